@@ -1,0 +1,73 @@
+// Agent adapters: one agent protocol each, turning its messages into asks and outcomes back.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/outcome.hpp"
+
+namespace askhost {
+
+enum class Stream { Stdout, Stderr };
+
+// What an adapter may reach: the broker (through ask/withdraw), the output sink and the agent.
+class AdapterHost {
+public:
+    using Reply = std::function<void(Outcome)>;
+    virtual ~AdapterHost() = default;
+
+    // Ask the person. `reply` runs exactly once, unless the ask is withdrawn. Returns the ask id.
+    virtual std::string ask(AskInput input, Reply reply) = 0;
+    // The agent no longer wants an answer (e.g. it cancelled the request itself).
+    virtual void withdraw(const std::string& ask_id) = 0;
+    // Agent output that is not part of the protocol: passed on untouched.
+    virtual void output(Stream stream, std::string_view text) = 0;
+    // One protocol line to the agent's stdin; a '\n' is appended.
+    virtual void send(std::string_view line) = 0;
+    // The validation profile the agent's questions are checked against.
+    virtual Profile profile() const = 0;
+    // A human-readable diagnostic from the adapter (goes to stderr or the editor's log).
+    virtual void log(std::string_view message) = 0;
+};
+
+class AgentAdapter {
+public:
+    virtual ~AgentAdapter() = default;
+    virtual std::string_view name() const = 0;
+    // The agent process is running; send any handshake now.
+    virtual void started() {}
+    // One line of the agent's stdout, without its '\n'.
+    virtual void on_line(std::string_view line) = 0;
+    // A user message for the agent (agent/prompt). false: this protocol has no conversation.
+    virtual bool prompt(std::string_view /*text*/) { return false; }
+    // The agent's stdout closed (it exited or is exiting).
+    virtual void finished() {}
+};
+
+struct AdapterInfo {
+    std::string name;
+    std::string summary;
+    std::function<std::unique_ptr<AgentAdapter>(AdapterHost&)> create;
+    // Whether this adapter recognises the agent from its argv (e.g. the program name).
+    std::function<bool(const std::vector<std::string>& argv)> detects;
+};
+
+class AdapterRegistry {
+public:
+    void add(AdapterInfo info);
+    const AdapterInfo* find(std::string_view name) const;
+    // The first adapter that recognises argv, else the one named `fallback`.
+    const AdapterInfo* detect(const std::vector<std::string>& argv, std::string_view fallback) const;
+    const std::vector<AdapterInfo>& all() const { return adapters_; }
+
+private:
+    std::vector<AdapterInfo> adapters_;
+};
+
+// Generated at build time: registers every adapter chosen in meson_options.txt.
+void register_builtin_adapters(AdapterRegistry& registry);
+
+}  // namespace askhost

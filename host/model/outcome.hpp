@@ -1,0 +1,79 @@
+// Asks, answers and outcomes, and the three result shapes the seeds define.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "model/question.hpp"
+
+namespace askhost {
+
+// One ask as the broker and the frontends see it.
+struct Ask {
+    std::string id;  // host-assigned, unique in one host run ("ask-1")
+    std::vector<Question> questions;
+    std::string metadata_json;  // "" or a JSON object
+    std::string agent;          // the agent's name, for display
+};
+
+struct Answer {
+    std::string question;
+    std::vector<std::string> values;            // one value unless the question is multi-select
+    bool multi = false;                         // answer is an array (multi-select question)
+    std::optional<std::string> selected_option; // the option label, when one option was chosen
+    bool was_custom = false;                    // typed through "Other" or a free-text question
+    std::string preview;                        // the chosen option's preview, when shown
+    std::string notes;                          // the user's notes, when given
+};
+
+enum class OutcomeKind { Answered, Cancelled, TimedOut, ConnectionLost, Pending, Refused };
+
+struct Outcome {
+    OutcomeKind kind = OutcomeKind::Cancelled;
+    std::vector<Answer> answers;  // Answered only
+    std::string pending_file;     // Pending only
+    Refusal error;                // Refused only
+    std::string reason;           // optional detail for Cancelled
+
+    static Outcome answered(std::vector<Answer> a);
+    static Outcome cancelled(std::string reason = {});
+    static Outcome timed_out();
+    static Outcome connection_lost();
+    static Outcome pending(std::string file);
+    static Outcome refused(Refusal r);
+};
+
+std::string_view outcome_kind_name(OutcomeKind k);
+
+using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+
+// The ask_user spec's shape, as members of an object the caller has opened:
+// answered, answers[{question, answer, selectedOption?, wasCustom}], cancelled?, timedOut?,
+// connectionLost?, pendingFile?, error?, and `text` (the model text) when there is one.
+void write_native_result(JsonWriter& w, const Outcome& outcome);
+
+// REQ-AUQ-003's shape as members of an open object: "answers": {"question": "label"} (multi-select
+// joined with ", "), and "annotations" when any answer has a preview or notes.
+void write_answers_map(JsonWriter& w, const std::vector<Answer>& answers);
+
+// The reference implementation's text for the model, byte for byte.
+std::string model_text(const std::vector<Answer>& answers);
+std::string model_text(const std::vector<PresetAnswer>& answers,
+                       const std::vector<PresetAnnotation>& annotations);
+
+// The instruction text handed back with a pending-questions file.
+std::string pending_text(const std::string& pending_file);
+
+// Answers built from pre-supplied answers (reference implementation's `answers`).
+std::vector<Answer> answers_from_presets(const std::vector<Question>& questions,
+                                         const std::vector<PresetAnswer>& presets,
+                                         const std::vector<PresetAnnotation>& annotations);
+
+// Model-input check: a whole outcome serialised must stay under Limits::max_result_bytes.
+bool result_within_cap(const Outcome& outcome);
+
+}  // namespace askhost

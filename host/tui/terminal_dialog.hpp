@@ -1,0 +1,42 @@
+// The ncurses dialog on the controlling terminal: the ask_user spec's interactive mode.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <boost/asio/io_context.hpp>
+
+#include "frontend.hpp"
+
+namespace askhost {
+
+struct TerminalDialogOptions {
+    std::string tty_path = "/dev/tty";
+    bool bell = true;  // ring the terminal bell when a question opens
+    // Called with true when the dialog takes the screen and false when it gives it back,
+    // so the host can hold the agent's output meanwhile.
+    std::function<void(bool active)> on_active;
+};
+
+class TerminalDialog final : public Frontend {
+public:
+    TerminalDialog(boost::asio::io_context& io, TerminalDialogOptions options);
+    ~TerminalDialog() override;
+
+    // Whether a terminal can be opened at options.tty_path.
+    static bool available(const std::string& tty_path = "/dev/tty");
+
+    std::string_view name() const override { return "terminal"; }
+    void show(const Ask& ask, Done done) override;
+    void withdraw(const std::string& ask_id) override;
+
+    // Puts the terminal back (endwin) if a dialog is open; safe to call from a signal path.
+    void restore_terminal();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace askhost
