@@ -50,6 +50,7 @@ public:
 struct AdapterInfo {
     std::string name;
     std::string summary;
+    Profile default_profile = Profile::Lenient;  // unless --profile says otherwise
     std::function<std::unique_ptr<AgentAdapter>(AdapterHost&)> create;
     // Whether this adapter recognises the agent from its argv (e.g. the program name).
     std::function<bool(const std::vector<std::string>& argv)> detects;

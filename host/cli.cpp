@@ -1,1 +1,154 @@
-// placeholder, being written
+#include "cli.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace askhost {
+
+std::string_view mode_name(Mode m) {
+    switch (m) {
+        case Mode::Auto: return "auto";
+        case Mode::Stdio: return "stdio";
+        case Mode::Tui: return "tui";
+        case Mode::Print: return "print";
+    }
+    return "auto";
+}
+
+std::string usage_text() {
+    return R"(askhost: show an LLM agent's questions where you are, and hand the answers back.
+
+Usage:
+  askhost [MODE] [OPTIONS] -- AGENT [ARGS...]   run AGENT and answer its questions
+  askhost mcp                                   MCP stdio server with the ask_user_question tool
+  askhost answer [JSON | --file F | --text T]   answer the pending-questions file
+  askhost questions [show|clear]                the pending questions
+  askhost history [--session ID] [--json|--summary]
+  askhost --help | --version
+
+Modes (default: --tui when stdin and stdout are a terminal, else --print):
+  --stdio            speak the editor protocol (JSON-RPC, Content-Length frames) on stdio
+  --tui              ask in a dialog on the terminal (/dev/tty)
+  --print            write the pending-questions file and tell the agent to come back later
+
+Options:
+  --profile strict|lenient   question rules (default: the adapter's; native: lenient)
+  --answers JSON             pre-answer the next question set (JSON array, in question order)
+  --timeout SECONDS          give up waiting after SECONDS (the agent gets "timedOut")
+  --pending-file PATH        pending-questions file (default .askhost/pending-questions.json)
+  --session ID               name or continue a session journal
+  --adapter NAME             auto|native (default auto: chosen from the agent's program name)
+  -h, --help                 this text
+  -V, --version              the version
+
+The agent speaks the native protocol unless its adapter says otherwise: one JSON object per
+line, {"type":"ask_user_request",...} on its stdout, answered with {"type":"ask_user_response",...}
+on its stdin. See docs/protocol.md.
+
+Exit status: the agent's exit status (128+N when a signal N ended it); 2 for a usage error;
+127 when the agent could not be started.
+)";
+}
+
+namespace {
+
+std::optional<std::chrono::milliseconds> parse_seconds(const std::string& s) {
+    if (s.empty()) return std::nullopt;
+    char* end = nullptr;
+    errno = 0;
+    double v = std::strtod(s.c_str(), &end);
+    if (errno != 0 || end != s.c_str() + s.size() || !std::isfinite(v) || v < 0 || v > 31536000)
+        return std::nullopt;
+    return std::chrono::milliseconds(static_cast<long long>(v * 1000.0));
+}
+
+}  // namespace
+
+std::variant<CliOptions, CliError> parse_cli(const std::vector<std::string>& args) {
+    CliOptions o;
+    std::size_t i = 0;
+    auto value = [&](const std::string& flag, std::string& out) -> std::optional<CliError> {
+        if (i + 1 >= args.size()) return CliError{flag + " needs a value"};
+        out = args[++i];
+        return std::nullopt;
+    };
+    bool mode_set = false;
+    auto set_mode = [&](Mode m) -> std::optional<CliError> {
+        if (mode_set && o.mode != m) return CliError{"choose one of --stdio, --tui, --print"};
+        o.mode = m;
+        mode_set = true;
+        return std::nullopt;
+    };
+
+    if (!args.empty()) {
+        const std::string& first = args[0];
+        static const std::pair<const char*, Command> subcommands[] = {
+            {"mcp", Command::Mcp},           {"answer", Command::Answer},
+            {"questions", Command::Questions}, {"history", Command::History},
+            {"attach", Command::Attach},
+        };
+        for (const auto& [name, cmd] : subcommands) {
+            if (first == name) {
+                o.command = cmd;
+                o.command_args.assign(args.begin() + 1, args.end());
+                return o;
+            }
+        }
+    }
+
+    for (; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        std::optional<CliError> err;
+        std::string v;
+        if (a == "--") {
+            o.agent_argv.assign(args.begin() + static_cast<long>(i) + 1, args.end());
+            break;
+        } else if (a == "-h" || a == "--help") {
+            o.command = Command::Help;
+            return o;
+        } else if (a == "-V" || a == "--version") {
+            o.command = Command::Version;
+            return o;
+        } else if (a == "--stdio") {
+            err = set_mode(Mode::Stdio);
+        } else if (a == "--tui") {
+            err = set_mode(Mode::Tui);
+        } else if (a == "--print") {
+            err = set_mode(Mode::Print);
+        } else if (a == "--profile") {
+            if (!(err = value(a, v))) {
+                o.profile = parse_profile(v);
+                if (!o.profile) err = CliError{"--profile: '" + v + "' is not strict or lenient"};
+            }
+        } else if (a == "--answers") {
+            err = value(a, o.answers_json);
+        } else if (a == "--timeout") {
+            if (!(err = value(a, v))) {
+                auto t = parse_seconds(v);
+                if (!t) err = CliError{"--timeout: '" + v + "' is not a number of seconds"};
+                else o.timeout = *t;
+            }
+        } else if (a == "--pending-file") {
+            err = value(a, o.pending_file);
+        } else if (a == "--session") {
+            err = value(a, o.session);
+        } else if (a == "--adapter") {
+            err = value(a, o.adapter);
+        } else if (a == "--on-question") {
+            if (!(err = value(a, v))) o.on_question.push_back(v);
+        } else if (!a.empty() && a[0] == '-') {
+            err = CliError{"unknown option '" + a + "'"};
+        } else {
+            // The agent's argv may also follow the options without "--".
+            o.agent_argv.assign(args.begin() + static_cast<long>(i), args.end());
+            break;
+        }
+        if (err) return *err;
+    }
+    if (o.command == Command::Run && o.agent_argv.empty() && o.mode != Mode::Stdio)
+        return CliError{"no agent to run: askhost [OPTIONS] -- AGENT [ARGS...]"};
+    return o;
+}
+
+}  // namespace askhost

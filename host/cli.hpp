@@ -1,0 +1,41 @@
+// The command line: parsed once into a value; errors are values with a message.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "model/question.hpp"
+
+namespace askhost {
+
+enum class Mode { Auto, Stdio, Tui, Print };
+enum class Command { Run, Mcp, Answer, Questions, History, Attach, Help, Version };
+
+struct CliOptions {
+    Command command = Command::Run;
+    Mode mode = Mode::Auto;
+    std::optional<Profile> profile;
+    std::string answers_json;                  // --answers
+    std::chrono::milliseconds timeout{0};      // --timeout, 0 = wait forever
+    std::string pending_file;                  // --pending-file
+    std::string session;                       // --session
+    std::string adapter = "auto";              // --adapter
+    std::vector<std::string> on_question;      // --on-question CMD (split on spaces? no: one argv word)
+    std::vector<std::string> agent_argv;       // after --
+    std::vector<std::string> command_args;     // arguments of a subcommand
+};
+
+struct CliError {
+    std::string message;
+};
+
+std::variant<CliOptions, CliError> parse_cli(const std::vector<std::string>& args);
+
+std::string usage_text();
+
+std::string_view mode_name(Mode m);
+
+}  // namespace askhost

@@ -1,0 +1,92 @@
+#include "session.hpp"
+
+namespace askhost {
+
+Session::Session(boost::asio::io_context& io, Broker& broker, const AdapterInfo& adapter,
+                 Profile profile, Hooks hooks)
+    : broker_(broker), profile_(profile), hooks_(std::move(hooks)) {
+    Supervisor::Callbacks cb;
+    cb.on_stdout_line = [this](std::string_view line) { adapter_->on_line(line); };
+    cb.on_stdout_raw = [this](std::string_view data) { output(Stream::Stdout, data); };
+    cb.on_stderr = [this](std::string_view data) { output(Stream::Stderr, data); };
+    cb.on_stdout_closed = [this] { adapter_->finished(); };
+    cb.on_exit = [this](AgentExit e) {
+        // Nobody is left to hand an answer to: close what the agent had open.
+        auto open = std::move(open_asks_);
+        open_asks_.clear();
+        for (const auto& id : open) broker_.withdraw(id);
+        if (hooks_.exited) hooks_.exited(e);
+    };
+    supervisor_ = std::make_unique<Supervisor>(io, std::move(cb));
+    adapter_ = adapter.create(*this);
+}
+
+Session::~Session() { *alive_ = false; }
+
+std::optional<std::string> Session::start(const LaunchSpec& spec) {
+    if (!spec.argv.empty()) {
+        const auto& p = spec.argv[0];
+        auto slash = p.find_last_of('/');
+        agent_name_ = slash == std::string::npos ? p : p.substr(slash + 1);
+    }
+    auto err = supervisor_->start(spec);
+    if (!err) adapter_->started();
+    return err;
+}
+
+bool Session::prompt(std::string_view text) { return adapter_->prompt(text); }
+
+void Session::stop(std::chrono::milliseconds grace) {
+    supervisor_->close_stdin();
+    supervisor_->stop(grace);
+}
+
+void Session::kill_now() { supervisor_->kill_now(); }
+
+bool Session::running() const { return supervisor_->running(); }
+
+int Session::pid() const { return supervisor_->pid(); }
+
+std::string Session::ask(AskInput input, Reply reply) {
+    Ask ask;
+    ask.questions = std::move(input.questions);
+    ask.metadata_json = std::move(input.metadata_json);
+    ask.agent = agent_name_;
+    if (hooks_.pre_answer) {
+        if (auto known = hooks_.pre_answer(ask)) {
+            reply(std::move(*known));
+            return {};
+        }
+    }
+    struct Slot { std::string id; bool done = false; };
+    auto slot = std::make_shared<Slot>();
+    std::string id = broker_.submit(std::move(ask), [this, a = alive_, slot, reply = std::move(reply)](Outcome o) {
+        slot->done = true;
+        if (*a) open_asks_.erase(slot->id);
+        reply(std::move(o));
+    });
+    slot->id = id;
+    if (!slot->done) open_asks_.insert(id);  // a frontend may have answered inside submit
+    return id;
+}
+
+void Session::withdraw(const std::string& ask_id) {
+    open_asks_.erase(ask_id);
+    broker_.withdraw(ask_id);
+}
+
+void Session::output(Stream stream, std::string_view text) {
+    if (hooks_.output) hooks_.output(stream, text);
+}
+
+void Session::send(std::string_view line) {
+    std::string data(line);
+    data.push_back('\n');
+    supervisor_->write(std::move(data));
+}
+
+void Session::log(std::string_view message) {
+    if (hooks_.log) hooks_.log(message);
+}
+
+}  // namespace askhost

@@ -1,0 +1,59 @@
+// One agent run: the supervisor, its adapter, and the broker the adapter asks through.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "adapter.hpp"
+#include "broker.hpp"
+#include "supervisor.hpp"
+
+namespace askhost {
+
+class Session final : public AdapterHost {
+public:
+    struct Hooks {
+        std::function<void(Stream, std::string_view)> output;
+        std::function<void(std::string_view)> log;
+        std::function<void(AgentExit)> exited;
+        // Answers known before anyone is asked (--answers, an answered pending file): an outcome
+        // to hand back at once, or nullopt to ask.
+        std::function<std::optional<Outcome>(const Ask&)> pre_answer;
+    };
+
+    Session(boost::asio::io_context& io, Broker& broker, const AdapterInfo& adapter, Profile profile,
+            Hooks hooks);
+    ~Session() override;
+
+    std::optional<std::string> start(const LaunchSpec& spec);
+    bool prompt(std::string_view text);
+    void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(3000));
+    void kill_now();
+    bool running() const;
+    int pid() const;
+    const std::string& agent_name() const { return agent_name_; }
+    std::string_view adapter_name() const { return adapter_->name(); }
+
+    // AdapterHost
+    std::string ask(AskInput input, Reply reply) override;
+    void withdraw(const std::string& ask_id) override;
+    void output(Stream stream, std::string_view text) override;
+    void send(std::string_view line) override;
+    Profile profile() const override { return profile_; }
+    void log(std::string_view message) override;
+
+private:
+    Broker& broker_;
+    Profile profile_;
+    Hooks hooks_;
+    std::string agent_name_;
+    std::set<std::string> open_asks_;
+    std::unique_ptr<Supervisor> supervisor_;
+    std::unique_ptr<AgentAdapter> adapter_;
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace askhost
