@@ -1,1 +1,887 @@
-// placeholder, being written
+#include "tui/dialog_model.hpp"
+
+#include <algorithm>
+#include <cwchar>
+#include <utility>
+
+#include "text/sanitize.hpp"
+
+namespace askhost::tui {
+
+namespace {
+
+constexpr std::string_view other_label = "Other (type your answer)";
+constexpr std::size_t max_dialog_width = 80;
+constexpr std::size_t max_tab_label_width = 20;
+
+bool printable(char32_t c) {
+    return c >= 0x20 && c != 0x7f && !(c >= 0x80 && c < 0xa0) && c <= 0x10ffff &&
+           !(c >= 0xd800 && c <= 0xdfff);
+}
+
+std::size_t char_width(char32_t c) {
+    if (c < 0x80) return (c >= 0x20 && c != 0x7f) ? 1 : 0;
+    const int w = ::wcwidth(static_cast<wchar_t>(c));
+    return w < 0 ? 1 : static_cast<std::size_t>(w);
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view sep) {
+    std::string out;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (i) out += sep;
+        out += parts[i];
+    }
+    return out;
+}
+
+std::string spaces(std::size_t n) { return std::string(n, ' '); }
+
+}  // namespace
+
+// ---------------------------------------------------------------- text helpers
+
+std::u32string utf8_to_u32(std::string_view s) {
+    std::u32string out;
+    out.reserve(s.size());
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        std::size_t len = 0;
+        char32_t cp = 0;
+        if (b < 0x80) { len = 1; cp = b; }
+        else if ((b & 0xe0) == 0xc0) { len = 2; cp = b & 0x1f; }
+        else if ((b & 0xf0) == 0xe0) { len = 3; cp = b & 0x0f; }
+        else if ((b & 0xf8) == 0xf0) { len = 4; cp = b & 0x07; }
+        bool ok = len > 0 && i + len <= s.size();
+        for (std::size_t k = 1; ok && k < len; ++k) {
+            const auto c = static_cast<unsigned char>(s[i + k]);
+            if ((c & 0xc0) != 0x80) ok = false;
+            else cp = (cp << 6) | (c & 0x3f);
+        }
+        if (ok) {
+            static constexpr char32_t min_for_len[] = {0, 0, 0x80, 0x800, 0x10000};
+            if (cp < min_for_len[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) ok = false;
+        }
+        if (!ok) {
+            out.push_back(U'\uFFFD');
+            i += 1;
+            continue;
+        }
+        out.push_back(cp);
+        i += len;
+    }
+    return out;
+}
+
+std::string u32_to_utf8(std::u32string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char32_t c : text) {
+        if (c < 0x80) {
+            out.push_back(static_cast<char>(c));
+        } else if (c < 0x800) {
+            out.push_back(static_cast<char>(0xc0 | (c >> 6)));
+            out.push_back(static_cast<char>(0x80 | (c & 0x3f)));
+        } else if (c < 0x10000) {
+            out.push_back(static_cast<char>(0xe0 | (c >> 12)));
+            out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3f)));
+            out.push_back(static_cast<char>(0x80 | (c & 0x3f)));
+        } else {
+            out.push_back(static_cast<char>(0xf0 | (c >> 18)));
+            out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3f)));
+            out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3f)));
+            out.push_back(static_cast<char>(0x80 | (c & 0x3f)));
+        }
+    }
+    return out;
+}
+
+std::size_t display_width(std::string_view utf8) {
+    std::size_t w = 0;
+    for (char32_t c : utf8_to_u32(utf8)) w += char_width(c);
+    return w;
+}
+
+std::string truncate_to_width(std::string_view utf8, std::size_t width) {
+    if (display_width(utf8) <= width) return std::string(utf8);
+    if (width == 0) return {};
+    std::u32string out;
+    std::size_t used = 0;
+    for (char32_t c : utf8_to_u32(utf8)) {
+        const std::size_t cw = char_width(c);
+        if (used + cw > width - 1) break;  // keep one column for the ellipsis
+        out.push_back(c);
+        used += cw;
+    }
+    return u32_to_utf8(out) + "…";
+}
+
+std::vector<std::string> wrap_text(std::string_view utf8, std::size_t width) {
+    width = std::max<std::size_t>(width, 1);
+    std::vector<std::string> lines;
+    const std::u32string text = utf8_to_u32(utf8);
+    std::size_t para_start = 0;
+    while (para_start <= text.size()) {
+        std::size_t para_end = text.find(U'\n', para_start);
+        if (para_end == std::u32string::npos) para_end = text.size();
+        const std::u32string_view para(text.data() + para_start, para_end - para_start);
+
+        std::u32string line;
+        std::size_t line_w = 0;
+        std::size_t i = 0;
+        if (para.empty()) lines.emplace_back();
+        while (i < para.size()) {
+            // One word (with the spaces before it) at a time.
+            std::size_t j = i;
+            while (j < para.size() && para[j] == U' ') ++j;
+            std::size_t k = j;
+            while (k < para.size() && para[k] != U' ') ++k;
+            std::size_t lead_w = j - i, word_w = 0;
+            for (std::size_t x = j; x < k; ++x) word_w += char_width(para[x]);
+            if (!line.empty() && line_w + lead_w + word_w > width) {
+                lines.push_back(u32_to_utf8(line));
+                line.clear();
+                line_w = 0;
+                lead_w = 0;  // spaces at a break vanish
+            }
+            if (lead_w) {
+                line.append(lead_w, U' ');
+                line_w += lead_w;
+            }
+            // A word wider than the line is cut by characters.
+            for (std::size_t x = j; x < k; ++x) {
+                const std::size_t cw = char_width(para[x]);
+                if (line_w + cw > width && !line.empty()) {
+                    lines.push_back(u32_to_utf8(line));
+                    line.clear();
+                    line_w = 0;
+                }
+                line.push_back(para[x]);
+                line_w += cw;
+            }
+            i = k;
+        }
+        if (!line.empty()) lines.push_back(u32_to_utf8(line));
+        if (para_end == text.size()) break;
+        para_start = para_end + 1;
+    }
+    if (lines.empty()) lines.emplace_back();
+    return lines;
+}
+
+std::string format_count(std::size_t n) {
+    const std::string digits = std::to_string(n);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
+        out.push_back(digits[i]);
+    }
+    return out;
+}
+
+std::string ScreenLine::plain() const {
+    std::string out;
+    for (const auto& s : spans) out += s.text;
+    return out;
+}
+
+// ---------------------------------------------------------------- the state machine
+
+DialogModel::DialogModel(std::vector<Question> questions)
+    : questions_(std::move(questions)), states_(questions_.size()) {
+    for (std::size_t q = 0; q < questions_.size(); ++q)
+        if (questions_[q].multi_select) states_[q].checked.assign(row_count(q), false);
+}
+
+bool DialogModel::is_recommended(std::string_view label) {
+    constexpr std::string_view mark = "(Recommended)";
+    while (!label.empty() && label.back() == ' ') label.remove_suffix(1);
+    return label.size() >= mark.size() && label.substr(label.size() - mark.size()) == mark;
+}
+
+std::size_t DialogModel::row_count(std::size_t q) const {
+    return free_text(q) ? 0 : questions_[q].options.size() + 1;
+}
+
+bool DialogModel::checked(std::size_t q, std::size_t row) const {
+    const auto& c = states_[q].checked;
+    return row < c.size() && c[row];
+}
+
+bool DialogModel::editing(std::size_t q) const {
+    return free_text(q) || states_[q].editing_other;
+}
+
+std::size_t DialogModel::visible_rows(std::size_t q) const {
+    return questions_[q].options.size() > scroll_threshold ? scroll_window : row_count(q);
+}
+
+DialogModel::Mode DialogModel::mode() const {
+    if (confirm_ == Confirm::Discard) return Mode::ConfirmDiscard;
+    if (confirm_ == Confirm::Long) return Mode::ConfirmLong;
+    if (!on_submit_tab() && !questions_.empty() && editing(tab_)) return Mode::EditText;
+    return Mode::Browse;
+}
+
+std::size_t DialogModel::answered_count() const {
+    return static_cast<std::size_t>(
+        std::count_if(states_.begin(), states_.end(), [](const auto& s) { return s.answer.has_value(); }));
+}
+
+std::vector<std::size_t> DialogModel::unanswered() const {
+    std::vector<std::size_t> out;
+    for (std::size_t q = 0; q < states_.size(); ++q)
+        if (!states_[q].answer) out.push_back(q);
+    return out;
+}
+
+std::string DialogModel::tab_label(std::size_t q) const {
+    const auto& qu = questions_[q];
+    return sanitize_for_terminal(qu.header.empty() ? qu.question : qu.header);
+}
+
+DialogModel::Result DialogModel::handle(const Key& key) {
+    if (outcome_ || questions_.empty()) return Result::Ignored;
+    if (confirm_ == Confirm::Discard) return handle_confirm_discard(key);
+    if (confirm_ == Confirm::Long) return handle_confirm_long(key);
+    if (on_submit_tab()) return handle_submit_tab(key);
+    if (editing(tab_)) return handle_edit(key);
+    return handle_browse(key);
+}
+
+DialogModel::Result DialogModel::handle_browse(const Key& key) {
+    const Question& q = questions_[tab_];
+    QuestionState& s = cur();
+    switch (key.kind) {
+    case KeyKind::Up: return move_cursor(-1);
+    case KeyKind::Down: return move_cursor(1);
+    case KeyKind::PageUp: return move_cursor(-static_cast<long>(visible_rows(tab_)));
+    case KeyKind::PageDown: return move_cursor(static_cast<long>(visible_rows(tab_)));
+    case KeyKind::Home: return set_cursor(0);
+    case KeyKind::End: return set_cursor(other_row(tab_));
+    case KeyKind::Tab:
+    case KeyKind::Right: return switch_tab(1);
+    case KeyKind::BackTab:
+    case KeyKind::Left: return switch_tab(-1);
+    case KeyKind::Escape: return escape();
+    case KeyKind::Enter:
+        if (q.multi_select) return submit_multi_select();
+        return choose_row(s.cursor);
+    case KeyKind::Char:
+        if (key.ch == U'k') return move_cursor(-1);
+        if (key.ch == U'j') return move_cursor(1);
+        if (key.ch == U' ') return q.multi_select ? toggle_row(s.cursor) : Result::Ignored;
+        if (key.ch == U'0') return quick_select(other_row(tab_));
+        if (key.ch >= U'1' && key.ch <= U'9') {
+            const std::size_t row = static_cast<std::size_t>(key.ch - U'1');
+            if (row >= row_count(tab_)) return Result::Rejected;
+            return quick_select(row);
+        }
+        return Result::Ignored;
+    default: return Result::Ignored;
+    }
+}
+
+DialogModel::Result DialogModel::handle_edit(const Key& key) {
+    QuestionState& s = cur();
+    const bool other = !free_text(tab_);
+    switch (key.kind) {
+    case KeyKind::Char:
+        if (!printable(key.ch)) return Result::Ignored;
+        if (s.text.size() >= max_text_chars) return Result::Rejected;
+        s.text.insert(s.text.begin() + static_cast<std::ptrdiff_t>(s.text_pos), key.ch);
+        ++s.text_pos;
+        return Result::Changed;
+    case KeyKind::Backspace:
+        if (s.text_pos == 0) return Result::Rejected;
+        s.text.erase(--s.text_pos, 1);
+        return Result::Changed;
+    case KeyKind::Delete:
+        if (s.text_pos >= s.text.size()) return Result::Rejected;
+        s.text.erase(s.text_pos, 1);
+        return Result::Changed;
+    case KeyKind::ClearLine:
+        if (s.text.empty()) return Result::Ignored;
+        s.text.clear();
+        s.text_pos = 0;
+        return Result::Changed;
+    case KeyKind::Left:
+        // With nothing typed the arrows still switch tabs, as on every other tab.
+        if (s.text.empty() && multi_question()) return switch_tab(-1);
+        if (s.text_pos == 0) return Result::Ignored;
+        --s.text_pos;
+        return Result::Changed;
+    case KeyKind::Right:
+        if (s.text.empty() && multi_question()) return switch_tab(1);
+        if (s.text_pos >= s.text.size()) return Result::Ignored;
+        ++s.text_pos;
+        return Result::Changed;
+    case KeyKind::Home:
+        s.text_pos = 0;
+        return Result::Changed;
+    case KeyKind::End:
+        s.text_pos = s.text.size();
+        return Result::Changed;
+    case KeyKind::Tab: return switch_tab(1);
+    case KeyKind::BackTab: return switch_tab(-1);
+    case KeyKind::Up:
+    case KeyKind::PageUp:
+        if (!other) return Result::Ignored;
+        leave_edit();
+        move_cursor(-1);
+        return Result::Changed;
+    case KeyKind::Enter: return commit_text(false);
+    case KeyKind::Escape:
+        if (other) {  // back to the list, keeping what was typed
+            leave_edit();
+            return Result::Changed;
+        }
+        return escape();
+    default: return Result::Ignored;
+    }
+}
+
+DialogModel::Result DialogModel::handle_submit_tab(const Key& key) {
+    switch (key.kind) {
+    case KeyKind::Enter:
+        if (answered_count() != questions_.size()) return Result::Rejected;
+        finish_answered();
+        return Result::Finished;
+    case KeyKind::Tab:
+    case KeyKind::Right: return switch_tab(1);
+    case KeyKind::BackTab:
+    case KeyKind::Left: return switch_tab(-1);
+    case KeyKind::Escape: return escape();
+    default: return Result::Ignored;
+    }
+}
+
+DialogModel::Result DialogModel::handle_confirm_discard(const Key& key) {
+    if (key.kind == KeyKind::Char && (key.ch == U'y' || key.ch == U'Y')) {
+        confirm_ = Confirm::None;
+        outcome_ = Outcome::cancelled();
+        return Result::Finished;
+    }
+    if ((key.kind == KeyKind::Char && (key.ch == U'n' || key.ch == U'N')) ||
+        key.kind == KeyKind::Escape || key.kind == KeyKind::Enter) {
+        confirm_ = Confirm::None;
+        return Result::Changed;
+    }
+    return Result::Ignored;
+}
+
+DialogModel::Result DialogModel::handle_confirm_long(const Key& key) {
+    if ((key.kind == KeyKind::Char && (key.ch == U'y' || key.ch == U'Y')) || key.kind == KeyKind::Enter) {
+        confirm_ = Confirm::None;
+        return commit_text(true);
+    }
+    if ((key.kind == KeyKind::Char && (key.ch == U'n' || key.ch == U'N')) || key.kind == KeyKind::Escape) {
+        confirm_ = Confirm::None;
+        return Result::Changed;
+    }
+    return Result::Ignored;
+}
+
+DialogModel::Result DialogModel::escape() {
+    const std::size_t n = answered_count();
+    if (n == 0) {
+        outcome_ = Outcome::cancelled();
+        return Result::Finished;
+    }
+    confirm_ = Confirm::Discard;
+    return Result::Changed;
+}
+
+DialogModel::Result DialogModel::move_cursor(long delta) {
+    const std::size_t rows = row_count(tab_);
+    if (rows == 0) return Result::Ignored;
+    const long target = std::clamp(static_cast<long>(cur().cursor) + delta, 0L, static_cast<long>(rows) - 1);
+    return set_cursor(static_cast<std::size_t>(target));
+}
+
+DialogModel::Result DialogModel::set_cursor(std::size_t row) {
+    QuestionState& s = cur();
+    if (row >= row_count(tab_) || row == s.cursor) return Result::Ignored;
+    s.cursor = row;
+    keep_cursor_visible(s, tab_);
+    return Result::Changed;
+}
+
+void DialogModel::keep_cursor_visible(QuestionState& s, std::size_t q) {
+    const std::size_t vis = std::max<std::size_t>(visible_rows(q), 1);
+    if (s.cursor < s.scroll) s.scroll = s.cursor;
+    if (s.cursor >= s.scroll + vis) s.scroll = s.cursor - vis + 1;
+}
+
+DialogModel::Result DialogModel::quick_select(std::size_t row) {
+    set_cursor(row);
+    return questions_[tab_].multi_select ? toggle_row(row) : choose_row(row);
+}
+
+DialogModel::Result DialogModel::choose_row(std::size_t row) {
+    if (row == other_row(tab_)) return open_other();
+    const std::string& label = questions_[tab_].options[row].label;
+    Answer a;
+    a.question = questions_[tab_].question;
+    a.values = {label};
+    a.selected_option = label;
+    a.was_custom = false;
+    return commit(std::move(a));
+}
+
+DialogModel::Result DialogModel::toggle_row(std::size_t row) {
+    QuestionState& s = cur();
+    if (row == other_row(tab_) && !s.checked[row]) return open_other();
+    s.checked[row] = !s.checked[row];
+    refresh_multi_answer(tab_);
+    return Result::Changed;
+}
+
+DialogModel::Result DialogModel::open_other() {
+    QuestionState& s = cur();
+    s.cursor = other_row(tab_);
+    keep_cursor_visible(s, tab_);
+    s.editing_other = true;
+    s.text_pos = s.text.size();
+    return Result::Changed;
+}
+
+void DialogModel::leave_edit() {
+    QuestionState& s = cur();
+    if (!s.editing_other) return;
+    s.editing_other = false;
+    if (questions_[tab_].multi_select) {
+        s.checked[other_row(tab_)] = !s.text.empty();
+        refresh_multi_answer(tab_);
+    }
+}
+
+// An answered multi-select question follows later toggles; with nothing left checked it is unanswered.
+void DialogModel::refresh_multi_answer(std::size_t q) {
+    QuestionState& s = states_[q];
+    if (!s.answer) return;
+    const std::size_t other = other_row(q);
+    bool any = std::find(s.checked.begin(), s.checked.begin() + static_cast<std::ptrdiff_t>(other), true) !=
+               s.checked.begin() + static_cast<std::ptrdiff_t>(other);
+    any = any || (s.checked[other] && !s.text.empty());
+    if (!any) {
+        s.answer.reset();
+        return;
+    }
+    Answer a;
+    a.question = questions_[q].question;
+    a.multi = true;
+    for (std::size_t r = 0; r < other; ++r)
+        if (s.checked[r]) a.values.push_back(questions_[q].options[r].label);
+    if (s.checked[other] && !s.text.empty()) {
+        a.values.push_back(u32_to_utf8(s.text));
+        a.was_custom = true;
+    }
+    s.answer = std::move(a);
+}
+
+DialogModel::Result DialogModel::commit_text(bool confirmed_long) {
+    QuestionState& s = cur();
+    if (s.text.empty()) return Result::Rejected;
+    if (!confirmed_long && s.text.size() > soft_answer_limit) {
+        confirm_ = Confirm::Long;
+        long_chars_ = s.text.size();
+        return Result::Changed;
+    }
+    if (questions_[tab_].multi_select) {
+        s.editing_other = false;
+        s.checked[other_row(tab_)] = true;
+        refresh_multi_answer(tab_);
+        return Result::Changed;
+    }
+    Answer a;
+    a.question = questions_[tab_].question;
+    a.values = {u32_to_utf8(s.text)};
+    a.was_custom = true;
+    return commit(std::move(a));
+}
+
+DialogModel::Result DialogModel::submit_multi_select() {
+    QuestionState& s = cur();
+    // Build the answer as if it had been answered, then keep it only if something is checked.
+    s.answer = Answer{};
+    refresh_multi_answer(tab_);
+    if (!s.answer) return Result::Rejected;
+    Answer a = *s.answer;
+    return commit(std::move(a));
+}
+
+DialogModel::Result DialogModel::commit(Answer answer) {
+    QuestionState& s = cur();
+    s.answer = std::move(answer);
+    s.editing_other = false;
+    if (!multi_question()) {
+        finish_answered();
+        return Result::Finished;
+    }
+    // On to the next unanswered question, or to Submit when every one has an answer.
+    const std::size_t n = questions_.size();
+    for (std::size_t step = 1; step <= n; ++step) {
+        const std::size_t q = (tab_ + step) % n;
+        if (!states_[q].answer) {
+            tab_ = q;
+            return Result::Changed;
+        }
+    }
+    tab_ = n;
+    return Result::Changed;
+}
+
+DialogModel::Result DialogModel::switch_tab(long delta) {
+    if (!multi_question()) return Result::Ignored;
+    if (!on_submit_tab()) leave_edit();
+    const long count = static_cast<long>(tab_count());
+    tab_ = static_cast<std::size_t>(((static_cast<long>(tab_) + delta) % count + count) % count);
+    return Result::Changed;
+}
+
+void DialogModel::finish_answered() {
+    std::vector<Answer> answers;
+    answers.reserve(states_.size());
+    for (const auto& s : states_) answers.push_back(*s.answer);
+    outcome_ = Outcome::answered(std::move(answers));
+}
+
+// ---------------------------------------------------------------- layout
+
+namespace {
+
+ScreenLine line_of(std::string text, unsigned attrs = AttrNone) {
+    ScreenLine l;
+    if (!text.empty()) l.spans.push_back(Span{std::move(text), attrs});
+    return l;
+}
+
+// Wrapped text, the first line after `first` and the rest after `rest` (both plain).
+void add_wrapped(std::vector<ScreenLine>& out, std::string_view text, std::size_t width,
+                 const std::string& first, const std::string& rest, unsigned attrs) {
+    const std::size_t indent = std::max(display_width(first), display_width(rest));
+    const auto lines = wrap_text(text, width > indent ? width - indent : 1);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        ScreenLine l;
+        l.spans.push_back(Span{i == 0 ? first : rest, AttrNone});
+        if (!lines[i].empty()) l.spans.push_back(Span{lines[i], attrs});
+        out.push_back(std::move(l));
+    }
+}
+
+// A text input: wrapped by characters, the cursor drawn as a reversed cell or "█" at the end.
+std::vector<ScreenLine> input_lines(const std::u32string& text, std::size_t pos, bool show_cursor,
+                                    std::size_t width, const std::string& first, const std::string& rest,
+                                    std::size_t max_lines) {
+    const std::size_t indent = std::max(display_width(first), display_width(rest));
+    const std::size_t avail = width > indent + 1 ? width - indent : 2;
+    struct Cell { std::u32string text; bool cursor = false; };
+    std::vector<std::vector<Cell>> rows(1);
+    std::size_t col = 0, cursor_row = 0;
+    auto put = [&](char32_t c, bool is_cursor) {
+        const std::size_t cw = char_width(c);
+        if (col + cw > avail && col > 0) {
+            rows.emplace_back();
+            col = 0;
+        }
+        if (is_cursor) cursor_row = rows.size() - 1;
+        auto& r = rows.back();
+        if (r.empty() || r.back().cursor || is_cursor) r.push_back(Cell{{}, is_cursor});
+        r.back().text.push_back(c);
+        col += cw;
+        if (is_cursor) r.push_back(Cell{});
+    };
+    for (std::size_t i = 0; i < text.size(); ++i) put(text[i], show_cursor && i == pos);
+    if (show_cursor && pos >= text.size()) {
+        put(U'█', false);
+        cursor_row = rows.size() - 1;
+    }
+
+    // Show the lines around the cursor when the text is taller than the room.
+    std::size_t begin = 0, end = rows.size();
+    max_lines = std::max<std::size_t>(max_lines, 1);
+    if (end - begin > max_lines) {
+        const std::size_t anchor = show_cursor ? cursor_row : rows.size() - 1;
+        end = std::min(rows.size(), anchor + 1);
+        begin = end > max_lines ? end - max_lines : 0;
+        end = std::min(rows.size(), begin + max_lines);
+    }
+    std::vector<ScreenLine> out;
+    for (std::size_t r = begin; r < end; ++r) {
+        ScreenLine l;
+        l.spans.push_back(Span{r == 0 ? first : rest, AttrNone});
+        for (const auto& cell : rows[r])
+            if (!cell.text.empty()) l.spans.push_back(Span{u32_to_utf8(cell.text), cell.cursor ? AttrReverse : AttrNone});
+        out.push_back(std::move(l));
+    }
+    return out;
+}
+
+std::string rule(std::size_t width) {
+    std::string s;
+    for (std::size_t i = 0; i < width; ++i) s += "─";
+    return s;
+}
+
+ScreenLine tab_bar(const DialogModel& m, std::size_t width) {
+    struct Item { std::string text; bool current; };
+    std::vector<Item> items;
+    for (std::size_t q = 0; q < m.question_count(); ++q) {
+        const bool current = m.tab() == q;
+        const std::string box = (m.answered(q) || current) ? "■" : "□";
+        items.push_back({box + " " + truncate_to_width(m.tab_label(q), max_tab_label_width), current});
+    }
+    items.push_back({"✓ Submit", m.on_submit_tab()});
+
+    // The window of tabs around the current one that fits.
+    auto width_of = [&](std::size_t b, std::size_t e) {
+        std::size_t w = display_width(" ← ") + display_width(" →");
+        for (std::size_t i = b; i < e; ++i) w += display_width(items[i].text) + (i > b ? 2 : 0);
+        if (b > 0) w += 2;
+        if (e < items.size()) w += 2;
+        return w;
+    };
+    std::size_t b = m.tab(), e = m.tab() + 1;
+    for (bool grew = true; grew;) {
+        grew = false;
+        if (e < items.size() && width_of(b, e + 1) <= width) {
+            ++e;
+            grew = true;
+        }
+        if (b > 0 && width_of(b - 1, e) <= width) {
+            --b;
+            grew = true;
+        }
+    }
+    ScreenLine l;
+    l.spans.push_back({" ← ", AttrNone});
+    if (b > 0) l.spans.push_back({"… ", AttrDim});
+    for (std::size_t i = b; i < e; ++i) {
+        if (i > b) l.spans.push_back({"  ", AttrNone});
+        l.spans.push_back({items[i].text, items[i].current ? (AttrReverse | AttrBold) : AttrNone});
+    }
+    if (e < items.size()) l.spans.push_back({" …", AttrDim});
+    l.spans.push_back({" →", AttrNone});
+    return l;
+}
+
+std::string hint_text(const DialogModel& m) {
+    using Mode = DialogModel::Mode;
+    const bool multi_q = m.multi_question();
+    switch (m.mode()) {
+    case Mode::ConfirmDiscard:
+        return "Discard " + std::to_string(m.answered_count()) + " answers? [y/N]";
+    case Mode::ConfirmLong:
+        return "Answer is long (" + format_count(m.long_answer_chars()) + " chars). Continue anyway? [Y/n]";
+    case Mode::EditText:
+        if (m.free_text(m.tab()))
+            return multi_q ? "Tab switch • Enter confirm • Esc cancel" : "Enter to submit • Esc to cancel";
+        if (m.question(m.tab()).multi_select) return "Enter to confirm • Esc to go back";
+        return multi_q ? "Tab switch • Enter confirm • Esc back" : "Enter to submit • Esc to go back";
+    case Mode::Browse: break;
+    }
+    if (m.on_submit_tab()) {
+        return m.answered_count() == m.question_count()
+                   ? "Enter to submit • Tab/←→ switch • Esc cancel"
+                   : "Answer every question to submit • Tab/←→ switch • Esc cancel";
+    }
+    if (m.question(m.tab()).multi_select)
+        return multi_q ? "Tab/←→ switch • Space toggle • Enter confirm • Esc cancel"
+                       : "Space to toggle • Enter to submit • Esc to cancel";
+    return multi_q ? "Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel"
+                   : "↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel";
+}
+
+std::string answer_text(const Answer& a, std::string_view sep) {
+    std::vector<std::string> v;
+    for (const auto& s : a.values) v.push_back(sanitize_for_terminal(s));
+    return join(v, sep);
+}
+
+// One option row (with its description and, for Other, the typed text) as lines.
+std::vector<ScreenLine> option_lines(const DialogModel& m, std::size_t q, std::size_t row, std::size_t width,
+                                     std::size_t text_room) {
+    const Question& qu = m.question(q);
+    const bool is_cursor = m.cursor(q) == row;
+    const bool is_other = row == m.other_row(q);
+    std::string mark = is_cursor ? "  > " : "    ";
+    if (qu.multi_select) mark += m.checked(q, row) ? "[x] " : "[ ] ";
+    else mark += std::to_string(row + 1) + ". ";
+    const std::size_t indent = display_width(mark);
+
+    std::string label = is_other ? std::string(other_label) : sanitize_for_terminal(qu.options[row].label);
+    unsigned attrs = AttrNone;
+    if (!is_other && DialogModel::is_recommended(qu.options[row].label)) attrs |= AttrBold;
+    if (is_cursor) attrs |= AttrReverse;
+
+    std::vector<ScreenLine> out;
+    add_wrapped(out, label, width, mark, spaces(indent), attrs);
+    if (!is_other && !qu.options[row].description.empty())
+        add_wrapped(out, sanitize_for_terminal(qu.options[row].description, true), width, spaces(indent),
+                    spaces(indent), AttrDim);
+    if (is_other) {
+        const bool edit = m.editing(q);
+        if (edit || !m.text(q).empty()) {
+            auto in = input_lines(m.text(q), m.text_cursor(q), edit, width, spaces(indent), spaces(indent),
+                                  text_room);
+            out.insert(out.end(), in.begin(), in.end());
+        }
+    }
+    return out;
+}
+
+std::vector<ScreenLine> list_body(const DialogModel& m, std::size_t q, std::size_t width, std::size_t room) {
+    const std::size_t rows = m.row_count(q);
+    const std::size_t cursor = m.cursor(q);
+    std::vector<std::vector<ScreenLine>> items(rows);
+    const std::size_t text_room = std::max<std::size_t>(room > 6 ? room - 6 : 1, 1);
+    for (std::size_t r = 0; r < rows; ++r) items[r] = option_lines(m, q, r, width, text_room);
+
+    std::size_t b = std::min(m.scroll_offset(q), rows - 1);
+    std::size_t e = std::min(rows, b + std::max<std::size_t>(m.visible_rows(q), 1));
+    if (cursor < b) b = cursor;
+    if (cursor >= e) e = cursor + 1;
+    auto lines_of = [&](std::size_t bb, std::size_t ee) {
+        std::size_t n = (bb > 0 ? 1 : 0) + (ee < rows ? 1 : 0);
+        for (std::size_t r = bb; r < ee; ++r) n += items[r].size();
+        return n;
+    };
+    // Too little room: drop whole rows from the side farther from the cursor.
+    while (lines_of(b, e) > room && e - b > 1) {
+        if (cursor - b > e - 1 - cursor) ++b;
+        else --e;
+    }
+    std::vector<ScreenLine> out;
+    if (b > 0) out.push_back(line_of("    ↑ " + std::to_string(b) + " more...", AttrDim));
+    for (std::size_t r = b; r < e; ++r) out.insert(out.end(), items[r].begin(), items[r].end());
+    if (e < rows) out.push_back(line_of("    ↓ " + std::to_string(rows - e) + " more...", AttrDim));
+    return out;
+}
+
+std::vector<ScreenLine> review_body(const DialogModel& m, std::size_t width) {
+    std::vector<ScreenLine> out;
+    bool any = false;
+    for (std::size_t q = 0; q < m.question_count(); ++q) {
+        if (!m.answered(q)) continue;
+        any = true;
+        add_wrapped(out, m.tab_label(q) + ": " + answer_text(*m.answer(q), ", "), width, "  ", "    ",
+                    AttrNone);
+    }
+    const auto missing = m.unanswered();
+    if (!missing.empty()) {
+        if (any) out.push_back(ScreenLine{});
+        std::vector<std::string> names;
+        for (auto q : missing) names.push_back(m.tab_label(q));
+        add_wrapped(out, "Unanswered: " + join(names, ", "), width, "  ", "    ", AttrBold);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<ScreenLine> layout_dialog(const DialogModel& m, std::size_t width, std::size_t height) {
+    std::vector<ScreenLine> out;
+    if (m.question_count() == 0 || height == 0) return out;
+    const std::size_t w = std::clamp<std::size_t>(width, 1, max_dialog_width);
+
+    std::vector<ScreenLine> top;
+    top.push_back(line_of(rule(w), AttrDim));
+    if (m.multi_question()) {
+        top.push_back(tab_bar(m, w));
+        top.emplace_back();
+    } else if (!m.question(0).header.empty()) {
+        top.push_back(line_of(" " + truncate_to_width(sanitize_for_terminal(m.question(0).header),
+                                                      w > 1 ? w - 1 : 1),
+                              AttrBold));
+        top.emplace_back();
+    } else {
+        top.emplace_back();
+    }
+
+    std::vector<ScreenLine> title;
+    if (m.on_submit_tab()) {
+        title.push_back(line_of("  Review your answers", AttrBold));
+    } else {
+        add_wrapped(title, sanitize_for_terminal(m.question(m.tab()).question, true), w, "  ", "  ", AttrBold);
+    }
+    title.emplace_back();
+
+    std::vector<ScreenLine> bottom;
+    bottom.emplace_back();
+    const unsigned hint_attrs =
+        m.mode() == DialogModel::Mode::ConfirmDiscard || m.mode() == DialogModel::Mode::ConfirmLong ? AttrBold
+                                                                                                    : AttrDim;
+    add_wrapped(bottom, hint_text(m), w, "  ", "  ", hint_attrs);
+    bottom.push_back(line_of(rule(w), AttrDim));
+
+    // The question text gives way first so the choices stay visible on a short terminal.
+    const std::size_t fixed = top.size() + bottom.size();
+    const std::size_t min_body = 3;
+    const std::size_t title_room = height > fixed + min_body ? height - fixed - min_body : 1;
+    if (title.size() > title_room) {
+        title.resize(title_room > 1 ? title_room - 1 : 1);
+        if (!title.empty() && !title.back().spans.empty()) title.back().spans.back().text += " …";
+        title.emplace_back();
+    }
+    const std::size_t used = fixed + title.size();
+    const std::size_t room = height > used ? height - used : 1;
+
+    std::vector<ScreenLine> body;
+    if (m.on_submit_tab()) {
+        body = review_body(m, w);
+    } else if (m.free_text(m.tab())) {
+        body = input_lines(m.text(m.tab()), m.text_cursor(m.tab()), true, w, "  > ", "    ", room);
+    } else {
+        body = list_body(m, m.tab(), w, room);
+    }
+
+    for (auto* part : {&top, &title, &body, &bottom})
+        for (auto& l : *part) out.push_back(std::move(l));
+    if (out.size() > height) {
+        // Keep the closing rule and hint; cut the body.
+        const std::size_t keep_tail = std::min(bottom.size(), height);
+        std::vector<ScreenLine> cut(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(height - keep_tail));
+        cut.insert(cut.end(), out.end() - static_cast<std::ptrdiff_t>(keep_tail), out.end());
+        out = std::move(cut);
+    }
+    // Nothing may run past the right edge.
+    for (auto& l : out) {
+        std::size_t used_w = 0;
+        for (auto& s : l.spans) {
+            const std::size_t sw = display_width(s.text);
+            if (used_w + sw > w) s.text = truncate_to_width(s.text, used_w < w ? w - used_w : 0);
+            used_w += display_width(s.text);
+        }
+    }
+    return out;
+}
+
+std::string summary_line(const std::vector<Question>& questions, const Outcome* outcome, std::size_t width) {
+    if (questions.empty()) return {};
+    std::string line;
+    std::string what;
+    if (!outcome) what = "withdrawn";
+    else if (outcome->kind == OutcomeKind::Cancelled) what = "cancelled";
+    else if (outcome->kind == OutcomeKind::TimedOut) what = "timed out";
+    else if (outcome->kind == OutcomeKind::ConnectionLost) what = "connection lost";
+    else if (outcome->kind != OutcomeKind::Answered) what = std::string(outcome_kind_name(outcome->kind));
+
+    if (questions.size() == 1) {
+        line = "? " + sanitize_for_terminal(questions[0].question) + " → ";
+        line += what.empty() && !outcome->answers.empty() ? answer_text(outcome->answers[0], ", ") : what;
+    } else if (what.empty()) {
+        std::vector<std::string> parts;
+        for (std::size_t i = 0; i < questions.size() && i < outcome->answers.size(); ++i) {
+            const auto& qu = questions[i];
+            parts.push_back(sanitize_for_terminal(qu.header.empty() ? qu.question : qu.header) + "=" +
+                            answer_text(outcome->answers[i], "+"));
+        }
+        line = "? " + std::to_string(questions.size()) + " questions answered: " + join(parts, ", ");
+    } else {
+        line = "? " + std::to_string(questions.size()) + " questions → " + what;
+    }
+    return truncate_to_width(line, std::max<std::size_t>(width, 1));
+}
+
+}  // namespace askhost::tui
