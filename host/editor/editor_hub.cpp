@@ -1,0 +1,294 @@
+#include "editor/editor_hub.hpp"
+
+#include <map>
+
+#include <boost/asio/post.hpp>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "askhost_config.h"
+#include "editor/ask_json.hpp"
+
+namespace askhost {
+
+namespace {
+
+// Output beyond this, queued for a client that does not read, is dropped (and the drop reported).
+constexpr std::size_t kMaxQueuedOutput = 16 * 1024 * 1024;
+
+std::string string_member(const rapidjson::Value& obj, const char* key) {
+    if (!obj.IsObject()) return {};
+    auto it = obj.FindMember(key);
+    return it != obj.MemberEnd() && it->value.IsString() ? it->value.GetString() : std::string();
+}
+
+}  // namespace
+
+std::string repair_utf8(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    std::size_t i = 0;
+    while (i < s.size()) {
+        auto c = static_cast<unsigned char>(s[i]);
+        std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+        bool ok = len > 0 && i + len <= s.size();
+        for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
+        if (ok && len > 1) {
+            unsigned cp = c & (0x7F >> len);
+            for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+            static const unsigned min_cp[] = {0, 0, 0x80, 0x800, 0x10000};
+            ok = cp >= min_cp[len] && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
+        }
+        if (ok) {
+            out.append(s.substr(i, len));
+            i += len;
+        } else {
+            out.append("\xEF\xBF\xBD");
+            ++i;
+        }
+    }
+    return out;
+}
+
+class EditorClient final : public Frontend {
+public:
+    EditorClient(EditorHub& hub, std::shared_ptr<Connection> conn, bool primary)
+        : hub_(hub), conn_(std::move(conn)), primary_(primary) {
+        auto& rpc = conn_->rpc();
+        rpc.on_request = [this](std::string_view m, const rapidjson::Value& p, Responder r) {
+            on_request(m, p, std::move(r));
+        };
+        rpc.on_notify = [this](std::string_view m, const rapidjson::Value& p) { on_notify(m, p); };
+        conn_->on_problem = [this](std::string_view p) {
+            if (hub_.on_log) hub_.on_log(std::string(primary_ ? "editor" : "client") + ": " + std::string(p));
+        };
+        conn_->on_closed = [this](std::string_view) {
+            // Leave the callback before this client is destroyed.
+            boost::asio::post(hub_.io_, [&hub = hub_, self = this] { hub.remove_client(self); });
+            if (showing_frontend_) {
+                showing_frontend_ = false;
+                hub_.broker_.remove_frontend(*this, !said_exit_);
+            }
+        };
+    }
+
+    ~EditorClient() override {
+        if (showing_frontend_) hub_.broker_.remove_frontend(*this, true);
+    }
+
+    void start() { conn_->start(); }
+    bool primary() const { return primary_; }
+    bool ready() const { return initialized_ && !conn_->closed(); }
+    Connection& connection() { return *conn_; }
+
+    std::string_view name() const override { return client_name_; }
+
+    void show(const Ask& ask, Done done) override {
+        const std::string ask_id = ask.id;
+        auto request = conn_->rpc().call("ask/show", ask_show_params(ask, caps_),
+            [this, ask, done = std::move(done), alive = alive_](const rapidjson::Value* result, const RpcError* err) {
+                if (!*alive || conn_->closed()) return;  // gone: the broker hears it from on_closed
+                auto it = open_.find(ask.id);
+                if (it == open_.end()) return;  // withdrawn meanwhile: a late reply is dropped
+                open_.erase(it);
+                if (err) {
+                    done(Outcome::cancelled("the client could not show the question: " + err->message));
+                    return;
+                }
+                auto parsed = parse_client_outcome(*result, ask);
+                if (auto* bad = std::get_if<Refusal>(&parsed)) {
+                    if (hub_.on_log) hub_.on_log("client " + client_name_ + " returned an invalid answer: " + bad->message);
+                    done(Outcome::cancelled("invalid answer from the client: " + bad->message));
+                    return;
+                }
+                done(std::get<Outcome>(std::move(parsed)));
+            });
+        open_[ask_id] = request;
+    }
+
+    void withdraw(const std::string& ask_id) override {
+        auto it = open_.find(ask_id);
+        if (it == open_.end()) return;
+        std::string params = "{\"id\":" + it->second + ",\"askId\":" + json_quote(ask_id) + "}";
+        open_.erase(it);
+        conn_->rpc().notify("$/cancelRequest", params);
+    }
+
+    void notify(std::string_view method, const std::string& params) {
+        if (ready()) conn_->rpc().notify(method, params);
+    }
+
+    void output(Stream stream, std::string_view text) {
+        if (!ready()) return;
+        if (conn_->queued_bytes() > kMaxQueuedOutput) {
+            dropped_ += text.size();
+            return;
+        }
+        if (dropped_) {
+            std::string note = "[askhost: " + std::to_string(dropped_) +
+                               " bytes of agent output dropped: the client was not reading]\n";
+            dropped_ = 0;
+            output(Stream::Stderr, note);
+        }
+        rapidjson::StringBuffer buf;
+        JsonWriter w(buf);
+        w.StartObject();
+        w.Key("stream");
+        w.String(stream == Stream::Stdout ? "stdout" : "stderr");
+        w.Key("text");
+        std::string fixed = repair_utf8(text);
+        w.String(fixed.data(), static_cast<rapidjson::SizeType>(fixed.size()));
+        w.EndObject();
+        conn_->rpc().notify("agent/output", std::string_view(buf.GetString(), buf.GetSize()));
+    }
+
+private:
+    void on_request(std::string_view method, const rapidjson::Value& params, Responder r) {
+        if (method == "initialize") {
+            if (initialize_seen_) return r.error(rpc_error::invalid_request, "initialize was already called");
+            initialize_seen_ = true;
+            auto ci = params.IsObject() ? params.FindMember("clientInfo") : params.MemberEnd();
+            if (params.IsObject() && ci != params.MemberEnd()) client_name_ = string_member(ci->value, "name");
+            if (client_name_.empty()) client_name_ = primary_ ? "editor" : "client";
+            auto caps = params.IsObject() ? params.FindMember("capabilities") : params.MemberEnd();
+            if (params.IsObject() && caps != params.MemberEnd()) {
+                caps_ = parse_client_caps(caps->value);
+                auto ask = caps->value.IsObject() ? caps->value.FindMember("ask") : caps->value.MemberEnd();
+                if (caps->value.IsObject() && ask != caps->value.MemberEnd() && ask->value.IsBool())
+                    can_show_ = ask->value.GetBool();
+            }
+            r.result(std::string("{\"serverInfo\":{\"name\":\"askhost\",\"version\":\"") + ASKHOST_VERSION +
+                     "\"},\"capabilities\":{\"ask\":{\"multiSelect\":true,\"previews\":true,\"notes\":true},"
+                     "\"agent\":{\"start\":true,\"prompt\":true,\"stop\":true}}}");
+            return;
+        }
+        if (!initialize_seen_) return r.error(rpc_error::server_not_initialized, "initialize first");
+        if (shutdown_) return r.error(rpc_error::invalid_request, "the server is shutting down");
+        if (method == "shutdown") {
+            shutdown_ = true;
+            r.result("null");
+            return;
+        }
+        if (method == "agent/start") return agent_start(params, std::move(r));
+        if (method == "agent/prompt") {
+            std::string text;
+            auto t = params.IsObject() ? params.FindMember("text") : params.MemberEnd();
+            if (!params.IsObject() || t == params.MemberEnd() || !t->value.IsString())
+                return r.error(rpc_error::invalid_params, "params.text: expected a string");
+            text.assign(t->value.GetString(), t->value.GetStringLength());
+            if (auto err = hub_.control_.prompt_agent(text)) return r.error(kAgentError, *err);
+            r.result("{}");
+            return;
+        }
+        if (method == "agent/stop") {
+            auto shared = std::make_shared<Responder>(std::move(r));
+            bool running = hub_.control_.stop_agent([shared](AgentExit e) {
+                shared->result("{\"exitCode\":" + (e.signal ? std::string("null") : std::to_string(e.exit_code)) +
+                               ",\"signal\":" + (e.signal ? std::to_string(e.signal) : std::string("null")) + "}");
+            });
+            if (!running) shared->error(kAgentError, "no agent is running");
+            return;
+        }
+        r.error(rpc_error::method_not_found, "method not found: " + std::string(method));
+    }
+
+    void agent_start(const rapidjson::Value& params, Responder r) {
+        if (!params.IsObject()) return r.error(rpc_error::invalid_params, "params: expected an object");
+        auto cmd = params.FindMember("command");
+        if (cmd == params.MemberEnd() || !cmd->value.IsArray() || cmd->value.Empty())
+            return r.error(rpc_error::invalid_params, "params.command: expected a non-empty array of strings");
+        LaunchSpec spec;
+        for (const auto& a : cmd->value.GetArray()) {
+            if (!a.IsString()) return r.error(rpc_error::invalid_params, "params.command: expected strings");
+            spec.argv.emplace_back(a.GetString(), a.GetStringLength());
+        }
+        spec.cwd = string_member(params, "cwd");
+        auto env = params.FindMember("env");
+        if (env != params.MemberEnd()) {
+            if (!env->value.IsObject()) return r.error(rpc_error::invalid_params, "params.env: expected an object");
+            for (const auto& m : env->value.GetObject()) {
+                if (!m.value.IsString()) return r.error(rpc_error::invalid_params, "params.env: values must be strings");
+                spec.env[m.name.GetString()] = m.value.GetString();
+            }
+        }
+        std::string adapter = string_member(params, "adapter");
+        auto res = hub_.control_.start_agent(spec, adapter.empty() ? "auto" : adapter);
+        if (auto* err = std::get_if<std::string>(&res)) return r.error(kAgentError, *err);
+        r.result("{\"pid\":" + std::to_string(std::get<int>(res)) + "}");
+    }
+
+    void on_notify(std::string_view method, const rapidjson::Value&) {
+        if (method == "initialized") {
+            if (!initialize_seen_ || initialized_) return;
+            initialized_ = true;
+            notify("ask/state", ask_state_params(hub_.broker_.pending()));
+            if (can_show_) {
+                showing_frontend_ = true;
+                hub_.broker_.add_frontend(*this);
+            }
+        } else if (method == "exit") {
+            said_exit_ = true;
+            int code = shutdown_ ? 0 : 1;
+            if (primary_ && hub_.on_exit) hub_.on_exit(code);
+            conn_->close("exit");
+        }
+        // Other notifications ($/cancelRequest, $/setTrace, ...) need nothing from the host.
+    }
+
+    static constexpr int kAgentError = -32001;
+
+    EditorHub& hub_;
+    std::shared_ptr<Connection> conn_;
+    bool primary_;
+    bool initialize_seen_ = false, initialized_ = false, shutdown_ = false, said_exit_ = false;
+    bool can_show_ = true, showing_frontend_ = false;
+    ClientAskCaps caps_;
+    std::string client_name_ = "client";
+    std::map<std::string, std::string> open_;  // ask id -> ask/show request id (JSON)
+    std::size_t dropped_ = 0;
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+
+public:
+    void mark_dead() { *alive_ = false; }
+    bool said_exit() const { return said_exit_; }
+};
+
+EditorHub::EditorHub(boost::asio::io_context& io, Broker& broker, AgentControl& control)
+    : io_(io), broker_(broker), control_(control) {}
+
+EditorHub::~EditorHub() {
+    for (auto& c : clients_) c->mark_dead();
+}
+
+void EditorHub::add_client(std::shared_ptr<Connection> connection, bool primary) {
+    clients_.push_back(std::make_unique<EditorClient>(*this, std::move(connection), primary));
+    clients_.back()->start();
+}
+
+void EditorHub::remove_client(EditorClient* c) {
+    for (auto it = clients_.begin(); it != clients_.end(); ++it) {
+        if (it->get() != c) continue;
+        bool lost = c->primary() && !c->said_exit();
+        c->mark_dead();
+        clients_.erase(it);
+        if (lost && on_primary_lost) on_primary_lost();
+        return;
+    }
+}
+
+void EditorHub::state_changed() {
+    std::string params = ask_state_params(broker_.pending());
+    for (auto& c : clients_) c->notify("ask/state", params);
+}
+
+void EditorHub::agent_output(Stream stream, std::string_view text) {
+    for (auto& c : clients_) c->output(stream, text);
+}
+
+void EditorHub::agent_exit(AgentExit e) {
+    std::string params = "{\"exitCode\":" + (e.signal ? std::string("null") : std::to_string(e.exit_code)) +
+                         ",\"signal\":" + (e.signal ? std::to_string(e.signal) : std::string("null")) + "}";
+    for (auto& c : clients_) c->notify("agent/exit", params);
+}
+
+}  // namespace askhost

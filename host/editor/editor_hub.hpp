@@ -1,0 +1,66 @@
+// Editors and other clients on the editor protocol: each one is a frontend the broker can show
+// asks on, and a controller of the agent. The hub broadcasts state, output and exit to all.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+
+#include "adapter.hpp"
+#include "broker.hpp"
+#include "supervisor.hpp"
+#include "transport/connection.hpp"
+
+namespace askhost {
+
+// What clients may do to the agent (agent/start, agent/prompt, agent/stop).
+class AgentControl {
+public:
+    virtual ~AgentControl() = default;
+    // The agent's pid, or why it could not be started.
+    virtual std::variant<int, std::string> start_agent(const LaunchSpec& spec, const std::string& adapter) = 0;
+    // nullopt when sent, else why not.
+    virtual std::optional<std::string> prompt_agent(std::string_view text) = 0;
+    // false when no agent runs; else `done` runs once the agent has exited.
+    virtual bool stop_agent(std::function<void(AgentExit)> done) = 0;
+};
+
+class EditorClient;
+
+class EditorHub {
+public:
+    EditorHub(boost::asio::io_context& io, Broker& broker, AgentControl& control);
+    ~EditorHub();
+
+    // A new peer. The primary one is the editor that started askhost (--stdio): when it says exit
+    // or goes away, askhost ends.
+    void add_client(std::shared_ptr<Connection> connection, bool primary);
+    std::size_t client_count() const { return clients_.size(); }
+
+    void state_changed();
+    void agent_output(Stream stream, std::string_view text);
+    void agent_exit(AgentExit e);
+
+    std::function<void(int exit_code)> on_exit;  // the primary client said exit
+    std::function<void()> on_primary_lost;       // the primary client went away without exit
+    std::function<void(std::string_view)> on_log;
+
+private:
+    friend class EditorClient;
+    void remove_client(EditorClient* c);
+
+    boost::asio::io_context& io_;
+    Broker& broker_;
+    AgentControl& control_;
+    std::vector<std::unique_ptr<EditorClient>> clients_;
+};
+
+// Text for a JSON string: invalid UTF-8 sequences become U+FFFD.
+std::string repair_utf8(std::string_view s);
+
+}  // namespace askhost

@@ -1,0 +1,230 @@
+#include "host.hpp"
+
+#include <csignal>
+#include <cstring>
+#include <iostream>
+#include <sstream>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/asio/post.hpp>
+
+#include "editor/ask_json.hpp"
+
+namespace askhost {
+
+Host::Host(const CliOptions& options, Mode mode)
+    : opts_(options), mode_(mode), broker_(io_), hub_(io_, broker_, *this),
+      listener_(io_, [this](std::shared_ptr<Connection> c) { hub_.add_client(std::move(c), false); }),
+      signals_(io_, SIGINT, SIGTERM, SIGHUP) {
+    register_builtin_adapters(registry_);
+    broker_.set_timeout(opts_.timeout);
+    broker_.on_state = [this] {
+        hub_.state_changed();
+        auto pending = broker_.pending();
+        static thread_local std::string last_hooked;
+        if (!pending.empty() && pending.front()->id != last_hooked) {
+            last_hooked = pending.front()->id;
+            run_question_hook(*pending.front());
+        }
+    };
+    hub_.on_log = [this](std::string_view m) { log(m); };
+    hub_.on_exit = [this](int code) {
+        editor_exit_code_ = code;
+        if (session_ && session_->running()) {
+            stop_agent([this](AgentExit) { finish(*editor_exit_code_); });
+        } else {
+            finish(code);
+        }
+    };
+    hub_.on_primary_lost = [this] {
+        // The editor vanished: its asks already got connectionLost; leave no orphan agent.
+        primary_gone_ = true;
+        if (session_ && session_->running()) stop_agent([this](AgentExit) { finish(1); });
+        else finish(1);
+    };
+    listener_.on_log = [this](std::string_view m) { log(m); };
+
+#if ASKHOST_HAVE_TUI
+    if (mode_ == Mode::Tui) {
+        TerminalDialogOptions topts;
+        topts.on_active = [this](bool active) { terminal_.hold(active); };
+        dialog_ = std::make_unique<TerminalDialog>(io_, std::move(topts));
+        broker_.add_frontend(*dialog_);
+    }
+#endif
+}
+
+Host::~Host() {
+#if ASKHOST_HAVE_TUI
+    if (dialog_) dialog_->restore_terminal();
+#endif
+}
+
+void Host::output(Stream stream, std::string_view text) {
+    if (mode_ != Mode::Stdio) terminal_.write(stream, text);
+    hub_.agent_output(stream, text);
+}
+
+void Host::log(std::string_view message) {
+    std::string line = "askhost: " + std::string(message) + "\n";
+    if (mode_ == Mode::Stdio) write_all(2, line);
+    else terminal_.write(Stream::Stderr, line);
+}
+
+std::variant<int, std::string> Host::start_agent(const LaunchSpec& spec, const std::string& adapter_name) {
+    if (session_ && session_->running()) return std::string("an agent is already running (pid ") +
+                                                std::to_string(session_->pid()) + ")";
+    const AdapterInfo* adapter = adapter_name == "auto" ? registry_.detect(spec.argv, "native")
+                                                        : registry_.find(adapter_name);
+    if (!adapter) {
+        std::string names;
+        for (const auto& a : registry_.all()) names += (names.empty() ? "" : ", ") + a.name;
+        return "no adapter '" + adapter_name + "' (built in: auto, " + names + ")";
+    }
+    Session::Hooks hooks;
+    hooks.output = [this](Stream s, std::string_view t) { output(s, t); };
+    hooks.log = [this](std::string_view m) { log(m); };
+    hooks.exited = [this](AgentExit e) { agent_exited(e); };
+    if (session_) retired_ = std::move(session_);
+    session_ = std::make_unique<Session>(io_, broker_, *adapter, opts_.profile.value_or(adapter->default_profile),
+                                         std::move(hooks));
+    LaunchSpec full = spec;
+    if (!listener_.path().empty()) full.env["ASKHOST_SOCKET"] = listener_.path();
+    if (auto err = session_->start(full)) {
+        session_.reset();
+        return *err;
+    }
+    return session_->pid();
+}
+
+std::optional<std::string> Host::prompt_agent(std::string_view text) {
+    if (!session_ || !session_->running()) return std::string("no agent is running");
+    if (!session_->prompt(text))
+        return "the " + std::string(session_->adapter_name()) + " adapter has no conversation to send a prompt to";
+    return std::nullopt;
+}
+
+bool Host::stop_agent(std::function<void(AgentExit)> done) {
+    if (!session_ || !session_->running()) return false;
+    stop_waiters_.push_back(std::move(done));
+    session_->stop();
+    return true;
+}
+
+void Host::agent_exited(AgentExit e) {
+    hub_.agent_exit(e);
+    auto waiters = std::move(stop_waiters_);
+    stop_waiters_.clear();
+    for (auto& w : waiters) w(e);
+    if (mode_ != Mode::Stdio || primary_gone_) {
+        finish(stop_signal_ ? 128 + stop_signal_ : e.status());
+    }
+    // Under --stdio the editor decides: askhost stays until shutdown/exit.
+}
+
+void Host::finish(int code) {
+    if (finishing_) return;
+    finishing_ = true;
+    exit_code_ = code;
+    broker_.withdraw_all();
+    signals_.cancel();
+    // Let queued replies and notifications reach the clients, then stop.
+    boost::asio::post(io_, [this] { io_.stop(); });
+}
+
+void Host::wait_signal() {
+    signals_.async_wait([this](const boost::system::error_code& ec, int sig) {
+        if (ec) return;
+#if ASKHOST_HAVE_TUI
+        if (dialog_) dialog_->restore_terminal();
+#endif
+        if (session_ && session_->running()) {
+            if (stop_signal_) session_->kill_now();  // a second signal: no more grace
+            else session_->stop();
+            stop_signal_ = sig;
+            if (mode_ == Mode::Stdio) stop_waiters_.push_back([this](AgentExit) { finish(128 + stop_signal_); });
+        } else {
+            finish(128 + sig);
+        }
+        wait_signal();
+    });
+}
+
+void Host::run_question_hook(const Ask& ask) {
+    if (opts_.on_question.empty()) return;
+    std::vector<std::string> argv;
+    for (const auto& cmd : opts_.on_question) {
+        std::istringstream words(cmd);
+        std::string w;
+        argv.clear();
+        while (words >> w) argv.push_back(w);
+        if (argv.empty()) continue;
+        std::string first = ask.questions.empty() ? std::string() : ask.questions.front().question;
+        std::string json = ask_show_params(ask, ClientAskCaps{});
+        // Double fork: the hook runs on its own and never becomes our zombie.
+        pid_t child = ::fork();
+        if (child == 0) {
+            if (::fork() == 0) {
+                ::setsid();
+                ::setenv("ASKHOST_QUESTION", first.c_str(), 1);
+                ::setenv("ASKHOST_QUESTION_COUNT", std::to_string(ask.questions.size()).c_str(), 1);
+                ::setenv("ASKHOST_ASK_JSON", json.c_str(), 1);
+                ::setenv("ASKHOST_AGENT", ask.agent.c_str(), 1);
+                std::vector<char*> cargv;
+                for (auto& a : argv) cargv.push_back(a.data());
+                cargv.push_back(nullptr);
+                ::signal(SIGPIPE, SIG_DFL);
+                ::execvp(cargv[0], cargv.data());
+                ::_exit(127);
+            }
+            ::_exit(0);
+        }
+        if (child > 0) {
+            int status = 0;
+            ::waitpid(child, &status, 0);
+        } else {
+            log(std::string("--on-question: cannot fork: ") + std::strerror(errno));
+        }
+    }
+}
+
+int Host::run() {
+    if (auto err = listener_.listen()) log(*err + " (other clients cannot attach)");
+    wait_signal();
+    if (mode_ == Mode::Stdio) {
+        int in = ::dup(0), out = ::dup(1);
+        // From here on stdout belongs to the protocol: nothing else may write to it.
+        int devnull = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+        if (devnull >= 0) {
+            ::dup2(devnull, 1);
+            ::close(devnull);
+        }
+        auto conn = std::make_shared<Connection>(io_, in, out);
+        hub_.add_client(conn, true);
+    }
+    if (!opts_.agent_argv.empty()) {
+        LaunchSpec spec;
+        spec.argv = opts_.agent_argv;
+        auto started = start_agent(spec, opts_.adapter);
+        if (auto* err = std::get_if<std::string>(&started)) {
+            if (mode_ != Mode::Stdio) {
+                std::cerr << "askhost: " << *err << "\n";
+                return err->rfind("no adapter", 0) == 0 ? 2 : 127;
+            }
+            log(*err);
+            // The editor hears about it as an agent/exit it can react to.
+            hub_.agent_exit(AgentExit{127, 0});
+        }
+    }
+    io_.run();
+#if ASKHOST_HAVE_TUI
+    if (dialog_) dialog_->restore_terminal();
+#endif
+    terminal_.hold(false);
+    return exit_code_;
+}
+
+}  // namespace askhost

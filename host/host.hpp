@@ -1,0 +1,67 @@
+// One askhost run: the broker, the agent session, the frontends of the chosen mode, the editor
+// clients (stdio and socket), and the signals. main.cpp builds it from the command line.
+#pragma once
+
+#include <memory>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+
+#include "adapter.hpp"
+#include "askhost_config.h"
+#include "broker.hpp"
+#include "cli.hpp"
+#include "editor/editor_hub.hpp"
+#include "editor/socket_listener.hpp"
+#include "session.hpp"
+#include "terminal_output.hpp"
+#if ASKHOST_HAVE_TUI
+#include "tui/terminal_dialog.hpp"
+#endif
+
+namespace askhost {
+
+class Host final : public AgentControl {
+public:
+    Host(const CliOptions& options, Mode mode);
+    ~Host() override;
+
+    // Runs until the agent exits (terminal and print modes) or the editor says exit (--stdio).
+    int run();
+
+    // AgentControl
+    std::variant<int, std::string> start_agent(const LaunchSpec& spec, const std::string& adapter) override;
+    std::optional<std::string> prompt_agent(std::string_view text) override;
+    bool stop_agent(std::function<void(AgentExit)> done) override;
+
+private:
+    void output(Stream stream, std::string_view text);
+    void log(std::string_view message);
+    void agent_exited(AgentExit e);
+    void finish(int code);
+    void wait_signal();
+    void run_question_hook(const Ask& ask);
+
+    const CliOptions& opts_;
+    Mode mode_;
+    boost::asio::io_context io_;
+    AdapterRegistry registry_;
+    Broker broker_;
+    TerminalOutput terminal_;
+    EditorHub hub_;
+    SocketListener listener_;
+#if ASKHOST_HAVE_TUI
+    std::unique_ptr<TerminalDialog> dialog_;
+#endif
+    std::unique_ptr<Session> session_;
+    std::unique_ptr<Session> retired_;  // an exited session, kept until its callbacks return
+    std::vector<std::function<void(AgentExit)>> stop_waiters_;
+    boost::asio::signal_set signals_;
+    int stop_signal_ = 0;
+    int exit_code_ = 0;
+    bool finishing_ = false;
+    bool primary_gone_ = false;
+    std::optional<int> editor_exit_code_;
+};
+
+}  // namespace askhost

@@ -1,0 +1,88 @@
+#include "transport/connection.hpp"
+
+#include <boost/asio/write.hpp>
+
+namespace askhost {
+
+Connection::Connection(boost::asio::io_context& io, int in_fd, int out_fd, std::size_t max_body)
+    : in_(io, in_fd), out_(io, out_fd), decoder_(max_body),
+      rpc_([this, a = alive_](std::string body) {
+          if (*a) send(std::move(body));
+      }) {
+    rpc_.on_problem = [this](std::string_view p) {
+        if (on_problem) on_problem(p);
+    };
+}
+
+Connection::~Connection() { *alive_ = false; }
+
+void Connection::start() { read(); }
+
+void Connection::read() {
+    in_.async_read_some(boost::asio::buffer(buf_),
+        [this, a = alive_](const boost::system::error_code& ec, std::size_t n) {
+            if (!*a) return;
+            if (n) {
+                decoder_.feed(std::string_view(buf_.data(), n), [this, a](FrameDecoder::Event ev) {
+                    if (!*a || closed_) return;
+                    if (ev.ok) {
+                        rpc_.receive(ev.body);
+                    } else {
+                        if (on_problem) on_problem(ev.error);
+                        // A framing error is answered like a JSON-RPC error with no id.
+                        send("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" +
+                             std::to_string(rpc_error::invalid_request) + ",\"message\":" +
+                             json_quote(ev.error) + "}}");
+                    }
+                });
+            }
+            if (!*a || closed_) return;
+            if (ec) {
+                close(ec == boost::asio::error::eof ? "end of input" : ec.message());
+                return;
+            }
+            read();
+        });
+}
+
+void Connection::send(std::string body) {
+    if (closed_) return;
+    std::string frame = encode_frame(body);
+    queued_ += frame.size();
+    queue_.push_back(std::move(frame));
+    pump();
+}
+
+void Connection::pump() {
+    // Writing goes on after close(): a reply queued before the peer said exit still reaches it.
+    if (writing_ || queue_.empty()) return;
+    writing_ = true;
+    boost::asio::async_write(out_, boost::asio::buffer(queue_.front()),
+        [this, a = alive_](const boost::system::error_code& ec, std::size_t) {
+            if (!*a) return;
+            writing_ = false;
+            if (!queue_.empty()) {
+                queued_ -= queue_.front().size();
+                queue_.pop_front();
+            }
+            if (ec) {
+                queue_.clear();
+                queued_ = 0;
+                close("write failed: " + ec.message());
+                return;
+            }
+            pump();
+        });
+}
+
+void Connection::close(std::string_view reason) {
+    if (closed_) return;
+    closed_ = true;
+    boost::system::error_code ignored;
+    in_.cancel(ignored);
+    rpc_.close(reason);
+    auto cb = on_closed;  // the callback may destroy this connection
+    if (cb) cb(reason);
+}
+
+}  // namespace askhost

@@ -1,0 +1,132 @@
+#include "transport/framing.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+namespace askhost {
+
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    return s;
+}
+
+}  // namespace
+
+std::string encode_frame(std::string_view body) {
+    std::string out = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+    out.append(body);
+    return out;
+}
+
+// Parses the header block in header_ (which ends with a blank line). false: error reported.
+bool FrameDecoder::parse_header(const Sink& sink) {
+    std::string_view block(header_);
+    bool have_length = false;
+    std::size_t length = 0;
+    while (!block.empty()) {
+        auto nl = block.find('\n');
+        std::string_view line = trim(block.substr(0, nl));
+        block.remove_prefix(nl == std::string_view::npos ? block.size() : nl + 1);
+        if (line.empty()) continue;
+        auto colon = line.find(':');
+        if (colon == std::string_view::npos) {
+            sink({false, {}, "malformed header line (no ':'): " + std::string(line.substr(0, 80))});
+            return false;
+        }
+        if (lower(trim(line.substr(0, colon))) != "content-length") continue;  // e.g. Content-Type
+        std::string_view v = trim(line.substr(colon + 1));
+        auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), length);
+        if (ec != std::errc() || p != v.data() + v.size()) {
+            sink({false, {}, "invalid Content-Length: " + std::string(v.substr(0, 40))});
+            return false;
+        }
+        have_length = true;
+    }
+    if (!have_length) {
+        sink({false, {}, "frame without a Content-Length header"});
+        return false;
+    }
+    if (length > max_body_) {
+        sink({false, {}, "frame of " + std::to_string(length) + " bytes is over the limit of " +
+                             std::to_string(max_body_) + " bytes; skipped"});
+        state_ = State::Skip;
+        want_ = length;
+        return true;
+    }
+    state_ = State::Body;
+    want_ = length;
+    body_.clear();
+    body_.reserve(length);
+    return true;
+}
+
+void FrameDecoder::feed(std::string_view data, const Sink& sink) {
+    while (!data.empty()) {
+        switch (state_) {
+            case State::Header: {
+                // A header block ends with an empty line ("\r\n\r\n", or "\n\n" from lenient peers).
+                std::size_t before = header_.size();
+                std::size_t take = std::min(data.size(), max_header_bytes + 4 - std::min(before, max_header_bytes + 4));
+                header_.append(data.substr(0, take));
+                std::size_t end = std::string::npos, sep = 0;
+                std::size_t from = before >= 3 ? before - 3 : 0;
+                auto crlf = header_.find("\r\n\r\n", from);
+                auto lf = header_.find("\n\n", from);
+                if (crlf != std::string::npos && (lf == std::string::npos || crlf + 2 <= lf)) { end = crlf; sep = 4; }
+                else if (lf != std::string::npos) { end = lf; sep = 2; }
+                if (end == std::string::npos) {
+                    if (header_.size() > max_header_bytes) {
+                        sink({false, {}, "header block over " + std::to_string(max_header_bytes) + " bytes; dropped"});
+                        header_.clear();
+                    }
+                    data.remove_prefix(take);
+                    continue;
+                }
+                // Bytes after the header's end belong to the body: hand them back to the loop.
+                std::size_t used = end + sep - before;
+                data.remove_prefix(used);
+                header_.resize(end);
+                bool ok = parse_header(sink);
+                header_.clear();
+                if (ok && state_ == State::Body && want_ == 0) {
+                    sink({true, {}, {}});
+                    state_ = State::Header;
+                }
+                break;
+            }
+            case State::Body: {
+                std::size_t n = std::min(want_, data.size());
+                body_.append(data.substr(0, n));
+                data.remove_prefix(n);
+                want_ -= n;
+                if (want_ == 0) {
+                    state_ = State::Header;
+                    std::string body = std::move(body_);
+                    body_.clear();
+                    sink({true, std::move(body), {}});
+                }
+                break;
+            }
+            case State::Skip: {
+                std::size_t n = std::min(want_, data.size());
+                data.remove_prefix(n);
+                want_ -= n;
+                if (want_ == 0) state_ = State::Header;
+                break;
+            }
+        }
+    }
+}
+
+}  // namespace askhost

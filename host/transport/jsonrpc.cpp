@@ -1,0 +1,165 @@
+#include "transport/jsonrpc.hpp"
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+namespace askhost {
+
+std::string to_json(const rapidjson::Value& v) {
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    v.Accept(w);
+    return std::string(buf.GetString(), buf.GetSize());
+}
+
+std::string json_quote(std::string_view s) {
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+    return std::string(buf.GetString(), buf.GetSize());
+}
+
+Responder::Responder(std::function<void(std::string)> send, std::string id_json)
+    : state_(std::make_unique<State>(State{std::move(send), std::move(id_json), false})) {}
+
+Responder::~Responder() {
+    if (state_ && !state_->done) error(rpc_error::internal_error, "request dropped without a reply");
+}
+
+void Responder::result(std::string_view result_json) {
+    if (!state_ || state_->done) return;
+    state_->done = true;
+    std::string msg = "{\"jsonrpc\":\"2.0\",\"id\":" + state_->id_json + ",\"result\":";
+    msg.append(result_json);
+    msg.push_back('}');
+    state_->send(std::move(msg));
+}
+
+void Responder::error(int code, std::string_view message) {
+    if (!state_ || state_->done) return;
+    state_->done = true;
+    state_->send("{\"jsonrpc\":\"2.0\",\"id\":" + state_->id_json + ",\"error\":{\"code\":" +
+                 std::to_string(code) + ",\"message\":" + json_quote(message) + "}}");
+}
+
+RpcEndpoint::RpcEndpoint(Send send) : send_(std::move(send)) {}
+
+void RpcEndpoint::send_error(std::string_view id_json, int code, std::string_view message) {
+    send_("{\"jsonrpc\":\"2.0\",\"id\":" + std::string(id_json) + ",\"error\":{\"code\":" +
+          std::to_string(code) + ",\"message\":" + json_quote(message) + "}}");
+}
+
+void RpcEndpoint::receive(std::string_view body) {
+    rapidjson::Document doc;
+    doc.Parse<rapidjson::kParseValidateEncodingFlag>(body.data(), body.size());
+    if (doc.HasParseError()) {
+        std::string why = std::string("parse error at offset ") + std::to_string(doc.GetErrorOffset()) +
+                          ": " + rapidjson::GetParseError_En(doc.GetParseError());
+        if (on_problem) on_problem(why);
+        send_error("null", rpc_error::parse_error, why);
+        return;
+    }
+    if (!doc.IsObject()) {
+        send_error("null", rpc_error::invalid_request,
+                   doc.IsArray() ? "batches are not supported" : "a message must be a JSON object");
+        return;
+    }
+    auto id_it = doc.FindMember("id");
+    bool has_id = id_it != doc.MemberEnd() && !id_it->value.IsNull();
+    std::string id_json = has_id ? to_json(id_it->value) : "null";
+    if (has_id && !id_it->value.IsString() && !id_it->value.IsInt64()) {
+        send_error("null", rpc_error::invalid_request, "id must be a string or an integer");
+        return;
+    }
+    auto method_it = doc.FindMember("method");
+    if (method_it == doc.MemberEnd()) {
+        // A reply to one of our calls.
+        if (!has_id) {
+            if (on_problem) on_problem("reply without an id");
+            return;
+        }
+        auto call = calls_.find(id_json);
+        if (call == calls_.end()) {
+            if (on_problem) on_problem("reply to an unknown id " + id_json);
+            return;
+        }
+        OnReply handler = std::move(call->second);
+        calls_.erase(call);
+        auto res = doc.FindMember("result");
+        auto err = doc.FindMember("error");
+        if (err != doc.MemberEnd() && err->value.IsObject()) {
+            RpcError e;
+            auto c = err->value.FindMember("code");
+            auto m = err->value.FindMember("message");
+            if (c != err->value.MemberEnd() && c->value.IsInt()) e.code = c->value.GetInt();
+            if (m != err->value.MemberEnd() && m->value.IsString()) e.message = m->value.GetString();
+            if (handler) handler(nullptr, &e);
+        } else if (res != doc.MemberEnd()) {
+            if (handler) handler(&res->value, nullptr);
+        } else {
+            RpcError e{rpc_error::invalid_request, "reply with neither result nor error"};
+            if (handler) handler(nullptr, &e);
+        }
+        return;
+    }
+    if (!method_it->value.IsString()) {
+        if (has_id) send_error(id_json, rpc_error::invalid_request, "method must be a string");
+        return;
+    }
+    std::string_view method(method_it->value.GetString(), method_it->value.GetStringLength());
+    static const rapidjson::Value empty_object(rapidjson::kObjectType);
+    auto params_it = doc.FindMember("params");
+    const rapidjson::Value& params = params_it == doc.MemberEnd() ? empty_object : params_it->value;
+    if (!params.IsObject() && !params.IsArray()) {
+        if (has_id) send_error(id_json, rpc_error::invalid_params, "params must be an object or an array");
+        return;
+    }
+    if (has_id) {
+        Responder r(send_, id_json);
+        if (on_request) on_request(method, params, std::move(r));
+        else r.error(rpc_error::method_not_found, "method not found: " + std::string(method));
+    } else if (on_notify) {
+        on_notify(method, params);
+    }
+}
+
+void RpcEndpoint::notify(std::string_view method, std::string_view params_json) {
+    if (closed_) return;
+    std::string msg = "{\"jsonrpc\":\"2.0\",\"method\":" + json_quote(method);
+    if (!params_json.empty()) {
+        msg += ",\"params\":";
+        msg.append(params_json);
+    }
+    msg.push_back('}');
+    send_(std::move(msg));
+}
+
+std::string RpcEndpoint::call(std::string_view method, std::string_view params_json, OnReply on_reply) {
+    std::string id_json = std::to_string(next_id_++);
+    if (closed_) {
+        RpcError e{rpc_error::internal_error, "connection closed"};
+        if (on_reply) on_reply(nullptr, &e);
+        return id_json;
+    }
+    calls_[id_json] = std::move(on_reply);
+    std::string msg = "{\"jsonrpc\":\"2.0\",\"id\":" + id_json + ",\"method\":" + json_quote(method);
+    if (!params_json.empty()) {
+        msg += ",\"params\":";
+        msg.append(params_json);
+    }
+    msg.push_back('}');
+    send_(std::move(msg));
+    return id_json;
+}
+
+void RpcEndpoint::close(std::string_view reason) {
+    closed_ = true;
+    auto calls = std::move(calls_);
+    calls_.clear();
+    RpcError e{rpc_error::internal_error, std::string(reason)};
+    for (auto& [id, handler] : calls)
+        if (handler) handler(nullptr, &e);
+}
+
+}  // namespace askhost

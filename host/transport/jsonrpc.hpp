@@ -1,0 +1,93 @@
+// A JSON-RPC 2.0 endpoint over any message channel: requests, notifications and replies both ways.
+// It knows nothing of bytes or questions: give it a `send` function and feed it message bodies.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <rapidjson/document.h>
+
+namespace askhost {
+
+namespace rpc_error {
+constexpr int parse_error = -32700;
+constexpr int invalid_request = -32600;
+constexpr int method_not_found = -32601;
+constexpr int invalid_params = -32602;
+constexpr int internal_error = -32603;
+constexpr int server_not_initialized = -32002;
+constexpr int request_cancelled = -32800;
+}  // namespace rpc_error
+
+struct RpcError {
+    int code = 0;
+    std::string message;
+};
+
+// Replies to one incoming request, exactly once (a Responder dropped unanswered replies with an
+// internal error, so a client never waits forever).
+class Responder {
+public:
+    Responder() = default;
+    Responder(std::function<void(std::string)> send, std::string id_json);
+    Responder(Responder&&) noexcept = default;
+    Responder& operator=(Responder&&) noexcept = default;
+    ~Responder();
+
+    void result(std::string_view result_json);
+    void error(int code, std::string_view message);
+    bool answered() const { return !state_ || state_->done; }
+
+private:
+    struct State {
+        std::function<void(std::string)> send;
+        std::string id_json;
+        bool done = false;
+    };
+    std::unique_ptr<State> state_;
+};
+
+class RpcEndpoint {
+public:
+    using Send = std::function<void(std::string body)>;
+    using OnRequest = std::function<void(std::string_view method, const rapidjson::Value& params, Responder)>;
+    using OnNotify = std::function<void(std::string_view method, const rapidjson::Value& params)>;
+    // result is null when error is set.
+    using OnReply = std::function<void(const rapidjson::Value* result, const RpcError* error)>;
+
+    explicit RpcEndpoint(Send send);
+
+    OnRequest on_request;
+    OnNotify on_notify;
+    // A message that could not be used (parse error, bad shape): for the log.
+    std::function<void(std::string_view problem)> on_problem;
+
+    // One complete message body.
+    void receive(std::string_view body);
+
+    void notify(std::string_view method, std::string_view params_json);
+    // Returns the request id (as JSON text) for $/cancelRequest.
+    std::string call(std::string_view method, std::string_view params_json, OnReply on_reply);
+    // The channel is gone: every outstanding call gets an error reply.
+    void close(std::string_view reason);
+    std::size_t outstanding() const { return calls_.size(); }
+
+private:
+    void send_error(std::string_view id_json, int code, std::string_view message);
+
+    Send send_;
+    std::map<std::string, OnReply> calls_;  // id (JSON text) -> reply handler
+    long next_id_ = 1;
+    bool closed_ = false;
+};
+
+// Serialises a rapidjson value compactly.
+std::string to_json(const rapidjson::Value& v);
+// A JSON string literal for s (quotes and escapes included).
+std::string json_quote(std::string_view s);
+
+}  // namespace askhost
