@@ -1,0 +1,177 @@
+#define BOOST_TEST_MODULE transport
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+#include <vector>
+
+#include "transport/framing.hpp"
+#include "transport/jsonrpc.hpp"
+
+using namespace askhost;
+
+namespace {
+
+struct Collected {
+    std::vector<std::string> bodies;
+    std::vector<std::string> errors;
+};
+
+Collected feed_in_pieces(const std::string& stream, std::size_t piece, std::size_t max_body = 1 << 20) {
+    FrameDecoder d(max_body);
+    Collected c;
+    for (std::size_t i = 0; i < stream.size(); i += piece)
+        d.feed(std::string_view(stream).substr(i, piece), [&](FrameDecoder::Event e) {
+            if (e.ok) c.bodies.push_back(e.body);
+            else c.errors.push_back(e.error);
+        });
+    return c;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(every_split_of_the_stream_gives_the_same_messages) {
+    std::string stream = encode_frame("{\"a\":1}") + encode_frame("{\"b\":\"ü\"}") + encode_frame("[]");
+    for (std::size_t piece = 1; piece <= stream.size(); ++piece) {
+        auto c = feed_in_pieces(stream, piece);
+        BOOST_TEST_CONTEXT("piece size " << piece) {
+            BOOST_TEST(c.errors.empty());
+            BOOST_REQUIRE_EQUAL(c.bodies.size(), 3u);
+            BOOST_TEST(c.bodies[0] == "{\"a\":1}");
+            BOOST_TEST(c.bodies[1] == "{\"b\":\"ü\"}");
+            BOOST_TEST(c.bodies[2] == "[]");
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(header_names_are_case_insensitive_and_other_headers_ignored) {
+    std::string stream = "content-length: 2\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{}"
+                         "CONTENT-LENGTH:2\r\n\r\n[]";
+    auto c = feed_in_pieces(stream, stream.size());
+    BOOST_TEST(c.errors.empty());
+    BOOST_REQUIRE_EQUAL(c.bodies.size(), 2u);
+    BOOST_TEST(c.bodies[1] == "[]");
+}
+
+BOOST_AUTO_TEST_CASE(oversized_frame_is_skipped_without_buffering_and_the_stream_goes_on) {
+    std::string big(5000, 'x');
+    std::string stream = encode_frame(big) + encode_frame("{}");
+    FrameDecoder d(1000);
+    Collected c;
+    std::size_t max_buffered = 0;
+    for (std::size_t i = 0; i < stream.size(); i += 7) {
+        d.feed(std::string_view(stream).substr(i, 7), [&](FrameDecoder::Event e) {
+            if (e.ok) c.bodies.push_back(e.body);
+            else c.errors.push_back(e.error);
+        });
+        max_buffered = std::max(max_buffered, d.buffered());
+    }
+    BOOST_REQUIRE_EQUAL(c.errors.size(), 1u);
+    BOOST_TEST(c.errors[0] == "frame of 5000 bytes is over the limit of 1000 bytes; skipped");
+    BOOST_REQUIRE_EQUAL(c.bodies.size(), 1u);
+    BOOST_TEST(c.bodies[0] == "{}");
+    BOOST_TEST(max_buffered < 1100u);
+}
+
+BOOST_AUTO_TEST_CASE(missing_or_bad_content_length_is_an_error_then_resync) {
+    auto c = feed_in_pieces("Content-Type: x\r\n\r\n" + encode_frame("{}"), 3);
+    BOOST_REQUIRE_EQUAL(c.errors.size(), 1u);
+    BOOST_TEST(c.errors[0] == "frame without a Content-Length header");
+    BOOST_REQUIRE_EQUAL(c.bodies.size(), 1u);
+
+    c = feed_in_pieces("Content-Length: 12abc\r\n\r\n" + encode_frame("{}"), 100);
+    BOOST_REQUIRE_EQUAL(c.errors.size(), 1u);
+    BOOST_TEST(c.errors[0].rfind("invalid Content-Length", 0) == 0);
+    BOOST_TEST(c.bodies.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(endless_header_is_dropped_with_bounded_memory) {
+    FrameDecoder d;
+    std::vector<std::string> errors;
+    std::string junk(100000, 'a');
+    d.feed(junk, [&](FrameDecoder::Event e) {
+        if (!e.ok) errors.push_back(e.error);
+    });
+    BOOST_TEST(!errors.empty());
+    BOOST_TEST(d.buffered() <= FrameDecoder::max_header_bytes + 4);
+}
+
+BOOST_AUTO_TEST_CASE(empty_body_frame) {
+    auto c = feed_in_pieces("Content-Length: 0\r\n\r\n", 1);
+    BOOST_REQUIRE_EQUAL(c.bodies.size(), 1u);
+    BOOST_TEST(c.bodies[0].empty());
+}
+
+namespace {
+
+struct Pair {
+    std::vector<std::string> sent;
+    RpcEndpoint ep{[this](std::string b) { sent.push_back(std::move(b)); }};
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(parse_error_keeps_the_endpoint_usable) {
+    Pair p;
+    p.ep.receive("{not json");
+    BOOST_REQUIRE_EQUAL(p.sent.size(), 1u);
+    BOOST_TEST(p.sent[0].find("\"id\":null") != std::string::npos);
+    BOOST_TEST(p.sent[0].find("-32700") != std::string::npos);
+    p.ep.receive(R"({"jsonrpc":"2.0","id":4,"method":"nope"})");
+    BOOST_REQUIRE_EQUAL(p.sent.size(), 2u);
+    BOOST_TEST(p.sent[1] == R"({"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"method not found: nope"}})");
+}
+
+BOOST_AUTO_TEST_CASE(requests_are_dispatched_and_replied_once) {
+    Pair p;
+    int calls = 0;
+    p.ep.on_request = [&](std::string_view m, const rapidjson::Value& params, Responder r) {
+        ++calls;
+        BOOST_TEST(m == "echo");
+        BOOST_TEST(params["x"].GetInt() == 5);
+        r.result("{\"ok\":true}");
+        r.result("{\"ok\":false}");  // a second reply is ignored
+    };
+    p.ep.receive(R"({"jsonrpc":"2.0","id":"a","method":"echo","params":{"x":5}})");
+    BOOST_TEST(calls == 1);
+    BOOST_REQUIRE_EQUAL(p.sent.size(), 1u);
+    BOOST_TEST(p.sent[0] == R"({"jsonrpc":"2.0","id":"a","result":{"ok":true}})");
+}
+
+BOOST_AUTO_TEST_CASE(a_dropped_responder_replies_with_an_error) {
+    Pair p;
+    p.ep.on_request = [&](std::string_view, const rapidjson::Value&, Responder) {};
+    p.ep.receive(R"({"jsonrpc":"2.0","id":1,"method":"x"})");
+    BOOST_REQUIRE_EQUAL(p.sent.size(), 1u);
+    BOOST_TEST(p.sent[0].find("-32603") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(calls_get_their_replies_and_close_fails_the_rest) {
+    Pair p;
+    std::vector<std::string> got;
+    auto id1 = p.ep.call("ask/show", "{}", [&](const rapidjson::Value* r, const RpcError* e) {
+        got.push_back(r ? to_json(*r) : "error:" + e->message);
+    });
+    auto id2 = p.ep.call("ask/show", "{}", [&](const rapidjson::Value* r, const RpcError* e) {
+        got.push_back(r ? to_json(*r) : "error:" + e->message);
+    });
+    BOOST_TEST(id1 != id2);
+    p.ep.receive("{\"jsonrpc\":\"2.0\",\"id\":" + id2 + ",\"result\":{\"answered\":false}}");
+    p.ep.receive("{\"jsonrpc\":\"2.0\",\"id\":" + id2 + ",\"result\":{}}");  // duplicate: ignored
+    p.ep.close("connection lost");
+    BOOST_REQUIRE_EQUAL(got.size(), 2u);
+    BOOST_TEST(got[0] == "{\"answered\":false}");
+    BOOST_TEST(got[1] == "error:connection lost");
+}
+
+BOOST_AUTO_TEST_CASE(invalid_messages_are_refused_by_shape) {
+    Pair p;
+    p.ep.receive("[1,2]");
+    p.ep.receive(R"({"jsonrpc":"2.0","id":{"x":1},"method":"m"})");
+    p.ep.receive(R"({"jsonrpc":"2.0","id":2,"method":"m","params":5})");
+    p.ep.receive("\"\xff\"");
+    BOOST_REQUIRE_EQUAL(p.sent.size(), 4u);
+    BOOST_TEST(p.sent[0].find("-32600") != std::string::npos);
+    BOOST_TEST(p.sent[1].find("-32600") != std::string::npos);
+    BOOST_TEST(p.sent[2].find("-32602") != std::string::npos);
+    BOOST_TEST(p.sent[3].find("-32700") != std::string::npos);
+}
