@@ -4,9 +4,12 @@
 #include <array>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -219,12 +222,26 @@ std::optional<std::string> Supervisor::start(const LaunchSpec& spec) {
         sigset_t none;
         sigemptyset(&none);
         ::sigprocmask(SIG_SETMASK, &none, nullptr);
+        // The agent inherits only its three pipes. Boost's limit_handles would close the
+        // redirected stdio too (1.74), so: close every descriptor above 2 that exec would keep.
+        // Close-on-exec ones stay (Boost's exec-error pipe is one of them).
+        if (DIR* dir = ::opendir("/proc/self/fd")) {
+            int self = ::dirfd(dir);
+            std::vector<int> doomed;
+            while (dirent* e = ::readdir(dir)) {
+                int fd = std::atoi(e->d_name);
+                if (e->d_name[0] == '.' || fd <= 2 || fd == self) continue;
+                int flags = ::fcntl(fd, F_GETFD);
+                if (flags >= 0 && !(flags & FD_CLOEXEC)) doomed.push_back(fd);
+            }
+            ::closedir(dir);
+            for (int fd : doomed) ::close(fd);
+        }
     });
     std::error_code ec;
     std::string cwd = spec.cwd.empty() ? std::string(".") : spec.cwd;
     bp::child child(exe.string(), bp::args = args, bp::std_in < d.in_pipe, bp::std_out > d.out_pipe,
-                    bp::std_err > d.err_pipe, bp::start_dir = cwd, env, setup, bp::limit_handles,
-                    ec);
+                    bp::std_err > d.err_pipe, bp::start_dir = cwd, env, setup, ec);
     if (ec) return "cannot run '" + spec.argv[0] + "': " + ec.message();
     d.pid = child.id();
     child.detach();  // reaped here with waitpid, so exit status and signal are both known

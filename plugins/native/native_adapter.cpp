@@ -108,7 +108,16 @@ private:
                                           "a sub-agent must decide on its own or report back to its parent."}));
             return;
         }
-        auto parsed = parse_ask_input(doc, host_.profile());
+        // Only the tool's own fields are checked against the profile, not the envelope's.
+        rapidjson::Document tool(rapidjson::kObjectType);
+        for (const char* key : {"questions", "metadata", "answers", "annotations"}) {
+            auto it = doc.FindMember(key);
+            if (it == doc.MemberEnd()) continue;
+            rapidjson::Value name(key, tool.GetAllocator());
+            rapidjson::Value copy(it->value, tool.GetAllocator());
+            tool.AddMember(name, copy, tool.GetAllocator());
+        }
+        auto parsed = parse_ask_input(tool, host_.profile());
         if (auto* refusal = std::get_if<Refusal>(&parsed)) {
             respond(id, Outcome::refused(*refusal));
             return;
