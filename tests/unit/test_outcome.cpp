@@ -1,0 +1,344 @@
+#define BOOST_TEST_MODULE outcome
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <rapidjson/document.h>
+
+#include "model/outcome.hpp"
+
+using namespace askhost;
+
+namespace {
+
+std::string native(const Outcome& o) {
+    rapidjson::StringBuffer buffer;
+    JsonWriter w(buffer);
+    w.StartObject();
+    write_native_result(w, o);
+    w.EndObject();
+    return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+std::string answers_map(const std::vector<Answer>& answers) {
+    rapidjson::StringBuffer buffer;
+    JsonWriter w(buffer);
+    w.StartObject();
+    write_answers_map(w, answers);
+    w.EndObject();
+    return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+Answer chosen(std::string question, std::string label) {
+    Answer a;
+    a.question = std::move(question);
+    a.values = {label};
+    a.selected_option = std::move(label);
+    return a;
+}
+
+Answer typed(std::string question, std::string text) {
+    Answer a;
+    a.question = std::move(question);
+    a.values = {std::move(text)};
+    a.was_custom = true;
+    return a;
+}
+
+Answer several(std::string question, std::vector<std::string> labels) {
+    Answer a;
+    a.question = std::move(question);
+    a.values = std::move(labels);
+    a.multi = true;
+    return a;
+}
+
+bool valid_json(const std::string& s) {
+    rapidjson::Document d;
+    d.Parse<rapidjson::kParseValidateEncodingFlag>(s.c_str(), s.size());
+    return !d.HasParseError() && d.IsObject();
+}
+
+const std::string prefix = "User has answered your questions: ";
+const std::string suffix = ". You can now continue with the user's answers in mind.";
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(outcomes)
+
+BOOST_AUTO_TEST_CASE(factories_set_kind_and_payload) {
+    const Outcome a = Outcome::answered({typed("Q?", "x")});
+    BOOST_TEST((a.kind == OutcomeKind::Answered));
+    BOOST_TEST(a.answers.size() == 1u);
+    const Outcome c = Outcome::cancelled("user pressed Esc");
+    BOOST_TEST((c.kind == OutcomeKind::Cancelled));
+    BOOST_TEST(c.reason == "user pressed Esc");
+    BOOST_TEST(Outcome::cancelled().reason.empty());
+    BOOST_TEST((Outcome::timed_out().kind == OutcomeKind::TimedOut));
+    BOOST_TEST((Outcome::connection_lost().kind == OutcomeKind::ConnectionLost));
+    const Outcome p = Outcome::pending(".askhost/pending-questions.json");
+    BOOST_TEST((p.kind == OutcomeKind::Pending));
+    BOOST_TEST(p.pending_file == ".askhost/pending-questions.json");
+    const Outcome r = Outcome::refused(Refusal{"subagent", "", "only the parent conversation may ask"});
+    BOOST_TEST((r.kind == OutcomeKind::Refused));
+    BOOST_TEST(r.error.code == "subagent");
+}
+
+BOOST_AUTO_TEST_CASE(kind_names) {
+    BOOST_TEST(std::string(outcome_kind_name(OutcomeKind::Answered)) == "answered");
+    BOOST_TEST(std::string(outcome_kind_name(OutcomeKind::Cancelled)) == "cancelled");
+    BOOST_TEST(std::string(outcome_kind_name(OutcomeKind::TimedOut)) == "timedOut");
+    BOOST_TEST(std::string(outcome_kind_name(OutcomeKind::ConnectionLost)) == "connectionLost");
+    BOOST_TEST(std::string(outcome_kind_name(OutcomeKind::Pending)) == "pending");
+    BOOST_TEST(std::string(outcome_kind_name(OutcomeKind::Refused)) == "refused");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(native_shape)
+
+BOOST_AUTO_TEST_CASE(answered_as_in_the_spec_example) {
+    const Outcome o = Outcome::answered({chosen("Which database should we use?", "PostgreSQL (Recommended)"),
+                                         typed("What should we name this service?", "order-processor"),
+                                         several("Which features?", {"Auth", "REST API"})});
+    BOOST_TEST(native(o) ==
+               R"({"answered":true,"answers":[)"
+               R"j({"question":"Which database should we use?","answer":"PostgreSQL (Recommended)","selectedOption":"PostgreSQL (Recommended)","wasCustom":false},)j"
+               R"({"question":"What should we name this service?","answer":"order-processor","wasCustom":true},)"
+               R"({"question":"Which features?","answer":["Auth","REST API"],"wasCustom":false}],)"
+               R"j("text":"User has answered your questions: \"Which database should we use?\"=\"PostgreSQL (Recommended)\", )j"
+               R"(\"What should we name this service?\"=\"order-processor\", \"Which features?\"=\"Auth, REST API\". )"
+               R"(You can now continue with the user's answers in mind."})");
+}
+
+BOOST_AUTO_TEST_CASE(answered_with_preview_and_notes) {
+    Answer a = chosen("Layout?", "Grid");
+    a.preview = "<b>grid</b>";
+    a.notes = "make it 3 columns";
+    BOOST_TEST(native(Outcome::answered({a})) ==
+               R"({"answered":true,"answers":[{"question":"Layout?","answer":"Grid","selectedOption":"Grid",)"
+               R"("wasCustom":false,"preview":"<b>grid</b>","notes":"make it 3 columns"}],)"
+               R"("text":"User has answered your questions: \"Layout?\"=\"Grid\" selected preview:\n<b>grid</b> )"
+               R"(user notes: make it 3 columns. You can now continue with the user's answers in mind."})");
+}
+
+BOOST_AUTO_TEST_CASE(multi_select_with_nothing_chosen_is_an_empty_array) {
+    BOOST_TEST(native(Outcome::answered({several("Extras?", {})})) ==
+               R"({"answered":true,"answers":[{"question":"Extras?","answer":[],"wasCustom":false}],)"
+               R"("text":"User has answered your questions: \"Extras?\"=\"\". You can now continue with the user's answers in mind."})");
+}
+
+BOOST_AUTO_TEST_CASE(cancelled) {
+    BOOST_TEST(native(Outcome::cancelled()) == R"({"answered":false,"answers":[],"cancelled":true})");
+    BOOST_TEST(native(Outcome::cancelled("Discarded 2 answers")) ==
+               R"({"answered":false,"answers":[],"cancelled":true,"reason":"Discarded 2 answers"})");
+}
+
+BOOST_AUTO_TEST_CASE(timed_out) {
+    BOOST_TEST(native(Outcome::timed_out()) == R"({"answered":false,"answers":[],"timedOut":true})");
+}
+
+BOOST_AUTO_TEST_CASE(connection_lost) {
+    BOOST_TEST(native(Outcome::connection_lost()) == R"({"answered":false,"connectionLost":true})");
+}
+
+BOOST_AUTO_TEST_CASE(pending) {
+    BOOST_TEST(native(Outcome::pending(".askhost/pending-questions.json")) ==
+               R"({"answered":false,"pendingFile":".askhost/pending-questions.json",)"
+               R"("text":"Questions pending. User input required.\n\nTo answer, run:\n)"
+               R"(  askhost answer '[\"<answer 1>\", \"<answer 2>\"]'\n\nOr edit the JSON file and run:\n)"
+               R"(  askhost answer --file .askhost/pending-questions.json\n\n)"
+               R"(Questions saved to: .askhost/pending-questions.json"})");
+}
+
+BOOST_AUTO_TEST_CASE(refused) {
+    BOOST_TEST(native(Outcome::refused(Refusal{"invalid_schema", "questions[1].options",
+                                               "questions[1].options: 5 given, at most 4"})) ==
+               R"({"answered":false,"error":{"code":"invalid_schema",)"
+               R"("message":"questions[1].options: 5 given, at most 4","path":"questions[1].options"}})");
+}
+
+BOOST_AUTO_TEST_CASE(strings_are_escaped_and_repaired) {
+    const Outcome o = Outcome::answered({typed("Say \"hi\"\\?", std::string("a\x07" "b\xFF" "c\n", 6))});
+    const std::string json = native(o);
+    BOOST_TEST(valid_json(json));
+    BOOST_TEST(json.find(R"("question":"Say \"hi\"\\?")") != std::string::npos);
+    BOOST_TEST(json.find(R"("answer":"a\u0007b)" "\xEF\xBF\xBD" R"(c\n")") != std::string::npos);
+    for (const Outcome& other : {Outcome::cancelled("\xC0"), Outcome::pending("p\xFF"),
+                                 Outcome::refused(Refusal{"invalid_schema", "\xED\xA0\x80", "m"})})
+        BOOST_TEST(valid_json(native(other)));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(answers_map_shape)
+
+BOOST_AUTO_TEST_CASE(labels_keyed_by_question_text) {
+    BOOST_TEST(answers_map({chosen("Which database?", "SQLite"), typed("Name?", "order-processor"),
+                            several("Features?", {"Auth", "REST API", "Admin"})}) ==
+               R"({"answers":{"Which database?":"SQLite","Name?":"order-processor","Features?":"Auth, REST API, Admin"}})");
+}
+
+BOOST_AUTO_TEST_CASE(annotations_only_when_present) {
+    Answer a = chosen("Layout?", "Grid");
+    a.preview = "<b>grid</b>";
+    Answer b = typed("Name?", "svc");
+    b.notes = "short";
+    Answer c = chosen("Db?", "PG");
+    BOOST_TEST(answers_map({a, b, c}) ==
+               R"({"answers":{"Layout?":"Grid","Name?":"svc","Db?":"PG"},)"
+               R"("annotations":{"Layout?":{"preview":"<b>grid</b>"},"Name?":{"notes":"short"}}})");
+    BOOST_TEST(answers_map({}) == R"({"answers":{}})");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(model_texts)
+
+BOOST_AUTO_TEST_CASE(entries_joined_as_the_reference_does) {
+    BOOST_TEST(model_text({chosen("Which database?", "SQLite")}) ==
+               prefix + "\"Which database?\"=\"SQLite\"" + suffix);
+    BOOST_TEST(model_text({chosen("A?", "x"), typed("B?", "y")}) == prefix + "\"A?\"=\"x\", \"B?\"=\"y\"" + suffix);
+    BOOST_TEST(model_text(std::vector<Answer>{}) ==
+               "User has answered your questions: . You can now continue with the user's answers in mind.");
+}
+
+BOOST_AUTO_TEST_CASE(multi_select_joined_with_comma_space) {
+    BOOST_TEST(model_text({several("Features?", {"Auth", "REST API", "Admin"})}) ==
+               prefix + "\"Features?\"=\"Auth, REST API, Admin\"" + suffix);
+}
+
+BOOST_AUTO_TEST_CASE(preview_and_notes_parts) {
+    Answer both = chosen("Layout?", "Grid");
+    both.preview = "| a | b |\n|---|---|";
+    both.notes = "looks fine";
+    BOOST_TEST(model_text({both}) ==
+               "User has answered your questions: \"Layout?\"=\"Grid\" selected preview:\n| a | b |\n|---|---| "
+               "user notes: looks fine. You can now continue with the user's answers in mind.");
+    Answer preview_only = chosen("P?", "x");
+    preview_only.preview = "P";
+    Answer notes_only = chosen("N?", "y");
+    notes_only.notes = "N";
+    BOOST_TEST(model_text({preview_only, notes_only}) ==
+               prefix + "\"P?\"=\"x\" selected preview:\nP, \"N?\"=\"y\" user notes: N" + suffix);
+}
+
+BOOST_AUTO_TEST_CASE(quotes_are_not_escaped) {
+    BOOST_TEST(model_text({typed("Say \"hi\"?", "He said \"ok\"")}) ==
+               prefix + "\"Say \"hi\"?\"=\"He said \"ok\"\"" + suffix);
+}
+
+BOOST_AUTO_TEST_CASE(preset_overload_matches_annotations_by_question) {
+    const std::vector<PresetAnswer> presets{{"Features?", {"Auth", "Admin"}, true}, {"Db?", {"PG"}, false}};
+    const std::vector<PresetAnnotation> notes{{"Db?", "<i>pg</i>", "fast"}, {"Other?", "ignored", "ignored"}};
+    BOOST_TEST(model_text(presets, notes) ==
+               prefix + "\"Features?\"=\"Auth, Admin\", \"Db?\"=\"PG\" selected preview:\n<i>pg</i> user notes: fast" +
+                   suffix);
+    BOOST_TEST(model_text(presets, {}) == prefix + "\"Features?\"=\"Auth, Admin\", \"Db?\"=\"PG\"" + suffix);
+}
+
+BOOST_AUTO_TEST_CASE(pending_instructions) {
+    BOOST_TEST(pending_text("/tmp/q.json") ==
+               "Questions pending. User input required.\n\n"
+               "To answer, run:\n  askhost answer '[\"<answer 1>\", \"<answer 2>\"]'\n\n"
+               "Or edit the JSON file and run:\n  askhost answer --file /tmp/q.json\n\n"
+               "Questions saved to: /tmp/q.json");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(presets)
+
+std::vector<Question> sample_questions() {
+    Question db{"Db?", "Database", {{"PG", "", std::nullopt}, {"SQLite", "", std::nullopt}}, false};
+    Question features{"Features?", "Features", {{"Auth", "", std::nullopt}, {"Admin", "", std::nullopt}}, true};
+    Question name{"Name?", "", {}, false};
+    return {db, features, name};
+}
+
+BOOST_AUTO_TEST_CASE(selected_option_and_custom) {
+    const auto answers = answers_from_presets(
+        sample_questions(),
+        {{"Name?", {"svc"}, false}, {"Db?", {"SQLite"}, false}, {"Features?", {"Auth", "Billing"}, true}},
+        {{"Db?", "prev", "note"}});
+    BOOST_TEST_REQUIRE(answers.size() == 3u);
+    // Presets keep their own order, as the reference's Object.entries(answers) does.
+    BOOST_TEST(answers[0].question == "Name?");
+    BOOST_TEST(!answers[0].selected_option.has_value());
+    BOOST_TEST(answers[0].was_custom);
+    BOOST_TEST(!answers[0].multi);
+    BOOST_TEST(answers[1].question == "Db?");
+    BOOST_TEST((answers[1].selected_option == std::string("SQLite")));
+    BOOST_TEST(!answers[1].was_custom);
+    BOOST_TEST(answers[1].preview == "prev");
+    BOOST_TEST(answers[1].notes == "note");
+    BOOST_TEST(answers[2].multi);
+    BOOST_TEST(!answers[2].selected_option.has_value());
+    BOOST_TEST(answers[2].was_custom);  // "Billing" is no option
+}
+
+BOOST_AUTO_TEST_CASE(multi_select_question_answered_with_a_string) {
+    const auto answers = answers_from_presets(sample_questions(), {{"Features?", {"Admin"}, false}}, {});
+    BOOST_TEST_REQUIRE(answers.size() == 1u);
+    BOOST_TEST(answers[0].multi);
+    BOOST_TEST((answers[0].selected_option == std::string("Admin")));
+    BOOST_TEST(!answers[0].was_custom);
+    BOOST_TEST(native(Outcome::answered(answers)).find(R"("answer":["Admin"],"selectedOption":"Admin")") !=
+               std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(custom_text_for_an_option_question) {
+    const auto answers = answers_from_presets(sample_questions(), {{"Db?", {"DynamoDB"}, false}}, {});
+    BOOST_TEST(!answers[0].selected_option.has_value());
+    BOOST_TEST(answers[0].was_custom);
+}
+
+BOOST_AUTO_TEST_CASE(from_parsed_input_to_the_same_model_text) {
+    const auto parsed = parse_ask_input(
+        R"({"questions":[{"question":"Which database?","header":"DB","options":[{"label":"PG"},{"label":"SQLite"}]},
+                         {"question":"Features?","header":"F","multiSelect":true,"options":[{"label":"Auth"},{"label":"Admin"}]}],
+            "answers":{"Which database?":"PG","Features?":["Auth","Admin"]},
+            "annotations":{"Which database?":{"notes":"keep it simple"}}})",
+        Profile::Strict);
+    BOOST_TEST_REQUIRE(std::holds_alternative<AskInput>(parsed));
+    const AskInput& in = std::get<AskInput>(parsed);
+    const auto answers = answers_from_presets(in.questions, in.preset_answers, in.preset_annotations);
+    const std::string expected =
+        prefix + "\"Which database?\"=\"PG\" user notes: keep it simple, \"Features?\"=\"Auth, Admin\"" + suffix;
+    BOOST_TEST(model_text(in.preset_answers, in.preset_annotations) == expected);
+    BOOST_TEST(model_text(answers) == expected);
+    BOOST_TEST(answers_map(answers) ==
+               R"({"answers":{"Which database?":"PG","Features?":"Auth, Admin"},)"
+               R"("annotations":{"Which database?":{"notes":"keep it simple"}}})");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(result_cap)
+
+BOOST_AUTO_TEST_CASE(small_results_fit) {
+    BOOST_TEST(result_within_cap(Outcome::answered({chosen("Q?", "A")})));
+    BOOST_TEST(result_within_cap(Outcome::cancelled()));
+    BOOST_TEST(result_within_cap(Outcome::connection_lost()));
+}
+
+BOOST_AUTO_TEST_CASE(exact_boundary) {
+    // The refusal message appears once, so the serialised size grows byte for byte with it.
+    const auto sized = [](std::size_t n) {
+        return Outcome::refused(Refusal{"invalid_schema", "p", std::string(n, 'm')});
+    };
+    const std::size_t base = native(sized(0)).size();
+    const std::size_t fits = Limits::max_result_bytes - base;
+    BOOST_TEST(native(sized(fits)).size() == Limits::max_result_bytes);
+    BOOST_TEST(result_within_cap(sized(fits)));
+    BOOST_TEST(!result_within_cap(sized(fits + 1)));
+}
+
+BOOST_AUTO_TEST_CASE(long_answers_exceed) {
+    BOOST_TEST(!result_within_cap(Outcome::answered({typed("Q?", std::string(60000, 'x'))})));
+    BOOST_TEST(result_within_cap(Outcome::answered({typed("Q?", std::string(40000, 'x'))})));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
