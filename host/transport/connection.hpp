@@ -37,6 +37,8 @@ private:
     void send(std::string body);
     void pump();
 
+    // First: the members below capture it while they are built.
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     boost::asio::posix::stream_descriptor in_, out_;
     FrameDecoder decoder_;
     RpcEndpoint rpc_;
@@ -44,7 +46,6 @@ private:
     std::deque<std::string> queue_;
     std::size_t queued_ = 0;
     bool writing_ = false, closed_ = false;
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
 }  // namespace askhost

@@ -142,3 +142,179 @@ def main():
         return 1
     print("ok")
     return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# A scripted editor: the editor protocol (JSON-RPC with Content-Length frames) over pipes or a
+# Unix socket, with a reader thread collecting everything the host sends.
+
+import queue
+import socket
+import threading
+
+
+def encode_frame(obj):
+    body = json.dumps(obj).encode() if not isinstance(obj, (bytes, str)) else (
+        obj.encode() if isinstance(obj, str) else obj)
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+class FrameReader:
+    def __init__(self):
+        self.buf = b""
+
+    def feed(self, data):
+        self.buf += data
+        out = []
+        while True:
+            end = self.buf.find(b"\r\n\r\n")
+            if end < 0:
+                return out
+            length = None
+            for line in self.buf[:end].split(b"\r\n"):
+                k, _, v = line.partition(b":")
+                if k.strip().lower() == b"content-length":
+                    length = int(v.strip())
+            if length is None or len(self.buf) < end + 4 + length:
+                return out
+            out.append(json.loads(self.buf[end + 4:end + 4 + length]))
+            self.buf = self.buf[end + 4 + length:]
+
+
+class Editor:
+    """One client. `proc` mode runs askhost --stdio; `sock` mode connects to a host's socket."""
+
+    def __init__(self, wd, args=None, sock_path=None, env=None):
+        self.wd = wd
+        self.messages = queue.Queue()
+        self.seen = []
+        self.next_id = 1
+        self.proc = None
+        self.sock = None
+        if sock_path:
+            self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.sock.connect(sock_path)
+            self._read = lambda: self.sock.recv(65536)
+            self._write = self.sock.sendall
+        else:
+            self.stderr_path = wd.file("askhost-stderr.txt")
+            self.proc = subprocess.Popen([ASKHOST, "--stdio"] + (args or []), stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=open(self.stderr_path, "wb"),
+                                         env=env or wd.env(), cwd=wd.path)
+            self._read = lambda: os.read(self.proc.stdout.fileno(), 65536)
+
+            def write(data):
+                self.proc.stdin.write(data)
+                self.proc.stdin.flush()
+            self._write = write
+        self.reader = threading.Thread(target=self._pump, daemon=True)
+        self.reader.start()
+
+    def _pump(self):
+        fr = FrameReader()
+        while True:
+            try:
+                data = self._read()
+            except OSError:
+                data = b""
+            if not data:
+                self.messages.put(None)
+                return
+            for m in fr.feed(data):
+                self.messages.put(m)
+
+    def send_raw(self, data):
+        self._write(data)
+
+    def send(self, obj):
+        self._write(encode_frame(obj))
+
+    def notify(self, method, params=None):
+        msg = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.send(msg)
+
+    def request(self, method, params=None):
+        rid = self.next_id
+        self.next_id += 1
+        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.send(msg)
+        return rid
+
+    def reply(self, rid, result):
+        self.send({"jsonrpc": "2.0", "id": rid, "result": result})
+
+    def wait(self, predicate, timeout=10.0, what="message"):
+        """The first message (seen before or arriving now) that predicate accepts; consumes it."""
+        for i, m in enumerate(self.seen):
+            if predicate(m):
+                return self.seen.pop(i)
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Failure(f"timed out waiting for {what}; got: {self.seen[-8:]!r}")
+            try:
+                m = self.messages.get(timeout=left)
+            except queue.Empty:
+                continue
+            if m is None:
+                self.messages.put(None)
+                raise Failure(f"connection closed while waiting for {what}; got: {self.seen[-8:]!r}")
+            if predicate(m):
+                return m
+            self.seen.append(m)
+
+    def result_of(self, rid, timeout=10.0):
+        return self.wait(lambda m: m.get("id") == rid and "method" not in m, timeout, f"reply {rid}")
+
+    def method(self, name, timeout=10.0, where=None):
+        return self.wait(lambda m: m.get("method") == name and (where is None or where(m)), timeout, name)
+
+    def initialize(self, caps=None, name="test-editor"):
+        rid = self.request("initialize", {"clientInfo": {"name": name},
+                                          "capabilities": caps if caps is not None else {"ask": {}}})
+        res = self.result_of(rid)
+        self.notify("initialized", {})
+        return res
+
+    def closed(self, timeout=10.0):
+        """Waits until the host closes the connection."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                m = self.messages.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if m is None:
+                self.messages.put(None)
+                return True
+            self.seen.append(m)
+        return False
+
+    def exit_code(self, timeout=15.0):
+        return self.proc.wait(timeout=timeout)
+
+    def close(self):
+        if self.sock:
+            self.sock.close()
+        if self.proc:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+
+    def kill(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def answer_of(question, value, selected=None, custom=False):
+    a = {"question": question, "answer": value, "wasCustom": custom}
+    if selected:
+        a["selectedOption"] = selected
+    return a
