@@ -693,6 +693,34 @@ std::string hint_text(const DialogModel& m) {
                    : "↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel";
 }
 
+// Hints wrap between their " • " parts, never inside one if it fits.
+void add_hint(std::vector<ScreenLine>& out, const std::string& hint, std::size_t width, unsigned attrs) {
+    constexpr std::string_view sep = " • ";
+    const std::size_t room = width > 2 ? width - 2 : 1;
+    std::vector<std::string> parts;
+    for (std::size_t start = 0;;) {
+        const std::size_t at = hint.find(sep, start);
+        parts.push_back(hint.substr(start, at == std::string::npos ? std::string::npos : at - start));
+        if (at == std::string::npos) break;
+        start = at + sep.size();
+    }
+    std::string line;
+    auto flush = [&] {
+        if (!line.empty()) add_wrapped(out, line, width, "  ", "  ", attrs);
+        line.clear();
+    };
+    for (const auto& part : parts) {
+        const std::string joined = line.empty() ? part : line + std::string(sep) + part;
+        if (!line.empty() && display_width(joined) > room) {
+            flush();
+            line = part;
+        } else {
+            line = joined;
+        }
+    }
+    flush();
+}
+
 std::string answer_text(const Answer& a, std::string_view sep) {
     std::vector<std::string> v;
     for (const auto& s : a.values) v.push_back(sanitize_for_terminal(s));
@@ -785,62 +813,69 @@ std::vector<ScreenLine> layout_dialog(const DialogModel& m, std::size_t width, s
     if (m.question_count() == 0 || height == 0) return out;
     const std::size_t w = std::clamp<std::size_t>(width, 1, max_dialog_width);
 
-    std::vector<ScreenLine> top;
-    top.push_back(line_of(rule(w), AttrDim));
+    // The parts, top to bottom: rule, header or tab bar, gap, question, gap, body, gap, hint, rule.
+    std::vector<ScreenLine> bar;
     if (m.multi_question()) {
-        top.push_back(tab_bar(m, w));
-        top.emplace_back();
+        bar.push_back(tab_bar(m, w));
     } else if (!m.question(0).header.empty()) {
-        top.push_back(line_of(" " + truncate_to_width(sanitize_for_terminal(m.question(0).header),
+        bar.push_back(line_of(" " + truncate_to_width(sanitize_for_terminal(m.question(0).header),
                                                       w > 1 ? w - 1 : 1),
                               AttrBold));
-        top.emplace_back();
-    } else {
-        top.emplace_back();
     }
-
     std::vector<ScreenLine> title;
-    if (m.on_submit_tab()) {
-        title.push_back(line_of("  Review your answers", AttrBold));
-    } else {
-        add_wrapped(title, sanitize_for_terminal(m.question(m.tab()).question, true), w, "  ", "  ", AttrBold);
+    if (m.on_submit_tab()) title.push_back(line_of("  Review your answers", AttrBold));
+    else add_wrapped(title, sanitize_for_terminal(m.question(m.tab()).question, true), w, "  ", "  ", AttrBold);
+
+    const bool confirming =
+        m.mode() == DialogModel::Mode::ConfirmDiscard || m.mode() == DialogModel::Mode::ConfirmLong;
+    std::vector<ScreenLine> hint;
+    add_hint(hint, hint_text(m), w, confirming ? AttrBold : AttrDim);
+
+    auto make_body = [&](std::size_t room) {
+        if (m.on_submit_tab()) return review_body(m, w);
+        if (m.free_text(m.tab()))
+            return input_lines(m.text(m.tab()), m.text_cursor(m.tab()), true, w, "  > ", "    ", room);
+        return list_body(m, m.tab(), w, room);
+    };
+    const std::size_t natural_body = make_body(std::max<std::size_t>(height, 64)).size();
+
+    // On a short terminal the choices matter most: first the hint shrinks to one line, then the
+    // blank lines go, then the question shrinks to one line; the body gets what is left.
+    bool gaps = true;
+    auto fixed = [&] { return 2 + bar.size() + title.size() + hint.size() + (gaps ? 3 : 0); };
+    if (fixed() + natural_body > height && hint.size() > 1) {
+        hint.clear();
+        hint.push_back(line_of("  " + truncate_to_width(hint_text(m), w > 2 ? w - 2 : 1),
+                               confirming ? AttrBold : AttrDim));
     }
-    title.emplace_back();
-
-    std::vector<ScreenLine> bottom;
-    bottom.emplace_back();
-    const unsigned hint_attrs =
-        m.mode() == DialogModel::Mode::ConfirmDiscard || m.mode() == DialogModel::Mode::ConfirmLong ? AttrBold
-                                                                                                    : AttrDim;
-    add_wrapped(bottom, hint_text(m), w, "  ", "  ", hint_attrs);
-    bottom.push_back(line_of(rule(w), AttrDim));
-
-    // The question text gives way first so the choices stay visible on a short terminal.
-    const std::size_t fixed = top.size() + bottom.size();
-    const std::size_t min_body = 3;
-    const std::size_t title_room = height > fixed + min_body ? height - fixed - min_body : 1;
-    if (title.size() > title_room) {
-        title.resize(title_room > 1 ? title_room - 1 : 1);
-        if (!title.empty() && !title.back().spans.empty()) title.back().spans.back().text += " …";
-        title.emplace_back();
+    if (fixed() + natural_body > height) gaps = false;
+    if (fixed() + std::min<std::size_t>(natural_body, 3) > height && title.size() > 1) {
+        const std::size_t others = fixed() - title.size();
+        const std::size_t keep =
+            std::max<std::size_t>(1, height > others + 3 ? height - others - 3 : 1);
+        if (title.size() > keep) {
+            title.resize(keep);
+            title.back().spans.back().text = truncate_to_width(title.back().spans.back().text + " …",
+                                                               w > 2 ? w - 2 : 1);
+        }
     }
-    const std::size_t used = fixed + title.size();
-    const std::size_t room = height > used ? height - used : 1;
+    const std::size_t room = height > fixed() ? height - fixed() : 1;
+    std::vector<ScreenLine> body = make_body(room);
 
-    std::vector<ScreenLine> body;
-    if (m.on_submit_tab()) {
-        body = review_body(m, w);
-    } else if (m.free_text(m.tab())) {
-        body = input_lines(m.text(m.tab()), m.text_cursor(m.tab()), true, w, "  > ", "    ", room);
-    } else {
-        body = list_body(m, m.tab(), w, room);
-    }
+    out.push_back(line_of(rule(w), AttrDim));
+    for (auto& l : bar) out.push_back(std::move(l));
+    if (gaps) out.emplace_back();
+    for (auto& l : title) out.push_back(std::move(l));
+    if (gaps) out.emplace_back();
+    for (auto& l : body) out.push_back(std::move(l));
+    if (gaps) out.emplace_back();
+    const std::size_t tail = hint.size() + 1;
+    for (auto& l : hint) out.push_back(std::move(l));
+    out.push_back(line_of(rule(w), AttrDim));
 
-    for (auto* part : {&top, &title, &body, &bottom})
-        for (auto& l : *part) out.push_back(std::move(l));
     if (out.size() > height) {
-        // Keep the closing rule and hint; cut the body.
-        const std::size_t keep_tail = std::min(bottom.size(), height);
+        // Still too tall (a tiny terminal): keep the hint and closing rule, cut above them.
+        const std::size_t keep_tail = std::min(tail, height);
         std::vector<ScreenLine> cut(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(height - keep_tail));
         cut.insert(cut.end(), out.end() - static_cast<std::ptrdiff_t>(keep_tail), out.end());
         out = std::move(cut);
@@ -848,10 +883,10 @@ std::vector<ScreenLine> layout_dialog(const DialogModel& m, std::size_t width, s
     // Nothing may run past the right edge.
     for (auto& l : out) {
         std::size_t used_w = 0;
-        for (auto& s : l.spans) {
-            const std::size_t sw = display_width(s.text);
-            if (used_w + sw > w) s.text = truncate_to_width(s.text, used_w < w ? w - used_w : 0);
-            used_w += display_width(s.text);
+        for (auto& sp : l.spans) {
+            const std::size_t sw = display_width(sp.text);
+            if (used_w + sw > w) sp.text = truncate_to_width(sp.text, used_w < w ? w - used_w : 0);
+            used_w += display_width(sp.text);
         }
     }
     return out;
@@ -868,8 +903,12 @@ std::string summary_line(const std::vector<Question>& questions, const Outcome* 
     else if (outcome->kind != OutcomeKind::Answered) what = std::string(outcome_kind_name(outcome->kind));
 
     if (questions.size() == 1) {
-        line = "? " + sanitize_for_terminal(questions[0].question) + " → ";
-        line += what.empty() && !outcome->answers.empty() ? answer_text(outcome->answers[0], ", ") : what;
+        // Cut the question rather than the answer: the answer is what the line is for.
+        std::string result = what.empty() && !outcome->answers.empty() ? answer_text(outcome->answers[0], ", ") : what;
+        result = truncate_to_width(result, std::max<std::size_t>(width / 2, 1));
+        const std::size_t fixed = display_width("? ") + display_width(" → ") + display_width(result);
+        const std::string q = sanitize_for_terminal(questions[0].question);
+        line = "? " + truncate_to_width(q, width > fixed ? width - fixed : 1) + " → " + result;
     } else if (what.empty()) {
         std::vector<std::string> parts;
         for (std::size_t i = 0; i < questions.size() && i < outcome->answers.size(); ++i) {

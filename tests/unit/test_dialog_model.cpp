@@ -643,8 +643,8 @@ BOOST_AUTO_TEST_CASE(page_keys) {
 BOOST_AUTO_TEST_CASE(short_terminal_keeps_the_cursor_in_view) {
     DialogModel m({database()});
     press(m, {down(), down()});
-    const auto lines = layout_dialog(m, 80, 12);
-    BOOST_TEST(lines.size() <= 12u);
+    const auto lines = layout_dialog(m, 80, 9);
+    BOOST_TEST(lines.size() <= 9u);
     std::string s;
     for (const auto& l : lines) s += l.plain() + "\n";
     BOOST_TEST(contains(s, "  > 3. MongoDB"), s);
@@ -682,6 +682,12 @@ BOOST_AUTO_TEST_CASE(rule_follows_the_width_up_to_80) {
     DialogModel m({database()});
     BOOST_TEST(display_width(layout_dialog(m, 40, 24)[0].plain()) == 40u);
     BOOST_TEST(display_width(layout_dialog(m, 200, 24)[0].plain()) == 80u);
+}
+
+BOOST_AUTO_TEST_CASE(hints_wrap_between_their_parts) {
+    DialogModel m({database()});
+    const std::string s = screen(m, 50, 24);
+    BOOST_TEST(contains(s, "\n  ↑↓ navigate • 1-9 quick select • Enter to select\n  Esc to cancel\n"), s);
 }
 
 BOOST_AUTO_TEST_CASE(text_input_matches_the_spec) {
@@ -907,6 +913,16 @@ BOOST_AUTO_TEST_CASE(cancelled_and_withdrawn) {
     DialogModel three(three_questions());
     press(three, {esc()});
     BOOST_TEST(summary_line(three.questions(), &*three.outcome(), 120) == "? 3 questions → cancelled");
+}
+
+BOOST_AUTO_TEST_CASE(a_long_question_is_cut_before_the_answer) {
+    Question q = database();
+    q.question = std::string(200, 'q') + "?";
+    DialogModel m({q});
+    press(m, {ch(U'2')});
+    const std::string s = summary_line(m.questions(), &*m.outcome(), 60);
+    BOOST_TEST(display_width(s) == 60u, s);
+    BOOST_TEST(s.substr(s.size() - std::string("… → SQLite").size()) == "… → SQLite", s);
 }
 
 BOOST_AUTO_TEST_CASE(summary_is_sanitized) {
