@@ -318,3 +318,62 @@ def answer_of(question, value, selected=None, custom=False):
     if selected:
         a["selectedOption"] = selected
     return a
+
+
+# ---------------------------------------------------------------------------------------------
+# A real terminal: tmux with a private server, keys sent, the screen read back.
+
+class Tmux:
+    def __init__(self, wd, command, width=80, height=24, env=None):
+        if not shutil.which("tmux"):
+            raise Skip("tmux is not installed")
+        self.wd = wd
+        self.name = "askhost-test-%d-%d" % (os.getpid(), int(time.monotonic() * 1000) % 100000)
+        self.status_file = wd.file("tmux-status-%s" % self.name)
+        env = env or wd.env()
+        env.setdefault("LANG", "C.UTF-8")
+        env["TERM"] = "screen-256color"
+        envs = " ".join("%s=%s" % (k, shlex_quote(v)) for k, v in env.items()
+                        if k in ("LANG", "HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR", "PATH", "ASKHOST_SOCKET", "TERM"))
+        # The wrapper shell ignores SIGINT so that Ctrl-C reaches only the program under test.
+        shell = "trap '' INT; cd %s && env %s %s; echo $? > %s; sleep 60" % (
+            shlex_quote(wd.path), envs, " ".join(shlex_quote(c) for c in command), shlex_quote(self.status_file))
+        subprocess.run(["tmux", "-L", self.name, "-f", "/dev/null", "new-session", "-d", "-x", str(width),
+                        "-y", str(height), "sh", "-c", shell], check=True, env=env)
+
+    def screen(self):
+        return subprocess.run(["tmux", "-L", self.name, "capture-pane", "-p"], capture_output=True,
+                              text=True).stdout
+
+    def wait_screen(self, text, timeout=10.0):
+        deadline = time.monotonic() + timeout
+        while True:
+            s = self.screen()
+            if text in s:
+                return s
+            if time.monotonic() > deadline:
+                raise Failure(f"screen never showed {text!r}; it shows:\n{s}")
+            time.sleep(0.05)
+
+    def keys(self, *keys):
+        subprocess.run(["tmux", "-L", self.name, "send-keys"] + list(keys), check=True)
+
+    def text(self, s):
+        subprocess.run(["tmux", "-L", self.name, "send-keys", "-l", s], check=True)
+
+    def exit_status(self, timeout=15.0):
+        def read():
+            try:
+                with open(self.status_file) as f:
+                    return f.read().strip() or None
+            except FileNotFoundError:
+                return None
+        return int(wait_for(read, timeout=timeout, what="the program to exit"))
+
+    def kill(self):
+        subprocess.run(["tmux", "-L", self.name, "kill-server"], capture_output=True)
+
+
+def shlex_quote(s):
+    import shlex
+    return shlex.quote(s)

@@ -1,0 +1,184 @@
+#include "editor/attach.hpp"
+
+#include <csignal>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+
+#include "askhost_config.h"
+#include "editor/ask_json.hpp"
+#include "editor/socket_listener.hpp"
+#include "terminal_output.hpp"
+#include "transport/connection.hpp"
+#if ASKHOST_HAVE_TUI
+#include "tui/terminal_dialog.hpp"
+#endif
+
+namespace askhost {
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: askhost attach [SOCKET]\n"
+    "Attach to a running askhost and answer its questions in this terminal.\n"
+    "SOCKET defaults to $ASKHOST_SOCKET, else the newest running host of yours.\n";
+
+// The Ask an ask/show request carries, checked like an agent's (lenient: the host already checked).
+Parsed<Ask> ask_from_params(const rapidjson::Value& params) {
+    if (!params.IsObject()) return Refusal{"invalid_request", "params", "params: expected an object"};
+    auto id = params.FindMember("id");
+    if (id == params.MemberEnd() || !id->value.IsString())
+        return Refusal{"invalid_request", "params.id", "params.id: expected a string"};
+    rapidjson::Document tool(rapidjson::kObjectType);
+    auto q = params.FindMember("questions");
+    if (q != params.MemberEnd()) tool.AddMember("questions", rapidjson::Value(q->value, tool.GetAllocator()), tool.GetAllocator());
+    auto parsed = parse_ask_input(tool, Profile::Lenient);
+    if (auto* r = std::get_if<Refusal>(&parsed)) return *r;
+    Ask ask;
+    ask.id = id->value.GetString();
+    ask.questions = std::get<AskInput>(std::move(parsed)).questions;
+    auto agent = params.FindMember("agent");
+    if (agent != params.MemberEnd() && agent->value.IsString()) ask.agent = agent->value.GetString();
+    return ask;
+}
+
+}  // namespace
+
+int run_attach(const std::vector<std::string>& args) {
+    if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
+        std::cout << kUsage;
+        return 0;
+    }
+    if (args.size() > 1) {
+        std::cerr << "askhost attach: too many arguments\n" << kUsage;
+        return 2;
+    }
+#if !ASKHOST_HAVE_TUI
+    std::cerr << "askhost attach: this askhost was built without the terminal dialog\n";
+    return 2;
+#else
+    if (!TerminalDialog::available()) {
+        std::cerr << "askhost attach: needs a terminal (/dev/tty) to show questions in\n";
+        return 2;
+    }
+    std::string why;
+    std::string path;
+    if (!args.empty()) {
+        path = args[0];
+    } else if (auto found = find_host_socket(&why)) {
+        path = *found;
+    } else {
+        std::cerr << "askhost attach: " << why << "\n";
+        return 1;
+    }
+    int fd = connect_socket(path, &why);
+    if (fd < 0) {
+        std::cerr << "askhost attach: cannot connect: " << why << "\n";
+        return 1;
+    }
+    int out_fd = ::dup(fd);
+
+    boost::asio::io_context io;
+    TerminalOutput out;
+    TerminalDialogOptions topts;
+    topts.on_active = [&out](bool active) { out.hold(active); };
+    TerminalDialog dialog(io, std::move(topts));
+    auto conn = std::make_shared<Connection>(io, fd, out_fd);
+    std::map<std::string, std::shared_ptr<Responder>> open;
+    int code = 0;
+    bool detaching = false;
+
+    auto& rpc = conn->rpc();
+    rpc.on_request = [&](std::string_view method, const rapidjson::Value& params, Responder r) {
+        if (method != "ask/show") {
+            r.error(rpc_error::method_not_found, "method not found: " + std::string(method));
+            return;
+        }
+        auto parsed = ask_from_params(params);
+        if (auto* bad = std::get_if<Refusal>(&parsed)) {
+            r.error(rpc_error::invalid_params, bad->message);
+            return;
+        }
+        Ask ask = std::get<Ask>(std::move(parsed));
+        auto responder = std::make_shared<Responder>(std::move(r));
+        open[ask.id] = responder;
+        std::string id = ask.id;
+        dialog.show(ask, [&open, id, responder](Outcome o) {
+            open.erase(id);
+            responder->result(outcome_json(o));
+        });
+    };
+    rpc.on_notify = [&](std::string_view method, const rapidjson::Value& params) {
+        if (method == "$/cancelRequest" && params.IsObject()) {
+            auto id = params.FindMember("askId");
+            if (id == params.MemberEnd() || !id->value.IsString()) return;
+            std::string ask_id = id->value.GetString();
+            dialog.withdraw(ask_id);
+            auto it = open.find(ask_id);
+            if (it != open.end()) {
+                it->second->error(rpc_error::request_cancelled, "withdrawn");
+                open.erase(it);
+            }
+        } else if (method == "agent/output" && params.IsObject()) {
+            auto s = params.FindMember("stream");
+            auto t = params.FindMember("text");
+            if (t == params.MemberEnd() || !t->value.IsString()) return;
+            bool err = s != params.MemberEnd() && s->value.IsString() && std::string_view(s->value.GetString()) == "stderr";
+            out.write(err ? Stream::Stderr : Stream::Stdout,
+                      std::string_view(t->value.GetString(), t->value.GetStringLength()));
+        } else if (method == "agent/exit" && params.IsObject()) {
+            auto c = params.FindMember("exitCode");
+            auto sig = params.FindMember("signal");
+            std::string how = c != params.MemberEnd() && c->value.IsInt() ? "with code " + std::to_string(c->value.GetInt())
+                              : sig != params.MemberEnd() && sig->value.IsInt() ? "by signal " + std::to_string(sig->value.GetInt())
+                                                                                : "";
+            out.write(Stream::Stderr, "askhost attach: the agent exited " + how + "\n");
+        }
+    };
+    conn->on_closed = [&](std::string_view reason) {
+        dialog.restore_terminal();
+        if (!detaching) {
+            out.hold(false);
+            out.write(Stream::Stderr, "askhost attach: the host went away (" + std::string(reason) + ")\n");
+            code = 1;
+        }
+        io.stop();
+    };
+    conn->start();
+    rpc.call("initialize",
+             "{\"clientInfo\":{\"name\":\"askhost attach\",\"version\":\"" ASKHOST_VERSION "\"},"
+             "\"capabilities\":{\"ask\":{\"multiSelect\":true,\"previews\":false,\"notes\":false}}}",
+             [&](const rapidjson::Value*, const RpcError* err) {
+                 if (err) {
+                     std::cerr << "askhost attach: the host refused: " << err->message << "\n";
+                     code = 1;
+                     io.stop();
+                     return;
+                 }
+                 rpc.notify("initialized", "{}");
+                 out.write(Stream::Stderr, "askhost attach: attached to " + path +
+                                               "; questions appear here (Ctrl-C to detach)\n");
+             });
+
+    boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
+    signals.async_wait([&](const boost::system::error_code& ec, int) {
+        if (ec) return;
+        detaching = true;
+        dialog.restore_terminal();
+        // Leaving is not an answer: the host hears the connection close and moves on.
+        conn->close("detached");
+        io.stop();
+    });
+    io.run();
+    dialog.restore_terminal();
+    out.hold(false);
+    return code;
+#endif
+}
+
+}  // namespace askhost

@@ -1,0 +1,149 @@
+"""The real binary in a real terminal (tmux): the dialog, attach, and the question hook."""
+import json
+import os
+import subprocess
+import time
+
+from harness import (ASKHOST, DATABASE_Q, DEMO_AGENT, FEATURES_Q, NAME_Q, Editor, Tmux, Workdir,
+                     ask_request, case, check, equal, main, wait_for)
+
+
+def responses(wd):
+    return [r for r in wd.records() if r != "EOF"]
+
+
+@case
+def demo_agent_through_the_dialog():
+    wd = Workdir()
+    t = Tmux(wd, [ASKHOST, "--tui", "--", DEMO_AGENT], height=30)
+    try:
+        t.wait_screen("> 1. PostgreSQL (Recommended)")
+        s = t.screen()
+        check("4. Other (type your answer)" in s, s)
+        check("□ Service Name" in s, s)
+        t.keys("Down", "Enter")                 # SQLite
+        t.wait_screen("What should we name this service?")
+        t.text("billing-api")
+        t.keys("Enter")
+        t.wait_screen("Which features should we include?")
+        t.keys("Space", "Down", "Space", "Enter")  # Authentication + REST API
+        s = t.wait_screen("Enter to submit")
+        check("Service Name: billing-api" in s, s)
+        t.keys("Enter")
+        s = t.wait_screen("the model reads")
+        check("What should we name this service? -> billing-api (typed)" in s, s)
+        check("Which features should we include? -> Authentication, REST API" in s, s)
+        check("demo-agent: planning a new service..." in s, "agent output before the dialog is back on screen")
+        check("? 3 questions answered" in s, "one-line record of the exchange: " + s)
+        equal(t.exit_status(), 0, "exit status")
+    finally:
+        t.kill()
+
+
+@case
+def escape_cancels_and_the_agent_is_told():
+    wd = Workdir()
+    t = Tmux(wd, [ASKHOST, "--tui", "--"] + wd.agent([{"send": ask_request("r", [DATABASE_Q])}, {"recv": 1}]))
+    try:
+        t.wait_screen("> 1. PostgreSQL (Recommended)")
+        t.keys("Escape")
+        equal(t.exit_status(), 0, "exit status")
+        (r,) = responses(wd)
+        equal((r["answered"], r["cancelled"], r["answers"]), (False, True, []), "cancelled response")
+    finally:
+        t.kill()
+
+
+@case
+def output_is_held_while_the_dialog_is_open():
+    wd = Workdir()
+    steps = [{"out": "before"}, {"send": ask_request("r", [NAME_Q])}, {"out": "during"}, {"recv": 1},
+             {"out": "after"}]
+    t = Tmux(wd, [ASKHOST, "--tui", "--"] + wd.agent(steps))
+    try:
+        s = t.wait_screen("What should we name this service?")
+        time.sleep(0.3)
+        check("during" not in t.screen(), "agent output does not scribble over the dialog")
+        t.text("x")
+        t.keys("Enter")
+        s = t.wait_screen("after")
+        lines = [l for l in s.splitlines() if l.strip()]
+        check(lines.index("before") < lines.index("during") < lines.index("after"), s)
+    finally:
+        t.kill()
+
+
+@case
+def sigint_in_the_terminal_restores_it_and_stops_the_agent():
+    wd = Workdir()
+    t = Tmux(wd, [ASKHOST, "--tui", "--"] + wd.agent([{"send": ask_request("r", [NAME_Q])}, {"recv": 1}]))
+    try:
+        t.wait_screen("What should we name this service?")
+        t.keys("C-c")
+        equal(t.exit_status(), 130, "exit status 128+SIGINT")
+        check(subprocess.run(["pgrep", "-f", wd.file("script1.json")], capture_output=True).returncode != 0,
+              "no agent left behind")
+    finally:
+        t.kill()
+
+
+@case
+def attach_answers_a_headless_agents_question():
+    wd = Workdir()
+    # The host's own editor cannot show questions ("ask": false): only the attached terminal can.
+    steps = [{"sleep": 1.0}, {"send": ask_request("r", [DATABASE_Q])}, {"recv": 1}]
+    ed = Editor(wd, ["--"] + wd.agent(steps))
+    ed.initialize(caps={"ask": False})
+    sock_dir = wd.file("run/askhost")
+    path = wait_for(lambda: [os.path.join(sock_dir, p) for p in os.listdir(sock_dir)] if os.path.isdir(sock_dir) else None,
+                    what="the host's socket")[0]
+    t = Tmux(wd, [ASKHOST, "attach", path])
+    try:
+        t.wait_screen("> 1. PostgreSQL (Recommended)")
+        t.keys("3")  # quick select MongoDB
+        ed.method("agent/exit", timeout=15)
+        (r,) = responses(wd)
+        equal(r["answers"][0]["answer"], "MongoDB", "answer from the attached terminal")
+        equal(r["answers"][0]["selectedOption"], "MongoDB", "selectedOption")
+        ed.request("shutdown")
+        ed.notify("exit")
+        equal(ed.exit_code(), 0, "host exit")
+        equal(t.exit_status(), 1, "attach exits when the host goes away")
+        check("the host went away" in t.screen(), t.screen())
+    finally:
+        t.kill()
+        ed.kill()
+
+
+@case
+def attach_without_a_host_says_so():
+    wd = Workdir()
+    p = subprocess.run([ASKHOST, "attach", wd.file("nope.sock")], capture_output=True, env=wd.env(),
+                       stdin=subprocess.DEVNULL)
+    check(p.returncode != 0, "fails")
+    check(b"askhost attach:" in p.stderr, p.stderr)
+
+
+@case
+def question_hook_runs_with_the_question_in_its_environment():
+    wd = Workdir()
+    hook = wd.file("hook.sh")
+    with open(hook, "w") as f:
+        f.write('#!/bin/sh\nprintf "%s|%s|%s" "$ASKHOST_QUESTION" "$ASKHOST_QUESTION_COUNT" "$ASKHOST_AGENT" > '
+                + wd.file("hook.out") + "\n")
+    os.chmod(hook, 0o755)
+    ed = Editor(wd, ["--on-question", hook, "--"] + wd.agent([{"send": ask_request("r", [NAME_Q])}, {"recv": 1}]))
+    ed.initialize()
+    show = ed.method("ask/show")
+    out = wait_for(lambda: os.path.exists(wd.file("hook.out")) and open(wd.file("hook.out")).read(),
+                   what="the hook's output")
+    equal(out, "What should we name this service?|1|scripted-agent", "hook environment")
+    ed.reply(show["id"], {"answered": False, "cancelled": True})
+    ed.method("agent/exit")
+    ed.request("shutdown")
+    ed.notify("exit")
+    equal(ed.exit_code(), 0, "exit")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
