@@ -377,3 +377,21 @@ class Tmux:
 def shlex_quote(s):
     import shlex
     return shlex.quote(s)
+
+
+def agent_pids(script_path):
+    """Pids of live scripted agents running `script_path` (not shells that merely mention it)."""
+    pids = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+            with open(f"/proc/{d}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z" and script_path.encode() in argv and any(a.endswith(b"scripted-agent") for a in argv[:2]):
+            pids.append(int(d))
+    return pids

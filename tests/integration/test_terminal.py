@@ -4,7 +4,7 @@ import os
 import subprocess
 import time
 
-from harness import (ASKHOST, DATABASE_Q, DEMO_AGENT, FEATURES_Q, NAME_Q, Editor, Tmux, Workdir,
+from harness import (ASKHOST, agent_pids, DATABASE_Q, DEMO_AGENT, FEATURES_Q, NAME_Q, Editor, Tmux, Workdir,
                      ask_request, case, check, equal, main, wait_for)
 
 
@@ -81,8 +81,7 @@ def sigint_in_the_terminal_restores_it_and_stops_the_agent():
         t.wait_screen("What should we name this service?")
         t.keys("C-c")
         equal(t.exit_status(), 130, "exit status 128+SIGINT")
-        check(subprocess.run(["pgrep", "-f", wd.file("script1.json")], capture_output=True).returncode != 0,
-              "no agent left behind")
+        equal(agent_pids(wd.file("script1.json")), [], "agents left behind")
     finally:
         t.kill()
 
