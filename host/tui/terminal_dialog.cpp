@@ -122,6 +122,9 @@ struct TerminalDialog::Impl {
         std::unique_ptr<boost::asio::posix::stream_descriptor> input;  // a dup of fd
         std::unique_ptr<boost::asio::signal_set> winch;
         int empty_wakeups = 0;
+        // restore_terminal() gave the screen back: draw and read nothing more, since wget_wch
+        // would refresh and take the terminal again.
+        bool suspended = false;
 
         Open(Ask a, Done d) : ask(std::move(a)), done(std::move(d)), model(ask.questions) {}
     };
@@ -239,6 +242,7 @@ struct TerminalDialog::Impl {
     }
 
     void on_resize() {
+        if (open->suspended) return;
         struct winsize ws {};
         if (::ioctl(open->fd, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
             ::resize_term(ws.ws_row, ws.ws_col);
@@ -247,6 +251,7 @@ struct TerminalDialog::Impl {
     }
 
     void on_readable() {
+        if (open->suspended) return;
         bool changed = false, got_any = false;
         for (;;) {
             wint_t ch = 0;
@@ -283,6 +288,7 @@ struct TerminalDialog::Impl {
     }
 
     void draw() {
+        if (open->suspended) return;
         int rows = 0, cols = 0;
         getmaxyx(stdscr, rows, cols);
         const auto lines = tui::layout_dialog(open->model, static_cast<std::size_t>(std::max(cols, 0)),
@@ -322,7 +328,7 @@ struct TerminalDialog::Impl {
         if (o->screen) {
             ::set_term(o->screen);
             getmaxyx(stdscr, rows, cols);
-            ::endwin();
+            if (!o->suspended) ::endwin();
         }
         (void)rows;
         if (summary && o->fd >= 0) {
@@ -380,7 +386,11 @@ void TerminalDialog::withdraw(const std::string& ask_id) {
 }
 
 void TerminalDialog::restore_terminal() {
-    if (impl_->open && impl_->open->screen) ::endwin();
+    auto& o = impl_->open;
+    if (!o || !o->screen || o->suspended) return;
+    o->suspended = true;
+    ::set_term(o->screen);
+    ::endwin();
 }
 
 }  // namespace askhost

@@ -35,13 +35,15 @@ def cells(text):
 class Session:
     """One private tmux server running the driver on one ask."""
 
-    def __init__(self, driver, questions, width=80, height=24, name="case"):
+    def __init__(self, driver, questions, width=80, height=24, name="case", args=()):
         self.driver = driver
         self.dir = tempfile.mkdtemp(prefix="askhost-tui-")
         self.socket = "askhost-tui-%s-%d" % (name, os.getpid())
         self.qfile = os.path.join(self.dir, "questions.json")
         self.out = os.path.join(self.dir, "out.json")
         self.rc = os.path.join(self.dir, "rc")
+        self.pid = os.path.join(self.dir, "pid")
+        self.stty = os.path.join(self.dir, "stty")
         with open(self.qfile, "w", encoding="utf-8") as f:
             json.dump({"questions": questions}, f, ensure_ascii=False)
         script = os.path.join(self.dir, "run.sh")
@@ -49,9 +51,12 @@ class Session:
             f.write(
                 "export LANG=C.UTF-8; unset LC_ALL LC_CTYPE\n"
                 "printf 'BEFORE-MARKER\\n'\n"
-                "'%s' '%s' '%s' --no-bell\n"
-                "echo $? > '%s'\n"
-                "exec sleep 600\n" % (driver, self.qfile, self.out, self.rc)
+                "'%s' '%s' '%s' --no-bell %s &\n"
+                "echo $! > '%s'\n"
+                "wait $!; status=$?\n"
+                "stty -a > '%s' 2>&1\n"
+                "echo $status > '%s'\n"
+                "exec sleep 600\n" % (driver, self.qfile, self.out, " ".join(args), self.pid, self.stty, self.rc)
             )
         env = dict(os.environ, LANG="C.UTF-8")
         env.pop("LC_ALL", None)
@@ -115,8 +120,27 @@ class Session:
             rc = f.read().strip()
         if rc != "0":
             raise Failure("driver exit code %s; screen:\n%s" % (rc, self.screen()))
-        with open(self.out, encoding="utf-8") as f:
+        # The terminal must be back in its normal mode: echo and line editing on.
+        with open(self.stty) as f:
+            modes = f.read().replace(";", " ").split()
+        if "echo" not in modes or "icanon" not in modes:
+            raise Failure("terminal left in raw mode: %s" % " ".join(modes))
+        return self.read_json(self.out)
+
+    def read_json(self, path):
+        with open(path, encoding="utf-8") as f:
             return json.load(f)
+
+    def driver_pid(self, seconds=WAIT_SECONDS):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if os.path.exists(self.pid):
+                with open(self.pid) as f:
+                    text = f.read().strip()
+                if text:
+                    return int(text)
+            time.sleep(0.05)
+        raise Failure("no driver pid")
 
     def close(self):
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
@@ -445,6 +469,49 @@ def case_resize(driver):
         s.wait_for(SINGLE_HINT, "  > 2. SQLite", "    4. Other (type your answer)")
         s.keys("Enter")
         check(answer(s.outcome())["answer"] == "SQLite", "wrong answer after resize")
+    finally:
+        s.close()
+
+
+def case_queue(driver):
+    s = Session(driver, [DATABASE], name="queue", args=["--queue"])
+    try:
+        s.wait_for("  > 1. PostgreSQL (Recommended)")
+        s.keys("2")  # the first ask closes and the queued one opens
+        s.wait_for("  > 1. PostgreSQL (Recommended)", SINGLE_HINT)
+        s.keys("3")
+        first = s.outcome()
+        second = s.read_json(s.out + ".2")
+        check(answer(first)["answer"] == "SQLite", "first %r" % first)
+        check(answer(second)["answer"] == "MongoDB", "second %r" % second)
+        screen = s.wait_for("? Which database should we use? → SQLite\n? Which database should we use? → MongoDB")
+        check("BEFORE-MARKER" in screen and "Esc to cancel" not in screen, "screen not restored", screen)
+    finally:
+        s.close()
+
+
+def case_withdraw(driver):
+    s = Session(driver, [DATABASE], name="withdraw", args=["--withdraw-after", "1500"])
+    try:
+        s.wait_for(SINGLE_HINT)
+        out = s.outcome()
+        check(out.get("answered") is False and out.get("reason") == "withdrawn", "outcome %r" % out)
+        check_closed(s, "? Which database should we use? → withdrawn")
+    finally:
+        s.close()
+
+
+def case_sigterm(driver):
+    s = Session(driver, THREE, name="sigterm")
+    try:
+        s.wait_for(" ← ■ Database")
+        s.keys("Enter")
+        s.wait_for("  > █")
+        os.kill(s.driver_pid(), 15)
+        out = s.outcome()  # also checks the terminal is out of raw mode
+        check(out.get("answered") is False and out.get("reason") == "signal", "outcome %r" % out)
+        screen = s.wait_for("BEFORE-MARKER")
+        check("Esc cancel" not in screen, "dialog still drawn", screen)
     finally:
         s.close()
 

@@ -7,7 +7,10 @@
 #include <string>
 #include <vector>
 
+#include <boost/asio/io_context.hpp>
+
 #include "tui/dialog_model.hpp"
+#include "tui/terminal_dialog.hpp"
 
 using namespace askhost;
 using namespace askhost::tui;
@@ -932,6 +935,51 @@ BOOST_AUTO_TEST_CASE(summary_is_sanitized) {
     press(m, {enter()});
     const std::string s = summary_line(m.questions(), &*m.outcome(), 120);
     BOOST_TEST(s.find('\x1b') == std::string::npos, s);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ---------------------------------------------------------------- no terminal
+
+BOOST_AUTO_TEST_SUITE(terminal_fallback)
+
+BOOST_AUTO_TEST_CASE(no_terminal_cancels_every_ask_in_order) {
+    boost::asio::io_context io;
+    for (const char* path : {"/nonexistent/tty", "/dev/null"}) {
+        TerminalDialogOptions options;
+        options.tty_path = path;
+        int active = 0;
+        options.on_active = [&](bool) { ++active; };
+        TerminalDialog dialog(io, options);
+        BOOST_TEST(!TerminalDialog::available(path));
+        std::vector<std::string> seen;
+        Ask ask;
+        ask.id = "ask-1";
+        ask.questions = {database()};
+        dialog.show(ask, [&](Outcome o) {
+            BOOST_TEST((o.kind == OutcomeKind::Cancelled));
+            BOOST_TEST(o.reason == "no terminal");
+            seen.push_back("ask-1");
+        });
+        ask.id = "ask-2";
+        dialog.show(ask, [&](Outcome) { seen.push_back("ask-2"); });
+        BOOST_TEST(seen == (std::vector<std::string>{"ask-1", "ask-2"}), boost::test_tools::per_element());
+        BOOST_TEST(active == 0);
+        dialog.withdraw("ask-3");  // unknown: nothing happens
+        dialog.restore_terminal();
+    }
+    io.run();
+}
+
+BOOST_AUTO_TEST_CASE(an_ask_without_questions_is_cancelled) {
+    boost::asio::io_context io;
+    TerminalDialog dialog(io, TerminalDialogOptions{});
+    bool called = false;
+    dialog.show(Ask{}, [&](Outcome o) {
+        called = true;
+        BOOST_TEST((o.kind == OutcomeKind::Cancelled));
+    });
+    BOOST_TEST(called);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
