@@ -1,0 +1,712 @@
+-- The question dialog: a centred floating window with a border, sized to its content.
+-- State and keys live in askhost.model; this file draws it and owns the windows:
+-- the dialog itself and, while an answer is typed, a one-line input window inside it.
+local model_mod = require('askhost.model')
+
+local api = vim.api
+local M = {}
+
+local ns = api.nvim_create_namespace('askhost_dialog')
+
+-- Highlight groups, each linked to a standard group so any colour scheme works.
+M.highlights = {
+  AskHostNormal = 'NormalFloat',
+  AskHostBorder = 'FloatBorder',
+  AskHostTitle = 'Title',
+  AskHostChip = 'PmenuSel',
+  AskHostAgent = 'Comment',
+  AskHostQuestion = 'Title',
+  AskHostSelected = 'Visual',
+  AskHostNumber = 'Number',
+  AskHostRecommended = 'Special',
+  AskHostDescription = 'Comment',
+  AskHostOther = 'Identifier',
+  AskHostChecked = 'String',
+  AskHostTab = 'TabLine',
+  AskHostTabSel = 'TabLineSel',
+  AskHostTabDone = 'String',
+  AskHostHint = 'Comment',
+  AskHostWarning = 'WarningMsg',
+  AskHostInput = 'Pmenu',
+}
+
+function M.define_highlights()
+  for group, target in pairs(M.highlights) do
+    vim.cmd(('highlight default link %s %s'):format(group, target))
+  end
+end
+
+-- ---------------------------------------------------------------- text helpers
+
+local function width_of(s)
+  return vim.fn.strdisplaywidth(s)
+end
+
+-- Break text into lines of at most `width` columns, at spaces where possible; "\n" starts a line.
+function M.wrap(text, width)
+  width = math.max(width, 1)
+  local lines = {}
+  for para in (text .. '\n'):gmatch('(.-)\n') do
+    local line = ''
+    for word in para:gmatch('%S+') do
+      local candidate = line == '' and word or (line .. ' ' .. word)
+      if width_of(candidate) <= width then
+        line = candidate
+      else
+        if line ~= '' then
+          lines[#lines + 1] = line
+        end
+        -- A word wider than the line is cut by characters.
+        while width_of(word) > width do
+          local n = vim.fn.strchars(word)
+          local cut = n
+          while cut > 1 and width_of(vim.fn.strcharpart(word, 0, cut)) > width do
+            cut = cut - 1
+          end
+          lines[#lines + 1] = vim.fn.strcharpart(word, 0, cut)
+          word = vim.fn.strcharpart(word, cut)
+        end
+        line = word
+      end
+    end
+    lines[#lines + 1] = line
+  end
+  if #lines == 0 then
+    lines[1] = ''
+  end
+  return lines
+end
+
+local function truncate(s, width)
+  if width_of(s) <= width then
+    return s
+  end
+  local n = vim.fn.strchars(s)
+  while n > 0 and width_of(vim.fn.strcharpart(s, 0, n)) > width - 1 do
+    n = n - 1
+  end
+  return vim.fn.strcharpart(s, 0, n) .. '…'
+end
+
+local function one_line(s)
+  return (s:gsub('[%c]', ' '))
+end
+
+local function is_recommended(label)
+  return label:match('%(Recommended%)%s*$') ~= nil
+end
+
+-- ---------------------------------------------------------------- layout
+
+-- A growing list of lines, each made of {text, group} spans.
+local Canvas = {}
+Canvas.__index = Canvas
+
+local function new_canvas()
+  return setmetatable({ lines = {} }, Canvas)
+end
+
+function Canvas:add(spans)
+  self.lines[#self.lines + 1] = spans or {}
+  return #self.lines
+end
+
+-- Wrapped text: the first line after `first`, the rest after `rest` (both plain).
+function Canvas:add_wrapped(text, width, first, rest, group)
+  local indent = math.max(width_of(first), width_of(rest))
+  local rows = M.wrap(text, math.max(width - indent, 1))
+  local at
+  for i, row in ipairs(rows) do
+    local n = self:add({ { i == 1 and first or rest }, { row, group } })
+    at = at or n
+  end
+  return at
+end
+
+local function hint_text(m)
+  local mode = m:mode()
+  local multi_q = m:multi_question()
+  if mode == 'confirm_discard' then
+    return ('Discard %d answers? [y/N]'):format(m:answered_count()), 'AskHostWarning'
+  elseif mode == 'confirm_long' then
+    local n = tostring(m.long_chars):reverse():gsub('(%d%d%d)', '%1,'):reverse():gsub('^,', '')
+    return ('Answer is long (%s chars). Continue anyway? [Y/n]'):format(n), 'AskHostWarning'
+  elseif mode == 'edit' then
+    if m:free_text(m.tab) then
+      return multi_q and 'Tab switch • Enter confirm • Esc cancel' or 'Enter to submit • Esc to cancel'
+    end
+    if m.questions[m.tab].multiSelect then
+      return 'Enter to confirm • Esc to go back'
+    end
+    return multi_q and 'Tab switch • Enter confirm • Esc back' or 'Enter to submit • Esc to go back'
+  end
+  if m:on_submit_tab() then
+    if m:answered_count() == m:count() then
+      return 'Enter to submit • Tab/←→ switch • Esc cancel'
+    end
+    return 'Answer every question to submit • Tab/←→ switch • Esc cancel'
+  end
+  if m.questions[m.tab].multiSelect then
+    return multi_q and 'Tab/←→ switch • Space toggle • Enter confirm • Esc cancel'
+      or 'Space to toggle • Enter to submit • Esc to cancel'
+  end
+  return multi_q and 'Tab/←→ switch • ↑↓ select • 1-9 pick • Enter confirm • Esc cancel'
+    or '↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel'
+end
+
+-- Hints wrap between their " • " parts.
+local function add_hint(canvas, hint, width, group)
+  local parts = vim.split(hint, ' • ', { plain = true })
+  local line = ''
+  for _, part in ipairs(parts) do
+    local joined = line == '' and part or (line .. ' • ' .. part)
+    if line ~= '' and width_of(joined) > width - 1 then
+      canvas:add({ { ' ' }, { line, group } })
+      line = part
+    else
+      line = joined
+    end
+  end
+  if line ~= '' then
+    canvas:add({ { ' ' }, { line, group } })
+  end
+end
+
+local function tab_bar(m, width)
+  local items = {}
+  for q = 1, m:count() do
+    local current = m.tab == q
+    local box = (m:answered(q) or current) and '■' or '□'
+    local group = current and 'AskHostTabSel' or (m:answered(q) and 'AskHostTabDone' or 'AskHostTab')
+    items[#items + 1] = { ' ' .. box .. ' ' .. truncate(one_line(m:tab_label(q)), 20) .. ' ', group }
+  end
+  items[#items + 1] = { ' ✓ Submit ', m:on_submit_tab() and 'AskHostTabSel' or 'AskHostTab' }
+  -- The run of tabs around the current one that fits.
+  local function span_width(b, e)
+    local w = 2 + (b > 1 and 2 or 0) + (e < #items and 2 or 0)
+    for i = b, e do
+      w = w + width_of(items[i][1]) + (i > b and 1 or 0)
+    end
+    return w
+  end
+  local b, e = m.tab, m.tab
+  local grew = true
+  while grew do
+    grew = false
+    if e < #items and span_width(b, e + 1) <= width then
+      e, grew = e + 1, true
+    end
+    if b > 1 and span_width(b - 1, e) <= width then
+      b, grew = b - 1, true
+    end
+  end
+  local spans = { { ' ' } }
+  if b > 1 then
+    spans[#spans + 1] = { '… ', 'AskHostHint' }
+  end
+  for i = b, e do
+    if i > b then
+      spans[#spans + 1] = { ' ' }
+    end
+    spans[#spans + 1] = items[i]
+  end
+  if e < #items then
+    spans[#spans + 1] = { ' …', 'AskHostHint' }
+  end
+  return spans
+end
+
+local function answer_text(answer)
+  return table.concat(answer.values, ', ')
+end
+
+-- The dialog as lines for a window `width` columns wide. Returns
+-- { lines = {spans...}, cursor = line of the selected row, input = {line=, col=} while typing }.
+function M.layout(m, width, agent, note)
+  local c = new_canvas()
+  local out = {}
+  width = math.max(width, 20)
+
+  -- Top: the tab bar for several questions, else the header chip; the agent's name after it.
+  if m:multi_question() then
+    c:add(tab_bar(m, width))
+  else
+    local spans = { { ' ' } }
+    local q = m.questions[1]
+    if q.header then
+      spans[#spans + 1] = { ' ' .. truncate(one_line(q.header), width - 4) .. ' ', 'AskHostChip' }
+    end
+    if agent and agent ~= '' then
+      spans[#spans + 1] = { (q.header and '  ' or '') .. truncate(one_line(agent), 30), 'AskHostAgent' }
+    end
+    c:add(spans)
+  end
+  c:add()
+
+  if m:on_submit_tab() then
+    c:add({ { ' ' }, { 'Review your answers', 'AskHostQuestion' } })
+    c:add()
+    local any = false
+    for q = 1, m:count() do
+      if m:answered(q) then
+        any = true
+        c:add_wrapped(one_line(m:tab_label(q)) .. ': ' .. answer_text(m.states[q].answer), width, '   ', '     ')
+      end
+    end
+    local missing = m:unanswered()
+    if #missing > 0 then
+      if any then
+        c:add()
+      end
+      local names = {}
+      for _, q in ipairs(missing) do
+        names[#names + 1] = one_line(m:tab_label(q))
+      end
+      c:add_wrapped('Unanswered: ' .. table.concat(names, ', '), width, '   ', '     ', 'AskHostWarning')
+    end
+    out.cursor = 1
+  else
+    local q, s = m.questions[m.tab], m.states[m.tab]
+    c:add_wrapped(q.question, width, ' ', ' ', 'AskHostQuestion')
+    c:add()
+    if m:free_text(m.tab) then
+      local at = c:add({ { ' > ' }, { m:text() ~= '' and one_line(m:text()) or '' } })
+      out.cursor = at
+      out.input = { line = at, col = 3 }
+    else
+      local rows = m:row_count(m.tab)
+      local first, last = s.scroll, math.min(rows, s.scroll + math.max(m:visible_rows(m.tab), 1) - 1)
+      if s.cursor < first then
+        first = s.cursor
+      end
+      if s.cursor > last then
+        last = s.cursor
+      end
+      if first > 1 then
+        c:add({ { '     ↑ ' .. (first - 1) .. ' more...', 'AskHostHint' } })
+      end
+      for row = first, last do
+        local is_cursor = s.cursor == row
+        local is_other = row == m:other_row(m.tab)
+        local mark = is_cursor and ' > ' or '   '
+        local number
+        if q.multiSelect then
+          number = m:checked(m.tab, row) and '[x] ' or '[ ] '
+        else
+          number = row .. '. '
+        end
+        local indent = string.rep(' ', width_of(mark .. number))
+        local label = is_other and model_mod.OTHER_LABEL or one_line(q.options[row].label)
+        local label_group = is_cursor and 'AskHostSelected'
+          or (is_other and 'AskHostOther')
+          or (is_recommended(label) and 'AskHostRecommended')
+          or nil
+        local number_group = (q.multiSelect and m:checked(m.tab, row)) and 'AskHostChecked' or 'AskHostNumber'
+        local rows_text = M.wrap(label, math.max(width - #indent, 1))
+        local at
+        for i, piece in ipairs(rows_text) do
+          local n
+          if i == 1 then
+            n = c:add({ { mark, is_cursor and 'AskHostSelected' or nil }, { number, number_group }, { piece, label_group } })
+          else
+            n = c:add({ { indent }, { piece, label_group } })
+          end
+          at = at or n
+        end
+        if is_cursor then
+          out.cursor = at
+        end
+        if not is_other and q.options[row].description then
+          c:add_wrapped(q.options[row].description, width, indent .. '  ', indent .. '  ', 'AskHostDescription')
+        end
+        if is_other and (m:editing(m.tab) or m:text() ~= '') then
+          local n = c:add({ { indent .. '> ' }, { one_line(m:text()) } })
+          if m:editing(m.tab) then
+            out.input = { line = n, col = #indent + 2 }
+            out.cursor = n
+          end
+        end
+      end
+      if last < rows then
+        c:add({ { '     ↓ ' .. (rows - last) .. ' more...', 'AskHostHint' } })
+      end
+    end
+  end
+
+  c:add()
+  local hint, group = hint_text(m)
+  if note and m:mode() ~= 'confirm_discard' and m:mode() ~= 'confirm_long' then
+    hint, group = note, 'AskHostWarning'
+  end
+  add_hint(c, hint, width, group or 'AskHostHint')
+  out.lines = c.lines
+  return out
+end
+
+-- Plain text of laid-out lines (for tests and the README's screen capture).
+function M.plain(lines)
+  local out = {}
+  for i, spans in ipairs(lines) do
+    local parts = {}
+    for _, span in ipairs(spans) do
+      parts[#parts + 1] = span[1]
+    end
+    out[i] = table.concat(parts)
+  end
+  return out
+end
+
+-- ---------------------------------------------------------------- the window
+
+local Dialog = {}
+Dialog.__index = Dialog
+
+local max_width = 80
+
+-- Open a dialog for `questions` (already normalized). opts:
+--   agent      the agent's name, shown by the header
+--   title      the border title (Neovim 0.9+)
+--   on_done    function(outcome) once answered or cancelled (not when closed by close())
+function M.open(questions, opts)
+  local self = setmetatable({
+    model = model_mod.new(questions),
+    opts = opts or {},
+    note = nil,
+    closed = false,
+  }, Dialog)
+  M.define_highlights()
+  self:_create()
+  return self
+end
+
+function Dialog:_create()
+  self.prev_win = api.nvim_get_current_win()
+  self.buf = api.nvim_create_buf(false, true)
+  vim.bo[self.buf].bufhidden = 'wipe'
+  vim.bo[self.buf].filetype = 'askhost'
+  self:_map_dialog_keys()
+  local geometry = self:_geometry()
+  local config = {
+    relative = 'editor',
+    row = geometry.row,
+    col = geometry.col,
+    width = geometry.width,
+    height = geometry.height,
+    style = 'minimal',
+    border = 'rounded',
+    zindex = 60,
+  }
+  if vim.fn.has('nvim-0.9') == 1 then
+    config.title = { { ' ' .. (self.opts.title or 'askhost') .. ' ', 'AskHostTitle' } }
+    config.title_pos = 'center'
+  end
+  if vim.fn.mode() ~= 'n' then
+    vim.cmd('stopinsert')
+  end
+  self.win = api.nvim_open_win(self.buf, true, config)
+  vim.wo[self.win].winhighlight = 'Normal:AskHostNormal,FloatBorder:AskHostBorder'
+  vim.wo[self.win].wrap = false
+  vim.wo[self.win].cursorline = false
+  vim.wo[self.win].scrolloff = 2
+  self.augroup = api.nvim_create_augroup('askhost_dialog_' .. self.buf, { clear = true })
+  api.nvim_create_autocmd('WinClosed', {
+    group = self.augroup,
+    pattern = tostring(self.win),
+    callback = function()
+      -- Closed by hand (:q): hide it; the question stays pending and :AskHost pending shows it again.
+      vim.schedule(function()
+        self:_hidden()
+      end)
+    end,
+  })
+  api.nvim_create_autocmd('VimResized', {
+    group = self.augroup,
+    callback = function()
+      self:render()
+    end,
+  })
+  self.hidden = false
+  self:render()
+end
+
+function Dialog:_geometry(lines)
+  local columns, rows = vim.o.columns, vim.o.lines - vim.o.cmdheight
+  local avail = math.max(math.min(max_width, columns - 4), 20)
+  local layout = M.layout(self.model, avail, self.opts.agent, self.note)
+  local width = 30
+  for _, text in ipairs(M.plain(layout.lines)) do
+    width = math.max(width, width_of(text) + 1)
+  end
+  width = math.min(width, avail)
+  local height = math.max(math.min(#layout.lines, rows - 4), 1)
+  return {
+    width = width,
+    height = height,
+    row = math.max(math.floor((rows - height) / 2) - 1, 0),
+    col = math.max(math.floor((columns - width) / 2) - 1, 0),
+    layout = (lines ~= false) and layout or nil,
+  }
+end
+
+function Dialog:valid()
+  return not self.closed and not self.hidden and self.win and api.nvim_win_is_valid(self.win)
+end
+
+-- Draw the current state, resize and re-centre, and put the focus where typing goes.
+function Dialog:render()
+  if not self:valid() then
+    return
+  end
+  local g = self:_geometry()
+  -- Lay out again at the final width so wrapping matches the window.
+  local layout = M.layout(self.model, g.width, self.opts.agent, self.note)
+  local height = math.max(math.min(#layout.lines, vim.o.lines - vim.o.cmdheight - 4), 1)
+  api.nvim_win_set_config(self.win, {
+    relative = 'editor',
+    row = math.max(math.floor((vim.o.lines - vim.o.cmdheight - height) / 2) - 1, 0),
+    col = g.col,
+    width = g.width,
+    height = height,
+  })
+  local texts = M.plain(layout.lines)
+  vim.bo[self.buf].modifiable = true
+  api.nvim_buf_set_lines(self.buf, 0, -1, false, texts)
+  vim.bo[self.buf].modifiable = false
+  api.nvim_buf_clear_namespace(self.buf, ns, 0, -1)
+  for i, spans in ipairs(layout.lines) do
+    local col = 0
+    for _, span in ipairs(spans) do
+      if span[2] then
+        api.nvim_buf_add_highlight(self.buf, ns, span[2], i - 1, col, col + #span[1])
+      end
+      col = col + #span[1]
+    end
+  end
+  self.layout = layout
+  pcall(api.nvim_win_set_cursor, self.win, { layout.cursor or 1, 0 })
+  self:_sync_focus()
+end
+
+function Dialog:_sync_focus()
+  if self.model:mode() == 'edit' and self.layout.input then
+    self:_open_input()
+  else
+    self:_close_input()
+    if api.nvim_win_is_valid(self.win) then
+      api.nvim_set_current_win(self.win)
+    end
+    vim.cmd('stopinsert')
+  end
+end
+
+-- ---------------------------------------------------------------- the input line
+
+function Dialog:_open_input()
+  local at = self.layout.input
+  local width = math.max(api.nvim_win_get_width(self.win) - at.col - 1, 5)
+  local config = { relative = 'win', win = self.win, row = at.line - 1, col = at.col, width = width, height = 1, zindex = 61 }
+  if self.input_win and api.nvim_win_is_valid(self.input_win) and self.input_q == self.model.tab then
+    api.nvim_win_set_config(self.input_win, config)
+  else
+    self:_close_input()
+    self.input_q = self.model.tab
+    self.input_buf = api.nvim_create_buf(false, true)
+    vim.bo[self.input_buf].bufhidden = 'wipe'
+    local text = self.model:text()
+    api.nvim_buf_set_lines(self.input_buf, 0, -1, false, vim.split(text, '\n', { plain = true }))
+    config.style = 'minimal'
+    self.input_win = api.nvim_open_win(self.input_buf, true, config)
+    vim.wo[self.input_win].winhighlight = 'Normal:AskHostInput'
+    vim.wo[self.input_win].wrap = false
+    vim.wo[self.input_win].sidescrolloff = 0
+    self:_map_input_keys(self.input_buf)
+    api.nvim_create_autocmd({ 'TextChanged', 'TextChangedI' }, {
+      group = self.augroup,
+      buffer = self.input_buf,
+      callback = function()
+        self:_pull_text()
+      end,
+    })
+  end
+  api.nvim_set_current_win(self.input_win)
+  local last = api.nvim_buf_line_count(self.input_buf)
+  local line = api.nvim_buf_get_lines(self.input_buf, last - 1, last, false)[1] or ''
+  pcall(api.nvim_win_set_cursor, self.input_win, { last, #line })
+  vim.cmd('startinsert!')
+end
+
+function Dialog:_pull_text()
+  if self.input_buf and api.nvim_buf_is_valid(self.input_buf) and self.input_q then
+    local text = table.concat(api.nvim_buf_get_lines(self.input_buf, 0, -1, false), '\n')
+    self.model:set_text(text, self.input_q)
+  end
+end
+
+function Dialog:_close_input()
+  if self.input_win and api.nvim_win_is_valid(self.input_win) then
+    self:_pull_text()
+    api.nvim_win_close(self.input_win, true)
+  end
+  self.input_win, self.input_buf, self.input_q = nil, nil, nil
+end
+
+-- ---------------------------------------------------------------- keys
+
+local rejected_notes = {
+  submit = 'Answer every question before submitting',
+  text = 'Type an answer first',
+  multi = 'Check at least one option (Space)',
+  row = 'No such option',
+}
+
+function Dialog:press(key)
+  if not self:valid() then
+    return
+  end
+  self:_pull_text()
+  local before_mode, on_submit = self.model:mode(), self.model:on_submit_tab()
+  local multi = not on_submit and self.model.questions[self.model.tab].multiSelect
+  local result = self.model:handle(key)
+  self.note = nil
+  if result == 'rejected' then
+    if on_submit then
+      self.note = rejected_notes.submit
+    elseif before_mode == 'edit' then
+      self.note = rejected_notes.text
+    elseif multi and key == 'enter' then
+      self.note = rejected_notes.multi
+    else
+      self.note = rejected_notes.row
+    end
+  end
+  if result == 'finished' then
+    self:_finish()
+    return
+  end
+  if result ~= 'ignored' or before_mode == 'edit' then
+    self:render()
+  end
+end
+
+function Dialog:_finish()
+  local outcome = self.model.outcome
+  local on_done = self.opts.on_done
+  self:close()
+  if on_done then
+    on_done(outcome)
+  end
+end
+
+local function map(buf, modes, lhs, fn)
+  vim.keymap.set(modes, lhs, fn, { buffer = buf, nowait = true, silent = true })
+end
+
+function Dialog:_map_dialog_keys()
+  local buf = self.buf
+  local keys = {
+    ['j'] = 'j', ['k'] = 'k', ['<Down>'] = 'down', ['<Up>'] = 'up',
+    ['<PageUp>'] = 'pageup', ['<PageDown>'] = 'pagedown', ['<Home>'] = 'home', ['<End>'] = 'end',
+    ['<Tab>'] = 'tab', ['<S-Tab>'] = 'backtab', ['<Left>'] = 'left', ['<Right>'] = 'right',
+    ['h'] = 'left', ['l'] = 'right',
+    ['<CR>'] = 'enter', ['<Esc>'] = 'esc', ['q'] = 'esc', ['<Space>'] = 'space',
+    ['y'] = 'y', ['Y'] = 'Y', ['n'] = 'n', ['N'] = 'N',
+  }
+  for d = 0, 9 do
+    keys[tostring(d)] = tostring(d)
+  end
+  for lhs, key in pairs(keys) do
+    map(buf, 'n', lhs, function()
+      self:press(key)
+    end)
+  end
+end
+
+function Dialog:_map_input_keys(buf)
+  local function key(name)
+    return function()
+      self:press(name)
+    end
+  end
+  for _, mode in ipairs({ 'i', 'n' }) do
+    map(buf, mode, '<CR>', key('enter'))
+    map(buf, mode, '<Tab>', key('tab'))
+    map(buf, mode, '<S-Tab>', key('backtab'))
+    map(buf, mode, '<Up>', key('up'))
+    map(buf, mode, '<PageUp>', key('pageup'))
+  end
+  map(buf, 'i', '<Esc>', key('esc'))
+  map(buf, 'i', '<C-c>', key('esc'))
+  map(buf, 'n', '<Esc>', key('esc'))
+  map(buf, 'n', 'q', key('esc'))
+  -- With nothing typed the arrows switch questions, as on every other tab.
+  for lhs, name in pairs({ ['<Left>'] = 'left', ['<Right>'] = 'right' }) do
+    map(buf, 'i', lhs, function()
+      self:_pull_text()
+      if self.model:text() == '' and self.model:multi_question() then
+        self:press(name)
+      else
+        api.nvim_feedkeys(api.nvim_replace_termcodes(lhs, true, false, true), 'n', false)
+      end
+    end)
+  end
+end
+
+-- ---------------------------------------------------------------- lifecycle
+
+function Dialog:_hidden()
+  if self.closed or self.hidden then
+    return
+  end
+  if self.win and api.nvim_win_is_valid(self.win) then
+    return
+  end
+  self.hidden = true
+  self:_close_input()
+  if self.opts.on_hide then
+    self.opts.on_hide()
+  end
+end
+
+-- Show a hidden dialog again (and focus it).
+function Dialog:show()
+  if self.closed then
+    return
+  end
+  if self:valid() then
+    self:_sync_focus()
+    return
+  end
+  pcall(api.nvim_del_augroup_by_id, self.augroup)
+  self:_create()
+end
+
+-- Close without an outcome (the ask was withdrawn, or the host went away).
+function Dialog:close()
+  if self.closed then
+    return
+  end
+  self.closed = true
+  pcall(api.nvim_del_augroup_by_id, self.augroup)
+  local was_inside = false
+  local cur = api.nvim_get_current_win()
+  was_inside = cur == self.win or cur == self.input_win
+  if self.input_win and api.nvim_win_is_valid(self.input_win) then
+    api.nvim_win_close(self.input_win, true)
+  end
+  if self.win and api.nvim_win_is_valid(self.win) then
+    api.nvim_win_close(self.win, true)
+  end
+  if was_inside then
+    vim.cmd('stopinsert')
+    if self.prev_win and api.nvim_win_is_valid(self.prev_win) then
+      api.nvim_set_current_win(self.prev_win)
+    end
+  end
+end
+
+function Dialog:is_open()
+  return not self.closed
+end
+
+M.Dialog = Dialog
+return M

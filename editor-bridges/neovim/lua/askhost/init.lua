@@ -1,0 +1,560 @@
+-- askhost.nvim: run an LLM agent under askhost and answer its questions in a floating window.
+-- One askhost process per Neovim (`askhost --stdio`), started on the first :AskHost start.
+local rpc = require('askhost.rpc')
+local model = require('askhost.model')
+local dialog = require('askhost.dialog')
+
+local M = {}
+
+M.version = '0.1.0'
+
+local defaults = {
+  binary = nil, -- path to askhost; default: `askhost` on PATH, else <repo>/build/askhost
+  args = {}, -- extra arguments for askhost before --stdio (e.g. {'--profile', 'strict'})
+  log_max_lines = 10000,
+  notify = true, -- vim.notify when the agent exits or a question is withdrawn
+}
+
+-- Everything the plugin remembers lives here (no global variables).
+local state = {
+  config = vim.deepcopy(defaults),
+  client = nil, -- the rpc client while askhost runs
+  ready = false, -- initialize answered
+  waiting_ready = {}, -- functions to run once ready
+  pending = {}, -- ask/state's pending list
+  queue = {}, -- ask/show requests not yet answered: {rpc_id, ask_id, questions, agent, reply, dialog}
+  log_lines = { '' }, -- agent output; the last entry is the line still being written
+  log_buf = nil,
+  agent = nil, -- {pid=, argv=} while an agent runs
+  last_exit = nil,
+}
+
+-- ---------------------------------------------------------------- configuration
+
+function M.setup(opts)
+  state.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
+  dialog.define_highlights()
+  return M
+end
+
+-- The plugin's own directory (editor-bridges/neovim), from this file's path.
+function M.plugin_dir()
+  local source = debug.getinfo(1, 'S').source:gsub('^@', '')
+  return vim.fn.fnamemodify(source, ':p:h:h:h')
+end
+
+-- The askhost binary to run: opts.binary, else `askhost` on PATH, else the repository's
+-- build/askhost next to this plugin. Returns the path, or nil and why not.
+function M.binary()
+  local configured = state.config.binary
+  if configured and configured ~= '' then
+    local path = vim.fn.expand(configured)
+    if vim.fn.executable(path) == 1 then
+      return vim.fn.exepath(path) ~= '' and vim.fn.exepath(path) or path
+    end
+    return nil, 'binary ' .. configured .. ' is not executable'
+  end
+  if vim.fn.executable('askhost') == 1 then
+    return vim.fn.exepath('askhost')
+  end
+  local built = vim.fn.fnamemodify(M.plugin_dir() .. '/../../build/askhost', ':p')
+  if vim.fn.executable(built) == 1 then
+    return built
+  end
+  return nil, 'askhost not found: not on PATH and not at ' .. built .. " (set require('askhost').setup({binary = ...}))"
+end
+
+local function notify(msg, level)
+  if state.config.notify then
+    vim.notify('askhost: ' .. msg, level or vim.log.levels.INFO)
+  end
+end
+
+-- ---------------------------------------------------------------- the log buffer
+
+local function log_append(text)
+  if text == nil or text == '' then
+    return
+  end
+  local pieces = vim.split(text, '\n', { plain = true })
+  local lines = state.log_lines
+  local first_changed = #lines
+  lines[#lines] = lines[#lines] .. pieces[1]
+  for i = 2, #pieces do
+    lines[#lines + 1] = pieces[i]
+  end
+  local dropped = 0
+  if #lines > state.config.log_max_lines then
+    dropped = #lines - state.config.log_max_lines
+    for _ = 1, dropped do
+      table.remove(lines, 1)
+    end
+  end
+  local buf = state.log_buf
+  if buf and vim.api.nvim_buf_is_valid(buf) then
+    vim.bo[buf].modifiable = true
+    if dropped > 0 then
+      vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+    else
+      vim.api.nvim_buf_set_lines(buf, first_changed - 1, -1, false, vim.list_slice(lines, first_changed))
+    end
+    vim.bo[buf].modifiable = false
+    -- Windows that showed the end keep following it.
+    for _, win in ipairs(vim.fn.win_findbuf(buf)) do
+      local row = vim.api.nvim_win_get_cursor(win)[1]
+      if row >= first_changed - 1 then
+        vim.api.nvim_win_set_cursor(win, { #lines, 0 })
+      end
+    end
+  end
+end
+
+-- The agent's output so far, as lines.
+function M.log_lines()
+  local lines = vim.deepcopy(state.log_lines)
+  if lines[#lines] == '' then
+    lines[#lines] = nil
+  end
+  return lines
+end
+
+-- Open the log buffer (agent/output appended live) in a split.
+function M.open_log()
+  local buf = state.log_buf
+  if not (buf and vim.api.nvim_buf_is_valid(buf)) then
+    buf = vim.api.nvim_create_buf(false, true)
+    state.log_buf = buf
+    vim.api.nvim_buf_set_name(buf, 'askhost://log')
+    vim.bo[buf].bufhidden = 'hide'
+    vim.bo[buf].filetype = 'askhostlog'
+    vim.api.nvim_buf_set_lines(buf, 0, -1, false, state.log_lines)
+    vim.bo[buf].modifiable = false
+  end
+  local wins = vim.fn.win_findbuf(buf)
+  if #wins > 0 then
+    vim.api.nvim_set_current_win(wins[1])
+  else
+    vim.cmd('botright split')
+    vim.api.nvim_win_set_buf(0, buf)
+  end
+  vim.api.nvim_win_set_cursor(0, { vim.api.nvim_buf_line_count(buf), 0 })
+  return buf
+end
+
+-- ---------------------------------------------------------------- questions
+
+local function show_next()
+  local head = state.queue[1]
+  if not head or (head.dialog and head.dialog:is_open()) then
+    return
+  end
+  -- Not while the command line or the command-line window is in use: try again shortly.
+  if vim.fn.mode() == 'c' or vim.fn.getcmdwintype() ~= '' then
+    vim.defer_fn(show_next, 200)
+    return
+  end
+  local entry = head
+  local ok, err = pcall(function()
+    entry.dialog = dialog.open(entry.questions, {
+      agent = entry.agent,
+      title = 'askhost · ' .. (entry.agent ~= '' and entry.agent or 'agent'),
+      on_done = function(outcome)
+        for i, e in ipairs(state.queue) do
+          if e == entry then
+            table.remove(state.queue, i)
+            break
+          end
+        end
+        entry.reply(model.result(outcome))
+        vim.schedule(show_next)
+      end,
+    })
+  end)
+  if not ok then
+    entry.dialog = nil
+    notify('cannot show the question now: ' .. tostring(err), vim.log.levels.WARN)
+    vim.defer_fn(show_next, 500)
+  end
+end
+
+local function on_ask_show(params, reply, rpc_id)
+  params = params or {}
+  local entry = {
+    rpc_id = rpc_id,
+    ask_id = rpc.denull(params.id),
+    questions = model.normalize_questions(params.questions),
+    agent = rpc.denull(params.agent) or '',
+    reply = reply,
+  }
+  if #entry.questions == 0 then
+    reply(nil, { code = -32602, message = 'params.questions: no questions' })
+    return
+  end
+  table.insert(state.queue, entry)
+  show_next()
+end
+
+local function on_cancel(params)
+  params = params or {}
+  local id, ask_id = rpc.denull(params.id), rpc.denull(params.askId)
+  for i, entry in ipairs(state.queue) do
+    if (id ~= nil and entry.rpc_id == id) or (ask_id ~= nil and entry.ask_id == ask_id) then
+      table.remove(state.queue, i)
+      if entry.dialog then
+        entry.dialog:close()
+      end
+      -- LSP's answer to a cancelled request; the host ignores replies after a withdrawal.
+      entry.reply(nil, { code = rpc.codes.request_cancelled, message = 'withdrawn' })
+      notify('question withdrawn: ' .. (entry.questions[1] and entry.questions[1].question or ''))
+      break
+    end
+  end
+  vim.schedule(show_next)
+end
+
+-- ---------------------------------------------------------------- the host process
+
+local function reset_host()
+  for _, entry in ipairs(state.queue) do
+    if entry.dialog then
+      entry.dialog:close()
+    end
+  end
+  state.queue = {}
+  state.pending = {}
+  state.client = nil
+  state.ready = false
+  state.waiting_ready = {}
+  state.agent = nil
+end
+
+local handlers = {}
+
+function handlers.on_request(method, params, reply, id)
+  if method == 'ask/show' then
+    -- $/cancelRequest names the request by this JSON-RPC id (and the ask by params.id).
+    return on_ask_show(params, reply, id)
+  end
+  reply(nil, { code = rpc.codes.method_not_found, message = 'method not found: ' .. method })
+end
+
+function handlers.on_notification(method, params)
+  params = params or {}
+  if method == 'ask/state' then
+    state.pending = rpc.denull(params.pending) or {}
+    vim.cmd('redrawstatus')
+  elseif method == '$/cancelRequest' then
+    on_cancel(params)
+  elseif method == 'agent/output' then
+    log_append(rpc.denull(params.text) or '')
+  elseif method == 'agent/exit' then
+    local code, signal = rpc.denull(params.exitCode), rpc.denull(params.signal)
+    state.last_exit = { exitCode = code, signal = signal }
+    state.agent = nil
+    local what = signal and ('signal ' .. signal) or ('code ' .. tostring(code))
+    log_append((state.log_lines[#state.log_lines] ~= '' and '\n' or '') .. '[askhost: agent exited with ' .. what .. ']\n')
+    notify('agent exited with ' .. what)
+  end
+end
+
+function handlers.on_stderr(text)
+  log_append(text)
+end
+
+function handlers.on_exit(code, signal)
+  local was_running = state.client ~= nil
+  reset_host()
+  if was_running and not state.stopping then
+    notify(('askhost exited (code %s%s)'):format(code, signal ~= 0 and (', signal ' .. signal) or ''), vim.log.levels.WARN)
+  end
+  state.stopping = false
+end
+
+-- Start askhost (if it is not running) and call fn(err) once it answered initialize.
+local function with_host(fn)
+  if state.client and not state.client:is_closed() then
+    if state.ready then
+      fn(nil)
+    else
+      table.insert(state.waiting_ready, fn)
+    end
+    return
+  end
+  local binary, why = M.binary()
+  if not binary then
+    fn(why)
+    return
+  end
+  local args = vim.list_extend(vim.deepcopy(state.config.args or {}), { '--stdio' })
+  local client, err
+  client, err = rpc.start(binary, args, {
+    on_request = handlers.on_request,
+    on_notification = handlers.on_notification,
+    on_stderr = handlers.on_stderr,
+    on_exit = function(code, signal)
+      if state.client == client then -- not an earlier askhost that was replaced
+        handlers.on_exit(code, signal)
+      end
+    end,
+  })
+  if not client then
+    fn(err)
+    return
+  end
+  state.client = client
+  state.ready = false
+  state.waiting_ready = { fn }
+  client:request('initialize', {
+    processId = vim.fn.getpid(),
+    clientInfo = { name = 'askhost.nvim', version = M.version },
+    capabilities = { ask = { multiSelect = true, previews = false, notes = false } },
+  }, function(init_err, result)
+    local waiting = state.waiting_ready
+    state.waiting_ready = {}
+    if init_err then
+      for _, w in ipairs(waiting) do
+        w('initialize failed: ' .. tostring(init_err.message))
+      end
+      return
+    end
+    state.server_info = result and rpc.denull(result.serverInfo)
+    state.ready = true
+    client:notify('initialized', vim.empty_dict())
+    for _, w in ipairs(waiting) do
+      w(nil)
+    end
+  end)
+end
+
+-- ---------------------------------------------------------------- commands
+
+-- Start the agent: argv is a list (no shell). opts: cwd, env (table), adapter, on_started(err, pid).
+function M.start(argv, opts)
+  opts = opts or {}
+  local done = opts.on_started or function(err, pid)
+    if err then
+      notify('cannot start the agent: ' .. err, vim.log.levels.ERROR)
+    else
+      notify('agent started (pid ' .. pid .. ')')
+    end
+  end
+  if type(argv) == 'string' then
+    argv = M.split_args(argv)
+  end
+  if not argv or #argv == 0 then
+    done('no agent command given')
+    return
+  end
+  with_host(function(err)
+    if err then
+      done(err)
+      return
+    end
+    local params = { command = argv, cwd = opts.cwd or vim.fn.getcwd() }
+    if opts.env then
+      params.env = opts.env
+    end
+    if opts.adapter then
+      params.adapter = opts.adapter
+    end
+    state.client:request('agent/start', params, function(start_err, result)
+      if start_err then
+        done(start_err.message)
+        return
+      end
+      state.agent = { pid = result and result.pid, argv = argv }
+      done(nil, result and result.pid)
+    end)
+  end)
+end
+
+function M.prompt(text, callback)
+  callback = callback or function(err)
+    if err then
+      notify('prompt: ' .. err, vim.log.levels.ERROR)
+    end
+  end
+  if not (state.client and state.ready) then
+    callback('askhost is not running (:AskHost start {agent})')
+    return
+  end
+  state.client:request('agent/prompt', { text = text }, function(err)
+    callback(err and err.message or nil)
+  end)
+end
+
+function M.stop(callback)
+  callback = callback or function(err, result)
+    if err then
+      notify('stop: ' .. err, vim.log.levels.WARN)
+    else
+      local code, signal = rpc.denull(result.exitCode), rpc.denull(result.signal)
+      notify('agent stopped (' .. (signal and ('signal ' .. signal) or ('code ' .. tostring(code))) .. ')')
+    end
+  end
+  if not (state.client and state.ready) then
+    callback('askhost is not running')
+    return
+  end
+  state.client:request('agent/stop', vim.empty_dict(), function(err, result)
+    callback(err and err.message or nil, result or {})
+  end)
+end
+
+-- Shut askhost down (shutdown, then exit), waiting at most timeout_ms.
+function M.shutdown(timeout_ms)
+  local client = state.client
+  if not client or client:is_closed() then
+    return
+  end
+  state.stopping = true
+  if state.ready then
+    client:request_sync('shutdown', nil, timeout_ms or 2000)
+    client:notify('exit')
+  end
+  client:close_stdin()
+  vim.wait(timeout_ms or 2000, function()
+    return client:is_closed()
+  end, 10)
+  if not client:is_closed() then
+    client:terminate()
+  end
+  reset_host()
+end
+
+-- ---------------------------------------------------------------- what is waiting
+
+-- Waiting asks as ask/state reported them.
+function M.pending()
+  return vim.deepcopy(state.pending)
+end
+
+-- A short string for status lines: "" when nothing waits, else "? 1 question waiting".
+function M.status()
+  local n = 0
+  for _, ask in ipairs(state.pending) do
+    n = n + #(rpc.denull(ask.questions) or {})
+  end
+  if n == 0 then
+    return ''
+  end
+  return ('? %d question%s waiting'):format(n, n == 1 and '' or 's')
+end
+
+-- :AskHost pending: list what waits and bring the dialog back to the front.
+function M.show_pending()
+  if #state.pending == 0 then
+    vim.api.nvim_echo({ { 'askhost: no questions waiting' } }, true, {})
+    return
+  end
+  local chunks = {}
+  for i, ask in ipairs(state.pending) do
+    local agent = rpc.denull(ask.agent) or 'agent'
+    for _, q in ipairs(rpc.denull(ask.questions) or {}) do
+      chunks[#chunks + 1] = { ('%d. [%s] %s\n'):format(i, agent, rpc.denull(q.question) or '') }
+    end
+  end
+  vim.api.nvim_echo(chunks, true, {})
+  local head = state.queue[1]
+  if head and head.dialog then
+    head.dialog:show()
+  else
+    show_next()
+  end
+end
+
+-- The dialog on screen, if any (for tests and integrations).
+function M.current_dialog()
+  local head = state.queue[1]
+  if head and head.dialog and head.dialog:is_open() then
+    return head.dialog
+  end
+  return nil
+end
+
+function M.info()
+  return {
+    running = state.client ~= nil and not state.client:is_closed(),
+    ready = state.ready,
+    pid = state.client and state.client.pid,
+    server = state.server_info,
+    agent = state.agent,
+    last_exit = state.last_exit,
+    binary = (M.binary()),
+  }
+end
+
+-- Split a command line into argv: spaces separate, '...' and "..." quote, \ escapes.
+function M.split_args(line)
+  local out, cur, i, quote, have = {}, {}, 1, nil, false
+  while i <= #line do
+    local ch = line:sub(i, i)
+    if quote then
+      if ch == quote then
+        quote = nil
+      elseif ch == '\\' and quote == '"' and i < #line then
+        i = i + 1
+        cur[#cur + 1] = line:sub(i, i)
+      else
+        cur[#cur + 1] = ch
+      end
+    elseif ch == "'" or ch == '"' then
+      quote, have = ch, true
+    elseif ch == '\\' and i < #line then
+      i = i + 1
+      cur[#cur + 1] = line:sub(i, i)
+      have = true
+    elseif ch:match('%s') then
+      if have or #cur > 0 then
+        out[#out + 1] = table.concat(cur)
+        cur, have = {}, false
+      end
+    else
+      cur[#cur + 1] = ch
+    end
+    i = i + 1
+  end
+  if have or #cur > 0 then
+    out[#out + 1] = table.concat(cur)
+  end
+  return out
+end
+
+-- :AskHost {sub} {args}
+M.subcommands = { 'start', 'prompt', 'stop', 'log', 'pending' }
+
+function M.command(args)
+  local sub, rest = (args or ''):match('^%s*(%S*)%s*(.-)%s*$')
+  if sub == 'start' then
+    M.start(M.split_args(rest))
+  elseif sub == 'prompt' then
+    if rest == '' then
+      notify('usage: :AskHost prompt {text}', vim.log.levels.ERROR)
+      return
+    end
+    M.prompt(rest)
+  elseif sub == 'stop' then
+    M.stop()
+  elseif sub == 'log' then
+    M.open_log()
+  elseif sub == 'pending' then
+    M.show_pending()
+  else
+    vim.notify('askhost: usage: :AskHost start {agent argv} | prompt {text} | stop | log | pending', vim.log.levels.ERROR)
+  end
+end
+
+function M.complete(arglead, cmdline)
+  local words = vim.split(cmdline, '%s+')
+  if #words <= 2 then
+    return vim.tbl_filter(function(s)
+      return s:sub(1, #arglead) == arglead
+    end, M.subcommands)
+  end
+  if words[2] == 'start' then
+    return vim.fn.getcompletion(arglead, #words == 3 and 'shellcmd' or 'file')
+  end
+  return {}
+end
+
+return M

@@ -1,0 +1,508 @@
+-- One ask's dialog state without any window: keys in, outcome out. The same rules as the
+-- terminal dialog (host/tui/dialog_model.cpp): number keys pick, Space toggles, Tab walks the
+-- questions and a Submit tab, Esc cancels (asking "Discard N answers?" once something is answered).
+-- Rows are 1-based: the options, then "Other"; a free-text question has no rows.
+local M = {}
+
+M.OTHER_LABEL = 'Other (type your answer)'
+M.SOFT_LIMIT = 2000 -- the spec's soft limit per typed answer
+M.SCROLL_THRESHOLD = 6 -- more options than this scroll...
+M.SCROLL_WINDOW = 5 -- ...showing this many rows at once
+
+local function denull(v)
+  if v == vim.NIL then
+    return nil
+  end
+  return v
+end
+
+local function str(v)
+  v = denull(v)
+  if v == nil then
+    return nil
+  end
+  return tostring(v)
+end
+
+-- UTF-8 characters in s.
+function M.char_count(s)
+  local _, n = s:gsub('[^\128-\191]', '')
+  return n
+end
+
+-- Questions as received (JSON nulls, missing fields) turned into plain tables.
+function M.normalize_questions(raw)
+  local out = {}
+  for _, q in ipairs(denull(raw) or {}) do
+    local options = {}
+    for _, o in ipairs(denull(q.options) or {}) do
+      options[#options + 1] = { label = str(o.label) or '', description = str(o.description), preview = str(o.preview) }
+    end
+    local header = str(q.header)
+    if header == '' then
+      header = nil
+    end
+    out[#out + 1] = {
+      question = str(q.question) or '',
+      header = header,
+      options = options,
+      multiSelect = denull(q.multiSelect) == true and #options > 0,
+    }
+  end
+  return out
+end
+
+local Model = {}
+Model.__index = Model
+
+function M.new(questions)
+  local self = setmetatable({
+    questions = questions,
+    states = {},
+    tab = 1,
+    confirm = nil, -- nil | 'discard' | 'long'
+    long_chars = 0,
+    outcome = nil,
+  }, Model)
+  for i = 1, #questions do
+    self.states[i] = { cursor = 1, checked = {}, text = '', editing_other = false, scroll = 1, answer = nil }
+  end
+  return self
+end
+
+-- ---------------------------------------------------------------- queries
+
+function Model:count()
+  return #self.questions
+end
+function Model:multi_question()
+  return #self.questions > 1
+end
+function Model:free_text(q)
+  return #self.questions[q].options == 0
+end
+function Model:row_count(q)
+  return self:free_text(q) and 0 or #self.questions[q].options + 1
+end
+function Model:other_row(q)
+  return #self.questions[q].options + 1
+end
+function Model:tab_count()
+  return #self.questions + (self:multi_question() and 1 or 0)
+end
+function Model:on_submit_tab()
+  return self:multi_question() and self.tab == #self.questions + 1
+end
+function Model:editing(q)
+  return self:free_text(q) or self.states[q].editing_other
+end
+function Model:visible_rows(q)
+  return #self.questions[q].options > M.SCROLL_THRESHOLD and M.SCROLL_WINDOW or self:row_count(q)
+end
+function Model:checked(q, row)
+  return self.states[q].checked[row] == true
+end
+function Model:answered(q)
+  return self.states[q].answer ~= nil
+end
+function Model:answered_count()
+  local n = 0
+  for _, s in ipairs(self.states) do
+    if s.answer then
+      n = n + 1
+    end
+  end
+  return n
+end
+function Model:unanswered()
+  local out = {}
+  for q, s in ipairs(self.states) do
+    if not s.answer then
+      out[#out + 1] = q
+    end
+  end
+  return out
+end
+function Model:tab_label(q)
+  local qu = self.questions[q]
+  return qu.header or qu.question
+end
+function Model:finished()
+  return self.outcome ~= nil
+end
+
+-- 'browse' | 'edit' | 'confirm_discard' | 'confirm_long'
+function Model:mode()
+  if self.confirm == 'discard' then
+    return 'confirm_discard'
+  elseif self.confirm == 'long' then
+    return 'confirm_long'
+  elseif not self:on_submit_tab() and #self.questions > 0 and self:editing(self.tab) then
+    return 'edit'
+  end
+  return 'browse'
+end
+
+-- The typed text of a question (Other, or the free-text answer); the window's input line sets it.
+function Model:text(q)
+  return self.states[q or self.tab].text
+end
+function Model:set_text(text, q)
+  self.states[q or self.tab].text = text
+end
+
+-- ---------------------------------------------------------------- keys
+-- Keys are names: up down pageup pagedown home end tab backtab left right enter esc space, and
+-- single characters (j k y n 0-9). Returns 'ignored' | 'changed' | 'rejected' | 'finished'.
+
+function Model:handle(key)
+  if self.outcome or #self.questions == 0 then
+    return 'ignored'
+  end
+  if self.confirm == 'discard' then
+    return self:_confirm_discard(key)
+  elseif self.confirm == 'long' then
+    return self:_confirm_long(key)
+  elseif self:on_submit_tab() then
+    return self:_submit_tab(key)
+  elseif self:editing(self.tab) then
+    return self:_edit(key)
+  end
+  return self:_browse(key)
+end
+
+function Model:_browse(key)
+  local q, s = self.questions[self.tab], self.states[self.tab]
+  if key == 'up' or key == 'k' then
+    return self:_move(-1)
+  elseif key == 'down' or key == 'j' then
+    return self:_move(1)
+  elseif key == 'pageup' then
+    return self:_move(-self:visible_rows(self.tab))
+  elseif key == 'pagedown' then
+    return self:_move(self:visible_rows(self.tab))
+  elseif key == 'home' then
+    return self:_set_cursor(1)
+  elseif key == 'end' then
+    return self:_set_cursor(self:other_row(self.tab))
+  elseif key == 'tab' or key == 'right' then
+    return self:_switch_tab(1)
+  elseif key == 'backtab' or key == 'left' then
+    return self:_switch_tab(-1)
+  elseif key == 'esc' then
+    return self:_escape()
+  elseif key == 'enter' then
+    if q.multiSelect then
+      return self:_submit_multi_select()
+    end
+    return self:_choose_row(s.cursor)
+  elseif key == 'space' then
+    return q.multiSelect and self:_toggle_row(s.cursor) or 'ignored'
+  elseif key == '0' then
+    return self:_quick_select(self:other_row(self.tab))
+  elseif type(key) == 'string' and key:match('^[1-9]$') then
+    local row = tonumber(key)
+    if row > self:row_count(self.tab) then
+      return 'rejected'
+    end
+    return self:_quick_select(row)
+  end
+  return 'ignored'
+end
+
+function Model:_edit(key)
+  local other = not self:free_text(self.tab)
+  if key == 'tab' then
+    return self:_switch_tab(1)
+  elseif key == 'backtab' then
+    return self:_switch_tab(-1)
+  elseif key == 'left' or key == 'right' then
+    -- The window sends these only when nothing is typed: then the arrows switch tabs.
+    if self:multi_question() and self:text() == '' then
+      return self:_switch_tab(key == 'left' and -1 or 1)
+    end
+    return 'ignored'
+  elseif key == 'up' or key == 'pageup' then
+    if not other then
+      return 'ignored'
+    end
+    self:_leave_edit()
+    self:_move(-1)
+    return 'changed'
+  elseif key == 'enter' then
+    return self:_commit_text(false)
+  elseif key == 'esc' then
+    if other then -- back to the list, keeping what was typed
+      self:_leave_edit()
+      return 'changed'
+    end
+    return self:_escape()
+  end
+  return 'ignored'
+end
+
+function Model:_submit_tab(key)
+  if key == 'enter' then
+    if self:answered_count() ~= #self.questions then
+      return 'rejected'
+    end
+    self:_finish_answered()
+    return 'finished'
+  elseif key == 'tab' or key == 'right' then
+    return self:_switch_tab(1)
+  elseif key == 'backtab' or key == 'left' then
+    return self:_switch_tab(-1)
+  elseif key == 'esc' then
+    return self:_escape()
+  end
+  return 'ignored'
+end
+
+function Model:_confirm_discard(key)
+  if key == 'y' or key == 'Y' then
+    self.confirm = nil
+    self.outcome = { answered = false, cancelled = true }
+    return 'finished'
+  elseif key == 'n' or key == 'N' or key == 'esc' or key == 'enter' then
+    self.confirm = nil
+    return 'changed'
+  end
+  return 'ignored'
+end
+
+function Model:_confirm_long(key)
+  if key == 'y' or key == 'Y' or key == 'enter' then
+    self.confirm = nil
+    return self:_commit_text(true)
+  elseif key == 'n' or key == 'N' or key == 'esc' then
+    self.confirm = nil
+    return 'changed'
+  end
+  return 'ignored'
+end
+
+function Model:_escape()
+  if self:answered_count() == 0 then
+    self.outcome = { answered = false, cancelled = true }
+    return 'finished'
+  end
+  self.confirm = 'discard'
+  return 'changed'
+end
+
+function Model:_move(delta)
+  local rows = self:row_count(self.tab)
+  if rows == 0 then
+    return 'ignored'
+  end
+  local target = math.max(1, math.min(rows, self.states[self.tab].cursor + delta))
+  return self:_set_cursor(target)
+end
+
+function Model:_set_cursor(row)
+  local s = self.states[self.tab]
+  if row < 1 or row > self:row_count(self.tab) or row == s.cursor then
+    return 'ignored'
+  end
+  s.cursor = row
+  self:_keep_cursor_visible(self.tab)
+  return 'changed'
+end
+
+function Model:_keep_cursor_visible(q)
+  local s = self.states[q]
+  local vis = math.max(self:visible_rows(q), 1)
+  if s.cursor < s.scroll then
+    s.scroll = s.cursor
+  end
+  if s.cursor >= s.scroll + vis then
+    s.scroll = s.cursor - vis + 1
+  end
+end
+
+function Model:_quick_select(row)
+  self:_set_cursor(row)
+  if self.questions[self.tab].multiSelect then
+    return self:_toggle_row(row)
+  end
+  return self:_choose_row(row)
+end
+
+function Model:_choose_row(row)
+  if row == self:other_row(self.tab) then
+    return self:_open_other()
+  end
+  local q = self.questions[self.tab]
+  local label = q.options[row].label
+  return self:_commit({ question = q.question, values = { label }, selected = label, custom = false, multi = false })
+end
+
+function Model:_toggle_row(row)
+  local s = self.states[self.tab]
+  if row == self:other_row(self.tab) and not s.checked[row] then
+    return self:_open_other()
+  end
+  s.checked[row] = not s.checked[row]
+  self:_refresh_multi_answer(self.tab)
+  return 'changed'
+end
+
+function Model:_open_other()
+  local s = self.states[self.tab]
+  s.cursor = self:other_row(self.tab)
+  self:_keep_cursor_visible(self.tab)
+  s.editing_other = true
+  return 'changed'
+end
+
+function Model:_leave_edit()
+  local s = self.states[self.tab]
+  if not s.editing_other then
+    return
+  end
+  s.editing_other = false
+  if self.questions[self.tab].multiSelect then
+    s.checked[self:other_row(self.tab)] = s.text ~= ''
+    self:_refresh_multi_answer(self.tab)
+  end
+end
+
+-- An answered multi-select question follows later toggles; with nothing left checked it is unanswered.
+function Model:_refresh_multi_answer(q)
+  local s, qu = self.states[q], self.questions[q]
+  if not s.answer then
+    return
+  end
+  local values, custom = {}, false
+  local other = self:other_row(q)
+  for row = 1, other - 1 do
+    if s.checked[row] then
+      values[#values + 1] = qu.options[row].label
+    end
+  end
+  if s.checked[other] and s.text ~= '' then
+    values[#values + 1] = s.text
+    custom = true
+  end
+  if #values == 0 then
+    s.answer = nil
+    return
+  end
+  local selected = (#values == 1 and not custom) and values[1] or nil
+  s.answer = { question = qu.question, values = values, selected = selected, custom = custom, multi = true }
+end
+
+function Model:_commit_text(confirmed_long)
+  local s = self.states[self.tab]
+  if s.text == '' then
+    return 'rejected'
+  end
+  local chars = M.char_count(s.text)
+  if not confirmed_long and chars > M.SOFT_LIMIT then
+    self.confirm = 'long'
+    self.long_chars = chars
+    return 'changed'
+  end
+  local q = self.questions[self.tab]
+  if q.multiSelect then
+    s.editing_other = false
+    s.checked[self:other_row(self.tab)] = true
+    self:_refresh_multi_answer(self.tab)
+    return 'changed'
+  end
+  return self:_commit({ question = q.question, values = { s.text }, custom = true, multi = false })
+end
+
+function Model:_submit_multi_select()
+  local s = self.states[self.tab]
+  -- Build the answer as if it had been answered, then keep it only if something is checked.
+  s.answer = {}
+  self:_refresh_multi_answer(self.tab)
+  if not s.answer then
+    return 'rejected'
+  end
+  return self:_commit(s.answer)
+end
+
+function Model:_commit(answer)
+  local s = self.states[self.tab]
+  s.answer = answer
+  s.editing_other = false
+  if not self:multi_question() then
+    self:_finish_answered()
+    return 'finished'
+  end
+  -- On to the next unanswered question, or to Submit when every one has an answer.
+  local n = #self.questions
+  for step = 1, n do
+    local q = (self.tab - 1 + step) % n + 1
+    if not self.states[q].answer then
+      self.tab = q
+      return 'changed'
+    end
+  end
+  self.tab = n + 1
+  return 'changed'
+end
+
+function Model:_switch_tab(delta)
+  if not self:multi_question() then
+    return 'ignored'
+  end
+  if not self:on_submit_tab() then
+    self:_leave_edit()
+  end
+  local count = self:tab_count()
+  self.tab = (self.tab - 1 + delta) % count + 1
+  return 'changed'
+end
+
+function Model:_finish_answered()
+  local answers = {}
+  for i, s in ipairs(self.states) do
+    answers[i] = s.answer
+  end
+  self.outcome = { answered = true, answers = answers }
+end
+
+-- ---------------------------------------------------------------- the result for ask/show
+
+-- The outcome in the native shape (docs/protocol.md), ready for vim.json.encode.
+function M.result(outcome)
+  if not outcome or not outcome.answered then
+    return { answered = false, cancelled = true }
+  end
+  local answers = {}
+  for i, a in ipairs(outcome.answers) do
+    local out = { question = a.question, wasCustom = a.custom == true }
+    if a.multi then
+      out.answer = vim.deepcopy(a.values)
+    else
+      out.answer = a.values[1]
+    end
+    if a.selected then
+      out.selectedOption = a.selected
+    end
+    answers[i] = out
+  end
+  return { answered = true, answers = answers }
+end
+
+-- "Database=SQLite, Name=billing" for messages after the dialog closed.
+function M.summary(questions, outcome)
+  if not outcome then
+    return 'withdrawn'
+  end
+  if not outcome.answered then
+    return 'cancelled'
+  end
+  local parts = {}
+  for i, a in ipairs(outcome.answers) do
+    local q = questions[i]
+    local value = table.concat(a.values, ', ')
+    parts[#parts + 1] = (#questions == 1) and value or ((q.header or q.question) .. '=' .. value)
+  end
+  return table.concat(parts, '; ')
+end
+
+return M

@@ -1,0 +1,480 @@
+-- Headless Neovim cases: the real askhost (--stdio) with the scripted agent; keys are typed into
+-- the floating window and the agent's received ask_user_response is checked.
+-- Each case is one meson test (test_neovim.py lists them by the H.case lines below).
+local H = require('harness')
+
+local DATABASE_Q = {
+  question = 'Which database should we use?',
+  header = 'Database',
+  options = {
+    { label = 'PostgreSQL (Recommended)', description = 'Battle-tested relational DB' },
+    { label = 'SQLite', description = 'Lightweight, file-based' },
+    { label = 'MongoDB', description = 'Document store' },
+  },
+}
+local NAME_Q = { question = 'What should we name this service?', header = 'Service Name' }
+local FEATURES_Q = {
+  question = 'Which features should we include?',
+  header = 'Features',
+  multiSelect = true,
+  options = {
+    { label = 'Authentication', description = 'OAuth2 + JWT' },
+    { label = 'REST API', description = 'OpenAPI spec included' },
+    { label = 'Admin Dashboard' },
+  },
+}
+
+local function ask_one(questions)
+  return { { out = 'agent: thinking' }, H.ask('req-1', questions), { recv = 1 } }
+end
+
+local function single_answer(r, question, answer, selected, custom)
+  H.eq(r.answered, true, 'answered')
+  H.eq(#r.answers, 1, 'one answer')
+  H.eq(r.answers[1].question, question, 'question')
+  H.eq(r.answers[1].answer, answer, 'answer')
+  H.eq(r.answers[1].selectedOption, selected, 'selectedOption')
+  H.eq(r.answers[1].wasCustom, custom, 'wasCustom')
+end
+
+local function window_closed()
+  return H.dialog() == nil
+end
+
+H.case('pick_by_number', function()
+  H.start(ask_one({ DATABASE_Q }))
+  local d = H.wait_dialog()
+  local text = H.dialog_text()
+  H.contains(text, 'Database', 'header chip')
+  H.contains(text, 'Which database should we use?', 'question')
+  H.contains(text, '1. PostgreSQL (Recommended)', 'first option')
+  H.contains(text, 'Battle-tested relational DB', 'description')
+  H.contains(text, '4. Other (type your answer)', 'Other last')
+  -- A floating window with a border, focused.
+  local config = vim.api.nvim_win_get_config(d.win)
+  H.ok(config.relative == 'editor', 'a floating window: ' .. vim.inspect(config.relative))
+  H.ok(type(config.border) == 'table' and #config.border > 0, 'with a border')
+  H.eq(vim.api.nvim_get_current_win(), d.win, 'the dialog has the focus')
+  H.keys('2')
+  local r = H.response('req-1')
+  single_answer(r, 'Which database should we use?', 'SQLite', 'SQLite', false)
+  H.wait_for(window_closed, 'the dialog to close')
+end)
+
+H.case('arrows_and_enter', function()
+  H.start(ask_one({ DATABASE_Q }))
+  H.wait_dialog()
+  H.keys('<Down>')
+  H.keys('<Down>')
+  H.keys('<Up>')
+  H.keys('j')
+  H.keys('k')
+  H.keys('j')
+  H.wait_text('> 3. MongoDB', 'the cursor on MongoDB')
+  H.keys('<CR>')
+  single_answer(H.response('req-1'), 'Which database should we use?', 'MongoDB', 'MongoDB', false)
+end)
+
+H.case('other_typed', function()
+  H.start(ask_one({ DATABASE_Q }))
+  H.wait_dialog()
+  H.keys('0')
+  H.wait_for(function()
+    return vim.fn.mode() == 'i'
+  end, 'insert mode in the input line')
+  local d = H.dialog()
+  H.ok(d.input_win and vim.api.nvim_win_is_valid(d.input_win), 'an input window')
+  H.eq(vim.api.nvim_win_get_config(d.input_win).relative, 'win', 'the input line sits inside the dialog')
+  H.contains(H.dialog_text(), 'Enter to submit • Esc to go back', 'edit hint')
+  H.keys('I want DynamoDB')
+  H.keys('<CR>')
+  single_answer(H.response('req-1'), 'Which database should we use?', 'I want DynamoDB', nil, true)
+  H.wait_for(window_closed, 'the dialog to close')
+  H.eq(vim.fn.mode(), 'n', 'back in normal mode')
+end)
+
+H.case('other_esc_back_then_pick', function()
+  H.start(ask_one({ DATABASE_Q }))
+  H.wait_dialog()
+  H.keys('4')
+  H.wait_for(function()
+    return vim.fn.mode() == 'i'
+  end, 'insert mode')
+  H.keys('draft')
+  H.keys('<Esc>')
+  -- Back in the list, the typed text kept under Other.
+  H.wait_for(function()
+    return vim.fn.mode() == 'n'
+  end, 'normal mode')
+  H.contains(H.dialog_text(), '> draft', 'the draft is kept')
+  H.keys('1')
+  single_answer(H.response('req-1'), 'Which database should we use?', 'PostgreSQL (Recommended)',
+    'PostgreSQL (Recommended)', false)
+end)
+
+H.case('free_text', function()
+  H.start(ask_one({ NAME_Q }))
+  H.wait_dialog()
+  H.wait_for(function()
+    return vim.fn.mode() == 'i'
+  end, 'the input line to open at once')
+  H.contains(H.dialog_text(), 'What should we name this service?', 'question')
+  H.keys('<CR>') -- nothing typed: refused, the dialog stays
+  H.contains(H.dialog_text(), 'Type an answer first', 'the refusal is shown')
+  H.keys('order-processor')
+  H.keys('<CR>')
+  single_answer(H.response('req-1'), 'What should we name this service?', 'order-processor', nil, true)
+end)
+
+H.case('multi_select', function()
+  H.start(ask_one({ FEATURES_Q }))
+  H.wait_dialog()
+  H.wait_text('[ ] Authentication')
+  H.keys('<CR>') -- nothing checked: refused
+  H.contains(H.dialog_text(), 'Check at least one option', 'refusal')
+  H.keys('<Space>')
+  H.wait_text('[x] Authentication', 'Space checks')
+  H.keys('<Down>')
+  H.keys('<Space>')
+  H.keys('<Space>') -- toggled back off
+  H.keys('3') -- number keys toggle too
+  H.wait_text('[x] Admin Dashboard')
+  H.contains(H.dialog_text(), '[ ] REST API', 'REST API unchecked')
+  H.keys('<CR>')
+  local r = H.response('req-1')
+  H.eq(r.answered, true, 'answered')
+  H.eq(r.answers[1].answer, { 'Authentication', 'Admin Dashboard' }, 'an array of labels')
+  H.eq(r.answers[1].wasCustom, false, 'wasCustom')
+  H.eq(r.answers[1].selectedOption, nil, 'no single selectedOption')
+end)
+
+H.case('multi_select_with_other', function()
+  H.start(ask_one({ FEATURES_Q }))
+  H.wait_dialog()
+  H.keys('2')
+  H.keys('0') -- Other opens the input line
+  H.wait_for(function()
+    return vim.fn.mode() == 'i'
+  end, 'insert mode')
+  H.keys('Webhooks<CR>')
+  H.wait_text('[x] Other (type your answer)', 'Other checked after Enter')
+  H.eq(vim.fn.mode(), 'n', 'back in the list')
+  H.keys('<CR>')
+  local r = H.response('req-1')
+  H.eq(r.answers[1].answer, { 'REST API', 'Webhooks' }, 'labels then the typed text')
+  H.eq(r.answers[1].wasCustom, true, 'wasCustom')
+end)
+
+H.case('several_questions_submit_tab', function()
+  local askhost = H.start(ask_one({ DATABASE_Q, NAME_Q, FEATURES_Q }))
+  H.wait_dialog()
+  H.eq(askhost.status(), '? 3 questions waiting', 'status')
+  local text = H.dialog_text()
+  H.contains(text, '■ Database', 'tab bar: current')
+  H.contains(text, '□ Service Name', 'tab bar: unanswered')
+  H.contains(text, '✓ Submit', 'tab bar: Submit')
+  H.keys('2') -- Database answered, on to Service Name (free text)
+  H.wait_for(function()
+    return vim.fn.mode() == 'i'
+  end, 'the Service Name input')
+  H.keys('billing')
+  H.keys('<Tab>') -- leave it unconfirmed: on to Features
+  H.wait_text('Which features should we include?')
+  H.keys('<Tab>') -- Submit tab
+  H.wait_text('Review your answers')
+  text = H.dialog_text()
+  H.contains(text, 'Database: SQLite', 'review lists the answer')
+  H.contains(text, 'Unanswered: Service Name, Features', 'Submit names the unanswered ones')
+  H.keys('<CR>') -- refused
+  H.contains(H.dialog_text(), 'Answer every question before submitting', 'refused')
+  H.ok(H.dialog() ~= nil, 'still open')
+  H.keys('<S-Tab>')
+  H.wait_text('Which features should we include?')
+  H.keys('1')
+  H.keys('<CR>') -- confirms Features; on to the unanswered Service Name
+  H.wait_for(function()
+    return vim.fn.mode() == 'i'
+  end, 'back to the Service Name input')
+  H.keys('<CR>') -- confirms "billing", typed earlier
+  H.wait_text('Review your answers')
+  H.contains(H.dialog_text(), 'Service Name: billing', 'review')
+  H.ok(not H.dialog_text():find('Unanswered', 1, true), 'nothing unanswered')
+  H.keys('<CR>')
+  local r = H.response('req-1')
+  H.eq(r.answered, true, 'answered')
+  H.eq(#r.answers, 3, 'three answers')
+  H.eq(r.answers[1].answer, 'SQLite', 'database')
+  H.eq(r.answers[2].answer, 'billing', 'name')
+  H.eq(r.answers[2].wasCustom, true, 'name is custom')
+  H.eq(r.answers[3].answer, { 'Authentication' }, 'features')
+  H.contains(r.text, '"What should we name this service?"="billing"', 'model text')
+end)
+
+H.case('esc_cancels', function()
+  H.start(ask_one({ DATABASE_Q }))
+  H.wait_dialog()
+  H.keys('<Esc>')
+  local r = H.response('req-1')
+  H.eq(r.answered, false, 'answered')
+  H.eq(r.cancelled, true, 'cancelled')
+  H.eq(r.answers, {}, 'no answers')
+  H.wait_for(window_closed, 'the dialog to close')
+end)
+
+H.case('discard_confirm', function()
+  H.start(ask_one({ DATABASE_Q, FEATURES_Q }))
+  H.wait_dialog()
+  H.keys('1') -- one answer given
+  H.wait_text('Which features should we include?')
+  H.keys('<Esc>')
+  H.wait_text('Discard 1 answers? [y/N]')
+  H.keys('n') -- no: back to the questions
+  H.wait_for(function()
+    return not H.dialog_text():find('Discard', 1, true)
+  end, 'the confirmation to go')
+  H.ok(H.dialog() ~= nil, 'still open')
+  H.eq(#H.records(), 0, 'nothing sent yet')
+  H.keys('<Esc>')
+  H.wait_text('Discard 1 answers? [y/N]')
+  H.keys('y')
+  local r = H.response('req-1')
+  H.eq(r.answered, false, 'answered')
+  H.eq(r.cancelled, true, 'cancelled')
+  H.wait_for(window_closed, 'the dialog to close')
+end)
+
+H.case('esc_in_free_text_asks_to_discard', function()
+  H.start(ask_one({ DATABASE_Q, NAME_Q }))
+  H.wait_dialog()
+  H.keys('3')
+  H.wait_for(function()
+    return vim.fn.mode() == 'i'
+  end, 'the free-text input')
+  H.keys('<Esc>')
+  H.wait_text('Discard 1 answers? [y/N]')
+  H.eq(vim.fn.mode(), 'n', 'the confirmation takes keys in normal mode')
+  H.keys('N')
+  H.wait_for(function()
+    return vim.fn.mode() == 'i'
+  end, 'back to typing')
+  H.keys('svc<CR>')
+  H.wait_text('Review your answers')
+  H.keys('<CR>')
+  local r = H.response('req-1')
+  H.eq(r.answers[1].answer, 'MongoDB', 'first')
+  H.eq(r.answers[2].answer, 'svc', 'second')
+end)
+
+H.case('cancel_request_closes_window', function()
+  local askhost = H.start({
+    H.ask('req-1', { DATABASE_Q }),
+    { sleep = 1.0 },
+    { send = { type = 'ask_user_cancel', requestId = 'req-1' } },
+    { sleep = 0.5 },
+    H.ask('req-2', { NAME_Q }),
+    { recv = 1 },
+  })
+  local first = H.wait_dialog()
+  H.eq(askhost.status(), '? 1 question waiting', 'status while waiting')
+  H.wait_for(function()
+    return not first:is_open()
+  end, 'the withdrawn dialog to close')
+  H.ok(not vim.api.nvim_win_is_valid(first.win), 'its window is gone')
+  -- The next ask still comes through, in a new dialog.
+  H.wait_text('What should we name this service?')
+  H.keys('second<CR>')
+  local records = H.wait_records(1)
+  H.eq(#records, 1, 'one response only: the withdrawn ask gets none')
+  H.eq(records[1].requestId, 'req-2', 'for the second ask')
+  H.eq(records[1].answers[1].answer, 'second', 'answer')
+end)
+
+H.case('status_string', function()
+  local askhost = H.setup()
+  H.eq(askhost.status(), '', 'nothing waiting before askhost runs')
+  H.start(ask_one({ DATABASE_Q }))
+  H.wait_dialog()
+  H.wait_for(function()
+    return askhost.status() == '? 1 question waiting'
+  end, 'status "? 1 question waiting", got ' .. vim.inspect(askhost.status()))
+  H.eq(#askhost.pending(), 1, 'one pending ask')
+  H.keys('1')
+  H.response('req-1')
+  H.wait_for(function()
+    return askhost.status() == ''
+  end, 'status to clear')
+end)
+
+H.case('log_shows_output', function()
+  H.start({
+    { out = 'first line' },
+    { err = 'to stderr' },
+    { sleep = 0.8 },
+    { out = 'later line' },
+    { raw = 'no newline' },
+  })
+  H.wait_for(function()
+    return vim.tbl_contains(require('askhost').log_lines(), 'first line')
+  end, 'the first output line')
+  vim.cmd('AskHost log')
+  local buf = vim.api.nvim_get_current_buf()
+  H.eq(vim.api.nvim_buf_get_name(buf), 'askhost://log', 'the log buffer is current')
+  local function buffer_text()
+    return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
+  end
+  H.contains(buffer_text(), 'first line', 'log')
+  H.contains(buffer_text(), 'to stderr', 'stderr in the log')
+  H.ok(not buffer_text():find('later line', 1, true), 'not yet printed')
+  -- Appended live while the buffer is open.
+  H.wait_for(function()
+    return buffer_text():find('later line', 1, true)
+  end, 'live output in the buffer')
+  H.wait_for(function()
+    return buffer_text():find('agent exited with code 0', 1, true)
+  end, 'the exit line')
+  H.contains(buffer_text(), 'no newline', 'a last line without newline')
+  H.eq(vim.bo[buf].modifiable, false, 'read-only')
+end)
+
+H.case('commands', function()
+  H.setup()
+  local argv = H.agent({ { out = 'started by command' }, H.ask('req-1', { DATABASE_Q }), { recv = 1 }, { sleep = 30 } })
+  -- :AskHost start with a quoted argument (the script path has no spaces; quoting must still work).
+  vim.cmd(('AskHost start %s "%s" %s'):format(argv[1], argv[2], argv[3]))
+  H.wait_dialog()
+  vim.cmd('AskHost pending')
+  H.contains(vim.fn.execute('messages'), 'Which database should we use?', ':AskHost pending lists it')
+  -- The dialog closed by hand (:close) comes back with :AskHost pending.
+  local d = H.dialog()
+  vim.api.nvim_win_close(d.win, true)
+  H.sleep(100)
+  H.ok(H.dialog() ~= nil and not vim.api.nvim_win_is_valid(d.win), 'hidden, still pending')
+  vim.cmd('AskHost pending')
+  H.wait_for(function()
+    return H.dialog() and vim.api.nvim_win_is_valid(H.dialog().win)
+  end, 'the dialog shown again')
+  H.keys('3')
+  H.eq(H.response('req-1').answers[1].answer, 'MongoDB', 'answer')
+  -- :AskHost prompt: the native adapter has no conversation, so askhost refuses; the agent runs on.
+  local refused
+  require('askhost').prompt('hello', function(err)
+    refused = err or 'no error'
+  end)
+  H.wait_for(function()
+    return refused
+  end, 'the prompt reply')
+  H.contains(refused, 'native', 'prompt refused by the native adapter')
+  local stopped
+  require('askhost').stop(function(err, result)
+    stopped = { err = err, result = result }
+  end)
+  H.wait_for(function()
+    return stopped
+  end, 'agent/stop to reply', 10000)
+  H.eq(stopped.err, nil, 'stop error')
+  H.eq(stopped.result.signal, 15, 'stopped by SIGTERM')
+  H.wait_for(function()
+    return require('askhost').info().last_exit ~= nil
+  end, 'agent/exit')
+  H.eq(vim.fn.exists(':AskHost'), 2, 'the command exists')
+  H.eq(require('askhost').complete('pe', 'AskHost pe'), { 'pending' }, 'completion')
+end)
+
+H.case('checkhealth', function()
+  H.setup()
+  vim.cmd('checkhealth askhost')
+  local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  H.contains(text, 'OK: binary found: ' .. vim.fn.exepath(H.env.askhost), 'binary')
+  H.contains(text, '(askhost ', 'version')
+  H.contains(text, 'OK: protocol handshake works', 'handshake')
+  H.ok(not text:find('ERROR', 1, true), 'no errors:\n' .. text)
+end)
+
+H.case('binary_resolution', function()
+  local askhost = require('askhost')
+  local bin = H.file('bin')
+  vim.fn.mkdir(bin, 'p')
+  vim.loop.fs_symlink(H.env.askhost, bin .. '/askhost')
+  local old_path = vim.env.PATH
+  vim.env.PATH = bin .. ':' .. old_path
+  askhost.setup({})
+  H.eq(askhost.binary(), bin .. '/askhost', 'askhost on PATH')
+  askhost.setup({ binary = H.file('missing/askhost') })
+  local path, why = askhost.binary()
+  H.eq(path, nil, 'a configured binary that does not exist')
+  H.contains(why, 'not executable', 'why')
+  vim.env.PATH = '/nonexistent'
+  askhost.setup({})
+  local repo_build = vim.fn.fnamemodify(askhost.plugin_dir() .. '/../../build/askhost', ':p')
+  path, why = askhost.binary()
+  if vim.fn.executable(repo_build) == 1 then
+    H.eq(path, repo_build, "the repository's build/askhost")
+  else
+    H.contains(why, repo_build, 'names the build path it tried')
+  end
+  vim.env.PATH = old_path
+end)
+
+H.case('host_exit_closes_dialog', function()
+  local askhost = H.start(ask_one({ DATABASE_Q }))
+  H.wait_dialog()
+  local pid = askhost.info().pid
+  vim.loop.kill(pid, 'sigkill')
+  H.wait_for(window_closed, 'the dialog to close when askhost dies')
+  H.wait_for(function()
+    return not askhost.info().running
+  end, 'askhost to be seen gone')
+  H.eq(askhost.status(), '', 'nothing waiting')
+end)
+
+H.case('long_option_list_scrolls', function()
+  local options = {}
+  for i = 1, 8 do
+    options[i] = { label = 'Framework ' .. i }
+  end
+  H.start(ask_one({ { question = 'Which framework should we use?', header = 'Framework', options = options } }))
+  H.wait_dialog()
+  H.contains(H.dialog_text(), 'more...', 'a scroll indicator')
+  H.ok(not H.dialog_text():find('Framework 7', 1, true), 'Framework 7 is scrolled out')
+  H.keys('7') -- number keys reach rows out of view
+  single_answer(H.response('req-1'), 'Which framework should we use?', 'Framework 7', 'Framework 7', false)
+end)
+
+H.case('rpc_framing', function()
+  local rpc = require('askhost.rpc')
+  local messages = {
+    { jsonrpc = '2.0', id = 1, method = 'ask/show', params = { id = 'ask-1', text = 'ünïcödé ✓ 中文' } },
+    { jsonrpc = '2.0', method = 'agent/output', params = { stream = 'stdout', text = 'a\r\n\r\nb' } },
+    { jsonrpc = '2.0', id = 2, result = vim.NIL },
+  }
+  local stream = ''
+  for _, m in ipairs(messages) do
+    stream = stream .. rpc.encode_frame(m)
+  end
+  -- Every split point, and one byte at a time.
+  for cut = 0, #stream do
+    local d = rpc.new_decoder()
+    local got = {}
+    for _, chunk in ipairs({ stream:sub(1, cut), stream:sub(cut + 1) }) do
+      for _, f in ipairs(d.feed(chunk)) do
+        got[#got + 1] = vim.json.decode(f.body)
+      end
+    end
+    H.eq(#got, 3, 'three messages when split at ' .. cut)
+    H.eq(got[1].params.text, 'ünïcödé ✓ 中文', 'utf-8 body at ' .. cut)
+    H.eq(got[2].params.text, 'a\r\n\r\nb', 'a body containing a blank line at ' .. cut)
+  end
+  local d = rpc.new_decoder()
+  local n = 0
+  for i = 1, #stream do
+    n = n + #d.feed(stream:sub(i, i))
+  end
+  H.eq(n, 3, 'byte by byte')
+  H.eq(d.pending_bytes(), 0, 'nothing left over')
+  -- Header names in any case, other headers ignored.
+  local body = '{"jsonrpc":"2.0","method":"x"}'
+  local got = rpc.new_decoder().feed('content-type: application/json\r\nCONTENT-LENGTH: ' .. #body .. '\r\n\r\n' .. body)
+  H.eq(got[1] and got[1].body, body, 'case-insensitive header')
+  local bad = rpc.new_decoder().feed('X-Foo: 1\r\n\r\n' .. body)
+  H.ok(bad[1] and bad[1].error, 'a frame without Content-Length is reported')
+end)
