@@ -13,6 +13,8 @@ namespace {
 constexpr std::string_view other_label = "Other (type your answer)";
 constexpr std::size_t max_dialog_width = 80;
 constexpr std::size_t max_tab_label_width = 20;
+// A typed answer shows at most this many lines, following the cursor (a paste can be long).
+constexpr std::size_t max_input_lines = 8;
 
 bool printable(char32_t c) {
     return c >= 0x20 && c != 0x7f && !(c >= 0x80 && c < 0xa0) && c <= 0x10ffff &&
@@ -607,10 +609,12 @@ std::vector<ScreenLine> input_lines(const std::u32string& text, std::size_t pos,
         begin = end > max_lines ? end - max_lines : 0;
         end = std::min(rows.size(), begin + max_lines);
     }
+    // Lines scrolled out above are marked with "…" in the margin.
+    const std::string scrolled = rest.size() >= 2 ? rest.substr(0, rest.size() - 2) + "… " : rest;
     std::vector<ScreenLine> out;
     for (std::size_t r = begin; r < end; ++r) {
         ScreenLine l;
-        l.spans.push_back(Span{r == 0 ? first : rest, AttrNone});
+        l.spans.push_back(Span{r == 0 ? first : (r == begin ? scrolled : rest), AttrNone});
         for (const auto& cell : rows[r])
             if (!cell.text.empty()) l.spans.push_back(Span{u32_to_utf8(cell.text), cell.cursor ? AttrReverse : AttrNone});
         out.push_back(std::move(l));
@@ -763,7 +767,7 @@ std::vector<ScreenLine> list_body(const DialogModel& m, std::size_t q, std::size
     const std::size_t rows = m.row_count(q);
     const std::size_t cursor = m.cursor(q);
     std::vector<std::vector<ScreenLine>> items(rows);
-    const std::size_t text_room = std::max<std::size_t>(room > 6 ? room - 6 : 1, 1);
+    const std::size_t text_room = std::clamp<std::size_t>(room > 6 ? room - 6 : 1, 1, max_input_lines);
     for (std::size_t r = 0; r < rows; ++r) items[r] = option_lines(m, q, r, width, text_room);
 
     std::size_t b = std::min(m.scroll_offset(q), rows - 1);
@@ -834,7 +838,8 @@ std::vector<ScreenLine> layout_dialog(const DialogModel& m, std::size_t width, s
     auto make_body = [&](std::size_t room) {
         if (m.on_submit_tab()) return review_body(m, w);
         if (m.free_text(m.tab()))
-            return input_lines(m.text(m.tab()), m.text_cursor(m.tab()), true, w, "  > ", "    ", room);
+            return input_lines(m.text(m.tab()), m.text_cursor(m.tab()), true, w, "  > ", "    ",
+                               std::min(room, max_input_lines));
         return list_body(m, m.tab(), w, room);
     };
     const std::size_t natural_body = make_body(std::max<std::size_t>(height, 64)).size();

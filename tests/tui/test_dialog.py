@@ -35,10 +35,13 @@ def cells(text):
 class Session:
     """One private tmux server running the driver on one ask."""
 
+    count = 0
+
     def __init__(self, driver, questions, width=80, height=24, name="case", args=()):
         self.driver = driver
         self.dir = tempfile.mkdtemp(prefix="askhost-tui-")
-        self.socket = "askhost-tui-%s-%d" % (name, os.getpid())
+        Session.count += 1  # a fresh server name each time: a killed server may linger briefly
+        self.socket = "askhost-tui-%s-%d-%d" % (name, os.getpid(), Session.count)
         self.qfile = os.path.join(self.dir, "questions.json")
         self.out = os.path.join(self.dir, "out.json")
         self.rc = os.path.join(self.dir, "rc")

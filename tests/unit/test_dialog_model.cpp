@@ -829,6 +829,10 @@ BOOST_AUTO_TEST_CASE(typed_text_wraps_and_shows_its_end) {
         if (contains(l.plain(), "█")) has_cursor = true;
     }
     BOOST_TEST(has_cursor);
+    const std::string scr = screen(m);
+    BOOST_TEST(contains(scr, "\n  … zzzz"), scr);            // scrolled: marked, not "> "
+    BOOST_TEST(contains(scr, "  Paste\n\n"), scr);          // the layout keeps its blank lines
+    BOOST_TEST(lines.size() == 1u + 1 + 1 + 1 + 8 + 1 + 1 + 1);  // no header: no header line
 }
 
 BOOST_AUTO_TEST_CASE(escape_sequences_are_shown_not_sent) {
