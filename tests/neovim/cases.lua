@@ -292,6 +292,13 @@ end)
 H.case('status_string', function()
   local askhost = H.setup()
   H.eq(askhost.status(), '', 'nothing waiting before askhost runs')
+  local seen = {}
+  vim.api.nvim_create_autocmd('User', {
+    pattern = 'AskHostState',
+    callback = function()
+      seen[#seen + 1] = askhost.status()
+    end,
+  })
   H.start(ask_one({ DATABASE_Q }))
   H.wait_dialog()
   H.wait_for(function()
@@ -303,6 +310,31 @@ H.case('status_string', function()
   H.wait_for(function()
     return askhost.status() == ''
   end, 'status to clear')
+  H.ok(vim.tbl_contains(seen, '? 1 question waiting') and seen[#seen] == '', 'User AskHostState: ' .. vim.inspect(seen))
+end)
+
+H.case('narrow_screen_wraps_and_resizes', function()
+  vim.o.columns = 50
+  vim.o.lines = 30
+  local long = { question = string.rep('A rather long question about the database layer ', 3) .. '?',
+    header = 'Database', options = DATABASE_Q.options }
+  H.start(ask_one({ long }))
+  local d = H.wait_dialog()
+  local width = vim.api.nvim_win_get_width(d.win)
+  H.ok(width <= 46, 'fits a 50-column screen with its border: width ' .. width)
+  for _, line in ipairs(vim.api.nvim_buf_get_lines(d.buf, 0, -1, false)) do
+    H.ok(vim.fn.strdisplaywidth(line) <= width, 'no line wider than the window: ' .. vim.inspect(line))
+  end
+  H.contains(H.dialog_text(), 'Esc to cancel', 'the hint wraps, whole')
+  vim.o.columns = 120
+  vim.cmd('doautocmd VimResized')
+  H.sleep(50)
+  local config = vim.api.nvim_win_get_config(d.win)
+  local col = type(config.col) == 'table' and config.col[false] or config.col
+  local w = vim.api.nvim_win_get_width(d.win)
+  H.ok(math.abs(col - math.floor((120 - w) / 2)) <= 2, 're-centred after a resize: col ' .. col .. ', width ' .. w)
+  H.keys('1')
+  H.eq(H.response('req-1').answers[1].answer, 'PostgreSQL (Recommended)', 'answer')
 end)
 
 H.case('log_shows_output', function()
@@ -477,4 +509,28 @@ H.case('rpc_framing', function()
   H.eq(got[1] and got[1].body, body, 'case-insensitive header')
   local bad = rpc.new_decoder().feed('X-Foo: 1\r\n\r\n' .. body)
   H.ok(bad[1] and bad[1].error, 'a frame without Content-Length is reported')
+end)
+
+H.case('help_and_statusline', function()
+  -- :help askhost from a copy of doc/ (helptags writes a tags file next to the help file).
+  local rt = H.file('rt')
+  vim.fn.mkdir(rt .. '/doc', 'p')
+  local src = require('askhost').plugin_dir() .. '/doc/askhost.txt'
+  vim.fn.writefile(vim.fn.readfile(src), rt .. '/doc/askhost.txt')
+  vim.cmd('helptags ' .. vim.fn.fnameescape(rt .. '/doc'))
+  vim.opt.runtimepath:prepend(rt)
+  for _, tag in ipairs({ 'askhost', ':AskHost-start', 'askhost-keys', 'askhost.status()', 'askhost-highlights' }) do
+    vim.cmd('help ' .. tag)
+    H.eq(vim.bo.filetype, 'help', ':help ' .. tag)
+    vim.cmd('close')
+  end
+  -- The statusline expression from the help works.
+  local askhost = H.start(ask_one({ DATABASE_Q }))
+  H.wait_dialog()
+  H.wait_for(function()
+    return askhost.status() ~= ''
+  end, 'a waiting question')
+  H.eq(vim.api.nvim_eval("v:lua.require'askhost'.status()"), '? 1 question waiting', 'v:lua in a statusline')
+  H.keys('<Esc>')
+  H.response('req-1')
 end)

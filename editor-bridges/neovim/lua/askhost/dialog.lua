@@ -422,29 +422,33 @@ function Dialog:_create()
   api.nvim_create_autocmd('VimResized', {
     group = self.augroup,
     callback = function()
-      self:render()
+      self:render({ keep_focus = true })
     end,
   })
   self.hidden = false
   self:render()
 end
 
-function Dialog:_geometry(lines)
+-- Width from the content (at most 80 columns, or the screen less a margin), height from the lines.
+function Dialog:_geometry()
   local columns, rows = vim.o.columns, vim.o.lines - vim.o.cmdheight
   local avail = math.max(math.min(max_width, columns - 4), 20)
-  local layout = M.layout(self.model, avail, self.opts.agent, self.note)
   local width = 30
-  for _, text in ipairs(M.plain(layout.lines)) do
+  for _, text in ipairs(M.plain(M.layout(self.model, avail, self.opts.agent, self.note).lines)) do
     width = math.max(width, width_of(text) + 1)
   end
-  width = math.min(width, avail)
+  -- Never narrower than before, so switching tabs does not make the window jump.
+  width = math.min(math.max(width, self.min_width or 0), avail)
+  self.min_width = width
+  -- Lay out again at the final width so wrapping matches the window.
+  local layout = M.layout(self.model, width, self.opts.agent, self.note)
   local height = math.max(math.min(#layout.lines, rows - 4), 1)
   return {
     width = width,
     height = height,
     row = math.max(math.floor((rows - height) / 2) - 1, 0),
     col = math.max(math.floor((columns - width) / 2) - 1, 0),
-    layout = (lines ~= false) and layout or nil,
+    layout = layout,
   }
 end
 
@@ -452,25 +456,17 @@ function Dialog:valid()
   return not self.closed and not self.hidden and self.win and api.nvim_win_is_valid(self.win)
 end
 
--- Draw the current state, resize and re-centre, and put the focus where typing goes.
-function Dialog:render()
+-- Draw the current state, resize and re-centre, and (unless opts.keep_focus) put the focus where
+-- typing goes.
+function Dialog:render(opts)
   if not self:valid() then
     return
   end
   local g = self:_geometry()
-  -- Lay out again at the final width so wrapping matches the window.
-  local layout = M.layout(self.model, g.width, self.opts.agent, self.note)
-  local height = math.max(math.min(#layout.lines, vim.o.lines - vim.o.cmdheight - 4), 1)
-  api.nvim_win_set_config(self.win, {
-    relative = 'editor',
-    row = math.max(math.floor((vim.o.lines - vim.o.cmdheight - height) / 2) - 1, 0),
-    col = g.col,
-    width = g.width,
-    height = height,
-  })
-  local texts = M.plain(layout.lines)
+  local layout = g.layout
+  api.nvim_win_set_config(self.win, { relative = 'editor', row = g.row, col = g.col, width = g.width, height = g.height })
   vim.bo[self.buf].modifiable = true
-  api.nvim_buf_set_lines(self.buf, 0, -1, false, texts)
+  api.nvim_buf_set_lines(self.buf, 0, -1, false, M.plain(layout.lines))
   vim.bo[self.buf].modifiable = false
   api.nvim_buf_clear_namespace(self.buf, ns, 0, -1)
   for i, spans in ipairs(layout.lines) do
@@ -484,6 +480,16 @@ function Dialog:render()
   end
   self.layout = layout
   pcall(api.nvim_win_set_cursor, self.win, { layout.cursor or 1, 0 })
+  if opts and opts.keep_focus then
+    if self.input_win and api.nvim_win_is_valid(self.input_win) and layout.input then
+      local at = layout.input
+      api.nvim_win_set_config(self.input_win, {
+        relative = 'win', win = self.win, row = at.line - 1, col = at.col,
+        width = math.max(g.width - at.col - 1, 5), height = 1,
+      })
+    end
+    return
+  end
   self:_sync_focus()
 end
 
@@ -687,9 +693,8 @@ function Dialog:close()
   end
   self.closed = true
   pcall(api.nvim_del_augroup_by_id, self.augroup)
-  local was_inside = false
   local cur = api.nvim_get_current_win()
-  was_inside = cur == self.win or cur == self.input_win
+  local was_inside = cur == self.win or cur == self.input_win
   if self.input_win and api.nvim_win_is_valid(self.input_win) then
     api.nvim_win_close(self.input_win, true)
   end

@@ -242,6 +242,8 @@ function handlers.on_notification(method, params)
   params = params or {}
   if method == 'ask/state' then
     state.pending = rpc.denull(params.pending) or {}
+    -- Status lines refresh; `autocmd User AskHostState` lets others react.
+    pcall(vim.api.nvim_exec_autocmds, 'User', { pattern = 'AskHostState', modeline = false })
     vim.cmd('redrawstatus')
   elseif method == '$/cancelRequest' then
     on_cancel(params)
