@@ -43,6 +43,8 @@ void Session::stop(std::chrono::milliseconds grace) {
 
 void Session::kill_now() { supervisor_->kill_now(); }
 
+void Session::finish_then_stop() { supervisor_->finish_then_stop(); }
+
 bool Session::running() const { return supervisor_->running(); }
 
 int Session::pid() const { return supervisor_->pid(); }

@@ -32,6 +32,8 @@ public:
     bool prompt(std::string_view text);
     void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(3000));
     void kill_now();
+    // End of input for the agent, a moment to finish, then stop(): for a host that is leaving.
+    void finish_then_stop();
     bool running() const;
     int pid() const;
     const std::string& agent_name() const { return agent_name_; }

@@ -32,6 +32,7 @@ struct Supervisor::Impl {
     boost::asio::signal_set sigchld;
     boost::asio::steady_timer kill_timer;
     boost::asio::steady_timer drain_timer;
+    boost::asio::steady_timer term_timer;
     pid_t pid = -1;
     bool reaped = false, out_open = false, err_open = false, exit_reported = false;
     bool stdin_open = false, writing = false, close_after_write = false;
@@ -44,7 +45,7 @@ struct Supervisor::Impl {
 
     Impl(boost::asio::io_context& io_, Callbacks c)
         : io(io_), cb(std::move(c)), in_pipe(io_), out_pipe(io_), err_pipe(io_),
-          sigchld(io_, SIGCHLD), kill_timer(io_), drain_timer(io_) {}
+          sigchld(io_, SIGCHLD), kill_timer(io_), drain_timer(io_), term_timer(io_) {}
 
     void read_out() {
         out_pipe.async_read_some(boost::asio::buffer(out_buf),
@@ -151,6 +152,7 @@ struct Supervisor::Impl {
         exit_reported = true;
         kill_timer.cancel();
         drain_timer.cancel();
+        term_timer.cancel();
         sigchld.cancel();
         stdin_open = false;
         boost::system::error_code ignored;
@@ -274,6 +276,17 @@ void Supervisor::stop(std::chrono::milliseconds grace) {
     d.kill_timer.async_wait([this, a = d.alive](const boost::system::error_code& ec) {
         if (!*a || ec) return;
         kill_now();
+    });
+}
+
+void Supervisor::finish_then_stop(std::chrono::milliseconds wait, std::chrono::milliseconds grace) {
+    auto& d = *impl_;
+    if (!running()) return;
+    close_stdin();
+    d.term_timer.expires_after(wait);
+    d.term_timer.async_wait([this, grace, a = d.alive](const boost::system::error_code& ec) {
+        if (!*a || ec) return;
+        stop(grace);
     });
 }
 

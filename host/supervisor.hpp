@@ -53,6 +53,10 @@ public:
     void close_stdin();
     // SIGTERM to the agent's process group, SIGKILL after `grace`.
     void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(3000));
+    // Close the agent's stdin and give it `wait` to finish on its own (it may still be reading
+    // its last answer), then stop(grace).
+    void finish_then_stop(std::chrono::milliseconds wait = std::chrono::milliseconds(1000),
+                          std::chrono::milliseconds grace = std::chrono::milliseconds(3000));
     // SIGKILL to the group at once (askhost itself is going away).
     void kill_now();
 

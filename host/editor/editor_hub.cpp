@@ -116,10 +116,11 @@ public:
 
     void notify(std::string_view method, const std::string& params) {
         if (ready()) conn_->rpc().notify(method, params);
+        else if (!conn_->closed()) keep_early(method, params);
     }
 
     void output(Stream stream, std::string_view text) {
-        if (!ready()) return;
+        if (!ready() && conn_->closed()) return;
         if (conn_->queued_bytes() > kMaxQueuedOutput) {
             dropped_ += text.size();
             return;
@@ -139,7 +140,7 @@ public:
         std::string fixed = repair_utf8(text);
         w.String(fixed.data(), static_cast<rapidjson::SizeType>(fixed.size()));
         w.EndObject();
-        conn_->rpc().notify("agent/output", std::string_view(buf.GetString(), buf.GetSize()));
+        notify("agent/output", std::string(buf.GetString(), buf.GetSize()));
     }
 
 private:
@@ -221,6 +222,11 @@ private:
         if (method == "initialized") {
             if (!initialize_seen_ || initialized_) return;
             initialized_ = true;
+            // What the agent said before the client was ready (it starts with askhost) comes first.
+            auto early = std::move(early_);
+            early_.clear();
+            for (const auto& [m, p] : early)
+                if (m != "ask/state") conn_->rpc().notify(m, p);
             notify("ask/state", ask_state_params(hub_.broker_.pending()));
             if (can_show_) {
                 showing_frontend_ = true;
@@ -235,7 +241,16 @@ private:
         // Other notifications ($/cancelRequest, $/setTrace, ...) need nothing from the host.
     }
 
+    // Notifications that came before `initialized`, kept (up to a bound) for when it comes.
+    void keep_early(std::string_view method, const std::string& params) {
+        if (early_bytes_ + params.size() > kMaxQueuedOutput) return;
+        early_bytes_ += params.size();
+        early_.emplace_back(std::string(method), params);
+    }
+
     static constexpr int kAgentError = -32001;
+    std::vector<std::pair<std::string, std::string>> early_;
+    std::size_t early_bytes_ = 0;
 
     EditorHub& hub_;
     std::shared_ptr<Connection> conn_;
