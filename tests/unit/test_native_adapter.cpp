@@ -1,0 +1,203 @@
+#define BOOST_TEST_MODULE native_adapter
+#include <boost/test/unit_test.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <rapidjson/document.h>
+
+#include "adapter.hpp"
+#include "editor/ask_json.hpp"
+#include "editor/editor_hub.hpp"
+
+using namespace askhost;
+
+namespace askhost {
+void register_native_adapter(AdapterRegistry&);
+}
+
+namespace {
+
+// Records what the adapter does; asks are answered by the test.
+struct FakeHost final : AdapterHost {
+    std::vector<std::string> sent, printed, logs, withdrawn;
+    std::vector<std::pair<AskInput, Reply>> asks;
+    Profile prof = Profile::Lenient;
+    std::string ask(AskInput input, Reply reply) override {
+        asks.emplace_back(std::move(input), std::move(reply));
+        return "ask-" + std::to_string(asks.size());
+    }
+    void withdraw(const std::string& id) override { withdrawn.push_back(id); }
+    void output(Stream, std::string_view text) override { printed.emplace_back(text); }
+    void send(std::string_view line) override { sent.emplace_back(line); }
+    Profile profile() const override { return prof; }
+    void log(std::string_view m) override { logs.emplace_back(m); }
+};
+
+std::unique_ptr<AgentAdapter> make(FakeHost& host) {
+    AdapterRegistry reg;
+    register_native_adapter(reg);
+    return reg.find("native")->create(host);
+}
+
+rapidjson::Document parse(const std::string& s) {
+    rapidjson::Document d;
+    d.Parse(s.c_str());
+    return d;
+}
+
+const char* kAsk = R"({"type":"ask_user_request","requestId":"r1","questions":[{"question":"Name?"}]})";
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(output_lines_pass_through_with_their_newline) {
+    FakeHost h;
+    auto a = make(h);
+    a->on_line("hello");
+    a->on_line("{\"type\":\"other\"}");
+    a->on_line("{broken \"type\"");
+    a->on_line("");
+    BOOST_TEST(h.printed == (std::vector<std::string>{"hello\n", "{\"type\":\"other\"}\n", "{broken \"type\"\n", "\n"}));
+    BOOST_TEST(h.asks.empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_request_becomes_an_ask_and_the_outcome_a_response) {
+    FakeHost h;
+    auto a = make(h);
+    a->on_line(kAsk);
+    BOOST_REQUIRE_EQUAL(h.asks.size(), 1u);
+    BOOST_TEST(h.asks[0].first.questions.at(0).question == "Name?");
+    Answer ans;
+    ans.question = "Name?";
+    ans.values = {"svc"};
+    ans.was_custom = true;
+    h.asks[0].second(Outcome::answered({ans}));
+    BOOST_REQUIRE_EQUAL(h.sent.size(), 1u);
+    auto d = parse(h.sent[0]);
+    BOOST_TEST(std::string(d["type"].GetString()) == "ask_user_response");
+    BOOST_TEST(std::string(d["requestId"].GetString()) == "r1");
+    BOOST_TEST(d["answered"].GetBool());
+    BOOST_TEST(std::string(d["answers"][0]["answer"].GetString()) == "svc");
+}
+
+BOOST_AUTO_TEST_CASE(duplicate_request_id_while_waiting_is_refused) {
+    FakeHost h;
+    auto a = make(h);
+    a->on_line(kAsk);
+    a->on_line(kAsk);
+    BOOST_REQUIRE_EQUAL(h.sent.size(), 1u);
+    auto d = parse(h.sent[0]);
+    BOOST_TEST(std::string(d["error"]["code"].GetString()) == "invalid_request");
+    BOOST_TEST(h.asks.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(cancel_withdraws_and_never_replies) {
+    FakeHost h;
+    auto a = make(h);
+    a->on_line(kAsk);
+    a->on_line(R"({"type":"ask_user_cancel","requestId":"r1"})");
+    BOOST_TEST(h.withdrawn == std::vector<std::string>{"ask-1"});
+    BOOST_TEST(h.sent.empty());
+}
+
+BOOST_AUTO_TEST_CASE(strict_profile_checks_only_the_tool_fields) {
+    FakeHost h;
+    h.prof = Profile::Strict;
+    auto a = make(h);
+    a->on_line(R"({"type":"ask_user_request","requestId":"r","questions":[{"question":"Q?","header":"H","options":[{"label":"a","description":""},{"label":"b","description":""}]}]})");
+    BOOST_TEST(h.asks.size() == 1u);
+    BOOST_TEST(h.sent.empty());
+}
+
+BOOST_AUTO_TEST_CASE(subagent_refused_before_validation) {
+    FakeHost h;
+    auto a = make(h);
+    a->on_line(R"({"type":"ask_user_request","requestId":"r","subagent":true,"questions":[]})");
+    BOOST_REQUIRE_EQUAL(h.sent.size(), 1u);
+    auto d = parse(h.sent[0]);
+    BOOST_TEST(std::string(d["error"]["code"].GetString()) == "subagent");
+}
+
+namespace {
+
+Ask two_questions() {
+    Ask ask;
+    ask.id = "ask-1";
+    ask.questions.push_back(Question{"Which DB?", "DB", {{"Postgres", "", {}}, {"SQLite", "", {}}}, false});
+    ask.questions.push_back(Question{"Features?", "F", {{"Auth", "", {}}, {"API", "", {}}}, true});
+    return ask;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(client_outcome_is_matched_by_question_and_ordered) {
+    auto ask = two_questions();
+    auto d = parse(R"({"answered":true,"answers":[{"question":"Features?","answer":["Auth","API"]},
+                                                   {"question":"Which DB?","answer":"SQLite"}]})");
+    auto parsed = parse_client_outcome(d, ask);
+    BOOST_REQUIRE(std::holds_alternative<Outcome>(parsed));
+    const auto& o = std::get<Outcome>(parsed);
+    BOOST_TEST(o.answers.at(0).question == "Which DB?");
+    BOOST_TEST(o.answers.at(0).selected_option.value_or("") == "SQLite");
+    BOOST_TEST(!o.answers.at(0).was_custom);
+    BOOST_TEST(o.answers.at(1).multi);
+    BOOST_TEST(o.answers.at(1).values == (std::vector<std::string>{"Auth", "API"}));
+}
+
+BOOST_AUTO_TEST_CASE(client_outcome_refusals_name_the_field) {
+    auto ask = two_questions();
+    auto check = [&](const char* json, const std::string& message) {
+        auto d = parse(json);
+        auto parsed = parse_client_outcome(d, ask);
+        BOOST_REQUIRE(std::holds_alternative<Refusal>(parsed));
+        BOOST_TEST(std::get<Refusal>(parsed).message == message);
+    };
+    check(R"({"answers":[]})", "result.answered: expected a boolean");
+    check(R"({"answered":true,"answers":[{"question":"Which DB?","answer":"SQLite"}]})",
+          "result.answers: question 2 (\"Features?\") has no answer");
+    check(R"({"answered":true,"answers":[{"question":"Nope","answer":"x"}]})",
+          "result.answers[0].question: no such question \"Nope\"");
+    check(R"({"answered":true,"answers":[{"question":"Which DB?","answer":""},{"question":"Features?","answer":["Auth"]}]})",
+          "result.answers[0].answer: empty: an answer that says nothing is not an answer");
+    check(R"({"answered":true,"answers":[{"question":"Which DB?","answer":["a","b"]},{"question":"Features?","answer":["Auth"]}]})",
+          "result.answers[0].answer: several values for a single-choice question");
+}
+
+BOOST_AUTO_TEST_CASE(a_typed_answer_that_is_no_label_is_custom) {
+    auto ask = two_questions();
+    auto d = parse(R"({"answered":true,"answers":[{"question":"Which DB?","answer":"DynamoDB"},{"question":"Features?","answer":"Auth"}]})");
+    auto o = std::get<Outcome>(parse_client_outcome(d, ask));
+    BOOST_TEST(o.answers[0].was_custom);
+    BOOST_TEST(!o.answers[0].selected_option.has_value());
+    BOOST_TEST(o.answers[1].multi);  // a multi-select question answered from a plain list
+}
+
+BOOST_AUTO_TEST_CASE(cancel_and_timeout_results) {
+    auto ask = two_questions();
+    auto d = parse(R"({"answered":false,"cancelled":true,"reason":"closed"})");
+    auto o = std::get<Outcome>(parse_client_outcome(d, ask));
+    BOOST_TEST(static_cast<int>(o.kind) == static_cast<int>(OutcomeKind::Cancelled));
+    BOOST_TEST(o.reason == "closed");
+}
+
+BOOST_AUTO_TEST_CASE(capabilities_downgrade_what_is_sent) {
+    auto ask = two_questions();
+    ask.questions[0].options[0].preview = "<b>x</b>";
+    auto caps_doc = parse(R"({"ask":{"multiSelect":false,"previews":false}})");
+    auto caps = parse_client_caps(caps_doc);
+    auto params = parse(ask_show_params(ask, caps));
+    BOOST_TEST(!params["questions"][1]["multiSelect"].GetBool());
+    BOOST_TEST(!params["questions"][0]["options"][0].HasMember("preview"));
+    auto full = parse(ask_show_params(ask, ClientAskCaps{}));
+    BOOST_TEST(full["questions"][1]["multiSelect"].GetBool());
+    BOOST_TEST(std::string(full["questions"][0]["options"][0]["preview"].GetString()) == "<b>x</b>");
+}
+
+BOOST_AUTO_TEST_CASE(repair_utf8_keeps_valid_text_and_replaces_bad_bytes) {
+    BOOST_TEST(repair_utf8("héllo 中文 ✓ 😀") == "héllo 中文 ✓ 😀");
+    BOOST_TEST(repair_utf8("a\xff" "b") == "a\xEF\xBF\xBD" "b");
+    BOOST_TEST(repair_utf8("\xC0\xAF") == "\xEF\xBF\xBD\xEF\xBF\xBD");      // overlong
+    BOOST_TEST(repair_utf8("\xED\xA0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // surrogate
+    BOOST_TEST(repair_utf8("\xE4\xB8") == "\xEF\xBF\xBD\xEF\xBF\xBD");      // cut short
+}
