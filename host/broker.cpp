@@ -75,6 +75,7 @@ std::string Broker::submit(Ask ask, Reply reply) {
             if (!ec) finish(id, Outcome::timed_out(), nullptr);
         });
     }
+    if (on_submit) on_submit(e->ask);
     queue_.push_back(std::move(e));
     if (on_state) on_state();
     show_head();
@@ -123,6 +124,7 @@ void Broker::withdraw(const std::string& id) {
     queue_.erase(it);
     if (entry->timer) entry->timer->cancel();
     for (Frontend* f : entry->showing) f->withdraw(id);
+    if (on_withdrawn) on_withdrawn(entry->ask);
     if (on_state) on_state();
     boost::asio::post(io_, [this] { show_head(); });
 }

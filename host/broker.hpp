@@ -49,6 +49,10 @@ public:
     // Hooks: state changes (REQ-AUQ-006) and every outcome before it is handed back (journal).
     std::function<void()> on_state;
     std::function<void(const Ask&, const Outcome&)> on_outcome;
+    // Every ask once its id is assigned, before any frontend shows it (journal).
+    std::function<void(const Ask&)> on_submit;
+    // An ask closed without an outcome: the agent took it back (journal).
+    std::function<void(const Ask&)> on_withdrawn;
 
 private:
     struct Entry;

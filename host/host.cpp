@@ -21,6 +21,22 @@ Host::Host(const CliOptions& options, Mode mode)
       signals_(io_, SIGINT, SIGTERM, SIGHUP) {
     register_builtin_adapters(registry_);
     broker_.set_timeout(opts_.timeout);
+    {
+        store::SessionStoreOptions so;
+        so.session = opts_.session;
+        so.pending_file = opts_.pending_file;
+        so.answers_json = opts_.answers_json;
+        so.mode = mode_ == Mode::Print ? store::JournalMode::Print
+                  : mode_ == Mode::Stdio ? store::JournalMode::Rpc : store::JournalMode::Interactive;
+        so.log = [this](std::string_view m) { log(m); };
+        auto made = store::SessionStore::create(std::move(so));
+        if (auto* s = std::get_if<std::unique_ptr<store::SessionStore>>(&made)) {
+            store_ = std::move(*s);
+            store_->attach(broker_, mode_ == Mode::Print);  // print mode: nobody to ask, write the file
+        } else {
+            store_error_ = std::get<std::string>(made);
+        }
+    }
     broker_.on_state = [this] {
         hub_.state_changed();
         auto pending = broker_.pending();
@@ -88,6 +104,7 @@ std::variant<int, std::string> Host::start_agent(const LaunchSpec& spec, const s
     hooks.output = [this](Stream s, std::string_view t) { output(s, t); };
     hooks.log = [this](std::string_view m) { log(m); };
     hooks.exited = [this](AgentExit e) { agent_exited(e); };
+    hooks.pre_answer = [this](const Ask& a) { return store_ ? store_->pre_answer(a) : std::nullopt; };
     if (session_) retired_ = std::move(session_);
     session_ = std::make_unique<Session>(io_, broker_, *adapter, opts_.profile.value_or(adapter->default_profile),
                                          std::move(hooks));
@@ -192,6 +209,10 @@ void Host::run_question_hook(const Ask& ask) {
 }
 
 int Host::run() {
+    if (!store_error_.empty()) {
+        std::cerr << "askhost: " << store_error_ << "\nTry 'askhost --help' for more information.\n";
+        return 2;
+    }
     if (auto err = listener_.listen()) log(*err + " (other clients cannot attach)");
     wait_signal();
     if (mode_ == Mode::Stdio) {

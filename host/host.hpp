@@ -14,6 +14,7 @@
 #include "editor/editor_hub.hpp"
 #include "editor/socket_listener.hpp"
 #include "session.hpp"
+#include "store/session_store.hpp"
 #include "terminal_output.hpp"
 #if ASKHOST_HAVE_TUI
 #include "tui/terminal_dialog.hpp"
@@ -53,6 +54,8 @@ private:
 #if ASKHOST_HAVE_TUI
     std::unique_ptr<TerminalDialog> dialog_;
 #endif
+    std::unique_ptr<store::SessionStore> store_;  // journal, pending-questions file, --answers
+    std::string store_error_;                     // a usage error found while opening it
     std::unique_ptr<Session> session_;
     std::unique_ptr<Session> retired_;  // an exited session, kept until its callbacks return
     std::vector<std::function<void(AgentExit)>> stop_waiters_;

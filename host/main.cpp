@@ -6,7 +6,9 @@
 
 #include "askhost_config.h"
 #include "cli.hpp"
+#include "editor/attach.hpp"
 #include "host.hpp"
+#include "store/commands.hpp"
 #if ASKHOST_HAVE_TUI
 #include "tui/terminal_dialog.hpp"
 #endif
@@ -55,6 +57,14 @@ int main(int argc, char** argv) {
             return 0;
         case Command::Run:
             return run_agent(opts);
+        case Command::Attach:
+            return run_attach(opts.command_args);
+        case Command::Answer:
+            return store::run_answer(opts.command_args, std::cout, std::cerr);
+        case Command::Questions:
+            return store::run_questions(opts.command_args, std::cout, std::cerr);
+        case Command::History:
+            return store::run_history(opts.command_args, std::cout, std::cerr);
         default:
             return usage_error("'" + args[0] + "' is not available in this build yet");
     }

@@ -1,0 +1,64 @@
+// A person's answer as typed (askhost answer, --answers, a hand-edited file), checked against
+// its question: option labels or numbers, several for multi-select, any other text is "Other".
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <rapidjson/document.h>
+
+#include "model/outcome.hpp"
+
+namespace askhost::store {
+
+// One value: text, or an option number (1-based) when given as a JSON number.
+struct AnswerItem {
+    std::string text;
+    std::optional<long long> number;
+};
+
+struct AnswerSpec {
+    std::vector<AnswerItem> items;
+    bool array = false;  // given as a JSON array
+};
+
+// A JSON answer value: string, integer, or an array of them. null gives an empty optional.
+// On a wrong shape: the error text (the caller adds where it was).
+struct SpecParse {
+    std::optional<AnswerSpec> spec;
+    std::string error;
+};
+SpecParse parse_answer_spec(const rapidjson::Value& v);
+
+// The answer as the agent gets it, or why not (e.g. "option 7 does not exist (3 options)").
+// Labels match exactly, then ignoring ASCII case; numbers pick options; other text is custom.
+std::variant<Answer, std::string> resolve_answer(const Question& q, const AnswerSpec& spec);
+
+// An answer as stored in the pending file: its values, an array for multi-select.
+AnswerSpec spec_of(const Answer& a);
+
+// The answer value as JSON: a string, a number, or an array (any rapidjson writer).
+template <class W>
+void write_spec(W& w, const AnswerSpec& spec) {
+    auto one = [&](const AnswerItem& it) {
+        if (it.number) w.Int64(*it.number);
+        else w.String(it.text.data(), static_cast<rapidjson::SizeType>(it.text.size()));
+    };
+    if (spec.array) {
+        w.StartArray();
+        for (const auto& it : spec.items) one(it);
+        w.EndArray();
+    } else if (!spec.items.empty()) {
+        one(spec.items.front());
+    } else {
+        w.Null();
+    }
+}
+
+// How errors and listings name a question: question 2 ("What should we name this service?").
+std::string question_ref(std::size_t index, const Question& q);
+
+}  // namespace askhost::store

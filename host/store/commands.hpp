@@ -1,0 +1,22 @@
+// The subcommands that work on what askhost keeps: `askhost answer`, `askhost questions`,
+// `askhost history`. Each returns the exit status: 0 done, 1 it could not be done (the message
+// says why; files are left as they were), 2 a usage error.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "store/journal.hpp"
+
+namespace askhost::store {
+
+int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int run_questions(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int run_history(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// The compact prose the spec asks for at compaction, one sentence per question:
+// User was asked "Which database should we use?" and chose PostgreSQL.
+std::string summary_text(const std::vector<Exchange>& exchanges);
+
+}  // namespace askhost::store

@@ -1,0 +1,499 @@
+#include "store/journal.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <ctime>
+#include <map>
+#include <random>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rapidjson/document.h>
+
+#include "store/fs_util.hpp"
+
+namespace askhost::store {
+
+namespace fs = std::filesystem;
+
+std::string_view journal_mode_name(JournalMode m) {
+    switch (m) {
+        case JournalMode::Interactive: return "interactive";
+        case JournalMode::Print: return "print";
+        case JournalMode::Rpc: return "rpc";
+    }
+    return "interactive";
+}
+
+std::string_view journal_outcome_name(OutcomeKind k) {
+    switch (k) {
+        case OutcomeKind::Answered: return "answered";
+        case OutcomeKind::Cancelled: return "cancelled";
+        case OutcomeKind::TimedOut: return "timedOut";
+        case OutcomeKind::ConnectionLost: return "connectionLost";
+        case OutcomeKind::Pending: return "pending";
+        case OutcomeKind::Refused: return "refused";
+    }
+    return "cancelled";
+}
+
+fs::path sessions_dir() {
+    const char* xdg = std::getenv("XDG_STATE_HOME");
+    if (xdg && xdg[0] == '/') return fs::path(xdg) / "askhost" / "sessions";
+    const char* home = std::getenv("HOME");
+    if (home && home[0] == '/') return fs::path(home) / ".local" / "state" / "askhost" / "sessions";
+    return {};
+}
+
+fs::path journal_path(const fs::path& dir, const std::string& session_id) {
+    return dir / (session_id + ".jsonl");
+}
+
+bool valid_session_id(std::string_view id) {
+    if (id.empty() || id.size() > 64 || id.front() == '.') return false;
+    for (char c : id) {
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                  c == '_' || c == '-';
+        if (!ok) return false;
+    }
+    return true;
+}
+
+namespace {
+
+std::string random_hex(int digits) {
+    static const char* hex = "0123456789abcdef";
+    std::random_device rd;
+    std::string out;
+    for (int i = 0; i < digits; ++i) out.push_back(hex[rd() % 16]);
+    return out;
+}
+
+}  // namespace
+
+std::string new_session_id() {
+    std::time_t t = std::time(nullptr);
+    struct tm tm {};
+    ::gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
+    return std::string(buf) + "-" + random_hex(4);
+}
+
+std::string questions_key(const std::vector<Question>& questions) {
+    std::string key;
+    for (const auto& q : questions) {
+        key += q.question;
+        key.push_back('\x1f');
+    }
+    return key;
+}
+
+// ---- writing ----
+
+namespace {
+
+void write_str(JsonWriter& w, std::string_view s) {
+    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+void write_questions(JsonWriter& w, const std::vector<Question>& qs) {
+    w.Key("questions");
+    w.StartArray();
+    for (const auto& q : qs) {
+        w.StartObject();
+        w.Key("question");
+        write_str(w, q.question);
+        if (!q.header.empty()) {
+            w.Key("header");
+            write_str(w, q.header);
+        }
+        if (!q.options.empty()) {
+            w.Key("options");
+            w.StartArray();
+            for (const auto& o : q.options) {
+                w.StartObject();
+                w.Key("label");
+                write_str(w, o.label);
+                if (!o.description.empty()) {
+                    w.Key("description");
+                    write_str(w, o.description);
+                }
+                if (o.preview) {
+                    w.Key("preview");
+                    write_str(w, *o.preview);
+                }
+                w.EndObject();
+            }
+            w.EndArray();
+        }
+        w.Key("multiSelect");
+        w.Bool(q.multi_select);
+        w.EndObject();
+    }
+    w.EndArray();
+}
+
+void write_answers(JsonWriter& w, const std::vector<Answer>& answers) {
+    w.Key("answers");
+    w.StartArray();
+    for (const auto& a : answers) {
+        w.StartObject();
+        w.Key("question");
+        write_str(w, a.question);
+        w.Key("answer");
+        if (a.multi) {
+            w.StartArray();
+            for (const auto& v : a.values) write_str(w, v);
+            w.EndArray();
+        } else {
+            write_str(w, a.values.empty() ? std::string_view() : std::string_view(a.values.front()));
+        }
+        if (a.selected_option) {
+            w.Key("selectedOption");
+            write_str(w, *a.selected_option);
+        }
+        w.Key("wasCustom");
+        w.Bool(a.was_custom);
+        if (!a.preview.empty()) {
+            w.Key("preview");
+            write_str(w, a.preview);
+        }
+        if (!a.notes.empty()) {
+            w.Key("notes");
+            write_str(w, a.notes);
+        }
+        w.EndObject();
+    }
+    w.EndArray();
+}
+
+void write_metadata(JsonWriter& w, const std::string& metadata_json) {
+    if (metadata_json.empty()) return;
+    w.Key("metadata");
+    w.RawValue(metadata_json.data(), metadata_json.size(), rapidjson::kObjectType);
+}
+
+}  // namespace
+
+void write_questions_json(JsonWriter& w, const std::vector<Question>& questions) { write_questions(w, questions); }
+void write_answers_json(JsonWriter& w, const std::vector<Answer>& answers) { write_answers(w, answers); }
+
+Journal::Journal(fs::path file, std::string session_id, JournalMode mode)
+    : file_(std::move(file)), session_(std::move(session_id)), run_(random_hex(8)), mode_(mode) {}
+
+Journal::~Journal() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+std::optional<std::string> Journal::append(std::string line) {
+    line.push_back('\n');
+    if (fd_ < 0) {
+        if (file_.empty()) return std::string("no state directory: set XDG_STATE_HOME or HOME");
+        if (auto err = make_dirs(file_.parent_path(), 0700)) return err;
+        fd_ = ::open(file_.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);  // read: the last byte
+        if (fd_ < 0) return "cannot open " + file_.string() + ": " + errno_text(errno);
+    }
+    // Two hosts may share a session (--session): one writer at a time keeps lines whole.
+    while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+    }
+    // A torn line left by a crash must not swallow this record: end it first.
+    struct stat st {};
+    if (::fstat(fd_, &st) == 0 && st.st_size > 0) {
+        char last = '\n';
+        if (::pread(fd_, &last, 1, st.st_size - 1) == 1 && last != '\n') line.insert(line.begin(), '\n');
+    }
+    std::string_view rest = line;
+    std::optional<std::string> error;
+    while (!rest.empty()) {
+        ssize_t n = ::write(fd_, rest.data(), rest.size());
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            error = "cannot write " + file_.string() + ": " + errno_text(errno);
+            break;
+        }
+        rest.remove_prefix(static_cast<std::size_t>(n));
+    }
+    if (!error && ::fdatasync(fd_) != 0) error = "cannot sync " + file_.string() + ": " + errno_text(errno);
+    ::flock(fd_, LOCK_UN);
+    return error;
+}
+
+std::optional<std::string> Journal::record_ask(const Ask& ask, std::string_view source, std::string_view replay_of) {
+    rapidjson::StringBuffer buf;
+    JsonWriter w(buf);
+    w.StartObject();
+    w.Key("type");
+    w.String("ask");
+    w.Key("session");
+    write_str(w, session_);
+    w.Key("run");
+    write_str(w, run_);
+    w.Key("askId");
+    write_str(w, ask.id);
+    w.Key("at");
+    w.Int64(now_ms());
+    w.Key("mode");
+    write_str(w, journal_mode_name(mode_));
+    w.Key("agent");
+    write_str(w, ask.agent);
+    if (!source.empty()) {
+        w.Key("source");
+        write_str(w, source);
+    }
+    if (!replay_of.empty()) {
+        w.Key("replayOf");
+        write_str(w, replay_of);
+    }
+    write_questions(w, ask.questions);
+    write_metadata(w, ask.metadata_json);
+    w.EndObject();
+    return append(std::string(buf.GetString(), buf.GetSize()));
+}
+
+namespace {
+
+void outcome_head(JsonWriter& w, const std::string& session, const std::string& run, const Ask& ask,
+                  std::string_view mode, std::string_view kind, std::int64_t at) {
+    w.StartObject();
+    w.Key("type");
+    w.String("outcome");
+    w.Key("session");
+    write_str(w, session);
+    w.Key("run");
+    write_str(w, run);
+    w.Key("askId");
+    write_str(w, ask.id);
+    w.Key("at");
+    w.Int64(at);
+    w.Key("mode");
+    write_str(w, mode);
+    w.Key("agent");
+    write_str(w, ask.agent);
+    w.Key("outcome");
+    write_str(w, kind);
+}
+
+}  // namespace
+
+std::optional<std::string> Journal::record_outcome(const Ask& ask, const Outcome& o, std::string_view source) {
+    rapidjson::StringBuffer buf;
+    JsonWriter w(buf);
+    const std::int64_t at = now_ms();
+    outcome_head(w, session_, run_, ask, journal_mode_name(mode_), journal_outcome_name(o.kind), at);
+    if (!source.empty()) {
+        w.Key("source");
+        write_str(w, source);
+    }
+    // Self-contained, like the spec's stored details: {questions, answers, answeredAt, mode, metadata}.
+    write_questions(w, ask.questions);
+    if (o.kind == OutcomeKind::Answered) {
+        write_answers(w, o.answers);
+        w.Key("answeredAt");
+        w.Int64(at);
+    }
+    if (o.kind == OutcomeKind::Pending) {
+        w.Key("pendingFile");
+        write_str(w, o.pending_file);
+    }
+    if (o.kind == OutcomeKind::Cancelled && !o.reason.empty()) {
+        w.Key("reason");
+        write_str(w, o.reason);
+    }
+    if (o.kind == OutcomeKind::Refused) {
+        w.Key("error");
+        w.StartObject();
+        w.Key("code");
+        write_str(w, o.error.code);
+        w.Key("path");
+        write_str(w, o.error.path);
+        w.Key("message");
+        write_str(w, o.error.message);
+        w.EndObject();
+    }
+    write_metadata(w, ask.metadata_json);
+    w.EndObject();
+    return append(std::string(buf.GetString(), buf.GetSize()));
+}
+
+std::optional<std::string> Journal::record_withdrawn(const Ask& ask) {
+    rapidjson::StringBuffer buf;
+    JsonWriter w(buf);
+    outcome_head(w, session_, run_, ask, journal_mode_name(mode_), "withdrawn", now_ms());
+    write_questions(w, ask.questions);
+    write_metadata(w, ask.metadata_json);
+    w.EndObject();
+    return append(std::string(buf.GetString(), buf.GetSize()));
+}
+
+// ---- reading ----
+
+namespace {
+
+std::string get_str(const rapidjson::Value& o, const char* key) {
+    auto it = o.FindMember(key);
+    if (it == o.MemberEnd() || !it->value.IsString()) return {};
+    return std::string(it->value.GetString(), it->value.GetStringLength());
+}
+
+std::int64_t get_ms(const rapidjson::Value& o, const char* key) {
+    auto it = o.FindMember(key);
+    if (it == o.MemberEnd() || !it->value.IsInt64()) return 0;
+    return it->value.GetInt64();
+}
+
+std::vector<Question> get_questions(const rapidjson::Value& o) {
+    std::vector<Question> out;
+    auto it = o.FindMember("questions");
+    if (it == o.MemberEnd() || !it->value.IsArray()) return out;
+    for (const auto& q : it->value.GetArray()) {
+        if (!q.IsObject()) continue;
+        Question x;
+        x.question = get_str(q, "question");
+        x.header = get_str(q, "header");
+        auto ms = q.FindMember("multiSelect");
+        x.multi_select = ms != q.MemberEnd() && ms->value.IsBool() && ms->value.GetBool();
+        auto opts = q.FindMember("options");
+        if (opts != q.MemberEnd() && opts->value.IsArray()) {
+            for (const auto& ov : opts->value.GetArray()) {
+                Option op;
+                if (ov.IsString()) {
+                    op.label = ov.GetString();
+                } else if (ov.IsObject()) {
+                    op.label = get_str(ov, "label");
+                    op.description = get_str(ov, "description");
+                    auto pv = ov.FindMember("preview");
+                    if (pv != ov.MemberEnd() && pv->value.IsString())
+                        op.preview = std::string(pv->value.GetString(), pv->value.GetStringLength());
+                }
+                x.options.push_back(std::move(op));
+            }
+        }
+        out.push_back(std::move(x));
+    }
+    return out;
+}
+
+std::vector<Answer> get_answers(const rapidjson::Value& o) {
+    std::vector<Answer> out;
+    auto it = o.FindMember("answers");
+    if (it == o.MemberEnd() || !it->value.IsArray()) return out;
+    for (const auto& a : it->value.GetArray()) {
+        if (!a.IsObject()) continue;
+        Answer x;
+        x.question = get_str(a, "question");
+        auto v = a.FindMember("answer");
+        if (v != a.MemberEnd() && v->value.IsArray()) {
+            x.multi = true;
+            for (const auto& s : v->value.GetArray())
+                if (s.IsString()) x.values.emplace_back(s.GetString(), s.GetStringLength());
+        } else if (v != a.MemberEnd() && v->value.IsString()) {
+            x.values.emplace_back(v->value.GetString(), v->value.GetStringLength());
+        }
+        auto so = a.FindMember("selectedOption");
+        if (so != a.MemberEnd() && so->value.IsString()) x.selected_option = std::string(so->value.GetString());
+        auto wc = a.FindMember("wasCustom");
+        x.was_custom = wc != a.MemberEnd() && wc->value.IsBool() && wc->value.GetBool();
+        x.preview = get_str(a, "preview");
+        x.notes = get_str(a, "notes");
+        out.push_back(std::move(x));
+    }
+    return out;
+}
+
+std::string get_metadata(const rapidjson::Value& o) {
+    auto it = o.FindMember("metadata");
+    if (it == o.MemberEnd() || !it->value.IsObject()) return {};
+    rapidjson::StringBuffer buf;
+    JsonWriter w(buf);
+    it->value.Accept(w);
+    return std::string(buf.GetString(), buf.GetSize());
+}
+
+}  // namespace
+
+JournalContents parse_journal(std::string_view text) {
+    JournalContents out;
+    std::map<std::string, std::size_t> by_key;  // run/askId -> index in exchanges
+    std::size_t line_no = 0;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        ++line_no;
+        std::size_t nl = text.find('\n', pos);
+        const bool last_unterminated = nl == std::string_view::npos;
+        std::string_view line = text.substr(pos, last_unterminated ? std::string_view::npos : nl - pos);
+        pos = last_unterminated ? text.size() : nl + 1;
+        if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+        rapidjson::Document doc;
+        doc.Parse<rapidjson::kParseValidateEncodingFlag>(line.data(), line.size());
+        if (doc.HasParseError() || !doc.IsObject()) {
+            // A crash mid-write leaves the last line cut short; a later run then starts a new line after it.
+            const bool at_end = last_unterminated || text.find_first_not_of("\n", pos) == std::string_view::npos;
+            const char* why = at_end ? ": torn last record (askhost stopped while writing it), skipped"
+                              : line.front() == '{' ? ": torn record (askhost stopped while writing it), skipped"
+                                                    : ": not a JSON record, skipped";
+            out.warnings.push_back("line " + std::to_string(line_no) + why);
+            continue;
+        }
+        const std::string type = get_str(doc, "type");
+        if (type != "ask" && type != "outcome") continue;  // a newer record kind: not ours to judge
+        const std::string key = get_str(doc, "run") + "/" + get_str(doc, "askId");
+        auto found = by_key.find(key);
+        if (type == "ask") {
+            Exchange e;
+            e.run = get_str(doc, "run");
+            e.ask_id = get_str(doc, "askId");
+            e.asked_at = get_ms(doc, "at");
+            e.mode = get_str(doc, "mode");
+            e.agent = get_str(doc, "agent");
+            e.source = get_str(doc, "source");
+            e.replay_of = get_str(doc, "replayOf");
+            e.questions = get_questions(doc);
+            e.metadata_json = get_metadata(doc);
+            by_key[key] = out.exchanges.size();
+            out.exchanges.push_back(std::move(e));
+            continue;
+        }
+        if (found == by_key.end()) {
+            // An outcome whose ask line was lost: it is self-contained, keep it.
+            Exchange e;
+            e.run = get_str(doc, "run");
+            e.ask_id = get_str(doc, "askId");
+            e.asked_at = get_ms(doc, "at");
+            e.mode = get_str(doc, "mode");
+            e.agent = get_str(doc, "agent");
+            e.questions = get_questions(doc);
+            e.metadata_json = get_metadata(doc);
+            by_key[key] = out.exchanges.size();
+            out.exchanges.push_back(std::move(e));
+            found = by_key.find(key);
+        }
+        Exchange& e = out.exchanges[found->second];
+        e.outcome = get_str(doc, "outcome");
+        if (e.outcome.empty()) e.outcome = "unknown";
+        e.finished_at = get_ms(doc, "at");
+        if (auto s = get_str(doc, "source"); !s.empty()) e.source = s;
+        e.answers = get_answers(doc);
+        e.pending_file = get_str(doc, "pendingFile");
+        e.detail = get_str(doc, "reason");
+        auto err = doc.FindMember("error");
+        if (err != doc.MemberEnd() && err->value.IsObject()) e.detail = get_str(err->value, "message");
+    }
+    return out;
+}
+
+JournalContents read_journal(const fs::path& file) {
+    auto text = read_whole(file);
+    if (text.status == FileText::Status::Missing) return {};
+    if (text.status == FileText::Status::Error) {
+        JournalContents out;
+        out.warnings.push_back(text.error);
+        return out;
+    }
+    return parse_journal(text.data);
+}
+
+}  // namespace askhost::store

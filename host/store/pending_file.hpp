@@ -1,0 +1,76 @@
+// The pending-questions file: questions nobody could answer yet, and the answers given later.
+// Format (docs/files.md): {version, sessionId, timestamp, agent, howToAnswer, questions: [{question,
+// header, options: [labels], descriptions: {label: text}, multiSelect, answer, used, sessionId?}],
+// metadata}. Written atomically; read tolerantly (hand edits, the spec's shorter shape).
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "model/outcome.hpp"
+#include "store/answer_spec.hpp"
+
+namespace askhost::store {
+
+inline constexpr const char* default_pending_file = ".askhost/pending-questions.json";
+
+struct PendingQuestion {
+    Question question;
+    std::optional<AnswerSpec> answer;  // nullopt: "answer": null
+    bool used = false;                 // the answer was handed to the agent
+    std::string session_id;            // the asking session, when it differs from the file's
+};
+
+struct PendingFile {
+    std::string session_id;
+    std::string timestamp;      // ISO 8601 UTC of the last change by askhost
+    std::string agent;
+    std::string metadata_json;  // "" or an object: the latest ask's metadata
+    std::vector<PendingQuestion> questions;
+
+    // Questions not yet handed to the agent (the ones `askhost answer` addresses), in file order.
+    std::vector<std::size_t> open() const;
+    PendingQuestion* find(std::string_view question_text);
+};
+
+// Parse errors name the field: "questions[1].answer: expected ...", or "line 4, column 9: ...".
+std::variant<PendingFile, std::string> parse_pending(std::string_view text);
+std::string serialize_pending(const PendingFile& file);
+
+struct PendingLoad {
+    enum class Status { Ok, Missing, Error } status = Status::Ok;
+    PendingFile file;
+    std::string error;  // names the file
+};
+PendingLoad load_pending(const std::filesystem::path& path);
+// Atomic replace, mode 0600, parent directories created 0700.
+std::optional<std::string> save_pending(const std::filesystem::path& path, const PendingFile& file);
+
+// Adds an ask's questions: used entries are dropped (they were consumed); an entry with the same
+// question text is refreshed (options, header) and keeps an answer it already has.
+void add_ask(PendingFile& file, const Ask& ask, const std::string& session_id, const std::string& timestamp);
+
+// When every question of `questions` has an unused, valid answer in the file (matched by question
+// text): the answers in `questions` order, and those entries marked used. Otherwise nullopt and
+// the file untouched; answers that do not fit their question are reported in `warnings`.
+std::optional<std::vector<Answer>> take_answers(PendingFile& file, const std::vector<Question>& questions,
+                                                std::vector<std::string>& warnings);
+
+// Answering the file from a person's input (askhost answer): a JSON array in open-question order
+// (null keeps an answer as it is), an object {"question text": answer}, a pending-file-shaped
+// object with "questions" [{question, answer}], or one value when one question is open.
+// All or nothing: on any error the file is left as it was and every error is listed.
+struct AnswerResult {
+    std::vector<std::size_t> changed;  // indices into file.questions
+    std::vector<std::string> errors;
+};
+AnswerResult apply_answers(PendingFile& file, const rapidjson::Value& input);
+// The same for free text (--text): a custom answer to every open question without an answer.
+AnswerResult apply_text(PendingFile& file, std::string_view text);
+
+}  // namespace askhost::store

@@ -1,0 +1,682 @@
+"""Answering later: print mode, the pending-questions file, askhost answer/questions/history, the
+session journal, and what survives a SIGKILL. Drives the real binary through pipes."""
+import json
+import os
+import random
+import signal
+import stat
+import subprocess
+import sys
+import time
+
+from harness import (ASKHOST, DATABASE_Q, FEATURES_Q, NAME_Q, Editor, Failure, Workdir, ask_request,
+                     case, check, equal, main, run, wait_for)
+
+PENDING = ".askhost/pending-questions.json"
+SPEC_QS = [DATABASE_Q, NAME_Q, FEATURES_Q]
+META = {"source": "project-setup"}
+
+
+# ---- helpers -----------------------------------------------------------------------------------
+
+class Runs:
+    """Runs of the scripted agent in one Workdir, each with its own record file."""
+
+    def __init__(self, wd):
+        self.wd = wd
+
+    def ask(self, questions, args=None, metadata=None, asks=1, env=None):
+        """askhost ARGS -- agent that asks `questions` `asks` times; returns (process, responses)."""
+        self.wd.run_count = getattr(self.wd, "run_count", 0) + 1
+        record = f"rec{self.wd.run_count}.jsonl"
+        steps = []
+        for i in range(asks):
+            extra = {"metadata": metadata} if metadata else {}
+            steps += [{"send": ask_request(f"r{i + 1}", questions, **extra)}, {"recv": 1}]
+        agent = self.wd.agent(steps, record=record)
+        p = run((args or ["--print"]) + ["--"] + agent, self.wd, env=env)
+        return p, [r for r in self.wd.records(record) if r != "EOF"]
+
+
+def pending_bytes(wd):
+    with open(wd.file(PENDING), "rb") as f:
+        return f.read()
+
+
+def pending(wd):
+    return json.loads(pending_bytes(wd))
+
+
+def sessions_dir(wd):
+    return wd.file("state/askhost/sessions")
+
+
+def session_ids(wd):
+    try:
+        return sorted(f[:-len(".jsonl")] for f in os.listdir(sessions_dir(wd)) if f.endswith(".jsonl"))
+    except FileNotFoundError:
+        return []
+
+
+def journal(wd, session):
+    with open(os.path.join(sessions_dir(wd), session + ".jsonl")) as f:
+        return [json.loads(l) for l in f if l.strip()]
+
+
+def cli(wd, *args, stdin="", env=None):
+    p = run(list(args), wd, stdin_text=stdin, env=env)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def answered(r):
+    check(r.get("answered") is True, f"an answered response: {r}")
+    return {a["question"]: a for a in r["answers"]}
+
+
+# ---- print mode writes the file ----------------------------------------------------------------
+
+@case
+def print_mode_writes_the_pending_file_and_answers_at_once():
+    wd = Workdir()
+    p, (r,) = Runs(wd).ask(SPEC_QS, metadata=META)
+    equal(p.returncode, 0, "exit code")
+    equal(r["answered"], False, "answered")
+    equal(r["pendingFile"], PENDING, "pendingFile")
+    check("askhost answer" in r.get("text", ""), f"instructions name askhost's commands: {r.get('text')!r}")
+    check(b"pending in " + PENDING.encode() in p.stderr, f"stderr tells the person: {p.stderr!r}")
+    f = pending(wd)
+    check(f["sessionId"], "sessionId")
+    check(f["timestamp"].endswith("Z") and "T" in f["timestamp"], f"ISO timestamp: {f['timestamp']}")
+    equal(f["metadata"], META, "metadata")
+    equal([q["question"] for q in f["questions"]], [q["question"] for q in SPEC_QS], "questions in order")
+    db, name, feat = f["questions"]
+    equal(db["header"], "Database", "header")
+    equal(db["options"], ["PostgreSQL (Recommended)", "SQLite", "MongoDB"], "options as labels")
+    equal(db["descriptions"]["SQLite"], "Lightweight, file-based", "descriptions by label")
+    equal(db["multiSelect"], False, "multiSelect")
+    equal(feat["multiSelect"], True, "multiSelect")
+    check("options" not in name, "a free-text question has no options")
+    for q in f["questions"]:
+        equal(q["answer"], None, "answer")
+        equal(q["used"], False, "used")
+    mode = stat.S_IMODE(os.stat(wd.file(PENDING)).st_mode)
+    equal(oct(mode), oct(0o600), "file mode")
+    equal(oct(stat.S_IMODE(os.stat(wd.file(".askhost")).st_mode)), oct(0o700), "directory mode")
+    # The exchange is in the journal, ask then outcome, in print mode.
+    (sid,) = session_ids(wd)
+    equal(sid, f["sessionId"], "the journal is the file's session")
+    recs = journal(wd, sid)
+    equal([x["type"] for x in recs], ["ask", "outcome"], "records")
+    equal(recs[0]["mode"], "print", "mode")
+    equal(recs[0]["metadata"], META, "metadata journalled")
+    equal(recs[1]["outcome"], "pending", "outcome")
+    equal(recs[1]["pendingFile"], PENDING, "pendingFile journalled")
+    jmode = stat.S_IMODE(os.stat(os.path.join(sessions_dir(wd), sid + ".jsonl")).st_mode)
+    equal(oct(jmode), oct(0o600), "journal mode")
+
+
+@case
+def pending_file_option_is_honoured():
+    wd = Workdir()
+    p, (r,) = Runs(wd).ask([NAME_Q], args=["--print", "--pending-file", "q/answers-later.json"])
+    equal(r["pendingFile"], "q/answers-later.json", "pendingFile")
+    check(os.path.exists(wd.file("q/answers-later.json")), "written where asked")
+    check(not os.path.exists(wd.file(PENDING)), "not at the default place")
+    code, out, _ = cli(wd, "questions", "--pending-file", "q/answers-later.json")
+    check(NAME_Q["question"] in out, out)
+    code, out, err = cli(wd, "answer", "--pending-file", "q/answers-later.json", '["billing"]')
+    equal(code, 0, f"answer: {err}")
+    p, (r,) = Runs(wd).ask([NAME_Q], args=["--print", "--pending-file", "q/answers-later.json"])
+    equal(answered(r)[NAME_Q["question"]]["answer"], "billing", "answered from that file")
+
+
+# ---- answering, every way ----------------------------------------------------------------------
+
+@case
+def answer_json_then_reask_is_answered_from_the_file():
+    wd = Workdir()
+    runs = Runs(wd)
+    runs.ask(SPEC_QS, metadata=META)
+    code, out, err = cli(wd, "answer", '["PostgreSQL (Recommended)", "order-processor", [1, "rest api"]]')
+    equal(code, 0, f"exit code ({err})")
+    check("order-processor" in out, out)
+    f = pending(wd)
+    equal([q["answer"] for q in f["questions"]],
+          ["PostgreSQL (Recommended)", "order-processor", ["Authentication", "REST API"]], "stored answers")
+    first_session = f["sessionId"]
+    p, (r,) = runs.ask(SPEC_QS, metadata=META)
+    a = answered(r)
+    equal(a[DATABASE_Q["question"]], {"question": DATABASE_Q["question"], "answer": "PostgreSQL (Recommended)",
+                                      "selectedOption": "PostgreSQL (Recommended)", "wasCustom": False}, "db")
+    equal(a[NAME_Q["question"]]["answer"], "order-processor", "name")
+    equal(a[NAME_Q["question"]]["wasCustom"], True, "name is typed")
+    equal(a[FEATURES_Q["question"]]["answer"], ["Authentication", "REST API"], "features")
+    check(b"answered 3 questions from" in p.stderr, p.stderr)
+    equal([q["used"] for q in pending(wd)["questions"]], [True, True, True], "marked used")
+    # The run continued the session that asked; the journal has both exchanges.
+    equal(session_ids(wd), [first_session], "one session")
+    recs = journal(wd, first_session)
+    equal([(x["type"], x.get("outcome")) for x in recs],
+          [("ask", None), ("outcome", "pending"), ("ask", None), ("outcome", "answered")], "records")
+    equal(recs[3]["source"], "pending-file", "source")
+    equal(recs[3]["metadata"], META, "metadata")
+    check(isinstance(recs[3]["answeredAt"], int) and recs[3]["answeredAt"] > 1_600_000_000_000, "answeredAt ms")
+    equal(recs[3]["answers"][2]["answer"], ["Authentication", "REST API"], "journalled answer")
+    # Used answers are not handed out twice: the next ask of the same questions is pending again.
+    p, (r,) = runs.ask(SPEC_QS)
+    equal(r.get("pendingFile"), PENDING, "asked again")
+    equal([q["answer"] for q in pending(wd)["questions"]], [None, None, None], "fresh entries")
+
+
+@case
+def answer_by_option_number_label_case_and_stdin():
+    wd = Workdir()
+    runs = Runs(wd)
+    runs.ask(SPEC_QS)
+    code, _, err = cli(wd, "answer", stdin='[3, "svc", "authentication, Admin Dashboard"]')
+    equal(code, 0, err)
+    equal([q["answer"] for q in pending(wd)["questions"]],
+          ["MongoDB", "svc", ["Authentication", "Admin Dashboard"]], "numbers and labels resolved")
+    _, (r,) = runs.ask(SPEC_QS)
+    a = answered(r)
+    equal(a[DATABASE_Q["question"]]["selectedOption"], "MongoDB", "selectedOption")
+    equal(a[FEATURES_Q["question"]]["wasCustom"], False, "all labels")
+
+
+@case
+def answer_object_forms_and_file():
+    wd = Workdir()
+    runs = Runs(wd)
+    runs.ask(SPEC_QS)
+    # By question text (or number), several calls.
+    code, _, err = cli(wd, "answer", json.dumps({NAME_Q["question"]: "billing"}))
+    equal(code, 0, err)
+    code, _, err = cli(wd, "answer", '{"1": "SQLite"}')
+    equal(code, 0, err)
+    with open(wd.file("answers.json"), "w") as f:
+        json.dump({"questions": [{"question": FEATURES_Q["question"], "answer": ["REST API", "GraphQL"]}]}, f)
+    code, out, err = cli(wd, "answer", "--file", "answers.json")
+    equal(code, 0, err)
+    _, (r,) = runs.ask(SPEC_QS)
+    a = answered(r)
+    equal(a[DATABASE_Q["question"]]["answer"], "SQLite", "db")
+    equal(a[NAME_Q["question"]]["answer"], "billing", "name")
+    equal(a[FEATURES_Q["question"]]["answer"], ["REST API", "GraphQL"], "features with a typed one")
+    equal(a[FEATURES_Q["question"]]["wasCustom"], True, "features typed")
+
+
+@case
+def answer_file_is_the_hand_edited_pending_file():
+    """The spec's option B: edit the JSON by hand; `askhost answer --file` checks and takes it."""
+    wd = Workdir()
+    runs = Runs(wd)
+    runs.ask(SPEC_QS)
+    f = pending(wd)
+    f["questions"][0]["answer"] = 2
+    f["questions"][1]["answer"] = "order-processor"
+    f["questions"][2]["answer"] = ["REST API"]
+    with open(wd.file(PENDING), "w") as out:
+        json.dump(f, out)
+    code, out, err = cli(wd, "answer", "--file", PENDING)
+    equal(code, 0, err)
+    equal(pending(wd)["questions"][0]["answer"], "SQLite", "number became the label")
+    _, (r,) = runs.ask(SPEC_QS)
+    equal(answered(r)[DATABASE_Q["question"]]["answer"], "SQLite", "answered")
+
+
+@case
+def hand_edit_without_any_command_is_enough():
+    wd = Workdir()
+    runs = Runs(wd)
+    runs.ask([DATABASE_Q, NAME_Q])
+    # The spec's shorter shape, written by a person: only question and answer.
+    with open(wd.file(PENDING), "w") as out:
+        out.write('{"questions": [\n  {"question": "Which database should we use?", "answer": 1},\n'
+                  '  // a comment, and a trailing comma, are forgiven\n'
+                  '  {"question": "What should we name this service?", "answer": "order-processor"},\n]}\n')
+    code, out, err = cli(wd, "questions")
+    equal(code, 0, err)
+    check("All answered" in out, out)
+    _, (r,) = runs.ask([DATABASE_Q, NAME_Q])
+    a = answered(r)
+    equal(a[DATABASE_Q["question"]]["answer"], "PostgreSQL (Recommended)", "number resolved at use")
+    equal(a[NAME_Q["question"]]["answer"], "order-processor", "name")
+
+
+@case
+def answer_text_is_a_custom_answer_for_the_model():
+    wd = Workdir()
+    runs = Runs(wd)
+    runs.ask([DATABASE_Q, NAME_Q])
+    code, out, err = cli(wd, "answer", "--text", "use postgres, call it order-processor")
+    equal(code, 0, err)
+    _, (r,) = runs.ask([DATABASE_Q, NAME_Q])
+    for a in r["answers"]:
+        equal(a["answer"], "use postgres, call it order-processor", "answer")
+        equal(a["wasCustom"], True, "custom")
+        check("selectedOption" not in a, "no option")
+    check("use postgres, call it order-processor" in r["text"], r["text"])
+
+
+EDIT_SCRIPT = r"""#!/usr/bin/env python3
+import json, sys
+path = sys.argv[1]
+mode = %r
+if mode == "fail":
+    sys.exit(3)
+d = json.load(open(path))
+if mode == "good":
+    d["questions"][0]["answer"] = 2
+    d["questions"][1]["answer"] = "edited-name"
+elif mode == "bad":
+    d["questions"][0]["answer"] = 9
+elif mode == "broken":
+    open(path, "w").write("{ not json")
+    sys.exit(0)
+json.dump(d, open(path, "w"), indent=1)
+"""
+
+
+def editor(wd, mode):
+    path = wd.file(f"editor-{mode}.py")
+    with open(path, "w") as f:
+        f.write(EDIT_SCRIPT % mode)
+    os.chmod(path, 0o755)
+    return wd.env(EDITOR=path, VISUAL="")
+
+
+@case
+def answer_edit_opens_the_editor_and_checks_after():
+    wd = Workdir()
+    runs = Runs(wd)
+    runs.ask([DATABASE_Q, NAME_Q])
+    before = pending_bytes(wd)
+    for mode, needle in (("bad", "option 9 does not exist"), ("broken", "not valid JSON")):
+        code, out, err = cli(wd, "answer", "--edit", env=editor(wd, mode))
+        equal(code, 1, f"--edit {mode}: exit code ({err})")
+        check(needle in err and "question 1" in err or needle in err, f"--edit {mode}: {err}")
+        check("kept in" in err, f"the edit is kept: {err}")
+        equal(pending_bytes(wd), before, f"--edit {mode}: file unchanged")
+    code, out, err = cli(wd, "answer", "--edit", env=editor(wd, "fail"))
+    equal(code, 1, "editor failing")
+    check("exited with status 3" in err, err)
+    equal(pending_bytes(wd), before, "file unchanged")
+    code, out, err = cli(wd, "answer", "--edit", env=editor(wd, "good"))
+    equal(code, 0, err)
+    equal([q["answer"] for q in pending(wd)["questions"]], ["SQLite", "edited-name"], "answers taken")
+    leftovers = [n for n in os.listdir(wd.file(".askhost")) if ".edit-" in n]
+    equal(len(leftovers), 2, f"copies of the two failed edits stay, the good one is gone: {leftovers}")
+    _, (r,) = runs.ask([DATABASE_Q, NAME_Q])
+    equal(answered(r)[NAME_Q["question"]]["answer"], "edited-name", "answered")
+
+
+@case
+def wrong_answers_leave_the_file_unchanged():
+    wd = Workdir()
+    Runs(wd).ask(SPEC_QS)
+    before = pending_bytes(wd)
+    wrong = [
+        ('[7, "x", [1]]', "question 1", "option 7 does not exist (3 options)"),
+        ('[1, "x", [1], "extra"]', "too many answers", "4 given for 3"),
+        ('[1, "x"]', "too few answers", "2 given for 3"),
+        ('[[1, 2], "x", [1]]', "question 1", "takes one answer, 2 given"),
+        ('[1, "", [1]]', "question 2", "empty answer"),
+        ('[1, "x", [0]]', "question 3", "option 0 does not exist"),
+        ('[1, {"a": 1}, [1]]', "question 2", "expected a string"),
+        ('{"Who are you?": "me"}', "Who are you?", "no open question"),
+        ('postgres please', "not JSON", "--text"),
+        ('"SQLite"', "one answer given for 3 open questions", ""),
+        ('[null, null, null]', "no answers given", ""),
+    ]
+    for arg, where, what in wrong:
+        code, out, err = cli(wd, "answer", arg)
+        equal(code, 1, f"answer {arg}: exit code ({err})")
+        check(where in err and what in err, f"answer {arg}: error names it: {err!r}")
+        check("unchanged" in err, f"answer {arg}: says unchanged: {err!r}")
+        equal(pending_bytes(wd), before, f"answer {arg}: file bytes")
+    for args in (["answer", "[1]", "--text", "x"], ["answer", "--bogus"], ["answer", "--file"],
+                 ["questions", "wipe"], ["history", "--json", "--summary"], ["history", "--session", "../x"]):
+        code, _, err = cli(wd, *args)
+        equal(code, 2, f"{args}: usage error ({err})")
+    equal(pending_bytes(wd), before, "file bytes after usage errors")
+
+
+@case
+def answering_without_a_file_or_with_a_broken_one():
+    wd = Workdir()
+    code, _, err = cli(wd, "answer", '["x"]')
+    equal(code, 1, "no file")
+    check("no pending questions" in err, err)
+    os.makedirs(wd.file(".askhost"))
+    with open(wd.file(PENDING), "w") as f:
+        f.write('{"questions": [\n  {"question": "A?", "answer": true}\n]}\n')
+    code, _, err = cli(wd, "answer", '["x"]')
+    equal(code, 1, "broken file")
+    check("questions[0].answer" in err, f"names the field: {err}")
+    code, _, err = cli(wd, "questions")
+    equal(code, 1, "questions on a broken file")
+    with open(wd.file(PENDING), "w") as f:
+        f.write('{"questions": [\n  {"question": "A?",, }\n]}\n')
+    code, _, err = cli(wd, "answer", '["x"]')
+    check("line 2, column" in err, f"line and column: {err}")
+    # Print mode keeps the broken file aside and starts a new one.
+    _, (r,) = Runs(wd).ask([NAME_Q])
+    equal(r["pendingFile"], PENDING, "pending")
+    equal([q["question"] for q in pending(wd)["questions"]], [NAME_Q["question"]], "new file")
+    aside = [n for n in os.listdir(wd.file(".askhost")) if ".broken-" in n]
+    equal(len(aside), 1, f"the broken file kept: {os.listdir(wd.file('.askhost'))}")
+
+
+@case
+def partial_answers_are_kept_until_the_rest_come():
+    wd = Workdir()
+    runs = Runs(wd)
+    runs.ask([DATABASE_Q, NAME_Q])
+    code, _, err = cli(wd, "answer", '["SQLite", null]')
+    equal(code, 0, err)
+    _, (r,) = runs.ask([DATABASE_Q, NAME_Q])
+    equal(r.get("pendingFile"), PENDING, "still pending: one question has no answer")
+    equal([q["answer"] for q in pending(wd)["questions"]], ["SQLite", None], "the given answer is kept")
+    code, _, err = cli(wd, "answer", '[null, "svc"]')
+    equal(code, 0, err)
+    _, (r,) = runs.ask([DATABASE_Q, NAME_Q])
+    equal(answered(r)[DATABASE_Q["question"]]["answer"], "SQLite", "both now")
+
+
+@case
+def questions_show_and_clear():
+    wd = Workdir()
+    code, out, _ = cli(wd, "questions")
+    equal((code, out), (0, "No pending questions.\n"), "nothing yet")
+    Runs(wd).ask(SPEC_QS)
+    code, out, _ = cli(wd, "questions", "show")
+    equal(code, 0, "show")
+    for text in ("1. Database: Which database should we use?", "1) PostgreSQL (Recommended) - Battle-tested",
+                 "(your own text)", "(choose one or more)", "answer: (none yet)",
+                 "askhost answer '[1, \"your answer\", [1, 2]]'"):
+        check(text in out, f"{text!r} in:\n{out}")
+    code, out, _ = cli(wd, "questions", "--json")
+    equal(json.loads(out)["questions"][0]["question"], DATABASE_Q["question"], "--json")
+    cli(wd, "answer", '[1, "a", [2]]')
+    code, out, _ = cli(wd, "questions")
+    check("answer: PostgreSQL (Recommended)" in out and "All answered" in out, out)
+    code, out, _ = cli(wd, "questions", "clear")
+    equal(code, 0, "clear")
+    check(not os.path.exists(wd.file(PENDING)), "removed")
+    code, out, _ = cli(wd, "questions", "clear")
+    equal((code, out), (0, "No pending questions.\n"), "clear twice")
+
+
+# ---- --answers ---------------------------------------------------------------------------------
+
+@case
+def answers_flag_pre_answers_the_next_question_set():
+    wd = Workdir()
+    p, (r1, r2) = Runs(wd).ask([DATABASE_Q, NAME_Q], asks=2,
+                               args=["--print", "--answers", '["PostgreSQL (Recommended)", "order-processor"]'])
+    a = answered(r1)
+    equal(a[DATABASE_Q["question"]]["selectedOption"], "PostgreSQL (Recommended)", "first set answered")
+    equal(a[NAME_Q["question"]]["wasCustom"], True, "custom")
+    equal(r2.get("pendingFile"), PENDING, "the next set is asked (pending)")
+    (sid,) = session_ids(wd)
+    recs = journal(wd, sid)
+    equal([(x["type"], x.get("outcome"), x.get("source")) for x in recs],
+          [("ask", None, "answers-flag"), ("outcome", "answered", "answers-flag"),
+           ("ask", None, None), ("outcome", "pending", None)], "journal")
+    # Not JSON: a usage error before anything runs.
+    p, recs = Runs(wd).ask([NAME_Q], args=["--print", "--answers", "[oops"])
+    equal(p.returncode, 2, "usage error")
+    check(b"--answers" in p.stderr, p.stderr)
+    # Does not fit: said so, and the questions are asked instead.
+    p, (r,) = Runs(wd).ask([DATABASE_Q], args=["--print", "--answers", "[5]"])
+    check(b"option 5 does not exist" in p.stderr, p.stderr)
+    equal(r.get("pendingFile"), PENDING, "asked instead")
+
+
+# ---- concurrency --------------------------------------------------------------------------------
+
+@case
+def one_agent_asking_twice_at_once():
+    wd = Workdir()
+    steps = [{"send": ask_request("a", [DATABASE_Q])}, {"send": ask_request("b", [NAME_Q])}, {"recv": 2}]
+    p = run(["--print", "--"] + wd.agent(steps), wd)
+    equal(p.returncode, 0, "exit")
+    rs = {r["requestId"]: r for r in wd.records() if r != "EOF"}
+    equal(sorted(rs), ["a", "b"], "both answered")
+    for r in rs.values():
+        equal(r.get("pendingFile"), PENDING, "pending")
+    equal([q["question"] for q in pending(wd)["questions"]], [DATABASE_Q["question"], NAME_Q["question"]],
+          "both sets in the file")
+
+
+@case
+def two_agents_asking_at_once_in_print_mode():
+    wd = Workdir()
+    rounds, per = 5, 4
+    for round_no in range(rounds):
+        procs = []
+        for k in range(per):
+            q = {"question": f"Round {round_no}, agent {k}: which port?", "header": "Port"}
+            steps = [{"sleep": 0.2}, {"send": ask_request("r", [q])}, {"recv": 1}]
+            agent = wd.agent(steps, record=f"r{round_no}-{k}.jsonl")
+            procs.append(subprocess.Popen([ASKHOST, "--print", "--"] + agent, env=wd.env(), cwd=wd.path,
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        for pr in procs:
+            equal(pr.wait(timeout=30), 0, "exit")
+    texts = [q["question"] for q in pending(wd)["questions"]]
+    want = [f"Round {r}, agent {k}: which port?" for r in range(rounds) for k in range(per)]
+    equal(sorted(texts), sorted(want), "every agent's question is in the file, none lost")
+    equal(len(session_ids(wd)), rounds * per, "one session each")
+    f = pending(wd)
+    with_session = sum(1 for q in f["questions"] if "sessionId" in q)
+    equal(with_session, rounds * per - 1, "questions of other sessions carry their sessionId")
+    # Answer them all by text; each agent, asked again, gets its own answer.
+    code, _, err = cli(wd, "answer", json.dumps({t: str(8000 + i) for i, t in enumerate(want)}))
+    equal(code, 0, err)
+    q = {"question": want[3], "header": "Port"}
+    _, (r,) = Runs(wd).ask([q])
+    equal(answered(r)[want[3]]["answer"], "8003", "its own answer")
+
+
+# ---- crashes ------------------------------------------------------------------------------------
+
+def check_survivors(wd, label):
+    """After a SIGKILL: the pending file parses, every journal reads, the CLI copes."""
+    if os.path.exists(wd.file(PENDING)):
+        try:
+            f = pending(wd)
+        except ValueError as e:
+            raise Failure(f"{label}: the pending file is not whole: {e}")
+        check(isinstance(f.get("questions"), list), f"{label}: questions")
+        code, _, err = cli(wd, "questions")
+        equal(code, 0, f"{label}: askhost questions ({err})")
+    for sid in session_ids(wd):
+        with open(os.path.join(sessions_dir(wd), sid + ".jsonl")) as fh:
+            lines = fh.read().split("\n")
+        for i, line in enumerate(lines[:-1]):
+            if line.strip():
+                try:
+                    json.loads(line)
+                except ValueError:
+                    raise Failure(f"{label}: journal line {i + 1} of {len(lines)} is broken: {line[:80]!r}")
+        code, out, err = cli(wd, "history", "--session", sid, "--json")
+        equal(code, 0, f"{label}: history ({err})")
+        json.loads(out)
+
+
+@case
+def sigkill_while_writing_loses_nothing():
+    wd = Workdir()
+    # Answers the person already gave, to questions not asked in this run: they must never be lost.
+    os.makedirs(wd.file(".askhost"), mode=0o700)
+    keep = {"sessionId": "earlier", "questions": [
+        {"question": f"Kept question {i}?", "answer": f"kept {i}", "used": False} for i in range(5)]}
+    with open(wd.file(PENDING), "w") as f:
+        json.dump(keep, f)
+    rng = random.Random(int(os.environ.get("ASKHOST_TEST_SEED", time.time())))
+    deadline = time.monotonic() + 12
+    kills = 0
+    while time.monotonic() < deadline and kills < 12:
+        n = 400
+        steps = []
+        for i in range(n):
+            q = [{"question": f"Run {kills} question {i}?", "header": "Q",
+                  "options": [{"label": "yes", "description": "d" * 200}, {"label": "no"}]},
+                 {"question": f"Shared question {i % 7}?"}]
+            steps += [{"send": ask_request(f"r{i}", q)}, {"recv": 1}]
+        record = f"kill{kills}.jsonl"
+        agent = wd.agent(steps, record=record)
+        pr = subprocess.Popen([ASKHOST, "--print", "--session", "crashy", "--"] + agent, env=wd.env(),
+                              cwd=wd.path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.05, 0.6))
+        pr.send_signal(signal.SIGKILL)
+        pr.wait(timeout=10)
+        kills += 1
+        check_survivors(wd, f"kill {kills}")
+        # Every response the agent received was journalled first.
+        got = [r for r in wd.records(record) if r != "EOF"]
+        recs = journal(wd, "crashy") if "crashy" in session_ids(wd) else []
+        journalled = {x["questions"][0]["question"] for x in recs if x["type"] == "outcome"}
+        for r in got:
+            text = f"Run {kills - 1} question {r['requestId'][1:]}?"
+            check(text in journalled, f"kill {kills}: {text!r} was handed back but is not in the journal")
+        in_file = {q["question"] for q in pending(wd)["questions"]}
+        for r in got:
+            text = f"Run {kills - 1} question {r['requestId'][1:]}?"
+            check(text in in_file, f"kill {kills}: {text!r} was reported pending but is not in the file")
+        f = pending(wd)
+        for i in range(5):
+            e = next((q for q in f["questions"] if q["question"] == f"Kept question {i}?"), None)
+            check(e is not None and e["answer"] == f"kept {i}", f"kill {kills}: answer {i} kept: {e}")
+    check(kills >= 3, f"only {kills} kills")
+    # The history of the session reads, warnings at most; the CLI still answers.
+    code, out, err = cli(wd, "history", "--session", "crashy")
+    equal(code, 0, err)
+
+
+@case
+def sigkill_while_answering_from_the_file():
+    wd = Workdir()
+    rng = random.Random(int(os.environ.get("ASKHOST_TEST_SEED", time.time())))
+    for round_no in range(6):
+        qs = [{"question": f"Round {round_no} item {i}?"} for i in range(3)]
+        Runs(wd).ask(qs)
+        code, _, err = cli(wd, "answer", json.dumps({q["question"]: f"a{round_no}-{i}" for i, q in enumerate(qs)}))
+        equal(code, 0, err)
+        steps = [{"sleep": rng.uniform(0, 0.05)}, {"send": ask_request("r", qs)}, {"recv": 1}, {"sleep": 5}]
+        record = f"ans{round_no}.jsonl"
+        pr = subprocess.Popen([ASKHOST, "--print", "--"] + wd.agent(steps, record=record), env=wd.env(),
+                              cwd=wd.path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.02, 0.3))
+        pr.send_signal(signal.SIGKILL)
+        pr.wait(timeout=10)
+        check_survivors(wd, f"round {round_no}")
+        f = pending(wd)
+        for i, q in enumerate(qs):
+            e = next(x for x in f["questions"] if x["question"] == q["question"])
+            equal(e["answer"], f"a{round_no}-{i}", "the answer is still in the file, used or not")
+        got = [r for r in wd.records(record) if r != "EOF"]
+        if got:  # handed over: then it is in a journal too
+            found = any(x["type"] == "outcome" and x.get("source") == "pending-file" and
+                        x["answers"][0]["question"] == qs[0]["question"]
+                        for sid in session_ids(wd) for x in journal(wd, sid))
+            check(found, f"round {round_no}: handed over but not journalled")
+
+
+@case
+def torn_journal_line_is_skipped_with_a_warning():
+    wd = Workdir()
+    Runs(wd).ask([DATABASE_Q], args=["--print", "--session", "torn"])
+    path = os.path.join(sessions_dir(wd), "torn.jsonl")
+    with open(path, "a") as f:
+        f.write('{"type":"outcome","session":"torn","run":"x","askId":"ask-9","outc')
+    code, out, err = cli(wd, "history", "--session", "torn")
+    equal(code, 0, "history after a torn line")
+    check("torn last record" in err and "line 3" in err, f"warning: {err!r}")
+    check(DATABASE_Q["question"] in out, out)
+    # The session continues: the next record starts on its own line.
+    Runs(wd).ask([NAME_Q], args=["--print", "--session", "torn"])
+    code, out, err = cli(wd, "history", "--session", "torn", "--json")
+    equal(code, 0, err)
+    h = json.loads(out)
+    equal([e["questions"][0]["question"] for e in h["exchanges"]], [DATABASE_Q["question"], NAME_Q["question"]],
+          "both exchanges")
+    equal(h["warnings"], ["line 3: torn record (askhost stopped while writing it), skipped"], "warnings")
+
+
+@case
+def interrupted_ask_is_asked_again_and_marked_a_replay():
+    wd = Workdir()
+    agent = wd.agent([{"send": ask_request("r", [DATABASE_Q, NAME_Q])}, {"recv": 1}])
+    ed = Editor(wd, ["--session", "resume", "--"] + agent)
+    ed.initialize()
+    ed.method("ask/show")
+    wait_for(lambda: "resume" in session_ids(wd) and len(journal(wd, "resume")) >= 1, what="the ask journalled")
+    ed.kill()  # SIGKILL mid-question: no outcome is ever written
+    recs = journal(wd, "resume")
+    equal([x["type"] for x in recs], ["ask"], "only the ask")
+    equal(recs[0]["mode"], "rpc", "mode")
+    code, out, _ = cli(wd, "history", "--session", "resume")
+    check("interrupted" in out, out)
+    p, (r,) = Runs(wd).ask([DATABASE_Q, NAME_Q], args=["--print", "--session", "resume"])
+    check(b"asking again" in p.stderr, p.stderr)
+    equal(r.get("pendingFile"), PENDING, "asked again, clean (nothing pre-filled)")
+    equal([q["answer"] for q in pending(wd)["questions"]], [None, None], "clean")
+    recs = journal(wd, "resume")
+    equal([(x["type"], x.get("outcome")) for x in recs], [("ask", None), ("ask", None), ("outcome", "pending")],
+          "records")
+    equal(recs[1]["replayOf"], f"{recs[0]['run']}/{recs[0]['askId']}", "replayOf")
+    code, out, _ = cli(wd, "history", "--session", "resume")
+    check("asked again after an interruption" in out, out)
+
+
+# ---- history ------------------------------------------------------------------------------------
+
+@case
+def history_text_json_and_summary():
+    wd = Workdir()
+    runs = Runs(wd)
+    runs.ask([DATABASE_Q, NAME_Q], args=["--print", "--session", "demo"], metadata=META)
+    cli(wd, "answer", '[1, "order-processor"]')
+    runs.ask([DATABASE_Q, NAME_Q], args=["--print", "--session", "demo"], metadata=META)
+    runs.ask([FEATURES_Q], args=["--print", "--session", "demo"])
+    code, out, err = cli(wd, "history", "--session", "demo", "--summary")
+    equal(code, 0, err)
+    equal(out, 'User was asked "Which database should we use?" and chose PostgreSQL. '
+               'User was asked "What should we name this service?" and answered \'order-processor\'. '
+               '"Which features should we include?" is still waiting for the user\'s answer '
+               '(in .askhost/pending-questions.json).\n', "summary")
+    code, out, err = cli(wd, "history")  # the latest session
+    equal(code, 0, err)
+    for text in ("Session demo", "(print): pending in .askhost/pending-questions.json",
+                 "answered from the pending-questions file",
+                 "What should we name this service?  ->  order-processor  (typed)"):
+        check(text in out, f"{text!r} in:\n{out}")
+    code, out, err = cli(wd, "history", "--session", "demo", "--json")
+    h = json.loads(out)
+    equal(h["session"], "demo", "session")
+    equal([e["outcome"] for e in h["exchanges"]], ["pending", "answered", "pending"], "outcomes")
+    e = h["exchanges"][1]
+    equal(e["mode"], "print", "mode")
+    equal(e["metadata"], META, "metadata")
+    equal(e["source"], "pending-file", "source")
+    check(e["answeredAt"] >= e["askedAt"], "answeredAt")
+    equal(e["answers"][0], {"question": DATABASE_Q["question"], "answer": "PostgreSQL (Recommended)",
+                            "selectedOption": "PostgreSQL (Recommended)", "wasCustom": False}, "answer")
+    code, out, _ = cli(wd, "history", "--list")
+    check("demo  3 asks" in out, out)
+    code, _, err = cli(wd, "history", "--session", "nope")
+    equal(code, 1, "unknown session")
+    check("no session 'nope'" in err, err)
+
+
+@case
+def history_with_no_sessions():
+    wd = Workdir()
+    code, out, _ = cli(wd, "history")
+    equal(code, 0, "exit")
+    check(out.startswith("No sessions yet"), out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

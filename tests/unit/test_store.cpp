@@ -1,0 +1,502 @@
+#define BOOST_TEST_MODULE store
+#include <boost/test/unit_test.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rapidjson/document.h>
+
+#include "store/answer_spec.hpp"
+#include "store/commands.hpp"
+#include "store/fs_util.hpp"
+#include "store/journal.hpp"
+#include "store/pending_file.hpp"
+
+using namespace askhost;
+using namespace askhost::store;
+
+namespace {
+
+Question db_question() {
+    Question q;
+    q.question = "Which database should we use?";
+    q.header = "Database";
+    q.options = {{"PostgreSQL (Recommended)", "Battle-tested relational DB", std::nullopt},
+                 {"SQLite", "Lightweight, file-based", std::nullopt},
+                 {"MongoDB", "", std::nullopt}};
+    return q;
+}
+
+Question name_question() {
+    Question q;
+    q.question = "What should we name this service?";
+    return q;
+}
+
+Question features_question() {
+    Question q;
+    q.question = "Which features should we include?";
+    q.multi_select = true;
+    q.options = {{"Authentication", "", std::nullopt}, {"REST API", "", std::nullopt}};
+    return q;
+}
+
+Ask spec_ask() {
+    Ask a;
+    a.id = "ask-1";
+    a.agent = "demo-agent";
+    a.questions = {db_question(), name_question(), features_question()};
+    a.metadata_json = R"({"source":"project-setup"})";
+    return a;
+}
+
+PendingFile parsed(const std::string& text) {
+    auto r = parse_pending(text);
+    if (auto* e = std::get_if<std::string>(&r)) BOOST_FAIL("parse error: " + *e);
+    return std::get<PendingFile>(std::move(r));
+}
+
+std::string parse_error(const std::string& text) {
+    auto r = parse_pending(text);
+    BOOST_REQUIRE_MESSAGE(std::holds_alternative<std::string>(r), "expected an error for: " + text);
+    return std::get<std::string>(r);
+}
+
+rapidjson::Document json(const std::string& text) {
+    rapidjson::Document d;
+    d.Parse(text.c_str());
+    BOOST_REQUIRE(!d.HasParseError());
+    return d;
+}
+
+AnswerSpec spec(const std::string& text) {
+    auto d = json(text);
+    auto s = parse_answer_spec(d);
+    BOOST_REQUIRE_MESSAGE(s.error.empty(), s.error);
+    BOOST_REQUIRE(s.spec);
+    return *s.spec;
+}
+
+Answer resolved(const Question& q, const std::string& text) {
+    auto r = resolve_answer(q, spec(text));
+    if (auto* e = std::get_if<std::string>(&r)) BOOST_FAIL("resolve error: " + *e);
+    return std::get<Answer>(r);
+}
+
+std::string resolve_error(const Question& q, const std::string& text) {
+    auto r = resolve_answer(q, spec(text));
+    BOOST_REQUIRE_MESSAGE(std::holds_alternative<std::string>(r), "expected an error for " + text);
+    return std::get<std::string>(r);
+}
+
+}  // namespace
+
+// ---- answers as typed ----
+
+BOOST_AUTO_TEST_CASE(labels_numbers_and_custom_text) {
+    auto a = resolved(db_question(), R"("SQLite")");
+    BOOST_TEST(a.values == std::vector<std::string>{"SQLite"});
+    BOOST_TEST(*a.selected_option == "SQLite");
+    BOOST_TEST(!a.was_custom);
+    BOOST_TEST(!a.multi);
+
+    a = resolved(db_question(), "1");
+    BOOST_TEST(*a.selected_option == "PostgreSQL (Recommended)");
+
+    a = resolved(db_question(), R"J("postgresql (recommended)")J");
+    BOOST_TEST(*a.selected_option == "PostgreSQL (Recommended)");
+
+    a = resolved(db_question(), R"("  I want DynamoDB ")");
+    BOOST_TEST(a.values == std::vector<std::string>{"I want DynamoDB"});
+    BOOST_TEST(!a.selected_option);
+    BOOST_TEST(a.was_custom);
+
+    // A digit string is text, not an option number: "2" stays "2".
+    a = resolved(db_question(), R"("2")");
+    BOOST_TEST(a.values.front() == "2");
+    BOOST_TEST(a.was_custom);
+
+    // A number for a free-text question is its text.
+    a = resolved(name_question(), "8080");
+    BOOST_TEST(a.values.front() == "8080");
+    BOOST_TEST(a.was_custom);
+}
+
+BOOST_AUTO_TEST_CASE(multi_select_answers) {
+    auto a = resolved(features_question(), R"([2, "authentication", "GraphQL", 2])");
+    BOOST_TEST(a.multi);
+    BOOST_TEST((a.values == std::vector<std::string>{"REST API", "Authentication", "GraphQL"}));
+    BOOST_TEST(a.was_custom);
+    BOOST_TEST(!a.selected_option);
+
+    a = resolved(features_question(), R"("Authentication, rest api")");
+    BOOST_TEST((a.values == std::vector<std::string>{"Authentication", "REST API"}));
+    BOOST_TEST(!a.was_custom);
+
+    // Not every part is a label: one typed answer, commas and all.
+    a = resolved(features_question(), R"("Authentication, and more")");
+    BOOST_TEST(a.values == std::vector<std::string>{"Authentication, and more"});
+    BOOST_TEST(a.was_custom);
+}
+
+BOOST_AUTO_TEST_CASE(wrong_answers_say_why) {
+    BOOST_TEST(resolve_error(db_question(), "4") == "option 4 does not exist (3 options)");
+    BOOST_TEST(resolve_error(db_question(), "0") == "option 0 does not exist (3 options)");
+    BOOST_TEST(resolve_error(db_question(), R"(["SQLite", "MongoDB"])") ==
+               "takes one answer, 2 given (it is not multi-select)");
+    BOOST_TEST(resolve_error(db_question(), "[]").find("empty answer") == 0u);
+    BOOST_TEST(resolve_error(name_question(), R"("   ")").find("empty answer") == 0u);
+    auto d = json(R"({"a": 1})");
+    BOOST_TEST(parse_answer_spec(d).error.find("expected a string") == 0u);
+    d = json(R"([1, true])");
+    BOOST_TEST(parse_answer_spec(d).error.find("[1]: expected") == 0u);
+    d = json("null");
+    auto s = parse_answer_spec(d);
+    BOOST_TEST(s.error.empty());
+    BOOST_TEST(!s.spec);
+}
+
+// ---- the pending-questions file ----
+
+BOOST_AUTO_TEST_CASE(the_specs_example_file_parses) {
+    auto f = parsed(R"J({
+      "sessionId": "abc123",
+      "timestamp": "2026-02-04T22:16:32Z",
+      "questions": [
+        {"question": "Which database should we use?",
+         "options": ["PostgreSQL (Recommended)", "SQLite", "MongoDB"], "answer": null},
+        {"question": "What should we name this service?", "answer": null}
+      ]
+    })J");
+    BOOST_TEST(f.session_id == "abc123");
+    BOOST_TEST(f.timestamp == "2026-02-04T22:16:32Z");
+    BOOST_REQUIRE(f.questions.size() == 2u);
+    BOOST_TEST(f.questions[0].question.options.size() == 3u);
+    BOOST_TEST(!f.questions[0].answer);
+    BOOST_TEST(!f.questions[0].used);
+    BOOST_TEST(f.questions[1].question.options.empty());
+    // Option B of the spec: only question and answer, written by hand.
+    f = parsed(R"J({"questions": [{"question": "Which database?", "answer": "PostgreSQL (Recommended)"},
+                                 {"question": "Service name?", "answer": "order-processor"}]})J");
+    BOOST_TEST(f.questions[1].answer->items.front().text == "order-processor");
+    // Options as objects, comments, trailing commas.
+    f = parsed(R"({"questions": [{"question": "Q?", /* note */ "options": [{"label": "a", "description": "A"}, "b",],
+                                  "multiSelect": true, "answer": [1, "b"], "used": true}]})");
+    BOOST_TEST(f.questions[0].question.options[0].description == "A");
+    BOOST_TEST(f.questions[0].question.multi_select);
+    BOOST_TEST(f.questions[0].answer->array);
+    BOOST_TEST(*f.questions[0].answer->items[0].number == 1);
+    BOOST_TEST(f.questions[0].used);
+}
+
+BOOST_AUTO_TEST_CASE(parse_errors_name_the_field) {
+    BOOST_TEST(parse_error("") == "the file is empty");
+    BOOST_TEST(parse_error("[]") == "expected a JSON object with \"questions\" at the top");
+    BOOST_TEST(parse_error("{}") == "questions: missing (expected an array of questions)");
+    BOOST_TEST(parse_error(R"({"questions": {}})") == "questions: expected an array of questions");
+    BOOST_TEST(parse_error(R"({"questions": [{"question": ""}]})") ==
+               "questions[0].question: expected the question text (a non-empty string)");
+    BOOST_TEST(parse_error(R"({"questions": [{"question": "a"}, {"question": "b", "answer": true}]})") ==
+               "questions[1].answer: expected a string (a label or text), an option number, an array of them, or null");
+    BOOST_TEST(parse_error(R"({"questions": [{"question": "a", "answer": ["x", {}]}]})") ==
+               "questions[0].answer[1]: expected a string (a label or text) or an option number");
+    BOOST_TEST(parse_error(R"({"questions": [{"question": "a", "options": ["x", "x"]}]})") ==
+               "questions[0].options[1]: \"x\" is listed twice");
+    BOOST_TEST(parse_error(R"({"questions": [{"question": "a"}, {"question": "a"}]})") ==
+               "questions[1].question: \"a\" appears twice");
+    BOOST_TEST(parse_error(R"({"questions": [{"question": "a", "used": "yes"}]})") ==
+               "questions[0].used: expected true or false");
+    BOOST_TEST(parse_error(R"({"questions": [], "metadata": 3})") == "metadata: expected an object");
+    BOOST_TEST(parse_error("{\n  \"questions\": [\n    {\"question\": \"a\",, }\n]}").find("not valid JSON at line 3, column") == 0u);
+    BOOST_TEST(parse_error("{\"questions\": [{\"question\": \"\xff\"}]}").find("not valid JSON") == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(serialize_then_parse_round_trips) {
+    PendingFile f;
+    add_ask(f, spec_ask(), "s1", "2026-11-21T10:00:00Z");
+    f.questions[1].answer = spec(R"("order-processor")");
+    f.questions[2].answer = spec(R"(["REST API"])");
+    f.questions[2].used = true;
+    const std::string text = serialize_pending(f);
+    auto g = parsed(text);
+    BOOST_TEST(g.session_id == "s1");
+    BOOST_TEST(g.agent == "demo-agent");
+    BOOST_TEST(g.metadata_json == R"({"source":"project-setup"})");
+    BOOST_REQUIRE(g.questions.size() == 3u);
+    BOOST_TEST(g.questions[0].question.options[0].description == "Battle-tested relational DB");
+    BOOST_TEST(g.questions[0].question.options[2].description.empty());
+    BOOST_TEST(g.questions[0].question.header == "Database");
+    BOOST_TEST(!g.questions[0].answer);
+    BOOST_TEST(g.questions[1].answer->items[0].text == "order-processor");
+    BOOST_TEST(g.questions[2].answer->array);
+    BOOST_TEST(g.questions[2].used);
+    BOOST_TEST(serialize_pending(g) == text);
+    BOOST_TEST(text.find(R"("options": [)") != std::string::npos);
+    BOOST_TEST(text.find(R"("MongoDB": )") == std::string::npos);  // no empty descriptions
+}
+
+BOOST_AUTO_TEST_CASE(add_ask_merges_by_question_text) {
+    PendingFile f;
+    add_ask(f, spec_ask(), "s1", "t1");
+    f.questions[0].answer = spec(R"("SQLite")");
+    f.questions[2].used = true;
+    Ask other;
+    other.agent = "other-agent";
+    Question port;
+    port.question = "Which port?";
+    other.questions = {db_question(), port};
+    add_ask(f, other, "s2", "t2");
+    BOOST_REQUIRE(f.questions.size() == 3u);  // the used one went, the same text merged
+    BOOST_TEST(f.questions[0].question.question == db_question().question);
+    BOOST_TEST(f.questions[0].answer->items[0].text == "SQLite");  // kept
+    BOOST_TEST(f.questions[0].session_id.empty());                  // now s2's, the file's
+    BOOST_TEST(f.questions[1].session_id == "s1");                  // still s1's
+    BOOST_TEST(f.questions[2].question.question == "Which port?");
+    BOOST_TEST(f.session_id == "s2");
+    BOOST_TEST(f.agent == "other-agent");
+    auto g = parsed(serialize_pending(f));
+    BOOST_TEST(g.questions[1].session_id == "s1");
+    BOOST_TEST(g.questions[0].session_id.empty());
+}
+
+BOOST_AUTO_TEST_CASE(take_answers_needs_every_question_answered) {
+    PendingFile f;
+    add_ask(f, spec_ask(), "s1", "t1");
+    std::vector<std::string> warnings;
+    BOOST_TEST(!take_answers(f, spec_ask().questions, warnings));
+    f.questions[0].answer = spec("2");
+    f.questions[1].answer = spec(R"("svc")");
+    BOOST_TEST(!take_answers(f, spec_ask().questions, warnings));
+    BOOST_TEST(!f.questions[0].used);
+    f.questions[2].answer = spec("[9]");
+    BOOST_TEST(!take_answers(f, spec_ask().questions, warnings));
+    BOOST_REQUIRE(warnings.size() == 1u);
+    BOOST_TEST(warnings[0] == "question 3 (\"Which features should we include?\"): the answer in the file does not "
+                              "fit: option 9 does not exist (2 options)");
+    f.questions[2].answer = spec(R"(["REST API"])");
+    auto got = take_answers(f, spec_ask().questions, warnings);
+    BOOST_REQUIRE(got);
+    BOOST_TEST(got->size() == 3u);
+    BOOST_TEST((*got)[0].values.front() == "SQLite");
+    BOOST_TEST((*got)[1].was_custom);
+    BOOST_TEST((*got)[2].multi);
+    BOOST_TEST(f.questions[0].used);
+    BOOST_TEST(f.questions[2].used);
+    // Used answers are not handed out twice.
+    BOOST_TEST(!take_answers(f, spec_ask().questions, warnings));
+    // A subset of the file is enough, in the ask's order.
+    PendingFile h;
+    add_ask(h, spec_ask(), "s1", "t1");
+    h.questions[1].answer = spec(R"("svc")");
+    h.questions[0].answer = spec("1");
+    auto sub = take_answers(h, {name_question(), db_question()}, warnings);
+    BOOST_REQUIRE(sub);
+    BOOST_TEST((*sub)[0].question == name_question().question);
+    BOOST_TEST(!h.questions[2].used);
+}
+
+BOOST_AUTO_TEST_CASE(apply_answers_is_all_or_nothing) {
+    PendingFile f;
+    add_ask(f, spec_ask(), "s1", "t1");
+    const std::string before = serialize_pending(f);
+    auto r = apply_answers(f, json(R"([9, "svc", [5]])"));
+    BOOST_REQUIRE(r.errors.size() == 2u);
+    BOOST_TEST(r.errors[0] == "question 1 (\"Which database should we use?\"): option 9 does not exist (3 options)");
+    BOOST_TEST(r.errors[1] == "question 3 (\"Which features should we include?\"): option 5 does not exist (2 options)");
+    BOOST_TEST(serialize_pending(f) == before);
+    r = apply_answers(f, json(R"([1, "svc"])"));
+    BOOST_TEST(r.errors.front().find("too few answers: 2 given for 3 open questions") == 0u);
+    r = apply_answers(f, json(R"({"Nope?": 1})"));
+    BOOST_TEST(r.errors.front() == "\"Nope?\": no open question with this text (or number)");
+    r = apply_answers(f, json(R"("SQLite")"));
+    BOOST_TEST(r.errors.front().find("one answer given for 3 open questions") == 0u);
+    BOOST_TEST(serialize_pending(f) == before);
+
+    r = apply_answers(f, json(R"([1, null, ["Authentication", 2]])"));
+    BOOST_TEST(r.errors.empty());
+    BOOST_TEST(r.changed == (std::vector<std::size_t>{0, 2}));
+    BOOST_TEST(f.questions[0].answer->items[0].text == "PostgreSQL (Recommended)");
+    BOOST_TEST(!f.questions[0].answer->items[0].number);  // stored as the label
+    BOOST_TEST(!f.questions[1].answer);
+    r = apply_answers(f, json(R"({"2": "svc"})"));
+    BOOST_TEST(r.errors.empty());
+    BOOST_TEST(f.questions[1].answer->items[0].text == "svc");
+    // Used questions are no longer open: positions count the open ones only.
+    f.questions[0].used = true;
+    r = apply_answers(f, json(R"(["svc2", [1]])"));
+    BOOST_TEST(r.errors.empty());
+    BOOST_TEST(f.questions[1].answer->items[0].text == "svc2");
+}
+
+BOOST_AUTO_TEST_CASE(apply_text_answers_what_has_no_answer) {
+    PendingFile f;
+    add_ask(f, spec_ask(), "s1", "t1");
+    f.questions[0].answer = spec("1");
+    auto r = apply_text(f, "  use postgres, call it order-processor\n");
+    BOOST_TEST(r.errors.empty());
+    BOOST_TEST(r.changed == (std::vector<std::size_t>{1, 2}));
+    BOOST_TEST(f.questions[1].answer->items[0].text == "use postgres, call it order-processor");
+    BOOST_TEST(f.questions[0].answer->items[0].number.has_value());  // untouched
+    r = apply_text(f, "more");
+    BOOST_TEST(r.errors.front().find("every open question already has an answer") == 0u);
+    BOOST_TEST(apply_text(f, "  ").errors.front() == "--text: the text is empty");
+}
+
+BOOST_AUTO_TEST_CASE(atomic_write_is_private_and_replaces) {
+    namespace fs = std::filesystem;
+    char tmpl[] = "/tmp/askhost-store-XXXXXX";
+    BOOST_REQUIRE(::mkdtemp(tmpl));
+    const fs::path file = fs::path(tmpl) / "a" / "b" / "f.json";
+    BOOST_TEST(!atomic_write(file, "one"));
+    BOOST_TEST(!atomic_write(file, "two"));
+    BOOST_TEST(read_whole(file).data == "two");
+    struct stat st {};
+    ::stat(file.c_str(), &st);
+    BOOST_TEST((st.st_mode & 0777) == 0600u);
+    ::stat(file.parent_path().c_str(), &st);
+    BOOST_TEST((st.st_mode & 0777) == 0700u);
+    BOOST_TEST(std::distance(fs::directory_iterator(file.parent_path()), fs::directory_iterator()) == 1);
+    BOOST_TEST((read_whole(fs::path(tmpl) / "none").status == FileText::Status::Missing));
+    fs::remove_all(tmpl);
+}
+
+// ---- the journal ----
+
+namespace {
+
+const char* kAsk = R"J({"type":"ask","session":"s","run":"r1","askId":"ask-1","at":1000,"mode":"print","agent":"a","questions":[{"question":"Which database should we use?","options":[{"label":"PostgreSQL (Recommended)"},{"label":"SQLite"}],"multiSelect":false},{"question":"What should we name this service?","multiSelect":false}],"metadata":{"source":"x"}})J";
+const char* kAnswered = R"J({"type":"outcome","session":"s","run":"r1","askId":"ask-1","at":2000,"mode":"print","agent":"a","outcome":"answered","answers":[{"question":"Which database should we use?","answer":"PostgreSQL (Recommended)","selectedOption":"PostgreSQL (Recommended)","wasCustom":false},{"question":"What should we name this service?","answer":"order-processor","wasCustom":true}],"answeredAt":2000})J";
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(journal_pairs_asks_with_outcomes) {
+    auto c = parse_journal(std::string(kAsk) + "\n" + kAnswered + "\n");
+    BOOST_TEST(c.warnings.empty());
+    BOOST_REQUIRE(c.exchanges.size() == 1u);
+    const Exchange& e = c.exchanges[0];
+    BOOST_TEST(e.key() == "r1/ask-1");
+    BOOST_TEST(e.asked_at == 1000);
+    BOOST_TEST(e.finished_at == 2000);
+    BOOST_TEST(e.outcome == "answered");
+    BOOST_TEST(e.metadata_json == R"({"source":"x"})");
+    BOOST_TEST(e.questions.size() == 2u);
+    BOOST_TEST(e.answers[1].was_custom);
+    BOOST_TEST(*e.answers[0].selected_option == "PostgreSQL (Recommended)");
+    BOOST_TEST(!e.interrupted());
+}
+
+BOOST_AUTO_TEST_CASE(journal_torn_lines_are_skipped_with_a_warning) {
+    const std::string torn = std::string(kAnswered).substr(0, 60);
+    // Torn at the end: the ask is interrupted.
+    auto c = parse_journal(std::string(kAsk) + "\n" + torn);
+    BOOST_REQUIRE(c.warnings.size() == 1u);
+    BOOST_TEST(c.warnings[0] == "line 2: torn last record (askhost stopped while writing it), skipped");
+    BOOST_REQUIRE(c.exchanges.size() == 1u);
+    BOOST_TEST(c.exchanges[0].interrupted());
+    // Torn in the middle (a later run ended it with a newline and went on).
+    c = parse_journal(std::string(kAsk) + "\n" + torn + "\n" + kAnswered + "\n");
+    BOOST_TEST(c.warnings == std::vector<std::string>{"line 2: torn record (askhost stopped while writing it), skipped"});
+    BOOST_TEST(c.exchanges[0].outcome == "answered");
+    // Not JSON at all, and a record kind from a newer askhost: skipped, one warned.
+    c = parse_journal(std::string("garbage\n") + R"({"type":"future"})" + "\n" + kAsk + "\n");
+    BOOST_TEST(c.warnings == std::vector<std::string>{"line 1: not a JSON record, skipped"});
+    BOOST_TEST(c.exchanges.size() == 1u);
+    // An outcome whose ask line was lost stands on its own.
+    c = parse_journal(std::string(kAnswered) + "\n");
+    BOOST_REQUIRE(c.exchanges.size() == 1u);
+    BOOST_TEST(c.exchanges[0].outcome == "answered");
+    BOOST_TEST(parse_journal("").exchanges.empty());
+}
+
+BOOST_AUTO_TEST_CASE(journal_writes_what_it_reads_back) {
+    namespace fs = std::filesystem;
+    char tmpl[] = "/tmp/askhost-journal-XXXXXX";
+    BOOST_REQUIRE(::mkdtemp(tmpl));
+    const fs::path file = fs::path(tmpl) / "sessions" / "s1.jsonl";
+    {
+        Journal j(file, "s1", JournalMode::Interactive);
+        BOOST_TEST(!fs::exists(file));  // nothing until the first record
+        Ask a = spec_ask();
+        BOOST_TEST(!j.record_ask(a));
+        Answer x;
+        x.question = a.questions[0].question;
+        x.values = {"SQLite"};
+        x.selected_option = "SQLite";
+        BOOST_TEST(!j.record_outcome(a, Outcome::answered({x}), "pending-file"));
+        a.id = "ask-2";
+        BOOST_TEST(!j.record_ask(a));
+        BOOST_TEST(!j.record_withdrawn(a));
+    }
+    {
+        // A torn tail from a crash: the next record still starts on its own line.
+        FILE* f = std::fopen(file.c_str(), "a");
+        std::fputs("{\"type\":\"ask\",\"ses", f);
+        std::fclose(f);
+        Journal j(file, "s1", JournalMode::Print);
+        Ask a = spec_ask();
+        a.id = "ask-1";
+        BOOST_TEST(!j.record_ask(a, {}, "r0/ask-9"));
+    }
+    auto c = read_journal(file);
+    BOOST_TEST(c.warnings == std::vector<std::string>{"line 5: torn record (askhost stopped while writing it), skipped"});
+    BOOST_REQUIRE(c.exchanges.size() == 3u);
+    BOOST_TEST(c.exchanges[0].mode == "interactive");
+    BOOST_TEST(c.exchanges[0].outcome == "answered");
+    BOOST_TEST(c.exchanges[0].source == "pending-file");
+    BOOST_TEST(c.exchanges[0].answers[0].values.front() == "SQLite");
+    BOOST_TEST(c.exchanges[0].questions[0].options[0].description == "Battle-tested relational DB");
+    BOOST_TEST(c.exchanges[1].outcome == "withdrawn");
+    BOOST_TEST(c.exchanges[2].interrupted());
+    BOOST_TEST(c.exchanges[2].mode == "print");
+    BOOST_TEST(c.exchanges[2].replay_of == "r0/ask-9");
+    BOOST_TEST(c.exchanges[2].run != c.exchanges[0].run);
+    struct stat st {};
+    ::stat(file.c_str(), &st);
+    BOOST_TEST((st.st_mode & 0777) == 0600u);
+    fs::remove_all(tmpl);
+}
+
+BOOST_AUTO_TEST_CASE(session_ids) {
+    BOOST_TEST(valid_session_id("20261121-101502-3fa9"));
+    BOOST_TEST(valid_session_id("my_session.2"));
+    BOOST_TEST(!valid_session_id(""));
+    BOOST_TEST(!valid_session_id(".hidden"));
+    BOOST_TEST(!valid_session_id("../etc"));
+    BOOST_TEST(!valid_session_id("a b"));
+    BOOST_TEST(!valid_session_id(std::string(65, 'a')));
+    const std::string id = new_session_id();
+    BOOST_TEST(valid_session_id(id));
+    BOOST_TEST(id.size() == 20u);
+}
+
+BOOST_AUTO_TEST_CASE(summary_is_the_specs_compaction_prose) {
+    auto c = parse_journal(std::string(kAsk) + "\n" + kAnswered + "\n");
+    BOOST_TEST(summary_text(c.exchanges) ==
+               "User was asked \"Which database should we use?\" and chose PostgreSQL. "
+               "User was asked \"What should we name this service?\" and answered 'order-processor'.");
+    Exchange pending;
+    pending.outcome = "pending";
+    pending.pending_file = "p.json";
+    pending.questions = {features_question()};
+    Exchange multi;
+    multi.outcome = "answered";
+    multi.questions = {features_question()};
+    Answer a;
+    a.question = features_question().question;
+    a.multi = true;
+    a.values = {"Authentication", "REST API", "GraphQL"};
+    multi.answers = {a};
+    Exchange cancelled;
+    cancelled.outcome = "cancelled";
+    cancelled.questions = {name_question()};
+    BOOST_TEST(summary_text({pending}) ==
+               "\"Which features should we include?\" is still waiting for the user's answer (in p.json).");
+    BOOST_TEST(summary_text({pending, multi, cancelled}) ==
+               "User was asked \"Which features should we include?\" and chose Authentication, REST API and "
+               "'GraphQL'. User was asked \"What should we name this service?\" and declined to answer.");
+}
