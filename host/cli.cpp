@@ -22,9 +22,11 @@ std::string usage_text() {
 Usage:
   askhost [MODE] [OPTIONS] -- AGENT [ARGS...]   run AGENT and answer its questions
   askhost mcp                                   MCP stdio server with the ask_user_question tool
-  askhost answer [JSON | --file F | --text T]   answer the pending-questions file
-  askhost questions [show|clear]                the pending questions
-  askhost history [--session ID] [--json|--summary]
+  askhost answer [JSON | --file F | --text T | --edit]
+                                                answer the pending-questions file
+  askhost questions [show|clear] [--json]       the pending questions
+  askhost history [--session ID] [--json|--summary] | --list
+                                                what was asked and answered
   askhost --help | --version
 
 Modes (default: --tui when stdin and stdout are a terminal, else --print):
@@ -37,14 +39,20 @@ Options:
   --answers JSON             pre-answer the next question set (JSON array, in question order)
   --timeout SECONDS          give up waiting after SECONDS (the agent gets "timedOut")
   --pending-file PATH        pending-questions file (default .askhost/pending-questions.json)
-  --session ID               name or continue a session journal
-  --adapter NAME             auto|native (default auto: chosen from the agent's program name)
+  --session ID               name or continue a session journal (default: a new one, or the
+                             one whose answers wait in the pending-questions file)
+  --adapter NAME             auto|native|mcp|claude|pi|acp (default auto: from the agent's program name)
+  --allow-tools LIST         tools the agent may use without asking (comma-separated; "Bash,Edit",
+                             "mcp__*"); other tool-permission requests are shown as questions
   -h, --help                 this text
   -V, --version              the version
 
 The agent speaks the native protocol unless its adapter says otherwise: one JSON object per
 line, {"type":"ask_user_request",...} on its stdout, answered with {"type":"ask_user_response",...}
 on its stdin. See docs/protocol.md.
+
+Files: the session journal is $XDG_STATE_HOME/askhost/sessions/ID.jsonl (default
+~/.local/state); it and the pending-questions file are described in docs/files.md.
 
 Exit status: the agent's exit status (128+N when a signal N ended it); 2 for a usage error;
 127 when the agent could not be started.
@@ -135,6 +143,8 @@ std::variant<CliOptions, CliError> parse_cli(const std::vector<std::string>& arg
             err = value(a, o.session);
         } else if (a == "--adapter") {
             err = value(a, o.adapter);
+        } else if (a == "--allow-tools") {
+            if (!(err = value(a, v))) o.allow_tools.push_back(v);
         } else if (a == "--on-question") {
             if (!(err = value(a, v))) o.on_question.push_back(v);
         } else if (!a.empty() && a[0] == '-') {
