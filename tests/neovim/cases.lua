@@ -120,7 +120,7 @@ H.case('free_text', function()
   end, 'the input line to open at once')
   H.contains(H.dialog_text(), 'What should we name this service?', 'question')
   H.keys('<CR>') -- nothing typed: refused, the dialog stays
-  H.contains(H.dialog_text(), 'Type an answer first', 'the refusal is shown')
+  H.wait_text('Type an answer first', 'the refusal')
   H.keys('order-processor')
   H.keys('<CR>')
   single_answer(H.response('req-1'), 'What should we name this service?', 'order-processor', nil, true)
@@ -131,7 +131,7 @@ H.case('multi_select', function()
   H.wait_dialog()
   H.wait_text('[ ] Authentication')
   H.keys('<CR>') -- nothing checked: refused
-  H.contains(H.dialog_text(), 'Check at least one option', 'refusal')
+  H.wait_text('Check at least one option', 'the refusal')
   H.keys('<Space>')
   H.wait_text('[x] Authentication', 'Space checks')
   H.keys('<Down>')
@@ -186,7 +186,7 @@ H.case('several_questions_submit_tab', function()
   H.contains(text, 'Database: SQLite', 'review lists the answer')
   H.contains(text, 'Unanswered: Service Name, Features', 'Submit names the unanswered ones')
   H.keys('<CR>') -- refused
-  H.contains(H.dialog_text(), 'Answer every question before submitting', 'refused')
+  H.wait_text('Answer every question before submitting', 'the refusal')
   H.ok(H.dialog() ~= nil, 'still open')
   H.keys('<S-Tab>')
   H.wait_text('Which features should we include?')
@@ -533,4 +533,29 @@ H.case('help_and_statusline', function()
   H.eq(vim.api.nvim_eval("v:lua.require'askhost'.status()"), '? 1 question waiting', 'v:lua in a statusline')
   H.keys('<Esc>')
   H.response('req-1')
+end)
+
+H.case('layout_control_characters_and_wrapping', function()
+  -- No host: the dialog's layout alone, as drawn into the buffer.
+  local model = require('askhost.model')
+  local dialog = require('askhost.dialog')
+  local questions = model.normalize_questions({
+    { question = 'Line one\r\nline\ttwo \27[31mred', header = vim.NIL,
+      options = { { label = 'A\nB', description = vim.NIL }, { label = 'C' } }, multiSelect = vim.NIL },
+  })
+  H.eq(questions[1].header, nil, 'null header')
+  H.eq(questions[1].multiSelect, false, 'null multiSelect')
+  local lines = dialog.plain(dialog.layout(model.new(questions), 40, 'agent\nname').lines)
+  for _, l in ipairs(lines) do
+    H.ok(not l:find('[%c]'), 'no control characters: ' .. vim.inspect(l))
+    H.ok(vim.fn.strdisplaywidth(l) <= 40, 'fits 40 columns: ' .. vim.inspect(l))
+  end
+  local text = table.concat(lines, '\n')
+  H.contains(text, ' Line one', 'the first line of the question')
+  H.contains(text, ' line two [31mred', 'the second, with controls as spaces')
+  H.contains(text, '1. A B', 'a label on one line')
+  H.contains(text, '3. Other (type your answer)', 'Other last')
+  -- A word longer than the line is cut, not lost.
+  H.eq(dialog.wrap(string.rep('x', 25), 10), { string.rep('x', 10), string.rep('x', 10), string.rep('x', 5) }, 'long word')
+  H.eq(dialog.wrap('aa bb cc', 5), { 'aa bb', 'cc' }, 'wrap at spaces')
 end)

@@ -45,6 +45,10 @@ end
 -- Break text into lines of at most `width` columns, at spaces where possible; "\n" starts a line.
 function M.wrap(text, width)
   width = math.max(width, 1)
+  -- Control characters other than newlines would show as ^M, ^[ ...: spaces instead.
+  text = text:gsub('\r\n', '\n'):gsub('[%c]', function(c)
+    return c == '\n' and c or ' '
+  end)
   local lines = {}
   for para in (text .. '\n'):gmatch('(.-)\n') do
     local line = ''
