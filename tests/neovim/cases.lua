@@ -121,7 +121,14 @@ H.case('free_text', function()
   H.contains(H.dialog_text(), 'What should we name this service?', 'question')
   H.keys('<CR>') -- nothing typed: refused, the dialog stays
   H.wait_text('Type an answer first', 'the refusal')
-  H.keys('order-processor')
+  H.keys('order-')
+  -- :close in the input line does not lose the answer being typed: the line comes back.
+  vim.cmd('close')
+  H.wait_for(function()
+    local d = H.dialog()
+    return d.input_win and vim.api.nvim_win_is_valid(d.input_win) and vim.fn.mode() == 'i'
+  end, 'the input line to come back')
+  H.keys('processor')
   H.keys('<CR>')
   single_answer(H.response('req-1'), 'What should we name this service?', 'order-processor', nil, true)
 end)
@@ -558,4 +565,32 @@ H.case('layout_control_characters_and_wrapping', function()
   -- A word longer than the line is cut, not lost.
   H.eq(dialog.wrap(string.rep('x', 25), 10), { string.rep('x', 10), string.rep('x', 10), string.rep('x', 5) }, 'long word')
   H.eq(dialog.wrap('aa bb cc', 5), { 'aa bb', 'cc' }, 'wrap at spaces')
+end)
+
+H.case('long_answer_confirm', function()
+  H.start({ H.ask('req-1', { NAME_Q }), { recv = 1 }, H.ask('req-2', { NAME_Q }), { recv = 1 } })
+  H.wait_dialog()
+  H.wait_for(function()
+    return vim.fn.mode() == 'i'
+  end, 'the input line')
+  H.keys(string.rep('x', 2001))
+  H.keys('<CR>')
+  H.wait_text('Answer is long (2,001 chars). Continue anyway? [Y/n]')
+  H.keys('n') -- back to typing, the text kept
+  H.wait_for(function()
+    return vim.fn.mode() == 'i' and not H.dialog_text():find('Answer is long', 1, true)
+  end, 'typing again')
+  H.keys('z<CR>')
+  H.wait_text('Answer is long (2,002 chars)')
+  H.keys('y')
+  local r = H.wait_records(1)[1]
+  H.eq(#r.answers[1].answer, 2002, 'the long answer, whole')
+  -- Exactly 2000 characters is within the soft limit: no question asked.
+  H.wait_for(function()
+    local d = H.dialog()
+    return d and vim.fn.mode() == 'i'
+  end, 'the second ask')
+  H.keys(string.rep('y', 2000) .. '<CR>')
+  local records = H.wait_records(2)
+  H.eq(#records[2].answers[1].answer, 2000, 'submitted at once')
 end)

@@ -537,6 +537,21 @@ function Dialog:_open_input()
         self:_pull_text()
       end,
     })
+    local input_win = self.input_win
+    api.nvim_create_autocmd('WinClosed', {
+      group = self.augroup,
+      pattern = tostring(input_win),
+      once = true,
+      callback = function()
+        -- Closed by hand (:q in the input line): the answer is still being typed, so it comes back.
+        vim.schedule(function()
+          if self.input_win == input_win and self:valid() then
+            self.input_win, self.input_buf, self.input_q = nil, nil, nil
+            self:render()
+          end
+        end)
+      end,
+    })
   end
   api.nvim_set_current_win(self.input_win)
   local last = api.nvim_buf_line_count(self.input_buf)
@@ -553,11 +568,14 @@ function Dialog:_pull_text()
 end
 
 function Dialog:_close_input()
-  if self.input_win and api.nvim_win_is_valid(self.input_win) then
+  local win = self.input_win
+  if win and api.nvim_win_is_valid(win) then
     self:_pull_text()
-    api.nvim_win_close(self.input_win, true)
   end
   self.input_win, self.input_buf, self.input_q = nil, nil, nil
+  if win and api.nvim_win_is_valid(win) then
+    api.nvim_win_close(win, true)
+  end
 end
 
 -- ---------------------------------------------------------------- keys
