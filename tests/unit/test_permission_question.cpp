@@ -1,0 +1,200 @@
+#define BOOST_TEST_MODULE permission_question
+#include <boost/test/unit_test.hpp>
+
+#include <rapidjson/document.h>
+
+#include "permission_question.hpp"
+
+using namespace askhost;
+
+namespace {
+
+PermissionRequest bash_request() {
+    PermissionRequest r;
+    r.tool = "Bash";
+    r.title = "touch made-by-bash.txt";
+    r.detail = "Create a marker file";
+    r.choices = {{"allow-once", "Yes", PermissionKind::AllowOnce, ""},
+                 {"allow-always", "Yes, and don't ask again", PermissionKind::AllowAlways, ""},
+                 {"reject", "No", PermissionKind::RejectOnce, ""}};
+    return r;
+}
+
+Outcome picked(const std::string& question, const std::string& label) {
+    Answer a;
+    a.question = question;
+    a.values = {label};
+    a.selected_option = label;
+    return Outcome::answered({a});
+}
+
+Outcome typed(const std::string& question, const std::string& text) {
+    Answer a;
+    a.question = question;
+    a.values = {text};
+    a.was_custom = true;
+    return Outcome::answered({a});
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(question_names_tool_title_and_detail_with_the_agents_options) {
+    AskInput in = permission_ask(bash_request());
+    BOOST_REQUIRE_EQUAL(in.questions.size(), 1u);
+    const Question& q = in.questions[0];
+    BOOST_TEST(q.question == "Allow Bash: touch made-by-bash.txt? (Create a marker file)");
+    BOOST_TEST(q.header == "Permission");
+    BOOST_REQUIRE_EQUAL(q.options.size(), 3u);
+    BOOST_TEST(q.options[0].label == "Yes");
+    BOOST_TEST(q.options[1].label == "Yes, and don't ask again");
+    BOOST_TEST(q.options[2].label == "No");
+    BOOST_TEST(!q.multi_select);
+    BOOST_TEST(!validate_questions(in.questions, Profile::Strict).has_value());
+    BOOST_TEST(!validate_questions(in.questions, Profile::Lenient).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(title_that_starts_with_the_tool_is_not_repeated_and_detail_in_title_is_dropped) {
+    PermissionRequest r;
+    r.tool = "Write";
+    r.title = "Write notes.txt";
+    r.detail = "/w/notes.txt";
+    r.choices = {{"y", "Yes", PermissionKind::AllowOnce, ""}, {"n", "No", PermissionKind::RejectOnce, ""}};
+    BOOST_TEST(permission_ask(r).questions[0].question == "Allow Write notes.txt? (/w/notes.txt)");
+    r.detail = "notes.txt";
+    BOOST_TEST(permission_ask(r).questions[0].question == "Allow Write notes.txt?");
+    r.tool.clear();
+    r.title.clear();
+    r.detail.clear();
+    BOOST_TEST(permission_ask(r).questions[0].question == "Allow the agent to use a tool?");
+}
+
+BOOST_AUTO_TEST_CASE(multi_line_and_long_commands_become_one_short_line) {
+    PermissionRequest r = bash_request();
+    r.title = "set -e\n  make\n  make test";
+    r.detail = std::string(2000, 'x');
+    const std::string q = permission_ask(r).questions[0].question;
+    BOOST_TEST(q.find("set -e make make test") != std::string::npos);
+    BOOST_TEST(q.find('\n') == std::string::npos);
+    BOOST_TEST(q.size() < 700u);
+    BOOST_TEST(q.find("\xE2\x80\xA6") != std::string::npos);  // …
+}
+
+BOOST_AUTO_TEST_CASE(labels_are_made_unique_and_never_empty) {
+    PermissionRequest r;
+    r.tool = "Bash";
+    r.title = "ls";
+    r.choices = {{"a", "Yes", PermissionKind::AllowOnce, ""},
+                 {"b", "Yes", PermissionKind::AllowAlways, ""},
+                 {"c", "", PermissionKind::RejectOnce, ""}};
+    auto in = permission_ask(r);
+    BOOST_TEST(in.questions[0].options[0].label == "Yes");
+    BOOST_TEST(in.questions[0].options[1].label == "Yes (2)");
+    BOOST_TEST(in.questions[0].options[2].label == "c");
+    // and the decision maps the shown label back to the right choice
+    auto d = decide_permission(r, picked(in.questions[0].question, "Yes (2)"));
+    BOOST_REQUIRE(d.choice);
+    BOOST_TEST(d.choice->id == "b");
+}
+
+BOOST_AUTO_TEST_CASE(decision_from_each_outcome) {
+    const PermissionRequest r = bash_request();
+    const std::string q = permission_ask(r).questions[0].question;
+    auto yes = decide_permission(r, picked(q, "Yes"));
+    BOOST_REQUIRE(yes.choice);
+    BOOST_TEST(yes.choice->id == "allow-once");
+    BOOST_TEST(yes.message.empty());
+    auto no = decide_permission(r, picked(q, "No"));
+    BOOST_REQUIRE(no.choice);
+    BOOST_TEST(no.choice->id == "reject");
+    // Typed text is a refusal in the person's words.
+    auto other = decide_permission(r, typed(q, "use mkdir instead"));
+    BOOST_REQUIRE(other.choice);
+    BOOST_TEST(other.choice->id == "reject");
+    BOOST_TEST(other.message == "use mkdir instead");
+    BOOST_TEST(decide_permission(r, Outcome::cancelled()).cancelled());
+    BOOST_TEST(decide_permission(r, Outcome::timed_out()).cancelled());
+    BOOST_TEST(decide_permission(r, Outcome::connection_lost()).cancelled());
+    BOOST_TEST(decide_permission(r, Outcome::pending("f.json")).cancelled());
+}
+
+BOOST_AUTO_TEST_CASE(typed_text_without_a_reject_choice_cancels) {
+    PermissionRequest r = bash_request();
+    r.choices.pop_back();
+    BOOST_TEST(decide_permission(r, typed("q", "no way")).cancelled());
+}
+
+BOOST_AUTO_TEST_CASE(default_choices_are_allow_deny_always) {
+    auto c = default_permission_choices("Bash");
+    BOOST_REQUIRE_EQUAL(c.size(), 3u);
+    BOOST_TEST(c[0].label == "Allow");
+    BOOST_TEST(c[1].label == "Deny");
+    BOOST_TEST(c[2].label == "Always allow this tool");
+    BOOST_TEST((c[2].kind == PermissionKind::AllowAlways));
+    BOOST_TEST(c[2].description.find("Bash") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(acp_kinds) {
+    BOOST_TEST((parse_permission_kind("allow_once") == PermissionKind::AllowOnce));
+    BOOST_TEST((parse_permission_kind("allow_always") == PermissionKind::AllowAlways));
+    BOOST_TEST((parse_permission_kind("reject_once") == PermissionKind::RejectOnce));
+    BOOST_TEST((parse_permission_kind("reject_always") == PermissionKind::RejectAlways));
+    BOOST_TEST((parse_permission_kind("proceed") == PermissionKind::Other));
+}
+
+BOOST_AUTO_TEST_CASE(tool_input_described_by_command_paths_and_url) {
+    rapidjson::Document d;
+    d.Parse(R"({"command":"npm test","description":"Run tests"})");
+    BOOST_TEST(describe_tool_input(d) == "npm test");
+    d.Parse(R"({"file_path":"/w/a.txt","content":"x"})");
+    BOOST_TEST(describe_tool_input(d) == "/w/a.txt");
+    d.Parse(R"({"pattern":"TODO","path":"/w/src"})");
+    BOOST_TEST(describe_tool_input(d) == "/w/src, TODO");
+    d.Parse(R"({"url":"http://127.0.0.1/x","prompt":"summarise"})");
+    BOOST_TEST(describe_tool_input(d) == "http://127.0.0.1/x");
+    d.Parse(R"({"paths":["/a","/b"]})");
+    BOOST_TEST(describe_tool_input(d) == "/a, /b");
+    d.Parse(R"({"questions":[]})");
+    BOOST_TEST(describe_tool_input(d) == "");
+    d.Parse(R"([1])");
+    BOOST_TEST(describe_tool_input(d) == "");
+}
+
+BOOST_AUTO_TEST_CASE(policy_names_prefixes_and_star) {
+    ToolPolicy p("Bash, mcp__ask__*,Edit");
+    BOOST_TEST(p.allows("Bash"));
+    BOOST_TEST(p.allows("Edit"));
+    BOOST_TEST(p.allows("mcp__ask__ask_user_question"));
+    BOOST_TEST(!p.allows("mcp__other__x"));
+    BOOST_TEST(!p.allows("bash"));  // names are exact
+    BOOST_TEST(!p.allows("BashOutput"));
+    BOOST_TEST(!p.allows(""));
+    BOOST_TEST(ToolPolicy("*").allows("Anything"));
+    BOOST_TEST(ToolPolicy("").empty());
+    BOOST_TEST(!ToolPolicy().allows("Bash"));
+}
+
+BOOST_AUTO_TEST_CASE(automatic_choice_is_the_narrowest_allow) {
+    PermissionRequest r = bash_request();
+    ToolPolicy none;
+    BOOST_TEST(none.automatic_choice(r) == nullptr);
+    ToolPolicy bash("Bash");
+    const PermissionChoice* c = bash.automatic_choice(r);
+    BOOST_REQUIRE(c);
+    BOOST_TEST(c->id == "allow-once");
+    r.choices.erase(r.choices.begin());
+    c = bash.automatic_choice(r);
+    BOOST_REQUIRE(c);
+    BOOST_TEST(c->id == "allow-always");
+    r.choices = {{"reject", "No", PermissionKind::RejectOnce, ""}};
+    BOOST_TEST(bash.automatic_choice(r) == nullptr);  // nothing to allow with: ask
+}
+
+BOOST_AUTO_TEST_CASE(always_is_remembered_only_for_an_always_choice) {
+    ToolPolicy p;
+    PermissionRequest r = bash_request();
+    p.remember(r, r.choices[0]);
+    BOOST_TEST(!p.allows("Bash"));
+    p.remember(r, r.choices[1]);
+    BOOST_TEST(p.allows("Bash"));
+    BOOST_TEST(!p.allows("Edit"));
+}
