@@ -50,7 +50,7 @@ Host::Host(const CliOptions& options, Mode mode)
     hub_.on_exit = [this](int code) {
         editor_exit_code_ = code;
         if (session_ && session_->running()) {
-            stop_agent([this](AgentExit) { finish(*editor_exit_code_); });
+            leave_agent([this](AgentExit) { finish(*editor_exit_code_); });
         } else {
             finish(code);
         }
@@ -58,7 +58,7 @@ Host::Host(const CliOptions& options, Mode mode)
     hub_.on_primary_lost = [this] {
         // The editor vanished: its asks already got connectionLost; leave no orphan agent.
         primary_gone_ = true;
-        if (session_ && session_->running()) stop_agent([this](AgentExit) { finish(1); });
+        if (session_ && session_->running()) leave_agent([this](AgentExit) { finish(1); });
         else finish(1);
     };
     listener_.on_log = [this](std::string_view m) { log(m); };
@@ -129,6 +129,12 @@ bool Host::stop_agent(std::function<void(AgentExit)> done) {
     stop_waiters_.push_back(std::move(done));
     session_->stop();
     return true;
+}
+
+void Host::leave_agent(std::function<void(AgentExit)> done) {
+    stop_waiters_.push_back(std::move(done));
+    // Its last answer (e.g. connectionLost) is on the way: let it read that and end on its own.
+    session_->finish_then_stop();
 }
 
 void Host::agent_exited(AgentExit e) {

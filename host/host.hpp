@@ -39,6 +39,7 @@ private:
     void output(Stream stream, std::string_view text);
     void log(std::string_view message);
     void agent_exited(AgentExit e);
+    void leave_agent(std::function<void(AgentExit)> done);
     void finish(int code);
     void wait_signal();
     void run_question_hook(const Ask& ask);
