@@ -1,6 +1,7 @@
 // Agent adapters: one agent protocol each, turning its messages into asks and outcomes back.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -12,6 +13,11 @@
 namespace askhost {
 
 enum class Stream { Stdout, Stderr };
+
+// What the person told askhost about the agent's other requests (the command line).
+struct AdapterSettings {
+    std::vector<std::string> allow_tools;  // --allow-tools: tool permissions granted without asking
+};
 
 // What an adapter may reach: the broker (through ask/withdraw), the output sink and the agent.
 class AdapterHost {
@@ -31,6 +37,14 @@ public:
     virtual Profile profile() const = 0;
     // A human-readable diagnostic from the adapter (goes to stderr or the editor's log).
     virtual void log(std::string_view message) = 0;
+    // Close the agent's stdin (a one-shot conversation is over: the agent may exit).
+    virtual void close_input() {}
+    // Run `fn` on the event loop after `delay` (e.g. a dialog's own timeout).
+    virtual void after(std::chrono::milliseconds /*delay*/, std::function<void()> /*fn*/) {}
+    virtual const AdapterSettings& settings() const {
+        static const AdapterSettings none;
+        return none;
+    }
 };
 
 class AgentAdapter {
@@ -43,6 +57,8 @@ public:
     virtual void on_line(std::string_view line) = 0;
     // A user message for the agent (agent/prompt). false: this protocol has no conversation.
     virtual bool prompt(std::string_view /*text*/) { return false; }
+    // agent/stop (or a signal): the agent is about to be stopped; ask it to wind down politely.
+    virtual void stopping() {}
     // The agent's stdout closed (it exited or is exiting).
     virtual void finished() {}
 };
@@ -54,6 +70,10 @@ struct AdapterInfo {
     std::function<std::unique_ptr<AgentAdapter>(AdapterHost&)> create;
     // Whether this adapter recognises the agent from its argv (e.g. the program name).
     std::function<bool(const std::vector<std::string>& argv)> detects;
+    // The argv actually launched (e.g. the flags that put the agent on its control channel).
+    std::function<std::vector<std::string>(std::vector<std::string> argv)> prepare_argv;
+    // A subcommand this plugin serves, `askhost NAME ARGS...` (e.g. askhost mcp); the exit status.
+    std::function<int(const std::vector<std::string>& args)> command;
 };
 
 class AdapterRegistry {

@@ -41,7 +41,9 @@ Options:
   --pending-file PATH        pending-questions file (default .askhost/pending-questions.json)
   --session ID               name or continue a session journal (default: a new one, or the
                              one whose answers wait in the pending-questions file)
-  --adapter NAME             auto|native (default auto: chosen from the agent's program name)
+  --adapter NAME             auto|native|mcp|claude|pi|acp (default auto: from the agent's program name)
+  --allow-tools LIST         tools the agent may use without asking (comma-separated; "Bash,Edit",
+                             "mcp__*"); other tool-permission requests are shown as questions
   -h, --help                 this text
   -V, --version              the version
 
@@ -141,6 +143,8 @@ std::variant<CliOptions, CliError> parse_cli(const std::vector<std::string>& arg
             err = value(a, o.session);
         } else if (a == "--adapter") {
             err = value(a, o.adapter);
+        } else if (a == "--allow-tools") {
+            if (!(err = value(a, v))) o.allow_tools.push_back(v);
         } else if (a == "--on-question") {
             if (!(err = value(a, v))) o.on_question.push_back(v);
         } else if (!a.empty() && a[0] == '-') {

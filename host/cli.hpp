@@ -24,6 +24,8 @@ struct CliOptions {
     std::string session;                       // --session
     std::string adapter = "auto";              // --adapter
     std::vector<std::string> on_question;      // --on-question CMD (split on spaces? no: one argv word)
+    std::vector<std::string> allow_tools;      // --allow-tools LIST (repeatable)
+    std::string prompt;                        // --prompt TEXT: the first user message
     std::vector<std::string> agent_argv;       // after --
     std::vector<std::string> command_args;     // arguments of a subcommand
 };

@@ -105,10 +105,12 @@ std::variant<int, std::string> Host::start_agent(const LaunchSpec& spec, const s
     hooks.log = [this](std::string_view m) { log(m); };
     hooks.exited = [this](AgentExit e) { agent_exited(e); };
     hooks.pre_answer = [this](const Ask& a) { return store_ ? store_->pre_answer(a) : std::nullopt; };
+    hooks.settings.allow_tools = opts_.allow_tools;
     if (session_) retired_ = std::move(session_);
     session_ = std::make_unique<Session>(io_, broker_, *adapter, opts_.profile.value_or(adapter->default_profile),
                                          std::move(hooks));
     LaunchSpec full = spec;
+    if (adapter->prepare_argv) full.argv = adapter->prepare_argv(full.argv);
     if (!listener_.path().empty()) full.env["ASKHOST_SOCKET"] = listener_.path();
     if (auto err = session_->start(full)) {
         session_.reset();

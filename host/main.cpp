@@ -57,6 +57,14 @@ int main(int argc, char** argv) {
             return 0;
         case Command::Run:
             return run_agent(opts);
+        case Command::Mcp: {
+            // Served by the plugin of the same name (plugins/mcp), when it is built in.
+            AdapterRegistry registry;
+            register_builtin_adapters(registry);
+            const AdapterInfo* mcp = registry.find("mcp");
+            if (!mcp || !mcp->command) return usage_error("'mcp' is not built into this askhost");
+            return mcp->command(opts.command_args);
+        }
         case Command::Attach:
             return run_attach(opts.command_args);
         case Command::Answer:

@@ -1,10 +1,12 @@
 #include "session.hpp"
 
+#include <boost/asio/steady_timer.hpp>
+
 namespace askhost {
 
 Session::Session(boost::asio::io_context& io, Broker& broker, const AdapterInfo& adapter,
                  Profile profile, Hooks hooks)
-    : broker_(broker), profile_(profile), hooks_(std::move(hooks)) {
+    : io_(io), broker_(broker), profile_(profile), hooks_(std::move(hooks)) {
     Supervisor::Callbacks cb;
     cb.on_stdout_line = [this](std::string_view line) { adapter_->on_line(line); };
     cb.on_stdout_raw = [this](std::string_view data) { output(Stream::Stdout, data); };
@@ -37,6 +39,7 @@ std::optional<std::string> Session::start(const LaunchSpec& spec) {
 bool Session::prompt(std::string_view text) { return adapter_->prompt(text); }
 
 void Session::stop(std::chrono::milliseconds grace) {
+    if (supervisor_->running()) adapter_->stopping();
     supervisor_->close_stdin();
     supervisor_->stop(grace);
 }
@@ -85,6 +88,15 @@ void Session::send(std::string_view line) {
     std::string data(line);
     data.push_back('\n');
     supervisor_->write(std::move(data));
+}
+
+void Session::close_input() { supervisor_->close_stdin(); }
+
+void Session::after(std::chrono::milliseconds delay, std::function<void()> fn) {
+    auto timer = std::make_shared<boost::asio::steady_timer>(io_, delay);
+    timer->async_wait([timer, a = alive_, fn = std::move(fn)](const boost::system::error_code& ec) {
+        if (!ec && *a) fn();
+    });
 }
 
 void Session::log(std::string_view message) {

@@ -22,6 +22,7 @@ public:
         // Answers known before anyone is asked (--answers, an answered pending file): an outcome
         // to hand back at once, or nullopt to ask.
         std::function<std::optional<Outcome>(const Ask&)> pre_answer;
+        AdapterSettings settings;  // handed to the adapter (--allow-tools)
     };
 
     Session(boost::asio::io_context& io, Broker& broker, const AdapterInfo& adapter, Profile profile,
@@ -46,8 +47,12 @@ public:
     void send(std::string_view line) override;
     Profile profile() const override { return profile_; }
     void log(std::string_view message) override;
+    void close_input() override;
+    void after(std::chrono::milliseconds delay, std::function<void()> fn) override;
+    const AdapterSettings& settings() const override { return hooks_.settings; }
 
 private:
+    boost::asio::io_context& io_;
     Broker& broker_;
     Profile profile_;
     Hooks hooks_;

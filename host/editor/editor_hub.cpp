@@ -69,11 +69,13 @@ public:
                 showing_frontend_ = false;
                 hub_.broker_.remove_frontend(*this, !said_exit_);
             }
+            withdraw_submitted();  // nobody is left to hand the answers to
         };
     }
 
     ~EditorClient() override {
         if (showing_frontend_) hub_.broker_.remove_frontend(*this, true);
+        withdraw_submitted();
     }
 
     void start() { conn_->start(); }
@@ -171,6 +173,7 @@ private:
             return;
         }
         if (method == "agent/start") return agent_start(params, std::move(r));
+        if (method == "ask/submit") return ask_submit(params, std::move(r));
         if (method == "agent/prompt") {
             std::string text;
             auto t = params.IsObject() ? params.FindMember("text") : params.MemberEnd();
@@ -218,7 +221,52 @@ private:
         r.result("{\"pid\":" + std::to_string(std::get<int>(res)) + "}");
     }
 
-    void on_notify(std::string_view method, const rapidjson::Value&) {
+    // A client asks the person (askhost mcp, the pi extension): the broker shows it like an agent's.
+    void ask_submit(const rapidjson::Value& params, Responder r) {
+        if (!params.IsObject()) return r.error(rpc_error::invalid_params, "params: expected an object");
+        Profile profile = Profile::Lenient;
+        auto p = params.FindMember("profile");
+        if (p != params.MemberEnd()) {
+            auto parsed = p->value.IsString() ? parse_profile(p->value.GetString()) : std::nullopt;
+            if (!parsed) return r.error(rpc_error::invalid_params, "params.profile: expected \"strict\" or \"lenient\"");
+            profile = *parsed;
+        }
+        rapidjson::Document tool(rapidjson::kObjectType);
+        for (const char* key : {"questions", "metadata", "answers", "annotations"}) {
+            auto it = params.FindMember(key);
+            if (it == params.MemberEnd()) continue;
+            tool.AddMember(rapidjson::Value(key, tool.GetAllocator()), rapidjson::Value(it->value, tool.GetAllocator()),
+                           tool.GetAllocator());
+        }
+        auto parsed = parse_ask_input(tool, profile);
+        if (auto* refusal = std::get_if<Refusal>(&parsed)) return r.result(outcome_json(Outcome::refused(*refusal)));
+        auto input = std::get<AskInput>(std::move(parsed));
+        if (!input.preset_answers.empty())
+            return r.result(outcome_json(Outcome::answered(
+                answers_from_presets(input.questions, input.preset_answers, input.preset_annotations))));
+        Ask ask;
+        ask.questions = std::move(input.questions);
+        ask.metadata_json = std::move(input.metadata_json);
+        ask.agent = string_member(params, "agent");
+        if (ask.agent.empty()) ask.agent = client_name_;
+        const std::string request_id = r.id_json();
+        auto responder = std::make_shared<Responder>(std::move(r));
+        submitted_[request_id] = {};
+        std::string ask_id = hub_.broker_.submit(std::move(ask), [this, request_id, responder, alive = alive_](Outcome o) {
+            if (*alive) submitted_.erase(request_id);
+            responder->result(outcome_json(o));
+        });
+        auto it = submitted_.find(request_id);
+        if (it != submitted_.end()) it->second = ask_id;  // still waiting (not answered inside submit)
+    }
+
+    void withdraw_submitted() {
+        auto open = std::move(submitted_);
+        submitted_.clear();
+        for (const auto& [request, ask_id] : open) hub_.broker_.withdraw(ask_id);
+    }
+
+    void on_notify(std::string_view method, const rapidjson::Value& params) {
         if (method == "initialized") {
             if (!initialize_seen_ || initialized_) return;
             initialized_ = true;
@@ -237,8 +285,17 @@ private:
             int code = shutdown_ ? 0 : 1;
             if (primary_ && hub_.on_exit) hub_.on_exit(code);
             conn_->close("exit");
+        } else if (method == "$/cancelRequest" && params.IsObject()) {
+            // The client no longer wants the answer to one of its ask/submit requests.
+            auto id = params.FindMember("id");
+            if (id == params.MemberEnd()) return;
+            auto it = submitted_.find(to_json(id->value));
+            if (it == submitted_.end()) return;
+            std::string ask_id = it->second;
+            submitted_.erase(it);
+            hub_.broker_.withdraw(ask_id);
         }
-        // Other notifications ($/cancelRequest, $/setTrace, ...) need nothing from the host.
+        // Other notifications ($/setTrace, ...) need nothing from the host.
     }
 
     // Notifications that came before `initialized`, kept (up to a bound) for when it comes.
@@ -260,6 +317,7 @@ private:
     ClientAskCaps caps_;
     std::string client_name_ = "client";
     std::map<std::string, std::string> open_;  // ask id -> ask/show request id (JSON)
+    std::map<std::string, std::string> submitted_;  // ask/submit request id (JSON) -> ask id
     std::size_t dropped_ = 0;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 

@@ -4,8 +4,8 @@
 
 namespace askhost {
 
-Connection::Connection(boost::asio::io_context& io, int in_fd, int out_fd, std::size_t max_body)
-    : in_(io, in_fd), out_(io, out_fd), decoder_(max_body),
+Connection::Connection(boost::asio::io_context& io, int in_fd, int out_fd, std::size_t max_body, Framing framing)
+    : in_(io, in_fd), out_(io, out_fd), framing_(framing), decoder_(max_body), lines_(max_body),
       rpc_([this, a = alive_](std::string body) {
           if (*a) send(std::move(body));
       }) {
@@ -23,7 +23,7 @@ void Connection::read() {
         [this, a = alive_](const boost::system::error_code& ec, std::size_t n) {
             if (!*a) return;
             if (n) {
-                decoder_.feed(std::string_view(buf_.data(), n), [this, a](FrameDecoder::Event ev) {
+                auto on_event = [this, a](FrameDecoder::Event ev) {
                     if (!*a || closed_) return;
                     if (ev.ok) {
                         rpc_.receive(ev.body);
@@ -34,7 +34,10 @@ void Connection::read() {
                              std::to_string(rpc_error::invalid_request) + ",\"message\":" +
                              json_quote(ev.error) + "}}");
                     }
-                });
+                };
+                std::string_view data(buf_.data(), n);
+                if (framing_ == Framing::Lines) lines_.feed(data, on_event);
+                else decoder_.feed(data, on_event);
             }
             if (!*a || closed_) return;
             if (ec) {
@@ -47,7 +50,7 @@ void Connection::read() {
 
 void Connection::send(std::string body) {
     if (closed_) return;
-    std::string frame = encode_frame(body);
+    std::string frame = framing_ == Framing::Lines ? std::move(body) + "\n" : encode_frame(body);
     queued_ += frame.size();
     queue_.push_back(std::move(frame));
     pump();

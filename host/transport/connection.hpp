@@ -19,7 +19,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
 public:
     // Takes ownership of both descriptors (they may be the same socket: pass a dup for out_fd).
     Connection(boost::asio::io_context& io, int in_fd, int out_fd,
-               std::size_t max_body = FrameDecoder::default_max_body);
+               std::size_t max_body = FrameDecoder::default_max_body, Framing framing = Framing::ContentLength);
     ~Connection();
 
     RpcEndpoint& rpc() { return rpc_; }
@@ -40,7 +40,9 @@ private:
     // First: the members below capture it while they are built.
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     boost::asio::posix::stream_descriptor in_, out_;
+    Framing framing_;
     FrameDecoder decoder_;
+    LineDecoder lines_;
     RpcEndpoint rpc_;
     std::array<char, 65536> buf_{};
     std::deque<std::string> queue_;

@@ -129,4 +129,31 @@ void FrameDecoder::feed(std::string_view data, const Sink& sink) {
     }
 }
 
+void LineDecoder::feed(std::string_view data, const Sink& sink) {
+    while (!data.empty()) {
+        auto nl = data.find('\n');
+        std::string_view piece = data.substr(0, nl);
+        data.remove_prefix(nl == std::string_view::npos ? data.size() : nl + 1);
+        if (!skipping_) {
+            if (line_.size() + piece.size() > max_body_) {
+                skipping_ = true;
+                line_.clear();
+                sink(Event{false, {}, "line longer than " + std::to_string(max_body_) + " bytes"});
+            } else {
+                line_.append(piece);
+            }
+        }
+        if (nl == std::string_view::npos) return;
+        if (skipping_) {
+            skipping_ = false;
+            continue;
+        }
+        std::string body = std::move(line_);
+        line_.clear();
+        if (!body.empty() && body.back() == '\r') body.pop_back();
+        if (body.find_first_not_of(" \t") == std::string::npos) continue;
+        sink(Event{true, std::move(body), {}});
+    }
+}
+
 }  // namespace askhost

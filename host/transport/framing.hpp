@@ -40,4 +40,24 @@ private:
 
 std::string encode_frame(std::string_view body);
 
+// Newline-delimited JSON (MCP's stdio transport): one message per line, split on '\n' only, a
+// trailing '\r' dropped, blank lines ignored. A line over max_body is skipped and reported.
+class LineDecoder {
+public:
+    using Event = FrameDecoder::Event;
+    using Sink = FrameDecoder::Sink;
+
+    explicit LineDecoder(std::size_t max_body = FrameDecoder::default_max_body) : max_body_(max_body) {}
+
+    void feed(std::string_view data, const Sink& sink);
+    std::size_t buffered() const { return line_.size(); }
+
+private:
+    std::size_t max_body_;
+    std::string line_;
+    bool skipping_ = false;  // inside a line that was too long
+};
+
+enum class Framing { ContentLength, Lines };
+
 }  // namespace askhost

@@ -41,6 +41,8 @@ public:
     void result(std::string_view result_json);
     void error(int code, std::string_view message);
     bool answered() const { return !state_ || state_->done; }
+    // The request's id as JSON text (what a peer names in $/cancelRequest).
+    std::string id_json() const { return state_ ? state_->id_json : std::string("null"); }
 
 private:
     struct State {

@@ -32,7 +32,8 @@ public:
             return;
         }
         rapidjson::Document doc;
-        doc.Parse<rapidjson::kParseValidateEncodingFlag>(line.data(), line.size());
+        // Iterative: a deeply nested line costs heap, not the stack (recursion overflowed it).
+        doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(line.data(), line.size());
         if (doc.HasParseError() || !doc.IsObject()) {
             pass_on(line);  // not a protocol message after all: it is the agent's output
             return;
@@ -87,7 +88,7 @@ private:
         host_.send(std::string_view(buf.GetString(), buf.GetSize()));
     }
 
-    void handle_request(const rapidjson::Document& doc) {
+    void handle_request(rapidjson::Document& doc) {
         const std::string id = request_id_json(doc);
         if (id.empty()) {
             host_.log("native adapter: ask_user_request without a string or number requestId");
@@ -108,14 +109,14 @@ private:
                                           "a sub-agent must decide on its own or report back to its parent."}));
             return;
         }
-        // Only the tool's own fields are checked against the profile, not the envelope's.
+        // Only the tool's own fields are checked against the profile, not the envelope's. They are
+        // moved, not copied: a copy recurses as deep as the agent nested them; doc outlives tool.
         rapidjson::Document tool(rapidjson::kObjectType);
         for (const char* key : {"questions", "metadata", "answers", "annotations"}) {
             auto it = doc.FindMember(key);
             if (it == doc.MemberEnd()) continue;
             rapidjson::Value name(key, tool.GetAllocator());
-            rapidjson::Value copy(it->value, tool.GetAllocator());
-            tool.AddMember(name, copy, tool.GetAllocator());
+            tool.AddMember(name, it->value, tool.GetAllocator());
         }
         auto parsed = parse_ask_input(tool, host_.profile());
         if (auto* refusal = std::get_if<Refusal>(&parsed)) {
@@ -161,7 +162,7 @@ void register_native_adapter(AdapterRegistry& registry) {
                   [](AdapterHost& host) -> std::unique_ptr<AgentAdapter> {
                       return std::make_unique<NativeAdapter>(host);
                   },
-                  nullptr});
+                  nullptr, nullptr, nullptr});
 }
 
 }  // namespace askhost

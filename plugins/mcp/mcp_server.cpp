@@ -1,0 +1,271 @@
+#include "mcp_server.hpp"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "askhost_config.h"
+
+namespace askhost::mcp {
+
+namespace {
+
+constexpr std::string_view kDescription =
+    "Ask the user one to four multiple-choice questions and wait for the answers. Use it when you need "
+    "a decision only the user can make: preferences, requirements, an ambiguous instruction, or a choice "
+    "between implementation approaches.\n"
+    "\n"
+    "Guidelines:\n"
+    "- Batch related questions into one call (1-4 questions) instead of asking in several rounds.\n"
+    "- Give each question 2-4 distinct options. The label is what the user picks; the description says "
+    "what choosing it implies.\n"
+    "- Put the option you recommend first and add \"(Recommended)\" to its label.\n"
+    "- Set multiSelect to true when several options can apply together; phrase the question to match.\n"
+    "- The user can always type an answer of their own instead, so do not add an \"Other\" option.\n"
+    "- header is a very short tag shown above the question (at most 12 characters), e.g. \"Database\".\n"
+    "- Do not ask what you can infer from the code, the conversation or earlier answers, and do not use "
+    "it to ask for approval of a plan.";
+
+// The reference implementation's schema (1-4 questions, 2-4 options, header at most 12).
+constexpr std::string_view kInputSchema = R"({"type":"object","required":["questions"],"additionalProperties":false,"properties":{
+"questions":{"type":"array","minItems":1,"maxItems":4,"description":"Questions to ask the user. Provide 1-4 multiple-choice questions in one batch.","items":{"type":"object","required":["question","header","options"],"additionalProperties":false,"properties":{
+"question":{"type":"string","description":"The full question shown to the user. Keep it clear and specific; if multiSelect is true, phrase it as a multi-select question."},
+"header":{"type":"string","maxLength":12,"description":"Very short chip/tag label for the question (max 12 chars)."},
+"options":{"type":"array","minItems":2,"maxItems":4,"description":"Available choices for this question. Provide 2-4 distinct options; they should be mutually exclusive unless multiSelect is true.","items":{"type":"object","required":["label","description"],"additionalProperties":false,"properties":{
+"label":{"type":"string","description":"Short display text for the option. This is what the user selects."},
+"description":{"type":"string","description":"Explanation of what the option means or what choosing it implies."},
+"preview":{"type":"string","description":"Optional preview content (markdown or a small HTML fragment) shown alongside the choice."}}}},
+"multiSelect":{"type":"boolean","description":"Set to true to allow the user to select multiple options for this question instead of just one."}}}},
+"answers":{"type":"object","description":"Optional pre-supplied answers keyed by question text. Values may be a single string or an array of strings for multi-select questions."},
+"annotations":{"type":"object","description":"Optional per-question annotation data keyed by question text, such as selected preview text or free-form user notes."},
+"metadata":{"type":"object","additionalProperties":false,"description":"Optional metadata forwarded to the host with the question. Not displayed to the user.","properties":{"source":{"type":"string","description":"Optional identifier describing why this question was asked."}}}}})";
+
+std::string without_newlines(std::string_view s) {
+    std::string out;
+    for (char c : s)
+        if (c != '\n') out.push_back(c);
+    return out;
+}
+
+std::string error_result(const std::string& text) {
+    rapidjson::StringBuffer buf;
+    JsonWriter w(buf);
+    w.StartObject();
+    w.Key("content");
+    w.StartArray();
+    w.StartObject();
+    w.Key("type");
+    w.String("text");
+    w.Key("text");
+    w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+    w.EndObject();
+    w.EndArray();
+    w.Key("isError");
+    w.Bool(true);
+    w.EndObject();
+    return std::string(buf.GetString(), buf.GetSize());
+}
+
+std::string declined(std::string_view why) {
+    std::string text = "User declined to answer questions";
+    if (!why.empty()) text += " (" + std::string(why) + ")";
+    return error_result(text);
+}
+
+}  // namespace
+
+std::string negotiate_version(std::string_view requested) {
+    for (auto v : kProtocolVersions)
+        if (v == requested) return std::string(v);
+    return std::string(kProtocolVersions[0]);
+}
+
+std::string_view tool_description() { return kDescription; }
+
+std::string tools_list_json() {
+    rapidjson::StringBuffer buf;
+    JsonWriter w(buf);
+    w.StartObject();
+    w.Key("tools");
+    w.StartArray();
+    w.StartObject();
+    w.Key("name");
+    w.String(kToolName.data(), static_cast<rapidjson::SizeType>(kToolName.size()));
+    w.Key("title");
+    w.String("Ask the user");
+    w.Key("description");
+    w.String(kDescription.data(), static_cast<rapidjson::SizeType>(kDescription.size()));
+    w.Key("inputSchema");
+    const std::string schema = without_newlines(kInputSchema);
+    w.RawValue(schema.data(), schema.size(), rapidjson::kObjectType);
+    w.Key("annotations");
+    w.StartObject();
+    w.Key("readOnlyHint");
+    w.Bool(true);
+    w.Key("destructiveHint");
+    w.Bool(false);
+    w.Key("openWorldHint");
+    w.Bool(false);
+    w.EndObject();
+    w.EndObject();
+    w.EndArray();
+    w.EndObject();
+    return std::string(buf.GetString(), buf.GetSize());
+}
+
+std::string tool_result_json(const Outcome& outcome) {
+    switch (outcome.kind) {
+    case OutcomeKind::Answered: {
+        rapidjson::StringBuffer buf;
+        JsonWriter w(buf);
+        w.StartObject();
+        w.Key("content");
+        w.StartArray();
+        w.StartObject();
+        w.Key("type");
+        w.String("text");
+        w.Key("text");
+        const std::string text = model_text(outcome.answers);
+        w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+        w.EndObject();
+        w.EndArray();
+        w.Key("structuredContent");
+        w.StartObject();
+        write_answers_map(w, outcome.answers);
+        w.EndObject();
+        w.Key("isError");
+        w.Bool(false);
+        w.EndObject();
+        if (buf.GetSize() > Limits::max_result_bytes)
+            return error_result("The answers are " + std::to_string(buf.GetSize()) + " bytes, more than the " +
+                                std::to_string(Limits::max_result_bytes) +
+                                "-byte limit for this tool's result; ask again for shorter answers.");
+        return std::string(buf.GetString(), buf.GetSize());
+    }
+    case OutcomeKind::Cancelled: return declined(outcome.reason);
+    case OutcomeKind::TimedOut: return declined("no answer within the time limit");
+    case OutcomeKind::ConnectionLost: return declined("the connection to the user was lost");
+    case OutcomeKind::Pending: {
+        rapidjson::StringBuffer buf;
+        JsonWriter w(buf);
+        w.StartObject();
+        w.Key("content");
+        w.StartArray();
+        w.StartObject();
+        w.Key("type");
+        w.String("text");
+        w.Key("text");
+        const std::string text = pending_text(outcome.pending_file);
+        w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+        w.EndObject();
+        w.EndArray();
+        w.Key("structuredContent");
+        w.StartObject();
+        w.Key("pendingFile");
+        w.String(outcome.pending_file.data(), static_cast<rapidjson::SizeType>(outcome.pending_file.size()));
+        w.EndObject();
+        w.Key("isError");
+        w.Bool(false);
+        w.EndObject();
+        return std::string(buf.GetString(), buf.GetSize());
+    }
+    case OutcomeKind::Refused:
+        return error_result("Invalid ask_user_question input: " + outcome.error.message);
+    }
+    return declined({});
+}
+
+McpServer::McpServer(RpcEndpoint& rpc, McpAsker& asker, Log log) : rpc_(rpc), asker_(asker), log_(std::move(log)) {
+    rpc_.on_request = [this](std::string_view m, const rapidjson::Value& p, Responder r) { on_request(m, p, std::move(r)); };
+    rpc_.on_notify = [this](std::string_view m, const rapidjson::Value& p) { on_notify(m, p); };
+}
+
+McpServer::~McpServer() {
+    *alive_ = false;
+    close();
+}
+
+void McpServer::close() {
+    auto open = std::move(open_);
+    open_.clear();
+    for (auto& [id, cancel] : open)
+        if (cancel) cancel();
+}
+
+void McpServer::on_request(std::string_view method, const rapidjson::Value& params, Responder r) {
+    if (method == "initialize") {
+        std::string requested;
+        if (params.IsObject()) {
+            auto v = params.FindMember("protocolVersion");
+            if (v != params.MemberEnd() && v->value.IsString()) requested = v->value.GetString();
+            auto ci = params.FindMember("clientInfo");
+            if (ci != params.MemberEnd() && ci->value.IsObject()) {
+                auto n = ci->value.FindMember("name");
+                if (n != ci->value.MemberEnd() && n->value.IsString() && n->value.GetStringLength() > 0)
+                    client_name_ = n->value.GetString();
+            }
+        }
+        r.result("{\"protocolVersion\":" + json_quote(negotiate_version(requested)) +
+                 ",\"capabilities\":{\"tools\":{\"listChanged\":false}},"
+                 "\"serverInfo\":{\"name\":\"askhost\",\"title\":\"askhost\",\"version\":\"" ASKHOST_VERSION "\"},"
+                 "\"instructions\":\"ask_user_question shows your questions to the user (in their editor, "
+                 "terminal or any attached askhost client) and returns their answers.\"}");
+        return;
+    }
+    if (method == "ping") return r.result("{}");
+    if (method == "tools/list") return r.result(tools_list_json());
+    if (method == "tools/call") return call_tool(params, std::move(r));
+    r.error(rpc_error::method_not_found, "Method not found: " + std::string(method));
+}
+
+void McpServer::on_notify(std::string_view method, const rapidjson::Value& params) {
+    if (method != "notifications/cancelled" || !params.IsObject()) return;
+    auto id = params.FindMember("requestId");
+    if (id == params.MemberEnd()) return;
+    auto it = open_.find(to_json(id->value));
+    if (it == open_.end()) return;
+    auto cancel = std::move(it->second);
+    open_.erase(it);
+    if (cancel) cancel();
+}
+
+void McpServer::call_tool(const rapidjson::Value& params, Responder r) {
+    if (!params.IsObject()) return r.error(rpc_error::invalid_params, "params: expected an object");
+    auto name = params.FindMember("name");
+    if (name == params.MemberEnd() || !name->value.IsString())
+        return r.error(rpc_error::invalid_params, "params.name: expected a string");
+    std::string_view tool(name->value.GetString(), name->value.GetStringLength());
+    if (tool != kToolName && tool != kToolAlias)
+        return r.error(rpc_error::invalid_params, "Unknown tool: " + std::string(tool));
+    static const rapidjson::Value empty(rapidjson::kObjectType);
+    auto args_it = params.FindMember("arguments");
+    const rapidjson::Value& args = args_it == params.MemberEnd() || args_it->value.IsNull() ? empty : args_it->value;
+    auto parsed = parse_ask_input(args, Profile::Strict);
+    if (auto* refusal = std::get_if<Refusal>(&parsed)) {
+        if (log_) log_("refused an ask_user_question call: " + refusal->message);
+        return r.result(tool_result_json(Outcome::refused(*refusal)));
+    }
+    auto input = std::get<AskInput>(std::move(parsed));
+    if (!input.preset_answers.empty())
+        return r.result(tool_result_json(Outcome::answered(
+            answers_from_presets(input.questions, input.preset_answers, input.preset_annotations))));
+    Ask ask;
+    ask.questions = std::move(input.questions);
+    ask.metadata_json = std::move(input.metadata_json);
+    ask.agent = client_name_;
+    const std::string id = r.id_json();
+    auto responder = std::make_shared<Responder>(std::move(r));
+    open_[id] = {};
+    auto cancel = asker_.ask(std::move(ask), [this, id, responder, alive = alive_](Outcome o) {
+        if (*alive) open_.erase(id);
+        responder->result(tool_result_json(o));
+    });
+    auto it = open_.find(id);
+    if (it == open_.end()) return;  // answered at once
+    // A cancelled call is answered too: the client ignores a reply to what it cancelled.
+    it->second = [cancel = std::move(cancel), responder] {
+        if (cancel) cancel();
+        responder->error(rpc_error::request_cancelled, "cancelled by the client");
+    };
+}
+
+}  // namespace askhost::mcp

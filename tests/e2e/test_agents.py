@@ -1,0 +1,258 @@
+"""End to end with the real agent CLIs (installed by `./dev agents`), offline against the mock model
+API (mock_llm.py) on 127.0.0.1: each agent runs under askhost --stdio, a scripted editor answers
+the question, and the test checks the exact tool result the model API received.
+
+Each case runs in a loopback-only network namespace (`unshare -rn`) when the machine allows it;
+the agents' environment also turns off every non-essential connection."""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
+
+from harness import (ASKHOST, ROOT, Editor, Failure, Skip, Workdir, case, check, equal, main,  # noqa: E402
+                     wait_for)
+
+AGENTS_DIR = os.environ.get("ASKHOST_AGENTS_DIR") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "askhost-agents")
+TAIL = " You can now continue with the user's answers in mind."
+DB_Q = "Which database should we use?"
+FEAT_Q = "Which features should we include?"
+QUESTIONS = [
+    {"question": DB_Q, "header": "Database", "multiSelect": False, "options": [
+        {"label": "PostgreSQL (Recommended)", "description": "Battle-tested relational DB"},
+        {"label": "SQLite", "description": "Lightweight, file-based"},
+        {"label": "MongoDB", "description": "Document store"}]},
+]
+MULTI = [
+    {"question": FEAT_Q, "header": "Features", "multiSelect": True, "options": [
+        {"label": "Authentication", "description": "OAuth2 + JWT"},
+        {"label": "REST API", "description": "OpenAPI spec included"},
+        {"label": "Admin Dashboard", "description": "A web UI"}]},
+]
+TIMEOUT = 90
+
+
+def agent_bin(package_dir_prefix, name):
+    dirs = sorted(d for d in glob.glob(os.path.join(AGENTS_DIR, package_dir_prefix + "-*"))
+                  if os.path.exists(os.path.join(d, ".installed")))
+    if not dirs:
+        raise Skip(f"{name} is not installed in {AGENTS_DIR} (./dev agents installs it)")
+    path = os.path.join(dirs[-1], "node_modules", ".bin", name)
+    if not os.path.exists(path):
+        raise Skip(f"{path} is missing")
+    return path
+
+
+class Mock:
+    def __init__(self, wd, tools, input, final="All set."):
+        self.wd = wd
+        self.record = wd.file("model-api.jsonl")
+        script = wd.file("model-script.json")
+        with open(script, "w") as f:
+            json.dump({"tools": tools, "input": {"questions": input} if isinstance(input, list) else input,
+                       "final": final}, f)
+        portfile = wd.file("model-port")
+        self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "mock_llm.py"), script, self.record,
+                                      portfile], stderr=open(wd.file("mock-stderr.txt"), "wb"))
+        self.port = int(wait_for(lambda: os.path.exists(portfile) and open(portfile).read(), what="the mock"))
+
+    def requests(self):
+        try:
+            with open(self.record) as f:
+                return [json.loads(l) for l in f if l.strip()]
+        except FileNotFoundError:
+            return []
+
+    def tool_result(self, timeout=TIMEOUT):
+        found = wait_for(lambda: [r for r in self.requests() if "tool_result" in r], timeout=timeout,
+                         what="the tool result at the model API")
+        return found[0]["tool_result"]
+
+    def check_offline(self):
+        bad = [r["path"] for r in self.requests() if r.get("api") is None and r.get("method") == "POST"]
+        check(not bad, f"the agent tried other endpoints: {bad}")
+
+    def stop(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+def agent_env(wd, mock, **extra):
+    home = wd.file("home")
+    os.makedirs(home, exist_ok=True)
+    env = wd.env()
+    env.update(HOME=home, NO_PROXY="*", no_proxy="*",
+               # Claude Code
+               ANTHROPIC_BASE_URL=f"http://127.0.0.1:{mock.port}", ANTHROPIC_API_KEY="dummy",
+               CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_TELEMETRY="1", DISABLE_ERROR_REPORTING="1",
+               DISABLE_AUTOUPDATER="1", ENABLE_TOOL_SEARCH="false",
+               # Codex
+               CODEX_HOME=wd.file("codex_home"), MOCK_API_KEY="dummy",
+               # pi
+               PI_CODING_AGENT_DIR=wd.file("pi_agent"), PI_OFFLINE="1", PI_TELEMETRY="0")
+    for k in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"):
+        env.pop(k, None)
+    env.update(extra)
+    return env
+
+
+def start(wd, env, argv, askhost_args=()):
+    ed = Editor(wd, list(askhost_args) + ["--"] + argv, env=env)
+    ed.initialize(name="e2e-editor")
+    return ed
+
+
+def answer(ed, result, timeout=TIMEOUT):
+    show = ed.method("ask/show", timeout=timeout)
+    ed.reply(show["id"], result)
+    return show["params"]
+
+
+def finish(ed, mock):
+    rid = ed.request("shutdown")
+    ed.result_of(rid, timeout=30)
+    ed.notify("exit")
+    try:
+        ed.exit_code(timeout=30)
+    finally:
+        ed.kill()
+        mock.stop()
+    mock.check_offline()
+
+
+def compact(obj):
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def option(q, label):
+    return {"question": q, "answer": label, "selectedOption": label, "wasCustom": False}
+
+
+# --- Claude Code through `askhost mcp` ---------------------------------------------------------
+
+def claude_mcp(wd, mock, prompt="Set up the project."):
+    claude = agent_bin("anthropic-ai-claude-code", "claude")
+    config = {"mcpServers": {"ask": {"type": "stdio", "command": ASKHOST, "args": ["mcp"]}}}
+    argv = [claude, "-p", prompt, "--mcp-config", json.dumps(config), "--strict-mcp-config",
+            "--allowedTools", "mcp__ask__ask_user_question", "--output-format", "stream-json", "--verbose"]
+    return start(wd, agent_env(wd, mock), argv, ["--adapter", "mcp"])
+
+
+@case
+def claude_mcp_option():
+    wd = Workdir()
+    mock = Mock(wd, ["mcp__ask__ask_user_question"], QUESTIONS)
+    ed = claude_mcp(wd, mock)
+    shown = answer(ed, {"answered": True, "answers": [option(DB_Q, "SQLite")]})
+    equal([o["label"] for o in shown["questions"][0]["options"]], ["PostgreSQL (Recommended)", "SQLite", "MongoDB"],
+          "options shown")
+    res = mock.tool_result()
+    # Claude Code hands the model the structuredContent (REQ-AUQ-003's shape) when there is one.
+    equal(res["text"], compact({"answers": {DB_Q: "SQLite"}}), "tool result text")
+    equal(res["is_error"], False, "is_error")
+    finish(ed, mock)
+
+
+@case
+def claude_mcp_cancel():
+    wd = Workdir()
+    mock = Mock(wd, ["mcp__ask__ask_user_question"], QUESTIONS)
+    ed = claude_mcp(wd, mock)
+    answer(ed, {"answered": False, "cancelled": True})
+    res = mock.tool_result()
+    equal(res["text"], "User declined to answer questions", "tool result text")
+    equal(res["is_error"], True, "is_error")
+    finish(ed, mock)
+
+
+# --- Codex through `askhost mcp` ---------------------------------------------------------------
+
+def codex_mcp(wd, mock):
+    codex = agent_bin("openai-codex", "codex")
+    home = wd.file("codex_home")
+    os.makedirs(home, exist_ok=True)
+    with open(os.path.join(home, "config.toml"), "w") as f:
+        f.write(f'''model = "mock-model"
+model_provider = "mock"
+approval_policy = "never"
+sandbox_mode = "read-only"
+check_for_update_on_startup = false
+
+[model_providers.mock]
+name = "mock"
+base_url = "http://127.0.0.1:{mock.port}/v1"
+wire_api = "responses"
+env_key = "MOCK_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+
+[mcp_servers.ask]
+command = "{ASKHOST}"
+args = ["mcp"]
+default_tools_approval_mode = "approve"
+
+[analytics]
+enabled = false
+
+[features]
+plugins = false
+apps = false
+remote_plugin = false
+plugin_sharing = false
+''')
+    argv = [codex, "exec", "--skip-git-repo-check", "--json", "Set up the project."]
+    return start(wd, agent_env(wd, mock), argv)
+
+
+@case
+def codex_mcp_option():
+    wd = Workdir()
+    mock = Mock(wd, ["mcp__ask__ask_user_question", "ask_user_question"], QUESTIONS)
+    ed = codex_mcp(wd, mock)
+    shown = answer(ed, {"answered": True, "answers": [option(DB_Q, "PostgreSQL (Recommended)")]})
+    equal(shown["questions"][0]["question"], DB_Q, "question shown")
+    res = mock.tool_result()
+    # Codex too hands the model the structuredContent, after a line with the call's wall time.
+    check(res["text"].endswith("\nOutput:\n" + compact({"answers": {DB_Q: "PostgreSQL (Recommended)"}})),
+          f"tool result: {res['raw']!r}")
+    finish(ed, mock)
+
+
+@case
+def codex_mcp_multiselect():
+    wd = Workdir()
+    mock = Mock(wd, ["mcp__ask__ask_user_question", "ask_user_question"], MULTI)
+    ed = codex_mcp(wd, mock)
+    shown = answer(ed, {"answered": True, "answers": [
+        {"question": FEAT_Q, "answer": ["Authentication", "Admin Dashboard"], "wasCustom": False}]})
+    equal(shown["questions"][0]["multiSelect"], True, "multi-select shown")
+    res = mock.tool_result()
+    check(res["text"].endswith("\nOutput:\n" + compact({"answers": {FEAT_Q: "Authentication, Admin Dashboard"}})),
+          f"tool result: {res['raw']!r}")
+    finish(ed, mock)
+
+
+def in_network_namespace():
+    """Re-runs this case in a loopback-only network namespace when unshare allows it."""
+    if os.environ.get("ASKHOST_E2E_NETNS") or not shutil.which("unshare") or not shutil.which("ip"):
+        return None
+    probe = subprocess.run(["unshare", "-rn", "ip", "link", "set", "lo", "up"], capture_output=True)
+    if probe.returncode != 0:
+        return None
+    env = dict(os.environ, ASKHOST_E2E_NETNS="1")
+    return subprocess.run(["unshare", "-rn", "sh", "-c", 'ip link set lo up && exec "$@"', "sh", sys.executable]
+                          + sys.argv, env=env).returncode
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] != "--list":
+        rc = in_network_namespace()
+        if rc is not None:
+            raise SystemExit(rc)
+    raise SystemExit(main())

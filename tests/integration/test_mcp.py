@@ -1,0 +1,299 @@
+"""`askhost mcp` through the real binary: an MCP client on its stdio, the host it asks through
+(askhost --stdio with a scripted editor), and the no-host fallback (the pending-questions file)."""
+import json
+import os
+import queue
+import subprocess
+import threading
+import time
+
+from harness import (ASKHOST, DATABASE_Q, Failure, FEATURES_Q, Editor, Workdir, answer_of, case, check, equal, main,
+                     wait_for)
+
+MODEL_TAIL = " You can now continue with the user's answers in mind."
+
+
+class McpClient:
+    """`askhost mcp` as an agent runs it: newline-delimited JSON-RPC on its stdin/stdout."""
+
+    def __init__(self, wd, env=None):
+        self.proc = subprocess.Popen([ASKHOST, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=open(wd.file("mcp-stderr.txt"), "wb"), env=env or wd.env(),
+                                     cwd=wd.path, start_new_session=True)  # no controlling terminal
+        self.lines = queue.Queue()
+        self.next_id = 1
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self):
+        for line in self.proc.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def send_raw(self, data):
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def send(self, obj):
+        self.send_raw(json.dumps(obj).encode() + b"\n")
+
+    def request(self, method, params=None):
+        rid = self.next_id
+        self.next_id += 1
+        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.send(msg)
+        return rid
+
+    def read(self, timeout=10.0):
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise Failure("no reply from askhost mcp")
+        check(line is not None, "askhost mcp closed its stdout")
+        check(line.endswith(b"\n") and b"\n" not in line[:-1], "one message per line")
+        return json.loads(line)
+
+    def reply_to(self, rid, timeout=10.0):
+        msg = self.read(timeout)
+        equal(msg.get("id"), rid, "reply id")
+        return msg
+
+    def initialize(self, version="2025-11-25"):
+        rid = self.request("initialize", {"protocolVersion": version, "capabilities": {},
+                                          "clientInfo": {"name": "test-agent", "version": "1"}})
+        res = self.reply_to(rid)["result"]
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        return res
+
+    def call(self, arguments, name="ask_user_question"):
+        return self.request("tools/call", {"name": name, "arguments": arguments})
+
+    def close(self):
+        self.proc.stdin.close()
+        return self.proc.wait(timeout=10)
+
+
+def host(wd):
+    """askhost --stdio with no agent, a scripted editor answering, and its socket path."""
+    ed = Editor(wd)
+    ed.initialize()
+    sock_dir = wd.file("run/askhost")
+    path = wait_for(lambda: [os.path.join(sock_dir, p) for p in os.listdir(sock_dir)] if os.path.isdir(sock_dir)
+                    else None, what="the host's socket")[0]
+    return ed, path
+
+
+def shutdown(ed):
+    rid = ed.request("shutdown")
+    ed.result_of(rid)
+    ed.notify("exit")
+    equal(ed.exit_code(), 0, "host exit code")
+
+
+def strict(q):
+    """A question in the strict shape (every option has a description)."""
+    q = json.loads(json.dumps(q))
+    for o in q.get("options", []):
+        o.setdefault("description", "")
+    return q
+
+
+@case
+def handshake_and_tool_list():
+    wd = Workdir()
+    mcp = McpClient(wd)
+    rid = mcp.request("server/discover")
+    equal(mcp.reply_to(rid)["error"]["code"], -32601, "unknown method")
+    res = mcp.initialize("2025-11-25")
+    equal(res["protocolVersion"], "2025-11-25", "negotiated version")
+    equal(res["serverInfo"]["name"], "askhost", "serverInfo.name")
+    check("tools" in res["capabilities"], "tools capability")
+    rid = mcp.request("ping")
+    equal(mcp.reply_to(rid)["result"], {}, "ping")
+    rid = mcp.request("tools/list")
+    tools = mcp.reply_to(rid)["result"]["tools"]
+    equal([t["name"] for t in tools], ["ask_user_question"], "tools")
+    schema = tools[0]["inputSchema"]
+    q = schema["properties"]["questions"]
+    equal((q["minItems"], q["maxItems"]), (1, 4), "questions count")
+    equal(q["items"]["properties"]["header"]["maxLength"], 12, "header maxLength")
+    opts = q["items"]["properties"]["options"]
+    equal((opts["minItems"], opts["maxItems"]), (2, 4), "options count")
+    equal(sorted(opts["items"]["properties"]), ["description", "label", "preview"], "option fields")
+    equal(sorted(schema["properties"]), ["annotations", "answers", "metadata", "questions"], "top-level fields")
+    check("(Recommended)" in tools[0]["description"], "the description teaches the recommended option")
+    equal(mcp.close(), 0, "exit code at end of input")
+
+
+@case
+def version_negotiation():
+    for asked, got in [("2025-06-18", "2025-06-18"), ("2024-11-05", "2024-11-05"), ("1999-01-01", "2025-11-25")]:
+        wd = Workdir()
+        mcp = McpClient(wd)
+        equal(mcp.initialize(asked)["protocolVersion"], got, f"version for {asked}")
+        mcp.close()
+
+
+@case
+def answered_through_the_host():
+    wd = Workdir()
+    ed, sock = host(wd)
+    mcp = McpClient(wd, env=wd.env(ASKHOST_SOCKET=sock))
+    mcp.initialize()
+    rid = mcp.call({"questions": [strict(DATABASE_Q), strict(FEATURES_Q)], "metadata": {"source": "setup"}})
+    show = ed.method("ask/show")
+    p = show["params"]
+    equal(p["agent"], "test-agent", "agent is the MCP client's name")
+    equal(p["metadata"], {"source": "setup"}, "metadata")
+    equal([q["question"] for q in p["questions"]], [DATABASE_Q["question"], FEATURES_Q["question"]], "questions")
+    ed.reply(show["id"], {"answered": True, "answers": [
+        answer_of(DATABASE_Q["question"], "SQLite", "SQLite"),
+        {"question": FEATURES_Q["question"], "answer": ["Authentication", "REST API"], "wasCustom": False}]})
+    res = mcp.reply_to(rid)["result"]
+    equal(res["content"], [{"type": "text", "text": 'User has answered your questions: "Which database should we use?"'
+                            '="SQLite", "Which features should we include?"="Authentication, REST API".' + MODEL_TAIL}],
+          "model text")
+    equal(res["structuredContent"], {"answers": {DATABASE_Q["question"]: "SQLite",
+                                                 FEATURES_Q["question"]: "Authentication, REST API"}}, "answers map")
+    equal(res.get("isError"), False, "isError")
+    mcp.close()
+    shutdown(ed)
+
+
+@case
+def other_answer_with_notes():
+    wd = Workdir()
+    ed, sock = host(wd)
+    mcp = McpClient(wd, env=wd.env(ASKHOST_SOCKET=sock))
+    mcp.initialize()
+    rid = mcp.call({"questions": [strict(DATABASE_Q)]}, name="AskUserQuestion")
+    show = ed.method("ask/show")
+    ed.reply(show["id"], {"answered": True, "answers": [
+        {"question": DATABASE_Q["question"], "answer": "DynamoDB", "wasCustom": True, "notes": "we run it already"}]})
+    res = mcp.reply_to(rid)["result"]
+    equal(res["content"][0]["text"], 'User has answered your questions: "Which database should we use?"="DynamoDB" '
+                                     'user notes: we run it already.' + MODEL_TAIL, "model text")
+    equal(res["structuredContent"], {"answers": {DATABASE_Q["question"]: "DynamoDB"},
+                                     "annotations": {DATABASE_Q["question"]: {"notes": "we run it already"}}},
+          "structured content")
+    mcp.close()
+    shutdown(ed)
+
+
+@case
+def cancel_is_a_tool_error():
+    wd = Workdir()
+    ed, sock = host(wd)
+    mcp = McpClient(wd, env=wd.env(ASKHOST_SOCKET=sock))
+    mcp.initialize()
+    rid = mcp.call({"questions": [strict(DATABASE_Q)]})
+    show = ed.method("ask/show")
+    ed.reply(show["id"], {"answered": False, "cancelled": True})
+    res = mcp.reply_to(rid)["result"]
+    equal(res, {"content": [{"type": "text", "text": "User declined to answer questions"}], "isError": True}, "result")
+    mcp.close()
+    shutdown(ed)
+
+
+@case
+def client_cancel_withdraws_the_question():
+    wd = Workdir()
+    ed, sock = host(wd)
+    mcp = McpClient(wd, env=wd.env(ASKHOST_SOCKET=sock))
+    mcp.initialize()
+    rid = mcp.call({"questions": [strict(DATABASE_Q)]})
+    show = ed.method("ask/show")
+    mcp.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": rid, "reason": "user"}})
+    cancel = ed.method("$/cancelRequest")
+    equal(cancel["params"]["id"], show["id"], "the ask/show request is cancelled")
+    ed.method("ask/state", where=lambda m: m["params"]["state"] == "idle")
+    mcp.close()
+    shutdown(ed)
+
+
+@case
+def invalid_input_names_the_field():
+    wd = Workdir()
+    mcp = McpClient(wd)
+    mcp.initialize()
+    bad = strict(DATABASE_Q)
+    bad["header"] = "Thirteen char"
+    rid = mcp.call({"questions": [bad]})
+    res = mcp.reply_to(rid)["result"]
+    equal(res["isError"], True, "isError")
+    equal(res["content"][0]["text"], "Invalid ask_user_question input: questions[0].header: 13 characters, at most 12",
+          "message")
+    rid = mcp.call({"questions": [strict(DATABASE_Q)], "extra": 1})
+    equal(mcp.reply_to(rid)["result"]["content"][0]["text"], "Invalid ask_user_question input: extra: unknown field",
+          "unknown field")
+    rid = mcp.request("tools/call", {"name": "nope", "arguments": {}})
+    equal(mcp.reply_to(rid)["error"]["code"], -32602, "unknown tool")
+    mcp.send_raw(b"{not json\n")
+    equal(mcp.read()["error"]["code"], -32700, "parse error")
+    rid = mcp.request("ping")
+    equal(mcp.reply_to(rid)["result"], {}, "still serving after a bad line")
+    mcp.close()
+
+
+@case
+def presupplied_answers_return_at_once():
+    wd = Workdir()
+    mcp = McpClient(wd)
+    mcp.initialize()
+    rid = mcp.call({"questions": [strict(DATABASE_Q)], "answers": {DATABASE_Q["question"]: "SQLite"},
+                    "annotations": {DATABASE_Q["question"]: {"notes": "small"}}})
+    res = mcp.reply_to(rid)["result"]
+    equal(res["content"][0]["text"], 'User has answered your questions: "Which database should we use?"="SQLite" '
+                                     'user notes: small.' + MODEL_TAIL, "model text")
+    mcp.close()
+
+
+@case
+def no_host_writes_the_pending_file():
+    wd = Workdir()
+    mcp = McpClient(wd)  # no ASKHOST_SOCKET, no terminal
+    mcp.initialize()
+    rid = mcp.call({"questions": [strict(DATABASE_Q)]})
+    res = mcp.reply_to(rid)["result"]
+    check(res["content"][0]["text"].startswith("Questions pending. User input required."), "pending text")
+    equal(res["structuredContent"], {"pendingFile": ".askhost/pending-questions.json"}, "pending file")
+    with open(wd.file(".askhost/pending-questions.json")) as f:
+        pending = json.load(f)
+    equal([q["question"] for q in pending["questions"]], [DATABASE_Q["question"]], "pending questions")
+    mcp.close()
+
+
+@case
+def result_over_the_cap_is_refused():
+    wd = Workdir()
+    ed, sock = host(wd)
+    mcp = McpClient(wd, env=wd.env(ASKHOST_SOCKET=sock))
+    mcp.initialize()
+    rid = mcp.call({"questions": [strict(DATABASE_Q)]})
+    show = ed.method("ask/show")
+    ed.reply(show["id"], {"answered": True, "answers": [answer_of(DATABASE_Q["question"], "x" * 60000, custom=True)]})
+    res = mcp.reply_to(rid)["result"]
+    equal(res["isError"], True, "isError")
+    check("100000-byte limit" in res["content"][0]["text"], res["content"][0]["text"])
+    mcp.close()
+    shutdown(ed)
+
+
+@case
+def host_gone_mid_question():
+    wd = Workdir()
+    ed, sock = host(wd)
+    mcp = McpClient(wd, env=wd.env(ASKHOST_SOCKET=sock))
+    mcp.initialize()
+    rid = mcp.call({"questions": [strict(DATABASE_Q)]})
+    ed.method("ask/show")
+    ed.kill()
+    res = mcp.reply_to(rid)["result"]
+    equal(res, {"content": [{"type": "text", "text": "User declined to answer questions (the connection to the user "
+                                                     "was lost)"}], "isError": True}, "result")
+    mcp.close()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

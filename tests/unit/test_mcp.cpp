@@ -1,0 +1,165 @@
+#define BOOST_TEST_MODULE mcp
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+#include <vector>
+
+#include <rapidjson/document.h>
+
+#include "../../plugins/mcp/mcp_server.hpp"
+
+using namespace askhost;
+using namespace askhost::mcp;
+
+namespace {
+
+rapidjson::Document parse(const std::string& s) {
+    rapidjson::Document d;
+    d.Parse(s.c_str());
+    BOOST_REQUIRE(!d.HasParseError());
+    return d;
+}
+
+// Asks are kept for the test to answer; cancels are counted.
+struct FakeAsker final : McpAsker {
+    std::vector<std::pair<Ask, Reply>> asks;
+    int cancels = 0;
+    std::function<void()> ask(Ask a, Reply r) override {
+        asks.emplace_back(std::move(a), std::move(r));
+        return [this] { ++cancels; };
+    }
+};
+
+struct Fixture {
+    std::vector<std::string> sent;
+    RpcEndpoint rpc{[this](std::string body) { sent.push_back(std::move(body)); }};
+    FakeAsker asker;
+    McpServer server{rpc, asker, nullptr};
+    rapidjson::Document last() { return parse(sent.back()); }
+};
+
+const char* kQuestion =
+    R"J({"question":"Which database?","header":"Database","options":[{"label":"PostgreSQL (Recommended)","description":"relational"},{"label":"SQLite","description":"a file"}]})J";
+
+std::string call(int id, const std::string& args, const std::string& name = "ask_user_question") {
+    return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/call","params":{"name":")" + name +
+           R"(","arguments":)" + args + "}}";
+}
+
+Answer answer(std::string q, std::vector<std::string> values, bool multi = false) {
+    Answer a;
+    a.question = std::move(q);
+    a.values = std::move(values);
+    a.multi = multi;
+    return a;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(negotiates_known_versions_and_falls_back_to_the_newest) {
+    BOOST_TEST(negotiate_version("2025-06-18") == "2025-06-18");
+    BOOST_TEST(negotiate_version("2025-11-25") == "2025-11-25");
+    BOOST_TEST(negotiate_version("2030-01-01") == "2025-11-25");
+    BOOST_TEST(negotiate_version("") == "2025-11-25");
+}
+
+BOOST_AUTO_TEST_CASE(tool_list_has_the_strict_schema) {
+    auto d = parse(tools_list_json());
+    const auto& tools = d["tools"];
+    BOOST_REQUIRE(tools.Size() == 1u);
+    BOOST_TEST(std::string(tools[0]["name"].GetString()) == "ask_user_question");
+    const auto& q = tools[0]["inputSchema"]["properties"]["questions"];
+    BOOST_TEST(q["maxItems"].GetInt() == 4);
+    BOOST_TEST(q["items"]["properties"]["header"]["maxLength"].GetInt() == 12);
+    BOOST_TEST(q["items"]["properties"]["options"]["minItems"].GetInt() == 2);
+    BOOST_TEST(!tools[0]["inputSchema"]["additionalProperties"].GetBool());
+}
+
+BOOST_AUTO_TEST_CASE(answered_result_has_model_text_and_answers_map) {
+    auto multi = answer("Features?", {"Auth", "REST"}, true);
+    auto one = answer("Which database?", {"SQLite"});
+    one.notes = "small";
+    auto d = parse(tool_result_json(Outcome::answered({one, multi})));
+    BOOST_TEST(std::string(d["content"][0]["text"].GetString()) ==
+               "User has answered your questions: \"Which database?\"=\"SQLite\" user notes: small, "
+               "\"Features?\"=\"Auth, REST\". You can now continue with the user's answers in mind.");
+    BOOST_TEST(std::string(d["structuredContent"]["answers"]["Features?"].GetString()) == "Auth, REST");
+    BOOST_TEST(std::string(d["structuredContent"]["annotations"]["Which database?"]["notes"].GetString()) == "small");
+    BOOST_TEST(!d["isError"].GetBool());
+}
+
+BOOST_AUTO_TEST_CASE(unanswered_results_are_tool_errors) {
+    auto text = [](const Outcome& o) {
+        auto d = parse(tool_result_json(o));
+        BOOST_TEST(d["isError"].GetBool());
+        return std::string(d["content"][0]["text"].GetString());
+    };
+    BOOST_TEST(text(Outcome::cancelled()) == "User declined to answer questions");
+    BOOST_TEST(text(Outcome::cancelled("Discarded 2 answers")) == "User declined to answer questions (Discarded 2 answers)");
+    BOOST_TEST(text(Outcome::timed_out()) == "User declined to answer questions (no answer within the time limit)");
+    BOOST_TEST(text(Outcome::connection_lost()) == "User declined to answer questions (the connection to the user was lost)");
+    BOOST_TEST(text(Outcome::refused({"invalid_schema", "questions", "questions: 5 given, at most 4"})) ==
+               "Invalid ask_user_question input: questions: 5 given, at most 4");
+}
+
+BOOST_AUTO_TEST_CASE(results_over_the_cap_become_an_error) {
+    auto d = parse(tool_result_json(Outcome::answered({answer("Q?", {std::string(99000, 'x')})})));
+    BOOST_TEST(d["isError"].GetBool());
+    BOOST_TEST(std::string(d["content"][0]["text"].GetString()).find("100000-byte limit") != std::string::npos);
+    auto ok = parse(tool_result_json(Outcome::answered({answer("Q?", {std::string(49000, 'x')})})));
+    BOOST_TEST(!ok["isError"].GetBool());
+}
+
+BOOST_AUTO_TEST_CASE(pending_result_names_the_file) {
+    auto d = parse(tool_result_json(Outcome::pending(".askhost/pending-questions.json")));
+    BOOST_TEST(!d["isError"].GetBool());
+    BOOST_TEST(std::string(d["structuredContent"]["pendingFile"].GetString()) == ".askhost/pending-questions.json");
+}
+
+BOOST_FIXTURE_TEST_CASE(initialize_then_call_then_answer, Fixture) {
+    rpc.receive(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","clientInfo":{"name":"claude-code"}}})");
+    BOOST_TEST(std::string(last()["result"]["protocolVersion"].GetString()) == "2025-06-18");
+    rpc.receive(call(2, std::string(R"({"questions":[)") + kQuestion + "]}"));
+    BOOST_REQUIRE(asker.asks.size() == 1u);
+    BOOST_TEST(asker.asks[0].first.agent == "claude-code");
+    BOOST_TEST(server.open_calls() == 1u);
+    asker.asks[0].second(Outcome::answered({answer("Which database?", {"SQLite"})}));
+    BOOST_TEST(last()["id"].GetInt() == 2);
+    BOOST_TEST(std::string(last()["result"]["structuredContent"]["answers"]["Which database?"].GetString()) == "SQLite");
+    BOOST_TEST(server.open_calls() == 0u);
+}
+
+BOOST_FIXTURE_TEST_CASE(alias_presets_and_refusals_never_reach_the_asker, Fixture) {
+    rpc.receive(call(1, std::string(R"({"questions":[)") + kQuestion + R"(],"answers":{"Which database?":"SQLite"}})",
+                     "AskUserQuestion"));
+    BOOST_TEST(!last()["result"]["isError"].GetBool());
+    rpc.receive(call(2, R"({"questions":[]})"));
+    BOOST_TEST(std::string(last()["result"]["content"][0]["text"].GetString()) ==
+               "Invalid ask_user_question input: questions: 0 given, at least 1");
+    rpc.receive(call(3, R"({})", "Bash"));
+    BOOST_TEST(last()["error"]["code"].GetInt() == -32602);
+    BOOST_TEST(asker.asks.empty());
+}
+
+BOOST_FIXTURE_TEST_CASE(cancelled_notification_withdraws_the_ask, Fixture) {
+    rpc.receive(call(7, std::string(R"({"questions":[)") + kQuestion + "]}"));
+    BOOST_REQUIRE(asker.asks.size() == 1u);
+    rpc.receive(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}})");
+    BOOST_TEST(asker.cancels == 1);
+    BOOST_TEST(server.open_calls() == 0u);
+    rpc.receive(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}})");
+    BOOST_TEST(asker.cancels == 1);
+}
+
+BOOST_FIXTURE_TEST_CASE(unknown_methods_are_method_not_found, Fixture) {
+    rpc.receive(R"({"jsonrpc":"2.0","id":"d","method":"server/discover"})");
+    BOOST_TEST(last()["error"]["code"].GetInt() == -32601);
+    BOOST_TEST(std::string(last()["id"].GetString()) == "d");
+}
+
+BOOST_FIXTURE_TEST_CASE(closing_cancels_every_open_call, Fixture) {
+    rpc.receive(call(1, std::string(R"({"questions":[)") + kQuestion + "]}"));
+    rpc.receive(call(2, std::string(R"({"questions":[)") + kQuestion + "]}"));
+    server.close();
+    BOOST_TEST(asker.cancels == 2);
+}
