@@ -1,0 +1,105 @@
+// Agent command lines as a person types them, turned into argv without a shell: words split on
+// whitespace, '...' taken literally, "..." with \" \\ \$ \` escapes, a backslash escaping the next
+// character elsewhere. Nothing is expanded ($VAR, ~, globs stay as typed).
+import * as fs from 'fs';
+import * as path from 'path';
+
+export function splitCommandLine(line: string): string[] {
+  const out: string[] = [];
+  let word = '';
+  let inWord = false;
+  let i = 0;
+  while (i < line.length) {
+    const c = line[i];
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
+      if (inWord) out.push(word);
+      word = '';
+      inWord = false;
+      i++;
+    } else if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end < 0) throw new Error('unterminated single quote');
+      word += line.slice(i + 1, end);
+      inWord = true;
+      i = end + 1;
+    } else if (c === '"') {
+      inWord = true;
+      i++;
+      for (;;) {
+        if (i >= line.length) throw new Error('unterminated double quote');
+        const d = line[i];
+        if (d === '"') {
+          i++;
+          break;
+        }
+        if (d === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1])) {
+          word += line[i + 1];
+          i += 2;
+        } else {
+          word += d;
+          i++;
+        }
+      }
+    } else if (c === '\\') {
+      if (i + 1 >= line.length) throw new Error('backslash at the end');
+      word += line[i + 1];
+      inWord = true;
+      i += 2;
+    } else {
+      word += c;
+      inWord = true;
+      i++;
+    }
+  }
+  if (inWord) out.push(word);
+  return out;
+}
+
+function executable(p: string): boolean {
+  try {
+    const st = fs.statSync(p);
+    if (!st.isFile()) return false;
+    fs.accessSync(p, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The askhost program to run: the setting when given (a bare name is looked up on PATH), else
+ * `askhost` on PATH, else `build/askhost` in a workspace folder or in the repository the
+ * extension was loaded from. Undefined when none is there.
+ */
+export function locateAskhost(opts: {
+  setting?: string;
+  pathEnv?: string;
+  workspaceFolders?: string[];
+  extensionPath?: string;
+}): string | undefined {
+  const onPath = (name: string) => {
+    for (const dir of (opts.pathEnv ?? '').split(path.delimiter)) {
+      if (!dir) continue;
+      const p = path.join(dir, name);
+      if (executable(p)) return p;
+    }
+    return undefined;
+  };
+  const setting = (opts.setting ?? '').trim();
+  if (setting) {
+    if (setting.includes('/')) {
+      const p = path.resolve(opts.workspaceFolders?.[0] ?? process.cwd(), setting);
+      return executable(p) ? p : undefined;
+    }
+    return onPath(setting);
+  }
+  const found = onPath('askhost');
+  if (found) return found;
+  const roots = [...(opts.workspaceFolders ?? [])];
+  if (opts.extensionPath) roots.push(path.resolve(opts.extensionPath, '..', '..'));
+  for (const root of roots) {
+    const p = path.join(root, 'build', 'askhost');
+    if (executable(p)) return p;
+  }
+  return undefined;
+}

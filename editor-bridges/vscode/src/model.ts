@@ -1,0 +1,735 @@
+// One ask's dialog state without any window: keys and clicks in, a view and an outcome out.
+// The same rules as the terminal dialog (host/tui/dialog_model.cpp) and the Neovim dialog: number
+// keys pick, 0 is Other, Space toggles, Tab walks the questions and a Submit tab, Enter confirms,
+// Esc cancels (asking "Discard N answers?" once something is answered). The webview only draws
+// the view and forwards keys, so everything here runs in unit tests without a browser.
+
+export const OTHER_LABEL = 'Other (type your answer)';
+/** The spec's soft limit per typed answer: longer asks "Continue anyway?". */
+export const SOFT_LIMIT = 2000;
+/** Hard cap on one typed answer or note, in characters, so a runaway paste stays bounded. */
+export const MAX_TEXT = 20000;
+
+export interface OptionSpec {
+  label: string;
+  description?: string;
+  preview?: string;
+}
+
+export interface QuestionSpec {
+  question: string;
+  header?: string;
+  options: OptionSpec[];
+  multiSelect: boolean;
+}
+
+export interface AnswerOut {
+  question: string;
+  answer: string | string[];
+  selectedOption?: string;
+  wasCustom: boolean;
+  notes?: string;
+  preview?: string;
+}
+
+export type Outcome =
+  | { answered: true; answers: AnswerOut[] }
+  | { answered: false; cancelled: true; reason?: string };
+
+export type Result = 'ignored' | 'changed' | 'rejected' | 'finished';
+
+function str(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  return typeof v === 'string' ? v : String(v);
+}
+
+/** Questions as received on the wire (missing fields, nulls) turned into plain values. */
+export function normalizeQuestions(raw: unknown): QuestionSpec[] {
+  if (!Array.isArray(raw)) return [];
+  return raw
+    .filter((q): q is Record<string, unknown> => typeof q === 'object' && q !== null)
+    .map((q) => {
+      const options: OptionSpec[] = (Array.isArray(q.options) ? q.options : [])
+        .filter((o): o is Record<string, unknown> => typeof o === 'object' && o !== null)
+        .map((o) => {
+          const out: OptionSpec = { label: str(o.label) ?? '' };
+          const d = str(o.description);
+          if (d) out.description = d;
+          const p = str(o.preview);
+          if (p) out.preview = p;
+          return out;
+        });
+      const spec: QuestionSpec = {
+        question: str(q.question) ?? '',
+        options,
+        multiSelect: q.multiSelect === true && options.length > 0,
+      };
+      const h = str(q.header);
+      if (h) spec.header = h;
+      return spec;
+    });
+}
+
+export function isRecommended(label: string): boolean {
+  return label.trimEnd().endsWith('(Recommended)');
+}
+
+/** 2847 -> "2,847" */
+export function formatCount(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** Characters as a person counts them (code points, not UTF-16 units). */
+export function charCount(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+interface Answer {
+  values: string[];
+  selectedOption?: string;
+  wasCustom: boolean;
+  multi: boolean;
+  preview?: string;
+}
+
+interface QuestionState {
+  cursor: number;
+  checked: boolean[];
+  text: string;
+  editingOther: boolean;
+  notes: string;
+  answer?: Answer;
+}
+
+/** Why a key was refused, shown under the question until the next key. */
+const REJECTED = {
+  submit: 'Answer every question to submit',
+  text: 'Type an answer first',
+  multi: 'Check at least one option',
+  row: 'No such option',
+} as const;
+
+export interface RowView {
+  label: string;
+  description?: string;
+  /** The option's preview as the panel shows it (already rendered and sanitised). */
+  previewHtml?: string;
+  other: boolean;
+  recommended: boolean;
+  cursor: boolean;
+  checked?: boolean;
+  /** The number key that picks it ("1".."9", "0" for Other), if any. */
+  key?: string;
+}
+
+export interface TabView {
+  label: string;
+  answered: boolean;
+  current: boolean;
+  submit: boolean;
+}
+
+/** Everything the webview needs to draw one state of the dialog; plain JSON. */
+export interface ViewState {
+  /** Changes with every ask, so the webview knows when to rebuild its text fields. */
+  askKey: string;
+  agent: string;
+  queue: { index: number; count: number };
+  tabs?: TabView[];
+  header?: string;
+  q: number;
+  kind: 'options' | 'text' | 'review';
+  title: string;
+  multiSelect: boolean;
+  rows: RowView[];
+  /** The typed text is open for input (Other chosen, or a free-text question). */
+  editing: boolean;
+  text: string;
+  notes: string;
+  notesEnabled: boolean;
+  hasPreviews: boolean;
+  review: { label: string; answer: string; notes?: string; q: number }[];
+  unanswered: { label: string; q: number }[];
+  canSubmit: boolean;
+  confirm?: { kind: 'discard' | 'long'; text: string; yes: string; no: string };
+  hint: string;
+  note?: string;
+}
+
+export class DialogModel {
+  private readonly states: QuestionState[];
+  private tabIndex = 0;
+  private confirm: 'discard' | 'long' | undefined;
+  private longChars = 0;
+  private note: string | undefined;
+  private finishedOutcome: Outcome | undefined;
+
+  constructor(readonly questions: QuestionSpec[]) {
+    this.states = questions.map((q) => ({
+      cursor: 0,
+      checked: q.multiSelect ? new Array(q.options.length + 1).fill(false) : [],
+      text: '',
+      editingOther: false,
+      notes: '',
+    }));
+  }
+
+  // ------------------------------------------------------------------ queries
+
+  get outcome(): Outcome | undefined {
+    return this.finishedOutcome;
+  }
+  get finished(): boolean {
+    return this.finishedOutcome !== undefined;
+  }
+  get tab(): number {
+    return this.tabIndex;
+  }
+  get multiQuestion(): boolean {
+    return this.questions.length > 1;
+  }
+  get tabCount(): number {
+    return this.questions.length + (this.multiQuestion ? 1 : 0);
+  }
+  get onSubmitTab(): boolean {
+    return this.multiQuestion && this.tabIndex === this.questions.length;
+  }
+  get confirming(): 'discard' | 'long' | undefined {
+    return this.confirm;
+  }
+  freeText(q: number): boolean {
+    return this.questions[q].options.length === 0;
+  }
+  rowCount(q: number): number {
+    return this.freeText(q) ? 0 : this.questions[q].options.length + 1;
+  }
+  otherRow(q: number): number {
+    return this.questions[q].options.length;
+  }
+  cursor(q: number): number {
+    return this.states[q].cursor;
+  }
+  checked(q: number, row: number): boolean {
+    return this.states[q].checked[row] === true;
+  }
+  text(q: number): string {
+    return this.states[q].text;
+  }
+  notes(q: number): string {
+    return this.states[q].notes;
+  }
+  editing(q: number): boolean {
+    return this.freeText(q) || this.states[q].editingOther;
+  }
+  answered(q: number): boolean {
+    return this.states[q].answer !== undefined;
+  }
+  answeredCount(): number {
+    return this.states.filter((s) => s.answer !== undefined).length;
+  }
+  unanswered(): number[] {
+    const out: number[] = [];
+    this.states.forEach((s, q) => {
+      if (!s.answer) out.push(q);
+    });
+    return out;
+  }
+  /** The name of a question in tabs and the review: its header, else its text. */
+  tabLabel(q: number): string {
+    const qu = this.questions[q];
+    return qu.header ? qu.header : qu.question;
+  }
+
+  // ------------------------------------------------------------------ input
+
+  /**
+   * A key as the webview reports it: KeyboardEvent.key ("ArrowDown", "Enter", "Escape", "Tab",
+   * "Home", "End", "PageUp", "PageDown", a character), with "BackTab" for Shift+Tab.
+   */
+  key(key: string): Result {
+    if (this.finishedOutcome || this.questions.length === 0) return 'ignored';
+    const before = this.note;
+    this.note = undefined;
+    let r: Result;
+    if (this.confirm === 'discard') r = this.keyConfirmDiscard(key);
+    else if (this.confirm === 'long') r = this.keyConfirmLong(key);
+    else if (this.onSubmitTab) r = this.keySubmitTab(key);
+    else if (this.editing(this.tabIndex)) r = this.keyEdit(key);
+    else r = this.keyBrowse(key);
+    return r === 'ignored' && before !== undefined ? 'changed' : r;
+  }
+
+  /** The typed text of question q (Other or free text) as the text field holds it now. */
+  setText(q: number, text: string): Result {
+    if (this.finishedOutcome || q < 0 || q >= this.questions.length) return 'ignored';
+    const s = this.states[q];
+    text = text.replace(/\r\n?|\n/g, ' ');
+    if (text.length > MAX_TEXT) text = text.slice(0, MAX_TEXT);
+    if (text === s.text) return 'ignored';
+    s.text = text;
+    if (this.questions[q].multiSelect && !s.editingOther) this.refreshMulti(q);
+    return 'changed';
+  }
+
+  setNotes(q: number, notes: string): Result {
+    if (this.finishedOutcome || q < 0 || q >= this.questions.length) return 'ignored';
+    if (notes.length > MAX_TEXT) notes = notes.slice(0, MAX_TEXT);
+    if (notes === this.states[q].notes) return 'ignored';
+    this.states[q].notes = notes;
+    return 'changed';
+  }
+
+  /** A click on row `row` of the current question: as its number key would. */
+  clickRow(row: number): Result {
+    if (this.finishedOutcome || this.confirm || this.onSubmitTab) return 'ignored';
+    if (row < 0 || row >= this.rowCount(this.tabIndex)) return 'ignored';
+    this.note = undefined;
+    return this.quickSelect(row);
+  }
+
+  /** A click on a tab: the question, or the Submit tab after the last question. */
+  clickTab(index: number): Result {
+    if (this.finishedOutcome || this.confirm || !this.multiQuestion) return 'ignored';
+    if (index < 0 || index >= this.tabCount || index === this.tabIndex) return 'ignored';
+    this.note = undefined;
+    if (!this.onSubmitTab) this.leaveEdit();
+    this.tabIndex = index;
+    return 'changed';
+  }
+
+  /** The Submit button on the Submit tab: as Enter there. */
+  clickSubmit(): Result {
+    if (!this.onSubmitTab || this.confirm) return 'ignored';
+    return this.key('Enter');
+  }
+
+  /** A confirmation's buttons: as y / n. */
+  clickConfirm(yes: boolean): Result {
+    if (!this.confirm) return 'ignored';
+    return this.key(yes ? 'y' : 'n');
+  }
+
+  /**
+   * Esc from outside the keys (the panel was closed): cancel at once when nothing is answered,
+   * else start the "Discard N answers?" confirmation.
+   */
+  escape(): Result {
+    this.note = undefined;
+    if (this.answeredCount() === 0) {
+      this.finishedOutcome = { answered: false, cancelled: true };
+      return 'finished';
+    }
+    this.confirm = 'discard';
+    return 'changed';
+  }
+
+  /** Cancel without asking (the person confirmed elsewhere). */
+  cancel(): void {
+    this.confirm = undefined;
+    this.finishedOutcome = { answered: false, cancelled: true };
+  }
+
+  // ------------------------------------------------------------------ key handlers
+
+  private keyBrowse(key: string): Result {
+    const q = this.questions[this.tabIndex];
+    const s = this.states[this.tabIndex];
+    switch (key) {
+      case 'ArrowUp':
+      case 'k':
+        return this.moveCursor(-1);
+      case 'ArrowDown':
+      case 'j':
+        return this.moveCursor(1);
+      case 'PageUp':
+        return this.moveCursor(-5);
+      case 'PageDown':
+        return this.moveCursor(5);
+      case 'Home':
+        return this.setCursor(0);
+      case 'End':
+        return this.setCursor(this.otherRow(this.tabIndex));
+      case 'Tab':
+      case 'ArrowRight':
+        return this.switchTab(1);
+      case 'BackTab':
+      case 'ArrowLeft':
+        return this.switchTab(-1);
+      case 'Escape':
+        return this.escape();
+      case 'Enter':
+        if (q.multiSelect) return this.submitMultiSelect();
+        return this.chooseRow(s.cursor);
+      case ' ':
+        return q.multiSelect ? this.toggleRow(s.cursor) : 'ignored';
+      case '0':
+        return this.quickSelect(this.otherRow(this.tabIndex));
+      default:
+        if (key.length === 1 && key >= '1' && key <= '9') {
+          const row = key.charCodeAt(0) - '1'.charCodeAt(0);
+          if (row >= this.rowCount(this.tabIndex)) return this.reject('row');
+          return this.quickSelect(row);
+        }
+        return 'ignored';
+    }
+  }
+
+  // The text field itself takes characters, Backspace, Home/End and the caret's arrows; only the
+  // keys that mean something to the dialog arrive here.
+  private keyEdit(key: string): Result {
+    const other = !this.freeText(this.tabIndex);
+    switch (key) {
+      case 'Tab':
+        return this.switchTab(1);
+      case 'BackTab':
+        return this.switchTab(-1);
+      // With nothing typed the arrows still switch tabs, as on every other tab.
+      case 'ArrowLeft':
+        return this.text(this.tabIndex) === '' ? this.switchTab(-1) : 'ignored';
+      case 'ArrowRight':
+        return this.text(this.tabIndex) === '' ? this.switchTab(1) : 'ignored';
+      case 'ArrowUp':
+      case 'PageUp':
+        if (!other) return 'ignored';
+        this.leaveEdit();
+        this.moveCursor(-1);
+        return 'changed';
+      case 'Enter':
+        return this.commitText(false);
+      case 'Escape':
+        if (other) {
+          // Back to the list, keeping what was typed.
+          this.leaveEdit();
+          return 'changed';
+        }
+        return this.escape();
+      default:
+        return 'ignored';
+    }
+  }
+
+  private keySubmitTab(key: string): Result {
+    switch (key) {
+      case 'Enter':
+        if (this.answeredCount() !== this.questions.length) return this.reject('submit');
+        this.finishAnswered();
+        return 'finished';
+      case 'Tab':
+      case 'ArrowRight':
+        return this.switchTab(1);
+      case 'BackTab':
+      case 'ArrowLeft':
+        return this.switchTab(-1);
+      case 'Escape':
+        return this.escape();
+      default:
+        return 'ignored';
+    }
+  }
+
+  private keyConfirmDiscard(key: string): Result {
+    if (key === 'y' || key === 'Y') {
+      this.cancel();
+      return 'finished';
+    }
+    if (key === 'n' || key === 'N' || key === 'Escape' || key === 'Enter') {
+      this.confirm = undefined;
+      return 'changed';
+    }
+    return 'ignored';
+  }
+
+  private keyConfirmLong(key: string): Result {
+    if (key === 'y' || key === 'Y' || key === 'Enter') {
+      this.confirm = undefined;
+      return this.commitText(true);
+    }
+    if (key === 'n' || key === 'N' || key === 'Escape') {
+      this.confirm = undefined;
+      return 'changed';
+    }
+    return 'ignored';
+  }
+
+  // ------------------------------------------------------------------ actions
+
+  private reject(why: keyof typeof REJECTED): Result {
+    this.note = REJECTED[why];
+    if (why === 'submit') {
+      this.note += ': ' + this.unanswered().map((q) => this.tabLabel(q)).join(', ');
+    }
+    return 'rejected';
+  }
+
+  private moveCursor(delta: number): Result {
+    const rows = this.rowCount(this.tabIndex);
+    if (rows === 0) return 'ignored';
+    const target = Math.min(Math.max(this.states[this.tabIndex].cursor + delta, 0), rows - 1);
+    return this.setCursor(target);
+  }
+
+  private setCursor(row: number): Result {
+    const s = this.states[this.tabIndex];
+    if (row >= this.rowCount(this.tabIndex) || row === s.cursor) return 'ignored';
+    s.cursor = row;
+    return 'changed';
+  }
+
+  private quickSelect(row: number): Result {
+    if (this.freeText(this.tabIndex)) return 'ignored';
+    this.states[this.tabIndex].cursor = row;
+    return this.questions[this.tabIndex].multiSelect ? this.toggleRow(row) : this.chooseRow(row);
+  }
+
+  private chooseRow(row: number): Result {
+    if (row === this.otherRow(this.tabIndex)) return this.openOther();
+    const option = this.questions[this.tabIndex].options[row];
+    const a: Answer = { values: [option.label], selectedOption: option.label, wasCustom: false, multi: false };
+    if (option.preview) a.preview = option.preview;
+    return this.commit(a);
+  }
+
+  private toggleRow(row: number): Result {
+    const s = this.states[this.tabIndex];
+    if (row === this.otherRow(this.tabIndex) && !s.checked[row]) return this.openOther();
+    s.checked[row] = !s.checked[row];
+    if (row === this.otherRow(this.tabIndex)) s.editingOther = false;
+    this.refreshMulti(this.tabIndex);
+    return 'changed';
+  }
+
+  private openOther(): Result {
+    const s = this.states[this.tabIndex];
+    s.cursor = this.otherRow(this.tabIndex);
+    s.editingOther = true;
+    return 'changed';
+  }
+
+  private leaveEdit(): void {
+    const s = this.states[this.tabIndex];
+    if (!s.editingOther) return;
+    s.editingOther = false;
+    if (this.questions[this.tabIndex].multiSelect) {
+      s.checked[this.otherRow(this.tabIndex)] = s.text !== '';
+      this.refreshMulti(this.tabIndex);
+    }
+  }
+
+  // An answered multi-select question follows later toggles; with nothing left checked it is unanswered.
+  private refreshMulti(q: number, force = false): void {
+    const s = this.states[q];
+    if (!s.answer && !force) return;
+    const other = this.otherRow(q);
+    const values = this.questions[q].options.filter((_, r) => s.checked[r]).map((o) => o.label);
+    const custom = s.checked[other] === true && s.text !== '';
+    if (custom) values.push(s.text);
+    if (values.length === 0) {
+      s.answer = undefined;
+      return;
+    }
+    s.answer = { values, wasCustom: custom, multi: true };
+  }
+
+  private commitText(confirmedLong: boolean): Result {
+    const s = this.states[this.tabIndex];
+    if (s.text.trim() === '') return this.reject('text');
+    const n = charCount(s.text);
+    if (!confirmedLong && n > SOFT_LIMIT) {
+      this.confirm = 'long';
+      this.longChars = n;
+      return 'changed';
+    }
+    if (this.questions[this.tabIndex].multiSelect) {
+      s.editingOther = false;
+      s.checked[this.otherRow(this.tabIndex)] = true;
+      this.refreshMulti(this.tabIndex);
+      return 'changed';
+    }
+    return this.commit({ values: [s.text], wasCustom: true, multi: false });
+  }
+
+  private submitMultiSelect(): Result {
+    this.refreshMulti(this.tabIndex, true);
+    const a = this.states[this.tabIndex].answer;
+    if (!a) return this.reject('multi');
+    return this.commit(a);
+  }
+
+  private commit(answer: Answer): Result {
+    const s = this.states[this.tabIndex];
+    s.answer = answer;
+    s.editingOther = false;
+    if (!this.multiQuestion) {
+      this.finishAnswered();
+      return 'finished';
+    }
+    // On to the next unanswered question, or to Submit when every one has an answer.
+    const n = this.questions.length;
+    for (let step = 1; step <= n; step++) {
+      const q = (this.tabIndex + step) % n;
+      if (!this.states[q].answer) {
+        this.tabIndex = q;
+        return 'changed';
+      }
+    }
+    this.tabIndex = n;
+    return 'changed';
+  }
+
+  private switchTab(delta: number): Result {
+    if (!this.multiQuestion) return 'ignored';
+    if (!this.onSubmitTab) this.leaveEdit();
+    const count = this.tabCount;
+    this.tabIndex = (((this.tabIndex + delta) % count) + count) % count;
+    return 'changed';
+  }
+
+  private finishAnswered(): void {
+    const answers: AnswerOut[] = this.states.map((s, q) => {
+      const a = s.answer as Answer;
+      const out: AnswerOut = {
+        question: this.questions[q].question,
+        answer: a.multi ? [...a.values] : a.values[0],
+        wasCustom: a.wasCustom,
+      };
+      if (a.selectedOption !== undefined) out.selectedOption = a.selectedOption;
+      const notes = s.notes.trim();
+      if (notes) out.notes = notes;
+      if (a.preview !== undefined) out.preview = a.preview;
+      return out;
+    });
+    this.finishedOutcome = { answered: true, answers };
+  }
+
+  // ------------------------------------------------------------------ the view
+
+  private hint(): string {
+    const multiQ = this.multiQuestion;
+    if (this.confirm === 'discard') return 'y discard • n keep answering';
+    if (this.confirm === 'long') return 'Enter or y submit • n keep editing';
+    if (this.onSubmitTab) {
+      return this.answeredCount() === this.questions.length
+        ? 'Enter to submit • Tab/←→ switch • Esc cancel'
+        : 'Answer every question to submit • Tab/←→ switch • Esc cancel';
+    }
+    const q = this.tabIndex;
+    if (this.editing(q)) {
+      if (this.freeText(q)) return multiQ ? 'Tab switch • Enter confirm • Esc cancel' : 'Enter to submit • Esc to cancel';
+      if (this.questions[q].multiSelect) return 'Enter to confirm • Esc to go back';
+      return multiQ ? 'Tab switch • Enter confirm • Esc back' : 'Enter to submit • Esc to go back';
+    }
+    if (this.questions[q].multiSelect) {
+      return multiQ
+        ? 'Tab/←→ switch • Space toggle • Enter confirm • Esc cancel'
+        : 'Space to toggle • Enter to submit • Esc to cancel';
+    }
+    return multiQ
+      ? 'Tab/←→ switch • ↑↓ select • 1-9 quick select • Enter confirm • Esc cancel'
+      : '↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel';
+  }
+
+  private answerText(q: number): string {
+    const a = this.states[q].answer;
+    return a ? a.values.join(', ') : '';
+  }
+
+  /**
+   * The state as the webview draws it. `renderPreview` turns an option's preview (markdown)
+   * into safe HTML; `notes` says whether the per-answer notes field is offered.
+   */
+  view(opts: {
+    askKey: string;
+    agent: string;
+    queue?: { index: number; count: number };
+    renderPreview?: (markdown: string) => string;
+    notes?: boolean;
+  }): ViewState {
+    const q = Math.min(this.tabIndex, this.questions.length - 1);
+    const onSubmit = this.onSubmitTab;
+    const qu = this.questions[q];
+    const rows: RowView[] = [];
+    if (!onSubmit && !this.freeText(q)) {
+      qu.options.forEach((o, r) => {
+        const row: RowView = {
+          label: o.label,
+          other: false,
+          recommended: isRecommended(o.label),
+          cursor: this.states[q].cursor === r,
+        };
+        if (o.description) row.description = o.description;
+        if (o.preview && opts.renderPreview) row.previewHtml = opts.renderPreview(o.preview);
+        if (qu.multiSelect) row.checked = this.checked(q, r);
+        if (r < 9) row.key = String(r + 1);
+        rows.push(row);
+      });
+      const other: RowView = {
+        label: OTHER_LABEL,
+        other: true,
+        recommended: false,
+        cursor: this.states[q].cursor === this.otherRow(q),
+        key: '0',
+      };
+      if (qu.multiSelect) other.checked = this.checked(q, this.otherRow(q));
+      rows.push(other);
+    }
+    const view: ViewState = {
+      askKey: opts.askKey,
+      agent: opts.agent,
+      queue: opts.queue ?? { index: 0, count: 1 },
+      q: onSubmit ? -1 : q,
+      kind: onSubmit ? 'review' : this.freeText(q) ? 'text' : 'options',
+      title: onSubmit ? 'Review your answers' : qu.question,
+      multiSelect: !onSubmit && qu.multiSelect,
+      rows,
+      editing: !onSubmit && !this.confirm && this.editing(q),
+      text: onSubmit ? '' : this.states[q].text,
+      notes: onSubmit ? '' : this.states[q].notes,
+      notesEnabled: opts.notes !== false && !onSubmit,
+      hasPreviews: rows.some((r) => r.previewHtml !== undefined),
+      review: [],
+      unanswered: [],
+      canSubmit: this.answeredCount() === this.questions.length,
+      hint: this.hint(),
+    };
+    if (this.multiQuestion) {
+      view.tabs = this.questions.map((_, i) => ({
+        label: this.tabLabel(i),
+        answered: this.answered(i),
+        current: this.tabIndex === i,
+        submit: false,
+      }));
+      view.tabs.push({ label: 'Submit', answered: view.canSubmit, current: onSubmit, submit: true });
+    } else if (qu.header) {
+      view.header = qu.header;
+    }
+    if (onSubmit) {
+      this.states.forEach((s, i) => {
+        if (s.answer) {
+          const item: ViewState['review'][number] = { label: this.tabLabel(i), answer: this.answerText(i), q: i };
+          if (s.notes.trim()) item.notes = s.notes.trim();
+          view.review.push(item);
+        }
+        else view.unanswered.push({ label: this.tabLabel(i), q: i });
+      });
+    }
+    if (this.confirm === 'discard') {
+      const n = this.answeredCount();
+      view.confirm = { kind: 'discard', text: `Discard ${plural(n, 'answer')}?`, yes: 'Discard', no: 'Keep answering' };
+    } else if (this.confirm === 'long') {
+      view.confirm = {
+        kind: 'long',
+        text: `Answer is long (${formatCount(this.longChars)} chars). Continue anyway?`,
+        yes: 'Submit anyway',
+        no: 'Keep editing',
+      };
+    }
+    if (this.note) view.note = this.note;
+    return view;
+  }
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Builds the VS Code extension (editor-bridges/vscode) when its sources changed: TypeScript for
+the extension, its tests and the panel's page, then the .vsix with @vscode/vsce. Run by
+`./dev vscode-setup` and before every VS Code test, so the tests never run a stale build; a lock
+keeps tests started together from building at once. Needs the npm packages (`npm ci` there).
+
+usage: build_extension.py [--force]     exit 0 built or up to date, 1 the build failed, 77 no packages
+"""
+import fcntl
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXT = os.path.join(ROOT, "editor-bridges", "vscode")
+OUT = os.path.join(EXT, "out")
+STAMP = os.path.join(OUT, ".build-stamp")
+VSIX = os.path.join(EXT, "askhost.vsix")
+INPUTS = ["package.json", "package-lock.json", "tsconfig.json", "README.md", ".vscodeignore"]
+INPUT_DIRS = ["src", "webview", "test", "media"]
+
+
+def newest_input():
+    newest = 0.0
+    paths = [os.path.join(EXT, p) for p in INPUTS]
+    for d in INPUT_DIRS:
+        for base, _, files in os.walk(os.path.join(EXT, d)):
+            paths += [os.path.join(base, f) for f in files]
+    for p in paths:
+        try:
+            newest = max(newest, os.stat(p).st_mtime)
+        except FileNotFoundError:
+            pass
+    return newest
+
+
+def up_to_date():
+    try:
+        built = os.stat(STAMP).st_mtime
+    except FileNotFoundError:
+        return False
+    return os.path.exists(VSIX) and built >= newest_input()
+
+
+def run(argv):
+    r = subprocess.run(argv, cwd=EXT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        sys.stdout.write(r.stdout)
+        print(f"build_extension: {' '.join(argv)} failed ({r.returncode})")
+    return r.returncode == 0
+
+
+def build(force=False):
+    """0: built or up to date; 1: failed; 77: the npm packages are not installed."""
+    bin_dir = os.path.join(EXT, "node_modules", ".bin")
+    if not os.path.exists(os.path.join(bin_dir, "tsc")):
+        print(f"build_extension: no npm packages in {EXT}/node_modules: run ./dev vscode-setup")
+        return 77
+    os.makedirs(OUT, exist_ok=True)
+    with open(os.path.join(OUT, ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not force and up_to_date():
+            return 0
+        started = newest_input()
+        ok = (run([os.path.join(bin_dir, "tsc"), "-p", "."])
+              and run([os.path.join(bin_dir, "tsc"), "-p", "webview"])
+              and run([os.path.join(bin_dir, "vsce"), "package", "--allow-missing-repository",
+                       "--skip-license", "--no-rewrite-relative-links", "--out", VSIX]))
+        if not ok:
+            return 1
+        with open(STAMP, "w") as f:
+            f.write("built\n")
+        # A source saved during the build leaves the stamp older than it: built again next time.
+        os.utime(STAMP, (started, started))
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(build("--force" in sys.argv[1:]))

