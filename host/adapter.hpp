@@ -51,6 +51,9 @@ class AgentAdapter {
 public:
     virtual ~AgentAdapter() = default;
     virtual std::string_view name() const = 0;
+    // The agent is about to be launched with `argv`: add the flags of the adapter's channel, or
+    // take out what goes over it instead (e.g. a prompt that becomes the first user message).
+    virtual void launching(std::vector<std::string>& /*argv*/) {}
     // The agent process is running; send any handshake now.
     virtual void started() {}
     // One line of the agent's stdout, without its '\n'.

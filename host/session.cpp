@@ -31,7 +31,9 @@ std::optional<std::string> Session::start(const LaunchSpec& spec) {
         auto slash = p.find_last_of('/');
         agent_name_ = slash == std::string::npos ? p : p.substr(slash + 1);
     }
-    auto err = supervisor_->start(spec);
+    LaunchSpec launch = spec;
+    adapter_->launching(launch.argv);
+    auto err = supervisor_->start(launch);
     if (!err) adapter_->started();
     return err;
 }

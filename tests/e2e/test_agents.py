@@ -238,6 +238,118 @@ def codex_mcp_multiselect():
     finish(ed, mock)
 
 
+# --- Claude Code's own AskUserQuestion (stream-json control channel, the claude adapter) --------
+
+def claude_stream(wd, mock, args=(), prompt="Set up the project.", askhost_args=()):
+    """askhost --stdio -- claude (the claude adapter adds the control-channel flags)."""
+    claude = agent_bin("anthropic-ai-claude-code", "claude")
+    project = wd.file("project")
+    os.makedirs(project, exist_ok=True)
+    ed = Editor(wd, list(askhost_args), env=agent_env(wd, mock, IS_SANDBOX="1"))
+    ed.initialize(name="e2e-editor")
+    rid = ed.request("agent/start", {"command": [claude] + list(args), "cwd": project})
+    check("pid" in ed.result_of(rid, timeout=30).get("result", {}), "agent/start")
+    if prompt:
+        rid = ed.request("agent/prompt", {"text": prompt})
+        equal(ed.result_of(rid, timeout=30).get("result"), {}, "agent/prompt")
+    return ed
+
+
+def claude_said(mock):
+    """The tool result Claude handed its model for AskUserQuestion."""
+    return mock.tool_result()
+
+
+@case
+def claude_option():
+    wd = Workdir()
+    mock = Mock(wd, ["AskUserQuestion"], QUESTIONS + MULTI)
+    ed = claude_stream(wd, mock)
+    shown = answer(ed, {"answered": True, "answers": [
+        option(DB_Q, "PostgreSQL (Recommended)"),
+        {"question": FEAT_Q, "answer": ["Authentication", "REST API"], "wasCustom": False}]})
+    equal(shown["agent"], "claude", "agent name")
+    equal([q["question"] for q in shown["questions"]], [DB_Q, FEAT_Q], "questions shown")
+    equal(shown["questions"][1]["multiSelect"], True, "multi-select")
+    res = claude_said(mock)
+    equal(res["is_error"], False, "is_error")
+    equal(res["text"], f'Your questions have been answered: "{DB_Q}"="PostgreSQL (Recommended)", '
+          f'"{FEAT_Q}"="Authentication, REST API". You can now continue with these answers in mind.', "tool result")
+    ed.method("agent/output", timeout=TIMEOUT, where=lambda m: "All set." in m["params"]["text"])
+    out = "".join(m["params"]["text"] for m in ed.seen if m.get("method") == "agent/output")
+    check('{"type"' not in out, f"no raw stream-json in the output: {out!r}")
+    finish(ed, mock)
+
+
+@case
+def claude_other_with_notes():
+    wd = Workdir()
+    mock = Mock(wd, ["AskUserQuestion"], QUESTIONS)
+    ed = claude_stream(wd, mock)
+    answer(ed, {"answered": True, "answers": [
+        {"question": DB_Q, "answer": "DynamoDB", "wasCustom": True, "notes": "we already run it"}]})
+    res = claude_said(mock)
+    check(f'"{DB_Q}"="DynamoDB"' in res["text"] and "we already run it" in res["text"], f"tool result: {res['text']!r}")
+    finish(ed, mock)
+
+
+@case
+def claude_cancel():
+    wd = Workdir()
+    mock = Mock(wd, ["AskUserQuestion"], QUESTIONS)
+    ed = claude_stream(wd, mock)
+    answer(ed, {"answered": False, "cancelled": True})
+    res = claude_said(mock)
+    equal(res["is_error"], True, "is_error")
+    check("User declined to answer" in res["text"], f"tool result: {res['text']!r}")
+    finish(ed, mock)
+
+
+BASH = {"command": "touch made-by-bash.txt", "description": "Create a marker file"}
+
+
+@case
+def claude_permission_denied():
+    wd = Workdir()
+    mock = Mock(wd, ["Bash"], BASH)
+    ed = claude_stream(wd, mock)
+    show = ed.method("ask/show", timeout=TIMEOUT)
+    q = show["params"]["questions"][0]
+    equal([o["label"] for o in q["options"]], ["Allow", "Deny", "Always allow this tool"], "choices")
+    check("touch made-by-bash.txt" in q["question"], f"question names the command: {q['question']!r}")
+    ed.reply(show["id"], {"answered": True, "answers": [option(q["question"], "Deny")]})
+    res = mock.tool_result()
+    equal(res["is_error"], True, "is_error")
+    check("The user denied Bash" in res["text"], f"tool result: {res['text']!r}")
+    check(not os.path.exists(wd.file("project/made-by-bash.txt")), "the command did not run")
+    finish(ed, mock)
+
+
+@case
+def claude_allow_tools():
+    wd = Workdir()
+    mock = Mock(wd, ["Bash"], BASH)
+    ed = claude_stream(wd, mock, askhost_args=["--allow-tools", "Bash"])
+    res = mock.tool_result()
+    equal(res["is_error"], False, f"is_error ({res['text']!r})")
+    check(os.path.exists(wd.file("project/made-by-bash.txt")), "the command ran without a question")
+    check(not [m for m in ed.seen if m.get("method") == "ask/show"], "nothing was asked")
+    finish(ed, mock)
+
+
+@case
+def claude_prompt_on_the_command_line():
+    """askhost -- claude "prompt": one turn, then Claude exits and so does askhost."""
+    wd = Workdir()
+    mock = Mock(wd, ["AskUserQuestion"], QUESTIONS)
+    ed = claude_stream(wd, mock, args=["Set up the project."], prompt=None)
+    answer(ed, {"answered": True, "answers": [option(DB_Q, "SQLite")]})
+    check(f'"{DB_Q}"="SQLite"' in claude_said(mock)["text"], "answer delivered")
+    ex = ed.method("agent/exit", timeout=TIMEOUT)
+    equal(ex["params"]["exitCode"], 0, "Claude exits after its one turn")
+    finish(ed, mock)
+
+
 def in_network_namespace():
     """Re-runs this case in a loopback-only network namespace when unshare allows it."""
     if os.environ.get("ASKHOST_E2E_NETNS") or not shutil.which("unshare") or not shutil.which("ip"):

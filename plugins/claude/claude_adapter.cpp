@@ -1,0 +1,406 @@
+// Claude Code on its stream-json control channel (`claude -p --input-format stream-json
+// --output-format stream-json --verbose --permission-prompt-tool stdio`): its own AskUserQuestion
+// arrives as a can_use_tool request and is answered with updatedInput.answers; other tools'
+// permission requests become Allow / Deny / Always questions unless --allow-tools decides.
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "adapter.hpp"
+#include "permission_question.hpp"
+#include "transport/jsonrpc.hpp"
+
+namespace askhost {
+namespace {
+
+constexpr std::string_view kAskTool = "AskUserQuestion";
+constexpr const char* kDeclined = "User declined to answer";
+
+std::string program_name(const std::string& path) {
+    auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string str(const rapidjson::Value& v, const char* key) {
+    if (!v.IsObject()) return {};
+    auto it = v.FindMember(key);
+    return it != v.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString(), it->value.GetStringLength())
+                                                        : std::string();
+}
+
+std::string first_line(std::string s, std::size_t max = 200) {
+    auto nl = s.find('\n');
+    if (nl != std::string::npos) s = s.substr(0, nl) + " ...";
+    if (s.size() > max) s = s.substr(0, max) + "...";
+    return s;
+}
+
+std::string text_of(const rapidjson::Value& content) {
+    if (content.IsString()) return content.GetString();
+    std::string out;
+    if (content.IsArray())
+        for (const auto& c : content.GetArray()) out += str(c, "text");
+    return out;
+}
+
+// Claude Code's options, as its command line parser reads them: which take a value, which take
+// every following word. What is left is the prompt.
+const std::set<std::string> kValueFlags = {
+    "--agent", "--agents", "--append-system-prompt", "--append-system-prompt-file", "--debug-file", "--effort",
+    "--fallback-model", "--input-format", "--json-schema", "--max-budget-usd", "--max-turns", "--model", "-n",
+    "--name", "--output-format", "--permission-mode", "--permission-prompt-tool", "--plugin-dir", "--plugin-url",
+    "--remote-control-session-name-prefix", "--session-id", "--setting-sources", "--settings", "--system-prompt",
+    "--system-prompt-file"};
+const std::set<std::string> kOptionalValueFlags = {"-d", "--debug", "--from-pr", "--prompt-suggestions",
+                                                   "--remote-control", "-r", "--resume", "-w", "--worktree"};
+const std::set<std::string> kListFlags = {"--add-dir", "--allowedTools", "--allowed-tools", "--betas",
+                                          "--disallowedTools", "--disallowed-tools", "--file", "--mcp-config",
+                                          "--tools"};
+// Ours to set: the control channel.
+const std::set<std::string> kReplacedFlags = {"--input-format", "--output-format", "--permission-prompt-tool"};
+
+}  // namespace
+
+// The argv that puts Claude Code on its control channel; a prompt given on the command line is
+// taken out and returned in `prompt` (it is sent as the first user message).
+std::vector<std::string> claude_control_argv(const std::vector<std::string>& argv, std::string& prompt) {
+    std::vector<std::string> out;
+    if (argv.empty()) return out;
+    out.push_back(argv[0]);
+    bool print = false, verbose = false;
+    std::vector<std::string> words;
+    for (std::size_t i = 1; i < argv.size(); ++i) {
+        const std::string& a = argv[i];
+        std::string name = a.substr(0, a.find('='));
+        bool inline_value = name.size() != a.size();
+        if (a == "--") {
+            for (++i; i < argv.size(); ++i) words.push_back(argv[i]);
+            break;
+        }
+        if (kReplacedFlags.count(name)) {
+            if (!inline_value) ++i;
+            continue;
+        }
+        if (a == "-p" || a == "--print") print = true;
+        if (a == "--verbose") verbose = true;
+        out.push_back(a);
+        if (a.empty() || a[0] != '-' || inline_value) {
+            if (a.empty() || a[0] != '-') {
+                out.pop_back();
+                words.push_back(a);
+            }
+            continue;
+        }
+        if (kValueFlags.count(a)) {
+            if (i + 1 < argv.size()) out.push_back(argv[++i]);
+        } else if (kOptionalValueFlags.count(a)) {
+            if (i + 1 < argv.size() && !argv[i + 1].empty() && argv[i + 1][0] != '-') out.push_back(argv[++i]);
+        } else if (kListFlags.count(a)) {
+            while (i + 1 < argv.size() && !argv[i + 1].empty() && argv[i + 1][0] != '-') out.push_back(argv[++i]);
+        }
+    }
+    if (!print) out.push_back("-p");
+    for (const char* f : {"--input-format", "stream-json", "--output-format", "stream-json"}) out.push_back(f);
+    if (!verbose) out.push_back("--verbose");
+    out.push_back("--permission-prompt-tool");
+    out.push_back("stdio");
+    prompt.clear();
+    for (const auto& w : words) prompt += (prompt.empty() ? "" : " ") + w;
+    return out;
+}
+
+namespace {
+
+class ClaudeAdapter final : public AgentAdapter {
+public:
+    explicit ClaudeAdapter(AdapterHost& host) : host_(host) {
+        for (const auto& t : host_.settings().allow_tools) policy_.allow(t);
+    }
+    ~ClaudeAdapter() override { *alive_ = false; }
+
+    std::string_view name() const override { return "claude"; }
+
+    void launching(std::vector<std::string>& argv) override { argv = claude_control_argv(argv, first_prompt_); }
+
+    void started() override {
+        send_control("askhost_init", R"({"subtype":"initialize","hooks":null})");
+        if (!first_prompt_.empty()) {
+            one_shot_ = true;
+            prompt(first_prompt_);
+        }
+    }
+
+    bool prompt(std::string_view text) override {
+        rapidjson::StringBuffer buf;
+        JsonWriter w(buf);
+        w.StartObject();
+        w.Key("type");
+        w.String("user");
+        w.Key("session_id");
+        w.String("");
+        w.Key("message");
+        w.StartObject();
+        w.Key("role");
+        w.String("user");
+        w.Key("content");
+        w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+        w.EndObject();
+        w.Key("parent_tool_use_id");
+        w.Null();
+        w.EndObject();
+        host_.send(std::string_view(buf.GetString(), buf.GetSize()));
+        return true;
+    }
+
+    void stopping() override {
+        if (!open_.empty() || busy_) send_control("askhost_interrupt_" + std::to_string(++next_id_), R"({"subtype":"interrupt"})");
+    }
+
+    void finished() override {
+        for (auto& [id, ask_id] : open_)
+            if (!ask_id.empty()) host_.withdraw(ask_id);
+        open_.clear();
+    }
+
+    void on_line(std::string_view line) override {
+        rapidjson::Document doc;
+        doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(line.data(), line.size());
+        if (doc.HasParseError() || !doc.IsObject()) return pass_on(line);
+        const std::string type = str(doc, "type");
+        if (type == "control_request") return control_request(doc);
+        if (type == "control_cancel_request") return cancel(str(doc, "request_id"));
+        if (type == "assistant") return assistant(doc);
+        if (type == "user") return tool_results(doc);
+        if (type == "result") return result(doc);
+        if (type == "system") return system(doc);
+        if (type == "control_response") {
+            auto r = doc.FindMember("response");
+            if (r != doc.MemberEnd() && str(r->value, "subtype") == "error")
+                host_.log("claude: " + str(r->value, "error"));
+            return;
+        }
+        // stream_event, keep_alive and later additions carry nothing a person needs to read.
+        if (type.empty()) pass_on(line);
+    }
+
+private:
+    void pass_on(std::string_view line) {
+        std::string out(line);
+        out.push_back('\n');
+        host_.output(Stream::Stdout, out);
+    }
+
+    void say(Stream s, const std::string& text) { host_.output(s, text + "\n"); }
+
+    void send_control(const std::string& id, const std::string& request_json) {
+        host_.send("{\"type\":\"control_request\",\"request_id\":" + json_quote(id) + ",\"request\":" + request_json + "}");
+    }
+
+    void respond(const std::string& request_id, const std::string& response_json) {
+        host_.send("{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":" +
+                   json_quote(request_id) + ",\"response\":" + response_json + "}}");
+    }
+
+    void allow(const std::string& request_id, const std::string& updated_input_json) {
+        respond(request_id, "{\"behavior\":\"allow\",\"updatedInput\":" + updated_input_json + "}");
+    }
+
+    void deny(const std::string& request_id, const std::string& message) {
+        respond(request_id, "{\"behavior\":\"deny\",\"message\":" + json_quote(message) + "}");
+    }
+
+    void control_request(const rapidjson::Document& doc) {
+        const std::string id = str(doc, "request_id");
+        auto req = doc.FindMember("request");
+        if (req == doc.MemberEnd() || !req->value.IsObject()) return;
+        const std::string subtype = str(req->value, "subtype");
+        if (subtype != "can_use_tool") {
+            // Hooks and MCP messages are not ours to answer: say so, so Claude does not wait.
+            host_.send("{\"type\":\"control_response\",\"response\":{\"subtype\":\"error\",\"request_id\":" +
+                       json_quote(id) + ",\"error\":" + json_quote("askhost does not handle " + subtype) + "}}");
+            return;
+        }
+        static const rapidjson::Value empty(rapidjson::kObjectType);
+        auto in = req->value.FindMember("input");
+        const rapidjson::Value& input = in != req->value.MemberEnd() ? in->value : empty;
+        const std::string tool = str(req->value, "tool_name");
+        if (tool == kAskTool) ask_user_question(id, input);
+        else permission(id, tool, input);
+    }
+
+    void ask_user_question(const std::string& id, const rapidjson::Value& input) {
+        rapidjson::Document tool(rapidjson::kObjectType);
+        if (input.IsObject())
+            for (const char* key : {"questions", "metadata", "answers", "annotations"}) {
+                auto it = input.FindMember(key);
+                if (it == input.MemberEnd()) continue;
+                tool.AddMember(rapidjson::Value(key, tool.GetAllocator()), rapidjson::Value(it->value, tool.GetAllocator()),
+                               tool.GetAllocator());
+            }
+        auto parsed = parse_ask_input(tool, host_.profile());
+        if (auto* refusal = std::get_if<Refusal>(&parsed)) {
+            host_.log("claude: refused AskUserQuestion: " + refusal->message);
+            return deny(id, "Invalid AskUserQuestion input: " + refusal->message);
+        }
+        auto ask = std::get<AskInput>(std::move(parsed));
+        const std::string original = to_json(input);
+        if (!ask.preset_answers.empty()) return allow(id, original);
+        open_[id] = {};
+        std::string ask_id = host_.ask(std::move(ask), [this, id, original, alive = alive_](Outcome o) {
+            if (!*alive || !open_.erase(id)) return;
+            switch (o.kind) {
+            case OutcomeKind::Answered: return allow(id, with_answers(original, o.answers));
+            case OutcomeKind::Cancelled: return deny(id, kDeclined);
+            case OutcomeKind::TimedOut: return deny(id, std::string(kDeclined) + " (no answer within the time limit)");
+            case OutcomeKind::ConnectionLost:
+                return deny(id, std::string(kDeclined) + " (the connection to the user was lost)");
+            case OutcomeKind::Pending: return deny(id, pending_text(o.pending_file));
+            case OutcomeKind::Refused: return deny(id, "Invalid AskUserQuestion input: " + o.error.message);
+            }
+        });
+        auto it = open_.find(id);
+        if (it != open_.end()) it->second = ask_id;
+    }
+
+    // Claude's input with `answers` (and `annotations`) set: what its AskUserQuestion reads back.
+    static std::string with_answers(const std::string& original, const std::vector<Answer>& answers) {
+        rapidjson::StringBuffer extra;
+        JsonWriter w(extra);
+        w.StartObject();
+        write_answers_map(w, answers);
+        w.EndObject();
+        rapidjson::Document doc, add;
+        doc.Parse(original.c_str());
+        add.Parse(extra.GetString());
+        if (!doc.IsObject()) doc.SetObject();
+        for (auto& m : add.GetObject()) {
+            doc.RemoveMember(m.name.GetString());
+            doc.AddMember(rapidjson::Value(m.name, doc.GetAllocator()), rapidjson::Value(m.value, doc.GetAllocator()),
+                          doc.GetAllocator());
+        }
+        return to_json(doc);
+    }
+
+    void permission(const std::string& id, const std::string& tool, const rapidjson::Value& input) {
+        PermissionRequest req;
+        req.tool = tool;
+        req.title = str(input, "description");
+        req.detail = describe_tool_input(input);
+        if (req.title.empty()) req.title = req.detail.empty() ? tool : req.detail;
+        if (req.title == req.detail) req.detail.clear();
+        req.choices = default_permission_choices(tool);
+        const std::string original = to_json(input);
+        if (const PermissionChoice* auto_choice = policy_.automatic_choice(req)) {
+            say(Stream::Stderr, "[askhost] allowed " + tool + " (--allow-tools)");
+            (void)auto_choice;
+            return allow(id, original);
+        }
+        open_[id] = {};
+        std::string ask_id = host_.ask(permission_ask(req), [this, id, req, original, alive = alive_](Outcome o) {
+            if (!*alive || !open_.erase(id)) return;
+            PermissionDecision d = decide_permission(req, o);
+            if (d.cancelled()) return deny(id, "The user did not allow " + req.tool);
+            if (d.choice->kind == PermissionKind::AllowAlways) policy_.remember(req, *d.choice);
+            if (d.choice->kind == PermissionKind::AllowOnce || d.choice->kind == PermissionKind::AllowAlways)
+                return allow(id, original);
+            deny(id, d.message.empty() ? "The user denied " + req.tool : "The user denied " + req.tool + ": " + d.message);
+        });
+        auto it = open_.find(id);
+        if (it != open_.end()) it->second = ask_id;
+    }
+
+    void cancel(const std::string& request_id) {
+        auto it = open_.find(request_id);
+        if (it == open_.end()) return;
+        std::string ask_id = it->second;
+        open_.erase(it);
+        if (!ask_id.empty()) host_.withdraw(ask_id);
+    }
+
+    void assistant(const rapidjson::Document& doc) {
+        busy_ = true;
+        auto msg = doc.FindMember("message");
+        if (msg == doc.MemberEnd() || !msg->value.IsObject()) return;
+        auto content = msg->value.FindMember("content");
+        if (content == msg->value.MemberEnd() || !content->value.IsArray()) return;
+        for (const auto& block : content->value.GetArray()) {
+            const std::string t = str(block, "type");
+            if (t == "text") {
+                say(Stream::Stdout, str(block, "text"));
+            } else if (t == "tool_use") {
+                const std::string name = str(block, "name");
+                if (name == kAskTool) continue;  // shown as the question itself
+                auto in = block.FindMember("input");
+                std::string what = in != block.MemberEnd() ? describe_tool_input(in->value) : std::string();
+                say(Stream::Stdout, "* " + name + (what.empty() ? "" : "(" + first_line(what, 120) + ")"));
+            }
+        }
+    }
+
+    void tool_results(const rapidjson::Document& doc) {
+        auto msg = doc.FindMember("message");
+        if (msg == doc.MemberEnd() || !msg->value.IsObject()) return;
+        auto content = msg->value.FindMember("content");
+        if (content == msg->value.MemberEnd() || !content->value.IsArray()) return;
+        for (const auto& block : content->value.GetArray()) {
+            if (str(block, "type") != "tool_result") continue;
+            auto c = block.FindMember("content");
+            std::string text = c != block.MemberEnd() ? text_of(c->value) : std::string();
+            auto err = block.FindMember("is_error");
+            bool is_error = err != block.MemberEnd() && err->value.IsBool() && err->value.GetBool();
+            say(Stream::Stdout, std::string("  -> ") + (is_error ? "error: " : "") + first_line(text));
+        }
+    }
+
+    void result(const rapidjson::Document& doc) {
+        busy_ = false;
+        auto err = doc.FindMember("is_error");
+        if (err != doc.MemberEnd() && err->value.IsBool() && err->value.GetBool())
+            say(Stream::Stderr, "claude: " + str(doc, "subtype") + ": " + first_line(str(doc, "result")));
+        // A prompt from the command line is one conversation turn: then Claude may exit.
+        if (one_shot_) host_.close_input();
+    }
+
+    void system(const rapidjson::Document& doc) {
+        const std::string subtype = str(doc, "subtype");
+        if (subtype == "init") {
+            say(Stream::Stderr, "claude: session " + str(doc, "session_id") + ", model " + str(doc, "model"));
+        } else if (subtype == "api_retry") {
+            auto n = doc.FindMember("attempt");
+            say(Stream::Stderr, "claude: model API retry " +
+                                    (n != doc.MemberEnd() && n->value.IsInt() ? std::to_string(n->value.GetInt()) : "?") +
+                                    " (" + str(doc, "error") + ")");
+        }
+    }
+
+    AdapterHost& host_;
+    ToolPolicy policy_;
+    std::string first_prompt_;
+    bool one_shot_ = false;
+    bool busy_ = false;
+    unsigned long next_id_ = 0;
+    std::map<std::string, std::string> open_;  // can_use_tool request_id -> ask id
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace
+
+void register_claude_adapter(AdapterRegistry& registry) {
+    AdapterInfo info;
+    info.name = "claude";
+    info.summary = "Claude Code on its stream-json control channel (AskUserQuestion, tool permissions)";
+    info.default_profile = Profile::Strict;
+    info.create = [](AdapterHost& host) -> std::unique_ptr<AgentAdapter> { return std::make_unique<ClaudeAdapter>(host); };
+    info.detects = [](const std::vector<std::string>& argv) {
+        return !argv.empty() && program_name(argv[0]) == "claude";
+    };
+    registry.add(std::move(info));
+}
+
+}  // namespace askhost

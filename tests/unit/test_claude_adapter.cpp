@@ -1,0 +1,174 @@
+#define BOOST_TEST_MODULE claude_adapter
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+#include <vector>
+
+#include <rapidjson/document.h>
+
+#include "adapter.hpp"
+
+using namespace askhost;
+
+namespace askhost {
+void register_claude_adapter(AdapterRegistry&);
+std::vector<std::string> claude_control_argv(const std::vector<std::string>& argv, std::string& prompt);
+}
+
+namespace {
+
+struct FakeHost final : AdapterHost {
+    std::vector<std::string> sent, printed, withdrawn;
+    std::vector<std::pair<AskInput, Reply>> asks;
+    AdapterSettings s;
+    bool input_closed = false;
+    std::string ask(AskInput input, Reply reply) override {
+        asks.emplace_back(std::move(input), std::move(reply));
+        return "ask-" + std::to_string(asks.size());
+    }
+    void withdraw(const std::string& id) override { withdrawn.push_back(id); }
+    void output(Stream, std::string_view text) override { printed.emplace_back(text); }
+    void send(std::string_view line) override { sent.emplace_back(line); }
+    Profile profile() const override { return Profile::Strict; }
+    void log(std::string_view) override {}
+    void close_input() override { input_closed = true; }
+    const AdapterSettings& settings() const override { return s; }
+};
+
+std::unique_ptr<AgentAdapter> make(FakeHost& host) {
+    AdapterRegistry reg;
+    register_claude_adapter(reg);
+    return reg.find("claude")->create(host);
+}
+
+rapidjson::Document parse(const std::string& s) {
+    rapidjson::Document d;
+    d.Parse(s.c_str());
+    BOOST_REQUIRE(!d.HasParseError());
+    return d;
+}
+
+const std::string kAsk =
+    R"J({"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion","input":{"questions":[{"question":"Which database?","header":"Database","options":[{"label":"PostgreSQL (Recommended)","description":"relational"},{"label":"SQLite","description":"a file"}],"multiSelect":false}]},"tool_use_id":"toolu_1"}})J";
+
+std::string joined(const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& s : v) out += (out.empty() ? "" : " ") + s;
+    return out;
+}
+
+Answer one(std::string q, std::string v) {
+    Answer a;
+    a.question = std::move(q);
+    a.values = {std::move(v)};
+    return a;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(argv_gets_the_control_channel_and_loses_its_prompt) {
+    std::string prompt;
+    auto argv = claude_control_argv({"claude", "--model", "opus", "set up", "the project"}, prompt);
+    BOOST_TEST(joined(argv) == "claude --model opus -p --input-format stream-json --output-format stream-json "
+                               "--verbose --permission-prompt-tool stdio");
+    BOOST_TEST(prompt == "set up the project");
+    argv = claude_control_argv({"claude", "-p", "--output-format", "text", "--allowedTools", "Bash", "Edit", "--verbose"},
+                               prompt);
+    BOOST_TEST(joined(argv) == "claude -p --allowedTools Bash Edit --verbose --input-format stream-json "
+                               "--output-format stream-json --permission-prompt-tool stdio");
+    BOOST_TEST(prompt.empty());
+    argv = claude_control_argv({"claude", "--resume", "abc", "--output-format=json", "hello"}, prompt);
+    BOOST_TEST(joined(argv) == "claude --resume abc -p --input-format stream-json --output-format stream-json "
+                               "--verbose --permission-prompt-tool stdio");
+    BOOST_TEST(prompt == "hello");
+}
+
+BOOST_AUTO_TEST_CASE(ask_user_question_is_answered_with_updated_input) {
+    FakeHost host;
+    auto a = make(host);
+    a->on_line(kAsk);
+    BOOST_REQUIRE(host.asks.size() == 1u);
+    BOOST_TEST(host.asks[0].first.questions[0].header == "Database");
+    auto answer = one("Which database?", "SQLite");
+    answer.notes = "small";
+    host.asks[0].second(Outcome::answered({answer}));
+    auto d = parse(host.sent.back());
+    const auto& r = d["response"];
+    BOOST_TEST(std::string(r["request_id"].GetString()) == "r1");
+    BOOST_TEST(std::string(r["response"]["behavior"].GetString()) == "allow");
+    const auto& in = r["response"]["updatedInput"];
+    BOOST_TEST(std::string(in["answers"]["Which database?"].GetString()) == "SQLite");
+    BOOST_TEST(std::string(in["annotations"]["Which database?"]["notes"].GetString()) == "small");
+    BOOST_TEST(in["questions"].Size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(cancel_denies_and_cancel_request_withdraws) {
+    FakeHost host;
+    auto a = make(host);
+    a->on_line(kAsk);
+    host.asks[0].second(Outcome::cancelled());
+    auto d = parse(host.sent.back());
+    BOOST_TEST(std::string(d["response"]["response"]["behavior"].GetString()) == "deny");
+    BOOST_TEST(std::string(d["response"]["response"]["message"].GetString()) == "User declined to answer");
+    a->on_line(kAsk);
+    a->on_line(R"({"type":"control_cancel_request","request_id":"r1"})");
+    BOOST_TEST(host.withdrawn == std::vector<std::string>{"ask-2"});
+}
+
+BOOST_AUTO_TEST_CASE(invalid_questions_are_denied_naming_the_field) {
+    FakeHost host;
+    auto a = make(host);
+    a->on_line(R"({"type":"control_request","request_id":"r2","request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion","input":{"questions":[{"question":"Q?","header":"H","options":[{"label":"A"}]}]}}})");
+    BOOST_TEST(host.asks.empty());
+    auto d = parse(host.sent.back());
+    BOOST_TEST(std::string(d["response"]["response"]["message"].GetString()) ==
+               "Invalid AskUserQuestion input: questions[0].options: 1 given, at least 2");
+}
+
+BOOST_AUTO_TEST_CASE(other_tools_are_questions_unless_allowed) {
+    const std::string bash =
+        R"({"type":"control_request","request_id":"r3","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"touch x","description":"Create x"}}})";
+    FakeHost host;
+    auto a = make(host);
+    a->on_line(bash);
+    BOOST_REQUIRE(host.asks.size() == 1u);
+    const auto& q = host.asks[0].first.questions[0];
+    BOOST_TEST(q.options.size() == 3u);
+    auto always = one(q.question, "Always allow this tool");
+    always.selected_option = "Always allow this tool";
+    host.asks[0].second(Outcome::answered({always}));
+    BOOST_TEST(std::string(parse(host.sent.back())["response"]["response"]["behavior"].GetString()) == "allow");
+    a->on_line(bash);  // remembered: no second question
+    BOOST_TEST(host.asks.size() == 1u);
+    BOOST_TEST(std::string(parse(host.sent.back())["response"]["response"]["behavior"].GetString()) == "allow");
+
+    FakeHost allowed;
+    allowed.s.allow_tools = {"Bash,Edit"};
+    auto b = make(allowed);
+    b->on_line(bash);
+    BOOST_TEST(allowed.asks.empty());
+    BOOST_TEST(std::string(parse(allowed.sent.back())["response"]["response"]["updatedInput"]["command"].GetString()) ==
+               "touch x");
+}
+
+BOOST_AUTO_TEST_CASE(stream_json_becomes_readable_output) {
+    FakeHost host;
+    auto a = make(host);
+    a->on_line(R"({"type":"assistant","message":{"content":[{"type":"text","text":"Hello."},{"type":"tool_use","name":"Bash","input":{"command":"ls"}}]}})");
+    a->on_line(R"({"type":"stream_event","event":{}})");
+    a->on_line("plain text");
+    BOOST_TEST(joined(host.printed) == "Hello.\n * Bash(ls)\n plain text\n");
+}
+
+BOOST_AUTO_TEST_CASE(a_command_line_prompt_is_sent_then_input_closed_after_the_result) {
+    FakeHost host;
+    auto a = make(host);
+    std::vector<std::string> argv = {"claude", "do it"};
+    a->launching(argv);
+    a->started();
+    BOOST_REQUIRE(host.sent.size() == 2u);
+    BOOST_TEST(std::string(parse(host.sent[1])["message"]["content"].GetString()) == "do it");
+    BOOST_TEST(!host.input_closed);
+    a->on_line(R"({"type":"result","subtype":"success","is_error":false,"result":"done"})");
+    BOOST_TEST(host.input_closed);
+}
