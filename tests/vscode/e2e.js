@@ -335,8 +335,13 @@ const scenarios = {
       await waitFor('the Service Name tab', async () => (await f.locator('.question').textContent()) === SERVICE.question);
       await kb.type('order-processor');
       await kb.press('Enter');
-      // Features: Space toggles the first, a click the third; notes.
+      // Features: Shift+Tab goes back a tab and Tab returns; Space toggles the first, a click the
+      // third; notes.
       await waitFor('the Features tab', async () => (await f.locator('.question').textContent()) === FEATURES.question);
+      await kb.press('Shift+Tab');
+      await waitFor('back on Service Name', async () => (await f.locator('.tab.current').textContent()).includes('Service Name'));
+      await kb.press('Tab');
+      await waitFor('the Features tab again', async () => (await f.locator('.tab.current').textContent()).includes('Features'));
       await kb.press('Space');
       await f.locator('.option', { hasText: 'Admin Dashboard' }).click();
       await f.locator('.notes-input').click();
