@@ -350,6 +350,106 @@ def claude_prompt_on_the_command_line():
     finish(ed, mock)
 
 
+# --- pi in RPC mode (the pi adapter) and the ask_user extension ---------------------------------
+
+PI_EXTENSION = os.path.join(ROOT, "plugins", "pi", "extension", "ask_user.ts")
+PI_DIALOGS = os.path.join(HERE, "pi_dialogs.ts")
+NAME_Q = "What should we name this service?"
+LENIENT = [dict(QUESTIONS[0]), {"question": NAME_Q, "header": "Service name"}]
+
+
+def pi_agent(wd, mock, extension, prompt="Set up the project."):
+    pi = agent_bin("mariozechner-pi-coding-agent", "pi")
+    agent_dir = wd.file("pi_agent")
+    os.makedirs(agent_dir, exist_ok=True)
+    with open(os.path.join(agent_dir, "models.json"), "w") as f:
+        json.dump({"providers": {"mock": {
+            "baseUrl": f"http://127.0.0.1:{mock.port}/v1", "api": "openai-completions", "apiKey": "dummy",
+            "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
+            "models": [{"id": "mock-model", "input": ["text"], "contextWindow": 32000, "maxTokens": 1000}]}}}, f)
+    project = wd.file("project")
+    os.makedirs(project, exist_ok=True)
+    ed = Editor(wd, [], env=agent_env(wd, mock))
+    ed.initialize(name="e2e-editor")
+    argv = [pi, "--offline", "--no-session", "--provider", "mock", "--model", "mock-model", "--no-extensions",
+            "--no-skills", "--no-prompt-templates", "--no-context-files", "--no-themes", "-e", extension]
+    rid = ed.request("agent/start", {"command": argv, "cwd": project})
+    check("pid" in ed.result_of(rid, timeout=30).get("result", {}), "agent/start")
+    rid = ed.request("agent/prompt", {"text": prompt})
+    equal(ed.result_of(rid, timeout=30).get("result"), {}, "agent/prompt")
+    return ed
+
+
+@case
+def pi_ask_user_other_and_free_text():
+    wd = Workdir()
+    mock = Mock(wd, ["ask_user"], {"questions": LENIENT, "metadata": {"source": "project-setup"}})
+    ed = pi_agent(wd, mock, PI_EXTENSION)
+    shown = answer(ed, {"answered": True, "answers": [
+        {"question": DB_Q, "answer": "DynamoDB", "wasCustom": True},
+        {"question": NAME_Q, "answer": "order-processor", "wasCustom": True}]})
+    equal(shown["agent"], "pi", "agent name")
+    equal(shown["metadata"], {"source": "project-setup"}, "metadata")
+    equal(shown["questions"][1]["options"], [], "a free-text question")
+    res = mock.tool_result()
+    equal(res["text"], f'User has answered your questions: "{DB_Q}"="DynamoDB", "{NAME_Q}"="order-processor".' + TAIL,
+          "tool result")
+    finish(ed, mock)
+
+
+@case
+def pi_ask_user_multiselect():
+    wd = Workdir()
+    mock = Mock(wd, ["ask_user"], MULTI)
+    ed = pi_agent(wd, mock, PI_EXTENSION)
+    answer(ed, {"answered": True, "answers": [
+        {"question": FEAT_Q, "answer": ["REST API", "Admin Dashboard"], "wasCustom": False}]})
+    equal(mock.tool_result()["text"], f'User has answered your questions: "{FEAT_Q}"="REST API, Admin Dashboard".' + TAIL,
+          "tool result")
+    finish(ed, mock)
+
+
+@case
+def pi_ask_user_cancel():
+    wd = Workdir()
+    mock = Mock(wd, ["ask_user"], QUESTIONS)
+    ed = pi_agent(wd, mock, PI_EXTENSION)
+    answer(ed, {"answered": False, "cancelled": True})
+    equal(json.loads(mock.tool_result()["text"]), {"answered": False, "answers": [], "cancelled": True}, "tool result")
+    finish(ed, mock)
+
+
+@case
+def pi_extension_dialogs():
+    """pi's own select, input, confirm and editor dialogs, answered as questions."""
+    wd = Workdir()
+    mock = Mock(wd, ["dialogs"], {"kinds": ["select", "input", "confirm", "editor"]})
+    ed = pi_agent(wd, mock, PI_DIALOGS)
+    shown = answer(ed, {"answered": True, "answers": [option("Pick a color", "green")]})
+    equal([o["label"] for o in shown["questions"][0]["options"]], ["red", "green", "blue"], "select options")
+    shown = answer(ed, {"answered": True, "answers": [{"question": "Your name?", "answer": "Alice", "wasCustom": True}]})
+    equal(shown["questions"][0]["options"], [], "input is free text")
+    shown = answer(ed, {"answered": True, "answers": [option("Proceed?\n\nReally do it?", "Yes")]})
+    shown = answer(ed, {"answered": True, "answers": [option("Edit text", "Keep it as it is")]})
+    res = mock.tool_result()
+    equal(res["text"], 'dialogs={"select":"green","input":"Alice","confirm":true,"editor":"line1\\nline2"}',
+          "what the dialogs returned")
+    ed.method("agent/output", timeout=TIMEOUT, where=lambda m: "dialogs: starting" in m["params"]["text"])
+    finish(ed, mock)
+
+
+@case
+def pi_dialog_timeout_closes_it():
+    wd = Workdir()
+    mock = Mock(wd, ["dialogs"], {"kinds": ["timeout"]})
+    ed = pi_agent(wd, mock, PI_DIALOGS)
+    show = ed.method("ask/show", timeout=TIMEOUT)
+    cancel = ed.method("$/cancelRequest", timeout=15)
+    equal(cancel["params"]["id"], show["id"], "the dialog pi gave up on is closed")
+    equal(mock.tool_result()["text"], "dialogs={}", "pi got no answer")
+    finish(ed, mock)
+
+
 def in_network_namespace():
     """Re-runs this case in a loopback-only network namespace when unshare allows it."""
     if os.environ.get("ASKHOST_E2E_NETNS") or not shutil.which("unshare") or not shutil.which("ip"):

@@ -1,0 +1,334 @@
+// pi in RPC mode (`pi --mode rpc`): JSON lines on stdio. Extension dialogs (extension_ui_request:
+// select, input, confirm, editor) become questions; notify messages and the conversation become
+// readable output. pi never closes a dialog itself: askhost closes one on its timeout, when the
+// tool that opened it ends, or when the turn ends; after an abort every open dialog is cancelled.
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "adapter.hpp"
+#include "transport/jsonrpc.hpp"
+
+namespace askhost {
+namespace {
+
+constexpr const char* kKeep = "Keep it as it is";
+
+std::string str(const rapidjson::Value& v, const char* key) {
+    if (!v.IsObject()) return {};
+    auto it = v.FindMember(key);
+    return it != v.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString(), it->value.GetStringLength())
+                                                        : std::string();
+}
+
+std::string program_name(const std::string& path) {
+    auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string first_line(std::string s, std::size_t max = 200) {
+    auto nl = s.find('\n');
+    if (nl != std::string::npos) s = s.substr(0, nl) + " ...";
+    if (s.size() > max) s = s.substr(0, max) + "...";
+    return s;
+}
+
+const std::set<std::string> kValueFlags = {"--provider", "--model", "--api-key", "--system-prompt",
+                                           "--append-system-prompt", "--mode", "--session", "--fork",
+                                           "--session-dir", "--models", "--tools", "-t", "--thinking",
+                                           "--extension", "-e", "--skill", "--prompt-template", "--theme",
+                                           "--export"};
+
+}  // namespace
+
+// pi's argv in RPC mode; words that are not options are taken out as the first prompt.
+std::vector<std::string> pi_rpc_argv(const std::vector<std::string>& argv, std::string& prompt) {
+    std::vector<std::string> out;
+    if (argv.empty()) return out;
+    out.push_back(argv[0]);
+    bool mode = false;
+    prompt.clear();
+    for (std::size_t i = 1; i < argv.size(); ++i) {
+        const std::string& a = argv[i];
+        if (a == "--print" || a == "-p") continue;  // RPC mode is not print mode
+        if (a == "--mode") {
+            mode = true;
+            out.push_back(a);
+            out.push_back("rpc");
+            ++i;
+            continue;
+        }
+        if (!a.empty() && a[0] == '-') {
+            out.push_back(a);
+            if (kValueFlags.count(a) && i + 1 < argv.size()) out.push_back(argv[++i]);
+            continue;
+        }
+        if (!a.empty() && a[0] == '@') {
+            out.push_back(a);  // a file pi reads itself
+            continue;
+        }
+        prompt += (prompt.empty() ? "" : " ") + a;
+    }
+    if (!mode) {
+        out.push_back("--mode");
+        out.push_back("rpc");
+    }
+    return out;
+}
+
+namespace {
+
+class PiAdapter final : public AgentAdapter {
+public:
+    explicit PiAdapter(AdapterHost& host) : host_(host) {}
+    ~PiAdapter() override { *alive_ = false; }
+
+    std::string_view name() const override { return "pi"; }
+
+    void launching(std::vector<std::string>& argv) override { argv = pi_rpc_argv(argv, first_prompt_); }
+
+    void started() override {
+        if (first_prompt_.empty()) return;
+        one_shot_ = true;
+        prompt(first_prompt_);
+    }
+
+    bool prompt(std::string_view text) override {
+        rapidjson::StringBuffer buf;
+        JsonWriter w(buf);
+        w.StartObject();
+        w.Key("id");
+        const std::string id = "askhost-" + std::to_string(++next_id_);
+        w.String(id.c_str());
+        w.Key("type");
+        w.String("prompt");
+        w.Key("message");
+        w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+        if (streaming_) {
+            w.Key("streamingBehavior");  // pi refuses a prompt during a turn without it
+            w.String("followUp");
+        }
+        w.EndObject();
+        host_.send(std::string_view(buf.GetString(), buf.GetSize()));
+        return true;
+    }
+
+    void stopping() override {
+        host_.send("{\"id\":\"askhost-abort\",\"type\":\"abort\"}");
+        // pi may wait on a dialog it will never close: answer every one as cancelled.
+        auto open = std::move(dialogs_);
+        dialogs_.clear();
+        for (auto& [id, d] : open) {
+            if (!d.ask_id.empty()) host_.withdraw(d.ask_id);
+            reply_cancelled(id);
+        }
+    }
+
+    void finished() override {
+        for (auto& [id, d] : dialogs_)
+            if (!d.ask_id.empty()) host_.withdraw(d.ask_id);
+        dialogs_.clear();
+    }
+
+    void on_line(std::string_view line) override {
+        rapidjson::Document doc;
+        doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(line.data(), line.size());
+        if (doc.HasParseError() || !doc.IsObject()) return pass_on(line);
+        const std::string type = str(doc, "type");
+        if (type == "extension_ui_request") return ui_request(doc);
+        if (type == "agent_start") {
+            streaming_ = true;
+            return;
+        }
+        if (type == "agent_end") {
+            streaming_ = false;
+            abandon_all();
+            if (one_shot_) host_.close_input();
+            return;
+        }
+        if (type == "tool_execution_start") {
+            running_tools_.push_back(str(doc, "toolCallId"));
+            auto args = doc.FindMember("args");
+            say(Stream::Stdout, "* " + str(doc, "toolName") +
+                                    (args != doc.MemberEnd() ? "(" + first_line(to_json(args->value), 120) + ")" : ""));
+            return;
+        }
+        if (type == "tool_execution_end") return tool_ended(doc);
+        if (type == "message_end") return message_end(doc);
+        if (type == "response") {
+            auto ok = doc.FindMember("success");
+            if (ok != doc.MemberEnd() && ok->value.IsBool() && !ok->value.GetBool())
+                say(Stream::Stderr, "pi: " + str(doc, "command") + " failed: " + str(doc, "error"));
+            return;
+        }
+        // turn_*, message_start/update, tool_execution_update, queue and state events: nothing to show.
+        if (type.empty()) pass_on(line);
+    }
+
+private:
+    struct Dialog {
+        std::string ask_id;
+        std::string method;
+        std::string prefill;  // editor
+        std::string tool;     // the tool call that was running when it opened
+    };
+
+    void pass_on(std::string_view line) {
+        std::string out(line);
+        out.push_back('\n');
+        host_.output(Stream::Stdout, out);
+    }
+
+    void say(Stream s, const std::string& text) { host_.output(s, text + "\n"); }
+
+    void send_response(const std::string& id, const std::string& members) {
+        host_.send("{\"type\":\"extension_ui_response\",\"id\":" + json_quote(id) + "," + members + "}");
+    }
+
+    void reply_cancelled(const std::string& id) { send_response(id, "\"cancelled\":true"); }
+
+    void ui_request(const rapidjson::Document& doc) {
+        const std::string id = str(doc, "id");
+        const std::string method = str(doc, "method");
+        const std::string title = str(doc, "title");
+        if (method == "notify") {
+            const std::string kind = str(doc, "notifyType");
+            say(kind == "error" || kind == "warning" ? Stream::Stderr : Stream::Stdout,
+                "pi" + (kind.empty() || kind == "info" ? std::string() : " " + kind) + ": " + str(doc, "message"));
+            return;
+        }
+        if (method != "select" && method != "input" && method != "confirm" && method != "editor") return;  // fire and forget
+        Question q;
+        q.question = title.empty() ? "pi asks" : title;
+        Dialog d;
+        d.method = method;
+        d.tool = running_tools_.empty() ? std::string() : running_tools_.back();
+        if (method == "select") {
+            auto opts = doc.FindMember("options");
+            std::set<std::string> seen;
+            if (opts != doc.MemberEnd() && opts->value.IsArray())
+                for (const auto& o : opts->value.GetArray())
+                    if (o.IsString() && seen.insert(o.GetString()).second) q.options.push_back({o.GetString(), "", {}});
+        } else if (method == "input") {
+            q.header = str(doc, "placeholder");
+        } else if (method == "confirm") {
+            const std::string message = str(doc, "message");
+            if (!message.empty()) q.question += "\n\n" + message;
+            q.options = {{"Yes", "", {}}, {"No", "", {}}};
+        } else {
+            d.prefill = str(doc, "prefill");
+            if (!d.prefill.empty()) q.options.push_back({kKeep, "", d.prefill});
+        }
+        AskInput input;
+        input.questions.push_back(std::move(q));
+        if (auto refusal = validate_questions(input.questions, Profile::Lenient)) {
+            host_.log("pi: cannot show a " + method + " dialog: " + refusal->message);
+            return reply_cancelled(id);
+        }
+        dialogs_[id] = d;
+        std::string ask_id = host_.ask(std::move(input), [this, id, alive = alive_](Outcome o) {
+            if (!*alive) return;
+            auto it = dialogs_.find(id);
+            if (it == dialogs_.end()) return;
+            Dialog dialog = it->second;
+            dialogs_.erase(it);
+            answer(id, dialog, o);
+        });
+        auto it = dialogs_.find(id);
+        if (it == dialogs_.end()) return;
+        it->second.ask_id = ask_id;
+        auto timeout = doc.FindMember("timeout");
+        if (timeout != doc.MemberEnd() && timeout->value.IsNumber() && timeout->value.GetDouble() > 0)
+            host_.after(std::chrono::milliseconds(static_cast<long long>(timeout->value.GetDouble())),
+                        [this, id, alive = alive_] {
+                            if (*alive) abandon(id);  // pi has given up on it by now
+                        });
+    }
+
+    void answer(const std::string& id, const Dialog& d, const Outcome& o) {
+        if (o.kind != OutcomeKind::Answered || o.answers.empty()) return reply_cancelled(id);
+        const Answer& a = o.answers.front();
+        std::string value;
+        for (const auto& v : a.values) value += (value.empty() ? "" : ", ") + v;
+        if (d.method == "confirm") {
+            bool yes = a.selected_option ? *a.selected_option == "Yes"
+                                         : (value == "yes" || value == "Yes" || value == "y" || value == "true");
+            return send_response(id, std::string("\"confirmed\":") + (yes ? "true" : "false"));
+        }
+        if (d.method == "editor" && a.selected_option && *a.selected_option == kKeep) value = d.prefill;
+        send_response(id, "\"value\":" + json_quote(value));
+    }
+
+    void abandon(const std::string& id) {
+        auto it = dialogs_.find(id);
+        if (it == dialogs_.end()) return;
+        std::string ask_id = it->second.ask_id;
+        dialogs_.erase(it);
+        if (!ask_id.empty()) host_.withdraw(ask_id);
+    }
+
+    void abandon_all() {
+        std::vector<std::string> ids;
+        for (auto& [id, d] : dialogs_) ids.push_back(id);
+        for (auto& id : ids) abandon(id);
+    }
+
+    void tool_ended(const rapidjson::Document& doc) {
+        const std::string call = str(doc, "toolCallId");
+        std::erase(running_tools_, call);
+        std::vector<std::string> ids;
+        for (auto& [id, d] : dialogs_)
+            if (!call.empty() && d.tool == call) ids.push_back(id);
+        for (auto& id : ids) abandon(id);
+        auto err = doc.FindMember("isError");
+        bool is_error = err != doc.MemberEnd() && err->value.IsBool() && err->value.GetBool();
+        std::string text;
+        auto result = doc.FindMember("result");
+        if (result != doc.MemberEnd() && result->value.IsObject()) {
+            auto content = result->value.FindMember("content");
+            if (content != result->value.MemberEnd() && content->value.IsArray())
+                for (const auto& c : content->value.GetArray()) text += str(c, "text");
+        }
+        say(Stream::Stdout, std::string("  -> ") + (is_error ? "error: " : "") + first_line(text));
+    }
+
+    void message_end(const rapidjson::Document& doc) {
+        auto msg = doc.FindMember("message");
+        if (msg == doc.MemberEnd() || str(msg->value, "role") != "assistant") return;
+        auto content = msg->value.FindMember("content");
+        if (content == msg->value.MemberEnd() || !content->value.IsArray()) return;
+        for (const auto& c : content->value.GetArray())
+            if (str(c, "type") == "text" && !str(c, "text").empty()) say(Stream::Stdout, str(c, "text"));
+        const std::string error = str(msg->value, "errorMessage");
+        if (!error.empty()) say(Stream::Stderr, "pi: " + error);
+    }
+
+    AdapterHost& host_;
+    std::string first_prompt_;
+    bool one_shot_ = false;
+    bool streaming_ = false;
+    unsigned long next_id_ = 0;
+    std::vector<std::string> running_tools_;
+    std::map<std::string, Dialog> dialogs_;  // extension_ui_request id -> its dialog
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace
+
+void register_pi_adapter(AdapterRegistry& registry) {
+    AdapterInfo info;
+    info.name = "pi";
+    info.summary = "pi in RPC mode (extension dialogs: select, input, confirm, editor)";
+    info.default_profile = Profile::Lenient;
+    info.create = [](AdapterHost& host) -> std::unique_ptr<AgentAdapter> { return std::make_unique<PiAdapter>(host); };
+    info.detects = [](const std::vector<std::string>& argv) { return !argv.empty() && program_name(argv[0]) == "pi"; };
+    registry.add(std::move(info));
+}
+
+}  // namespace askhost

@@ -1,0 +1,135 @@
+#define BOOST_TEST_MODULE pi_adapter
+#include <boost/test/unit_test.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <rapidjson/document.h>
+
+#include "adapter.hpp"
+
+using namespace askhost;
+
+namespace askhost {
+void register_pi_adapter(AdapterRegistry&);
+std::vector<std::string> pi_rpc_argv(const std::vector<std::string>& argv, std::string& prompt);
+}
+
+namespace {
+
+struct FakeHost final : AdapterHost {
+    std::vector<std::string> sent, printed, withdrawn;
+    std::vector<std::pair<AskInput, Reply>> asks;
+    std::vector<std::function<void()>> timers;
+    bool input_closed = false;
+    std::string ask(AskInput input, Reply reply) override {
+        asks.emplace_back(std::move(input), std::move(reply));
+        return "ask-" + std::to_string(asks.size());
+    }
+    void withdraw(const std::string& id) override { withdrawn.push_back(id); }
+    void output(Stream, std::string_view text) override { printed.emplace_back(text); }
+    void send(std::string_view line) override { sent.emplace_back(line); }
+    Profile profile() const override { return Profile::Lenient; }
+    void log(std::string_view) override {}
+    void close_input() override { input_closed = true; }
+    void after(std::chrono::milliseconds, std::function<void()> fn) override { timers.push_back(std::move(fn)); }
+};
+
+std::unique_ptr<AgentAdapter> make(FakeHost& host) {
+    AdapterRegistry reg;
+    register_pi_adapter(reg);
+    return reg.find("pi")->create(host);
+}
+
+Answer pick(std::string q, std::string v, bool option = true) {
+    Answer a;
+    a.question = std::move(q);
+    a.values = {v};
+    if (option) a.selected_option = v;
+    else a.was_custom = true;
+    return a;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& s : v) out += (out.empty() ? "" : " ") + s;
+    return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(argv_runs_rpc_mode_and_takes_the_prompt_out) {
+    std::string prompt;
+    BOOST_TEST(joined(pi_rpc_argv({"pi", "--model", "m", "-e", "x.ts", "fix", "it"}, prompt)) ==
+               "pi --model m -e x.ts --mode rpc");
+    BOOST_TEST(prompt == "fix it");
+    BOOST_TEST(joined(pi_rpc_argv({"pi", "--mode", "json", "-p", "@notes.md"}, prompt)) == "pi --mode rpc @notes.md");
+    BOOST_TEST(prompt.empty());
+}
+
+BOOST_AUTO_TEST_CASE(select_input_confirm_editor_answers) {
+    FakeHost host;
+    auto a = make(host);
+    a->on_line(R"({"type":"extension_ui_request","id":"u1","method":"select","title":"Pick a color","options":["red","green"]})");
+    a->on_line(R"({"type":"extension_ui_request","id":"u2","method":"input","title":"Your name?","placeholder":"type here"})");
+    a->on_line(R"({"type":"extension_ui_request","id":"u3","method":"confirm","title":"Proceed?","message":"Really?"})");
+    a->on_line(R"({"type":"extension_ui_request","id":"u4","method":"editor","title":"Edit","prefill":"a\nb"})");
+    BOOST_REQUIRE(host.asks.size() == 4u);
+    BOOST_TEST(host.asks[0].first.questions[0].options.size() == 2u);
+    BOOST_TEST(host.asks[1].first.questions[0].options.empty());
+    BOOST_TEST(host.asks[2].first.questions[0].question == "Proceed?\n\nReally?");
+    host.asks[0].second(Outcome::answered({pick("Pick a color", "green")}));
+    host.asks[1].second(Outcome::answered({pick("Your name?", "Alice", false)}));
+    host.asks[2].second(Outcome::answered({pick("Proceed?\n\nReally?", "No")}));
+    host.asks[3].second(Outcome::answered({pick("Edit", "Keep it as it is")}));
+    BOOST_TEST(host.sent[0] == R"({"type":"extension_ui_response","id":"u1","value":"green"})");
+    BOOST_TEST(host.sent[1] == R"({"type":"extension_ui_response","id":"u2","value":"Alice"})");
+    BOOST_TEST(host.sent[2] == R"({"type":"extension_ui_response","id":"u3","confirmed":false})");
+    BOOST_TEST(host.sent[3] == R"({"type":"extension_ui_response","id":"u4","value":"a\nb"})");
+}
+
+BOOST_AUTO_TEST_CASE(cancel_and_notify) {
+    FakeHost host;
+    auto a = make(host);
+    a->on_line(R"({"type":"extension_ui_request","id":"u1","method":"select","title":"T","options":["a","b"]})");
+    host.asks[0].second(Outcome::cancelled());
+    BOOST_TEST(host.sent.back() == R"({"type":"extension_ui_response","id":"u1","cancelled":true})");
+    a->on_line(R"({"type":"extension_ui_request","id":"n1","method":"notify","message":"hello","notifyType":"info"})");
+    a->on_line(R"({"type":"extension_ui_request","id":"n2","method":"setStatus","statusKey":"k","statusText":"x"})");
+    BOOST_TEST(host.asks.size() == 1u);
+    BOOST_TEST(joined(host.printed) == "pi: hello\n");
+}
+
+BOOST_AUTO_TEST_CASE(abandoned_dialogs_close) {
+    FakeHost host;
+    auto a = make(host);
+    a->on_line(R"({"type":"tool_execution_start","toolCallId":"c1","toolName":"t","args":{}})");
+    a->on_line(R"({"type":"extension_ui_request","id":"u1","method":"input","title":"A?"})");
+    a->on_line(R"({"type":"extension_ui_request","id":"u2","method":"select","title":"B?","options":["x","y"],"timeout":500})");
+    BOOST_REQUIRE(host.timers.size() == 1u);
+    host.timers[0]();  // pi's own timeout ran out
+    BOOST_TEST(host.withdrawn == std::vector<std::string>{"ask-2"});
+    a->on_line(R"({"type":"tool_execution_end","toolCallId":"c1","toolName":"t","result":{"content":[]},"isError":false})");
+    BOOST_TEST((host.withdrawn == std::vector<std::string>{"ask-2", "ask-1"}));
+    BOOST_TEST(host.sent.empty());  // pi gave up on them: no reply is owed
+
+    a->on_line(R"({"type":"extension_ui_request","id":"u3","method":"input","title":"C?"})");
+    a->stopping();
+    BOOST_TEST(host.sent[0] == R"({"id":"askhost-abort","type":"abort"})");
+    BOOST_TEST(host.sent[1] == R"({"type":"extension_ui_response","id":"u3","cancelled":true})");
+}
+
+BOOST_AUTO_TEST_CASE(command_line_prompt_ends_with_the_turn) {
+    FakeHost host;
+    auto a = make(host);
+    std::vector<std::string> argv = {"pi", "hello"};
+    a->launching(argv);
+    a->started();
+    BOOST_TEST(host.sent.back() == R"({"id":"askhost-1","type":"prompt","message":"hello"})");
+    a->on_line(R"({"type":"agent_start"})");
+    BOOST_TEST(a->prompt("more"));
+    BOOST_TEST(host.sent.back() == R"({"id":"askhost-2","type":"prompt","message":"more","streamingBehavior":"followUp"})");
+    a->on_line(R"({"type":"agent_end","messages":[]})");
+    BOOST_TEST(host.input_closed);
+}
