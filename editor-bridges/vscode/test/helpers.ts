@@ -15,8 +15,16 @@ export function askhostPath(): string {
 
 export const SCRIPTED_AGENT = path.join(REPO_ROOT, 'tests', 'agents', 'scripted-agent');
 
+const made: string[] = [];
+process.on('exit', () => {
+  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
+});
+
+/** A temporary folder, removed when the test file's process exits. */
 export function tempDir(prefix = 'askhost-vscode-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(d);
+  return d;
 }
 
 /**
