@@ -235,6 +235,11 @@ private:
         for (const char* key : {"questions", "metadata", "answers", "annotations"}) {
             auto it = params.FindMember(key);
             if (it == params.MemberEnd()) continue;
+            // The copy below recurses as deep as the value nests; the model refuses far less.
+            if (json_deeper_than(it->value, 2 * Limits::max_json_depth))
+                return r.result(outcome_json(Outcome::refused(
+                    {"invalid_schema", key, std::string(key) + ": nested deeper than " +
+                                                std::to_string(2 * Limits::max_json_depth) + " levels"})));
             tool.AddMember(rapidjson::Value(key, tool.GetAllocator()), rapidjson::Value(it->value, tool.GetAllocator()),
                            tool.GetAllocator());
         }

@@ -1,5 +1,8 @@
 #include "transport/jsonrpc.hpp"
 
+#include <utility>
+#include <vector>
+
 #include <rapidjson/error/en.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -18,6 +21,20 @@ std::string json_quote(std::string_view s) {
     rapidjson::Writer<rapidjson::StringBuffer> w(buf);
     w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
     return std::string(buf.GetString(), buf.GetSize());
+}
+
+bool json_deeper_than(const rapidjson::Value& root, std::size_t limit) {
+    std::vector<std::pair<const rapidjson::Value*, std::size_t>> stack{{&root, 1}};
+    while (!stack.empty()) {
+        const auto [v, depth] = stack.back();
+        stack.pop_back();
+        if (depth > limit) return true;
+        if (v->IsObject())
+            for (auto m = v->MemberBegin(); m != v->MemberEnd(); ++m) stack.emplace_back(&m->value, depth + 1);
+        else if (v->IsArray())
+            for (auto e = v->Begin(); e != v->End(); ++e) stack.emplace_back(&*e, depth + 1);
+    }
+    return false;
 }
 
 Responder::Responder(std::function<void(std::string)> send, std::string id_json)
@@ -52,7 +69,8 @@ void RpcEndpoint::send_error(std::string_view id_json, int code, std::string_vie
 
 void RpcEndpoint::receive(std::string_view body) {
     rapidjson::Document doc;
-    doc.Parse<rapidjson::kParseValidateEncodingFlag>(body.data(), body.size());
+    // Iterative: a deeply nested message costs heap, not the stack (recursion overflowed it).
+    doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(body.data(), body.size());
     if (doc.HasParseError()) {
         std::string why = std::string("parse error at offset ") + std::to_string(doc.GetErrorOffset()) +
                           ": " + rapidjson::GetParseError_En(doc.GetParseError());
@@ -67,11 +85,12 @@ void RpcEndpoint::receive(std::string_view body) {
     }
     auto id_it = doc.FindMember("id");
     bool has_id = id_it != doc.MemberEnd() && !id_it->value.IsNull();
-    std::string id_json = has_id ? to_json(id_it->value) : "null";
+    // The type first: serialising a nested id would recurse as deep as it is nested.
     if (has_id && !id_it->value.IsString() && !id_it->value.IsInt64()) {
         send_error("null", rpc_error::invalid_request, "id must be a string or an integer");
         return;
     }
+    std::string id_json = has_id ? to_json(id_it->value) : "null";
     auto method_it = doc.FindMember("method");
     if (method_it == doc.MemberEnd()) {
         // A reply to one of our calls.

@@ -1,0 +1,105 @@
+// JSON-RPC dispatch as a client reaches it: bytes on a socket to the editor hub, which frames
+// them, parses them, answers requests, shows a pending ask and takes the client's answer.
+// Input: a first byte 'R' sends the rest as a raw stream; otherwise each line after the first
+// byte is one message body, framed here (so the fuzzer spends its time on the JSON).
+// Everything the host writes back must be framed, valid JSON; the ask ends at most once.
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/write.hpp>
+
+#include "broker.hpp"
+#include "editor/editor_hub.hpp"
+#include "fuzz.hpp"
+#include "json_check.hpp"
+#include "transport/framing.hpp"
+
+using namespace askhost;
+
+namespace {
+
+class NoAgent final : public AgentControl {
+public:
+    std::variant<int, std::string> start_agent(const LaunchSpec& spec, const std::string&) override {
+        if (spec.argv.size() == 1 && spec.argv[0] == "ok") return 4242;
+        return std::string("no agents in the fuzzer");
+    }
+    std::optional<std::string> prompt_agent(std::string_view) override { return std::string("no agent"); }
+    bool stop_agent(std::function<void(AgentExit)> done) override {
+        done(AgentExit{0, 15});
+        return true;
+    }
+};
+
+std::string input_stream(std::string_view in) {
+    if (!in.empty() && in.front() == 'R') return std::string(in.substr(1));
+    if (!in.empty()) in.remove_prefix(1);
+    std::string out;
+    while (!in.empty()) {
+        auto nl = in.find('\n');
+        out += encode_frame(in.substr(0, nl));
+        in.remove_prefix(nl == std::string_view::npos ? in.size() : nl + 1);
+    }
+    return out;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string stream = input_stream({reinterpret_cast<const char*>(data), size});
+    int fds[2];
+    FUZZ_CHECK(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) == 0);
+
+    boost::asio::io_context io;
+    Broker broker(io);
+    NoAgent control;
+    EditorHub hub(io, broker, control);
+    int outcomes = 0;
+    Ask ask;
+    ask.agent = "fuzz";
+    ask.questions.push_back({"Which database?", "Database", {{"PostgreSQL", "", std::nullopt}, {"SQLite", "", std::nullopt}}, false});
+    ask.questions.push_back({"Name?", "", {}, false});
+    broker.submit(ask, [&](Outcome) { ++outcomes; });
+    broker.submit(ask, [&](Outcome) { ++outcomes; });
+
+    const bool primary = size > 0 && (data[0] & 2);
+    bool exited = false;
+    hub.on_exit = [&](int) { exited = true; };
+    hub.on_primary_lost = [&] { exited = true; };
+    int dup_fd = ::dup(fds[0]);
+    FUZZ_CHECK(dup_fd >= 0);
+    hub.add_client(std::make_shared<Connection>(io, fds[0], dup_fd), primary);
+    // After one exchange, a second round of state and output reaches the client too.
+    hub.agent_output(Stream::Stdout, "out\xff\n");
+    hub.state_changed();
+
+    // The peer: writes the input, then reads (and checks) everything until the host closes.
+    boost::asio::posix::stream_descriptor peer(io, fds[1]);
+    FrameDecoder replies;
+    std::array<char, 65536> buf{};
+    std::function<void()> read = [&] {
+        peer.async_read_some(boost::asio::buffer(buf), [&](const boost::system::error_code& ec, std::size_t n) {
+            replies.feed({buf.data(), n}, [](FrameDecoder::Event ev) {
+                FUZZ_CHECK(ev.ok);
+                FUZZ_CHECK(valid_json(ev.body));
+            });
+            if (!ec) read();
+        });
+    };
+    boost::asio::async_write(peer, boost::asio::buffer(stream), [&](const boost::system::error_code&, std::size_t) {
+        ::shutdown(fds[1], SHUT_WR);
+    });
+    read();
+    io.run();
+    FUZZ_CHECK(outcomes <= 2);
+    FUZZ_CHECK(hub.client_count() == 0);
+    (void)exited;
+    return 0;
+}

@@ -1,0 +1,95 @@
+// The native agent protocol's line parser: the agent's stdout, one line at a time, through the
+// real adapter. Asks are answered at once, later, or withdrawn; every line sent back to the agent
+// must be one valid JSON ask_user_response.
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "adapter.hpp"
+#include "fuzz.hpp"
+#include "json_check.hpp"
+
+namespace askhost {
+void register_native_adapter(AdapterRegistry& registry);
+}
+
+using namespace askhost;
+
+namespace {
+
+class FakeHost final : public AdapterHost {
+public:
+    explicit FakeHost(Profile p) : profile_(p) {}
+
+    std::string ask(AskInput input, Reply reply) override {
+        const std::string id = "ask-" + std::to_string(++asks_);
+        FUZZ_CHECK(!validate_questions(input.questions, profile_));
+        // Answer every third at once, hold the rest for later (or for the agent to cancel).
+        std::vector<Answer> answers;
+        for (const auto& q : input.questions) {
+            Answer a;
+            a.question = q.question;
+            a.values.push_back(q.options.empty() ? std::string("typed") : q.options.front().label);
+            if (!q.options.empty()) a.selected_option = q.options.front().label;
+            a.was_custom = q.options.empty();
+            a.multi = q.multi_select;
+            answers.push_back(std::move(a));
+        }
+        Outcome o = asks_ % 3 == 0 ? Outcome::cancelled("fuzz") : Outcome::answered(std::move(answers));
+        if (asks_ % 2) {
+            reply(std::move(o));
+        } else {
+            held_.push_back({id, [reply = std::move(reply), o]() mutable { reply(std::move(o)); }});
+        }
+        return id;
+    }
+    void withdraw(const std::string& ask_id) override {
+        std::erase_if(held_, [&](const auto& h) { return h.first == ask_id; });
+    }
+    void output(Stream, std::string_view text) override {
+        FUZZ_CHECK(!text.empty() && text.back() == '\n');
+    }
+    void send(std::string_view line) override {
+        FUZZ_CHECK(line.find('\n') == std::string_view::npos);
+        FUZZ_CHECK(valid_json(line));
+        FUZZ_CHECK(line.rfind("{\"type\":\"ask_user_response\",\"requestId\":", 0) == 0);
+    }
+    Profile profile() const override { return profile_; }
+    void log(std::string_view) override {}
+
+    void answer_held() {
+        auto held = std::move(held_);
+        held_.clear();
+        for (auto& h : held) h.second();
+    }
+
+private:
+    Profile profile_;
+    int asks_ = 0;
+    std::deque<std::pair<std::string, std::function<void()>>> held_;
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    if (size < 1) return 0;
+    static AdapterRegistry registry = [] {
+        AdapterRegistry r;
+        register_native_adapter(r);
+        return r;
+    }();
+    FakeHost host(data[0] & 1 ? Profile::Strict : Profile::Lenient);
+    auto adapter = registry.find("native")->create(host);
+    std::string_view rest(reinterpret_cast<const char*>(data + 1), size - 1);
+    while (!rest.empty()) {
+        auto nl = rest.find('\n');
+        adapter->on_line(rest.substr(0, nl));
+        rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+    }
+    host.answer_held();
+    adapter->finished();
+    return 0;
+}
