@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -218,8 +219,12 @@ std::optional<std::string> Supervisor::start(const LaunchSpec& spec) {
     d.write_queue.clear();
     d.writing = d.close_after_write = false;
 
-    auto setup = bp::extend::on_exec_setup([](auto&) {
+    const pid_t parent = ::getpid();
+    auto setup = bp::extend::on_exec_setup([parent](auto&) {
         ::setpgid(0, 0);  // own process group: signals reach the agent and its children
+        // askhost killed outright (SIGKILL) cannot stop its agent: the kernel does, no orphan.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) ::_exit(127);  // askhost died before that took effect
         ::signal(SIGPIPE, SIG_DFL);
         sigset_t none;
         sigemptyset(&none);

@@ -145,6 +145,15 @@ public:
         notify("agent/output", std::string(buf.GetString(), buf.GetSize()));
     }
 
+    // The agent is done: output dropped since the last note is reported now, or never would be.
+    void report_dropped() {
+        if (!dropped_ || conn_->closed()) return;
+        std::string note = "[askhost: " + std::to_string(dropped_) +
+                           " bytes of agent output dropped: the client was not reading]\n";
+        dropped_ = 0;
+        notify("agent/output", "{\"stream\":\"stderr\",\"text\":" + json_quote(note) + "}");
+    }
+
 private:
     void on_request(std::string_view method, const rapidjson::Value& params, Responder r) {
         if (method == "initialize") {
@@ -366,7 +375,10 @@ void EditorHub::agent_output(Stream stream, std::string_view text) {
 void EditorHub::agent_exit(AgentExit e) {
     std::string params = "{\"exitCode\":" + (e.signal ? std::string("null") : std::to_string(e.exit_code)) +
                          ",\"signal\":" + (e.signal ? std::to_string(e.signal) : std::string("null")) + "}";
-    for (auto& c : clients_) c->notify("agent/exit", params);
+    for (auto& c : clients_) {
+        c->report_dropped();
+        c->notify("agent/exit", params);
+    }
 }
 
 }  // namespace askhost

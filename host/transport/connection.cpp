@@ -1,5 +1,7 @@
 #include "transport/connection.hpp"
 
+#include <vector>
+
 #include <boost/asio/write.hpp>
 
 namespace askhost {
@@ -60,11 +62,15 @@ void Connection::pump() {
     // Writing goes on after close(): a reply queued before the peer said exit still reaches it.
     if (writing_ || queue_.empty()) return;
     writing_ = true;
-    boost::asio::async_write(out_, boost::asio::buffer(queue_.front()),
-        [this, a = alive_](const boost::system::error_code& ec, std::size_t) {
+    // Everything queued meanwhile goes out in one write: a flood of output costs one system
+    // call per batch, not one per message. (A deque keeps its elements in place as it grows.)
+    std::vector<boost::asio::const_buffer> batch;
+    for (std::size_t i = 0; i < queue_.size() && i < 256; ++i) batch.push_back(boost::asio::buffer(queue_[i]));
+    boost::asio::async_write(out_, batch,
+        [this, a = alive_, n = batch.size()](const boost::system::error_code& ec, std::size_t) {
             if (!*a) return;
             writing_ = false;
-            if (!queue_.empty()) {
+            for (std::size_t i = 0; i < n && !queue_.empty(); ++i) {
                 queued_ -= queue_.front().size();
                 queue_.pop_front();
             }
