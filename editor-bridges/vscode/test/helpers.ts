@@ -8,7 +8,7 @@ export const REPO_ROOT = path.resolve(EXTENSION_ROOT, '..', '..');
 
 /** The askhost under test: $ASKHOST (meson sets it), else the repository's build. */
 export function askhostPath(): string {
-  const p = process.env.ASKHOST || path.join(REPO_ROOT, 'build', 'askhost');
+  const p = path.resolve(process.env.ASKHOST || path.join(REPO_ROOT, 'build', 'askhost'));
   if (!fs.existsSync(p)) throw new Error(`askhost not found at ${p}: build it, or set ASKHOST`);
   return p;
 }
