@@ -290,7 +290,16 @@ class Handler(BaseHTTPRequestHandler):
         self._send(200, "text/event-stream", data)
 
 
+def exit_with_parent():
+    """The test that started the mock may die without stopping it: then stop too."""
+    parent = os.getppid()
+    while os.getppid() == parent:
+        time.sleep(1)
+    os._exit(0)
+
+
 def main():
+    threading.Thread(target=exit_with_parent, daemon=True).start()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     with open(PORTFILE + ".tmp", "w") as f:

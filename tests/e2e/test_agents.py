@@ -4,6 +4,7 @@ the question, and the test checks the exact tool result the model API received.
 
 Each case runs in a loopback-only network namespace (`unshare -rn`) when the machine allows it;
 the agents' environment also turns off every non-essential connection."""
+import atexit
 import glob
 import json
 import os
@@ -60,6 +61,7 @@ class Mock:
         portfile = wd.file("model-port")
         self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "mock_llm.py"), script, self.record,
                                       portfile], stderr=open(wd.file("mock-stderr.txt"), "wb"))
+        atexit.register(self.stop)  # also when the case fails
         self.port = int(wait_for(lambda: os.path.exists(portfile) and open(portfile).read(), what="the mock"))
 
     def requests(self):
@@ -79,8 +81,9 @@ class Mock:
         check(not bad, f"the agent tried other endpoints: {bad}")
 
     def stop(self):
-        self.proc.kill()
-        self.proc.wait()
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
 
 
 def agent_env(wd, mock, **extra):
@@ -347,6 +350,21 @@ def claude_prompt_on_the_command_line():
     check(f'"{DB_Q}"="SQLite"' in claude_said(mock)["text"], "answer delivered")
     ex = ed.method("agent/exit", timeout=TIMEOUT)
     equal(ex["params"]["exitCode"], 0, "Claude exits after its one turn")
+    finish(ed, mock)
+
+
+@case
+def claude_stop_while_asking():
+    """agent/stop with a question open: Claude is interrupted, the question closes, Claude ends."""
+    wd = Workdir()
+    mock = Mock(wd, ["AskUserQuestion"], QUESTIONS)
+    ed = claude_stream(wd, mock)
+    show = ed.method("ask/show", timeout=TIMEOUT)
+    rid = ed.request("agent/stop")
+    cancel = ed.method("$/cancelRequest", timeout=30)
+    equal(cancel["params"]["id"], show["id"], "the open question is withdrawn")
+    check("result" in ed.result_of(rid, timeout=30), "agent/stop answered once Claude exited")
+    ed.method("agent/exit", timeout=30)
     finish(ed, mock)
 
 

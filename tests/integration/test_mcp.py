@@ -7,8 +7,8 @@ import subprocess
 import threading
 import time
 
-from harness import (ASKHOST, DATABASE_Q, Failure, FEATURES_Q, Editor, Workdir, answer_of, case, check, equal, main,
-                     wait_for)
+from harness import (ASKHOST, DATABASE_Q, Failure, FEATURES_Q, Editor, Tmux, Workdir, answer_of, case, check, equal,
+                     main, shlex_quote, wait_for)
 
 MODEL_TAIL = " You can now continue with the user's answers in mind."
 
@@ -262,6 +262,40 @@ def no_host_writes_the_pending_file():
         pending = json.load(f)
     equal([q["question"] for q in pending["questions"]], [DATABASE_Q["question"]], "pending questions")
     mcp.close()
+
+
+@case
+def no_host_asks_in_the_terminal():
+    """No ASKHOST_SOCKET but a terminal: the dialog opens on /dev/tty (here a tmux pane)."""
+    wd = Workdir()
+    fifo, out = wd.file("mcp-in"), wd.file("mcp-out.jsonl")
+    os.mkfifo(fifo)
+    writer = os.open(fifo, os.O_RDWR)  # held open: the server sees end of input only when we close it
+    t = Tmux(wd, ["sh", "-c", "exec %s mcp < %s > %s" % (shlex_quote(ASKHOST), shlex_quote(fifo), shlex_quote(out))])
+    try:
+        def send(obj):
+            os.write(writer, json.dumps(obj).encode() + b"\n")
+        send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18"}})
+        send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "ask_user_question", "arguments": {"questions": [strict(DATABASE_Q)]}}})
+        t.wait_screen("> 1. PostgreSQL (Recommended)")
+        t.keys("Down", "Enter")  # SQLite
+
+        def reply():
+            try:
+                with open(out) as f:
+                    return [json.loads(l) for l in f if l.strip() and json.loads(l).get("id") == 2]
+            except FileNotFoundError:
+                return None
+        (res,) = wait_for(reply, what="the tool result")
+        equal(res["result"]["structuredContent"], {"answers": {DATABASE_Q["question"]: "SQLite"}}, "answers")
+        os.close(writer)
+        writer = None
+        equal(t.exit_status(), 0, "exit status")
+    finally:
+        if writer is not None:
+            os.close(writer)
+        t.kill()
 
 
 @case
