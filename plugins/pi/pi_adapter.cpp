@@ -216,14 +216,14 @@ private:
                 for (const auto& o : opts->value.GetArray())
                     if (o.IsString() && seen.insert(o.GetString()).second) q.options.push_back({o.GetString(), "", {}});
         } else if (method == "input") {
-            q.header = str(doc, "placeholder");
+            // A free-text question: pi's placeholder has no place in the question model.
         } else if (method == "confirm") {
             const std::string message = str(doc, "message");
             if (!message.empty()) q.question += "\n\n" + message;
             q.options = {{"Yes", "", {}}, {"No", "", {}}};
         } else {
             d.prefill = str(doc, "prefill");
-            if (!d.prefill.empty()) q.options.push_back({kKeep, "", d.prefill});
+            if (!d.prefill.empty()) q.options.push_back({kKeep, first_line(d.prefill, 80), d.prefill});
         }
         AskInput input;
         input.questions.push_back(std::move(q));
