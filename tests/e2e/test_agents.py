@@ -98,7 +98,7 @@ def agent_env(wd, mock, **extra):
                # Codex
                CODEX_HOME=wd.file("codex_home"), MOCK_API_KEY="dummy",
                # pi
-               PI_CODING_AGENT_DIR=wd.file("pi_agent"), PI_OFFLINE="1", PI_TELEMETRY="0")
+               PI_CODING_AGENT_DIR=wd.file("pi_agent"), PI_OFFLINE="1", PI_TELEMETRY="0", ASKHOST_BIN=ASKHOST)
     for k in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"):
         env.pop(k, None)
     env.update(extra)
@@ -465,6 +465,31 @@ def pi_dialog_timeout_closes_it():
     cancel = ed.method("$/cancelRequest", timeout=15)
     equal(cancel["params"]["id"], show["id"], "the dialog pi gave up on is closed")
     equal(mock.tool_result()["text"], "dialogs={}", "pi got no answer")
+    finish(ed, mock)
+
+
+@case
+def pi_questions_command():
+    """The extension's /questions shows and clears the pending questions (askhost questions)."""
+    wd = Workdir()
+    mock = Mock(wd, ["ask_user"], QUESTIONS)
+    project = wd.file("project")
+    os.makedirs(project, exist_ok=True)
+    # A question left pending in the project, as `askhost mcp` leaves it when nobody can be asked.
+    calls = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}},
+             {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+                 "name": "ask_user_question", "arguments": {"questions": QUESTIONS}}}]
+    subprocess.run([ASKHOST, "mcp"], input="".join(json.dumps(c) + "\n" for c in calls).encode(), cwd=project,
+                   env=wd.env(), capture_output=True, start_new_session=True, timeout=30)
+    pending = os.path.join(project, ".askhost", "pending-questions.json")
+    check(os.path.exists(pending), "a pending question to show")
+    ed = pi_agent(wd, mock, PI_EXTENSION, prompt="/questions")
+    ed.method("agent/output", timeout=TIMEOUT, where=lambda m: DB_Q in m["params"]["text"])
+    rid = ed.request("agent/prompt", {"text": "/questions clear"})
+    ed.result_of(rid, timeout=30)
+    wait_for(lambda: not os.path.exists(pending) or not json.load(open(pending)).get("questions"), timeout=30,
+             what="the pending questions to be cleared")
+    check(not [r for r in mock.requests() if r.get("main")], "a command is not a model turn")
     finish(ed, mock)
 
 
