@@ -16,7 +16,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import (ASKHOST, ROOT, Editor, Failure, Skip, Workdir, case, check, equal, main,  # noqa: E402
+from harness import (ASKHOST, ROOT, Editor, Failure, Skip, Tmux, Workdir, case, check, equal, main,  # noqa: E402
                      wait_for)
 
 AGENTS_DIR = os.environ.get("ASKHOST_AGENTS_DIR") or os.path.join(
@@ -368,6 +368,30 @@ def claude_stop_while_asking():
     finish(ed, mock)
 
 
+@case
+def claude_in_the_terminal():
+    """askhost --tui -- claude "prompt": the question in the terminal dialog, answered with keys."""
+    wd = Workdir()
+    mock = Mock(wd, ["AskUserQuestion"], QUESTIONS)
+    claude = agent_bin("anthropic-ai-claude-code", "claude")
+    env = agent_env(wd, mock, IS_SANDBOX="1")
+    passed = ["%s=%s" % (k, env[k]) for k in ("HOME", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY",
+                                              "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "DISABLE_TELEMETRY",
+                                              "DISABLE_ERROR_REPORTING", "DISABLE_AUTOUPDATER", "IS_SANDBOX")]
+    t = Tmux(wd, ["env"] + passed + [ASKHOST, "--tui", "--", claude, "Set up the project."], height=30)
+    try:
+        t.wait_screen("> 1. PostgreSQL (Recommended)", timeout=TIMEOUT)
+        t.keys("Down", "Enter")  # SQLite
+        equal(mock.tool_result()["text"], f'Your questions have been answered: "{DB_Q}"="SQLite". '
+              "You can now continue with these answers in mind.", "tool result")
+        screen = t.wait_screen("All set.", timeout=TIMEOUT)
+        check('{"type"' not in screen, "readable output, not stream-json:\n" + screen)
+        equal(t.exit_status(timeout=TIMEOUT), 0, "askhost ends with Claude's turn")
+    finally:
+        t.kill()
+        mock.stop()
+
+
 # --- pi in RPC mode (the pi adapter) and the ask_user extension ---------------------------------
 
 PI_EXTENSION = os.path.join(ROOT, "plugins", "pi", "extension", "ask_user.ts")
@@ -491,6 +515,39 @@ def pi_questions_command():
              what="the pending questions to be cleared")
     check(not [r for r in mock.requests() if r.get("main")], "a command is not a model turn")
     finish(ed, mock)
+
+
+@case
+def pi_in_the_terminal():
+    """askhost --tui -- pi ... "prompt": ask_user in the terminal dialog, an Other answer typed."""
+    wd = Workdir()
+    mock = Mock(wd, ["ask_user"], QUESTIONS)
+    pi = agent_bin("mariozechner-pi-coding-agent", "pi")
+    agent_dir = wd.file("pi_agent")
+    os.makedirs(agent_dir, exist_ok=True)
+    with open(os.path.join(agent_dir, "models.json"), "w") as f:
+        json.dump({"providers": {"mock": {
+            "baseUrl": f"http://127.0.0.1:{mock.port}/v1", "api": "openai-completions", "apiKey": "dummy",
+            "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
+            "models": [{"id": "mock-model", "input": ["text"], "contextWindow": 32000, "maxTokens": 1000}]}}}, f)
+    env = agent_env(wd, mock)
+    passed = ["%s=%s" % (k, env[k]) for k in ("HOME", "PI_CODING_AGENT_DIR", "PI_OFFLINE", "PI_TELEMETRY")]
+    argv = [pi, "--offline", "--no-session", "--provider", "mock", "--model", "mock-model", "--no-extensions",
+            "--no-skills", "--no-prompt-templates", "--no-context-files", "--no-themes", "-e", PI_EXTENSION,
+            "Set up the project."]
+    t = Tmux(wd, ["env"] + passed + [ASKHOST, "--tui", "--"] + argv, height=30)
+    try:
+        t.wait_screen("> 1. PostgreSQL (Recommended)", timeout=TIMEOUT)
+        t.keys("0")  # Other
+        t.text("DynamoDB")
+        t.keys("Enter")
+        equal(mock.tool_result()["text"], f'User has answered your questions: "{DB_Q}"="DynamoDB".' + TAIL,
+              "tool result")
+        t.wait_screen("All set.", timeout=TIMEOUT)
+        equal(t.exit_status(timeout=TIMEOUT), 0, "askhost ends with pi's turn")
+    finally:
+        t.kill()
+        mock.stop()
 
 
 def in_network_namespace():
