@@ -1,5 +1,6 @@
 #include "session.hpp"
 
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 namespace askhost {
@@ -17,6 +18,7 @@ Session::Session(boost::asio::io_context& io, Broker& broker, const AdapterInfo&
         auto open = std::move(open_asks_);
         open_asks_.clear();
         for (const auto& id : open) broker_.withdraw(id);
+        flush_output();  // the agent's last words before its exit
         if (hooks_.exited) hooks_.exited(e);
     };
     supervisor_ = std::make_unique<Supervisor>(io, std::move(cb));
@@ -55,6 +57,7 @@ bool Session::running() const { return supervisor_->running(); }
 int Session::pid() const { return supervisor_->pid(); }
 
 std::string Session::ask(AskInput input, Reply reply) {
+    flush_output();  // what the agent printed before it asked comes first
     Ask ask;
     ask.questions = std::move(input.questions);
     ask.metadata_json = std::move(input.metadata_json);
@@ -78,12 +81,34 @@ std::string Session::ask(AskInput input, Reply reply) {
 }
 
 void Session::withdraw(const std::string& ask_id) {
+    flush_output();
     open_asks_.erase(ask_id);
     broker_.withdraw(ask_id);
 }
 
+// The lines of one read go on as one piece: a flood costs one agent/output per read, not one per
+// line. Anything else the agent does (ask, cancel, exit) first sends what is held, so order stays.
 void Session::output(Stream stream, std::string_view text) {
-    if (hooks_.output) hooks_.output(stream, text);
+    if (!held_output_.empty() && stream != held_stream_) flush_output();
+    held_stream_ = stream;
+    held_output_.append(text);
+    if (held_output_.size() >= (1u << 20)) {
+        flush_output();
+    } else if (!flush_posted_) {
+        flush_posted_ = true;
+        boost::asio::post(io_, [this, a = alive_] {
+            if (!*a) return;
+            flush_posted_ = false;
+            flush_output();
+        });
+    }
+}
+
+void Session::flush_output() {
+    if (held_output_.empty()) return;
+    std::string text = std::move(held_output_);
+    held_output_.clear();
+    if (hooks_.output) hooks_.output(held_stream_, text);
 }
 
 void Session::send(std::string_view line) {

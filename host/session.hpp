@@ -61,6 +61,11 @@ private:
     std::unique_ptr<Supervisor> supervisor_;
     std::unique_ptr<AgentAdapter> adapter_;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    // Output of one turn of the loop, passed on as one piece (see output()).
+    void flush_output();
+    std::string held_output_;
+    Stream held_stream_ = Stream::Stdout;
+    bool flush_posted_ = false;
 };
 
 }  // namespace askhost

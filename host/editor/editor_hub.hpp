@@ -42,6 +42,7 @@ public:
     void add_client(std::shared_ptr<Connection> connection, bool primary);
     std::size_t client_count() const { return clients_.size(); }
 
+    // Broadcasts ask/state once per turn of the loop, however many changes the turn made.
     void state_changed();
     void agent_output(Stream stream, std::string_view text);
     void agent_exit(AgentExit e);
@@ -58,6 +59,8 @@ private:
     Broker& broker_;
     AgentControl& control_;
     std::vector<std::unique_ptr<EditorClient>> clients_;
+    bool state_posted_ = false;
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
 // Text for a JSON string: invalid UTF-8 sequences become U+FFFD.

@@ -15,6 +15,15 @@ std::string lower(std::string_view s) {
     return out;
 }
 
+// Peer bytes quoted in an error message: only printable ASCII, so the message is always valid
+// UTF-8 JSON (a raw 0xD9 in a header made the error reply itself invalid JSON).
+std::string printable(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7E) c = '?';
+    return out;
+}
+
 std::string_view trim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
@@ -41,14 +50,14 @@ bool FrameDecoder::parse_header(const Sink& sink) {
         if (line.empty()) continue;
         auto colon = line.find(':');
         if (colon == std::string_view::npos) {
-            sink({false, {}, "malformed header line (no ':'): " + std::string(line.substr(0, 80))});
+            sink({false, {}, "malformed header line (no ':'): " + printable(line.substr(0, 80))});
             return false;
         }
         if (lower(trim(line.substr(0, colon))) != "content-length") continue;  // e.g. Content-Type
         std::string_view v = trim(line.substr(colon + 1));
         auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), length);
         if (ec != std::errc() || p != v.data() + v.size()) {
-            sink({false, {}, "invalid Content-Length: " + std::string(v.substr(0, 40))});
+            sink({false, {}, "invalid Content-Length: " + printable(v.substr(0, 40))});
             return false;
         }
         have_length = true;

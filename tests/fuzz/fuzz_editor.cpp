@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -78,6 +79,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     hub.add_client(std::make_shared<Connection>(io, fds[0], dup_fd), primary);
     // After one exchange, a second round of state and output reaches the client too.
     hub.agent_output(Stream::Stdout, "out\xff\n");
+    // The input as the agent's output too: every byte must come out as valid JSON text.
+    hub.agent_output(Stream::Stderr, std::string_view(reinterpret_cast<const char*>(data), std::min<std::size_t>(size, 4096)));
     hub.state_changed();
 
     // The peer: writes the input, then reads (and checks) everything until the host closes.
@@ -88,6 +91,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         peer.async_read_some(boost::asio::buffer(buf), [&](const boost::system::error_code& ec, std::size_t n) {
             replies.feed({buf.data(), n}, [](FrameDecoder::Event ev) {
                 FUZZ_CHECK(ev.ok);
+                if (!valid_json(ev.body)) std::fprintf(stderr, "invalid JSON written: %s\n", ev.body.c_str());
                 FUZZ_CHECK(valid_json(ev.body));
             });
             if (!ec) read();
