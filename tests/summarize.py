@@ -4,9 +4,11 @@
 meson's testlog.json has one record per meson test. A Boost.Test executable holds many test
 cases: its own report ("N test cases out of M passed") is counted case by case. Other suites
 (the bridges' own runners) may leave extra JSON files `{"passed":N,"failed":N,"skipped":N}`
-named on the command line after the testlog.
+named on the command line after the testlog. Further testlogs (a `*testlog.json` from another
+build, e.g. the sanitizer build) are counted the same way, their failures named with that build.
 """
 import json
+import os
 import re
 import sys
 
@@ -14,10 +16,10 @@ BOOST = re.compile(r"(\d+) test cases? out of (\d+) (passed|failed)")
 BOOST_DETAIL = re.compile(r"(\d+) test cases? out of (\d+) failed")
 
 
-def main():
+def count_testlog(path, label):
     passed = failed = skipped = 0
     failures = []
-    with open(sys.argv[1]) as f:
+    with open(path) as f:
         for line in f:
             if not line.strip():
                 continue
@@ -34,15 +36,32 @@ def main():
                 passed += total - bad
                 failed += bad
                 if bad:
-                    failures.append(t["name"])
+                    failures.append(label + t["name"])
             elif result == "OK":
                 passed += 1
             elif result in ("SKIP",):
                 skipped += 1
             else:
                 failed += 1
-                failures.append(t["name"])
+                failures.append(label + t["name"])
+    return passed, failed, skipped, failures
+
+
+def main():
+    passed, failed, skipped, failures = count_testlog(sys.argv[1], "")
     for extra in sys.argv[2:]:
+        if extra.endswith("testlog.json"):
+            build = os.path.basename(os.path.dirname(os.path.dirname(os.path.abspath(extra))))
+            try:
+                counts = count_testlog(extra, build + ": ")
+            except FileNotFoundError:
+                print(f"missing: {extra}")
+                failed += 1
+                failures.append(extra)
+                continue
+            passed, failed, skipped = passed + counts[0], failed + counts[1], skipped + counts[2]
+            failures += counts[3]
+            continue
         try:
             with open(extra) as f:
                 e = json.load(f)

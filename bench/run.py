@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""askhost's benchmarks: each compared program runs side by side, round after round, in one run;
+the table shows medians over the rounds and the ratios. `./dev bench` builds and runs this.
+
+  round trip   a scripted agent asks, a scripted editor answers at once: through askhost, over a
+               direct pipe (the physical floor), and through a vscode-jsonrpc relay in Node
+  MCP          start -> initialize -> tools/list -> tools/call with answers -> result: askhost mcp
+               and the same tool on the official MCP TypeScript SDK
+  output       an agent prints many lines; askhost forwards them as agent/output; against cat
+  memory       askhost's peak RSS idle and with 1000 pending asks
+
+Nothing here is a test: no time is asserted anywhere.
+"""
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def pct(sorted_values, p):
+    return sorted_values[min(len(sorted_values) - 1, int(len(sorted_values) * p))]
+
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        b = os.path.abspath(args.build)
+        self.askhost = os.path.join(b, "askhost")
+        self.agent = os.path.join(b, "bench", "rt_agent")
+        self.editor = os.path.join(b, "bench", "rt_editor")
+        self.node = shutil.which("node") if os.path.isdir(os.path.join(HERE, "node_modules")) else None
+        self.tmp = tempfile.mkdtemp(prefix="askhost-bench-")
+        # askhost's journal lives on disk (a home directory), as it would for a person.
+        self.state = os.path.join(b, "bench-state")
+        os.makedirs(self.state, exist_ok=True)
+        self.rows = []
+
+    def env(self, state=None):
+        e = dict(os.environ)
+        e["XDG_STATE_HOME"] = state or self.state
+        e["XDG_RUNTIME_DIR"] = self.tmp
+        return e
+
+    def run(self, argv, env=None):
+        p = subprocess.run(argv, capture_output=True, text=True, env=env or self.env(), cwd=self.tmp, timeout=600)
+        if p.returncode != 0:
+            raise RuntimeError(f"{' '.join(argv[:6])}... exited {p.returncode}: {p.stderr[-400:]}")
+        return p.stdout
+
+    # ---- round trip ---------------------------------------------------------------------------
+    def roundtrip(self):
+        n, warm, rounds = self.args.roundtrips, 200, self.args.rounds
+        out = os.path.join(self.tmp, "rt.txt")
+        agent = [self.agent, "roundtrip", str(n), str(warm), out]
+        programs = [("direct pipe (floor)", [self.editor, "direct", "--"] + agent, None),
+                    ("askhost", [self.editor, "rpc", "--", self.askhost, "--stdio", "--"] + agent, None)]
+        if os.path.isdir("/dev/shm"):
+            shm = tempfile.mkdtemp(prefix="askhost-bench-state-", dir="/dev/shm")
+            programs.append(("askhost, journal on tmpfs", programs[1][1], shm))
+        if self.node:
+            programs.append(("Node relay (vscode-jsonrpc)",
+                             [self.editor, "rpc", "--", self.node, os.path.join(HERE, "relay.mjs"), "--"] + agent, None))
+        results = {name: {"p50": [], "p99": []} for name, _, _ in programs}
+        for _ in range(rounds):
+            for name, argv, state in programs:
+                self.run(argv, env=self.env(state))
+                with open(out) as f:
+                    v = sorted(int(x) for x in f)
+                results[name]["p50"].append(pct(v, 0.50) / 1000)
+                results[name]["p99"].append(pct(v, 0.99) / 1000)
+        med = {k: (statistics.median(r["p50"]), statistics.median(r["p99"])) for k, r in results.items()}
+        floor = med["direct pipe (floor)"][0]
+        ask = med["askhost"][0]
+        print(f"\nQuestion round trip ({n} per round, {rounds} rounds; medians of each round's p50/p99)")
+        print(f"  {'program':32} {'p50 µs':>10} {'p99 µs':>10}  ratio")
+        for name, (p50, p99) in med.items():
+            if name.startswith("direct"):
+                ratio = "1.00x (floor)"
+            elif name.startswith("Node"):
+                ratio = f"{p50 / floor:.2f}x floor; askhost is {p50 / ask:.1f}x faster"
+            else:
+                ratio = f"{p50 / floor:.2f}x floor"
+            print(f"  {name:32} {p50:10.1f} {p99:10.1f}  {ratio}")
+            self.rows.append(("round trip", name, f"{p50:.1f} µs", f"{p99:.1f} µs", ratio))
+
+    # ---- MCP ----------------------------------------------------------------------------------
+    def mcp(self):
+        rounds = max(self.args.rounds * 2, 10)
+        programs = []
+        probe = subprocess.run([self.editor, "mcp", "--", self.askhost, "mcp"], capture_output=True, text=True,
+                               env=self.env(), cwd=self.tmp, timeout=60)
+        if probe.returncode == 0:
+            programs.append(("askhost mcp", [self.editor, "mcp", "--", self.askhost, "mcp"]))
+        else:
+            print("\nMCP: askhost mcp is not available in this build; only the SDK server is measured")
+        if self.node:
+            programs.append(("MCP SDK server (Node)", [self.editor, "mcp", "--", self.node,
+                                                        os.path.join(HERE, "mcp-sdk-server.mjs")]))
+        if not programs:
+            return
+        times = {name: [] for name, _ in programs}
+        for _ in range(rounds):
+            for name, argv in programs:
+                times[name].append(float(self.run(argv).strip()) * 1000)
+        med = {k: statistics.median(v) for k, v in times.items()}
+        print(f"\nMCP: start -> initialize -> tools/list -> tools/call -> result ({rounds} rounds, median)")
+        base = med.get("askhost mcp")
+        for name, ms in med.items():
+            ratio = f"askhost is {ms / base:.0f}x faster" if base and name != "askhost mcp" else ""
+            print(f"  {name:32} {ms:10.2f} ms  {ratio}")
+            self.rows.append(("MCP call", name, f"{ms:.2f} ms", "", ratio))
+
+    # ---- output -------------------------------------------------------------------------------
+    def output(self):
+        data = os.path.join(self.tmp, "output.txt")
+        lines = self.args.output_mb * 1024 * 1024 // 100
+        with open(data, "w") as f:
+            chunk = "".join(f"agent output line {i:08d} " + "x" * 70 + "\n" for i in range(10000))
+            for _ in range(lines // 10000):
+                f.write(chunk)
+        size = os.path.getsize(data)
+        programs = [("cat", [self.editor, "raw", "--", "cat", data]),
+                    ("askhost -> agent/output", [self.editor, "drain", "--", self.askhost, "--stdio", "--", "cat", data])]
+        rates = {name: [] for name, _ in programs}
+        for _ in range(max(3, self.args.rounds // 2)):
+            for name, argv in programs:
+                nbytes, secs = self.run(argv).split()
+                rates[name].append(size / float(secs) / 1e6)
+        med = {k: statistics.median(v) for k, v in rates.items()}
+        print(f"\nAgent output: {size / 1e6:.0f} MB in lines of 100 bytes, to one client (median MB/s)")
+        for name, mbs in med.items():
+            ratio = f"{mbs / med['cat']:.2f}x cat"
+            print(f"  {name:32} {mbs:10.1f} MB/s  {ratio}")
+            self.rows.append(("agent output", name, f"{mbs:.1f} MB/s", "", ratio))
+
+    # ---- memory -------------------------------------------------------------------------------
+    def memory(self):
+        for label, n in (("idle", 0), ("1000 pending asks", 1000)):
+            hwm = []
+            for _ in range(3):
+                out = self.run([self.editor, "hold", str(n), "--", self.askhost, "--stdio", "--",
+                                self.agent, "pending", str(n)])
+                hwm.append(int(out.split()[0]) / 1024)
+            m = statistics.median(hwm)
+            print(f"\nMemory, {label}: peak RSS {m:.1f} MB" if label == "idle" else f"Memory, {label}: peak RSS {m:.1f} MB")
+            self.rows.append(("memory", f"askhost, {label}", f"{m:.1f} MB peak RSS", "", ""))
+
+    def markdown(self):
+        lines = ["| benchmark | program | median | p99 | ratio |", "| --- | --- | --- | --- | --- |"]
+        for r in self.rows:
+            lines.append("| " + " | ".join(r) + " |")
+        return "\n".join(lines)
+
+
+def machine():
+    cpu = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    load = os.getloadavg()[0]
+    return (f"{platform.system()} {platform.release()}, {os.cpu_count()} CPUs ({cpu}), "
+            f"load average {load:.1f} at the start")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default=os.path.join(ROOT, "build-bench"))
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--roundtrips", type=int, default=2000)
+    ap.add_argument("--output-mb", type=int, default=100)
+    ap.add_argument("--only", choices=["roundtrip", "mcp", "output", "memory"], action="append")
+    ap.add_argument("--markdown", help="also write the table as markdown to this file")
+    args = ap.parse_args()
+    b = Bench(args)
+    print("machine:", machine())
+    if not b.node:
+        print("Node peers not installed (bench/node_modules): their rows are skipped")
+    for part in args.only or ["roundtrip", "mcp", "output", "memory"]:
+        getattr(b, part)()
+    md = b.markdown()
+    print("\n" + md)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(f"Machine: {machine()}\n\n{md}\n")
+    shutil.rmtree(b.tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
