@@ -85,7 +85,8 @@ class Bench:
             if name.startswith("direct"):
                 ratio = "1.00x (floor)"
             elif name.startswith("Node"):
-                ratio = f"{p50 / floor:.2f}x floor; askhost is {p50 / ask:.1f}x faster"
+                ratio = (f"{p50 / floor:.2f}x floor; askhost is {p50 / ask:.1f}x faster" if p50 >= ask else
+                         f"{p50 / floor:.2f}x floor; askhost is {ask / p50:.1f}x slower")
             else:
                 ratio = f"{p50 / floor:.2f}x floor"
             print(f"  {name:32} {p50:10.1f} {p99:10.1f}  {ratio}")
