@@ -608,3 +608,30 @@ H.case('agent_exit_withdraws_question', function()
   H.eq(askhost.status(), '', 'nothing waiting')
   H.ok(askhost.info().running, 'askhost outlives its agent under --stdio')
 end)
+
+-- Hostile text (tests/integration/test_security.py does the same in the terminal): escape
+-- sequences and other controls in every field are shown as plain text, never sent to the screen.
+H.case('control_sequences_are_neutralised', function()
+  local esc = '\27'
+  local q = {
+    question = 'Q1 ' .. esc .. ']0;PWNED-TITLE\7' .. esc .. '[31;1mred?' .. esc .. ']52;c;cm0g\7',
+    header = 'H' .. esc .. ']4;1;#00ff00\7',
+    options = {
+      { label = 'L1' .. esc .. '[2J' .. esc .. '[Hx', description = 'D1\194\155' .. '31m\226\128\174y' },
+      { label = 'L2\7\8\127', description = 'D2 ' .. esc .. '[31;1m' },
+    },
+  }
+  local title = vim.o.titlestring
+  H.start({ H.ask('req-1', { q }), { recv = 1 } })
+  H.wait_dialog()
+  local text = H.dialog_text()
+  local flat = text:gsub('\n', '')
+  H.ok(not flat:find('%c'), 'no control character reaches the window: ' .. vim.inspect(flat))
+  H.contains(text, ']0;PWNED-TITLE', 'the question, neutralised')
+  H.contains(text, 'red?', 'the rest of the question')
+  H.contains(text, '[2J', 'the label, neutralised')
+  H.eq(vim.o.titlestring, title, 'the title')
+  H.keys('1')
+  local r = H.response('req-1')
+  H.eq(r.answers[1].answer, 'L1' .. esc .. '[2J' .. esc .. '[Hx', 'the label goes back as it was')
+end)
