@@ -17,6 +17,8 @@ enum class Stream { Stdout, Stderr };
 // What the person told askhost about the agent's other requests (the command line).
 struct AdapterSettings {
     std::vector<std::string> allow_tools;  // --allow-tools: tool permissions granted without asking
+    // No editor can send another prompt (not --stdio): a conversational agent may end after its turn.
+    bool one_shot = false;
 };
 
 // What an adapter may reach: the broker (through ask/withdraw), the output sink and the agent.
@@ -41,6 +43,8 @@ public:
     virtual void close_input() {}
     // Run `fn` on the event loop after `delay` (e.g. a dialog's own timeout).
     virtual void after(std::chrono::milliseconds /*delay*/, std::function<void()> /*fn*/) {}
+    // The agent's working directory, absolute ("" when unknown: askhost's own).
+    virtual std::string working_directory() const { return {}; }
     virtual const AdapterSettings& settings() const {
         static const AdapterSettings none;
         return none;

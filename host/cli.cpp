@@ -44,6 +44,8 @@ Options:
   --adapter NAME             auto|native|mcp|claude|pi|acp (default auto: from the agent's program name)
   --allow-tools LIST         tools the agent may use without asking (comma-separated; "Bash,Edit",
                              "mcp__*"); other tool-permission requests are shown as questions
+  --prompt TEXT              the first user message, for agents with a conversation (ACP, Claude
+                             Code, pi); without --stdio the agent is ended after that turn
   -h, --help                 this text
   -V, --version              the version
 
@@ -143,6 +145,8 @@ std::variant<CliOptions, CliError> parse_cli(const std::vector<std::string>& arg
             err = value(a, o.session);
         } else if (a == "--adapter") {
             err = value(a, o.adapter);
+        } else if (a == "--prompt") {
+            err = value(a, o.prompt);
         } else if (a == "--allow-tools") {
             if (!(err = value(a, v))) o.allow_tools.push_back(v);
         } else if (a == "--on-question") {

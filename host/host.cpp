@@ -106,6 +106,7 @@ std::variant<int, std::string> Host::start_agent(const LaunchSpec& spec, const s
     hooks.exited = [this](AgentExit e) { agent_exited(e); };
     hooks.pre_answer = [this](const Ask& a) { return store_ ? store_->pre_answer(a) : std::nullopt; };
     hooks.settings.allow_tools = opts_.allow_tools;
+    hooks.settings.one_shot = mode_ != Mode::Stdio;
     if (session_) retired_ = std::move(session_);
     session_ = std::make_unique<Session>(io_, broker_, *adapter, opts_.profile.value_or(adapter->default_profile),
                                          std::move(hooks));
@@ -246,6 +247,8 @@ int Host::run() {
             log(*err);
             // The editor hears about it as an agent/exit it can react to.
             hub_.agent_exit(AgentExit{127, 0});
+        } else if (!opts_.prompt.empty()) {
+            if (auto why = prompt_agent(opts_.prompt)) log("--prompt: " + *why);
         }
     }
     io_.run();

@@ -1,5 +1,7 @@
 #include "session.hpp"
 
+#include <filesystem>
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
@@ -33,6 +35,8 @@ std::optional<std::string> Session::start(const LaunchSpec& spec) {
         auto slash = p.find_last_of('/');
         agent_name_ = slash == std::string::npos ? p : p.substr(slash + 1);
     }
+    std::error_code ec;  // the adapter may need it absolute (ACP's session/new, its file access)
+    working_directory_ = std::filesystem::absolute(spec.cwd.empty() ? "." : spec.cwd, ec).lexically_normal().string();
     LaunchSpec launch = spec;
     adapter_->launching(launch.argv);
     auto err = supervisor_->start(launch);

@@ -50,6 +50,7 @@ public:
     void close_input() override;
     void after(std::chrono::milliseconds delay, std::function<void()> fn) override;
     const AdapterSettings& settings() const override { return hooks_.settings; }
+    std::string working_directory() const override { return working_directory_; }
 
 private:
     boost::asio::io_context& io_;
@@ -57,6 +58,7 @@ private:
     Profile profile_;
     Hooks hooks_;
     std::string agent_name_;
+    std::string working_directory_;
     std::set<std::string> open_asks_;
     std::unique_ptr<Supervisor> supervisor_;
     std::unique_ptr<AgentAdapter> adapter_;

@@ -1,0 +1,661 @@
+// The Agent Client Protocol, client side: askhost drives an ACP agent (claude-agent-acp, Gemini
+// CLI --acp, ...) over newline-delimited JSON-RPC 2.0 on its stdio, and puts what the agent needs
+// from the person (form elicitations, permission requests) in front of them as questions.
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <rapidjson/document.h>
+
+#include "adapter.hpp"
+#include "askhost_config.h"
+#include "elicitation.hpp"
+#include "permission_question.hpp"
+#include "workspace_files.hpp"
+
+namespace askhost {
+namespace {
+
+using Value = rapidjson::Value;
+
+constexpr int kProtocolVersion = 1;
+// JSON-RPC error codes.
+constexpr int kInvalidRequest = -32600;
+constexpr int kMethodNotFound = -32601;
+constexpr int kInvalidParams = -32602;
+constexpr int kRequestCancelled = -32800;
+constexpr int kAuthRequired = -32000;  // ACP
+
+std::string_view str(const Value& v) { return {v.GetString(), v.GetStringLength()}; }
+
+const Value* member(const Value& obj, const char* key) {
+    if (!obj.IsObject()) return nullptr;
+    auto it = obj.FindMember(key);
+    return it == obj.MemberEnd() ? nullptr : &it->value;
+}
+
+std::string string_of(const Value& obj, const char* key) {
+    const Value* v = member(obj, key);
+    return v && v->IsString() ? std::string(str(*v)) : std::string();
+}
+
+std::string to_json(const Value& v) {
+    rapidjson::StringBuffer buf;
+    JsonWriter w(buf);
+    v.Accept(w);
+    return {buf.GetString(), buf.GetSize()};
+}
+
+void write_string(JsonWriter& w, std::string_view s) {
+    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+std::string_view ltrim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+    return s;
+}
+
+// What a tool call looks like to the person, as the agent's updates arrive.
+struct ToolCallView {
+    std::string title;
+    bool announced = false;
+};
+
+class AcpAdapter final : public AgentAdapter {
+public:
+    explicit AcpAdapter(AdapterHost& host) : host_(host) {
+        for (const auto& t : host_.settings().allow_tools) policy_.allow(t);
+    }
+    ~AcpAdapter() override { *alive_ = false; }
+
+    std::string_view name() const override { return "acp"; }
+
+    void started() override {
+        std::filesystem::path cwd = host_.working_directory();
+        std::error_code ec;
+        if (cwd.empty()) cwd = std::filesystem::current_path(ec);
+        cwd = std::filesystem::absolute(cwd, ec).lexically_normal();
+        if (cwd.has_relative_path() && cwd.filename().empty()) cwd = cwd.parent_path();  // no trailing '/'
+        files_.emplace(cwd);
+        cwd_ = cwd.string();
+
+        rapidjson::StringBuffer buf;
+        JsonWriter w(buf);
+        w.StartObject();
+        w.Key("protocolVersion");
+        w.Int(kProtocolVersion);
+        w.Key("clientCapabilities");
+        w.StartObject();
+        w.Key("fs");
+        w.StartObject();
+        w.Key("readTextFile");
+        w.Bool(true);
+        w.Key("writeTextFile");
+        w.Bool(true);
+        w.EndObject();
+        w.Key("terminal");
+        w.Bool(false);
+        // Form elicitation: claude-agent-acp offers its AskUserQuestion tool only with it.
+        w.Key("elicitation");
+        w.StartObject();
+        w.Key("form");
+        w.StartObject();
+        w.EndObject();
+        w.EndObject();
+        w.EndObject();
+        w.Key("clientInfo");
+        w.StartObject();
+        w.Key("name");
+        w.String("askhost");
+        w.Key("version");
+        w.String(ASKHOST_VERSION);
+        w.EndObject();
+        w.EndObject();
+        call("initialize", {buf.GetString(), buf.GetSize()},
+             [this](const Value* result, const Value* error) { initialized(result, error); });
+    }
+
+    void on_line(std::string_view line) override {
+        std::string_view t = ltrim(line);
+        if (t.empty() || t.front() != '{') {
+            pass_on(line);  // not protocol: the agent's own output
+            return;
+        }
+        rapidjson::Document doc;
+        doc.Parse<rapidjson::kParseValidateEncodingFlag>(line.data(), line.size());
+        if (doc.HasParseError() || !doc.IsObject()) {
+            host_.log("acp: the agent printed a line that is not JSON-RPC; shown as output");
+            pass_on(line);
+            return;
+        }
+        const Value* id = member(doc, "id");
+        const Value* method = member(doc, "method");
+        if (id && !(id->IsString() || id->IsInt64() || id->IsNull())) id = nullptr;
+        if (method && !method->IsString()) {
+            if (id) reply_error(to_json(*id), kInvalidRequest, "method: expected a string");
+            else host_.log("acp: a message with a method that is not a string; ignored");
+            return;
+        }
+        if (method) {
+            const Value* params = member(doc, "params");
+            static const Value no_params(rapidjson::kObjectType);
+            if (!params) params = &no_params;
+            if (id) handle_request(to_json(*id), str(*method), *params);
+            else handle_notification(str(*method), *params);
+            return;
+        }
+        if (id && id->IsInt64()) {
+            handle_response(id->GetInt64(), member(doc, "result"), member(doc, "error"));
+            return;
+        }
+        host_.log("acp: a message that is neither a request, a notification nor a response; ignored");
+    }
+
+    bool prompt(std::string_view text) override {
+        queued_prompts_.emplace_back(text);
+        if (failed_) host_.log("acp: the agent has no session (see above); the prompt is not sent");
+        else send_next_prompt();
+        return true;
+    }
+
+    void stopping() override {
+        // ACP's way to end a turn; every open permission request must then be answered cancelled.
+        if (!session_id_.empty() && turn_running_) {
+            rapidjson::StringBuffer buf;
+            JsonWriter w(buf);
+            w.StartObject();
+            w.Key("sessionId");
+            write_string(w, session_id_);
+            w.EndObject();
+            notify("session/cancel", {buf.GetString(), buf.GetSize()});
+        }
+        cancel_open_requests();
+    }
+
+    void finished() override {
+        open_.clear();  // the session withdraws the asks; nobody is left to answer
+        queued_prompts_.clear();
+        calls_.clear();
+    }
+
+private:
+    // ---- output ------------------------------------------------------------------------------
+
+    void pass_on(std::string_view line) {
+        std::string out(line);
+        out.push_back('\n');
+        show(out);
+    }
+
+    void show(std::string_view text) {
+        if (text.empty()) return;
+        host_.output(Stream::Stdout, text);
+        line_start_ = text.back() == '\n';
+    }
+
+    // A line of its own, whatever the agent's streamed text left open.
+    void show_line(const std::string& text) {
+        show((line_start_ ? "" : "\n") + text + "\n");
+    }
+
+    // ---- JSON-RPC plumbing -------------------------------------------------------------------
+
+    using ResponseHandler = std::function<void(const Value* result, const Value* error)>;
+
+    void call(std::string_view method, std::string_view params_json, ResponseHandler on_response) {
+        const long long id = next_id_++;
+        calls_[id] = std::move(on_response);
+        std::string line = R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":")" +
+                           std::string(method) + R"(","params":)" + std::string(params_json) + "}";
+        host_.send(line);
+    }
+
+    void notify(std::string_view method, std::string_view params_json) {
+        host_.send(R"({"jsonrpc":"2.0","method":")" + std::string(method) + R"(","params":)" +
+                   std::string(params_json) + "}");
+    }
+
+    void reply_result(const std::string& id_json, std::string_view result_json) {
+        host_.send(R"({"jsonrpc":"2.0","id":)" + id_json + R"(,"result":)" + std::string(result_json) + "}");
+    }
+
+    void reply_error(const std::string& id_json, int code, std::string_view message) {
+        rapidjson::StringBuffer buf;
+        JsonWriter w(buf);
+        w.StartObject();
+        w.Key("jsonrpc");
+        w.String("2.0");
+        w.Key("id");
+        w.RawValue(id_json.data(), id_json.size(), rapidjson::kNumberType);
+        w.Key("error");
+        w.StartObject();
+        w.Key("code");
+        w.Int(code);
+        w.Key("message");
+        write_string(w, message);
+        w.EndObject();
+        w.EndObject();
+        host_.send({buf.GetString(), buf.GetSize()});
+    }
+
+    void handle_response(long long id, const Value* result, const Value* error) {
+        auto it = calls_.find(id);
+        if (it == calls_.end()) {
+            host_.log("acp: a response to no request of ours (id " + std::to_string(id) + "); ignored");
+            return;
+        }
+        auto handler = std::move(it->second);
+        calls_.erase(it);
+        if (error && !error->IsObject()) error = nullptr;
+        if (!error && !result) {
+            static const Value null_value;
+            result = &null_value;
+        }
+        handler(error ? nullptr : result, error);
+    }
+
+    static std::string error_text(const Value& error) {
+        std::string message = string_of(error, "message");
+        if (const Value* code = member(error, "code"); code && code->IsInt())
+            message += " (code " + std::to_string(code->GetInt()) + ")";
+        return message.empty() ? std::string("an error without a message") : message;
+    }
+
+    // ---- the session -------------------------------------------------------------------------
+
+    void initialized(const Value* result, const Value* error) {
+        if (error) {
+            fail("the agent refused initialize: " + error_text(*error));
+            return;
+        }
+        if (const Value* v = member(*result, "protocolVersion"); v && v->IsInt() && v->GetInt() != kProtocolVersion)
+            host_.log("acp: the agent speaks protocol version " + std::to_string(v->GetInt()) +
+                      ", askhost version 1; going on");
+        rapidjson::StringBuffer buf;
+        JsonWriter w(buf);
+        w.StartObject();
+        w.Key("cwd");
+        write_string(w, cwd_);
+        w.Key("mcpServers");
+        w.StartArray();
+        w.EndArray();
+        w.EndObject();
+        call("session/new", {buf.GetString(), buf.GetSize()}, [this](const Value* result, const Value* error) {
+            if (error) {
+                const Value* code = member(*error, "code");
+                std::string hint = code && code->IsInt() && code->GetInt() == kAuthRequired
+                                       ? " (the agent wants you to log in first; run it once on its own)"
+                                       : "";
+                fail("the agent could not start a session: " + error_text(*error) + hint);
+                return;
+            }
+            session_id_ = string_of(*result, "sessionId");
+            if (session_id_.empty()) {
+                fail("session/new: the agent's result has no sessionId");
+                return;
+            }
+            if (queued_prompts_.empty() && host_.settings().one_shot) {
+                host_.log("acp: nothing to ask the agent (askhost --prompt TEXT gives the first message); ending it");
+                host_.close_input();
+                return;
+            }
+            send_next_prompt();
+        });
+    }
+
+    void fail(const std::string& why) {
+        failed_ = true;
+        host_.log("acp: " + why);
+        show_line("[askhost] " + why);
+        queued_prompts_.clear();
+        if (host_.settings().one_shot) host_.close_input();
+    }
+
+    void send_next_prompt() {
+        if (session_id_.empty() || turn_running_ || queued_prompts_.empty()) return;
+        const std::string text = std::move(queued_prompts_.front());
+        queued_prompts_.pop_front();
+        rapidjson::StringBuffer buf;
+        JsonWriter w(buf);
+        w.StartObject();
+        w.Key("sessionId");
+        write_string(w, session_id_);
+        w.Key("prompt");
+        w.StartArray();
+        w.StartObject();
+        w.Key("type");
+        w.String("text");
+        w.Key("text");
+        write_string(w, text);
+        w.EndObject();
+        w.EndArray();
+        w.EndObject();
+        turn_running_ = true;
+        call("session/prompt", {buf.GetString(), buf.GetSize()}, [this](const Value* result, const Value* error) {
+            turn_running_ = false;
+            if (error) {
+                show_line("[askhost] the prompt failed: " + error_text(*error));
+            } else {
+                const std::string reason = string_of(*result, "stopReason");
+                if (reason.empty() || reason == "end_turn") {
+                    if (!line_start_) show("\n");
+                } else {
+                    show_line("[turn ended: " + reason + "]");
+                }
+            }
+            send_next_prompt();
+            // Nobody can send another prompt: the conversation is over, the agent may exit.
+            if (!turn_running_ && host_.settings().one_shot) host_.close_input();
+        });
+    }
+
+    // ---- what the agent tells --------------------------------------------------------------
+
+    void handle_notification(std::string_view method, const Value& params) {
+        if (method == "session/update") {
+            if (const Value* u = member(params, "update"); u && u->IsObject()) render_update(*u);
+        } else if (method == "$/cancel_request") {
+            // The agent gave up on one of its requests: close the question, answer the request.
+            const Value* rid = member(params, "requestId");
+            if (!rid) return;
+            const std::string id_json = to_json(*rid);
+            auto it = open_.find(id_json);
+            if (it == open_.end()) return;
+            std::string ask_id = it->second.ask_id;
+            open_.erase(it);
+            if (!ask_id.empty()) host_.withdraw(ask_id);
+            reply_error(id_json, kRequestCancelled, "cancelled by the agent");
+        }
+        // Other notifications (extensions, auth status) carry nothing for the person.
+    }
+
+    void render_update(const Value& u) {
+        const std::string kind = string_of(u, "sessionUpdate");
+        if (kind == "agent_message_chunk") {
+            if (const Value* c = member(u, "content"); c && string_of(*c, "type") == "text")
+                show(string_of(*c, "text"));
+        } else if (kind == "tool_call" || kind == "tool_call_update") {
+            const std::string id = string_of(u, "toolCallId");
+            ToolCallView& view = tools_[id];
+            if (std::string title = string_of(u, "title"); !title.empty()) view.title = title;
+            const Value* raw = member(u, "rawInput");
+            const bool has_input = raw && raw->IsObject() && raw->MemberCount() > 0;
+            const std::string status = string_of(u, "status");
+            // Announce once the call's real title is known (the first update often only says "Terminal").
+            if (!view.announced && (has_input || status == "in_progress" || status == "completed" || status == "failed")) {
+                view.announced = true;
+                show_line("* " + (view.title.empty() ? std::string("(untitled)") : view.title));
+            }
+            if (status == "completed" || status == "failed") {
+                const std::string first = first_text_line(u);
+                if (status == "failed") show_line("  -> failed" + (first.empty() ? "" : ": " + first));
+                else show_line("  -> " + (first.empty() ? std::string("done") : first));
+                tools_.erase(id);
+            }
+        } else if (kind == "plan") {
+            const Value* entries = member(u, "entries");
+            if (!entries || !entries->IsArray()) return;
+            std::string text = "Plan:";
+            for (const auto& e : entries->GetArray()) {
+                const std::string st = string_of(e, "status");
+                text += std::string("\n  ") + (st == "completed" ? "[x] " : st == "in_progress" ? "[>] " : "[ ] ") +
+                        string_of(e, "content");
+            }
+            show_line(text);
+        }
+        // Thoughts, the user's own message, commands, modes and usage are not shown.
+    }
+
+    // The first line of a tool call's first text content (its result), cut short.
+    static std::string first_text_line(const Value& update) {
+        const Value* content = member(update, "content");
+        if (!content || !content->IsArray()) return {};
+        for (const auto& c : content->GetArray()) {
+            const Value* inner = member(c, "content");
+            if (!inner || string_of(*inner, "type") != "text") continue;
+            std::string text = string_of(*inner, "text");
+            while (!text.empty() && (text.front() == '\n' || text.front() == '`')) text.erase(0, 1);
+            text = text.substr(0, text.find('\n'));
+            if (text.size() > 200) {
+                std::size_t cut = 200;
+                while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
+                text = text.substr(0, cut) + "\xE2\x80\xA6";
+            }
+            return text;
+        }
+        return {};
+    }
+
+    // ---- what the agent asks -----------------------------------------------------------------
+
+    struct OpenRequest {
+        std::string ask_id;
+        std::function<void()> cancel;  // answers the agent "cancelled" (on session/cancel)
+    };
+
+    void handle_request(const std::string& id_json, std::string_view method, const Value& params) {
+        if (open_.count(id_json)) {
+            reply_error(id_json, kInvalidRequest, "id " + id_json + " is already waiting for an answer");
+            return;
+        }
+        if (method == "session/request_permission") request_permission(id_json, params);
+        else if (method == "elicitation/create") elicit(id_json, params);
+        else if (method == "fs/read_text_file") read_file(id_json, params);
+        else if (method == "fs/write_text_file") write_file(id_json, params);
+        else reply_error(id_json, kMethodNotFound, "askhost does not offer " + std::string(method));
+    }
+
+    // Asks the person; `answer` runs once with the outcome unless the request was withdrawn.
+    void ask(const std::string& id_json, AskInput input, std::function<void(const Outcome&)> answer,
+             std::function<void()> cancel) {
+        open_[id_json] = {std::string(), std::move(cancel)};
+        std::string ask_id = host_.ask(std::move(input), [this, id_json, a = alive_, answer](Outcome o) {
+            if (!*a || !open_.count(id_json)) return;
+            open_.erase(id_json);
+            answer(o);
+        });
+        if (auto it = open_.find(id_json); it != open_.end()) it->second.ask_id = ask_id;
+    }
+
+    void cancel_open_requests() {
+        auto open = std::move(open_);
+        open_.clear();
+        for (auto& [id, req] : open) {
+            if (!req.ask_id.empty()) host_.withdraw(req.ask_id);
+            if (req.cancel) req.cancel();
+        }
+    }
+
+    void request_permission(const std::string& id_json, const Value& params) {
+        const Value* call_v = member(params, "toolCall");
+        const Value* options = member(params, "options");
+        if (!call_v || !call_v->IsObject()) return reply_error(id_json, kInvalidParams, "toolCall: expected an object");
+        if (!options || !options->IsArray() || options->Empty())
+            return reply_error(id_json, kInvalidParams, "options: expected a non-empty array");
+        auto req = std::make_shared<PermissionRequest>();
+        std::size_t i = 0;
+        for (const auto& o : options->GetArray()) {
+            const std::string oid = string_of(o, "optionId");
+            if (oid.empty())
+                return reply_error(id_json, kInvalidParams,
+                                   "options[" + std::to_string(i) + "].optionId: expected a non-empty string");
+            req->choices.push_back({oid, string_of(o, "name"), parse_permission_kind(string_of(o, "kind")), ""});
+            ++i;
+        }
+        // The tool's name: claude-agent-acp says it twice; other agents only give a kind.
+        std::string tool;
+        if (const Value* meta = member(*call_v, "_meta"))
+            if (const Value* cc = member(*meta, "claudeCode")) tool = string_of(*cc, "toolName");
+        if (tool.empty()) tool = string_of(*call_v, "name");
+        const std::string kind = string_of(*call_v, "kind");
+        req->tool = tool;
+        const std::string id = string_of(*call_v, "toolCallId");
+        req->title = string_of(*call_v, "title");
+        if (req->title.empty() && tools_.count(id)) req->title = tools_[id].title;
+        req->detail = permission_detail(*call_v, req->title);
+
+        if (const std::string choice = automatic_choice(*req, kind); !choice.empty()) {
+            show_line("[askhost] allowed " + (tool.empty() ? kind : tool) + " (--allow-tools): " + req->title);
+            reply_result(id_json, selected(choice));
+            return;
+        }
+        ask(
+            id_json, permission_ask(*req),
+            [this, id_json, req](const Outcome& o) {
+                PermissionDecision d = decide_permission(*req, o);
+                if (d.cancelled()) {
+                    reply_result(id_json, R"({"outcome":{"outcome":"cancelled"}})");
+                    return;
+                }
+                if (!d.message.empty())
+                    host_.log("acp: an ACP agent takes no message with a refusal; answered \"" + d.choice->label +
+                              "\" (your text: " + d.message + ")");
+                reply_result(id_json, selected(d.choice->id));
+            },
+            [this, id_json] { reply_result(id_json, R"({"outcome":{"outcome":"cancelled"}})"); });
+    }
+
+    std::string automatic_choice(const PermissionRequest& req, const std::string& kind) const {
+        if (const PermissionChoice* c = policy_.automatic_choice(req)) return c->id;
+        if (kind.empty() || !req.tool.empty()) return {};
+        PermissionRequest by_kind = req;  // agents without tool names: --allow-tools edit,execute
+        by_kind.tool = kind;
+        const PermissionChoice* c = policy_.automatic_choice(by_kind);
+        return c ? c->id : std::string();
+    }
+
+    static std::string permission_detail(const Value& call, const std::string& title) {
+        std::string detail;
+        if (const Value* raw = member(call, "rawInput"); raw && raw->IsObject()) {
+            detail = describe_tool_input(*raw);
+            if (detail == title) detail.clear();
+            if (std::string why = string_of(*raw, "description"); !why.empty())
+                detail += (detail.empty() ? "" : "; ") + why;
+        }
+        if (detail.empty())
+            if (const Value* locs = member(call, "locations"); locs && locs->IsArray())
+                for (const auto& l : locs->GetArray())
+                    if (std::string p = string_of(l, "path"); !p.empty() && title.find(p) == std::string::npos)
+                        detail += (detail.empty() ? "" : ", ") + p;
+        return detail;
+    }
+
+    static std::string selected(const std::string& option_id) {
+        rapidjson::StringBuffer buf;
+        JsonWriter w(buf);
+        w.StartObject();
+        w.Key("outcome");
+        w.StartObject();
+        w.Key("outcome");
+        w.String("selected");
+        w.Key("optionId");
+        write_string(w, option_id);
+        w.EndObject();
+        w.EndObject();
+        return {buf.GetString(), buf.GetSize()};
+    }
+
+    void elicit(const std::string& id_json, const Value& params) {
+        auto parsed = acp::parse_elicitation_form(params, host_.profile());
+        if (auto* r = std::get_if<Refusal>(&parsed)) {
+            host_.log("acp: elicitation refused: " + r->message);
+            reply_error(id_json, kInvalidParams, r->message);
+            return;
+        }
+        auto form = std::make_shared<acp::ElicitationForm>(std::get<acp::ElicitationForm>(std::move(parsed)));
+        AskInput input = form->input;
+        ask(
+            id_json, std::move(input),
+            [this, id_json, form](const Outcome& o) { reply_result(id_json, acp::elicitation_result_json(*form, o)); },
+            [this, id_json] { reply_result(id_json, R"({"action":"cancel"})"); });
+    }
+
+    // ---- the agent's files -------------------------------------------------------------------
+
+    static std::optional<std::size_t> count_of(const Value& params, const char* key) {
+        const Value* v = member(params, key);
+        if (!v || !v->IsUint64()) return std::nullopt;
+        return static_cast<std::size_t>(v->GetUint64());
+    }
+
+    void read_file(const std::string& id_json, const Value& params) {
+        const Value* path = member(params, "path");
+        if (!path || !path->IsString()) return reply_error(id_json, kInvalidParams, "path: expected a string");
+        auto got = files_->read(str(*path), count_of(params, "line"), count_of(params, "limit"));
+        if (auto* e = std::get_if<acp::FsError>(&got)) {
+            host_.log("acp: fs/read_text_file refused: " + e->message);
+            return reply_error(id_json, e->code, e->message);
+        }
+        rapidjson::StringBuffer buf;
+        JsonWriter w(buf);
+        w.StartObject();
+        w.Key("content");
+        write_string(w, std::get<std::string>(got));
+        w.EndObject();
+        reply_result(id_json, {buf.GetString(), buf.GetSize()});
+    }
+
+    void write_file(const std::string& id_json, const Value& params) {
+        const Value* path = member(params, "path");
+        const Value* content = member(params, "content");
+        if (!path || !path->IsString()) return reply_error(id_json, kInvalidParams, "path: expected a string");
+        if (!content || !content->IsString()) return reply_error(id_json, kInvalidParams, "content: expected a string");
+        if (auto e = files_->write(str(*path), str(*content))) {
+            host_.log("acp: fs/write_text_file refused: " + e->message);
+            return reply_error(id_json, e->code, e->message);
+        }
+        reply_result(id_json, "{}");
+    }
+
+    AdapterHost& host_;
+    ToolPolicy policy_;
+    std::optional<acp::WorkspaceFiles> files_;
+    std::string cwd_;
+    long long next_id_ = 1;
+    std::map<long long, ResponseHandler> calls_;  // our requests waiting for the agent's response
+    std::string session_id_;
+    bool failed_ = false;
+    bool turn_running_ = false;
+    std::deque<std::string> queued_prompts_;
+    std::map<std::string, OpenRequest> open_;  // the agent's request id (as JSON) -> its question
+    std::map<std::string, ToolCallView> tools_;  // toolCallId -> how it was shown
+    bool line_start_ = true;
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+std::string basename_of(const std::string& p) {
+    auto slash = p.find_last_of('/');
+    return slash == std::string::npos ? p : p.substr(slash + 1);
+}
+
+// ACP agents askhost knows by their command line.
+bool detects_acp(const std::vector<std::string>& argv) {
+    if (argv.empty()) return false;
+    const std::string prog = basename_of(argv[0]);
+    if (prog == "claude-agent-acp" || prog == "claude-code-acp" || prog == "codex-acp") return true;
+    for (std::size_t i = 1; i < argv.size(); ++i) {
+        if (prog == "gemini" && (argv[i] == "--acp" || argv[i] == "--experimental-acp")) return true;
+        // node .../claude-agent-acp/dist/index.js, npx @agentclientprotocol/claude-agent-acp
+        if ((prog == "node" || prog == "npx") && argv[i].find("claude-agent-acp") != std::string::npos) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+void register_acp_adapter(AdapterRegistry& registry) {
+    AdapterInfo info;
+    info.name = "acp";
+    info.summary = "Agent Client Protocol (claude-agent-acp, gemini --acp, ...): elicitations and "
+                   "permission requests as questions";
+    info.default_profile = Profile::Lenient;
+    info.create = [](AdapterHost& host) -> std::unique_ptr<AgentAdapter> { return std::make_unique<AcpAdapter>(host); };
+    info.detects = detects_acp;
+    registry.add(std::move(info));
+}
+
+}  // namespace askhost

@@ -1,0 +1,315 @@
+#include "elicitation.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <set>
+#include <string_view>
+
+#include "text/utf8.hpp"
+
+namespace askhost::acp {
+namespace {
+
+constexpr std::string_view kCustomSuffix = "_custom";
+// claude-agent-acp carries an AskUserQuestion option's preview here (ACP's EnumOption has no slot).
+constexpr const char* kOptionMeta = "_claude/askUserQuestionOption";
+
+using Value = rapidjson::Value;
+
+std::string_view str(const Value& v) { return {v.GetString(), v.GetStringLength()}; }
+
+const Value* member(const Value& obj, const char* key) {
+    if (!obj.IsObject()) return nullptr;
+    auto it = obj.FindMember(key);
+    return it == obj.MemberEnd() ? nullptr : &it->value;
+}
+
+std::string string_of(const Value& obj, const char* key) {
+    const Value* v = member(obj, key);
+    return v && v->IsString() ? std::string(str(*v)) : std::string();
+}
+
+std::string to_json(const Value& v) {
+    rapidjson::StringBuffer buf;
+    JsonWriter w(buf);
+    v.Accept(w);
+    return {buf.GetString(), buf.GetSize()};
+}
+
+Refusal refuse(std::string path, const std::string& what) {
+    return {"invalid_schema", path, path + ": " + what};
+}
+
+// Options from a list of {const, title, description} objects or from enum (+ enumNames).
+std::optional<Refusal> read_options(const Value& holder, const std::string& path, Question& q,
+                                    FormField& f) {
+    const Value* list = member(holder, "oneOf");
+    const char* list_name = "oneOf";
+    if (!list) {
+        list = member(holder, "anyOf");
+        list_name = "anyOf";
+    }
+    if (list) {
+        if (!list->IsArray()) return refuse(path + "." + list_name, "expected an array");
+        std::size_t i = 0;
+        for (const auto& o : list->GetArray()) {
+            const std::string opath = path + "." + list_name + "[" + std::to_string(i++) + "]";
+            const Value* c = o.IsObject() ? member(o, "const") : nullptr;
+            if (!c || !(c->IsString() || c->IsNumber() || c->IsBool()))
+                return refuse(opath, "expected an object with a string, number or boolean const");
+            Option opt;
+            opt.label = string_of(o, "title");
+            if (opt.label.empty()) opt.label = c->IsString() ? std::string(str(*c)) : to_json(*c);
+            opt.description = string_of(o, "description");
+            if (const Value* meta = member(o, "_meta"))
+                if (const Value* extra = member(*meta, kOptionMeta))
+                    if (const Value* p = member(*extra, "preview"); p && p->IsString()) opt.preview = std::string(str(*p));
+            q.options.push_back(std::move(opt));
+            f.values_json.push_back(to_json(*c));
+        }
+        return std::nullopt;
+    }
+    if (const Value* e = member(holder, "enum")) {
+        if (!e->IsArray()) return refuse(path + ".enum", "expected an array");
+        const Value* names = member(holder, "enumNames");
+        std::size_t i = 0;
+        for (const auto& c : e->GetArray()) {
+            if (!(c.IsString() || c.IsNumber() || c.IsBool()))
+                return refuse(path + ".enum[" + std::to_string(i) + "]", "expected a string, number or boolean");
+            Option opt;
+            if (names && names->IsArray() && i < names->Size() && (*names)[static_cast<unsigned>(i)].IsString())
+                opt.label = std::string(str((*names)[static_cast<unsigned>(i)]));
+            if (opt.label.empty()) opt.label = c.IsString() ? std::string(str(c)) : to_json(c);
+            q.options.push_back(std::move(opt));
+            f.values_json.push_back(to_json(c));
+            ++i;
+        }
+    }
+    return std::nullopt;
+}
+
+FormField::Type type_of(std::string_view t) {
+    if (t == "number") return FormField::Type::Number;
+    if (t == "integer") return FormField::Type::Integer;
+    if (t == "boolean") return FormField::Type::Boolean;
+    return FormField::Type::String;
+}
+
+std::string join(const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+    return out;
+}
+
+// A frontend's text as a JSON string: invalid UTF-8 becomes U+FFFD, so the agent always gets JSON.
+void write_string(JsonWriter& w, std::string_view s) {
+    std::string fixed;
+    if (!utf8_valid(s)) {
+        for (std::size_t i = 0; i < s.size();) {
+            const auto step = utf8::decode(s, i);
+            utf8::append(fixed, step.cp);
+            i += step.len;
+        }
+        s = fixed;
+    }
+    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+// Typed text as the field's type wants it: a number field gets a number when the text is one.
+void write_typed(JsonWriter& w, const std::string& text, FormField::Type type) {
+    if (type == FormField::Type::Number || type == FormField::Type::Integer) {
+        char* end = nullptr;
+        errno = 0;
+        const double v = std::strtod(text.c_str(), &end);
+        if (!text.empty() && errno == 0 && end == text.c_str() + text.size() && std::isfinite(v)) {
+            if (type == FormField::Type::Integer && v == std::floor(v) && std::fabs(v) < 9e15)
+                w.Int64(static_cast<int64_t>(v));
+            else
+                w.Double(v);
+            return;
+        }
+    } else if (type == FormField::Type::Boolean) {
+        if (text == "true" || text == "yes" || text == "Yes") {
+            w.Bool(true);
+            return;
+        }
+        if (text == "false" || text == "no" || text == "No") {
+            w.Bool(false);
+            return;
+        }
+    }
+    write_string(w, text);
+}
+
+void write_raw(JsonWriter& w, const std::string& json) {
+    w.RawValue(json.data(), json.size(), rapidjson::kStringType);
+}
+
+void write_key(JsonWriter& w, const std::string& key) {
+    w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+}
+
+}  // namespace
+
+Parsed<ElicitationForm> parse_elicitation_form(const Value& params, Profile profile) {
+    if (!params.IsObject()) return Refusal{"invalid_request", "", "params: expected an object"};
+    const std::string mode = string_of(params, "mode");
+    if (!mode.empty() && mode != "form")
+        return Refusal{"invalid_request", "mode", "mode: '" + mode + "' is not supported, only form"};
+    const std::string message = string_of(params, "message");
+    const Value* schema = member(params, "requestedSchema");
+    if (!schema || !schema->IsObject())
+        return Refusal{"invalid_schema", "requestedSchema", "requestedSchema: expected an object"};
+    const Value* props = member(*schema, "properties");
+    if (!props || !props->IsObject())
+        return Refusal{"invalid_schema", "requestedSchema.properties", "requestedSchema.properties: expected an object"};
+
+    std::set<std::string> keys;
+    for (const auto& m : props->GetObject()) keys.insert(std::string(str(m.name)));
+    auto is_companion = [&](const std::string& key) {
+        return key.size() > kCustomSuffix.size() && key.ends_with(kCustomSuffix) &&
+               keys.count(key.substr(0, key.size() - kCustomSuffix.size()));
+    };
+
+    ElicitationForm form;
+    for (const auto& m : props->GetObject()) {
+        std::string key(str(m.name));
+        if (is_companion(key)) continue;
+        const std::string path = "requestedSchema.properties." + key;
+        if (!m.value.IsObject()) return refuse(path, "expected an object");
+        FormField f;
+        f.key = key;
+        if (keys.count(key + std::string(kCustomSuffix))) f.custom_key = key + std::string(kCustomSuffix);
+        Question q;
+        const std::string type = string_of(m.value, "type");
+        if (type == "array") {
+            const Value* items = member(m.value, "items");
+            if (!items || !items->IsObject()) return refuse(path + ".items", "expected an object");
+            f.array = true;
+            f.type = type_of(string_of(*items, "type"));
+            q.multi_select = true;
+            if (auto r = read_options(*items, path + ".items", q, f)) return *r;
+            if (q.options.empty()) return refuse(path + ".items", "a multi-select needs anyOf or enum");
+        } else if (type == "object" || type == "null") {
+            return refuse(path + ".type", "'" + type + "' fields cannot be asked");
+        } else {
+            f.type = type_of(type);
+            if (auto r = read_options(m.value, path, q, f)) return *r;
+            if (q.options.empty() && f.type == FormField::Type::Boolean) {
+                q.options = {{"Yes", "", std::nullopt}, {"No", "", std::nullopt}};
+                f.values_json = {"true", "false"};
+            }
+        }
+        q.header = string_of(m.value, "title");
+        q.question = string_of(m.value, "description");  // the question itself when there are several
+        form.fields.push_back(std::move(f));
+        form.input.questions.push_back(std::move(q));
+    }
+    if (form.fields.empty())
+        return Refusal{"invalid_schema", "requestedSchema.properties",
+                       "requestedSchema.properties: no field to ask"};
+
+    const bool single = form.fields.size() == 1;
+    bool message_used = false;
+    std::set<std::string> texts;
+    for (std::size_t i = 0; i < form.fields.size(); ++i) {
+        Question& q = form.input.questions[i];
+        if (single && !message.empty()) {
+            q.question = message;
+            message_used = true;
+        }
+        if (q.question.empty()) q.question = q.header.empty() ? form.fields[i].key : q.header;
+        if (texts.count(q.question)) q.question += " (" + form.fields[i].key + ")";
+        texts.insert(q.question);
+        if (q.header == q.question) q.header.clear();
+        if (q.header.empty() && profile == Profile::Strict) q.header = form.fields[i].key.substr(0, 12);
+    }
+    if (!message.empty() && !message_used) {
+        rapidjson::StringBuffer buf;
+        JsonWriter w(buf);
+        w.StartObject();
+        w.Key("source");
+        w.String("elicitation");
+        w.Key("message");
+        w.String(message.data(), static_cast<rapidjson::SizeType>(message.size()));
+        w.EndObject();
+        form.input.metadata_json.assign(buf.GetString(), buf.GetSize());
+    }
+    if (auto r = validate_questions(form.input.questions, profile)) return *r;
+    return form;
+}
+
+std::string elicitation_result_json(const ElicitationForm& form, const Outcome& outcome) {
+    rapidjson::StringBuffer buf;
+    JsonWriter w(buf);
+    w.StartObject();
+    w.Key("action");
+    if (outcome.kind == OutcomeKind::Cancelled || outcome.kind == OutcomeKind::Pending) {
+        w.String("decline");
+    } else if (outcome.kind != OutcomeKind::Answered) {
+        w.String("cancel");
+    } else {
+        w.String("accept");
+        w.Key("content");
+        w.StartObject();
+        for (std::size_t i = 0; i < form.fields.size() && i < form.input.questions.size(); ++i) {
+            const FormField& f = form.fields[i];
+            const Question& q = form.input.questions[i];
+            const Answer* a = nullptr;
+            for (const auto& ans : outcome.answers)
+                if (ans.question == q.question) a = &ans;
+            if (!a) continue;
+            auto value_of = [&](const std::string& label) -> const std::string* {
+                for (std::size_t j = 0; j < q.options.size() && j < f.values_json.size(); ++j)
+                    if (q.options[j].label == label) return &f.values_json[j];
+                return nullptr;
+            };
+            if (f.array) {
+                std::vector<const std::string*> picks;
+                std::vector<std::string> typed;
+                for (const auto& v : a->values) {
+                    if (const std::string* j = value_of(v)) picks.push_back(j);
+                    else typed.push_back(v);
+                }
+                if (!picks.empty() || f.custom_key.empty()) {
+                    write_key(w, f.key);
+                    w.StartArray();
+                    for (const auto* j : picks) write_raw(w, *j);
+                    if (f.custom_key.empty())
+                        for (const auto& t : typed) write_typed(w, t, f.type);
+                    w.EndArray();
+                }
+                if (!f.custom_key.empty() && !typed.empty()) {
+                    write_key(w, f.custom_key);
+                    const std::string text = join(typed);
+                    write_string(w, text);
+                }
+                continue;
+            }
+            const std::string* picked = a->selected_option && !a->was_custom ? value_of(*a->selected_option) : nullptr;
+            if (picked) {
+                write_key(w, f.key);
+                write_raw(w, *picked);
+                if (!f.custom_key.empty() && !a->notes.empty()) {
+                    write_key(w, f.custom_key);
+                    write_string(w, a->notes);
+                }
+                continue;
+            }
+            const std::string text = join(a->values);
+            if (!f.custom_key.empty() && !q.options.empty()) {
+                write_key(w, f.custom_key);
+                write_string(w, text);
+            } else {
+                write_key(w, f.key);
+                write_typed(w, text, f.type);
+            }
+        }
+        w.EndObject();
+    }
+    w.EndObject();
+    return {buf.GetString(), buf.GetSize()};
+}
+
+}  // namespace askhost::acp

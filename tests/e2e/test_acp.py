@@ -1,0 +1,185 @@
+"""End to end with a real ACP agent: @agentclientprotocol/claude-agent-acp (installed by `./dev agents`)
+against the mock model API (mock_llm.py) on 127.0.0.1, driven by askhost's ACP adapter. A scripted
+editor starts the agent (agent/start), prompts it (agent/prompt) and answers its questions; the
+test checks the exact tool result the model API received.
+
+Runs in a loopback-only network namespace when the machine allows it (see test_agents.py)."""
+import contextlib
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
+
+import harness  # noqa: E402
+from harness import Editor, Workdir, case, check, equal, main  # noqa: E402
+
+_theirs = set(harness._cases)
+from test_agents import TIMEOUT, Mock, agent_bin, agent_env, finish, in_network_namespace  # noqa: E402
+
+for _name in set(harness._cases) - _theirs:  # test_agents.py's own cases run from that file
+    del harness._cases[_name]
+
+DB_Q = "Which database should we use?"
+FEAT_Q = "Which features should we include?"
+DATABASE = {"question": DB_Q, "header": "Database", "multiSelect": False, "options": [
+    {"label": "PostgreSQL (Recommended)", "description": "Battle-tested relational DB"},
+    {"label": "SQLite", "description": "Lightweight, file-based"}]}
+FEATURES = {"question": FEAT_Q, "header": "Features", "multiSelect": True, "options": [
+    {"label": "Authentication", "description": "OAuth2 + JWT"},
+    {"label": "REST API", "description": "OpenAPI spec included"},
+    {"label": "Admin Dashboard", "description": "A web UI"}]}
+TAIL = " You can now continue with these answers in mind."
+CAREFUL = (" Read the answers carefully \u2014 they may request clarification, changes, or that you not proceed"
+           " \u2014 and follow what they actually say.")
+BASH = {"command": "touch made-by-bash.txt", "description": "Create a marker file"}
+BASH_Q = "Allow Bash: touch made-by-bash.txt? (Create a marker file)"
+
+
+def acp_agent(wd, mock, askhost_args=()):
+    """askhost --stdio with the editor; the agent started in its own project directory and prompted."""
+    program = agent_bin("agentclientprotocol-claude-agent-acp", "claude-agent-acp")
+    # claude-agent-acp refuses to start its CLI as root (as in a user namespace) unless it is told
+    # it runs in a sandbox; permission requests are asked all the same.
+    env = agent_env(wd, mock, IS_SANDBOX="1")
+    ed = Editor(wd, list(askhost_args), env=env)
+    ed.initialize(name="e2e-editor")
+    project = wd.file("project")
+    os.makedirs(project, exist_ok=True)
+    rid = ed.request("agent/start", {"command": [program], "cwd": project})
+    check("pid" in ed.result_of(rid, timeout=30).get("result", {}), "agent started")
+    rid = ed.request("agent/prompt", {"text": "Set up the project."})
+    equal(ed.result_of(rid, timeout=30).get("result"), {}, "agent/prompt")
+    return ed, project
+
+
+def shown(ed):
+    show = ed.method("ask/show", timeout=TIMEOUT)
+    return show["id"], show["params"]["questions"]
+
+
+@contextlib.contextmanager
+def scenario(tools, tool_input, askhost_args=()):
+    """The mock scripted to call `tools` with `tool_input`, the agent started and prompted; at the
+    end the agent is stopped and askhost shut down. The mock and askhost never outlive the case
+    (a leaked mock would hold the test's output pipe open)."""
+    wd = Workdir()
+    mock = Mock(wd, tools, tool_input)
+    ed = None
+    try:
+        ed, project = acp_agent(wd, mock, askhost_args)
+        yield mock, ed, project
+        rid = ed.request("agent/stop")
+        ed.result_of(rid, timeout=30)
+        finish(ed, mock)
+    finally:
+        mock.stop()
+        if ed:
+            ed.kill()
+
+
+@case
+def acp_question_option_and_multiselect():
+    with scenario(["AskUserQuestion"], [DATABASE, FEATURES]) as (mock, ed, _):
+        rid, qs = shown(ed)
+        ed.reply(rid, {"answered": True, "answers": [
+            {"question": DB_Q, "answer": "PostgreSQL (Recommended)", "selectedOption": "PostgreSQL (Recommended)",
+             "wasCustom": False},
+            {"question": FEAT_Q, "answer": ["Authentication", "Admin Dashboard"], "wasCustom": False}]})
+        res = mock.tool_result()
+        equal(res["text"], f'Your questions have been answered: "{DB_Q}"="PostgreSQL (Recommended)", '
+                           f'"{FEAT_Q}"="Authentication, Admin Dashboard".' + TAIL, "tool result")
+
+
+@case
+def acp_question_options_notes_and_multiselect():
+    with scenario(["AskUserQuestion"], [DATABASE, FEATURES]) as (mock, ed, _):
+        rid, qs = shown(ed)
+        equal([q["question"] for q in qs], [DB_Q, FEAT_Q], "questions")
+        equal([q["header"] for q in qs], ["Database", "Features"], "headers")
+        equal(qs[0]["options"], DATABASE["options"], "options with descriptions")
+        equal(qs[1]["multiSelect"], True, "multi-select")
+        ed.reply(rid, {"answered": True, "answers": [
+            {"question": DB_Q, "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": False, "notes": "keep it small"},
+            {"question": FEAT_Q, "answer": ["Authentication", "REST API"], "wasCustom": False}]})
+        res = mock.tool_result()
+        # With notes (or typed text) Claude words the result differently.
+        equal(res["text"], f'The user answered: "{DB_Q}"="SQLite" notes: keep it small, '
+                           f'"{FEAT_Q}"="Authentication, REST API".' + CAREFUL, "tool result")
+        equal(res["is_error"], False, "is_error")
+        ed.method("agent/output", where=lambda m: "All set." in m["params"]["text"], timeout=TIMEOUT)
+
+
+@case
+def acp_question_other():
+    with scenario(["AskUserQuestion"], [DATABASE]) as (mock, ed, _):
+        rid, qs = shown(ed)
+        equal(qs[0]["question"], DB_Q, "question")
+        ed.reply(rid, {"answered": True, "answers": [{"question": DB_Q, "answer": "DynamoDB", "wasCustom": True}]})
+        res = mock.tool_result()
+        equal(res["text"], f'The user answered: "{DB_Q}"="DynamoDB".' + CAREFUL, "tool result")
+
+
+@case
+def acp_question_declined():
+    with scenario(["AskUserQuestion"], [DATABASE]) as (mock, ed, _):
+        rid, _ = shown(ed)
+        ed.reply(rid, {"answered": False, "cancelled": True})
+        res = mock.tool_result()
+        equal(res["text"], "The user did not answer the questions.", "tool result")
+
+
+@case
+def acp_stop_while_asking():
+    with scenario(["AskUserQuestion"], [DATABASE]) as (mock, ed, _):
+        rid, _ = shown(ed)
+        stop_id = ed.request("agent/stop")
+        cancel = ed.method("$/cancelRequest", timeout=30)
+        equal(cancel["params"]["id"], rid, "the question is withdrawn")
+        check("result" in ed.result_of(stop_id, timeout=30), "agent/stop answered")
+        ed.method("agent/exit", timeout=30)
+        check(not [r for r in mock.requests() if "tool_result" in r], "no answer reached the model")
+
+
+@case
+def acp_permission_granted_once():
+    with scenario(["Bash"], BASH) as (mock, ed, project):
+        rid, qs = shown(ed)
+        equal(qs[0]["question"], BASH_Q, "permission question")
+        equal(qs[0]["header"], "Permission", "header")
+        equal([o["label"] for o in qs[0]["options"]], ["Yes", "No"], "the agent's options")
+        ed.reply(rid, {"answered": True, "answers": [{"question": BASH_Q, "answer": "Yes", "selectedOption": "Yes",
+                                                      "wasCustom": False}]})
+        res = mock.tool_result()
+        equal(res["is_error"], False, f"is_error ({res['text']!r})")
+        check(os.path.exists(os.path.join(project, "made-by-bash.txt")), "the command ran")
+        ed.method("agent/output", where=lambda m: "* touch made-by-bash.txt" in m["params"]["text"], timeout=TIMEOUT)
+
+
+@case
+def acp_permission_refused():
+    with scenario(["Bash"], BASH) as (mock, ed, project):
+        rid, qs = shown(ed)
+        ed.reply(rid, {"answered": True, "answers": [{"question": BASH_Q, "answer": "No", "selectedOption": "No",
+                                                      "wasCustom": False}]})
+        res = mock.tool_result()
+        equal(res["text"], "User refused permission to run tool", "tool result")
+        equal(res["is_error"], True, "is_error")
+        check(not os.path.exists(os.path.join(project, "made-by-bash.txt")), "the command did not run")
+
+
+@case
+def acp_permission_by_allow_tools():
+    with scenario(["Bash"], BASH, ["--allow-tools", "Bash"]) as (mock, ed, project):
+        res = mock.tool_result()
+        equal(res["is_error"], False, f"is_error ({res['text']!r})")
+        check(os.path.exists(os.path.join(project, "made-by-bash.txt")), "the command ran")
+        check(not any(m.get("method") == "ask/show" for m in ed.seen), "nothing was asked")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] != "--list":
+        rc = in_network_namespace()
+        if rc is not None:
+            raise SystemExit(rc)
+    raise SystemExit(main())

@@ -1,0 +1,606 @@
+#define BOOST_TEST_MODULE acp
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rapidjson/document.h>
+
+#include "../../plugins/acp/elicitation.hpp"
+#include "../../plugins/acp/workspace_files.hpp"
+#include "adapter.hpp"
+
+using namespace askhost;
+using namespace askhost::acp;
+namespace fs = std::filesystem;
+
+namespace askhost {
+void register_acp_adapter(AdapterRegistry&);
+}
+
+namespace {
+
+rapidjson::Document parse(const std::string& s) {
+    rapidjson::Document d;
+    d.Parse(s.c_str());
+    BOOST_REQUIRE(!d.HasParseError());
+    return d;
+}
+
+// What claude-agent-acp 0.100.0 sends for one AskUserQuestion question (checked on this machine).
+const char* kClaudeSingle = R"J({"mode":"form","sessionId":"s","toolCallId":"toolu_1",
+  "message":"Which database should we use?","requestedSchema":{"type":"object","properties":{
+  "question_0":{"type":"string","title":"Database","oneOf":[
+    {"const":"PostgreSQL (Recommended)","title":"PostgreSQL (Recommended)","description":"Battle-tested"},
+    {"const":"SQLite","title":"SQLite","description":"File-based",
+     "_meta":{"_claude/askUserQuestionOption":{"preview":"one file"}}}]},
+  "question_0_custom":{"type":"string","title":"Other","description":"Type your own answer, or add a note to the option you chose above (optional)."}}}})J";
+
+// Two questions: each field's description is its question; a multi-select array.
+const char* kClaudeTwo = R"({"mode":"form","sessionId":"s","message":"Please answer the following questions.",
+  "requestedSchema":{"type":"object","properties":{
+  "question_0":{"type":"string","title":"Database","description":"Which database?","oneOf":[
+    {"const":"PostgreSQL","title":"PostgreSQL"},{"const":"SQLite","title":"SQLite"}]},
+  "question_0_custom":{"type":"string","title":"Other"},
+  "question_1":{"type":"array","title":"Features","description":"Which features?","items":{"anyOf":[
+    {"const":"Auth","title":"Auth"},{"const":"REST","title":"REST API"},{"const":"Admin","title":"Admin"}]}},
+  "question_1_custom":{"type":"string","title":"Other"}}}})";
+
+ElicitationForm form_of(const char* json, Profile p = Profile::Lenient) {
+    auto d = parse(json);
+    auto parsed = parse_elicitation_form(d, p);
+    if (auto* r = std::get_if<Refusal>(&parsed)) BOOST_FAIL("refused: " + r->message);
+    return std::get<ElicitationForm>(std::move(parsed));
+}
+
+std::string refusal_of(const char* json, Profile p = Profile::Lenient) {
+    auto d = parse(json);
+    auto parsed = parse_elicitation_form(d, p);
+    auto* r = std::get_if<Refusal>(&parsed);
+    return r ? r->message : std::string("(accepted)");
+}
+
+Answer pick(const std::string& q, const std::string& label, const std::string& notes = "") {
+    Answer a;
+    a.question = q;
+    a.values = {label};
+    a.selected_option = label;
+    a.notes = notes;
+    return a;
+}
+
+Answer typed(const std::string& q, const std::string& text) {
+    Answer a;
+    a.question = q;
+    a.values = {text};
+    a.was_custom = true;
+    return a;
+}
+
+Answer multi(const std::string& q, std::vector<std::string> values, bool custom = false) {
+    Answer a;
+    a.question = q;
+    a.values = std::move(values);
+    a.multi = true;
+    a.was_custom = custom;
+    return a;
+}
+
+}  // namespace
+
+// ---- elicitation schema -> Ask ----------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(claude_single_question_uses_the_message_and_hides_the_companion) {
+    auto f = form_of(kClaudeSingle);
+    BOOST_REQUIRE_EQUAL(f.input.questions.size(), 1u);
+    const Question& q = f.input.questions[0];
+    BOOST_TEST(q.question == "Which database should we use?");
+    BOOST_TEST(q.header == "Database");
+    BOOST_REQUIRE_EQUAL(q.options.size(), 2u);
+    BOOST_TEST(q.options[0].label == "PostgreSQL (Recommended)");
+    BOOST_TEST(q.options[0].description == "Battle-tested");
+    BOOST_TEST(!q.options[0].preview.has_value());
+    BOOST_TEST(q.options[1].preview.value_or("") == "one file");
+    BOOST_TEST(!q.multi_select);
+    BOOST_TEST(f.fields[0].key == "question_0");
+    BOOST_TEST(f.fields[0].custom_key == "question_0_custom");
+    BOOST_TEST(f.input.metadata_json.empty());
+    // the strict profile accepts what Claude sends, too
+    BOOST_TEST(form_of(kClaudeSingle, Profile::Strict).input.questions.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(several_questions_take_their_descriptions_and_keep_the_message) {
+    auto f = form_of(kClaudeTwo);
+    BOOST_REQUIRE_EQUAL(f.input.questions.size(), 2u);
+    BOOST_TEST(f.input.questions[0].question == "Which database?");
+    BOOST_TEST(f.input.questions[1].question == "Which features?");
+    BOOST_TEST(f.input.questions[1].header == "Features");
+    BOOST_TEST(f.input.questions[1].multi_select);
+    BOOST_TEST(f.input.questions[1].options[1].label == "REST API");
+    BOOST_TEST(f.fields[1].array);
+    BOOST_TEST(f.fields[1].values_json[1] == "\"REST\"");
+    BOOST_TEST(f.input.metadata_json ==
+               R"({"source":"elicitation","message":"Please answer the following questions."})");
+}
+
+BOOST_AUTO_TEST_CASE(generic_mcp_forms_enum_boolean_number_and_free_text) {
+    auto f = form_of(R"({"message":"Configure","requestedSchema":{"type":"object","properties":{
+        "name":{"type":"string","title":"Name","description":"Project name?"},
+        "size":{"type":"string","enum":["s","m"],"enumNames":["Small","Medium"],"description":"Size?"},
+        "tests":{"type":"boolean","description":"Add tests?"},
+        "port":{"type":"integer","title":"Port"},
+        "tags":{"type":"array","items":{"type":"string","enum":["a","b"]}}},"required":["name"]}})");
+    BOOST_REQUIRE_EQUAL(f.input.questions.size(), 5u);
+    BOOST_TEST(f.input.questions[0].question == "Project name?");
+    BOOST_TEST(f.input.questions[0].options.empty());  // free text
+    BOOST_TEST(f.input.questions[1].options[1].label == "Medium");
+    BOOST_TEST(f.fields[1].values_json[1] == "\"m\"");
+    BOOST_TEST(f.input.questions[2].options[0].label == "Yes");
+    BOOST_TEST(f.fields[2].values_json[0] == "true");
+    BOOST_TEST(f.input.questions[3].question == "Port");  // no description: the title
+    BOOST_TEST(f.input.questions[3].header == "");          // not repeated as a header
+    BOOST_TEST(f.input.questions[4].question == "tags");    // nothing else: the key
+    BOOST_TEST(f.input.questions[4].multi_select);
+    BOOST_TEST(f.fields[0].custom_key.empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_custom_field_without_its_base_is_an_ordinary_question) {
+    auto f = form_of(R"({"requestedSchema":{"type":"object","properties":{"note_custom":{"type":"string"}}}})");
+    BOOST_REQUIRE_EQUAL(f.input.questions.size(), 1u);
+    BOOST_TEST(f.fields[0].key == "note_custom");
+}
+
+BOOST_AUTO_TEST_CASE(duplicate_question_texts_are_told_apart) {
+    auto f = form_of(R"({"requestedSchema":{"type":"object","properties":{
+        "a":{"type":"string","description":"Why?"},"b":{"type":"string","description":"Why?"}}}})");
+    BOOST_TEST(f.input.questions[0].question == "Why?");
+    BOOST_TEST(f.input.questions[1].question == "Why? (b)");
+}
+
+BOOST_AUTO_TEST_CASE(forms_that_cannot_be_asked_are_refused_with_the_field) {
+    BOOST_TEST(refusal_of(R"({"mode":"url","url":"https://x"})") == "mode: 'url' is not supported, only form");
+    BOOST_TEST(refusal_of(R"({"mode":"form"})") == "requestedSchema: expected an object");
+    BOOST_TEST(refusal_of(R"({"requestedSchema":{"type":"object"}})") ==
+               "requestedSchema.properties: expected an object");
+    BOOST_TEST(refusal_of(R"({"requestedSchema":{"properties":{}}})") ==
+               "requestedSchema.properties: no field to ask");
+    BOOST_TEST(refusal_of(R"({"requestedSchema":{"properties":{"x":{"type":"object"}}}})") ==
+               "requestedSchema.properties.x.type: 'object' fields cannot be asked");
+    BOOST_TEST(refusal_of(R"({"requestedSchema":{"properties":{"x":3}}})") ==
+               "requestedSchema.properties.x: expected an object");
+    BOOST_TEST(refusal_of(R"({"requestedSchema":{"properties":{"x":{"type":"array","items":{"type":"string"}}}}})") ==
+               "requestedSchema.properties.x.items: a multi-select needs anyOf or enum");
+    BOOST_TEST(refusal_of(R"({"requestedSchema":{"properties":{"x":{"oneOf":[{"title":"no const"}]}}}})") ==
+               "requestedSchema.properties.x.oneOf[0]: expected an object with a string, number or boolean const");
+    BOOST_TEST(refusal_of(R"({"requestedSchema":{"properties":{"x":{"oneOf":[{"const":"a"},{"const":"a"}]}}}})") ==
+               "questions[0].options[1].label: duplicate label \"a\"");
+    BOOST_TEST(refusal_of(R"([])") == "params: expected an object");
+}
+
+BOOST_AUTO_TEST_CASE(strict_profile_gets_a_header_from_the_key) {
+    auto f = form_of(R"({"message":"Pick","requestedSchema":{"properties":{"colour_choice":{"enum":["red","blue"]}}}})",
+                     Profile::Strict);
+    BOOST_TEST(f.input.questions[0].header == "colour_choic");
+}
+
+// ---- outcome -> elicitation result ------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(a_chosen_option_is_accepted_with_its_const) {
+    auto f = form_of(kClaudeSingle);
+    auto out = elicitation_result_json(f, Outcome::answered({pick("Which database should we use?", "SQLite")}));
+    BOOST_TEST(out == R"({"action":"accept","content":{"question_0":"SQLite"}})");
+}
+
+BOOST_AUTO_TEST_CASE(notes_on_a_chosen_option_go_in_the_companion) {
+    auto f = form_of(kClaudeSingle);
+    auto out = elicitation_result_json(f, Outcome::answered({pick("Which database should we use?", "SQLite", "keep it small")}));
+    BOOST_TEST(out == R"({"action":"accept","content":{"question_0":"SQLite","question_0_custom":"keep it small"}})");
+}
+
+BOOST_AUTO_TEST_CASE(other_goes_in_the_companion_alone) {
+    auto f = form_of(kClaudeSingle);
+    auto out = elicitation_result_json(f, Outcome::answered({typed("Which database should we use?", "DynamoDB")}));
+    BOOST_TEST(out == R"({"action":"accept","content":{"question_0_custom":"DynamoDB"}})");
+}
+
+BOOST_AUTO_TEST_CASE(multi_select_picks_and_typed_extra) {
+    auto f = form_of(kClaudeTwo);
+    auto out = elicitation_result_json(f, Outcome::answered({pick("Which database?", "PostgreSQL"),
+                                                             multi("Which features?", {"Auth", "REST API", "GraphQL"}, true)}));
+    BOOST_TEST(out == R"({"action":"accept","content":{"question_0":"PostgreSQL","question_1":["Auth","REST"],)"
+                      R"("question_1_custom":"GraphQL"}})");
+}
+
+BOOST_AUTO_TEST_CASE(typed_values_follow_the_field_type) {
+    auto f = form_of(R"({"requestedSchema":{"properties":{
+        "port":{"type":"integer","description":"Port?"},"ratio":{"type":"number","description":"Ratio?"},
+        "name":{"type":"string","description":"Name?"},"ok":{"type":"boolean","description":"OK?"},
+        "n":{"type":"integer","description":"N?"}}}})");
+    auto out = elicitation_result_json(f, Outcome::answered({typed("Port?", "8080"), typed("Ratio?", "0.5"),
+                                                             typed("Name?", "42"), pick("OK?", "No"),
+                                                             typed("N?", "many")}));
+    BOOST_TEST(out == R"({"action":"accept","content":{"port":8080,"ratio":0.5,"name":"42","ok":false,"n":"many"}})");
+}
+
+BOOST_AUTO_TEST_CASE(every_other_outcome_declines_or_cancels) {
+    auto f = form_of(kClaudeSingle);
+    BOOST_TEST(elicitation_result_json(f, Outcome::cancelled()) == R"({"action":"decline"})");
+    BOOST_TEST(elicitation_result_json(f, Outcome::pending(".askhost/p.json")) == R"({"action":"decline"})");
+    BOOST_TEST(elicitation_result_json(f, Outcome::timed_out()) == R"({"action":"cancel"})");
+    BOOST_TEST(elicitation_result_json(f, Outcome::connection_lost()) == R"({"action":"cancel"})");
+}
+
+BOOST_AUTO_TEST_CASE(invalid_utf8_from_a_frontend_still_makes_json) {
+    auto f = form_of(kClaudeSingle);
+    auto out = elicitation_result_json(f, Outcome::answered({typed("Which database should we use?", "a\xff")}));
+    BOOST_TEST(out == "{\"action\":\"accept\",\"content\":{\"question_0_custom\":\"a\xEF\xBF\xBD\"}}");
+}
+
+// ---- the working directory's files ------------------------------------------------------------
+
+namespace {
+
+struct TempDir {
+    fs::path root;
+    TempDir() {
+        char tmpl[] = "/tmp/askhost-acp-unit-XXXXXX";
+        root = fs::canonical(::mkdtemp(tmpl));
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(root, ec);
+    }
+    void put(const std::string& rel, const std::string& text) const {
+        fs::create_directories((root / rel).parent_path());
+        std::ofstream(root / rel) << text;
+    }
+    std::string get(const std::string& rel) const {
+        std::ifstream in(root / rel);
+        return {std::istreambuf_iterator<char>(in), {}};
+    }
+};
+
+std::string error_of(const std::variant<std::string, FsError>& r) {
+    auto* e = std::get_if<FsError>(&r);
+    return e ? e->message : "(read: " + std::get<std::string>(r) + ")";
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(reads_inside_with_line_and_limit) {
+    TempDir t;
+    t.put("ws/a.txt", "one\ntwo\nthree\n");
+    WorkspaceFiles files(t.root / "ws");
+    const std::string p = (t.root / "ws/a.txt").string();
+    BOOST_TEST(std::get<std::string>(files.read(p, std::nullopt, std::nullopt)) == "one\ntwo\nthree\n");
+    BOOST_TEST(std::get<std::string>(files.read(p, 2, std::nullopt)) == "two\nthree\n");
+    BOOST_TEST(std::get<std::string>(files.read(p, 2, 1)) == "two\n");
+    BOOST_TEST(std::get<std::string>(files.read(p, 9, 1)) == "");
+    t.put("ws/bad.txt", "x\xc3(");
+    BOOST_TEST(std::get<std::string>(files.read((t.root / "ws/bad.txt").string(), std::nullopt, std::nullopt)) ==
+               "x\xEF\xBF\xBD(");
+}
+
+BOOST_AUTO_TEST_CASE(paths_outside_the_working_directory_are_refused) {
+    TempDir t;
+    t.put("ws/in.txt", "in");
+    t.put("secret.txt", "secret");
+    fs::create_directory_symlink(t.root, t.root / "ws" / "up");
+    fs::create_symlink(t.root / "secret.txt", t.root / "ws" / "link.txt");
+    WorkspaceFiles files(t.root / "ws");
+    const std::string ws = (t.root / "ws").string();
+    BOOST_TEST(error_of(files.read((t.root / "secret.txt").string(), {}, {})) ==
+               (t.root / "secret.txt").string() + ": outside the working directory " + ws);
+    BOOST_TEST(error_of(files.read(ws + "/../secret.txt", {}, {})).find("outside the working directory") != std::string::npos);
+    BOOST_TEST(error_of(files.read(ws + "/up/secret.txt", {}, {})).find("outside the working directory") != std::string::npos);
+    BOOST_TEST(error_of(files.read(ws + "/link.txt", {}, {})).find("outside the working directory") != std::string::npos);
+    BOOST_TEST(error_of(files.read("in.txt", {}, {})) == "in.txt: not an absolute path");
+    BOOST_TEST(error_of(files.read("/etc/passwd", {}, {})).find("outside") != std::string::npos);
+    BOOST_TEST(error_of(files.read(ws + "-sibling/x", {}, {})).find("outside") != std::string::npos);
+    BOOST_TEST(std::get<FsError>(files.read(ws + "/missing.txt", {}, {})).code == -32002);
+    BOOST_TEST(error_of(files.read(ws, {}, {})).find("not a regular file") != std::string::npos);
+
+    BOOST_TEST(files.write(ws + "/../evil.txt", "x").has_value());
+    BOOST_TEST(files.write(ws + "/up/evil.txt", "x").has_value());
+    BOOST_TEST(files.write(ws + "/link.txt", "x").has_value());
+    BOOST_TEST(!fs::exists(t.root / "evil.txt"));
+    BOOST_TEST(t.get("secret.txt") == "secret");
+}
+
+BOOST_AUTO_TEST_CASE(writes_replace_keep_the_mode_and_create_parents) {
+    TempDir t;
+    t.put("ws/run.sh", "old");
+    ::chmod((t.root / "ws/run.sh").c_str(), 0750);
+    WorkspaceFiles files(t.root / "ws");
+    BOOST_TEST(!files.write((t.root / "ws/run.sh").string(), "new").has_value());
+    BOOST_TEST(t.get("ws/run.sh") == "new");
+    struct stat st {};
+    ::stat((t.root / "ws/run.sh").c_str(), &st);
+    BOOST_TEST((st.st_mode & 0777) == 0750u);
+    BOOST_TEST(!files.write((t.root / "ws/deep/er/x.txt").string(), "x").has_value());
+    BOOST_TEST(t.get("ws/deep/er/x.txt") == "x");
+    // no temporary files left behind
+    std::size_t n = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(t.root / "ws")) ++n;
+    BOOST_TEST(n == 2u);
+}
+
+// ---- the adapter through a fake host ------------------------------------------------------------
+
+namespace {
+
+struct FakeHost final : AdapterHost {
+    std::vector<std::string> sent, printed, logs, withdrawn;
+    std::vector<std::pair<AskInput, Reply>> asks;
+    AdapterSettings set;
+    std::string cwd = "/work/project";
+    bool input_closed = false;
+    std::string ask(AskInput input, Reply reply) override {
+        asks.emplace_back(std::move(input), std::move(reply));
+        return "ask-" + std::to_string(asks.size());
+    }
+    void withdraw(const std::string& id) override { withdrawn.push_back(id); }
+    void output(Stream, std::string_view text) override { printed.emplace_back(text); }
+    void send(std::string_view line) override { sent.emplace_back(line); }
+    Profile profile() const override { return Profile::Lenient; }
+    void log(std::string_view m) override { logs.emplace_back(m); }
+    void close_input() override { input_closed = true; }
+    std::string working_directory() const override { return cwd; }
+    const AdapterSettings& settings() const override { return set; }
+
+    std::string all_output() const {
+        std::string s;
+        for (const auto& p : printed) s += p;
+        return s;
+    }
+};
+
+std::unique_ptr<AgentAdapter> make(FakeHost& host) {
+    AdapterRegistry reg;
+    register_acp_adapter(reg);
+    return reg.find("acp")->create(host);
+}
+
+// Starts the adapter and plays the agent's side of initialize and session/new.
+std::unique_ptr<AgentAdapter> ready(FakeHost& h) {
+    auto a = make(h);
+    a->started();
+    a->on_line(R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"agentCapabilities":{}}})");
+    a->on_line(R"({"jsonrpc":"2.0","id":2,"result":{"sessionId":"sess-1"}})");
+    return a;
+}
+
+const char* kPermission = R"({"jsonrpc":"2.0","id":0,"method":"session/request_permission","params":{
+  "sessionId":"sess-1","toolCall":{"toolCallId":"toolu_1","name":"Bash","title":"touch x","kind":"execute",
+  "rawInput":{"command":"touch x","description":"Create a marker file"},"_meta":{"claudeCode":{"toolName":"Bash"}}},
+  "options":[{"optionId":"allow-once","name":"Yes","kind":"allow_once"},{"optionId":"reject","name":"No","kind":"reject_once"}]}})";
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(handshake_then_queued_prompt) {
+    FakeHost h;
+    auto a = make(h);
+    BOOST_TEST(a->name() == "acp");
+    a->started();
+    BOOST_REQUIRE_EQUAL(h.sent.size(), 1u);
+    auto init = parse(h.sent[0]);
+    BOOST_TEST(std::string(init["method"].GetString()) == "initialize");
+    BOOST_TEST(init["params"]["protocolVersion"].GetInt() == 1);
+    BOOST_TEST(init["params"]["clientCapabilities"]["fs"]["readTextFile"].GetBool());
+    BOOST_TEST(init["params"]["clientCapabilities"]["fs"]["writeTextFile"].GetBool());
+    BOOST_TEST(!init["params"]["clientCapabilities"]["terminal"].GetBool());
+    BOOST_TEST(init["params"]["clientCapabilities"]["elicitation"]["form"].IsObject());
+    BOOST_TEST(a->prompt("set up the project"));  // before the session: queued
+    BOOST_REQUIRE_EQUAL(h.sent.size(), 1u);
+    a->on_line(R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}})");
+    BOOST_REQUIRE_EQUAL(h.sent.size(), 2u);
+    BOOST_TEST(h.sent[1] == R"({"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/work/project","mcpServers":[]}})");
+    a->on_line(R"({"jsonrpc":"2.0","id":2,"result":{"sessionId":"sess-1"}})");
+    BOOST_REQUIRE_EQUAL(h.sent.size(), 3u);
+    BOOST_TEST(h.sent[2] == R"({"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"sess-1",)"
+                            R"("prompt":[{"type":"text","text":"set up the project"}]}})");
+    // a second prompt waits for the turn to end
+    a->prompt("and now the tests");
+    BOOST_REQUIRE_EQUAL(h.sent.size(), 3u);
+    a->on_line(R"({"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}})");
+    BOOST_REQUIRE_EQUAL(h.sent.size(), 4u);
+    BOOST_TEST(h.sent[3].find("and now the tests") != std::string::npos);
+    BOOST_TEST(!h.input_closed);  // not one-shot: an editor may send more
+}
+
+BOOST_AUTO_TEST_CASE(one_shot_ends_the_agent_after_its_last_turn) {
+    FakeHost h;
+    h.set.one_shot = true;
+    auto a = make(h);
+    a->started();
+    a->prompt("go");
+    a->on_line(R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}})");
+    a->on_line(R"({"jsonrpc":"2.0","id":2,"result":{"sessionId":"s"}})");
+    BOOST_TEST(!h.input_closed);
+    a->on_line(R"({"jsonrpc":"2.0","id":3,"result":{"stopReason":"cancelled"}})");
+    BOOST_TEST(h.input_closed);
+    BOOST_TEST(h.all_output().find("[turn ended: cancelled]") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(session_errors_are_told) {
+    FakeHost h;
+    h.set.one_shot = true;
+    auto a = make(h);
+    a->started();
+    a->on_line(R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}})");
+    a->on_line(R"({"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"Authentication required"}})");
+    BOOST_TEST(h.all_output().find("the agent could not start a session: Authentication required (code -32000)") !=
+               std::string::npos);
+    BOOST_TEST(h.input_closed);
+}
+
+BOOST_AUTO_TEST_CASE(permission_request_becomes_a_question_and_the_option_id_goes_back) {
+    FakeHost h;
+    auto a = ready(h);
+    h.sent.clear();
+    a->on_line(kPermission);
+    BOOST_REQUIRE_EQUAL(h.asks.size(), 1u);
+    const Question& q = h.asks[0].first.questions[0];
+    BOOST_TEST(q.question == "Allow Bash: touch x? (Create a marker file)");
+    BOOST_TEST(q.options.size() == 2u);
+    Answer no;
+    no.question = q.question;
+    no.values = {"No"};
+    no.selected_option = "No";
+    h.asks[0].second(Outcome::answered({no}));
+    BOOST_REQUIRE_EQUAL(h.sent.size(), 1u);
+    BOOST_TEST(h.sent[0] == R"({"jsonrpc":"2.0","id":0,"result":{"outcome":{"outcome":"selected","optionId":"reject"}}})");
+}
+
+BOOST_AUTO_TEST_CASE(a_cancelled_permission_question_is_cancelled) {
+    FakeHost h;
+    auto a = ready(h);
+    h.sent.clear();
+    a->on_line(kPermission);
+    h.asks[0].second(Outcome::cancelled());
+    BOOST_TEST(h.sent.at(0) == R"({"jsonrpc":"2.0","id":0,"result":{"outcome":{"outcome":"cancelled"}}})");
+}
+
+BOOST_AUTO_TEST_CASE(allow_tools_answers_without_asking) {
+    FakeHost h;
+    h.set.allow_tools = {"Read,Bash"};
+    auto a = ready(h);
+    h.sent.clear();
+    a->on_line(kPermission);
+    BOOST_TEST(h.asks.empty());
+    BOOST_TEST(h.sent.at(0) == R"({"jsonrpc":"2.0","id":0,"result":{"outcome":{"outcome":"selected","optionId":"allow-once"}}})");
+    BOOST_TEST(h.all_output().find("allowed Bash (--allow-tools): touch x") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(allow_tools_matches_the_kind_when_the_agent_names_no_tool) {
+    FakeHost h;
+    h.set.allow_tools = {"execute"};
+    auto a = ready(h);
+    h.sent.clear();
+    a->on_line(R"({"jsonrpc":"2.0","id":"p1","method":"session/request_permission","params":{"sessionId":"s",
+        "toolCall":{"toolCallId":"t","title":"Shell ls","kind":"execute"},
+        "options":[{"optionId":"proceed_once","name":"Allow","kind":"allow_once"},{"optionId":"cancel","name":"Cancel","kind":"reject_once"}]}})");
+    BOOST_TEST(h.asks.empty());
+    BOOST_TEST(h.sent.at(0) == R"({"jsonrpc":"2.0","id":"p1","result":{"outcome":{"outcome":"selected","optionId":"proceed_once"}}})");
+}
+
+BOOST_AUTO_TEST_CASE(elicitation_round_trip) {
+    FakeHost h;
+    auto a = ready(h);
+    h.sent.clear();
+    a->on_line(std::string(R"({"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":)") + kClaudeSingle + "}");
+    BOOST_REQUIRE_EQUAL(h.asks.size(), 1u);
+    h.asks[0].second(Outcome::answered({typed("Which database should we use?", "DynamoDB")}));
+    BOOST_TEST(h.sent.at(0) == R"({"jsonrpc":"2.0","id":5,"result":{"action":"accept","content":{"question_0_custom":"DynamoDB"}}})");
+}
+
+BOOST_AUTO_TEST_CASE(stopping_cancels_the_turn_and_answers_open_requests_cancelled) {
+    FakeHost h;
+    auto a = ready(h);
+    a->prompt("go");
+    a->on_line(kPermission);
+    a->on_line(std::string(R"({"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":)") + kClaudeSingle + "}");
+    h.sent.clear();
+    a->stopping();
+    BOOST_REQUIRE_EQUAL(h.sent.size(), 3u);
+    BOOST_TEST(h.sent[0] == R"({"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"sess-1"}})");
+    BOOST_TEST(h.sent[1] == R"({"jsonrpc":"2.0","id":0,"result":{"outcome":{"outcome":"cancelled"}}})");
+    BOOST_TEST(h.sent[2] == R"({"jsonrpc":"2.0","id":7,"result":{"action":"cancel"}})");
+    BOOST_TEST(h.withdrawn == (std::vector<std::string>{"ask-1", "ask-2"}));
+    // a late answer from a frontend is not sent twice
+    h.asks[0].second(Outcome::cancelled());
+    BOOST_TEST(h.sent.size() == 3u);
+}
+
+BOOST_AUTO_TEST_CASE(the_agent_may_cancel_its_own_request) {
+    FakeHost h;
+    auto a = ready(h);
+    a->on_line(kPermission);
+    h.sent.clear();
+    a->on_line(R"({"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":0}})");
+    BOOST_TEST(h.withdrawn == std::vector<std::string>{"ask-1"});
+    BOOST_TEST(h.sent.at(0) == R"({"jsonrpc":"2.0","id":0,"error":{"code":-32800,"message":"cancelled by the agent"}})");
+}
+
+BOOST_AUTO_TEST_CASE(bad_messages_get_errors_and_output_stays_output) {
+    FakeHost h;
+    auto a = ready(h);
+    h.sent.clear();
+    a->on_line("plain text from the agent");
+    a->on_line("{not json");
+    a->on_line(R"({"jsonrpc":"2.0","id":9,"method":"terminal/create","params":{}})");
+    a->on_line(R"({"jsonrpc":"2.0","id":10,"method":42})");
+    a->on_line(R"({"jsonrpc":"2.0","id":11,"method":"session/request_permission","params":{"toolCall":{}}})");
+    a->on_line(R"({"jsonrpc":"2.0","id":12,"method":"elicitation/create","params":{"mode":"url","url":"x"}})");
+    a->on_line(R"({"jsonrpc":"2.0","id":99,"result":{}})");
+    BOOST_TEST(h.all_output().find("plain text from the agent\n") != std::string::npos);
+    BOOST_TEST(h.all_output().find("{not json\n") != std::string::npos);
+    BOOST_REQUIRE_EQUAL(h.sent.size(), 4u);
+    BOOST_TEST(h.sent[0] == R"({"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"askhost does not offer terminal/create"}})");
+    BOOST_TEST(h.sent[1] == R"({"jsonrpc":"2.0","id":10,"error":{"code":-32600,"message":"method: expected a string"}})");
+    BOOST_TEST(h.sent[2] == R"({"jsonrpc":"2.0","id":11,"error":{"code":-32602,"message":"options: expected a non-empty array"}})");
+    BOOST_TEST(h.sent[3] == R"({"jsonrpc":"2.0","id":12,"error":{"code":-32602,"message":"mode: 'url' is not supported, only form"}})");
+    BOOST_TEST(h.asks.empty());
+}
+
+BOOST_AUTO_TEST_CASE(session_updates_read_as_text) {
+    FakeHost h;
+    auto a = ready(h);
+    h.printed.clear();
+    auto update = [&](const std::string& u) {
+        a->on_line(R"({"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess-1","update":)" + u + "}}");
+    };
+    update(R"({"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Let me "}})");
+    update(R"({"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"look."}})");
+    update(R"({"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"hmm"}})");
+    update(R"({"sessionUpdate":"tool_call","toolCallId":"t1","title":"Terminal","kind":"execute","status":"pending","rawInput":{}})");
+    update(R"({"sessionUpdate":"tool_call_update","toolCallId":"t1","title":"ls -la","rawInput":{"command":"ls -la"}})");
+    update(R"({"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed"})");
+    update(R"({"sessionUpdate":"tool_call","toolCallId":"t2","title":"Write a.txt","status":"in_progress"})");
+    update(R"({"sessionUpdate":"tool_call_update","toolCallId":"t2","status":"failed","content":[)"
+           R"({"type":"content","content":{"type":"text","text":"```\nPermission denied\nmore\n```"}}]})");
+    update(R"({"sessionUpdate":"plan","entries":[{"content":"Read","status":"completed"},{"content":"Write","status":"pending"}]})");
+    update(R"({"sessionUpdate":"usage_update","used":1})");
+    BOOST_TEST(h.all_output() == "Let me look.\n* ls -la\n  -> done\n* Write a.txt\n  -> failed: Permission denied\n"
+                                   "Plan:\n  [x] Read\n  [ ] Write\n");
+}
+
+BOOST_AUTO_TEST_CASE(fs_requests_are_served_inside_and_refused_outside) {
+    TempDir t;
+    fs::create_directories(t.root / "ws");
+    FakeHost h;
+    h.cwd = (t.root / "ws").string();
+    auto a = ready(h);
+    h.sent.clear();
+    const std::string inside = (t.root / "ws/f.txt").string();
+    a->on_line(R"({"jsonrpc":"2.0","id":1,"method":"fs/write_text_file","params":{"sessionId":"sess-1","path":")" +
+               inside + R"(","content":"hi\nthere\n"}})");
+    a->on_line(R"({"jsonrpc":"2.0","id":2,"method":"fs/read_text_file","params":{"sessionId":"sess-1","path":")" +
+               inside + R"(","line":2,"limit":1}})");
+    a->on_line(R"({"jsonrpc":"2.0","id":3,"method":"fs/read_text_file","params":{"sessionId":"sess-1","path":"/etc/passwd"}})");
+    BOOST_REQUIRE_EQUAL(h.sent.size(), 3u);
+    BOOST_TEST(h.sent[0] == R"({"jsonrpc":"2.0","id":1,"result":{}})");
+    BOOST_TEST(h.sent[1] == R"({"jsonrpc":"2.0","id":2,"result":{"content":"there\n"}})");
+    BOOST_TEST(h.sent[2] == R"({"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"/etc/passwd: outside the working directory )" +
+                                h.cwd + R"("}})");
+}
+
+BOOST_AUTO_TEST_CASE(known_acp_agents_are_detected) {
+    AdapterRegistry reg;
+    register_acp_adapter(reg);
+    const auto& d = reg.find("acp")->detects;
+    BOOST_TEST(d({"claude-agent-acp"}));
+    BOOST_TEST(d({"/x/node_modules/.bin/claude-agent-acp"}));
+    BOOST_TEST(d({"node", "/x/@agentclientprotocol/claude-agent-acp/dist/index.js"}));
+    BOOST_TEST(d({"gemini", "--acp"}));
+    BOOST_TEST(d({"gemini", "--experimental-acp"}));
+    BOOST_TEST(!d({"gemini"}));
+    BOOST_TEST(!d({"claude", "-p", "x"}));
+    BOOST_TEST(!d({"node", "agent.js"}));
+}
