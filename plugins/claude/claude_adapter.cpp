@@ -230,6 +230,7 @@ private:
         auto in = req->value.FindMember("input");
         const rapidjson::Value& input = in != req->value.MemberEnd() ? in->value : empty;
         const std::string tool = str(req->value, "tool_name");
+        if (tool.empty()) return deny(id, "askhost: a can_use_tool request without a tool_name");
         if (tool == kAskTool) ask_user_question(id, input);
         else permission(id, tool, input);
     }
