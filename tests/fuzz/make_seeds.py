@@ -148,6 +148,18 @@ def main():
     write("pending", "spec_shape", c({"questions": [{"question": "Q?", "answer": {"other": "typed"}},
                                                     {"question": "R?", "answer": {"option": "x", "notes": "n"}}]}))
 
+    # mcp: askhost mcp's stdio, one JSON-RPC message per line.
+    call = {"name": "ask_user_question", "arguments": {"questions": [DB, FEAT]}}
+    preset = {"name": "AskUserQuestion", "arguments": {"questions": [DB], "answers": {DB["question"]: "SQLite"},
+                                                       "annotations": {DB["question"]: {"notes": "n"}}}}
+    write("mcp", "session", "\n".join([
+        rpc(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "fuzz"}}),
+        rpc(None, "notifications/initialized"), rpc(2, "tools/list"), rpc(3, "tools/call", call),
+        rpc(4, "tools/call", call), rpc(5, "tools/call", preset), rpc(None, "notifications/cancelled", {"requestId": 4}),
+        rpc(6, "tools/call", {"name": "nope"}), rpc(7, "tools/call", {"name": "ask_user_question", "arguments":
+                                                                    {"questions": [{"question": "q"}]}}),
+        rpc(8, "ping"), rpc(9, "resources/list"), rpc(3, "tools/call", call), "not json", "[]"]) + "\n")
+
     # sanitize: byte 0 odd keeps newlines.
     write("sanitize", "escapes", "\x01" + "a\x1b[2J\x1b]52;c;aGk=\x07b\r\n\tc\x7f")
     write("sanitize", "c1_bidi", "\x00" + "x\u009by\u202ez\u2066w")
