@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A scripted mock of three model APIs on 127.0.0.1, for real agent CLIs run offline.
+"""A scripted mock of four model APIs on 127.0.0.1, for real agent CLIs run offline.
 
     mock_llm.py SCRIPT RECORD PORTFILE
 
@@ -7,6 +7,7 @@ Serves what the agents in the end-to-end tests use, streamed (SSE):
   POST /v1/messages            Anthropic Messages (Claude Code)
   POST /v1/responses           OpenAI Responses (Codex)
   POST /v1/chat/completions    OpenAI Chat Completions (pi)
+  POST /v1beta/models/M:streamGenerateContent   Google Gemini (Gemini CLI; :generateContent too)
 
 SCRIPT (JSON): {"tools": ["mcp__ask__ask_user_question", ...], "input": {...}, "final": "Done."}
 A main request is one that offers one of `tools`. Its first reply calls that tool with `input`;
@@ -246,8 +247,54 @@ def serve_chat(body, entry):
     return chat_reply(text=SCRIPT.get("side", "OK"))
 
 
+# --- Google Gemini (Gemini CLI) -----------------------------------------------------------------
+
+def gemini_offered(body):
+    names = [d.get("name") for t in body.get("tools") or [] if isinstance(t, dict)
+             for d in t.get("functionDeclarations") or [] if isinstance(d, dict)]
+    return next((n for n in SCRIPT["tools"] if n in names), None)
+
+
+def gemini_result(body):
+    contents = body.get("contents") or []
+    if not contents or not isinstance(contents[-1], dict):
+        return None
+    for part in contents[-1].get("parts") or []:
+        resp = part.get("functionResponse") if isinstance(part, dict) else None
+        if isinstance(resp, dict):
+            out = resp.get("response") or {}
+            is_error = isinstance(out, dict) and "error" in out
+            text = out.get("error" if is_error else "output") if isinstance(out, dict) else out
+            return {"text": text if isinstance(text, str) else json.dumps(text), "is_error": is_error, "raw": part}
+    return None
+
+
+def gemini_reply(parts, stream=True):
+    reply = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
+             "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+             "modelVersion": "mock-model"}
+    return sse(None, reply) if stream else json.dumps(reply).encode()
+
+
+def serve_gemini(body, entry):
+    if ":streamGenerateContent" not in entry["path"]:
+        # Its model router asks first (generateContent) which model should answer.
+        entry.update(main=False, tool=None)
+        return gemini_reply([{"text": json.dumps({"reasoning": "mock", "model_choice": "flash"})}], stream=False)
+    tool = gemini_offered(body)
+    result = gemini_result(body) if tool else None
+    entry.update(main=bool(tool), tool=tool)
+    if result is not None:
+        entry["tool_result"] = result
+        return gemini_reply([{"text": SCRIPT.get("final", "Done.")}])
+    if tool:
+        return gemini_reply([{"functionCall": {"name": tool, "args": SCRIPT["input"]}}])
+    return gemini_reply([{"text": SCRIPT.get("side", "OK")}])
+
+
 ROUTES = {"/v1/messages": ("anthropic", serve_anthropic), "/v1/responses": ("responses", serve_responses),
           "/v1/chat/completions": ("chat", serve_chat)}
+GEMINI_PREFIX = "/v1beta/models/"  # .../MODEL:streamGenerateContent or :generateContent
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -280,14 +327,16 @@ class Handler(BaseHTTPRequestHandler):
             body = json.loads(raw or b"{}")
         except ValueError:
             body = {"_raw": raw.decode("utf-8", "replace")}
-        route = ROUTES.get(self.path.split("?", 1)[0])
+        path = self.path.split("?", 1)[0]
+        route = ROUTES.get(path) or (("gemini", serve_gemini) if path.startswith(GEMINI_PREFIX) else None)
         if not route:
             return self._not_found("POST", body)
         entry = {"api": route[0], "method": "POST", "path": self.path}
         data = route[1](body, entry)
         entry["body"] = body
         record(entry)
-        self._send(200, "text/event-stream", data)
+        json_reply = route[0] == "gemini" and ":streamGenerateContent" not in path
+        self._send(200, "application/json" if json_reply else "text/event-stream", data)
 
 
 def exit_with_parent():

@@ -1,10 +1,11 @@
-"""End to end with a real ACP agent: @agentclientprotocol/claude-agent-acp (installed by `./dev agents`)
-against the mock model API (mock_llm.py) on 127.0.0.1, driven by askhost's ACP adapter. A scripted
-editor starts the agent (agent/start), prompts it (agent/prompt) and answers its questions; the
-test checks the exact tool result the model API received.
+"""End to end with real ACP agents: @agentclientprotocol/claude-agent-acp and Gemini CLI's --acp
+(installed by `./dev agents`) against the mock model API (mock_llm.py) on 127.0.0.1, driven by
+askhost's ACP adapter. A scripted editor starts the agent (agent/start), prompts it (agent/prompt)
+and answers its questions; the test checks the exact tool result the model API received.
 
 Runs in a loopback-only network namespace when the machine allows it (see test_agents.py)."""
 import contextlib
+import json
 import os
 import sys
 
@@ -36,17 +37,30 @@ BASH = {"command": "touch made-by-bash.txt", "description": "Create a marker fil
 BASH_Q = "Allow Bash: touch made-by-bash.txt? (Create a marker file)"
 
 
-def acp_agent(wd, mock, askhost_args=()):
-    """askhost --stdio with the editor; the agent started in its own project directory and prompted."""
+def claude_acp(wd, mock):
     program = agent_bin("agentclientprotocol-claude-agent-acp", "claude-agent-acp")
     # claude-agent-acp refuses to start its CLI as root (as in a user namespace) unless it is told
     # it runs in a sandbox; permission requests are asked all the same.
-    env = agent_env(wd, mock, IS_SANDBOX="1")
+    return [program], agent_env(wd, mock, IS_SANDBOX="1")
+
+
+def gemini_acp(wd, mock):
+    program = agent_bin("google-gemini-cli", "gemini")
+    env = agent_env(wd, mock, GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{mock.port}", GEMINI_API_KEY="dummy")
+    os.makedirs(os.path.join(env["HOME"], ".gemini"), exist_ok=True)
+    with open(os.path.join(env["HOME"], ".gemini", "settings.json"), "w") as f:
+        json.dump({"privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False}}, f)
+    return [program, "--acp"], env
+
+
+def acp_agent(wd, mock, askhost_args=(), which=claude_acp):
+    """askhost --stdio with the editor; the agent started in its own project directory and prompted."""
+    command, env = which(wd, mock)
     ed = Editor(wd, list(askhost_args), env=env)
     ed.initialize(name="e2e-editor")
     project = wd.file("project")
     os.makedirs(project, exist_ok=True)
-    rid = ed.request("agent/start", {"command": [program], "cwd": project})
+    rid = ed.request("agent/start", {"command": command, "cwd": project})
     check("pid" in ed.result_of(rid, timeout=30).get("result", {}), "agent started")
     rid = ed.request("agent/prompt", {"text": "Set up the project."})
     equal(ed.result_of(rid, timeout=30).get("result"), {}, "agent/prompt")
@@ -59,7 +73,7 @@ def shown(ed):
 
 
 @contextlib.contextmanager
-def scenario(tools, tool_input, askhost_args=()):
+def scenario(tools, tool_input, askhost_args=(), which=claude_acp):
     """The mock scripted to call `tools` with `tool_input`, the agent started and prompted; at the
     end the agent is stopped and askhost shut down. The mock and askhost never outlive the case
     (a leaked mock would hold the test's output pipe open)."""
@@ -67,7 +81,7 @@ def scenario(tools, tool_input, askhost_args=()):
     mock = Mock(wd, tools, tool_input)
     ed = None
     try:
-        ed, project = acp_agent(wd, mock, askhost_args)
+        ed, project = acp_agent(wd, mock, askhost_args, which)
         yield mock, ed, project
         rid = ed.request("agent/stop")
         ed.result_of(rid, timeout=30)
@@ -175,6 +189,38 @@ def acp_permission_by_allow_tools():
         equal(res["is_error"], False, f"is_error ({res['text']!r})")
         check(os.path.exists(os.path.join(project, "made-by-bash.txt")), "the command ran")
         check(not any(m.get("method") == "ask/show" for m in ed.seen), "nothing was asked")
+
+
+# --- Gemini CLI (gemini --acp): permission requests only; it offers no question tool over ACP -----
+
+GEMINI_SHELL = {"command": "touch made-by-gemini.txt", "description": "Create a marker file"}
+GEMINI_Q = "Allow touch made-by-gemini.txt?"
+
+
+@case
+def gemini_permission_granted_once():
+    with scenario(["run_shell_command"], GEMINI_SHELL, which=gemini_acp) as (mock, ed, project):
+        rid, qs = shown(ed)
+        equal(qs[0]["question"], GEMINI_Q, "permission question")
+        equal([o["label"] for o in qs[0]["options"]], ["Allow for this session", "Allow", "Reject"],
+              "the agent's options")
+        ed.reply(rid, {"answered": True, "answers": [{"question": GEMINI_Q, "answer": "Allow", "selectedOption": "Allow",
+                                                      "wasCustom": False}]})
+        res = mock.tool_result()
+        equal(res["is_error"], False, f"is_error ({res['text']!r})")
+        check(os.path.exists(os.path.join(project, "made-by-gemini.txt")), "the command ran")
+
+
+@case
+def gemini_permission_refused():
+    with scenario(["run_shell_command"], GEMINI_SHELL, which=gemini_acp) as (mock, ed, project):
+        rid, qs = shown(ed)
+        ed.reply(rid, {"answered": True, "answers": [{"question": GEMINI_Q, "answer": "Reject",
+                                                      "selectedOption": "Reject", "wasCustom": False}]})
+        res = mock.tool_result()
+        equal(res, {"text": 'Tool "run_shell_command" was canceled by the user.', "is_error": True,
+                    "raw": res["raw"]}, "tool result")
+        check(not os.path.exists(os.path.join(project, "made-by-gemini.txt")), "the command did not run")
 
 
 if __name__ == "__main__":
