@@ -130,13 +130,20 @@ public:
 
     void started() override {
         send_control("askhost_init", R"({"subtype":"initialize","hooks":null})");
-        if (!first_prompt_.empty()) {
-            one_shot_ = true;
-            prompt(first_prompt_);
-        }
+        // A prompt on the command line is one turn; so is any prompt when no editor can send another.
+        one_shot_ = !first_prompt_.empty() || host_.settings().one_shot;
+        if (!first_prompt_.empty()) prompt(first_prompt_);
+        if (!first_prompt_.empty() || !host_.settings().one_shot) return;
+        // askhost --prompt arrives right after the start; with none, nobody could ever prompt Claude.
+        host_.after(std::chrono::milliseconds(0), [this, alive = alive_] {
+            if (!*alive || prompted_) return;
+            host_.log("claude: no prompt: give one on the command line or with --prompt");
+            host_.close_input();
+        });
     }
 
     bool prompt(std::string_view text) override {
+        prompted_ = true;
         rapidjson::StringBuffer buf;
         JsonWriter w(buf);
         w.StartObject();
@@ -364,7 +371,7 @@ private:
         auto err = doc.FindMember("is_error");
         if (err != doc.MemberEnd() && err->value.IsBool() && err->value.GetBool())
             say(Stream::Stderr, "claude: " + str(doc, "subtype") + ": " + first_line(str(doc, "result")));
-        // A prompt from the command line is one conversation turn: then Claude may exit.
+        // One turn (see started): then Claude may exit.
         if (one_shot_) host_.close_input();
     }
 
@@ -384,6 +391,7 @@ private:
     ToolPolicy policy_;
     std::string first_prompt_;
     bool one_shot_ = false;
+    bool prompted_ = false;
     bool busy_ = false;
     unsigned long next_id_ = 0;
     std::map<std::string, std::string> open_;  // can_use_tool request_id -> ask id

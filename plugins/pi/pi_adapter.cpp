@@ -94,9 +94,16 @@ public:
     void launching(std::vector<std::string>& argv) override { argv = pi_rpc_argv(argv, first_prompt_); }
 
     void started() override {
-        if (first_prompt_.empty()) return;
-        one_shot_ = true;
-        prompt(first_prompt_);
+        // A prompt on the command line is one turn; so is any prompt when no editor can send another.
+        one_shot_ = !first_prompt_.empty() || host_.settings().one_shot;
+        if (!first_prompt_.empty()) return (void)prompt(first_prompt_);
+        if (!host_.settings().one_shot) return;
+        // askhost --prompt arrives right after the start; with none, nobody could ever prompt pi.
+        host_.after(std::chrono::milliseconds(0), [this, alive = alive_] {
+            if (!*alive || next_id_ > 0) return;
+            host_.log("pi: no prompt: give one on the command line or with --prompt");
+            host_.close_input();
+        });
     }
 
     bool prompt(std::string_view text) override {

@@ -392,6 +392,27 @@ def claude_in_the_terminal():
         mock.stop()
 
 
+@case
+def claude_print_mode_with_prompt_flag():
+    """askhost --print --prompt TEXT -- claude: nobody to ask, so the pending-questions file; one turn."""
+    wd = Workdir()
+    mock = Mock(wd, ["AskUserQuestion"], QUESTIONS)
+    claude = agent_bin("anthropic-ai-claude-code", "claude")
+    project = wd.file("project")
+    os.makedirs(project, exist_ok=True)
+    r = subprocess.run([ASKHOST, "--print", "--prompt", "Set up the project.", "--", claude], cwd=project,
+                       env=agent_env(wd, mock, IS_SANDBOX="1"), capture_output=True, timeout=TIMEOUT,
+                       stdin=subprocess.DEVNULL)
+    mock.stop()
+    equal(r.returncode, 0, "exit status (stderr: %r)" % r.stderr.decode()[-500:])
+    res = mock.tool_result(timeout=1)
+    equal(res["is_error"], True, "is_error")
+    check(res["text"].startswith("Questions pending. User input required."), f"tool result: {res['text']!r}")
+    with open(os.path.join(project, ".askhost", "pending-questions.json")) as f:
+        equal([q["question"] for q in json.load(f)["questions"]], [DB_Q], "pending questions")
+    check(b"All set." in r.stdout, "Claude's reply printed: %r" % r.stdout.decode()[-300:])
+
+
 # --- pi in RPC mode (the pi adapter) and the ask_user extension ---------------------------------
 
 PI_EXTENSION = os.path.join(ROOT, "plugins", "pi", "extension", "ask_user.ts")
