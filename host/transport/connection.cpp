@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include <boost/asio/write.hpp>
+#include <boost/asio/buffer.hpp>
 
 namespace askhost {
 
@@ -65,23 +65,34 @@ void Connection::pump() {
     // Everything queued meanwhile goes out in one write: a flood of output costs one system
     // call per batch, not one per message. (A deque keeps its elements in place as it grows.)
     std::vector<boost::asio::const_buffer> batch;
-    for (std::size_t i = 0; i < queue_.size() && i < 256; ++i) batch.push_back(boost::asio::buffer(queue_[i]));
-    boost::asio::async_write(out_, batch,
-        [this, a = alive_, n = batch.size()](const boost::system::error_code& ec, std::size_t) {
-            if (!*a) return;
-            writing_ = false;
-            for (std::size_t i = 0; i < n && !queue_.empty(); ++i) {
-                queued_ -= queue_.front().size();
-                queue_.pop_front();
+    batch.push_back(boost::asio::buffer(queue_.front()) + front_sent_);
+    for (std::size_t i = 1; i < queue_.size() && i < 64; ++i) batch.push_back(boost::asio::buffer(queue_[i]));
+    // async_write_some, not the composed async_write: that one goes on writing to out_ after a
+    // partial write even when this connection was destroyed meanwhile (a use after free that
+    // ./dev fuzz found). Here every continuation checks that the connection is still alive.
+    out_.async_write_some(batch, [this, a = alive_](const boost::system::error_code& ec, std::size_t n) {
+        if (!*a) return;
+        writing_ = false;
+        if (ec) {
+            queue_.clear();
+            queued_ = 0;
+            front_sent_ = 0;
+            close("write failed: " + ec.message());
+            return;
+        }
+        queued_ -= n;
+        while (n > 0 && !queue_.empty()) {
+            const std::size_t left = queue_.front().size() - front_sent_;
+            if (n < left) {
+                front_sent_ += n;
+                break;
             }
-            if (ec) {
-                queue_.clear();
-                queued_ = 0;
-                close("write failed: " + ec.message());
-                return;
-            }
-            pump();
-        });
+            n -= left;
+            front_sent_ = 0;
+            queue_.pop_front();
+        }
+        pump();
+    });
 }
 
 void Connection::close(std::string_view reason) {

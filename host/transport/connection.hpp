@@ -47,6 +47,7 @@ private:
     std::array<char, 65536> buf_{};
     std::deque<std::string> queue_;
     std::size_t queued_ = 0;
+    std::size_t front_sent_ = 0;  // bytes of queue_.front() already written
     bool writing_ = false, closed_ = false;
 };
 
