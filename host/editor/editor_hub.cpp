@@ -16,6 +16,14 @@ namespace {
 // Output beyond this, queued for a client that does not read, is dropped (and the drop reported).
 constexpr std::size_t kMaxQueuedOutput = 16 * 1024 * 1024;
 
+// The member's value, or nullptr when obj is no object or has no such member. (MemberEnd() on a
+// value that is no object fails rapidjson's assertion: a client's "params": [] aborted askhost.)
+const rapidjson::Value* member(const rapidjson::Value& obj, const char* key) {
+    if (!obj.IsObject()) return nullptr;
+    auto it = obj.FindMember(key);
+    return it == obj.MemberEnd() ? nullptr : &it->value;
+}
+
 std::string string_member(const rapidjson::Value& obj, const char* key) {
     if (!obj.IsObject()) return {};
     auto it = obj.FindMember(key);
@@ -205,15 +213,12 @@ private:
         if (method == "initialize") {
             if (initialize_seen_) return r.error(rpc_error::invalid_request, "initialize was already called");
             initialize_seen_ = true;
-            auto ci = params.IsObject() ? params.FindMember("clientInfo") : params.MemberEnd();
-            if (params.IsObject() && ci != params.MemberEnd()) client_name_ = string_member(ci->value, "name");
+            if (const auto* ci = member(params, "clientInfo")) client_name_ = string_member(*ci, "name");
             if (client_name_.empty()) client_name_ = primary_ ? "editor" : "client";
-            auto caps = params.IsObject() ? params.FindMember("capabilities") : params.MemberEnd();
-            if (params.IsObject() && caps != params.MemberEnd()) {
-                caps_ = parse_client_caps(caps->value);
-                auto ask = caps->value.IsObject() ? caps->value.FindMember("ask") : caps->value.MemberEnd();
-                if (caps->value.IsObject() && ask != caps->value.MemberEnd() && ask->value.IsBool())
-                    can_show_ = ask->value.GetBool();
+            if (const auto* caps = member(params, "capabilities")) {
+                caps_ = parse_client_caps(*caps);
+                const auto* ask = member(*caps, "ask");
+                if (ask && ask->IsBool()) can_show_ = ask->GetBool();
             }
             r.result(std::string("{\"serverInfo\":{\"name\":\"askhost\",\"version\":\"") + ASKHOST_VERSION +
                      "\"},\"capabilities\":{\"ask\":{\"multiSelect\":true,\"previews\":true,\"notes\":true},"
@@ -231,10 +236,9 @@ private:
         if (method == "ask/submit") return ask_submit(params, std::move(r));
         if (method == "agent/prompt") {
             std::string text;
-            auto t = params.IsObject() ? params.FindMember("text") : params.MemberEnd();
-            if (!params.IsObject() || t == params.MemberEnd() || !t->value.IsString())
-                return r.error(rpc_error::invalid_params, "params.text: expected a string");
-            text.assign(t->value.GetString(), t->value.GetStringLength());
+            const auto* t = member(params, "text");
+            if (!t || !t->IsString()) return r.error(rpc_error::invalid_params, "params.text: expected a string");
+            text.assign(t->GetString(), t->GetStringLength());
             if (auto err = hub_.control_.prompt_agent(text)) return r.error(kAgentError, *err);
             r.result("{}");
             return;

@@ -219,5 +219,22 @@ def socket_client_of_another_user_is_refused():
     equal(shutdown(ed), 0, "exit code")
 
 
+@case
+def params_of_the_wrong_type_are_refused_not_fatal():
+    """An array or a boolean where an object belongs (params, capabilities) once aborted askhost."""
+    wd = Workdir()
+    ed = Editor(wd)
+    rid = ed.request("initialize", {"clientInfo": {"name": "t"}, "capabilities": True})
+    check("result" in ed.result_of(rid), "initialize with capabilities: true")
+    ed.notify("initialized", {})
+    rid = ed.request("agent/prompt", [1, 2])
+    equal(ed.result_of(rid)["error"]["code"], -32602, "agent/prompt with params []")
+    other = Editor(wd)
+    rid = other.request("initialize", [])
+    check("result" in other.result_of(rid), "initialize with params []")
+    other.kill()
+    equal(shutdown(ed), 0, "exit code: still serving")
+
+
 if __name__ == "__main__":
     raise SystemExit(main())
