@@ -8,6 +8,7 @@
 
 #include "askhost_config.h"
 #include "editor/ask_json.hpp"
+#include "json_access.hpp"
 
 namespace askhost {
 
@@ -16,19 +17,7 @@ namespace {
 // Output beyond this, queued for a client that does not read, is dropped (and the drop reported).
 constexpr std::size_t kMaxQueuedOutput = 16 * 1024 * 1024;
 
-// The member's value, or nullptr when obj is no object or has no such member. (MemberEnd() on a
-// value that is no object fails rapidjson's assertion: a client's "params": [] aborted askhost.)
-const rapidjson::Value* member(const rapidjson::Value& obj, const char* key) {
-    if (!obj.IsObject()) return nullptr;
-    auto it = obj.FindMember(key);
-    return it == obj.MemberEnd() ? nullptr : &it->value;
-}
-
-std::string string_member(const rapidjson::Value& obj, const char* key) {
-    if (!obj.IsObject()) return {};
-    auto it = obj.FindMember(key);
-    return it != obj.MemberEnd() && it->value.IsString() ? it->value.GetString() : std::string();
-}
+using json::member;
 
 }  // namespace
 
@@ -213,7 +202,7 @@ private:
         if (method == "initialize") {
             if (initialize_seen_) return r.error(rpc_error::invalid_request, "initialize was already called");
             initialize_seen_ = true;
-            if (const auto* ci = member(params, "clientInfo")) client_name_ = string_member(*ci, "name");
+            if (const auto* ci = member(params, "clientInfo")) client_name_ = json::string_of(*ci, "name");
             if (client_name_.empty()) client_name_ = primary_ ? "editor" : "client";
             if (const auto* caps = member(params, "capabilities")) {
                 caps_ = parse_client_caps(*caps);
@@ -265,7 +254,7 @@ private:
             if (!a.IsString()) return r.error(rpc_error::invalid_params, "params.command: expected strings");
             spec.argv.emplace_back(a.GetString(), a.GetStringLength());
         }
-        spec.cwd = string_member(params, "cwd");
+        spec.cwd = json::string_of(params, "cwd");
         auto env = params.FindMember("env");
         if (env != params.MemberEnd()) {
             if (!env->value.IsObject()) return r.error(rpc_error::invalid_params, "params.env: expected an object");
@@ -274,7 +263,7 @@ private:
                 spec.env[m.name.GetString()] = m.value.GetString();
             }
         }
-        std::string adapter = string_member(params, "adapter");
+        std::string adapter = json::string_of(params, "adapter");
         auto res = hub_.control_.start_agent(spec, adapter.empty() ? "auto" : adapter);
         if (auto* err = std::get_if<std::string>(&res)) return r.error(kAgentError, *err);
         r.result("{\"pid\":" + std::to_string(std::get<int>(res)) + "}");
@@ -311,7 +300,7 @@ private:
         Ask ask;
         ask.questions = std::move(input.questions);
         ask.metadata_json = std::move(input.metadata_json);
-        ask.agent = string_member(params, "agent");
+        ask.agent = json::string_of(params, "agent");
         if (ask.agent.empty()) ask.agent = client_name_;
         const std::string request_id = r.id_json();
         auto responder = std::make_shared<Responder>(std::move(r));

@@ -14,6 +14,8 @@
 #include "adapter.hpp"
 #include "askhost_config.h"
 #include "elicitation.hpp"
+#include "json_access.hpp"
+#include "transport/jsonrpc.hpp"
 #include "permission_question.hpp"
 #include "workspace_files.hpp"
 
@@ -30,25 +32,9 @@ constexpr int kInvalidParams = -32602;
 constexpr int kRequestCancelled = -32800;
 constexpr int kAuthRequired = -32000;  // ACP
 
-std::string_view str(const Value& v) { return {v.GetString(), v.GetStringLength()}; }
-
-const Value* member(const Value& obj, const char* key) {
-    if (!obj.IsObject()) return nullptr;
-    auto it = obj.FindMember(key);
-    return it == obj.MemberEnd() ? nullptr : &it->value;
-}
-
-std::string string_of(const Value& obj, const char* key) {
-    const Value* v = member(obj, key);
-    return v && v->IsString() ? std::string(str(*v)) : std::string();
-}
-
-std::string to_json(const Value& v) {
-    rapidjson::StringBuffer buf;
-    JsonWriter w(buf);
-    v.Accept(w);
-    return {buf.GetString(), buf.GetSize()};
-}
+using json::member;
+using json::str;
+using json::string_of;
 
 void write_string(JsonWriter& w, std::string_view s) {
     w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));

@@ -7,6 +7,8 @@
 #include <string_view>
 
 #include "text/utf8.hpp"
+#include "json_access.hpp"
+#include "transport/jsonrpc.hpp"
 
 namespace askhost::acp {
 namespace {
@@ -17,25 +19,9 @@ constexpr const char* kOptionMeta = "_claude/askUserQuestionOption";
 
 using Value = rapidjson::Value;
 
-std::string_view str(const Value& v) { return {v.GetString(), v.GetStringLength()}; }
-
-const Value* member(const Value& obj, const char* key) {
-    if (!obj.IsObject()) return nullptr;
-    auto it = obj.FindMember(key);
-    return it == obj.MemberEnd() ? nullptr : &it->value;
-}
-
-std::string string_of(const Value& obj, const char* key) {
-    const Value* v = member(obj, key);
-    return v && v->IsString() ? std::string(str(*v)) : std::string();
-}
-
-std::string to_json(const Value& v) {
-    rapidjson::StringBuffer buf;
-    JsonWriter w(buf);
-    v.Accept(w);
-    return {buf.GetString(), buf.GetSize()};
-}
+using json::member;
+using json::str;
+using json::string_of;
 
 Refusal refuse(std::string path, const std::string& what) {
     return {"invalid_schema", path, path + ": " + what};
