@@ -46,7 +46,10 @@ std::string without_newlines(std::string_view s) {
     return out;
 }
 
-std::string error_result(const std::string& text) {
+// A tools/call result: one text content block, then structuredContent when `structured` writes its
+// members, then isError. Every result of this tool has this shape.
+std::string tool_result(const std::string& text, bool is_error,
+                        const std::function<void(JsonWriter&)>& structured = {}) {
     rapidjson::StringBuffer buf;
     JsonWriter w(buf);
     w.StartObject();
@@ -59,11 +62,19 @@ std::string error_result(const std::string& text) {
     w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
     w.EndObject();
     w.EndArray();
+    if (structured) {
+        w.Key("structuredContent");
+        w.StartObject();
+        structured(w);
+        w.EndObject();
+    }
     w.Key("isError");
-    w.Bool(true);
+    w.Bool(is_error);
     w.EndObject();
     return std::string(buf.GetString(), buf.GetSize());
 }
+
+std::string error_result(const std::string& text) { return tool_result(text, true); }
 
 std::string declined(std::string_view why) {
     std::string text = "User declined to answer questions";
@@ -115,59 +126,22 @@ std::string tools_list_json() {
 std::string tool_result_json(const Outcome& outcome) {
     switch (outcome.kind) {
     case OutcomeKind::Answered: {
-        rapidjson::StringBuffer buf;
-        JsonWriter w(buf);
-        w.StartObject();
-        w.Key("content");
-        w.StartArray();
-        w.StartObject();
-        w.Key("type");
-        w.String("text");
-        w.Key("text");
-        const std::string text = model_text(outcome.answers);
-        w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
-        w.EndObject();
-        w.EndArray();
-        w.Key("structuredContent");
-        w.StartObject();
-        write_answers_map(w, outcome.answers);
-        w.EndObject();
-        w.Key("isError");
-        w.Bool(false);
-        w.EndObject();
-        if (buf.GetSize() > Limits::max_result_bytes)
-            return error_result("The answers are " + std::to_string(buf.GetSize()) + " bytes, more than the " +
+        std::string result = tool_result(model_text(outcome.answers), false,
+                                         [&](JsonWriter& w) { write_answers_map(w, outcome.answers); });
+        if (result.size() > Limits::max_result_bytes)
+            return error_result("The answers are " + std::to_string(result.size()) + " bytes, more than the " +
                                 std::to_string(Limits::max_result_bytes) +
                                 "-byte limit for this tool's result; ask again for shorter answers.");
-        return std::string(buf.GetString(), buf.GetSize());
+        return result;
     }
     case OutcomeKind::Cancelled: return declined(outcome.reason);
     case OutcomeKind::TimedOut: return declined("no answer within the time limit");
     case OutcomeKind::ConnectionLost: return declined("the connection to the user was lost");
-    case OutcomeKind::Pending: {
-        rapidjson::StringBuffer buf;
-        JsonWriter w(buf);
-        w.StartObject();
-        w.Key("content");
-        w.StartArray();
-        w.StartObject();
-        w.Key("type");
-        w.String("text");
-        w.Key("text");
-        const std::string text = pending_text(outcome.pending_file);
-        w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
-        w.EndObject();
-        w.EndArray();
-        w.Key("structuredContent");
-        w.StartObject();
-        w.Key("pendingFile");
-        w.String(outcome.pending_file.data(), static_cast<rapidjson::SizeType>(outcome.pending_file.size()));
-        w.EndObject();
-        w.Key("isError");
-        w.Bool(false);
-        w.EndObject();
-        return std::string(buf.GetString(), buf.GetSize());
-    }
+    case OutcomeKind::Pending:
+        return tool_result(pending_text(outcome.pending_file), false, [&](JsonWriter& w) {
+            w.Key("pendingFile");
+            w.String(outcome.pending_file.data(), static_cast<rapidjson::SizeType>(outcome.pending_file.size()));
+        });
     case OutcomeKind::Refused:
         return error_result("Invalid ask_user_question input: " + outcome.error.message);
     }
