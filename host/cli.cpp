@@ -22,6 +22,7 @@ std::string usage_text() {
 Usage:
   askhost [MODE] [OPTIONS] -- AGENT [ARGS...]   run AGENT and answer its questions
   askhost mcp                                   MCP stdio server with the ask_user_question tool
+  askhost attach [SOCKET]                       answer a running host's questions in this terminal
   askhost answer [JSON | --file F | --text T | --edit]
                                                 answer the pending-questions file
   askhost questions [show|clear] [--json]       the pending questions
@@ -44,6 +45,9 @@ Options:
   --adapter NAME             auto|native|mcp|claude|pi|acp (default auto: from the agent's program name)
   --allow-tools LIST         tools the agent may use without asking (comma-separated; "Bash,Edit",
                              "mcp__*"); other tool-permission requests are shown as questions
+  --on-question CMD          run CMD (split on spaces, no shell) when a question starts waiting,
+                             with ASKHOST_QUESTION, ASKHOST_QUESTION_COUNT, ASKHOST_AGENT and
+                             ASKHOST_ASK_JSON in its environment
   --prompt TEXT              the first user message, for agents with a conversation (ACP, Claude
                              Code, pi); without --stdio the agent is ended after that turn
   -h, --help                 this text
