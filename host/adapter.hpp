@@ -33,6 +33,12 @@ public:
     virtual void withdraw(const std::string& ask_id) = 0;
     // Agent output that is not part of the protocol: passed on untouched.
     virtual void output(Stream stream, std::string_view text) = 0;
+    // One line of such output, without its '\n' (which this adds).
+    virtual void output_line(Stream stream, std::string_view line) {
+        std::string text(line);
+        text.push_back('\n');
+        output(stream, text);
+    }
     // One protocol line to the agent's stdin; a '\n' is appended.
     virtual void send(std::string_view line) = 0;
     // The validation profile the agent's questions are checked against.

@@ -96,7 +96,19 @@ void Session::output(Stream stream, std::string_view text) {
     if (!held_output_.empty() && stream != held_stream_) flush_output();
     held_stream_ = stream;
     held_output_.append(text);
-    if (held_output_.size() >= (1u << 20)) {
+    output_added();
+}
+
+void Session::output_line(Stream stream, std::string_view line) {
+    if (!held_output_.empty() && stream != held_stream_) flush_output();
+    held_stream_ = stream;
+    held_output_.append(line);
+    held_output_.push_back('\n');
+    output_added();
+}
+
+void Session::output_added() {
+    if (held_output_.size() >= kOutputPiece) {
         flush_output();
     } else if (!flush_posted_) {
         flush_posted_ = true;
@@ -110,9 +122,18 @@ void Session::output(Stream stream, std::string_view text) {
 
 void Session::flush_output() {
     if (held_output_.empty()) return;
-    std::string text = std::move(held_output_);
+    if (!flushing_.empty()) {  // called again from inside the hook: this piece gets its own buffer
+        std::string text = std::move(held_output_);
+        held_output_.clear();
+        if (hooks_.output) hooks_.output(held_stream_, text);
+        return;
+    }
+    // The two buffers take turns, so a flood reuses their memory instead of allocating a piece
+    // per flush.
+    flushing_.swap(held_output_);
     held_output_.clear();
-    if (hooks_.output) hooks_.output(held_stream_, text);
+    if (hooks_.output) hooks_.output(held_stream_, flushing_);
+    flushing_.clear();
 }
 
 void Session::send(std::string_view line) {

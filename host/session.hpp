@@ -44,6 +44,7 @@ public:
     std::string ask(AskInput input, Reply reply) override;
     void withdraw(const std::string& ask_id) override;
     void output(Stream stream, std::string_view text) override;
+    void output_line(Stream stream, std::string_view line) override;
     void send(std::string_view line) override;
     Profile profile() const override { return profile_; }
     void log(std::string_view message) override;
@@ -65,7 +66,10 @@ private:
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     // Output of one turn of the loop, passed on as one piece (see output()).
     void flush_output();
+    void output_added();
+    static constexpr std::size_t kOutputPiece = 1u << 20;  // the most output held before it goes on
     std::string held_output_;
+    std::string flushing_;  // held_output_'s previous buffer, kept for its capacity
     Stream held_stream_ = Stream::Stdout;
     bool flush_posted_ = false;
 };

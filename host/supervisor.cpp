@@ -72,6 +72,12 @@ struct Supervisor::Impl {
         while (!data.empty()) {
             auto nl = data.find('\n');
             std::string_view part = data.substr(0, nl);
+            if (nl != std::string_view::npos && line.empty() && !line_overflowed) {
+                // A whole line inside this read: handed on in place, not copied.
+                if (cb.on_stdout_line) cb.on_stdout_line(part);
+                data.remove_prefix(nl + 1);
+                continue;
+            }
             if (line.size() + part.size() > max_line_bytes) {
                 // Too long for a protocol message: pass it on as output, in pieces.
                 line_overflowed = true;

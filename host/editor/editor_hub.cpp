@@ -8,6 +8,7 @@
 
 #include "askhost_config.h"
 #include "editor/ask_json.hpp"
+#include "text/json_text.hpp"
 #include "json_access.hpp"
 
 namespace askhost {
@@ -20,84 +21,6 @@ constexpr std::size_t kMaxQueuedOutput = 16 * 1024 * 1024;
 using json::member;
 
 }  // namespace
-
-namespace {
-
-// The length of the valid UTF-8 sequence at s[i], or 0 when the byte there starts none.
-std::size_t utf8_sequence(std::string_view s, std::size_t i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    bool ok = len > 0 && i + len <= s.size();
-    for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
-    if (ok && len > 1) {
-        unsigned cp = c & (0x7F >> len);
-        for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-        static const unsigned min_cp[] = {0, 0, 0x80, 0x800, 0x10000};
-        ok = cp >= min_cp[len] && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
-    }
-    return ok ? len : 0;
-}
-
-// text as a JSON string literal, repaired like repair_utf8, in one pass that copies runs of plain
-// bytes at once: agent output is the host's bulk traffic (byte-wise repair and escaping were 70%
-// of its time in a flood).
-void append_json_text(std::string& out, std::string_view text) {
-    static constexpr char hex[] = "0123456789abcdef";
-    out.reserve(out.size() + text.size() + text.size() / 8 + 2);
-    out.push_back('"');
-    std::size_t run = 0, i = 0;
-    while (i < text.size()) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-            ++i;
-            continue;
-        }
-        out.append(text.data() + run, i - run);
-        if (c >= 0x80) {
-            const std::size_t len = utf8_sequence(text, i);
-            if (len) out.append(text.data() + i, len);
-            else out.append("\xEF\xBF\xBD");
-            i += len ? len : 1;
-        } else {
-            switch (c) {
-                case '"': out.append("\\\""); break;
-                case '\\': out.append("\\\\"); break;
-                case '\n': out.append("\\n"); break;
-                case '\r': out.append("\\r"); break;
-                case '\t': out.append("\\t"); break;
-                case '\b': out.append("\\b"); break;
-                case '\f': out.append("\\f"); break;
-                default:
-                    out.append("\\u00");
-                    out.push_back(hex[c >> 4]);
-                    out.push_back(hex[c & 0xF]);
-            }
-            ++i;
-        }
-        run = i;
-    }
-    out.append(text.data() + run, i - run);
-    out.push_back('"');
-}
-
-}  // namespace
-
-std::string repair_utf8(std::string_view s) {
-    std::string out;
-    out.reserve(s.size());
-    std::size_t i = 0;
-    while (i < s.size()) {
-        const std::size_t len = utf8_sequence(s, i);
-        if (len) {
-            out.append(s.substr(i, len));
-            i += len;
-        } else {
-            out.append("\xEF\xBF\xBD");
-            ++i;
-        }
-    }
-    return out;
-}
 
 class EditorClient final : public Frontend {
 public:
@@ -182,10 +105,20 @@ public:
             dropped_ = 0;
             output(Stream::Stderr, note);
         }
-        std::string params = stream == Stream::Stdout ? "{\"stream\":\"stdout\",\"text\":" : "{\"stream\":\"stderr\",\"text\":";
-        append_json_text(params, text);
-        params.push_back('}');
-        notify("agent/output", params);
+        std::string_view head = stream == Stream::Stdout ? "{\"stream\":\"stdout\",\"text\":" : "{\"stream\":\"stderr\",\"text\":";
+        if (!ready()) {
+            std::string params(head);
+            append_json_text(params, text);
+            params.push_back('}');
+            keep_early("agent/output", params);
+            return;
+        }
+        // The whole message is built in one string: the bulk of the bytes is copied once.
+        std::string msg = RpcEndpoint::notification_head("agent/output");
+        msg.append(head);
+        append_json_text(msg, text);
+        msg.append("}}");
+        conn_->rpc().send_message(std::move(msg));
     }
 
     // The agent is done: output dropped since the last note is reported now, or never would be.

@@ -63,7 +63,4 @@ private:
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
-// Text for a JSON string: invalid UTF-8 sequences become U+FFFD.
-std::string repair_utf8(std::string_view s);
-
 }  // namespace askhost

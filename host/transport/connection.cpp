@@ -52,9 +52,16 @@ void Connection::read() {
 
 void Connection::send(std::string body) {
     if (closed_) return;
-    std::string frame = framing_ == Framing::Lines ? std::move(body) + "\n" : encode_frame(body);
-    queued_ += frame.size();
-    queue_.push_back(std::move(frame));
+    if (framing_ == Framing::Lines) {
+        body.push_back('\n');
+    } else {
+        // The header on its own: a large body is queued as it is, not copied behind it.
+        std::string header = encode_frame_header(body.size());
+        queued_ += header.size();
+        queue_.push_back(std::move(header));
+    }
+    queued_ += body.size();
+    queue_.push_back(std::move(body));
     pump();
 }
 

@@ -32,8 +32,12 @@ std::string_view trim(std::string_view s) {
 
 }  // namespace
 
+std::string encode_frame_header(std::size_t body_size) {
+    return "Content-Length: " + std::to_string(body_size) + "\r\n\r\n";
+}
+
 std::string encode_frame(std::string_view body) {
-    std::string out = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+    std::string out = encode_frame_header(body.size());
     out.append(body);
     return out;
 }

@@ -38,6 +38,8 @@ private:
     std::size_t want_ = 0;  // body bytes still to read, or to skip
 };
 
+// "Content-Length: N\r\n\r\n" for a body of N bytes.
+std::string encode_frame_header(std::size_t body_size);
 std::string encode_frame(std::string_view body);
 
 // Newline-delimited JSON (MCP's stdio transport): one message per line, split on '\n' only, a

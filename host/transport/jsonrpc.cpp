@@ -143,6 +143,14 @@ void RpcEndpoint::receive(std::string_view body) {
     }
 }
 
+std::string RpcEndpoint::notification_head(std::string_view method) {
+    return "{\"jsonrpc\":\"2.0\",\"method\":" + json_quote(method) + ",\"params\":";
+}
+
+void RpcEndpoint::send_message(std::string message) {
+    if (!closed_) send_(std::move(message));
+}
+
 void RpcEndpoint::notify(std::string_view method, std::string_view params_json) {
     if (closed_) return;
     std::string msg = "{\"jsonrpc\":\"2.0\",\"method\":" + json_quote(method);

@@ -72,6 +72,10 @@ public:
     void receive(std::string_view body);
 
     void notify(std::string_view method, std::string_view params_json);
+    // For a caller that builds a large notification itself, in one string: the text up to its
+    // params ({"jsonrpc":"2.0","method":METHOD,"params":), and the sending of the whole message.
+    static std::string notification_head(std::string_view method);
+    void send_message(std::string message);
     // Returns the request id (as JSON text) for $/cancelRequest.
     std::string call(std::string_view method, std::string_view params_json, OnReply on_reply);
     // The channel is gone: every outstanding call gets an error reply.

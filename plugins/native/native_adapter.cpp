@@ -58,11 +58,7 @@ private:
         return !line.empty() && line.front() == '{' && line.find("\"type\"") != std::string_view::npos;
     }
 
-    void pass_on(std::string_view line) {
-        std::string out(line);
-        out.push_back('\n');
-        host_.output(Stream::Stdout, out);
-    }
+    void pass_on(std::string_view line) { host_.output_line(Stream::Stdout, line); }
 
     // The requestId is echoed back as given: a string, or a number.
     static std::string request_id_json(const rapidjson::Value& doc) {

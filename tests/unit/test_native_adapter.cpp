@@ -10,6 +10,7 @@
 #include "adapter.hpp"
 #include "editor/ask_json.hpp"
 #include "editor/editor_hub.hpp"
+#include "text/json_text.hpp"
 
 using namespace askhost;
 

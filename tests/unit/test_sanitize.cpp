@@ -4,6 +4,7 @@
 #include <string>
 
 #include "model/question.hpp"
+#include "text/json_text.hpp"
 #include "text/sanitize.hpp"
 
 using askhost::sanitize_for_terminal;
@@ -114,4 +115,72 @@ BOOST_AUTO_TEST_CASE(every_c1_and_bidi_code_point_gives_safe_output) {
     const std::string out = sanitize_for_terminal(all);
     BOOST_TEST(no_raw_controls(out, false));
     BOOST_TEST(out.find("<U+009F>") != std::string::npos);
+}
+
+// ---- JSON text for agent output (text/json_text) ----------------------------------------------
+
+namespace {
+
+// The obvious byte-at-a-time version: what append_json_text's word-at-a-time scan must match.
+std::string reference_json_text(const std::string& text) {
+    const std::string repaired = askhost::repair_utf8(text);
+    std::string out = "\"";
+    static const char hex[] = "0123456789abcdef";
+    for (unsigned char c : repaired) {
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            case '\b': out += "\\b"; break;
+            case '\f': out += "\\f"; break;
+            default:
+                if (c < 0x20) {
+                    out += "\\u00";
+                    out += hex[c >> 4];
+                    out += hex[c & 0xF];
+                } else {
+                    out += static_cast<char>(c);
+                }
+        }
+    }
+    return out + "\"";
+}
+
+std::string json_text(const std::string& text) {
+    std::string out;
+    askhost::append_json_text(out, text);
+    return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(json_text_escapes_and_repairs_like_the_bytewise_reference) {
+    BOOST_TEST(json_text("") == "\"\"");
+    BOOST_TEST(json_text("plain ascii text, longer than one word\n") == "\"plain ascii text, longer than one word\\n\"");
+    BOOST_TEST(json_text("tab\there \"q\" back\\slash \x1b[31m") == "\"tab\\there \\\"q\\\" back\\\\slash \\u001b[31m\"");
+    BOOST_TEST(json_text("héllo 中文 😀") == "\"héllo 中文 😀\"");
+    BOOST_TEST(json_text("a\xff" "b") == "\"a\xEF\xBF\xBD" "b\"");
+    BOOST_TEST(json_text(std::string("nul\0byte", 8)) == "\"nul\\u0000byte\"");
+    BOOST_TEST(json_text("\x7f del stays") == "\"\x7f del stays\"");
+    // Every special byte at every offset of a word, and random bytes of every length.
+    const std::string specials = std::string("\"\\\n\x01\x1f\x80\xff\xc3\xa9\xe4\xb8\xad", 13) + std::string(1, '\0');
+    for (std::size_t len = 0; len < 40; ++len)
+        for (std::size_t at = 0; at < len; ++at)
+            for (char sp : specials) {
+                std::string t(len, 'x');
+                t[at] = sp;
+                BOOST_TEST_REQUIRE(json_text(t) == reference_json_text(t));
+            }
+    unsigned seed = 12345;
+    for (int round = 0; round < 3000; ++round) {
+        std::string t(static_cast<std::size_t>(round % 97), ' ');
+        for (auto& ch : t) {
+            seed = seed * 1103515245u + 12345u;
+            const unsigned r = (seed >> 16) & 0xFF;
+            ch = static_cast<char>(r < 200 ? 0x20 + r % 0x5F : r);  // mostly printable, some of anything
+        }
+        BOOST_TEST_REQUIRE(json_text(t) == reference_json_text(t));
+    }
 }
