@@ -7,11 +7,10 @@
 #include <initializer_list>
 #include <span>
 
-#include <rapidjson/error/en.h>
-#include <rapidjson/memorystream.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "json_access.hpp"
 #include "text/utf8.hpp"
 
 namespace askhost {
@@ -294,22 +293,6 @@ private:
         return std::nullopt;
     }
 
-    // Without recursion: metadata is the one agent value this parser walks and re-serialises.
-    static bool deeper_than(const Value& root, std::size_t limit) {
-        std::vector<std::pair<const Value*, std::size_t>> stack{{&root, 1}};
-        while (!stack.empty()) {
-            const auto [v, depth] = stack.back();
-            stack.pop_back();
-            if (depth > limit) return true;
-            if (v->IsObject()) {
-                for (auto m = v->MemberBegin(); m != v->MemberEnd(); ++m) stack.emplace_back(&m->value, depth + 1);
-            } else if (v->IsArray()) {
-                for (auto e = v->Begin(); e != v->End(); ++e) stack.emplace_back(&*e, depth + 1);
-            }
-        }
-        return false;
-    }
-
     Check parse_metadata(const Value* v, std::string& out) const {
         if (v == nullptr) return std::nullopt;
         if (!v->IsObject()) return schema_error("metadata", "expected an object");
@@ -318,7 +301,8 @@ private:
             if (source != v->MemberEnd() && !source->value.IsString())
                 return schema_error("metadata.source", "expected a string");
         }
-        if (deeper_than(*v, Limits::max_json_depth))
+        // Metadata is the one agent value this parser re-serialises (Accept recurses once a level).
+        if (json::deeper_than(*v, Limits::max_json_depth))
             return schema_error("metadata", "nested deeper than " + std::to_string(Limits::max_json_depth) + " levels");
         rapidjson::StringBuffer buffer;
         rapidjson::Writer<rapidjson::StringBuffer, rapidjson::UTF8<>, rapidjson::UTF8<>, rapidjson::CrtAllocator,
@@ -424,22 +408,10 @@ Parsed<AskInput> parse_ask_input(std::string_view json, Profile profile) {
         if (json.size() > Limits::max_input_bytes)
             return request_error("request is " + std::to_string(json.size()) + " bytes, at most " +
                                  std::to_string(Limits::max_input_bytes));
-        // Iterative: nesting depth costs heap, not stack. Stop when done, then insist on the end
-        // ourselves, so that nothing (not even a NUL byte) may follow the document.
+        // Any depth (at a heap cost bounded by max_input_bytes): too deep metadata is refused by name.
         rapidjson::Document doc;
-        rapidjson::MemoryStream stream(json.data(), json.size());
-        constexpr unsigned flags =
-            rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag | rapidjson::kParseStopWhenDoneFlag;
-        doc.ParseStream<flags, rapidjson::UTF8<>>(stream);
-        if (doc.HasParseError())
-            return request_error("invalid JSON at offset " + std::to_string(doc.GetErrorOffset()) + ": " +
-                                 rapidjson::GetParseError_En(doc.GetParseError()));
-        std::size_t end = stream.Tell();
-        while (end < json.size() && (json[end] == ' ' || json[end] == '\t' || json[end] == '\n' || json[end] == '\r'))
-            ++end;
-        if (end != json.size())
-            return request_error("invalid JSON at offset " + std::to_string(end) + ": " +
-                                 rapidjson::GetParseError_En(rapidjson::kParseErrorDocumentRootNotSingular));
+        if (auto err = json::parse(doc, json, json::no_depth_limit))
+            return request_error("invalid JSON at offset " + std::to_string(err->offset) + ": " + err->message);
         return AskParser(profile).parse(doc);
     } catch (const std::exception& e) {
         return internal_error(e);

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <set>
 
-#include <rapidjson/error/en.h>
 #include <rapidjson/prettywriter.h>
 
+#include "json_access.hpp"
 #include "store/fs_util.hpp"
 
 namespace askhost::store {
@@ -18,21 +18,6 @@ constexpr const char* kHowToAnswer =
     "shows them).";
 
 std::string str(const rapidjson::Value& v) { return std::string(v.GetString(), v.GetStringLength()); }
-
-// Without recursion (hand-edited files may nest anything): whether v nests deeper than limit.
-bool deeper_than(const rapidjson::Value& root, std::size_t limit) {
-    std::vector<std::pair<const rapidjson::Value*, std::size_t>> stack{{&root, 1}};
-    while (!stack.empty()) {
-        const auto [v, depth] = stack.back();
-        stack.pop_back();
-        if (depth > limit) return true;
-        if (v->IsObject())
-            for (auto m = v->MemberBegin(); m != v->MemberEnd(); ++m) stack.emplace_back(&m->value, depth + 1);
-        else if (v->IsArray())
-            for (auto e = v->Begin(); e != v->End(); ++e) stack.emplace_back(&*e, depth + 1);
-    }
-    return false;
-}
 
 std::string compact(const rapidjson::Value& v) {
     rapidjson::StringBuffer buf;
@@ -126,12 +111,8 @@ std::variant<PendingFile, std::string> parse_pending(std::string_view text) {
     if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return std::string("the file is empty");
     rapidjson::Document doc;
     // Hand edits are expected: comments and trailing commas are forgiven.
-    // Iterative: a deeply nested file costs heap, not the stack (recursion overflowed it).
-    doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseCommentsFlag |
-              rapidjson::kParseTrailingCommasFlag | rapidjson::kParseIterativeFlag>(text.data(), text.size());
-    if (doc.HasParseError())
-        return "not valid JSON at " + line_column(text, doc.GetErrorOffset()) + ": " +
-               rapidjson::GetParseError_En(doc.GetParseError());
+    if (auto e = json::parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(doc, text))
+        return "not valid JSON at " + line_column(text, e->offset) + ": " + e->message;
     if (!doc.IsObject()) return std::string("expected a JSON object with \"questions\" at the top");
 
     PendingFile f;
@@ -142,7 +123,7 @@ std::variant<PendingFile, std::string> parse_pending(std::string_view text) {
     auto md = doc.FindMember("metadata");
     if (md != doc.MemberEnd() && !md->value.IsNull()) {
         if (!md->value.IsObject()) return std::string("metadata: expected an object");
-        if (deeper_than(md->value, Limits::max_json_depth))
+        if (json::deeper_than(md->value, Limits::max_json_depth))
             return "metadata: nested deeper than " + std::to_string(Limits::max_json_depth) + " levels";
         f.metadata_json = compact(md->value);
     }

@@ -1,0 +1,118 @@
+#define BOOST_TEST_MODULE json
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+
+#include "json_access.hpp"
+
+using namespace askhost;
+
+namespace {
+
+std::string repeat(const char* s, std::size_t n) {
+    std::string out;
+    for (std::size_t i = 0; i < n; ++i) out += s;
+    return out;
+}
+
+// "ok", or the error as "offset: message".
+std::string outcome(std::string_view text, std::size_t limit = json::max_depth) {
+    rapidjson::Document doc;
+    auto err = json::parse(doc, text, limit);
+    if (!err) return "ok";
+    BOOST_TEST(doc.IsNull());
+    return std::to_string(err->offset) + ": " + err->message;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(parses_what_rapidjson_parses) {
+    rapidjson::Document doc;
+    BOOST_REQUIRE(!json::parse(doc, R"({"a":[1,-2,3.5,true,null,"x\u0000y"],"b":{}})"));
+    BOOST_TEST(doc["a"].Size() == 6u);
+    BOOST_TEST(json::str(doc["a"][5]) == std::string("x\0y", 3));
+    BOOST_TEST(doc["b"].IsObject());
+    // The text is a view: what follows it is not read.
+    const std::string longer = "[1,2]garbage";
+    BOOST_REQUIRE(!json::parse(doc, std::string_view(longer).substr(0, 5)));
+    BOOST_TEST(doc.Size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(errors_name_the_offset_and_leave_null) {
+    BOOST_TEST(outcome("") == "0: The document is empty.");
+    BOOST_TEST(outcome("{\"a\":}") == "5: Invalid value.");
+    BOOST_TEST(outcome("[1] x") == "4: The document root must not be followed by other values.");
+    BOOST_TEST(outcome("\"\xff\"") == "1: Invalid encoding in string.");
+    // rapidjson alone takes a NUL byte for the end of the text.
+    BOOST_TEST(outcome(std::string("[1] \0{}", 7)) == "4: The document root must not be followed by other values.");
+    BOOST_TEST(outcome(std::string("[1]\0", 4)) == "3: The document root must not be followed by other values.");
+    BOOST_TEST(outcome(std::string("[\"a\0\"]", 6)).find("Missing a closing quotation mark") != std::string::npos);
+    BOOST_TEST(outcome("[1] \r\n\t") == "ok");
+    // A document that held something before a failed parse is null after it.
+    rapidjson::Document doc;
+    BOOST_REQUIRE(!json::parse(doc, "[1]"));
+    BOOST_REQUIRE(json::parse(doc, "[1"));
+    BOOST_TEST(doc.IsNull());
+}
+
+BOOST_AUTO_TEST_CASE(extra_flags_add_to_the_safe_ones) {
+    rapidjson::Document doc;
+    BOOST_TEST(json::parse(doc, "[1, /* two */ 2,]").has_value());
+    BOOST_REQUIRE(!json::parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(doc, "[1, /* two */ 2,]"));
+    BOOST_TEST(doc.Size() == 2u);
+    // Still checked for depth and encoding.
+    BOOST_TEST(json::parse<rapidjson::kParseCommentsFlag>(doc, repeat("[", 200) + repeat("]", 200))->too_deep);
+    BOOST_TEST(json::parse<rapidjson::kParseCommentsFlag>(doc, "\"\xc0\xaf\"").has_value());
+}
+
+// rapidjson's default Parse recurses once a level: a million '[' overflowed the stack.
+BOOST_AUTO_TEST_CASE(a_million_levels_do_not_overflow_the_stack) {
+    const std::size_t n = 1'000'000;
+    // The offset is where the first value too deep starts: the 129th bracket.
+    BOOST_TEST(outcome(repeat("[", n)) == "128: nested deeper than 128 levels");
+    BOOST_TEST(outcome(repeat("[", n) + repeat("]", n)) == "128: nested deeper than 128 levels");
+    BOOST_TEST(outcome(repeat(R"({"a":)", n)) == "640: nested deeper than 128 levels");
+    // With no limit the whole document is built, on the heap.
+    BOOST_TEST(outcome(repeat("[", n), json::no_depth_limit) == std::to_string(n) + ": Invalid value.");
+    rapidjson::Document doc;
+    BOOST_REQUIRE(!json::parse(doc, repeat("[", n) + repeat("]", n), json::no_depth_limit));
+    BOOST_TEST(json::deeper_than(doc, n - 1));
+    BOOST_TEST(!json::deeper_than(doc, n));
+}
+
+// The parse limit counts levels as deeper_than does: a text parses under limit L exactly when
+// its value is not deeper than L.
+BOOST_AUTO_TEST_CASE(the_limit_counts_as_deeper_than_does) {
+    for (const char* inner : {"1", "\"s\"", "null", "[]", "{}", "{\"k\":true}"})
+        for (std::size_t levels = 1; levels <= 6; ++levels) {
+            // `levels` arrays around `inner`.
+            const std::string text = repeat("[", levels) + inner + repeat("]", levels);
+            rapidjson::Document full;
+            BOOST_REQUIRE(!json::parse(full, text, json::no_depth_limit));
+            for (std::size_t limit = 1; limit <= 8; ++limit) {
+                rapidjson::Document doc;
+                BOOST_TEST_CONTEXT(text << " limit " << limit) {
+                    BOOST_TEST(json::parse(doc, text, limit).has_value() == json::deeper_than(full, limit));
+                }
+            }
+        }
+    BOOST_TEST(outcome("7", 1) == "ok");
+    BOOST_TEST(outcome("[7]", 1) == "1: nested deeper than 1 levels");
+    BOOST_TEST(outcome(R"(["seven"])", 1) == "8: nested deeper than 1 levels");  // after a string
+    BOOST_TEST(outcome("[[]]", 2) == "ok");
+    BOOST_TEST(outcome(repeat("[", 128) + repeat("]", 128)) == "ok");
+    BOOST_TEST(outcome(repeat("[", 127) + "0" + repeat("]", 127)) == "ok");
+    BOOST_TEST(outcome(repeat("[", 128) + "0" + repeat("]", 128)) == "128: nested deeper than 128 levels");
+}
+
+BOOST_AUTO_TEST_CASE(deeper_than_counts_every_branch) {
+    rapidjson::Document doc;
+    BOOST_REQUIRE(!json::parse(doc, R"({"a":1,"b":[[{"c":[]}]],"d":{}})"));
+    // {} 1, "b" 2, [ 3, { 4, "c" 5 ([] at level 5).
+    BOOST_TEST(json::deeper_than(doc, 4));
+    BOOST_TEST(!json::deeper_than(doc, 5));
+    BOOST_TEST(json::deeper_than(doc["b"], 3));
+    BOOST_TEST(!json::deeper_than(doc["b"], 4));
+    BOOST_TEST(!json::deeper_than(doc["a"], 1));
+    BOOST_TEST(json::deeper_than(doc["a"], 0));
+}
