@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 
+#include "json_access.hpp"
 #include "store/fs_util.hpp"
 #include "store/pending_file.hpp"
 #include "text/sanitize.hpp"
@@ -56,14 +56,11 @@ std::string spec_text(const AnswerSpec& spec) {
 
 fs::path dir_of(const fs::path& file) { return file.has_parent_path() ? file.parent_path() : fs::path("."); }
 
-constexpr rapidjson::ParseFlag kLenient = static_cast<rapidjson::ParseFlag>(
-    rapidjson::kParseValidateEncodingFlag | rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag);
-
+// As lenient as the pending file (comments, trailing commas), and as bounded: no answer nests deep.
 std::optional<std::string> parse_json(std::string_view text, rapidjson::Document& doc) {
-    doc.Parse<kLenient>(text.data(), text.size());
-    if (!doc.HasParseError()) return std::nullopt;
-    return "not JSON (" + line_column(text, doc.GetErrorOffset()) + ": " +
-           rapidjson::GetParseError_En(doc.GetParseError()) + ")";
+    auto e = json::parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(doc, text);
+    if (!e) return std::nullopt;
+    return (e->too_deep ? "refused JSON (" : "not JSON (") + line_column(text, e->offset) + ": " + e->message + ")";
 }
 
 std::string read_stdin() {

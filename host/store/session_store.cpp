@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "json_access.hpp"
 #include "store/fs_util.hpp"
 #include "store/pending_file.hpp"
 
@@ -31,9 +32,9 @@ std::variant<std::unique_ptr<SessionStore>, std::string> SessionStore::create(Se
     std::unique_ptr<rapidjson::Document> answers;
     if (!opts.answers_json.empty()) {
         answers = std::make_unique<rapidjson::Document>();
-        answers->Parse<rapidjson::kParseValidateEncodingFlag>(opts.answers_json.data(), opts.answers_json.size());
-        if (answers->HasParseError())
-            return "--answers: not valid JSON at " + line_column(opts.answers_json, answers->GetErrorOffset()) +
+        if (auto e = json::parse(*answers, opts.answers_json))
+            return "--answers: " + std::string(e->too_deep ? "refused" : "not valid") + " JSON at " +
+                   line_column(opts.answers_json, e->offset) + ": " + e->message +
                    " (give a JSON array, e.g. '[\"SQLite\", \"my-service\"]')";
     }
     if (!opts.log) opts.log = [](std::string_view) {};

@@ -149,6 +149,50 @@ def deeply_nested_json_from_the_agent():
 
 
 @case
+def answer_given_a_megabyte_of_brackets_changes_nothing():
+    """askhost answer parsed its input recursively: 1 MB of '[' overflowed the stack."""
+    wd = Workdir()
+    steps = [{"send": ask_request("r", [{"question": "Name?"}, {"question": "Colour?"}])}, {"recv": 1}]
+    p = subprocess.run([ASKHOST, "--print", "--"] + wd.agent(steps), capture_output=True, timeout=30,
+                       env=wd.env(), cwd=wd.path)
+    equal(p.returncode, 0, f"the asking run (stderr: {p.stderr!r})")
+    pending = wd.file(".askhost/pending-questions.json")
+    with open(pending, "rb") as f:
+        before = f.read()
+    n = 1 << 20
+    with open(wd.file("deep.json"), "w") as f:
+        f.write("[" * n)
+    with open(wd.file("deep-closed.json"), "w") as f:
+        f.write("[" * n + "]" * n)
+    for how, args, stdin in (("on stdin", ["answer"], b"[" * n), ("--file", ["answer", "--file", "deep.json"], b""),
+                             ("--file, closed", ["answer", "--file", "deep-closed.json"], b""),
+                             ("- on stdin, as an object", ["answer", "--file", "-"], b'{"Name?":' + b"[" * n)):
+        p = subprocess.run([ASKHOST] + args, input=stdin, capture_output=True, timeout=60, env=wd.env(), cwd=wd.path)
+        err = p.stderr.decode(errors="replace")
+        equal(p.returncode, 1, f"{how}: exit code (stderr: {err[-300:]!r})")
+        check(".askhost/pending-questions.json is unchanged" in err, f"{how}: {err!r}")
+        check("nested deeper than 128 levels" in err, f"{how}: says why: {err!r}")
+        with open(pending, "rb") as f:
+            equal(f.read(), before, f"{how}: the pending file, byte for byte")
+    p = subprocess.run([ASKHOST, "answer", '["ada", "blue"]'], capture_output=True, timeout=30, env=wd.env(),
+                       cwd=wd.path)
+    equal(p.returncode, 0, f"a sane answer afterwards (stderr: {p.stderr!r})")
+
+
+@case
+def answers_flag_nested_deep_is_refused_by_name():
+    wd = Workdir()
+    n = 60_000  # an argument holds at most 128 kB
+    for deep in ("[" * n + "]" * n, "[" * (2 * n)):
+        p = subprocess.run([ASKHOST, "--print", "--answers", deep, "--"] + wd.agent([{"out": "never run"}]),
+                           capture_output=True, timeout=60, env=wd.env(), cwd=wd.path)
+        err = p.stderr.decode(errors="replace")
+        equal(p.returncode, 2, f"exit code (stderr: {err[-300:]!r})")
+        check("--answers: refused JSON at line 1, column 129: nested deeper than 128 levels" in err, err)
+        check(b"never run" not in p.stdout, "the agent is not started")
+
+
+@case
 def html_previews_with_script_are_refused_before_anyone_sees_them():
     wd = Workdir()
     hostile = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "<svg/onload=alert(1)>",
