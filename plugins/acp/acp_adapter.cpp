@@ -112,8 +112,8 @@ public:
             return;
         }
         rapidjson::Document doc;
-        doc.Parse<rapidjson::kParseValidateEncodingFlag>(line.data(), line.size());
-        if (doc.HasParseError() || !doc.IsObject()) {
+        // Any depth here (on the heap), so that a message too deep still gets its answer below.
+        if (json::parse(doc, line, json::no_depth_limit) || !doc.IsObject()) {
             host_.log("acp: the agent printed a line that is not JSON-RPC; shown as output");
             pass_on(line);
             return;
@@ -126,6 +126,7 @@ public:
             else host_.log("acp: a message with a method that is not a string; ignored");
             return;
         }
+        if (json::deeper_than(doc, json::max_depth)) return too_deep(id, method);
         if (method) {
             const Value* params = member(doc, "params");
             static const Value no_params(rapidjson::kObjectType);
@@ -226,6 +227,23 @@ private:
         w.EndObject();
         w.EndObject();
         host_.send({buf.GetString(), buf.GetSize()});
+    }
+
+    // Copying or serialising its values would recurse as deep as they nest: the message is
+    // refused whole, with an error the agent (or our own call waiting for it) can act on.
+    void too_deep(const Value* id, const Value* method) {
+        const std::string why = "message nested deeper than " + std::to_string(json::max_depth) + " levels";
+        if (method && id) {
+            host_.log("acp: refused a request of the agent: " + why);
+            reply_error(to_json(*id), kInvalidRequest, why);
+        } else if (!method && id && id->IsInt64()) {
+            rapidjson::Document error(rapidjson::kObjectType);
+            error.AddMember("code", kInvalidRequest, error.GetAllocator());
+            error.AddMember("message", rapidjson::Value(why.c_str(), error.GetAllocator()), error.GetAllocator());
+            handle_response(id->GetInt64(), nullptr, &error);
+        } else {
+            host_.log("acp: the agent sent a " + why + "; ignored");
+        }
     }
 
     void handle_response(long long id, const Value* result, const Value* error) {

@@ -13,6 +13,7 @@
 #include <rapidjson/writer.h>
 
 #include "adapter.hpp"
+#include "json_access.hpp"
 #include "permission_question.hpp"
 #include "transport/jsonrpc.hpp"
 
@@ -177,9 +178,10 @@ public:
 
     void on_line(std::string_view line) override {
         rapidjson::Document doc;
-        doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(line.data(), line.size());
-        if (doc.HasParseError() || !doc.IsObject()) return pass_on(line);
+        // Any depth here (on the heap), so that a request too deep is still answered below.
+        if (json::parse(doc, line, json::no_depth_limit) || !doc.IsObject()) return pass_on(line);
         const std::string type = str(doc, "type");
+        if (json::deeper_than(doc, json::max_depth)) return too_deep(doc, type);
         if (type == "control_request") return control_request(doc);
         if (type == "control_cancel_request") return cancel(str(doc, "request_id"));
         if (type == "assistant") return assistant(doc);
@@ -204,6 +206,18 @@ private:
     }
 
     void say(Stream s, const std::string& text) { host_.output(s, text + "\n"); }
+
+    // Copying or serialising its input (as every tool request does) would recurse as deep as it
+    // nests: a request is denied, anything else noted and dropped.
+    void too_deep(const rapidjson::Document& doc, const std::string& type) {
+        const std::string why = "nested deeper than " + std::to_string(json::max_depth) + " levels";
+        const std::string id = str(doc, "request_id");
+        if (type == "control_request" && !id.empty()) {
+            host_.log("claude: refused a control request " + why);
+            return deny(id, "askhost: the request is " + why);
+        }
+        host_.log("claude: a " + (type.empty() ? std::string("message") : type + " message") + " " + why + "; ignored");
+    }
 
     void send_control(const std::string& id, const std::string& request_json) {
         host_.send("{\"type\":\"control_request\",\"request_id\":" + json_quote(id) + ",\"request\":" + request_json + "}");
@@ -284,8 +298,9 @@ private:
         write_answers_map(w, answers);
         w.EndObject();
         rapidjson::Document doc, add;
-        doc.Parse(original.c_str());
-        add.Parse(extra.GetString());
+        // Both written by askhost (original from a value checked for depth), so both parse.
+        json::parse(doc, original);
+        json::parse(add, {extra.GetString(), extra.GetSize()});
         if (!doc.IsObject()) doc.SetObject();
         for (auto& m : add.GetObject()) {
             doc.RemoveMember(m.name.GetString());

@@ -13,6 +13,7 @@
 #include <rapidjson/writer.h>
 
 #include "adapter.hpp"
+#include "json_access.hpp"
 #include "transport/jsonrpc.hpp"
 
 namespace askhost {
@@ -145,8 +146,7 @@ public:
 
     void on_line(std::string_view line) override {
         rapidjson::Document doc;
-        doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(line.data(), line.size());
-        if (doc.HasParseError() || !doc.IsObject()) return pass_on(line);
+        if (json::parse(doc, line, json::no_depth_limit) || !doc.IsObject()) return pass_on(line);
         const std::string type = str(doc, "type");
         if (type == "extension_ui_request") return ui_request(doc);
         if (type == "agent_start") {
@@ -162,8 +162,11 @@ public:
         if (type == "tool_execution_start") {
             running_tools_.push_back(str(doc, "toolCallId"));
             auto args = doc.FindMember("args");
-            say(Stream::Stdout, "* " + str(doc, "toolName") +
-                                    (args != doc.MemberEnd() ? "(" + first_line(to_json(args->value), 120) + ")" : ""));
+            // Serialising recurses as deep as the value nests.
+            std::string shown;
+            if (args != doc.MemberEnd())
+                shown = json::deeper_than(args->value, json::max_depth) ? "(...)" : "(" + first_line(to_json(args->value), 120) + ")";
+            say(Stream::Stdout, "* " + str(doc, "toolName") + shown);
             return;
         }
         if (type == "tool_execution_end") return tool_ended(doc);

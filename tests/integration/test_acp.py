@@ -244,6 +244,35 @@ def malformed_agent_messages_do_not_stop_the_adapter():
 
 
 @case
+def deeply_nested_lines_are_refused_and_the_agent_goes_on():
+    """Every line the agent prints is parsed: recursively, 200 000 '[' overflowed askhost's stack."""
+    wd = Workdir()
+    n = 200_000
+    deep = "[" * n + "]" * n
+    ed = editor(wd, [
+        {"line": "[" * n},
+        {"line": '{"jsonrpc":"2.0","id":"deep","method":"session/request_permission","params":' + deep + "}"},
+        {"line": '{"jsonrpc":"2.0","method":"session/update","params":{"update":' + deep + "}}"},
+        {"line": '{"jsonrpc":"2.0","id":"open","method":"session/request_permission","params":' + "[" * n},
+        {"request": "session/request_permission", "params": BASH_PERMISSION},
+    ])
+    show = ed.method("ask/show", timeout=30)
+    equal(show["params"]["questions"][0]["question"], BASH_QUESTION, "the next request still asks")
+    ed.reply(show["id"], pick(BASH_QUESTION, "Yes"))
+    equal(response_to(wd, 0)["result"]["outcome"]["optionId"], "allow-once", "answered")
+    equal(response_to(wd, "deep")["error"], {"code": -32600, "message": "message nested deeper than 128 levels"},
+          "the deep request's answer")
+    check(not any(m.get("id") == "open" for m in received(wd)), "the unparsable line is not a request")
+    out = output_until(ed, '"id":"open"', timeout=30)
+    check(out.startswith("[" * n + "\n"), f"a line that is no JSON-RPC is output: {out[:80]!r}...")
+    shutdown(ed)
+    with open(ed.stderr_path) as f:
+        log = f.read()
+    check("acp: refused a request of the agent: message nested deeper than 128 levels" in log, log[-2000:])
+    check("acp: the agent sent a message nested deeper than 128 levels; ignored" in log, log[-2000:])
+
+
+@case
 def stop_cancels_the_turn_and_closes_the_question():
     wd = Workdir()
     ed = editor(wd, [{"request": "session/request_permission", "params": BASH_PERMISSION}])

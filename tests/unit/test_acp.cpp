@@ -549,6 +549,44 @@ BOOST_AUTO_TEST_CASE(bad_messages_get_errors_and_output_stays_output) {
     BOOST_TEST(h.asks.empty());
 }
 
+// Serialising or copying such a message would recurse once a level (200 000 overflowed the stack).
+BOOST_AUTO_TEST_CASE(messages_nested_too_deep_are_refused_and_the_adapter_goes_on) {
+    const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+    FakeHost h;
+    auto a = ready(h);
+    h.sent.clear();
+    a->on_line(R"({"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":)" + deep + "}");
+    a->on_line(R"({"jsonrpc":"2.0","method":"session/update","params":{"update":)" + deep + "}}");
+    a->on_line(R"({"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":)" + deep + "}}");
+    a->on_line(R"({"jsonrpc":"2.0","id":8,"method":"session/request_permission","params":{"x":)" + std::string(200000, '['));
+    BOOST_REQUIRE_EQUAL(h.sent.size(), 1u);
+    BOOST_TEST(h.sent[0] == R"({"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"message nested deeper than 128 levels"}})");
+    BOOST_TEST(h.logs.at(h.logs.size() - 3) == "acp: the agent sent a message nested deeper than 128 levels; ignored");
+    BOOST_TEST(h.logs.at(h.logs.size() - 2) == "acp: the agent sent a message nested deeper than 128 levels; ignored");
+    BOOST_TEST(h.logs.back() == "acp: the agent printed a line that is not JSON-RPC; shown as output");
+    BOOST_TEST(h.asks.empty());
+    // Nested as deep as allowed is fine, and the next request is asked as ever.
+    const auto logged = h.logs.size();
+    a->on_line(R"({"jsonrpc":"2.0","method":"session/update","params":{"update":)" + std::string(125, '[') +
+               std::string(125, ']') + "}}");
+    BOOST_TEST(h.logs.size() == logged);
+    a->on_line(kPermission);
+    BOOST_TEST(h.asks.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_response_too_deep_is_an_error_for_the_call_waiting) {
+    FakeHost h;
+    h.set.one_shot = true;
+    auto a = make(h);
+    a->started();
+    a->on_line(R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}})");
+    a->on_line(R"({"jsonrpc":"2.0","id":2,"result":{"sessionId":)" + std::string(200000, '[') +
+               std::string(200000, ']') + "}}");
+    BOOST_TEST(h.all_output().find("the agent could not start a session: message nested deeper than 128 levels "
+                                   "(code -32600)") != std::string::npos);
+    BOOST_TEST(h.input_closed);
+}
+
 BOOST_AUTO_TEST_CASE(session_updates_read_as_text) {
     FakeHost h;
     auto a = ready(h);

@@ -125,6 +125,30 @@ BOOST_AUTO_TEST_CASE(invalid_questions_are_denied_naming_the_field) {
                "Invalid AskUserQuestion input: questions[0].options: 1 given, at least 2");
 }
 
+// Each tool request's input is copied and serialised, both recursing once a level: 200 000 levels
+// overflowed the stack.
+BOOST_AUTO_TEST_CASE(requests_nested_too_deep_are_denied) {
+    const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+    FakeHost host;
+    auto a = make(host);
+    for (const char* tool : {"AskUserQuestion", "Bash"}) {
+        a->on_line(R"({"type":"control_request","request_id":"r-)" + std::string(tool) +
+                   R"(","request":{"subtype":"can_use_tool","tool_name":")" + tool + R"(","input":{"questions":)" +
+                   deep + "}}}");
+        auto d = parse(host.sent.back());
+        BOOST_TEST(std::string(d["response"]["request_id"].GetString()) == "r-" + std::string(tool));
+        BOOST_TEST(std::string(d["response"]["response"]["behavior"].GetString()) == "deny");
+        BOOST_TEST(std::string(d["response"]["response"]["message"].GetString()) ==
+                   "askhost: the request is nested deeper than 128 levels");
+    }
+    const auto sent = host.sent.size();
+    a->on_line(R"({"type":"assistant","message":{"content":)" + deep + "}}");
+    BOOST_TEST(host.sent.size() == sent);
+    BOOST_TEST(host.asks.empty());
+    a->on_line(kAsk);
+    BOOST_TEST(host.asks.size() == 1u);
+}
+
 BOOST_AUTO_TEST_CASE(other_tools_are_questions_unless_allowed) {
     const std::string bash =
         R"({"type":"control_request","request_id":"r3","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"touch x","description":"Create x"}}})";

@@ -133,3 +133,13 @@ BOOST_AUTO_TEST_CASE(command_line_prompt_ends_with_the_turn) {
     a->on_line(R"({"type":"agent_end","messages":[]})");
     BOOST_TEST(host.input_closed);
 }
+
+// The arguments are shown serialised, which recurses once a level: 200 000 overflowed the stack.
+BOOST_AUTO_TEST_CASE(tool_arguments_nested_too_deep_are_not_shown) {
+    FakeHost host;
+    auto a = make(host);
+    a->on_line(R"({"type":"tool_execution_start","toolCallId":"t1","toolName":"bash","args":)" +
+               std::string(200000, '[') + std::string(200000, ']') + "}");
+    a->on_line(R"({"type":"tool_execution_start","toolCallId":"t2","toolName":"read","args":{"path":"a.txt"}})");
+    BOOST_TEST(joined(host.printed) == "* bash(...)\n * read({\"path\":\"a.txt\"})\n");
+}
