@@ -166,6 +166,11 @@ void McpServer::close() {
 }
 
 void McpServer::on_request(std::string_view method, const rapidjson::Value& params, Responder r) {
+    // MCP forbids reusing an id in a session. Taking it again would orphan the open call (its
+    // question could no longer be cancelled); the newcomer is refused, the open call goes on.
+    if (open_.count(r.id_json()))
+        return r.error(rpc_error::invalid_request,
+                       "request id already in use: " + r.id_json() + " is a tools/call still waiting for its answer");
     if (method == "initialize") {
         std::string requested;
         if (params.IsObject()) {
@@ -194,7 +199,8 @@ void McpServer::on_request(std::string_view method, const rapidjson::Value& para
 void McpServer::on_notify(std::string_view method, const rapidjson::Value& params) {
     if (method != "notifications/cancelled" || !params.IsObject()) return;
     auto id = params.FindMember("requestId");
-    if (id == params.MemberEnd()) return;
+    // An id is a string or a number (so its JSON text is short; a nested one would serialise recursively).
+    if (id == params.MemberEnd() || !(id->value.IsString() || id->value.IsInt64())) return;
     auto it = open_.find(to_json(id->value));
     if (it == open_.end()) return;
     auto cancel = std::move(it->second);

@@ -213,6 +213,55 @@ def client_cancel_withdraws_the_question():
 
 
 @case
+def a_request_id_still_open_is_refused_and_the_first_call_goes_on():
+    """A second tools/call with the id of an open one took over its cancel handle."""
+    wd = Workdir()
+    ed, sock = host(wd)
+    mcp = McpClient(wd, env=wd.env(ASKHOST_SOCKET=sock))
+    mcp.initialize()
+    first = {"jsonrpc": "2.0", "id": "call-1", "method": "tools/call",
+             "params": {"name": "ask_user_question", "arguments": {"questions": [strict(DATABASE_Q)]}}}
+    mcp.send(first)
+    show = ed.method("ask/show")
+    second = json.loads(json.dumps(first))
+    second["params"]["arguments"]["questions"] = [strict(FEATURES_Q)]
+    mcp.send(second)
+    mcp.send({"jsonrpc": "2.0", "id": "call-1", "method": "ping"})
+    for what in ("the second tools/call", "a ping"):
+        equal(mcp.reply_to("call-1").get("error"),
+              {"code": -32600, "message": 'request id already in use: "call-1" is a tools/call still waiting for '
+                                          "its answer"}, what)
+    # The first call's cancel handle is intact: cancelling it withdraws its question.
+    mcp.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "call-1"}})
+    equal(ed.method("$/cancelRequest")["params"]["id"], show["id"], "the first question is withdrawn")
+    equal(mcp.reply_to("call-1")["error"]["code"], -32800, "the first call ends cancelled")
+    check(not [m for m in ed.seen if m.get("method") == "ask/show"], f"no second question: {ed.seen}")
+    # Once the first call has ended, its id may be used again.
+    rid = mcp.request("ping")
+    equal(mcp.reply_to(rid)["result"], {}, "still serving")
+    mcp.send(second)
+    show = ed.method("ask/show")
+    equal(show["params"]["questions"][0]["question"], FEATURES_Q["question"], "the id taken again")
+    ed.reply(show["id"], {"answered": True, "answers": [answer_of(FEATURES_Q["question"], ["REST API"])]})
+    check("result" in mcp.reply_to("call-1"), "answered")
+    mcp.close()
+    shutdown(ed)
+
+
+@case
+def a_nested_request_id_in_a_cancel_is_ignored():
+    wd = Workdir()
+    mcp = McpClient(wd)
+    mcp.initialize()
+    n = 200_000
+    mcp.send_raw(b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":' + b"[" * n + b"]" * n +
+                 b"}}\n")
+    rid = mcp.request("ping")
+    equal(mcp.reply_to(rid, timeout=30)["result"], {}, "still serving")
+    equal(mcp.close(), 0, "exit code")
+
+
+@case
 def invalid_input_names_the_field():
     wd = Workdir()
     mcp = McpClient(wd)
