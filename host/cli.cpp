@@ -42,6 +42,10 @@ Options:
   --pending-file PATH        pending-questions file (default .askhost/pending-questions.json)
   --session ID               name or continue a session journal (default: a new one, or the
                              one whose answers wait in the pending-questions file)
+  --journal-sync WHEN         when journal records reach the disk: deferred (default: written
+                             before the answer is handed back, synced by a background thread
+                             within about 10 ms) or always (fdatasync before the answer: survives
+                             a power cut, costs a disk flush per record)
   --adapter NAME             auto|native|mcp|claude|pi|acp (default auto: from the agent's program name)
   --allow-tools LIST         tools the agent may use without asking (comma-separated; "Bash,Edit",
                              "mcp__*"); other tool-permission requests are shown as questions
@@ -147,6 +151,12 @@ std::variant<CliOptions, CliError> parse_cli(const std::vector<std::string>& arg
             err = value(a, o.pending_file);
         } else if (a == "--session") {
             err = value(a, o.session);
+        } else if (a == "--journal-sync") {
+            if (!(err = value(a, v))) {
+                if (v == "always") o.journal_sync_always = true;
+                else if (v == "deferred") o.journal_sync_always = false;
+                else err = CliError{"--journal-sync: '" + v + "' is not one of always, deferred"};
+            }
         } else if (a == "--adapter") {
             err = value(a, o.adapter);
         } else if (a == "--prompt") {

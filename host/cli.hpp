@@ -22,6 +22,7 @@ struct CliOptions {
     std::chrono::milliseconds timeout{0};      // --timeout, 0 = wait forever
     std::string pending_file;                  // --pending-file
     std::string session;                       // --session
+    bool journal_sync_always = false;          // --journal-sync always (default deferred)
     std::string adapter = "auto";              // --adapter
     std::vector<std::string> on_question;      // --on-question CMD (split on spaces? no: one argv word)
     std::vector<std::string> allow_tools;      // --allow-tools LIST (repeatable)

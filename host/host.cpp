@@ -26,6 +26,7 @@ Host::Host(const CliOptions& options, Mode mode)
         so.session = opts_.session;
         so.pending_file = opts_.pending_file;
         so.answers_json = opts_.answers_json;
+        so.journal_sync = opts_.journal_sync_always ? store::JournalSync::Always : store::JournalSync::Deferred;
         so.mode = mode_ == Mode::Print ? store::JournalMode::Print
                   : mode_ == Mode::Stdio ? store::JournalMode::Rpc : store::JournalMode::Interactive;
         so.log = [this](std::string_view m) { log(m); };

@@ -1,10 +1,14 @@
 #include "store/journal.hpp"
 
 #include <cerrno>
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <ctime>
 #include <map>
+#include <mutex>
 #include <random>
+#include <thread>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -182,10 +186,73 @@ void write_metadata(JsonWriter& w, const std::string& metadata_json) {
 void write_questions_json(JsonWriter& w, const std::vector<Question>& questions) { write_questions(w, questions); }
 void write_answers_json(JsonWriter& w, const std::vector<Answer>& answers) { write_answers(w, answers); }
 
-Journal::Journal(fs::path file, std::string session_id, JournalMode mode)
-    : file_(std::move(file)), session_(std::move(session_id)), run_(random_hex(8)), mode_(mode) {}
+// Syncs the journal's file off the event loop. A record wakes it when it is idle; it syncs, then
+// gathers for kGather: records written meanwhile share its next sync, so a burst of answers costs
+// one flush and one wake-up per kGather, not one each. It only ever calls fdatasync on a
+// descriptor that stays open until it has been joined.
+struct Journal::Syncer {
+    static constexpr std::chrono::milliseconds kGather{10};
+
+    explicit Syncer(int fd) : fd(fd), thread([this] { run(); }) {}
+
+    ~Syncer() {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            stopping = true;
+        }
+        wake.notify_one();
+        thread.join();  // after its last sync: nothing written is left unsynced
+    }
+
+    void written() {
+        bool notify = false;
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            dirty = true;
+            notify = idle;
+        }
+        if (notify) wake.notify_one();
+    }
+
+    std::optional<std::string> take_error() {
+        std::lock_guard<std::mutex> lock(mutex);
+        auto e = std::move(error);
+        error.reset();
+        return e;
+    }
+
+    void run() {
+        std::unique_lock<std::mutex> lock(mutex);
+        for (;;) {
+            idle = true;
+            wake.wait(lock, [this] { return dirty || stopping; });
+            idle = false;
+            while (dirty) {
+                dirty = false;
+                lock.unlock();
+                const int rc = ::fdatasync(fd);
+                const int err = errno;
+                lock.lock();
+                if (rc != 0 && !error) error = errno_text(err);
+                if (!stopping) wake.wait_for(lock, kGather, [this] { return stopping; });
+            }
+            if (stopping) return;
+        }
+    }
+
+    const int fd;
+    std::mutex mutex;
+    std::condition_variable wake;
+    bool dirty = false, stopping = false, idle = false;
+    std::optional<std::string> error;
+    std::thread thread;  // last: started once the rest is ready
+};
+
+Journal::Journal(fs::path file, std::string session_id, JournalMode mode, JournalSync sync)
+    : file_(std::move(file)), session_(std::move(session_id)), run_(random_hex(8)), mode_(mode), sync_(sync) {}
 
 Journal::~Journal() {
+    syncer_.reset();
     if (fd_ >= 0) ::close(fd_);
 }
 
@@ -217,8 +284,22 @@ std::optional<std::string> Journal::append(std::string line) {
         }
         rest.remove_prefix(static_cast<std::size_t>(n));
     }
-    if (!error && ::fdatasync(fd_) != 0) error = "cannot sync " + file_.string() + ": " + errno_text(errno);
+    if (!error && sync_ == JournalSync::Always && ::fdatasync(fd_) != 0)
+        error = "cannot sync " + file_.string() + ": " + errno_text(errno);
     ::flock(fd_, LOCK_UN);
+    if (!error && sync_ == JournalSync::Deferred) {
+        if (!syncer_) {
+            try {
+                syncer_ = std::make_unique<Syncer>(fd_);
+            } catch (const std::exception&) {  // no thread to be had: sync here, as Always does
+                sync_ = JournalSync::Always;
+                if (::fdatasync(fd_) != 0) return "cannot sync " + file_.string() + ": " + errno_text(errno);
+                return error;
+            }
+        }
+        if (auto e = syncer_->take_error()) error = "cannot sync " + file_.string() + ": " + *e;
+        syncer_->written();
+    }
     return error;
 }
 

@@ -55,7 +55,7 @@ std::variant<std::unique_ptr<SessionStore>, std::string> SessionStore::create(Se
 SessionStore::SessionStore(SessionStoreOptions opts, std::string session_id)
     : opts_(std::move(opts)),
       pending_file_(opts_.pending_file.empty() ? std::string(default_pending_file) : opts_.pending_file),
-      journal_(journal_path(sessions_dir(), session_id), session_id, opts_.mode),
+      journal_(journal_path(sessions_dir(), session_id), session_id, opts_.mode, opts_.journal_sync),
       print_(pending_file_, session_id, [this](std::string_view m) { opts_.log(m); }) {}
 
 SessionStore::~SessionStore() = default;

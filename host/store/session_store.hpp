@@ -23,6 +23,7 @@ struct SessionStoreOptions {
     std::string pending_file;  // --pending-file; "" is the default
     std::string answers_json;  // --answers; "" for none
     JournalMode mode = JournalMode::Interactive;
+    JournalSync journal_sync = JournalSync::Deferred;
     std::function<void(std::string_view)> log;  // a diagnostic line for the person (stderr)
 };
 

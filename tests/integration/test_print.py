@@ -671,6 +671,20 @@ def history_text_json_and_summary():
 
 
 @case
+def journal_sync_always_or_deferred_both_journal_every_exchange():
+    for when in ("always", "deferred"):
+        wd = Workdir()
+        p, (r,) = Runs(wd).ask(SPEC_QS, args=["--print", "--journal-sync", when, "--session", "s"])
+        equal(p.returncode, 0, f"{when}: exit code")
+        equal(r["answered"], False, f"{when}: answered")
+        equal([(x["type"], x.get("outcome")) for x in journal(wd, "s")], [("ask", None), ("outcome", "pending")],
+              f"{when}: journal")
+    code, _, err = cli(Workdir(), "--journal-sync", "sometimes", "--print", "--", "true")
+    equal(code, 2, "a bad --journal-sync is a usage error")
+    check("--journal-sync: 'sometimes' is not one of always, deferred" in err, err)
+
+
+@case
 def history_with_no_sessions():
     wd = Workdir()
     code, out, _ = cli(wd, "history")
