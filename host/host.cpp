@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include "editor/ask_json.hpp"
 
@@ -158,8 +159,20 @@ void Host::finish(int code) {
     exit_code_ = code;
     broker_.withdraw_all();
     signals_.cancel();
-    // Let queued replies and notifications reach the clients, then stop.
-    boost::asio::post(io_, [this] { io_.stop(); });
+    // Let queued replies and notifications (the last agent/output, agent/exit, the shutdown
+    // reply) reach the clients, then stop: at once when all is written, else after 2 s at most.
+    boost::asio::post(io_, [this] { stop_when_written(200); });
+}
+
+void Host::stop_when_written(int ticks_left) {
+    if (hub_.queued_bytes() == 0 || ticks_left <= 0) {
+        io_.stop();
+        return;
+    }
+    auto timer = std::make_shared<boost::asio::steady_timer>(io_, std::chrono::milliseconds(10));
+    timer->async_wait([this, timer, ticks_left](const boost::system::error_code& ec) {
+        if (!ec) stop_when_written(ticks_left - 1);
+    });
 }
 
 void Host::wait_signal() {

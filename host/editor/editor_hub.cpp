@@ -349,6 +349,12 @@ void EditorHub::state_changed() {
     });
 }
 
+std::size_t EditorHub::queued_bytes() const {
+    std::size_t n = 0;
+    for (const auto& c : clients_) n += c->connection().queued_bytes();
+    return n;
+}
+
 void EditorHub::agent_output(Stream stream, std::string_view text) {
     for (auto& c : clients_) c->output(stream, text);
 }

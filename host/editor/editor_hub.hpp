@@ -41,6 +41,8 @@ public:
     // or goes away, askhost ends.
     void add_client(std::shared_ptr<Connection> connection, bool primary);
     std::size_t client_count() const { return clients_.size(); }
+    // Bytes queued for clients and not yet written to them.
+    std::size_t queued_bytes() const;
 
     // Broadcasts ask/state once per turn of the loop, however many changes the turn made.
     void state_changed();

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include <boost/asio/buffer.hpp>
+#include <boost/asio/post.hpp>
 
 namespace askhost {
 
@@ -62,7 +63,15 @@ void Connection::send(std::string body) {
     }
     queued_ += body.size();
     queue_.push_back(std::move(body));
-    pump();
+    // Written at the end of this turn of the event loop: what the same event produces (an
+    // ask/show and the ask/state after it) goes out in one write, and wakes the peer once.
+    if (writing_ || pump_posted_) return;
+    pump_posted_ = true;
+    boost::asio::post(in_.get_executor(), [this, a = alive_] {
+        if (!*a) return;
+        pump_posted_ = false;
+        pump();
+    });
 }
 
 void Connection::pump() {

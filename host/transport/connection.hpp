@@ -48,7 +48,7 @@ private:
     std::deque<std::string> queue_;
     std::size_t queued_ = 0;
     std::size_t front_sent_ = 0;  // bytes of queue_.front() already written
-    bool writing_ = false, closed_ = false;
+    bool writing_ = false, closed_ = false, pump_posted_ = false;
 };
 
 }  // namespace askhost
