@@ -57,9 +57,13 @@ Host::Host(const CliOptions& options, Mode mode)
             finish(code);
         }
     };
+    hub_.on_primary_written = [this] {
+        if (output_paused_ && hub_.primary_queued_bytes() <= kResumeOutputAt) resume_output();
+    };
     hub_.on_primary_lost = [this] {
         // The editor vanished: its asks already got connectionLost; leave no orphan agent.
         primary_gone_ = true;
+        resume_output();
         if (session_ && session_->running()) leave_agent([this](AgentExit) { finish(1); });
         else finish(1);
     };
@@ -84,6 +88,17 @@ Host::~Host() {
 void Host::output(Stream stream, std::string_view text) {
     if (mode_ != Mode::Stdio) terminal_.write(stream, text);
     hub_.agent_output(stream, text);
+    // The editor is behind: let the agent wait on its pipe rather than queue without bound or drop.
+    if (!output_paused_ && session_ && hub_.primary_queued_bytes() > kPauseOutputAt) {
+        output_paused_ = true;
+        session_->pause_output();
+    }
+}
+
+void Host::resume_output() {
+    if (!output_paused_) return;
+    output_paused_ = false;
+    if (session_) session_->resume_output();
 }
 
 void Host::log(std::string_view message) {
@@ -110,6 +125,7 @@ std::variant<int, std::string> Host::start_agent(const LaunchSpec& spec, const s
     hooks.settings.allow_tools = opts_.allow_tools;
     hooks.settings.one_shot = mode_ != Mode::Stdio;
     if (session_) retired_ = std::move(session_);
+    output_paused_ = false;  // a new agent: nothing of it is waiting
     session_ = std::make_unique<Session>(io_, broker_, *adapter, opts_.profile.value_or(adapter->default_profile),
                                          std::move(hooks));
     LaunchSpec full = spec;

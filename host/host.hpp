@@ -42,6 +42,7 @@ private:
     void leave_agent(std::function<void(AgentExit)> done);
     void finish(int code);
     void stop_when_written(int ticks_left);
+    void resume_output();
     void wait_signal();
     void run_question_hook(const Ask& ask);
 
@@ -65,6 +66,10 @@ private:
     int stop_signal_ = 0;
     int exit_code_ = 0;
     bool finishing_ = false;
+    // The agent's output waits while this much is queued for the primary editor, until it is
+    // down to kResumeOutputAt.
+    static constexpr std::size_t kPauseOutputAt = 8u << 20, kResumeOutputAt = 2u << 20;
+    bool output_paused_ = false;
     bool primary_gone_ = false;
     std::optional<int> editor_exit_code_;
 };

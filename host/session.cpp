@@ -54,6 +54,10 @@ void Session::stop(std::chrono::milliseconds grace) {
 
 void Session::kill_now() { supervisor_->kill_now(); }
 
+void Session::pause_output() { supervisor_->pause_output(); }
+
+void Session::resume_output() { supervisor_->resume_output(); }
+
 void Session::finish_then_stop() { supervisor_->finish_then_stop(); }
 
 bool Session::running() const { return supervisor_->running(); }

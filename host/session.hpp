@@ -33,6 +33,9 @@ public:
     bool prompt(std::string_view text);
     void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(3000));
     void kill_now();
+    // The reader of the agent's output is behind: stop reading it for now (see Supervisor).
+    void pause_output();
+    void resume_output();
     // End of input for the agent, a moment to finish, then stop(): for a host that is leaving.
     void finish_then_stop();
     bool running() const;

@@ -41,6 +41,8 @@ struct Supervisor::Impl {
     std::array<char, 65536> out_buf{}, err_buf{};
     std::string line;
     bool line_overflowed = false;
+    // Output reading paused (the reader is behind): a finished read parks instead of reading on.
+    bool paused = false, out_parked = false, err_parked = false;
     std::deque<std::string> write_queue;
     std::shared_ptr<bool> alive = std::make_shared<bool>(true);
 
@@ -64,7 +66,8 @@ struct Supervisor::Impl {
                     maybe_report();
                     return;
                 }
-                read_out();
+                if (paused) out_parked = true;  // resume_output() reads on
+                else read_out();
             });
     }
 
@@ -108,7 +111,8 @@ struct Supervisor::Impl {
                     maybe_report();
                     return;
                 }
-                read_err();
+                if (paused) err_parked = true;
+                else read_err();
             });
     }
 
@@ -143,6 +147,10 @@ struct Supervisor::Impl {
         drain_timer.expires_after(std::chrono::milliseconds(500));
         drain_timer.async_wait([this, a = alive](const boost::system::error_code& ec) {
             if (!*a || ec) return;
+            if (paused || out_parked || err_parked) {  // unread output waits for the reader: keep it
+                drain_after_exit();
+                return;
+            }
             boost::system::error_code ignored;
             out_pipe.close(ignored);
             err_pipe.close(ignored);
@@ -272,6 +280,22 @@ void Supervisor::write(std::string data) {
     if (!d.stdin_open || d.close_after_write) return;
     d.write_queue.push_back(std::move(data));
     d.pump();
+}
+
+void Supervisor::pause_output() { impl_->paused = true; }
+
+void Supervisor::resume_output() {
+    auto& i = *impl_;
+    if (!i.paused) return;
+    i.paused = false;
+    if (i.out_parked) {
+        i.out_parked = false;
+        i.read_out();
+    }
+    if (i.err_parked) {
+        i.err_parked = false;
+        i.read_err();
+    }
 }
 
 void Supervisor::close_stdin() {

@@ -51,6 +51,10 @@ public:
     // Queue bytes for the agent's stdin (written in order, never blocking).
     void write(std::string data);
     void close_stdin();
+    // Stop reading the agent's output after the reads under way (its pipes fill up and it waits,
+    // as it would on a slow terminal), and read on. For a reader that fell behind.
+    void pause_output();
+    void resume_output();
     // SIGTERM to the agent's process group, SIGKILL after `grace`.
     void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(3000));
     // Close the agent's stdin and give it `wait` to finish on its own (it may still be reading

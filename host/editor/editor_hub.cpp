@@ -15,7 +15,8 @@ namespace askhost {
 
 namespace {
 
-// Output beyond this, queued for a client that does not read, is dropped (and the drop reported).
+// Output beyond this, queued for a client that does not read, is dropped (and the drop reported);
+// not for the primary editor, for which the agent's output waits instead.
 constexpr std::size_t kMaxQueuedOutput = 16 * 1024 * 1024;
 
 using json::member;
@@ -31,6 +32,10 @@ public:
             on_request(m, p, std::move(r));
         };
         rpc.on_notify = [this](std::string_view m, const rapidjson::Value& p) { on_notify(m, p); };
+        if (primary_)
+            conn_->on_written = [this, alive = alive_] {
+                if (*alive && hub_.on_primary_written) hub_.on_primary_written();
+            };
         conn_->on_problem = [this](std::string_view p) {
             if (hub_.on_log) hub_.on_log(std::string(primary_ ? "editor" : "client") + ": " + std::string(p));
         };
@@ -52,6 +57,8 @@ public:
 
     void start() { conn_->start(); }
     bool primary() const { return primary_; }
+    // Bytes waiting for this client: queued for writing, or kept until it is initialized.
+    std::size_t backlog() const { return conn_->queued_bytes() + early_bytes_; }
     bool ready() const { return initialized_ && !conn_->closed(); }
     Connection& connection() { return *conn_; }
 
@@ -95,7 +102,9 @@ public:
 
     void output(Stream stream, std::string_view text) {
         if (!ready() && conn_->closed()) return;
-        if (conn_->queued_bytes() > kMaxQueuedOutput) {
+        // The primary editor loses nothing: the host stops reading the agent's output while that
+        // editor is behind (see Host::output). Other clients may fall behind on their own.
+        if (!primary_ && conn_->queued_bytes() > kMaxQueuedOutput) {
             dropped_ += text.size();
             return;
         }
@@ -259,6 +268,7 @@ private:
             // What the agent said before the client was ready (it starts with askhost) comes first.
             auto early = std::move(early_);
             early_.clear();
+            early_bytes_ = 0;
             for (const auto& [m, p] : early)
                 if (m != "ask/state") conn_->rpc().notify(m, p);
             notify("ask/state", ask_state_params(hub_.broker_.pending()));
@@ -347,6 +357,13 @@ void EditorHub::state_changed() {
         std::string params = ask_state_params(broker_.pending());
         for (auto& c : clients_) c->notify("ask/state", params);
     });
+}
+
+std::size_t EditorHub::primary_queued_bytes() const {
+    std::size_t n = 0;
+    for (const auto& c : clients_)
+        if (c->primary()) n += c->backlog();
+    return n;
 }
 
 std::size_t EditorHub::queued_bytes() const {

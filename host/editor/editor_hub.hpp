@@ -41,8 +41,9 @@ public:
     // or goes away, askhost ends.
     void add_client(std::shared_ptr<Connection> connection, bool primary);
     std::size_t client_count() const { return clients_.size(); }
-    // Bytes queued for clients and not yet written to them.
+    // Bytes queued for clients and not yet written to them; for the primary client alone.
     std::size_t queued_bytes() const;
+    std::size_t primary_queued_bytes() const;
 
     // Broadcasts ask/state once per turn of the loop, however many changes the turn made.
     void state_changed();
@@ -51,6 +52,7 @@ public:
 
     std::function<void(int exit_code)> on_exit;  // the primary client said exit
     std::function<void()> on_primary_lost;       // the primary client went away without exit
+    std::function<void()> on_primary_written;    // the primary client took some of its queue
     std::function<void(std::string_view)> on_log;
 
 private:

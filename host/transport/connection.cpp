@@ -108,6 +108,7 @@ void Connection::pump() {
             queue_.pop_front();
         }
         pump();
+        if (on_written) on_written();
     });
 }
 

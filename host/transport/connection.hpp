@@ -31,6 +31,7 @@ public:
 
     std::function<void(std::string_view reason)> on_closed;  // end of input, error, or close()
     std::function<void(std::string_view problem)> on_problem;
+    std::function<void()> on_written;  // after each write to the peer (queued_bytes() went down)
 
 private:
     void read();

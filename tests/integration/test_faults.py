@@ -75,7 +75,7 @@ def flood_agent(wd, lines, line_len=100, before=None, after_recv=None):
     script = wd.file("flood.py")
     with open(script, "w") as f:
         f.write(f"""import json, sys
-before = {json.dumps(before)}
+before = json.loads({json.dumps(json.dumps(before))})
 if before: print(json.dumps(before), flush=True)
 w = sys.stdout.write
 for i in range({lines}):
@@ -211,6 +211,60 @@ print("flood done", flush=True)
                 note = m["params"]["text"]
     lazy.close()
     equal(shutdown(ed), 0, "exit code")
+
+
+def slow_editor_gets_every_line(initialize_late):
+    """The editor that started askhost falls behind (here: reads nothing for a while, or has not even
+    initialized) while the agent prints 44 MB: askhost stops reading the agent instead of queueing
+    without bound or dropping, and when the editor reads again every line arrives, in order."""
+    from harness import FrameReader, encode_frame
+    wd = Workdir()
+    n = 400000  # 44 MB, far beyond what askhost queues for an editor before the agent has to wait
+    agent = flood_agent(wd, n)
+    p = subprocess.Popen([ASKHOST, "--stdio", "--"] + agent, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=open(wd.file("askhost-stderr.txt"), "wb"), env=wd.env(), cwd=wd.path)
+    hello = (encode_frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}) +
+             encode_frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+    if not initialize_late:
+        p.stdin.write(hello)
+        p.stdin.flush()
+    pids = wait_for(lambda: [c for c, _ in children_of(p.pid)], what="the agent")
+    time.sleep(3)  # not reading: the agent fills what askhost queues, then waits on its pipe
+    check(all(proc_state(pid) not in (None, "Z") for pid in pids), "the agent waits, it has not finished")
+    with open(f"/proc/{p.pid}/status") as f:
+        rss = next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
+    if not sanitized():
+        check(rss < 64 * 1024, f"askhost holds what it queued, not the whole flood: RSS {rss} kB")
+    if initialize_late:
+        p.stdin.write(hello)
+        p.stdin.flush()
+    fr, text, exited = FrameReader(), [], False
+    while not exited:
+        data = os.read(p.stdout.fileno(), 1 << 20)
+        check(data, "askhost closed its output before agent/exit")
+        for m in fr.feed(data):
+            if m.get("method") == "agent/output":
+                check(m["params"]["stream"] == "stdout", f"nothing dropped: {m['params']['text'][:200]!r}")
+                text.append(m["params"]["text"])
+            exited = exited or m.get("method") == "agent/exit"
+    lines = "".join(text).splitlines()
+    equal(len(lines), n + 1, "every line of output, none lost")
+    check(all(lines[i].startswith("line %08d " % i) for i in range(0, n, 4999)), "lines in order")
+    equal(lines[-1], "flood done", "the last line")
+    p.stdin.write(encode_frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}) +
+                  encode_frame({"jsonrpc": "2.0", "method": "exit"}))
+    p.stdin.close()
+    equal(p.wait(timeout=20), 0, "exit code")
+
+
+@case
+def editor_that_stops_reading_loses_no_output_and_the_agent_waits():
+    slow_editor_gets_every_line(initialize_late=False)
+
+
+@case
+def output_before_the_editor_initializes_is_kept_whole():
+    slow_editor_gets_every_line(initialize_late=True)
 
 
 # ---- the clients -----------------------------------------------------------------------------------
