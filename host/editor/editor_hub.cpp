@@ -226,7 +226,7 @@ private:
             auto it = params.FindMember(key);
             if (it == params.MemberEnd()) continue;
             // The copy below recurses as deep as the value nests; the model refuses far less.
-            if (json_deeper_than(it->value, 2 * Limits::max_json_depth))
+            if (json::deeper_than(it->value, 2 * Limits::max_json_depth))
                 return r.result(outcome_json(Outcome::refused(
                     {"invalid_schema", key, std::string(key) + ": nested deeper than " +
                                                 std::to_string(2 * Limits::max_json_depth) + " levels"})));
@@ -284,7 +284,9 @@ private:
         } else if (method == "$/cancelRequest" && params.IsObject()) {
             // The client no longer wants the answer to one of its ask/submit requests.
             auto id = params.FindMember("id");
-            if (id == params.MemberEnd()) return;
+            // Only a string or an integer can be an id we gave out (and serialising anything
+            // else would recurse as deep as a peer nests it).
+            if (id == params.MemberEnd() || !(id->value.IsString() || id->value.IsInt64())) return;
             auto it = submitted_.find(to_json(id->value));
             if (it == submitted_.end()) return;
             std::string ask_id = it->second;

@@ -17,6 +17,7 @@
 
 #include <rapidjson/document.h>
 
+#include "json_access.hpp"
 #include "store/fs_util.hpp"
 
 namespace askhost::store {
@@ -509,8 +510,12 @@ JournalContents parse_journal(std::string_view text) {
         pos = last_unterminated ? text.size() : nl + 1;
         if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
         rapidjson::Document doc;
-        doc.Parse<rapidjson::kParseValidateEncodingFlag>(line.data(), line.size());
-        if (doc.HasParseError() || !doc.IsObject()) {
+        const auto error = json::parse(doc, line);
+        if (error && error->too_deep) {
+            out.warnings.push_back("line " + std::to_string(line_no) + ": " + error->message + ", skipped");
+            continue;
+        }
+        if (error || !doc.IsObject()) {
             // A crash mid-write leaves the last line cut short; a later run then starts a new line after it.
             const bool at_end = last_unterminated || text.find_first_not_of("\n", pos) == std::string_view::npos;
             const char* why = at_end ? ": torn last record (askhost stopped while writing it), skipped"

@@ -23,20 +23,6 @@ std::string json_quote(std::string_view s) {
     return std::string(buf.GetString(), buf.GetSize());
 }
 
-bool json_deeper_than(const rapidjson::Value& root, std::size_t limit) {
-    std::vector<std::pair<const rapidjson::Value*, std::size_t>> stack{{&root, 1}};
-    while (!stack.empty()) {
-        const auto [v, depth] = stack.back();
-        stack.pop_back();
-        if (depth > limit) return true;
-        if (v->IsObject())
-            for (auto m = v->MemberBegin(); m != v->MemberEnd(); ++m) stack.emplace_back(&m->value, depth + 1);
-        else if (v->IsArray())
-            for (auto e = v->Begin(); e != v->End(); ++e) stack.emplace_back(&*e, depth + 1);
-    }
-    return false;
-}
-
 Responder::Responder(std::function<void(std::string)> send, std::string id_json)
     : state_(std::make_unique<State>(State{std::move(send), std::move(id_json), false})) {}
 

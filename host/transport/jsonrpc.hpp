@@ -95,8 +95,5 @@ private:
 std::string to_json(const rapidjson::Value& v);
 // A JSON string literal for s (quotes and escapes included).
 std::string json_quote(std::string_view s);
-// Whether v nests deeper than `limit` levels (checked without recursion). Copying or serialising
-// a value recurses as deep as it nests: check a peer's value before either.
-bool json_deeper_than(const rapidjson::Value& v, std::size_t limit);
 
 }  // namespace askhost

@@ -128,6 +128,9 @@ def deeply_nested_json_from_an_editor():
     res = ed.result_of(6, timeout=30)["result"]
     equal((res["answered"], res["error"]["code"], res["error"]["path"]), (False, "invalid_schema", "metadata"),
           "refused")
+    # A $/cancelRequest whose id is nested as deep (serialising it crashed askhost): ignored.
+    ed.send_raw(encode_frame(b'{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":' + b"[" * 200_000 +
+                             b"]" * 200_000 + b"}}"))
     equal(shutdown(ed), 0, "exit code: still serving")
 
 

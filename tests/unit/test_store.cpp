@@ -390,6 +390,15 @@ BOOST_AUTO_TEST_CASE(journal_pairs_asks_with_outcomes) {
     BOOST_TEST(!e.interrupted());
 }
 
+BOOST_AUTO_TEST_CASE(journal_line_nested_deep_is_skipped_not_a_crash) {
+    // A journal is a file anyone with the account can edit: 300 000 levels overflowed the stack.
+    const std::string deep = R"({"type":"ask","metadata":)" + std::string(300000, '[') + std::string(300000, ']') + "}";
+    auto c = parse_journal(deep + "\n" + kAsk + "\n" + kAnswered + "\n");
+    BOOST_TEST(c.warnings == std::vector<std::string>{"line 1: nested deeper than 128 levels, skipped"});
+    BOOST_REQUIRE(c.exchanges.size() == 1u);
+    BOOST_TEST(c.exchanges[0].outcome == "answered");
+}
+
 BOOST_AUTO_TEST_CASE(journal_torn_lines_are_skipped_with_a_warning) {
     const std::string torn = std::string(kAnswered).substr(0, 60);
     // Torn at the end: the ask is interrupted.
