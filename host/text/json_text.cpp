@@ -5,6 +5,10 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace askhost {
 
 namespace {
@@ -37,6 +41,17 @@ inline std::uint64_t special_bytes(std::uint64_t x) {
 
 // The index of the first byte from i on that needs care, or text.size().
 std::size_t next_special(std::string_view text, std::size_t i) {
+#if defined(__SSE2__)
+    // 16 bytes at a time: as signed bytes, everything from 0x80 up is negative, so one compare
+    // finds the control characters and the non-ASCII bytes together.
+    const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+    for (; i + 16 <= text.size(); i += 16) {
+        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
+        const __m128i hit = _mm_or_si128(_mm_cmplt_epi8(x, space),
+                                         _mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)));
+        if (const int m = _mm_movemask_epi8(hit)) return i + static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(m)));
+    }
+#endif
     if constexpr (std::endian::native == std::endian::little) {
         for (; i + 8 <= text.size(); i += 8) {
             std::uint64_t word;
