@@ -2,7 +2,6 @@
 
 #include <csignal>
 #include <cstring>
-#include <iostream>
 #include <sstream>
 
 #include <fcntl.h>
@@ -249,7 +248,7 @@ void Host::run_question_hook(const Ask& ask) {
 
 int Host::run() {
     if (!store_error_.empty()) {
-        std::cerr << "askhost: " << store_error_ << "\nTry 'askhost --help' for more information.\n";
+        write_all(2, "askhost: " + store_error_ + "\nTry 'askhost --help' for more information.\n");
         return 2;
     }
     if (auto err = listener_.listen()) log(*err + " (other clients cannot attach)");
@@ -271,7 +270,7 @@ int Host::run() {
         auto started = start_agent(spec, opts_.adapter);
         if (auto* err = std::get_if<std::string>(&started)) {
             if (mode_ != Mode::Stdio) {
-                std::cerr << "askhost: " << *err << "\n";
+                write_all(2, "askhost: " + *err + "\n");
                 return err->rfind("no adapter", 0) == 0 ? 2 : 127;
             }
             log(*err);

@@ -1,11 +1,11 @@
 // askhost's entry point: parses the command line and hands it to the part that serves it.
 #include <csignal>
-#include <iostream>
 
 #include <unistd.h>
 
 #include "askhost_config.h"
 #include "cli.hpp"
+#include "fd_io.hpp"
 #include "editor/attach.hpp"
 #include "host.hpp"
 #include "store/commands.hpp"
@@ -18,7 +18,7 @@ namespace {
 using namespace askhost;
 
 int usage_error(const std::string& message) {
-    std::cerr << "askhost: " << message << "\nTry 'askhost --help' for more information.\n";
+    write_all(2, "askhost: " + message + "\nTry 'askhost --help' for more information.\n");
     return 2;
 }
 
@@ -50,10 +50,10 @@ int main(int argc, char** argv) {
     const auto& opts = std::get<CliOptions>(parsed);
     switch (opts.command) {
         case Command::Help:
-            std::cout << usage_text();
+            write_all(1, usage_text());
             return 0;
         case Command::Version:
-            std::cout << "askhost " << ASKHOST_VERSION << "\n";
+            write_all(1, "askhost " ASKHOST_VERSION "\n");
             return 0;
         case Command::Run:
             return run_agent(opts);
@@ -67,12 +67,18 @@ int main(int argc, char** argv) {
         }
         case Command::Attach:
             return run_attach(opts.command_args);
-        case Command::Answer:
-            return store::run_answer(opts.command_args, std::cout, std::cerr);
-        case Command::Questions:
-            return store::run_questions(opts.command_args, std::cout, std::cerr);
-        case Command::History:
-            return store::run_history(opts.command_args, std::cout, std::cerr);
+        case Command::Answer: {
+            FdOStream out(1), err(2);
+            return store::run_answer(opts.command_args, out, err);
+        }
+        case Command::Questions: {
+            FdOStream out(1), err(2);
+            return store::run_questions(opts.command_args, out, err);
+        }
+        case Command::History: {
+            FdOStream out(1), err(2);
+            return store::run_history(opts.command_args, out, err);
+        }
         default:
             return usage_error("'" + args[0] + "' is not available in this build yet");
     }

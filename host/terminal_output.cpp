@@ -6,18 +6,6 @@
 
 namespace askhost {
 
-bool write_all(int fd, std::string_view data) {
-    while (!data.empty()) {
-        ssize_t n = ::write(fd, data.data(), data.size());
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return false;
-        }
-        data.remove_prefix(static_cast<std::size_t>(n));
-    }
-    return true;
-}
-
 void TerminalOutput::write(Stream stream, std::string_view data) {
     if (held_) {
         if (!backlog_.empty() && backlog_.back().first == stream) backlog_.back().second.append(data);

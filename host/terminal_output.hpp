@@ -1,6 +1,8 @@
 // The agent's output on askhost's own stdout/stderr, held back while a dialog owns the screen.
 #pragma once
 
+#include "fd_io.hpp"
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,7 +24,5 @@ private:
     std::vector<std::pair<Stream, std::string>> backlog_;
 };
 
-// Writes all of `data` to fd, retrying on EINTR; false if the fd is gone.
-bool write_all(int fd, std::string_view data);
 
 }  // namespace askhost

@@ -1,7 +1,6 @@
 #include "editor/attach.hpp"
 
 #include <csignal>
-#include <iostream>
 #include <map>
 #include <memory>
 
@@ -51,19 +50,19 @@ Parsed<Ask> ask_from_params(const rapidjson::Value& params) {
 
 int run_attach(const std::vector<std::string>& args) {
     if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
-        std::cout << kUsage;
+        write_all(1, kUsage);
         return 0;
     }
     if (args.size() > 1) {
-        std::cerr << "askhost attach: too many arguments\n" << kUsage;
+        write_all(2, std::string("askhost attach: too many arguments\n") + kUsage);
         return 2;
     }
 #if !ASKHOST_HAVE_TUI
-    std::cerr << "askhost attach: this askhost was built without the terminal dialog\n";
+    write_all(2, "askhost attach: this askhost was built without the terminal dialog\n");
     return 2;
 #else
     if (!TerminalDialog::available()) {
-        std::cerr << "askhost attach: needs a terminal (/dev/tty) to show questions in\n";
+        write_all(2, "askhost attach: needs a terminal (/dev/tty) to show questions in\n");
         return 2;
     }
     std::string why;
@@ -73,12 +72,12 @@ int run_attach(const std::vector<std::string>& args) {
     } else if (auto found = find_host_socket(&why)) {
         path = *found;
     } else {
-        std::cerr << "askhost attach: " << why << "\n";
+        write_all(2, "askhost attach: " + why + "\n");
         return 1;
     }
     int fd = connect_socket(path, &why);
     if (fd < 0) {
-        std::cerr << "askhost attach: cannot connect: " << why << "\n";
+        write_all(2, "askhost attach: cannot connect: " + why + "\n");
         return 1;
     }
     int out_fd = ::dup(fd);
@@ -155,7 +154,7 @@ int run_attach(const std::vector<std::string>& args) {
              "\"capabilities\":{\"ask\":{\"multiSelect\":true,\"previews\":false,\"notes\":false}}}",
              [&](const rapidjson::Value*, const RpcError* err) {
                  if (err) {
-                     std::cerr << "askhost attach: the host refused: " << err->message << "\n";
+                     write_all(2, "askhost attach: the host refused: " + err->message + "\n");
                      code = 1;
                      io.stop();
                      return;

@@ -1,5 +1,7 @@
 #include "tui/terminal_dialog.hpp"
 
+#include "fd_io.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/ioctl.h>
@@ -92,15 +94,6 @@ attr_t curses_attrs(unsigned attrs) {
     if (attrs & tui::AttrReverse) a |= A_REVERSE;
     if (attrs & tui::AttrDim) a |= A_DIM;
     return a;
-}
-
-void write_all(int fd, std::string_view s) {
-    while (!s.empty()) {
-        const ssize_t n = ::write(fd, s.data(), s.size());
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return;
-        s.remove_prefix(static_cast<std::size_t>(n));
-    }
 }
 
 }  // namespace

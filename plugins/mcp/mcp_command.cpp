@@ -2,7 +2,6 @@
 // $ASKHOST_SOCKET, else in a terminal dialog on /dev/tty, else into the pending-questions file.
 #include <cstdlib>
 #include <fstream>
-#include <iostream>
 #include <sstream>
 #include <memory>
 
@@ -17,6 +16,7 @@
 #include "broker.hpp"
 #include "editor/ask_json.hpp"
 #include "editor/socket_listener.hpp"
+#include "fd_io.hpp"
 #include "mcp_server.hpp"
 #include "print_frontend.hpp"
 #include "store/pending_file.hpp"
@@ -228,14 +228,14 @@ int run_mcp(const std::vector<std::string>& args) {
     std::string pending_file = store::default_pending_file;
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "-h" || args[i] == "--help") {
-            std::cout << kUsage;
+            write_all(1, kUsage);
             return 0;
         }
         if (args[i] == "--pending-file" && i + 1 < args.size()) {
             pending_file = args[++i];
             continue;
         }
-        std::cerr << "askhost mcp: unknown argument '" << args[i] << "'\n" << kUsage;
+        write_all(2, "askhost mcp: unknown argument '" + args[i] + "'\n" + kUsage);
         return 2;
     }
     const char* env_socket = std::getenv("ASKHOST_SOCKET");
