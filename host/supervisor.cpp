@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -202,6 +203,27 @@ struct Supervisor::Impl {
     }
 };
 
+namespace {
+
+// The first executable regular file called `name` in $PATH's directories (an empty entry is the
+// working directory), as execvp looks; "" when there is none.
+std::string search_path(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    std::string_view dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+    while (true) {
+        const auto colon = dirs.find(':');
+        const std::string_view dir = dirs.substr(0, colon);
+        const std::string candidate = (dir.empty() ? std::string(".") : std::string(dir)) + "/" + name;
+        struct stat st {};
+        if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
+            return candidate;
+        if (colon == std::string_view::npos) return {};
+        dirs.remove_prefix(colon + 1);
+    }
+}
+
+}  // namespace
+
 Supervisor::Supervisor(boost::asio::io_context& io, Callbacks callbacks)
     : impl_(std::make_unique<Impl>(io, std::move(callbacks))) {}
 
@@ -215,9 +237,9 @@ std::optional<std::string> Supervisor::start(const LaunchSpec& spec) {
     auto& d = *impl_;
     if (d.pid > 0 && !d.exit_reported) return "an agent is already running";
 
-    boost::filesystem::path exe = spec.argv[0];
-    if (spec.argv[0].find('/') == std::string::npos) {
-        exe = bp::search_path(spec.argv[0]);
+    std::string exe = spec.argv[0];
+    if (exe.find('/') == std::string::npos) {
+        exe = search_path(spec.argv[0]);
         if (exe.empty()) return "cannot run '" + spec.argv[0] + "': not found on PATH";
     }
     std::vector<std::string> args(spec.argv.begin() + 1, spec.argv.end());
@@ -261,7 +283,7 @@ std::optional<std::string> Supervisor::start(const LaunchSpec& spec) {
     });
     std::error_code ec;
     std::string cwd = spec.cwd.empty() ? std::string(".") : spec.cwd;
-    bp::child child(exe.string(), bp::args = args, bp::std_in < d.in_pipe, bp::std_out > d.out_pipe,
+    bp::child child(exe, bp::args = args, bp::std_in < d.in_pipe, bp::std_out > d.out_pipe,
                     bp::std_err > d.err_pipe, bp::start_dir = cwd, env, setup, ec);
     if (ec) return "cannot run '" + spec.argv[0] + "': " + ec.message();
     d.pid = child.id();
