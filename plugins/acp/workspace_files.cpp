@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fd_io.hpp"
 #include "text/utf8.hpp"
 
 namespace askhost::acp {
@@ -32,18 +33,6 @@ std::string valid_utf8(std::string s) {
 
 FsError sys_error(const std::string& what, const fs::path& p, int err) {
     return {err == ENOENT ? -32002 : -32603, what + " " + p.string() + ": " + std::strerror(err)};
-}
-
-bool write_all(int fd, std::string_view data) {
-    while (!data.empty()) {
-        ssize_t n = ::write(fd, data.data(), data.size());
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return false;
-        }
-        data.remove_prefix(static_cast<std::size_t>(n));
-    }
-    return true;
 }
 
 }  // namespace
