@@ -81,12 +81,17 @@ class Bench:
         ask = med["askhost"][0]
         print(f"\nQuestion round trip ({n} per round, {rounds} rounds; medians of each round's p50/p99)")
         print(f"  {'program':32} {'p50 µs':>10} {'p99 µs':>10}  ratio")
+        # What a program in the middle adds to the direct pipe: the part it is responsible for.
+        ask_added = ask - floor
         for name, (p50, p99) in med.items():
             if name.startswith("direct"):
                 ratio = "1.00x (floor)"
             elif name.startswith("Node"):
+                added = p50 - floor
                 ratio = (f"{p50 / floor:.2f}x floor; askhost is {p50 / ask:.1f}x faster" if p50 >= ask else
                          f"{p50 / floor:.2f}x floor; askhost is {ask / p50:.1f}x slower")
+                if ask_added > 0:
+                    ratio += f"; adds {added:.1f} µs to the pipe, askhost {ask_added:.1f} µs ({added / ask_added:.1f}x less)"
             else:
                 ratio = f"{p50 / floor:.2f}x floor"
             print(f"  {name:32} {p50:10.1f} {p99:10.1f}  {ratio}")
