@@ -175,7 +175,10 @@ end)
 H.case('several_questions_submit_tab', function()
   local askhost = H.start(ask_one({ DATABASE_Q, NAME_Q, FEATURES_Q }))
   H.wait_dialog()
-  H.eq(askhost.status(), '? 3 questions waiting', 'status')
+  -- ask/state is its own notification: it may be handled just after the dialog opened.
+  H.wait_for(function()
+    return askhost.status() == '? 3 questions waiting'
+  end, 'status "? 3 questions waiting", got ' .. vim.inspect(askhost.status()))
   local text = H.dialog_text()
   H.contains(text, '■ Database', 'tab bar: current')
   H.contains(text, '□ Service Name', 'tab bar: unanswered')
@@ -282,7 +285,9 @@ H.case('cancel_request_closes_window', function()
     { recv = 1 },
   })
   local first = H.wait_dialog()
-  H.eq(askhost.status(), '? 1 question waiting', 'status while waiting')
+  H.wait_for(function()
+    return askhost.status() == '? 1 question waiting'
+  end, 'status while waiting "? 1 question waiting", got ' .. vim.inspect(askhost.status()))
   H.wait_for(function()
     return not first:is_open()
   end, 'the withdrawn dialog to close')
