@@ -65,6 +65,8 @@ public:
     std::string_view name() const override { return client_name_; }
 
     void show(const Ask& ask, Done done) override {
+        // A client hears of an ask (ask/state) before it is asked to show it.
+        hub_.flush_state();
         const std::string ask_id = ask.id;
         auto request = conn_->rpc().call("ask/show", ask_show_params(ask, caps_),
             [this, ask, done = std::move(done), alive = alive_](const rapidjson::Value* result, const RpcError* err) {
@@ -351,14 +353,21 @@ void EditorHub::remove_client(EditorClient* c) {
 void EditorHub::state_changed() {
     // Each ask/state lists every pending ask: one per change made 1000 asks arriving together
     // cost quadratic bytes (200 MB queued). One per turn, with the state as it is then.
+    state_dirty_ = true;
     if (state_posted_) return;
     state_posted_ = true;
     boost::asio::post(io_, [this, a = alive_] {
         if (!*a) return;
         state_posted_ = false;
-        std::string params = ask_state_params(broker_.pending());
-        for (auto& c : clients_) c->notify("ask/state", params);
+        flush_state();
     });
+}
+
+void EditorHub::flush_state() {
+    if (!state_dirty_) return;
+    state_dirty_ = false;
+    std::string params = ask_state_params(broker_.pending());
+    for (auto& c : clients_) c->notify("ask/state", params);
 }
 
 std::size_t EditorHub::primary_queued_bytes() const {

@@ -47,6 +47,8 @@ public:
 
     // Broadcasts ask/state once per turn of the loop, however many changes the turn made.
     void state_changed();
+    // Sends the ask/state a change is waiting for now, rather than at the end of the turn.
+    void flush_state();
     void agent_output(Stream stream, std::string_view text);
     void agent_exit(AgentExit e);
 
@@ -63,7 +65,7 @@ private:
     Broker& broker_;
     AgentControl& control_;
     std::vector<std::unique_ptr<EditorClient>> clients_;
-    bool state_posted_ = false;
+    bool state_posted_ = false, state_dirty_ = false;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
