@@ -1,5 +1,7 @@
 #include "store/fs_util.hpp"
 
+#include "fd_io.hpp"
+
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -30,22 +32,6 @@ std::optional<std::string> make_dirs(const fs::path& dir, unsigned mode) {
     return std::nullopt;
 }
 
-namespace {
-
-bool write_fd(int fd, std::string_view data) {
-    while (!data.empty()) {
-        ssize_t n = ::write(fd, data.data(), data.size());
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return false;
-        }
-        data.remove_prefix(static_cast<std::size_t>(n));
-    }
-    return true;
-}
-
-}  // namespace
-
 std::optional<std::string> atomic_write(const fs::path& file, std::string_view data, unsigned mode) {
     const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
     if (auto err = make_dirs(dir, 0700)) return err;
@@ -59,7 +45,7 @@ std::optional<std::string> atomic_write(const fs::path& file, std::string_view d
         return what + " " + tmpl + ": " + errno_text(err);
     };
     if (::fchmod(fd, static_cast<mode_t>(mode)) != 0) return fail("cannot chmod");
-    if (!write_fd(fd, data)) return fail("cannot write");
+    if (!write_all(fd, data)) return fail("cannot write");
     if (::fsync(fd) != 0) return fail("cannot fsync");
     if (::close(fd) != 0) {
         int err = errno;
