@@ -269,8 +269,10 @@ std::optional<std::string> Journal::append(std::string line) {
     while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
     }
     // A torn line left by a crash must not swallow this record: end it first.
+    // (When the file ends where our last record did, that record's newline is its last byte.)
     struct stat st {};
-    if (::fstat(fd_, &st) == 0 && st.st_size > 0) {
+    const bool sized = ::fstat(fd_, &st) == 0;
+    if (sized && st.st_size > 0 && st.st_size != known_end_) {
         char last = '\n';
         if (::pread(fd_, &last, 1, st.st_size - 1) == 1 && last != '\n') line.insert(line.begin(), '\n');
     }
@@ -285,6 +287,7 @@ std::optional<std::string> Journal::append(std::string line) {
         }
         rest.remove_prefix(static_cast<std::size_t>(n));
     }
+    known_end_ = sized && !error ? st.st_size + static_cast<off_t>(line.size()) : -1;
     if (!error && sync_ == JournalSync::Always && ::fdatasync(fd_) != 0)
         error = "cannot sync " + file_.string() + ": " + errno_text(errno);
     ::flock(fd_, LOCK_UN);

@@ -106,6 +106,7 @@ private:
     JournalMode mode_;
     JournalSync sync_;
     int fd_ = -1;
+    long long known_end_ = -1;  // the file's size after our last record, -1 when unknown
     struct Syncer;
     std::unique_ptr<Syncer> syncer_;  // started with the first deferred record
 };
