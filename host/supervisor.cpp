@@ -19,7 +19,6 @@
 #include <boost/asio/read.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/write.hpp>
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
 
@@ -45,6 +44,7 @@ struct Supervisor::Impl {
     // Output reading paused (the reader is behind): a finished read parks instead of reading on.
     bool paused = false, out_parked = false, err_parked = false;
     std::deque<std::string> write_queue;
+    std::size_t front_written = 0;  // bytes of write_queue.front() already written
     std::shared_ptr<bool> alive = std::make_shared<bool>(true);
 
     Impl(boost::asio::io_context& io_, Callbacks c)
@@ -187,16 +187,25 @@ struct Supervisor::Impl {
             return;
         }
         writing = true;
-        boost::asio::async_write(in_pipe, boost::asio::buffer(write_queue.front()),
-            [this, a = alive](const boost::system::error_code& ec, std::size_t) {
+        // async_write_some, not the composed async_write: that one would go on writing to
+        // in_pipe after a partial write even when this Impl was destroyed meanwhile (the
+        // use-after-free ./dev fuzz found in Connection). Every continuation checks `alive`.
+        in_pipe.async_write_some(boost::asio::buffer(write_queue.front()) + front_written,
+            [this, a = alive](const boost::system::error_code& ec, std::size_t n) {
                 if (!*a) return;
                 writing = false;
-                write_queue.pop_front();
                 if (ec) {
                     // The agent closed its stdin: nothing more can reach it.
                     stdin_open = false;
                     write_queue.clear();
+                    front_written = 0;
                     return;
+                }
+                if (write_queue.empty()) return;  // a new start() cleared it meanwhile
+                front_written += n;
+                if (front_written >= write_queue.front().size()) {
+                    write_queue.pop_front();
+                    front_written = 0;
                 }
                 pump();
             });
@@ -253,6 +262,7 @@ std::optional<std::string> Supervisor::start(const LaunchSpec& spec) {
     d.reaped = d.exit_reported = false;
     d.line.clear();
     d.write_queue.clear();
+    d.front_written = 0;
     d.writing = d.close_after_write = false;
 
     const pid_t parent = ::getpid();
