@@ -72,6 +72,7 @@ class DepthLimit {
 public:
     DepthLimit(Handler& next, std::size_t limit) : next_(next), limit_(limit) {}
     bool too_deep() const { return too_deep_; }
+    bool lone_surrogate() const { return lone_surrogate_; }
 
     bool Null() { return value() && next_.Null(); }
     bool Bool(bool b) { return value() && next_.Bool(b); }
@@ -81,14 +82,27 @@ public:
     bool Uint64(std::uint64_t u) { return value() && next_.Uint64(u); }
     bool Double(double d) { return value() && next_.Double(d); }
     bool RawNumber(const char* s, rapidjson::SizeType n, bool copy) { return value() && next_.RawNumber(s, n, copy); }
-    bool String(const char* s, rapidjson::SizeType n, bool copy) { return value() && next_.String(s, n, copy); }
-    bool Key(const char* s, rapidjson::SizeType n, bool copy) { return next_.Key(s, n, copy); }
+    bool String(const char* s, rapidjson::SizeType n, bool copy) {
+        return value() && whole(s, n) && next_.String(s, n, copy);
+    }
+    bool Key(const char* s, rapidjson::SizeType n, bool copy) { return whole(s, n) && next_.Key(s, n, copy); }
     bool StartObject() { return open() && next_.StartObject(); }
     bool EndObject(rapidjson::SizeType members) { --open_; return next_.EndObject(members); }
     bool StartArray() { return open() && next_.StartArray(); }
     bool EndArray(rapidjson::SizeType elements) { --open_; return next_.EndArray(elements); }
 
 private:
+    // rapidjson 1.1 turns a lone "\uDC00".."\uDFFF" escape into the bytes of a surrogate (ED B0..BF
+    // xx), which is not UTF-8: whoever reads what askhost writes back would choke on it.
+    bool whole(const char* s, rapidjson::SizeType n) {
+        for (rapidjson::SizeType i = 0; i + 1 < n; ++i)
+            if (static_cast<unsigned char>(s[i]) == 0xED && static_cast<unsigned char>(s[i + 1]) >= 0xA0) {
+                lone_surrogate_ = true;
+                return false;
+            }
+        return true;
+    }
+
     // A value inside `open_` containers is at level open_ + 1.
     bool value() {
         if (open_ < limit_) return true;
@@ -105,6 +119,7 @@ private:
     std::size_t limit_;
     std::size_t open_ = 0;
     bool too_deep_ = false;
+    bool lone_surrogate_ = false;
 };
 
 }  // namespace detail
@@ -124,11 +139,12 @@ std::optional<ParseError> parse(rapidjson::Document& doc, std::string_view text,
     rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> in(bytes);
     rapidjson::Reader reader;
     rapidjson::ParseResult result;
-    bool too_deep = false;
+    bool too_deep = false, lone_surrogate = false;
     auto generate = [&](rapidjson::Document& target) {
         detail::DepthLimit<rapidjson::Document> limited(target, max_levels);
         result = reader.Parse<kFlags>(in, limited);
         too_deep = limited.too_deep();
+        lone_surrogate = limited.lone_surrogate();
         return !result.IsError();
     };
     doc.Populate(generate);
@@ -139,6 +155,8 @@ std::optional<ParseError> parse(rapidjson::Document& doc, std::string_view text,
     doc.SetNull();
     if (too_deep)
         return ParseError{result.Offset(), "nested deeper than " + std::to_string(max_levels) + " levels", true};
+    if (lone_surrogate)
+        return ParseError{result.Offset(), "a \\u escape of a lone UTF-16 surrogate (\\uDC00-\\uDFFF) is not text", false};
     return ParseError{result.Offset(), rapidjson::GetParseError_En(result.Code()), false};
 }
 
