@@ -2,6 +2,11 @@
 
 namespace askhost {
 
+std::string program_name(std::string_view argv0) {
+    const auto slash = argv0.find_last_of('/');
+    return std::string(slash == std::string_view::npos ? argv0 : argv0.substr(slash + 1));
+}
+
 void AdapterRegistry::add(AdapterInfo info) { adapters_.push_back(std::move(info)); }
 
 const AdapterInfo* AdapterRegistry::find(std::string_view name) const {

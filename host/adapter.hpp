@@ -76,6 +76,9 @@ public:
     virtual void finished() {}
 };
 
+// The program's name in an argv[0]: what follows its last '/' (how adapters recognise an agent).
+std::string program_name(std::string_view argv0);
+
 struct AdapterInfo {
     std::string name;
     std::string summary;

@@ -631,15 +631,10 @@ private:
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
-std::string basename_of(const std::string& p) {
-    auto slash = p.find_last_of('/');
-    return slash == std::string::npos ? p : p.substr(slash + 1);
-}
-
 // ACP agents askhost knows by their command line.
 bool detects_acp(const std::vector<std::string>& argv) {
     if (argv.empty()) return false;
-    const std::string prog = basename_of(argv[0]);
+    const std::string prog = program_name(argv[0]);
     if (prog == "claude-agent-acp" || prog == "claude-code-acp" || prog == "codex-acp") return true;
     for (std::size_t i = 1; i < argv.size(); ++i) {
         if (prog == "gemini" && (argv[i] == "--acp" || argv[i] == "--experimental-acp")) return true;

@@ -23,11 +23,6 @@ namespace {
 constexpr std::string_view kAskTool = "AskUserQuestion";
 constexpr const char* kDeclined = "User declined to answer";
 
-std::string program_name(const std::string& path) {
-    auto slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 std::string str(const rapidjson::Value& v, const char* key) {
     if (!v.IsObject()) return {};
     auto it = v.FindMember(key);
@@ -199,13 +194,9 @@ public:
     }
 
 private:
-    void pass_on(std::string_view line) {
-        std::string out(line);
-        out.push_back('\n');
-        host_.output(Stream::Stdout, out);
-    }
+    void pass_on(std::string_view line) { host_.output_line(Stream::Stdout, line); }
 
-    void say(Stream s, const std::string& text) { host_.output(s, text + "\n"); }
+    void say(Stream s, const std::string& text) { host_.output_line(s, text); }
 
     // Copying or serialising its input (as every tool request does) would recurse as deep as it
     // nests: a request is denied, anything else noted and dropped.

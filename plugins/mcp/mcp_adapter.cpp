@@ -20,21 +20,11 @@ public:
     // Nothing is ever written to such an agent; an open stdin makes some wait for more input
     // (`codex exec` reads a prompt from a pipe).
     void started() override { host_.close_input(); }
-    void on_line(std::string_view line) override {
-        std::string out(line);
-        out.push_back('\n');
-        host_.output(Stream::Stdout, out);
-    }
+    void on_line(std::string_view line) override { host_.output_line(Stream::Stdout, line); }
 
 private:
     AdapterHost& host_;
 };
-
-std::string program_name(const std::vector<std::string>& argv) {
-    if (argv.empty()) return {};
-    auto slash = argv[0].find_last_of('/');
-    return slash == std::string::npos ? argv[0] : argv[0].substr(slash + 1);
-}
 
 }  // namespace
 
@@ -45,8 +35,7 @@ void register_mcp_adapter(AdapterRegistry& registry) {
     info.default_profile = Profile::Strict;
     info.create = [](AdapterHost& host) -> std::unique_ptr<AgentAdapter> { return std::make_unique<McpAdapter>(host); };
     info.detects = [](const std::vector<std::string>& argv) {
-        auto name = program_name(argv);
-        return name == "codex";
+        return !argv.empty() && program_name(argv[0]) == "codex";
     };
     info.command = mcp::run_mcp;
     registry.add(std::move(info));

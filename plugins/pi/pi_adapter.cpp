@@ -28,11 +28,6 @@ std::string str(const rapidjson::Value& v, const char* key) {
                                                         : std::string();
 }
 
-std::string program_name(const std::string& path) {
-    auto slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 std::string first_line(std::string s, std::size_t max = 200) {
     auto nl = s.find('\n');
     if (nl != std::string::npos) s = s.substr(0, nl) + " ...";
@@ -189,13 +184,9 @@ private:
         std::string tool;     // the tool call that was running when it opened
     };
 
-    void pass_on(std::string_view line) {
-        std::string out(line);
-        out.push_back('\n');
-        host_.output(Stream::Stdout, out);
-    }
+    void pass_on(std::string_view line) { host_.output_line(Stream::Stdout, line); }
 
-    void say(Stream s, const std::string& text) { host_.output(s, text + "\n"); }
+    void say(Stream s, const std::string& text) { host_.output_line(s, text); }
 
     void send_response(const std::string& id, const std::string& members) {
         host_.send("{\"type\":\"extension_ui_response\",\"id\":" + json_quote(id) + "," + members + "}");
