@@ -236,11 +236,8 @@ private:
                            tool.GetAllocator());
         }
         auto parsed = parse_ask_input(tool, profile);
-        if (auto* refusal = std::get_if<Refusal>(&parsed)) return r.result(outcome_json(Outcome::refused(*refusal)));
+        if (auto now = outcome_without_asking(parsed)) return r.result(outcome_json(*now));
         auto input = std::get<AskInput>(std::move(parsed));
-        if (!input.preset_answers.empty())
-            return r.result(outcome_json(Outcome::answered(
-                answers_from_presets(input.questions, input.preset_answers, input.preset_annotations))));
         Ask ask;
         ask.questions = std::move(input.questions);
         ask.metadata_json = std::move(input.metadata_json);

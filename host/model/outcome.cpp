@@ -289,6 +289,13 @@ std::vector<Answer> answers_from_presets(const std::vector<Question>& questions,
     return out;
 }
 
+std::optional<Outcome> outcome_without_asking(const Parsed<AskInput>& parsed) {
+    if (const auto* refusal = std::get_if<Refusal>(&parsed)) return Outcome::refused(*refusal);
+    const auto& input = std::get<AskInput>(parsed);
+    if (input.preset_answers.empty()) return std::nullopt;
+    return Outcome::answered(answers_from_presets(input.questions, input.preset_answers, input.preset_annotations));
+}
+
 bool result_within_cap(const Outcome& outcome) {
     rapidjson::StringBuffer buffer;
     JsonWriter w(buffer);

@@ -73,6 +73,10 @@ std::vector<Answer> answers_from_presets(const std::vector<Question>& questions,
                                          const std::vector<PresetAnswer>& presets,
                                          const std::vector<PresetAnnotation>& annotations);
 
+// What an ask gets without anyone being asked: its refusal, or the answers it brought along
+// (pre-supplied `answers`). nullopt: it is for a person.
+std::optional<Outcome> outcome_without_asking(const Parsed<AskInput>& parsed);
+
 // Model-input check: a whole outcome serialised must stay under Limits::max_result_bytes.
 bool result_within_cap(const Outcome& outcome);
 

@@ -220,14 +220,11 @@ void McpServer::call_tool(const rapidjson::Value& params, Responder r) {
     auto args_it = params.FindMember("arguments");
     const rapidjson::Value& args = args_it == params.MemberEnd() || args_it->value.IsNull() ? empty : args_it->value;
     auto parsed = parse_ask_input(args, Profile::Strict);
-    if (auto* refusal = std::get_if<Refusal>(&parsed)) {
-        if (log_) log_("refused an ask_user_question call: " + refusal->message);
-        return r.result(tool_result_json(Outcome::refused(*refusal)));
+    if (auto now = outcome_without_asking(parsed)) {
+        if (now->kind == OutcomeKind::Refused && log_) log_("refused an ask_user_question call: " + now->error.message);
+        return r.result(tool_result_json(*now));
     }
     auto input = std::get<AskInput>(std::move(parsed));
-    if (!input.preset_answers.empty())
-        return r.result(tool_result_json(Outcome::answered(
-            answers_from_presets(input.questions, input.preset_answers, input.preset_annotations))));
     Ask ask;
     ask.questions = std::move(input.questions);
     ask.metadata_json = std::move(input.metadata_json);

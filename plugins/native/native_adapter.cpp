@@ -115,17 +115,12 @@ private:
             tool.AddMember(name, it->value, tool.GetAllocator());
         }
         auto parsed = parse_ask_input(tool, host_.profile());
-        if (auto* refusal = std::get_if<Refusal>(&parsed)) {
-            respond(id, Outcome::refused(*refusal));
+        // Refused, or the agent already knows the answers: hand them back without showing anything.
+        if (auto now = outcome_without_asking(parsed)) {
+            respond(id, *now);
             return;
         }
         auto input = std::get<AskInput>(std::move(parsed));
-        if (!input.preset_answers.empty()) {
-            // The agent already knows the answers: hand them back without showing anything.
-            auto answers = answers_from_presets(input.questions, input.preset_answers, input.preset_annotations);
-            respond(id, Outcome::answered(std::move(answers)));
-            return;
-        }
         open_[id] = {};
         std::string ask_id = host_.ask(std::move(input), [this, id, a = alive_](Outcome o) {
             if (!*a) return;
