@@ -15,6 +15,7 @@
 #include "../../plugins/acp/elicitation.hpp"
 #include "../../plugins/acp/workspace_files.hpp"
 #include "adapter.hpp"
+#include "fake_adapter_host.hpp"
 
 using namespace askhost;
 using namespace askhost::acp;
@@ -335,36 +336,11 @@ BOOST_AUTO_TEST_CASE(writes_replace_keep_the_mode_and_create_parents) {
 
 namespace {
 
-struct FakeHost final : AdapterHost {
-    std::vector<std::string> sent, printed, logs, withdrawn;
-    std::vector<std::pair<AskInput, Reply>> asks;
-    AdapterSettings set;
-    std::string cwd = "/work/project";
-    bool input_closed = false;
-    std::string ask(AskInput input, Reply reply) override {
-        asks.emplace_back(std::move(input), std::move(reply));
-        return "ask-" + std::to_string(asks.size());
-    }
-    void withdraw(const std::string& id) override { withdrawn.push_back(id); }
-    void output(Stream, std::string_view text) override { printed.emplace_back(text); }
-    void send(std::string_view line) override { sent.emplace_back(line); }
-    Profile profile() const override { return Profile::Lenient; }
-    void log(std::string_view m) override { logs.emplace_back(m); }
-    void close_input() override { input_closed = true; }
-    std::string working_directory() const override { return cwd; }
-    const AdapterSettings& settings() const override { return set; }
-
-    std::string all_output() const {
-        std::string s;
-        for (const auto& p : printed) s += p;
-        return s;
-    }
-};
+using testing::FakeHost;
 
 std::unique_ptr<AgentAdapter> make(FakeHost& host) {
-    AdapterRegistry reg;
-    register_acp_adapter(reg);
-    return reg.find("acp")->create(host);
+    if (host.cwd.empty()) host.cwd = "/work/project";  // the agent's working directory in these tests
+    return testing::make_adapter(register_acp_adapter, "acp", host);
 }
 
 // Starts the adapter and plays the agent's side of initialize and session/new.
@@ -416,7 +392,7 @@ BOOST_AUTO_TEST_CASE(handshake_then_queued_prompt) {
 
 BOOST_AUTO_TEST_CASE(one_shot_ends_the_agent_after_its_last_turn) {
     FakeHost h;
-    h.set.one_shot = true;
+    h.settings_.one_shot = true;
     auto a = make(h);
     a->started();
     a->prompt("go");
@@ -430,7 +406,7 @@ BOOST_AUTO_TEST_CASE(one_shot_ends_the_agent_after_its_last_turn) {
 
 BOOST_AUTO_TEST_CASE(session_errors_are_told) {
     FakeHost h;
-    h.set.one_shot = true;
+    h.settings_.one_shot = true;
     auto a = make(h);
     a->started();
     a->on_line(R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}})");
@@ -469,7 +445,7 @@ BOOST_AUTO_TEST_CASE(a_cancelled_permission_question_is_cancelled) {
 
 BOOST_AUTO_TEST_CASE(allow_tools_answers_without_asking) {
     FakeHost h;
-    h.set.allow_tools = {"Read,Bash"};
+    h.settings_.allow_tools = {"Read,Bash"};
     auto a = ready(h);
     h.sent.clear();
     a->on_line(kPermission);
@@ -480,7 +456,7 @@ BOOST_AUTO_TEST_CASE(allow_tools_answers_without_asking) {
 
 BOOST_AUTO_TEST_CASE(allow_tools_matches_the_kind_when_the_agent_names_no_tool) {
     FakeHost h;
-    h.set.allow_tools = {"execute"};
+    h.settings_.allow_tools = {"execute"};
     auto a = ready(h);
     h.sent.clear();
     a->on_line(R"({"jsonrpc":"2.0","id":"p1","method":"session/request_permission","params":{"sessionId":"s",
@@ -576,7 +552,7 @@ BOOST_AUTO_TEST_CASE(messages_nested_too_deep_are_refused_and_the_adapter_goes_o
 
 BOOST_AUTO_TEST_CASE(a_response_too_deep_is_an_error_for_the_call_waiting) {
     FakeHost h;
-    h.set.one_shot = true;
+    h.settings_.one_shot = true;
     auto a = make(h);
     a->started();
     a->on_line(R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}})");

@@ -7,6 +7,7 @@
 #include <rapidjson/document.h>
 
 #include "adapter.hpp"
+#include "fake_adapter_host.hpp"
 
 using namespace askhost;
 
@@ -17,28 +18,11 @@ std::vector<std::string> claude_control_argv(const std::vector<std::string>& arg
 
 namespace {
 
-struct FakeHost final : AdapterHost {
-    std::vector<std::string> sent, printed, withdrawn;
-    std::vector<std::pair<AskInput, Reply>> asks;
-    AdapterSettings s;
-    bool input_closed = false;
-    std::string ask(AskInput input, Reply reply) override {
-        asks.emplace_back(std::move(input), std::move(reply));
-        return "ask-" + std::to_string(asks.size());
-    }
-    void withdraw(const std::string& id) override { withdrawn.push_back(id); }
-    void output(Stream, std::string_view text) override { printed.emplace_back(text); }
-    void send(std::string_view line) override { sent.emplace_back(line); }
-    Profile profile() const override { return Profile::Strict; }
-    void log(std::string_view) override {}
-    void close_input() override { input_closed = true; }
-    const AdapterSettings& settings() const override { return s; }
-};
+using testing::FakeHost;
 
 std::unique_ptr<AgentAdapter> make(FakeHost& host) {
-    AdapterRegistry reg;
-    register_claude_adapter(reg);
-    return reg.find("claude")->create(host);
+    host.prof = Profile::Strict;
+    return testing::make_adapter(register_claude_adapter, "claude", host);
 }
 
 rapidjson::Document parse(const std::string& s) {
@@ -167,7 +151,7 @@ BOOST_AUTO_TEST_CASE(other_tools_are_questions_unless_allowed) {
     BOOST_TEST(std::string(parse(host.sent.back())["response"]["response"]["behavior"].GetString()) == "allow");
 
     FakeHost allowed;
-    allowed.s.allow_tools = {"Bash,Edit"};
+    allowed.settings_.allow_tools = {"Bash,Edit"};
     auto b = make(allowed);
     b->on_line(bash);
     BOOST_TEST(allowed.asks.empty());

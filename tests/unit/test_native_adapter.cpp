@@ -8,6 +8,7 @@
 #include <rapidjson/document.h>
 
 #include "adapter.hpp"
+#include "fake_adapter_host.hpp"
 #include "editor/ask_json.hpp"
 #include "editor/editor_hub.hpp"
 #include "text/json_text.hpp"
@@ -20,27 +21,9 @@ void register_native_adapter(AdapterRegistry&);
 
 namespace {
 
-// Records what the adapter does; asks are answered by the test.
-struct FakeHost final : AdapterHost {
-    std::vector<std::string> sent, printed, logs, withdrawn;
-    std::vector<std::pair<AskInput, Reply>> asks;
-    Profile prof = Profile::Lenient;
-    std::string ask(AskInput input, Reply reply) override {
-        asks.emplace_back(std::move(input), std::move(reply));
-        return "ask-" + std::to_string(asks.size());
-    }
-    void withdraw(const std::string& id) override { withdrawn.push_back(id); }
-    void output(Stream, std::string_view text) override { printed.emplace_back(text); }
-    void send(std::string_view line) override { sent.emplace_back(line); }
-    Profile profile() const override { return prof; }
-    void log(std::string_view m) override { logs.emplace_back(m); }
-};
+using testing::FakeHost;
 
-std::unique_ptr<AgentAdapter> make(FakeHost& host) {
-    AdapterRegistry reg;
-    register_native_adapter(reg);
-    return reg.find("native")->create(host);
-}
+std::unique_ptr<AgentAdapter> make(FakeHost& host) { return testing::make_adapter(register_native_adapter, "native", host); }
 
 rapidjson::Document parse(const std::string& s) {
     rapidjson::Document d;

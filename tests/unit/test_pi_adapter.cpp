@@ -8,6 +8,7 @@
 #include <rapidjson/document.h>
 
 #include "adapter.hpp"
+#include "fake_adapter_host.hpp"
 
 using namespace askhost;
 
@@ -18,29 +19,9 @@ std::vector<std::string> pi_rpc_argv(const std::vector<std::string>& argv, std::
 
 namespace {
 
-struct FakeHost final : AdapterHost {
-    std::vector<std::string> sent, printed, withdrawn;
-    std::vector<std::pair<AskInput, Reply>> asks;
-    std::vector<std::function<void()>> timers;
-    bool input_closed = false;
-    std::string ask(AskInput input, Reply reply) override {
-        asks.emplace_back(std::move(input), std::move(reply));
-        return "ask-" + std::to_string(asks.size());
-    }
-    void withdraw(const std::string& id) override { withdrawn.push_back(id); }
-    void output(Stream, std::string_view text) override { printed.emplace_back(text); }
-    void send(std::string_view line) override { sent.emplace_back(line); }
-    Profile profile() const override { return Profile::Lenient; }
-    void log(std::string_view) override {}
-    void close_input() override { input_closed = true; }
-    void after(std::chrono::milliseconds, std::function<void()> fn) override { timers.push_back(std::move(fn)); }
-};
+using testing::FakeHost;
 
-std::unique_ptr<AgentAdapter> make(FakeHost& host) {
-    AdapterRegistry reg;
-    register_pi_adapter(reg);
-    return reg.find("pi")->create(host);
-}
+std::unique_ptr<AgentAdapter> make(FakeHost& host) { return testing::make_adapter(register_pi_adapter, "pi", host); }
 
 Answer pick(std::string q, std::string v, bool option = true) {
     Answer a;

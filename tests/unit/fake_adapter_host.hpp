@@ -1,0 +1,55 @@
+// The AdapterHost the adapter unit tests drive an adapter through: it records what the adapter
+// does (lines sent to the agent, output, logs, withdrawals, timers) and keeps its asks for the
+// test to answer.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "adapter.hpp"
+
+namespace askhost::testing {
+
+struct FakeHost final : AdapterHost {
+    std::vector<std::string> sent, printed, logs, withdrawn;
+    std::vector<std::pair<AskInput, Reply>> asks;
+    std::vector<std::function<void()>> timers;  // after(): run by the test
+    Profile prof = Profile::Lenient;
+    AdapterSettings settings_;
+    std::string cwd;
+    bool input_closed = false;
+
+    std::string ask(AskInput input, Reply reply) override {
+        asks.emplace_back(std::move(input), std::move(reply));
+        return "ask-" + std::to_string(asks.size());
+    }
+    void withdraw(const std::string& id) override { withdrawn.push_back(id); }
+    void output(Stream, std::string_view text) override { printed.emplace_back(text); }
+    void send(std::string_view line) override { sent.emplace_back(line); }
+    Profile profile() const override { return prof; }
+    void log(std::string_view m) override { logs.emplace_back(m); }
+    void close_input() override { input_closed = true; }
+    void after(std::chrono::milliseconds, std::function<void()> fn) override { timers.push_back(std::move(fn)); }
+    std::string working_directory() const override { return cwd; }
+    const AdapterSettings& settings() const override { return settings_; }
+
+    std::string all_output() const {
+        std::string s;
+        for (const auto& p : printed) s += p;
+        return s;
+    }
+};
+
+// The adapter called `name`, registered by `register_fn`, on `host`.
+inline std::unique_ptr<AgentAdapter> make_adapter(void (*register_fn)(AdapterRegistry&), const char* name,
+                                                  AdapterHost& host) {
+    AdapterRegistry reg;
+    register_fn(reg);
+    return reg.find(name)->create(host);
+}
+
+}  // namespace askhost::testing
