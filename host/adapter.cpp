@@ -22,4 +22,11 @@ const AdapterInfo* AdapterRegistry::detect(const std::vector<std::string>& argv,
     return find(fallback);
 }
 
+const std::function<int(const std::vector<std::string>&)>* AdapterRegistry::command(std::string_view name) const {
+    for (const auto& a : adapters_)
+        for (const auto& [n, run] : a.commands)
+            if (n == name && run) return &run;
+    return nullptr;
+}
+
 }  // namespace askhost

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "model/outcome.hpp"
@@ -88,8 +89,9 @@ struct AdapterInfo {
     std::function<bool(const std::vector<std::string>& argv)> detects;
     // The argv actually launched (e.g. the flags that put the agent on its control channel).
     std::function<std::vector<std::string>(std::vector<std::string> argv)> prepare_argv;
-    // A subcommand this plugin serves, `askhost NAME ARGS...` (e.g. askhost mcp); the exit status.
-    std::function<int(const std::vector<std::string>& args)> command;
+    // Subcommands this plugin serves, `askhost NAME ARGS...` (askhost mcp, askhost hook): name ->
+    // the function that runs it and returns the exit status.
+    std::vector<std::pair<std::string, std::function<int(const std::vector<std::string>& args)>>> commands;
 };
 
 class AdapterRegistry {
@@ -99,6 +101,8 @@ public:
     // The first adapter that recognises argv, else the one named `fallback`.
     const AdapterInfo* detect(const std::vector<std::string>& argv, std::string_view fallback) const;
     const std::vector<AdapterInfo>& all() const { return adapters_; }
+    // The subcommand NAME of whichever plugin serves it, or null.
+    const std::function<int(const std::vector<std::string>&)>* command(std::string_view name) const;
 
 private:
     std::vector<AdapterInfo> adapters_;

@@ -23,12 +23,19 @@ Usage:
   askhost [MODE] [OPTIONS] -- AGENT [ARGS...]   run AGENT and answer its questions
   askhost mcp                                   MCP stdio server with the ask_user_question tool
   askhost attach [SOCKET]                       answer a running host's questions in this terminal
+                                                (default: the host of this directory's workspace)
+  askhost hosts [--json]                        the running hosts and the one this directory uses
+  askhost hook                                  Claude Code hook: its questions and permissions
+                                                asked in the host of its workspace
   askhost answer [JSON | --file F | --text T | --edit]
                                                 answer the pending-questions file
   askhost questions [show|clear] [--json]       the pending questions
   askhost history [--session ID] [--json|--summary] | --list
                                                 what was asked and answered
   askhost --help | --version
+
+With --stdio and no AGENT, askhost is the editor's standing host: agents started anywhere in the
+editor's workspace (askhost mcp, askhost hook, askhost attach) find it and ask there.
 
 Modes (default: --tui when stdin and stdout are a terminal, else --print):
   --stdio            speak the editor protocol (JSON-RPC, Content-Length frames) on stdio
@@ -102,13 +109,15 @@ std::variant<CliOptions, CliError> parse_cli(const std::vector<std::string>& arg
     if (!args.empty()) {
         const std::string& first = args[0];
         static const std::pair<const char*, Command> subcommands[] = {
-            {"mcp", Command::Mcp},           {"answer", Command::Answer},
-            {"questions", Command::Questions}, {"history", Command::History},
-            {"attach", Command::Attach},
+            {"mcp", Command::Plugin},          {"hook", Command::Plugin},
+            {"answer", Command::Answer},       {"questions", Command::Questions},
+            {"history", Command::History},     {"attach", Command::Attach},
+            {"hosts", Command::Hosts},
         };
         for (const auto& [name, cmd] : subcommands) {
             if (first == name) {
                 o.command = cmd;
+                o.command_name = name;
                 o.command_args.assign(args.begin() + 1, args.end());
                 return o;
             }

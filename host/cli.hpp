@@ -12,7 +12,8 @@
 namespace askhost {
 
 enum class Mode { Auto, Stdio, Tui, Print };
-enum class Command { Run, Mcp, Answer, Questions, History, Attach, Help, Version };
+// Plugin: a subcommand a plugin serves (mcp, hook), named in command_name.
+enum class Command { Run, Plugin, Answer, Questions, History, Attach, Hosts, Help, Version };
 
 struct CliOptions {
     Command command = Command::Run;
@@ -28,6 +29,7 @@ struct CliOptions {
     std::vector<std::string> allow_tools;      // --allow-tools LIST (repeatable)
     std::string prompt;                        // --prompt TEXT: the first user message
     std::vector<std::string> agent_argv;       // after --
+    std::string command_name;                  // the subcommand as typed
     std::vector<std::string> command_args;     // arguments of a subcommand
 };
 

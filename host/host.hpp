@@ -12,6 +12,7 @@
 #include "broker.hpp"
 #include "cli.hpp"
 #include "editor/editor_hub.hpp"
+#include "editor/registry.hpp"
 #include "editor/socket_listener.hpp"
 #include "session.hpp"
 #include "store/session_store.hpp"
@@ -45,6 +46,7 @@ private:
     void resume_output();
     void wait_signal();
     void run_question_hook(const Ask& ask);
+    void update_registration();
 
     const CliOptions& opts_;
     Mode mode_;
@@ -54,6 +56,8 @@ private:
     TerminalOutput terminal_;
     EditorHub hub_;
     SocketListener listener_;
+    Registration registration_;  // in the per-user registry while the socket listens
+    std::vector<WorkspaceFolder> agent_folders_;  // the working directories of the agents it ran
 #if ASKHOST_HAVE_TUI
     std::unique_ptr<TerminalDialog> dialog_;
 #endif

@@ -7,6 +7,7 @@
 #include "cli.hpp"
 #include "fd_io.hpp"
 #include "editor/attach.hpp"
+#include "editor/registry.hpp"
 #include "host.hpp"
 #include "store/commands.hpp"
 #if ASKHOST_HAVE_TUI
@@ -57,14 +58,16 @@ int main(int argc, char** argv) {
             return 0;
         case Command::Run:
             return run_agent(opts);
-        case Command::Mcp: {
-            // Served by the plugin of the same name (plugins/mcp), when it is built in.
+        case Command::Plugin: {
+            // Served by a plugin (askhost mcp: plugins/mcp, askhost hook: plugins/claude), when built in.
             AdapterRegistry registry;
             register_builtin_adapters(registry);
-            const AdapterInfo* mcp = registry.find("mcp");
-            if (!mcp || !mcp->command) return usage_error("'mcp' is not built into this askhost");
-            return mcp->command(opts.command_args);
+            const auto* run = registry.command(opts.command_name);
+            if (!run) return usage_error("'" + opts.command_name + "' is not built into this askhost");
+            return (*run)(opts.command_args);
         }
+        case Command::Hosts:
+            return run_hosts(opts.command_args);
         case Command::Attach:
             return run_attach(opts.command_args);
         case Command::Answer: {

@@ -59,6 +59,8 @@ void write_ask_members(JsonWriter& w, const Ask& ask, const ClientAskCaps& caps)
         w.RawValue(ask.metadata_json.data(), ask.metadata_json.size(), rapidjson::kObjectType);
     }
     write_str(w, "agent", ask.agent);
+    write_str(w, "route", ask.route.empty() ? std::string("agent") : ask.route);
+    if (!ask.cwd.empty()) write_str(w, "cwd", ask.cwd);
 }
 
 std::string ask_show_params(const Ask& ask, const ClientAskCaps& caps) {

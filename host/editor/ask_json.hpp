@@ -19,11 +19,11 @@ struct ClientAskCaps {
 
 ClientAskCaps parse_client_caps(const rapidjson::Value& capabilities);
 
-// {id, questions, metadata?, agent} as members of an open object.
+// {id, questions, metadata?, agent, route, cwd?} as members of an open object.
 void write_ask_members(JsonWriter& w, const Ask& ask, const ClientAskCaps& caps);
 // The ask/show params object, as JSON text.
 std::string ask_show_params(const Ask& ask, const ClientAskCaps& caps);
-// The ask/state params: {state, pending:[{id, questions, agent}]}.
+// The ask/state params: {state, pending:[{id, questions, agent, route, cwd?}]}.
 std::string ask_state_params(const std::vector<const Ask*>& pending);
 
 // A client's ask/show result (native shape) checked against the ask. Answers are matched to the

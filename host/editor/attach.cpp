@@ -1,6 +1,7 @@
 #include "editor/attach.hpp"
 
 #include <csignal>
+#include <cstdlib>
 #include <map>
 #include <memory>
 
@@ -11,6 +12,7 @@
 
 #include "askhost_config.h"
 #include "editor/ask_json.hpp"
+#include "editor/registry.hpp"
 #include "editor/socket_listener.hpp"
 #include "terminal_output.hpp"
 #include "transport/connection.hpp"
@@ -25,7 +27,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: askhost attach [SOCKET]\n"
     "Attach to a running askhost and answer its questions in this terminal.\n"
-    "SOCKET defaults to $ASKHOST_SOCKET, else the newest running host of yours.\n";
+    "SOCKET defaults to $ASKHOST_SOCKET, else the host whose workspace holds this directory\n"
+    "(the deepest one; see `askhost hosts`).\n";
 
 // The Ask an ask/show request carries, checked like an agent's (lenient: the host already checked).
 Parsed<Ask> ask_from_params(const rapidjson::Value& params) {
@@ -69,11 +72,16 @@ int run_attach(const std::vector<std::string>& args) {
     std::string path;
     if (!args.empty()) {
         path = args[0];
-    } else if (auto found = find_host_socket(&why)) {
-        path = *found;
     } else {
-        write_all(2, "askhost attach: " + why + "\n");
-        return 1;
+        const char* env = std::getenv("ASKHOST_SOCKET");
+        char buf[4096];
+        std::string here = ::getcwd(buf, sizeof buf) ? buf : ".";
+        auto found = find_host(here, env ? env : "", &why);
+        if (!found) {
+            write_all(2, "askhost attach: " + why + "\n  `askhost hosts` lists the running hosts; name one's socket to attach to it\n");
+            return 1;
+        }
+        path = found->socket;
     }
     int fd = connect_socket(path, &why);
     if (fd < 0) {

@@ -1,5 +1,6 @@
 #include "editor/editor_hub.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include <boost/asio/post.hpp>
@@ -148,6 +149,8 @@ private:
             initialize_seen_ = true;
             if (const auto* ci = member(params, "clientInfo")) client_name_ = json::string_of(*ci, "name");
             if (client_name_.empty()) client_name_ = primary_ ? "editor" : "client";
+            if (const auto* ci = member(params, "clientInfo")) client_version_ = json::string_of(*ci, "version");
+            read_workspace(params);
             if (const auto* caps = member(params, "capabilities")) {
                 caps_ = parse_client_caps(*caps);
                 const auto* ask = member(*caps, "ask");
@@ -155,7 +158,10 @@ private:
             }
             r.result(std::string("{\"serverInfo\":{\"name\":\"askhost\",\"version\":\"") + ASKHOST_VERSION +
                      "\"},\"capabilities\":{\"ask\":{\"multiSelect\":true,\"previews\":true,\"notes\":true},"
-                     "\"agent\":{\"start\":true,\"prompt\":true,\"stop\":true}}}");
+                     "\"agent\":{\"start\":true,\"prompt\":true,\"stop\":true},"
+                     "\"workspace\":{\"workspaceFolders\":{\"supported\":true,\"changeNotifications\":true}}},"
+                     "\"socket\":" + (hub_.socket_path_.empty() ? std::string("null") : json_quote(hub_.socket_path_)) + "}");
+            if (!folders_.empty() || primary_) workspace_changed();
             return;
         }
         if (!initialize_seen_) return r.error(rpc_error::server_not_initialized, "initialize first");
@@ -243,6 +249,9 @@ private:
         ask.metadata_json = std::move(input.metadata_json);
         ask.agent = json::string_of(params, "agent");
         if (ask.agent.empty()) ask.agent = client_name_;
+        ask.route = json::string_of(params, "route");
+        if (ask.route.empty() || ask.route == "agent") ask.route = "submit";
+        ask.cwd = json::string_of(params, "cwd");
         const std::string request_id = r.id_json();
         auto responder = std::make_shared<Responder>(std::move(r));
         submitted_[request_id] = {};
@@ -275,6 +284,15 @@ private:
                 showing_frontend_ = true;
                 hub_.broker_.add_frontend(*this);
             }
+        } else if (method == "workspace/didChangeWorkspaceFolders") {
+            const auto* event = member(params, "event");
+            if (!initialize_seen_ || !event) return;
+            auto removed = folders_from(member(*event, "removed"));
+            std::erase_if(folders_, [&](const WorkspaceFolder& f) {
+                return std::any_of(removed.begin(), removed.end(), [&](const WorkspaceFolder& r) { return r.path == f.path; });
+            });
+            for (auto& f : folders_from(member(*event, "added"))) add_folder(std::move(f));
+            workspace_changed();
         } else if (method == "exit") {
             said_exit_ = true;
             int code = shutdown_ ? 0 : 1;
@@ -295,6 +313,45 @@ private:
         // Other notifications ($/setTrace, ...) need nothing from the host.
     }
 
+    // LSP's workspaceFolders (or rootUri when they are absent): file:// folders only.
+    void read_workspace(const rapidjson::Value& params) {
+        const auto* folders = member(params, "workspaceFolders");
+        if (folders && folders->IsArray()) {
+            for (auto& f : folders_from(folders)) add_folder(std::move(f));
+            return;
+        }
+        const auto* root = member(params, "rootUri");
+        if (root && root->IsString())
+            if (auto path = path_from_file_uri(json::str(*root))) add_folder(folder_from_path(*path));
+    }
+
+    static std::vector<WorkspaceFolder> folders_from(const rapidjson::Value* list) {
+        std::vector<WorkspaceFolder> out;
+        if (!list || !list->IsArray()) return out;
+        for (const auto& f : list->GetArray()) {
+            if (out.size() >= kMaxFolders) break;
+            std::string uri = json::string_of(f, "uri");
+            auto path = path_from_file_uri(uri);
+            if (!path) continue;
+            WorkspaceFolder wf = folder_from_path(*path);
+            wf.uri = uri;
+            if (std::string name = json::string_of(f, "name"); !name.empty()) wf.name = name;
+            out.push_back(std::move(wf));
+        }
+        return out;
+    }
+
+    void add_folder(WorkspaceFolder f) {
+        if (folders_.size() >= kMaxFolders) return;
+        for (const auto& have : folders_)
+            if (have.path == f.path) return;
+        folders_.push_back(std::move(f));
+    }
+
+    void workspace_changed() {
+        if (hub_.on_workspace_changed) hub_.on_workspace_changed();
+    }
+
     // Notifications that came before `initialized`, kept (up to a bound) for when it comes.
     void keep_early(std::string_view method, const std::string& params) {
         if (early_bytes_ + params.size() > kMaxQueuedOutput) return;
@@ -303,6 +360,7 @@ private:
     }
 
     static constexpr int kAgentError = -32001;
+    static constexpr std::size_t kMaxFolders = 256;
     std::vector<std::pair<std::string, std::string>> early_;
     std::size_t early_bytes_ = 0;
 
@@ -313,6 +371,8 @@ private:
     bool can_show_ = true, showing_frontend_ = false;
     ClientAskCaps caps_;
     std::string client_name_ = "client";
+    std::string client_version_;
+    std::vector<WorkspaceFolder> folders_;
     std::map<std::string, std::string> open_;  // ask id -> ask/show request id (JSON)
     std::map<std::string, std::string> submitted_;  // ask/submit request id (JSON) -> ask id
     std::size_t dropped_ = 0;
@@ -320,6 +380,10 @@ private:
 
 public:
     void mark_dead() { *alive_ = false; }
+    const std::vector<WorkspaceFolder>& folders() const { return folders_; }
+    const std::string& client_name() const { return client_name_; }
+    const std::string& client_version() const { return client_version_; }
+    bool initialize_seen() const { return initialize_seen_; }
     bool said_exit() const { return said_exit_; }
 };
 
@@ -336,12 +400,29 @@ void EditorHub::add_client(std::shared_ptr<Connection> connection, bool primary)
     clients_.back()->start();
 }
 
+std::vector<WorkspaceFolder> EditorHub::workspace_folders() const {
+    std::vector<WorkspaceFolder> out;
+    for (const auto& c : clients_)
+        for (const auto& f : c->folders())
+            if (std::none_of(out.begin(), out.end(), [&](const WorkspaceFolder& o) { return o.path == f.path; }))
+                out.push_back(f);
+    return out;
+}
+
+std::pair<std::string, std::string> EditorHub::primary_client() const {
+    for (const auto& c : clients_)
+        if (c->primary() && c->initialize_seen()) return {c->client_name(), c->client_version()};
+    return {};
+}
+
 void EditorHub::remove_client(EditorClient* c) {
     for (auto it = clients_.begin(); it != clients_.end(); ++it) {
         if (it->get() != c) continue;
         bool lost = c->primary() && !c->said_exit();
+        bool had_folders = !c->folders().empty();
         c->mark_dead();
         clients_.erase(it);
+        if (had_folders && on_workspace_changed) on_workspace_changed();
         if (lost && on_primary_lost) on_primary_lost();
         return;
     }

@@ -12,6 +12,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "adapter.hpp"
+#include "editor/registry.hpp"
 #include "broker.hpp"
 #include "supervisor.hpp"
 #include "transport/connection.hpp"
@@ -52,10 +53,19 @@ public:
     void agent_output(Stream stream, std::string_view text);
     void agent_exit(AgentExit e);
 
+    // The workspace folders the clients gave (initialize, workspace/didChangeWorkspaceFolders),
+    // without repeats, in the order they came.
+    std::vector<WorkspaceFolder> workspace_folders() const;
+    // The primary client's clientInfo (name, version), once it said initialize.
+    std::pair<std::string, std::string> primary_client() const;
+    // Told to clients in the initialize result (null when there is none).
+    void set_socket_path(std::string path) { socket_path_ = std::move(path); }
+
     std::function<void(int exit_code)> on_exit;  // the primary client said exit
     std::function<void()> on_primary_lost;       // the primary client went away without exit
     std::function<void()> on_primary_written;    // the primary client took some of its queue
     std::function<void(std::string_view)> on_log;
+    std::function<void()> on_workspace_changed;  // folders or the primary client's info changed
 
 private:
     friend class EditorClient;
@@ -65,6 +75,7 @@ private:
     Broker& broker_;
     AgentControl& control_;
     std::vector<std::unique_ptr<EditorClient>> clients_;
+    std::string socket_path_;
     bool state_posted_ = false, state_dirty_ = false;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

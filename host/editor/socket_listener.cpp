@@ -3,7 +3,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -38,11 +37,25 @@ bool private_dir(const std::string& dir, std::string* why) {
 }  // namespace
 
 std::optional<std::string> socket_directory(std::string* why) {
-    const char* runtime = std::getenv("XDG_RUNTIME_DIR");
     std::string tried;
-    if (runtime && *runtime == '/') {
-        std::string dir = std::string(runtime) + "/askhost";
+    auto in = [&](const std::string& runtime) -> std::optional<std::string> {
+        std::string dir = runtime + "/askhost";
         if (dir.size() < 80 && private_dir(dir, &tried)) return dir;
+        return std::nullopt;
+    };
+    const char* runtime = std::getenv("XDG_RUNTIME_DIR");
+    if (runtime && *runtime == '/') {
+        if (auto dir = in(runtime)) return dir;
+    } else {
+        // Agents that clean their MCP servers' environment (Codex keeps HOME, PATH and a few more)
+        // must still find the registry an editor's host wrote under /run/user/UID: use that
+        // folder when it is the user's own and private, as a login session makes it.
+        std::string user_runtime = "/run/user/" + std::to_string(::geteuid());
+        struct stat st {};
+        if (::lstat(user_runtime.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid() &&
+            (st.st_mode & 077) == 0) {
+            if (auto dir = in(user_runtime)) return dir;
+        }
     }
     std::string dir = "/tmp/askhost-" + std::to_string(::geteuid());
     if (private_dir(dir, why)) return dir;
@@ -128,32 +141,6 @@ int connect_socket(const std::string& path, std::string* why) {
         return -1;
     }
     return fd;
-}
-
-std::optional<std::string> find_host_socket(std::string* why) {
-    if (const char* env = std::getenv("ASKHOST_SOCKET"); env && *env) return std::string(env);
-    auto dir = socket_directory(why);
-    if (!dir) return std::nullopt;
-    std::string best;
-    std::filesystem::file_time_type best_time{};
-    std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator(*dir, ec)) {
-        if (e.path().extension() != ".sock") continue;
-        std::string ignored;
-        int fd = connect_socket(e.path().string(), &ignored);
-        if (fd < 0) continue;  // a dead host's leftover
-        ::close(fd);
-        auto t = e.last_write_time(ec);
-        if (best.empty() || t > best_time) {
-            best = e.path().string();
-            best_time = t;
-        }
-    }
-    if (best.empty()) {
-        if (why) *why = "no running askhost found in " + *dir + " (start one, or name its socket)";
-        return std::nullopt;
-    }
-    return best;
 }
 
 }  // namespace askhost

@@ -13,7 +13,8 @@
 
 namespace askhost {
 
-// The private directory for askhost's sockets: $XDG_RUNTIME_DIR/askhost, else /tmp/askhost-UID,
+// The private directory for askhost's sockets and host registry: $XDG_RUNTIME_DIR/askhost; with
+// XDG_RUNTIME_DIR unset, /run/user/UID/askhost when that folder is the user's and private; else /tmp/askhost-UID,
 // created with mode 0700 and checked to be ours. nullopt + why on failure.
 std::optional<std::string> socket_directory(std::string* why);
 
@@ -42,7 +43,5 @@ private:
 
 // Connects to a host's socket; returns the connected fd, or -1 and why.
 int connect_socket(const std::string& path, std::string* why);
-// The socket to attach to when none is named: $ASKHOST_SOCKET, else the newest live one.
-std::optional<std::string> find_host_socket(std::string* why);
 
 }  // namespace askhost

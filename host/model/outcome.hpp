@@ -18,6 +18,8 @@ struct Ask {
     std::vector<Question> questions;
     std::string metadata_json;  // "" or a JSON object
     std::string agent;          // the agent's name, for display
+    std::string route;          // how it arrived: "" (the agent askhost runs), "mcp", "hook", "submit"
+    std::string cwd;            // the asking agent's working directory, when known
 };
 
 struct Answer {

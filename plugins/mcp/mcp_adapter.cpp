@@ -37,7 +37,7 @@ void register_mcp_adapter(AdapterRegistry& registry) {
     info.detects = [](const std::vector<std::string>& argv) {
         return !argv.empty() && program_name(argv[0]) == "codex";
     };
-    info.command = mcp::run_mcp;
+    info.commands.emplace_back("mcp", mcp::run_mcp);
     registry.add(std::move(info));
 }
 

@@ -15,6 +15,8 @@
 #include "askhost_config.h"
 #include "broker.hpp"
 #include "editor/ask_json.hpp"
+#include "editor/host_client.hpp"
+#include "editor/registry.hpp"
 #include "editor/socket_listener.hpp"
 #include "fd_io.hpp"
 #include "mcp_server.hpp"
@@ -58,95 +60,39 @@ std::string socket_from_ancestors() {
     return {};
 }
 
+std::string current_directory() {
+    char buf[4096];
+    return ::getcwd(buf, sizeof buf) ? std::string(buf) : std::string();
+}
+
 void log_line(std::string_view message) {
     std::string line = "askhost mcp: " + std::string(message) + "\n";
     [[maybe_unused]] auto n = ::write(2, line.data(), line.size());
 }
 
-// The host's outcome (native shape, as ask/submit returns it) back into an Outcome.
-Outcome outcome_from_native(const rapidjson::Value& result, const Ask& ask) {
-    if (!result.IsObject()) return Outcome::cancelled("askhost returned no outcome");
-    auto flag = [&](const char* key) {
-        auto it = result.FindMember(key);
-        return it != result.MemberEnd() && it->value.IsBool() && it->value.GetBool();
-    };
-    auto str = [&](const rapidjson::Value& obj, const char* key) {
-        auto it = obj.FindMember(key);
-        return it != obj.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString()) : std::string();
-    };
-    if (flag("answered")) {
-        auto parsed = parse_client_outcome(result, ask);
-        if (auto* bad = std::get_if<Refusal>(&parsed)) return Outcome::cancelled("invalid answer: " + bad->message);
-        return std::get<Outcome>(std::move(parsed));
-    }
-    auto err = result.FindMember("error");
-    if (err != result.MemberEnd() && err->value.IsObject())
-        return Outcome::refused({str(err->value, "code"), str(err->value, "path"), str(err->value, "message")});
-    if (flag("timedOut")) return Outcome::timed_out();
-    if (flag("connectionLost")) return Outcome::connection_lost();
-    auto pending = result.FindMember("pendingFile");
-    if (pending != result.MemberEnd() && pending->value.IsString()) return Outcome::pending(pending->value.GetString());
-    return Outcome::cancelled(str(result, "reason"));
-}
-
 // Asks through a running host: a client of its socket, like `askhost attach`, that submits.
 class HostAsker final : public McpAsker {
 public:
-    HostAsker(boost::asio::io_context& io, std::string path) : io_(io), path_(std::move(path)) {}
-    ~HostAsker() override { *alive_ = false; }
+    HostAsker(boost::asio::io_context& io, std::string path) : client_(io, std::move(path), "askhost mcp") {
+        client_.on_log = log_line;
+    }
 
     // Connects (once); false when the host cannot be reached.
     bool connect() {
-        if (conn_ && !conn_->closed()) return true;
         std::string why;
-        int fd = connect_socket(path_, &why);
-        if (fd < 0) {
-            log_line("cannot reach askhost at " + path_ + ": " + why);
-            return false;
-        }
-        conn_ = std::make_shared<Connection>(io_, fd, ::dup(fd));
-        conn_->on_problem = [](std::string_view p) { log_line(std::string("host connection: ") + std::string(p)); };
-        conn_->start();
-        // The requests are handled in order, so the ask may follow at once.
-        conn_->rpc().call("initialize",
-                          "{\"clientInfo\":{\"name\":\"askhost mcp\",\"version\":\"" ASKHOST_VERSION "\"},"
-                          "\"capabilities\":{\"ask\":false}}",
-                          [](const rapidjson::Value*, const RpcError* err) {
-                              if (err) log_line("the host refused: " + err->message);
-                          });
-        conn_->rpc().notify("initialized", "{}");
-        return true;
+        if (client_.connect(&why)) return true;
+        log_line(why);
+        return false;
     }
 
     std::function<void()> ask(Ask ask, Reply reply) override {
-        std::string params = ask_show_params(ask, ClientAskCaps{});
-        params.pop_back();  // the ask's own fields, and the rules they were checked against
-        params += ",\"profile\":\"strict\"}";
-        auto done = std::make_shared<bool>(false);
-        auto conn = conn_;
-        std::string id = conn->rpc().call("ask/submit", params,
-            [ask, reply = std::move(reply), done, alive = alive_](const rapidjson::Value* result, const RpcError* err) {
-                if (*done || !*alive) return;
-                *done = true;
-                if (err) {
-                    log_line("the host could not ask: " + err->message);
-                    reply(Outcome::connection_lost());
-                    return;
-                }
-                reply(outcome_from_native(*result, ask));
-            });
-        return [conn, id, done] {
-            if (*done) return;
-            *done = true;
-            conn->rpc().notify("$/cancelRequest", "{\"id\":" + id + "}");
-        };
+        ask.route = "mcp";
+        ask.cwd = current_directory();
+        return client_.submit(ask, Profile::Strict, std::move(reply));
     }
 
 private:
-    boost::asio::io_context& io_;
-    std::string path_;
-    std::shared_ptr<Connection> conn_;
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    HostClient client_;
 };
 
 // No host: a broker of our own with the terminal dialog, or the pending-questions file.
@@ -239,7 +185,12 @@ int run_mcp(const std::vector<std::string>& args) {
         return 2;
     }
     const char* env_socket = std::getenv("ASKHOST_SOCKET");
-    std::string socket = env_socket && *env_socket ? env_socket : socket_from_ancestors();
+    std::string hint = env_socket && *env_socket ? env_socket : socket_from_ancestors();
+    std::string why, socket;
+    if (auto found = find_host(current_directory(), hint, &why)) {
+        socket = found->socket;
+        log_line("asking through the askhost at " + socket + " (" + found->source + ")");
+    }
 
     boost::asio::io_context io;
     RoutingAsker asker(io, socket, pending_file);

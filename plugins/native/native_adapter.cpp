@@ -153,7 +153,7 @@ void register_native_adapter(AdapterRegistry& registry) {
                   [](AdapterHost& host) -> std::unique_ptr<AgentAdapter> {
                       return std::make_unique<NativeAdapter>(host);
                   },
-                  nullptr, nullptr, nullptr});
+                  nullptr, nullptr, {}});
 }
 
 }  // namespace askhost
