@@ -1,8 +1,6 @@
 #include "host.hpp"
 
-#include <algorithm>
 #include <csignal>
-#include <cstdlib>
 #include <cstring>
 #include <sstream>
 
@@ -18,8 +16,7 @@
 namespace askhost {
 
 Host::Host(const CliOptions& options, Mode mode)
-    : opts_(options), mode_(mode), broker_(io_), hub_(io_, broker_, *this),
-      listener_(io_, [this](std::shared_ptr<Connection> c) { hub_.add_client(std::move(c), false); }),
+    : opts_(options), mode_(mode), core_(io_, *this), broker_(core_.broker()), hub_(core_.hub()),
       signals_(io_, SIGINT, SIGTERM, SIGHUP) {
     register_builtin_adapters(registry_);
     broker_.set_timeout(opts_.timeout);
@@ -50,7 +47,6 @@ Host::Host(const CliOptions& options, Mode mode)
         }
     };
     hub_.on_log = [this](std::string_view m) { log(m); };
-    hub_.on_workspace_changed = [this] { update_registration(); };
     hub_.on_exit = [this](int code) {
         editor_exit_code_ = code;
         if (session_ && session_->running()) {
@@ -69,7 +65,7 @@ Host::Host(const CliOptions& options, Mode mode)
         if (session_ && session_->running()) leave_agent([this](AgentExit) { finish(1); });
         else finish(1);
     };
-    listener_.on_log = [this](std::string_view m) { log(m); };
+    core_.on_log = [this](std::string_view m) { log(m); };
 
 #if ASKHOST_HAVE_TUI
     if (mode_ == Mode::Tui) {
@@ -130,24 +126,10 @@ std::variant<int, std::string> Host::start_agent(const LaunchSpec& spec, const s
     output_paused_ = false;  // a new agent: nothing of it is waiting
     session_ = std::make_unique<Session>(io_, broker_, *adapter, opts_.profile.value_or(adapter->default_profile),
                                          std::move(hooks));
-    {
-        // The agent's working directory is this host's workspace too.
-        char buf[4096];
-        std::string here = ::getcwd(buf, sizeof buf) ? buf : "";
-        std::string dir = spec.cwd.empty() ? here : spec.cwd[0] == '/' ? spec.cwd : here + "/" + spec.cwd;
-        if (char* real = ::realpath(dir.c_str(), nullptr)) {
-            dir = real;
-            std::free(real);
-        }
-        if (!dir.empty() && std::none_of(agent_folders_.begin(), agent_folders_.end(),
-                                         [&](const WorkspaceFolder& f) { return f.path == dir; })) {
-            agent_folders_.push_back(folder_from_path(dir));
-            update_registration();
-        }
-    }
+    core_.add_folder(spec.cwd);  // the agent's working directory is this host's workspace too
     LaunchSpec full = spec;
     if (adapter->prepare_argv) full.argv = adapter->prepare_argv(full.argv);
-    if (!listener_.path().empty()) full.env["ASKHOST_SOCKET"] = listener_.path();
+    if (!core_.socket_path().empty()) full.env["ASKHOST_SOCKET"] = core_.socket_path();
     if (auto err = session_->start(full)) {
         session_.reset();
         return *err;
@@ -189,7 +171,7 @@ void Host::agent_exited(AgentExit e) {
 void Host::finish(int code) {
     if (finishing_) return;
     finishing_ = true;
-    registration_.remove();  // no new asks are routed here from now on
+    core_.unregister();  // no new asks are routed here from now on
     exit_code_ = code;
     broker_.withdraw_all();
     signals_.cancel();
@@ -265,31 +247,12 @@ void Host::run_question_hook(const Ask& ask) {
     }
 }
 
-void Host::update_registration() {
-    auto folders = hub_.workspace_folders();
-    for (const auto& f : agent_folders_)
-        if (std::none_of(folders.begin(), folders.end(), [&](const WorkspaceFolder& o) { return o.path == f.path; }))
-            folders.push_back(f);
-    auto [name, version] = hub_.primary_client();
-    if (name != registration_.record().client_name || version != registration_.record().client_version)
-        registration_.set_client(std::move(name), std::move(version));
-    registration_.set_folders(std::move(folders));
-}
-
 int Host::run() {
     if (!store_error_.empty()) {
         write_all(2, "askhost: " + store_error_ + "\nTry 'askhost --help' for more information.\n");
         return 2;
     }
-    if (auto err = listener_.listen()) {
-        log(*err + " (other clients cannot attach)");
-    } else {
-        hub_.set_socket_path(listener_.path());
-        // Agents started anywhere in this host's workspace find it here (askhost mcp, hook, attach).
-        if (auto why = registration_.publish(listener_.path(), mode_ == Mode::Stdio ? "editor" : "agent"))
-            log("cannot register in the host registry: " + *why);
-        update_registration();
-    }
+    if (auto err = core_.listen(mode_ == Mode::Stdio ? "editor" : "agent")) log(*err + " (other clients cannot attach)");
     wait_signal();
     if (mode_ == Mode::Stdio) {
         int in = ::dup(0), out = ::dup(1);

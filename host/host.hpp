@@ -10,9 +10,9 @@
 #include "adapter.hpp"
 #include "askhost_config.h"
 #include "broker.hpp"
+#include "host_core.hpp"
 #include "cli.hpp"
 #include "editor/editor_hub.hpp"
-#include "editor/registry.hpp"
 #include "editor/socket_listener.hpp"
 #include "session.hpp"
 #include "store/session_store.hpp"
@@ -46,18 +46,15 @@ private:
     void resume_output();
     void wait_signal();
     void run_question_hook(const Ask& ask);
-    void update_registration();
 
     const CliOptions& opts_;
     Mode mode_;
     boost::asio::io_context io_;
     AdapterRegistry registry_;
-    Broker broker_;
+    HostCore core_;
+    Broker& broker_;
+    EditorHub& hub_;
     TerminalOutput terminal_;
-    EditorHub hub_;
-    SocketListener listener_;
-    Registration registration_;  // in the per-user registry while the socket listens
-    std::vector<WorkspaceFolder> agent_folders_;  // the working directories of the agents it ran
 #if ASKHOST_HAVE_TUI
     std::unique_ptr<TerminalDialog> dialog_;
 #endif

@@ -76,7 +76,7 @@ int run_attach(const std::vector<std::string>& args) {
         const char* env = std::getenv("ASKHOST_SOCKET");
         char buf[4096];
         std::string here = ::getcwd(buf, sizeof buf) ? buf : ".";
-        auto found = find_host(here, env ? env : "", &why);
+        auto found = find_host(here, env ? env : "", &why, true);
         if (!found) {
             write_all(2, "askhost attach: " + why + "\n  `askhost hosts` lists the running hosts; name one's socket to attach to it\n");
             return 1;

@@ -45,7 +45,9 @@ public:
             boost::asio::post(hub_.io_, [&hub = hub_, self = this] { hub.remove_client(self); });
             if (showing_frontend_) {
                 showing_frontend_ = false;
-                hub_.broker_.remove_frontend(*this, !said_exit_);
+                // Only the editor that started askhost takes its asks with it; a socket client
+                // (askhost attach, a popup) leaving is no answer: the question goes on waiting.
+                hub_.broker_.remove_frontend(*this, primary_ && !said_exit_);
             }
             withdraw_submitted();  // nobody is left to hand the answers to
         };

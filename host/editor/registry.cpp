@@ -221,14 +221,18 @@ std::optional<std::string> Registration::publish(const std::string& socket, std:
     return write();
 }
 
-void Registration::set_client(std::string name, std::string version) {
-    record_.client_name = std::move(name);
-    record_.client_version = std::move(version);
-    if (published_) write();
-}
-
-void Registration::set_folders(std::vector<WorkspaceFolder> folders) {
+void Registration::update(std::vector<WorkspaceFolder> folders, std::string client_name, std::string client_version) {
+    auto same = [](const std::vector<WorkspaceFolder>& a, const std::vector<WorkspaceFolder>& b) {
+        if (a.size() != b.size()) return false;
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (a[i].path != b[i].path || a[i].name != b[i].name || a[i].uri != b[i].uri) return false;
+        return true;
+    };
+    if (same(folders, record_.folders) && client_name == record_.client_name && client_version == record_.client_version)
+        return;
     record_.folders = std::move(folders);
+    record_.client_name = std::move(client_name);
+    record_.client_version = std::move(client_version);
     if (published_) write();
 }
 
@@ -329,7 +333,8 @@ const HostRecord* host_for_directory(const std::vector<HostRecord>& hosts, const
     return best;
 }
 
-std::optional<FoundHost> find_host(const std::string& dir, const std::string& socket_hint, std::string* why) {
+std::optional<FoundHost> find_host(const std::string& dir, const std::string& socket_hint, std::string* why,
+                                   bool include_waiting) {
     if (!socket_hint.empty()) return FoundHost{socket_hint, "$ASKHOST_SOCKET", std::nullopt};
     std::string dir_why;
     auto registry = socket_directory(&dir_why);
@@ -338,6 +343,7 @@ std::optional<FoundHost> find_host(const std::string& dir, const std::string& so
         return std::nullopt;
     }
     auto hosts = list_hosts(*registry);
+    if (!include_waiting) std::erase_if(hosts, [](const HostRecord& r) { return r.kind == "mcp"; });
     const HostRecord* h = host_for_directory(hosts, dir);
     if (!h) {
         if (why)
@@ -365,7 +371,9 @@ int run_hosts(const std::vector<std::string>& args) {
             write_all(1,
                       "usage: askhost hosts [--json]\n"
                       "The running askhost hosts of this user (the registry), with the one an agent\n"
-                      "started in this directory would ask through marked '*'.\n");
+                      "started in this directory would ask through marked '*'. Kinds: editor (an\n"
+                      "editor's standing host), agent (askhost running an agent), mcp (an askhost mcp\n"
+                      "holding a question nobody could be shown: `askhost attach` answers it).\n");
             return 0;
         }
         if (a == "--json") {
@@ -384,7 +392,14 @@ int run_hosts(const std::vector<std::string>& args) {
     std::vector<std::string> skipped;
     auto hosts = list_hosts(*registry, &skipped);
     const std::string here = cwd();
-    const HostRecord* chosen = host_for_directory(hosts, here);
+    // Agents ask through an editor's or agent's host; attach also finds an askhost mcp that waits.
+    std::vector<HostRecord> askable = hosts;
+    std::erase_if(askable, [](const HostRecord& r) { return r.kind == "mcp"; });
+    const HostRecord* for_agents = host_for_directory(askable, here);
+    const HostRecord* chosen = for_agents ? &*std::find_if(hosts.begin(), hosts.end(), [&](const HostRecord& r) {
+        return r.pid == for_agents->pid;
+    }) : nullptr;
+    const HostRecord* for_attach = host_for_directory(hosts, here);
     const char* env = std::getenv("ASKHOST_SOCKET");
     const std::string env_socket = env ? env : "";
     if (as_json) {
@@ -392,6 +407,9 @@ int run_hosts(const std::vector<std::string>& args) {
                           ",\"chosen\":";
         if (!env_socket.empty()) out += json_quote(env_socket);
         else out += chosen ? json_quote(chosen->socket) : "null";
+        out += ",\"attach\":";
+        if (!env_socket.empty()) out += json_quote(env_socket);
+        else out += for_attach ? json_quote(for_attach->socket) : "null";
         out += ",\"hosts\":[";
         for (std::size_t i = 0; i < hosts.size(); ++i) {
             std::string rec = record_json(hosts[i]);
@@ -415,7 +433,10 @@ int run_hosts(const std::vector<std::string>& args) {
         out += "      socket " + h.socket + "\n";
     }
     if (!env_socket.empty()) out += "This directory uses $ASKHOST_SOCKET: " + env_socket + "\n";
-    else if (!hosts.empty() && !chosen) out += "No host's workspace holds " + here + ".\n";
+    else if (!hosts.empty() && !chosen) out += "No editor's or agent's host has " + here + " in its workspace.\n";
+    if (env_socket.empty() && for_attach && for_attach != chosen)
+        out += "askhost attach here answers the questions waiting in pid " + std::to_string(for_attach->pid) + " (" +
+               for_attach->socket + ")\n";
     for (const auto& s : skipped) out += "skipped " + s + "\n";
     write_all(1, out);
     return 0;

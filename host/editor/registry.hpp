@@ -46,8 +46,8 @@ public:
     // Writes (or rewrites) the record for `socket` (whose directory is the registry). nullopt on
     // success, else why not.
     std::optional<std::string> publish(const std::string& socket, std::string kind);
-    void set_client(std::string name, std::string version);
-    void set_folders(std::vector<WorkspaceFolder> folders);
+    // New folders and client: the record is rewritten (once) when published and changed.
+    void update(std::vector<WorkspaceFolder> folders, std::string client_name, std::string client_version);
     const HostRecord& record() const { return record_; }
     void remove();
 
@@ -77,8 +77,12 @@ struct FoundHost {
 };
 
 // The one lookup: `socket_hint` ($ASKHOST_SOCKET, or what the agent's environment named) first;
-// else the registered host for `dir`. nullopt + why when there is none.
-std::optional<FoundHost> find_host(const std::string& dir, const std::string& socket_hint, std::string* why);
+// else the registered host for `dir`. Hosts of kind "mcp" (an askhost mcp holding a question
+// with nobody to show it to) count only with `include_waiting` (askhost attach): an agent's
+// question goes to an editor's or agent's host, never to another agent's stand-in.
+// nullopt + why when there is none.
+std::optional<FoundHost> find_host(const std::string& dir, const std::string& socket_hint, std::string* why,
+                                   bool include_waiting = false);
 
 // `askhost hosts [--json]`: the registry, with the host this directory would use marked.
 int run_hosts(const std::vector<std::string>& args);

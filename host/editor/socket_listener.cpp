@@ -79,9 +79,12 @@ std::optional<std::string> SocketListener::listen() {
     if (!dir) return "no private directory for the socket: " + why;
     std::string path = *dir + "/host-" + std::to_string(::getpid()) + ".sock";
     if (path.size() >= sizeof(sockaddr_un::sun_path)) return "socket path too long: " + path;
-    ::unlink(path.c_str());  // a stale socket of a dead host with our pid
+    // Bound under a temporary name and renamed once it listens: whoever sees the socket can connect.
+    const std::string temp = *dir + "/.host-" + std::to_string(::getpid()) + ".sock.tmp";
+    ::unlink(temp.c_str());  // stale files of a dead host with our pid
+    ::unlink(path.c_str());
     boost::system::error_code ec;
-    boost::asio::local::stream_protocol::endpoint ep(path);
+    boost::asio::local::stream_protocol::endpoint ep(temp);
     acceptor_.open(ep.protocol(), ec);
     if (!ec) {
         mode_t old = ::umask(0177);  // the socket is born owner-only
@@ -89,7 +92,12 @@ std::optional<std::string> SocketListener::listen() {
         ::umask(old);
     }
     if (!ec) acceptor_.listen(16, ec);
-    if (ec) return "cannot listen on " + path + ": " + ec.message();
+    if (!ec && ::rename(temp.c_str(), path.c_str()) != 0)
+        ec = boost::system::error_code(errno, boost::system::system_category());
+    if (ec) {
+        ::unlink(temp.c_str());
+        return "cannot listen on " + path + ": " + ec.message();
+    }
     path_ = path;
     accept();
     return std::nullopt;

@@ -1,19 +1,24 @@
 // `askhost mcp [--pending-file PATH]`: the MCP server on stdio, asking through the host named by
 // $ASKHOST_SOCKET, else in a terminal dialog on /dev/tty, else into the pending-questions file.
 #include <cstdlib>
+#include <map>
+#include <variant>
 #include <fstream>
 #include <sstream>
 #include <memory>
 
 #include <fcntl.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include "askhost_config.h"
 #include "broker.hpp"
+#include "host_core.hpp"
 #include "editor/ask_json.hpp"
 #include "editor/host_client.hpp"
 #include "editor/registry.hpp"
@@ -32,10 +37,19 @@ namespace askhost::mcp {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: askhost mcp [--pending-file PATH]\n"
+    "usage: askhost mcp [--print] [--pending-file PATH]\n"
     "An MCP stdio server with one tool, ask_user_question. Run it from an agent's MCP configuration.\n"
-    "Questions go to the askhost that runs the agent ($ASKHOST_SOCKET), else to a dialog on this\n"
-    "terminal, else to the pending-questions file (answer it with `askhost answer`).\n";
+    "Each question goes to the askhost that runs the agent ($ASKHOST_SOCKET), else to the editor's\n"
+    "askhost whose workspace holds this directory (`askhost hosts`), else to the client's own form\n"
+    "when it offers elicitation. Else askhost mcp waits as a host of its own: `askhost attach` in\n"
+    "another terminal answers, an editor opening the workspace is asked too, and a terminal nobody\n"
+    "else reads shows the dialog; the pending-questions file keeps a record.\n"
+    "  --print              no waiting: write the pending-questions file and tell the agent at once\n"
+    "                       (answer it with `askhost answer`)\n"
+    "  --pending-file PATH  the pending-questions file (default .askhost/pending-questions.json)\n"
+    "  --progress-interval SECONDS\n"
+    "                       how often a waiting call that carries a progressToken gets\n"
+    "                       notifications/progress (default 10)\n";
 
 // Some agents start MCP servers with a cleaned environment (Codex keeps only a few variables):
 // then the host is named in an ancestor's environment, the agent's own.
@@ -70,8 +84,32 @@ void log_line(std::string_view message) {
     [[maybe_unused]] auto n = ::write(2, line.data(), line.size());
 }
 
+// The agent's program name for display: MCP clients give their client's name.
+std::string agent_name(const std::string& client) {
+    if (client.rfind("codex", 0) == 0) return "codex";
+    if (client.rfind("claude", 0) == 0) return "claude";
+    if (client.rfind("gemini", 0) == 0) return "gemini";
+    return client;
+}
+
+// Whether this process may show a dialog on its terminal: only when nothing else reads it
+// (docs/mcp.md: agents' TUIs keep the terminal raw; Codex's server has none).
+bool terminal_is_free() {
+#if ASKHOST_HAVE_TUI
+    if (const char* e = std::getenv("CLAUDE_CODE_ENTRYPOINT"); e && std::string_view(e) == "cli") return false;
+    int fd = ::open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return false;
+    termios t {};
+    bool free = ::tcgetattr(fd, &t) == 0 && (t.c_lflag & ICANON) && ::tcgetpgrp(fd) == ::getpgrp();
+    ::close(fd);
+    return free && TerminalDialog::available();
+#else
+    return false;
+#endif
+}
+
 // Asks through a running host: a client of its socket, like `askhost attach`, that submits.
-class HostAsker final : public McpAsker {
+class HostAsker {
 public:
     HostAsker(boost::asio::io_context& io, std::string path) : client_(io, std::move(path), "askhost mcp") {
         client_.on_log = log_line;
@@ -85,9 +123,7 @@ public:
         return false;
     }
 
-    std::function<void()> ask(Ask ask, Reply reply) override {
-        ask.route = "mcp";
-        ask.cwd = current_directory();
+    std::function<void()> ask(const Ask& ask, McpAsker::Reply reply) {
         return client_.submit(ask, Profile::Strict, std::move(reply));
     }
 
@@ -95,37 +131,78 @@ private:
     HostClient client_;
 };
 
-// No host: a broker of our own with the terminal dialog, or the pending-questions file.
-class LocalAsker final : public McpAsker {
+// An editor's host that appeared while askhost mcp held a question: shown there too, through its
+// socket. A host that goes away takes nothing with it: the question goes on waiting here.
+class RemoteFrontend final : public Frontend {
 public:
-    LocalAsker(boost::asio::io_context& io, std::string pending_file)
-        : broker_(io), print_(std::move(pending_file), "", log_line) {
-#if ASKHOST_HAVE_TUI
-        if (TerminalDialog::available()) {
-            dialog_ = std::make_unique<TerminalDialog>(io, TerminalDialogOptions{});
-            broker_.add_frontend(*dialog_);
-        }
-#endif
-        broker_.set_fallback(&print_);
+    RemoteFrontend(boost::asio::io_context& io, std::string socket, std::function<void()> gone)
+        : client_(io, std::move(socket), "askhost mcp") {
+        client_.on_log = log_line;
+        client_.on_closed = std::move(gone);
     }
-    ~LocalAsker() override {
-        broker_.withdraw_all();
+    bool connect(std::string* why) { return client_.connect(why); }
+    const std::string& socket() const { return client_.socket(); }
+
+    std::string_view name() const override { return "editor host"; }
+    void show(const Ask& ask, Done done) override {
+        std::string id = ask.id;
+        open_[id] = client_.submit(ask, Profile::Strict, [this, id, done = std::move(done), alive = alive_](Outcome o) {
+            if (!*alive) return;
+            open_.erase(id);
+            // The host went away: not an answer; it is taken off the broker by `gone`.
+            if (o.kind == OutcomeKind::ConnectionLost) return;
+            done(std::move(o));
+        });
+    }
+    void withdraw(const std::string& ask_id) override {
+        auto it = open_.find(ask_id);
+        if (it == open_.end()) return;
+        auto cancel = std::move(it->second);
+        open_.erase(it);
+        cancel();
+    }
+    ~RemoteFrontend() override { *alive_ = false; }
+
+private:
+    HostClient client_;
+    std::map<std::string, std::function<void()>> open_;
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+// No host to ask through: askhost mcp becomes a host of its own. It registers (kind "mcp") and
+// listens, so `askhost attach` from another terminal answers; an editor's host that opens the
+// workspace later is asked too; the terminal dialog opens only on a terminal nobody else reads.
+// The pending-questions file keeps a record. With --print: the file, and the agent told at once.
+class OwnHost final : public AgentControl {
+public:
+    OwnHost(boost::asio::io_context& io, std::string pending_file, std::string cwd, bool print_only)
+        : io_(io), core_(io, *this), print_(std::move(pending_file), "", log_line), cwd_(std::move(cwd)),
+          print_only_(print_only), watch_(io) {
+        core_.on_log = log_line;
+        if (print_only_) core_.broker().set_fallback(&print_);
+    }
+    ~OwnHost() override {
+        *alive_ = false;
+        core_.broker().withdraw_all();
+        if (remote_) core_.broker().remove_frontend(*remote_, false);
 #if ASKHOST_HAVE_TUI
         if (dialog_) {
             dialog_->restore_terminal();
-            broker_.remove_frontend(*dialog_, false);
+            core_.broker().remove_frontend(*dialog_, false);
         }
 #endif
     }
 
-    std::function<void()> ask(Ask ask, Reply reply) override {
+    std::function<void()> ask(Ask ask, McpAsker::Reply reply) {
+        if (!print_only_) prepare(ask);
         auto done = std::make_shared<bool>(false);
-        std::string id = broker_.submit(std::move(ask), [reply = std::move(reply), done](Outcome o) {
+        std::string id = core_.broker().submit(std::move(ask), [reply = std::move(reply), done](Outcome o) {
             *done = true;
             reply(std::move(o));
         });
-        return [this, id, done] {
-            if (!*done) broker_.withdraw(id);
+        if (!print_only_ && !*done) watch();
+        return [this, id, done, alive = alive_] {
+            if (*alive && !*done) core_.broker().withdraw(id);
         };
     }
 
@@ -135,43 +212,128 @@ public:
 #endif
     }
 
+    // AgentControl: clients of this host cannot start an agent here.
+    std::variant<int, std::string> start_agent(const LaunchSpec&, const std::string&) override {
+        return std::string("askhost mcp runs no agent");
+    }
+    std::optional<std::string> prompt_agent(std::string_view) override { return std::string("askhost mcp runs no agent"); }
+    bool stop_agent(std::function<void(AgentExit)>) override { return false; }
+
 private:
-    Broker broker_;
+    void prepare(const Ask& ask) {
+        if (!listening_) {
+            listening_ = true;
+            core_.add_folder(cwd_);  // registered with it from the first write
+            if (auto err = core_.listen("mcp")) log_line(*err);
+        }
+#if ASKHOST_HAVE_TUI
+        if (!dialog_ && terminal_is_free()) {
+            dialog_ = std::make_unique<TerminalDialog>(io_, TerminalDialogOptions{});
+            core_.broker().add_frontend(*dialog_);
+        }
+#endif
+        // The record: what waits, where `askhost questions` shows it.
+        print_.show(ask, [](Outcome) {});
+        log_line("a question waits for the person: no editor's askhost has " + cwd_ +
+                 " in its workspace; answer with `askhost attach` in a terminal there (or open it in an "
+                 "editor with askhost)");
+    }
+
+    // Looks for an editor's host in the workspace every second while a question waits.
+    void watch() {
+        if (watching_) return;
+        watching_ = true;
+        watch_.expires_after(std::chrono::seconds(1));
+        watch_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
+            if (ec || !*alive) return;
+            watching_ = false;
+            if (!core_.broker().waiting()) return;
+            if (!remote_) look_for_host();
+            watch();
+        });
+    }
+
+    void look_for_host() {
+        std::string why;
+        auto found = find_host(cwd_, "", &why);
+        if (!found || found->socket == core_.socket_path()) return;
+        auto remote = std::make_unique<RemoteFrontend>(io_, found->socket, [this, alive = alive_] {
+            if (!*alive || !remote_) return;
+            core_.broker().remove_frontend(*remote_, false);
+            // Destroyed after the callback that reported the close has returned.
+            boost::asio::post(io_, [r = std::shared_ptr<RemoteFrontend>(std::move(remote_))] {});
+            watch();
+        });
+        if (!remote->connect(&why)) return;
+        log_line("asking through the askhost at " + found->socket + " (" + found->source + ") as well");
+        remote_ = std::move(remote);
+        core_.broker().add_frontend(*remote_);
+    }
+
+    boost::asio::io_context& io_;
+    HostCore core_;
     PrintFrontend print_;
+    std::string cwd_;
+    bool print_only_;
+    bool listening_ = false, watching_ = false;
+    boost::asio::steady_timer watch_;
+    std::unique_ptr<RemoteFrontend> remote_;
 #if ASKHOST_HAVE_TUI
     std::unique_ptr<TerminalDialog> dialog_;
 #endif
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
-// The host when there is one, else the local asker; chosen per call (a host may go away).
+// Per call: the host for this directory when there is one (it may come and go), else the
+// client's own form when it offers elicitation, else a host of our own.
 class RoutingAsker final : public McpAsker {
 public:
-    RoutingAsker(boost::asio::io_context& io, std::string socket, std::string pending_file)
-        : io_(io), pending_file_(std::move(pending_file)) {
-        if (!socket.empty()) host_ = std::make_unique<HostAsker>(io, std::move(socket));
-    }
+    RoutingAsker(boost::asio::io_context& io, std::string socket_hint, std::string pending_file, bool print_only)
+        : io_(io), hint_(std::move(socket_hint)), pending_file_(std::move(pending_file)), print_only_(print_only),
+          cwd_(current_directory()) {}
 
-    std::function<void()> ask(Ask ask, Reply reply) override {
-        if (host_ && host_->connect()) return host_->ask(std::move(ask), std::move(reply));
-        if (!local_) local_ = std::make_unique<LocalAsker>(io_, pending_file_);
-        return local_->ask(std::move(ask), std::move(reply));
+    std::function<void()> ask(Ask ask, McpServer& server, Reply reply) override {
+        ask.route = "mcp";
+        ask.cwd = cwd_;
+        ask.agent = agent_name(server.client_name());
+        std::string why;
+        if (!print_only_) {
+            if (auto found = find_host(cwd_, hint_, &why)) {
+                auto& host = hosts_[found->socket];
+                if (!host) {
+                    host = std::make_unique<HostAsker>(io_, found->socket);
+                    log_line("asking through the askhost at " + found->socket + " (" + found->source + ")");
+                }
+                if (host->connect()) return host->ask(ask, std::move(reply));
+            }
+            if (server.client_elicits()) {
+                log_line("no askhost for " + cwd_ + ": asking in " + server.client_name() + "'s own form (elicitation)");
+                return server.elicit(ask, std::move(reply));
+            }
+        }
+        if (!own_) own_ = std::make_unique<OwnHost>(io_, pending_file_, cwd_, print_only_);
+        return own_->ask(std::move(ask), std::move(reply));
     }
 
     void restore_terminal() {
-        if (local_) local_->restore_terminal();
+        if (own_) own_->restore_terminal();
     }
 
 private:
     boost::asio::io_context& io_;
-    std::string pending_file_;
-    std::unique_ptr<HostAsker> host_;
-    std::unique_ptr<LocalAsker> local_;
+    std::string hint_, pending_file_;
+    bool print_only_;
+    std::string cwd_;
+    std::map<std::string, std::unique_ptr<HostAsker>> hosts_;
+    std::unique_ptr<OwnHost> own_;
 };
 
 }  // namespace
 
 int run_mcp(const std::vector<std::string>& args) {
     std::string pending_file = store::default_pending_file;
+    bool print_only = false;
+    std::chrono::milliseconds progress_every{10000};
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "-h" || args[i] == "--help") {
             write_all(1, kUsage);
@@ -181,19 +343,33 @@ int run_mcp(const std::vector<std::string>& args) {
             pending_file = args[++i];
             continue;
         }
+        if (args[i].rfind("--pending-file=", 0) == 0) {
+            pending_file = args[i].substr(15);
+            continue;
+        }
+        if (args[i] == "--print") {
+            print_only = true;
+            continue;
+        }
+        if ((args[i] == "--progress-interval" && i + 1 < args.size()) || args[i].rfind("--progress-interval=", 0) == 0) {
+            std::string v = args[i].size() > 19 ? args[i].substr(20) : args[++i];
+            char* end = nullptr;
+            double seconds = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end || !(seconds >= 0.05 && seconds <= 3600)) {
+                write_all(2, "askhost mcp: --progress-interval: '" + v + "' is not a number of seconds (0.05 to 3600)\n");
+                return 2;
+            }
+            progress_every = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+            continue;
+        }
         write_all(2, "askhost mcp: unknown argument '" + args[i] + "'\n" + kUsage);
         return 2;
     }
     const char* env_socket = std::getenv("ASKHOST_SOCKET");
     std::string hint = env_socket && *env_socket ? env_socket : socket_from_ancestors();
-    std::string why, socket;
-    if (auto found = find_host(current_directory(), hint, &why)) {
-        socket = found->socket;
-        log_line("asking through the askhost at " + socket + " (" + found->source + ")");
-    }
 
     boost::asio::io_context io;
-    RoutingAsker asker(io, socket, pending_file);
+    RoutingAsker asker(io, hint, pending_file, print_only);
     int in = ::dup(0), out = ::dup(1);
     // From here on stdout belongs to the protocol: nothing else may write to it.
     int devnull = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -202,7 +378,8 @@ int run_mcp(const std::vector<std::string>& args) {
         ::close(devnull);
     }
     auto conn = std::make_shared<Connection>(io, in, out, FrameDecoder::default_max_body, Framing::Lines);
-    McpServer server(conn->rpc(), asker, log_line);
+    McpServer server(conn->rpc(), asker, log_line, &io);
+    server.progress_interval = progress_every;
     conn->on_problem = [](std::string_view p) { log_line(std::string("client: ") + std::string(p)); };
     boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
     boost::asio::steady_timer drain(io);

@@ -4,6 +4,7 @@
 #include <rapidjson/writer.h>
 
 #include "askhost_config.h"
+#include "json_access.hpp"
 
 namespace askhost::mcp {
 
@@ -148,7 +149,8 @@ std::string tool_result_json(const Outcome& outcome) {
     return declined({});
 }
 
-McpServer::McpServer(RpcEndpoint& rpc, McpAsker& asker, Log log) : rpc_(rpc), asker_(asker), log_(std::move(log)) {
+McpServer::McpServer(RpcEndpoint& rpc, McpAsker& asker, Log log, boost::asio::io_context* io)
+    : rpc_(rpc), asker_(asker), log_(std::move(log)), io_(io) {
     rpc_.on_request = [this](std::string_view m, const rapidjson::Value& p, Responder r) { on_request(m, p, std::move(r)); };
     rpc_.on_notify = [this](std::string_view m, const rapidjson::Value& p) { on_notify(m, p); };
 }
@@ -159,6 +161,8 @@ McpServer::~McpServer() {
 }
 
 void McpServer::close() {
+    for (auto& [id, timer] : ticking_) timer->cancel();
+    ticking_.clear();
     auto open = std::move(open_);
     open_.clear();
     for (auto& [id, cancel] : open)
@@ -182,6 +186,8 @@ void McpServer::on_request(std::string_view method, const rapidjson::Value& para
                 if (n != ci->value.MemberEnd() && n->value.IsString() && n->value.GetStringLength() > 0)
                     client_name_ = n->value.GetString();
             }
+            auto caps = params.FindMember("capabilities");
+            client_elicits_ = caps != params.MemberEnd() && caps->value.IsObject() && caps->value.HasMember("elicitation");
         }
         r.result("{\"protocolVersion\":" + json_quote(negotiate_version(requested)) +
                  ",\"capabilities\":{\"tools\":{\"listChanged\":false}},"
@@ -232,17 +238,71 @@ void McpServer::call_tool(const rapidjson::Value& params, Responder r) {
     const std::string id = r.id_json();
     auto responder = std::make_shared<Responder>(std::move(r));
     open_[id] = {};
-    auto cancel = asker_.ask(std::move(ask), [this, id, responder, alive = alive_](Outcome o) {
+    auto stop_ticking = [this, id, alive = alive_] {
+        if (!*alive) return;
+        auto t = ticking_.find(id);
+        if (t == ticking_.end()) return;
+        t->second->cancel();
+        ticking_.erase(t);
+    };
+    auto cancel = asker_.ask(std::move(ask), *this, [this, id, responder, stop_ticking, alive = alive_](Outcome o) {
         if (*alive) open_.erase(id);
+        stop_ticking();
         responder->result(tool_result_json(o));
     });
     auto it = open_.find(id);
     if (it == open_.end()) return;  // answered at once
     // A cancelled call is answered too: the client ignores a reply to what it cancelled.
-    it->second = [cancel = std::move(cancel), responder] {
+    it->second = [cancel = std::move(cancel), responder, stop_ticking] {
+        stop_ticking();
         if (cancel) cancel();
         responder->error(rpc_error::request_cancelled, "cancelled by the client");
     };
+    // The person may take a while: say so where the client shows progress.
+    const rapidjson::Value* meta = json::member(params, "_meta");
+    const rapidjson::Value* token = meta ? json::member(*meta, "progressToken") : nullptr;
+    if (io_ && token && (token->IsString() || token->IsInt64())) {
+        ticking_[id] = std::make_shared<boost::asio::steady_timer>(*io_);
+        tick(id, to_json(*token), 1);
+    }
+}
+
+}  // namespace askhost::mcp
+
+namespace askhost::mcp {
+
+void McpServer::tick(const std::string& id, const std::string& token_json, int step) {
+    auto t = ticking_.find(id);
+    if (t == ticking_.end()) return;
+    t->second->expires_after(progress_interval);
+    t->second->async_wait([this, id, token_json, step, alive = alive_](const boost::system::error_code& ec) {
+        if (ec || !*alive || !ticking_.count(id)) return;
+        auto waited = std::chrono::duration_cast<std::chrono::seconds>(progress_interval * step).count();
+        progress(token_json, step, "waiting for the user's answer (" + std::to_string(waited) + " s)");
+        tick(id, token_json, step + 1);
+    });
+}
+
+std::function<void()> McpServer::elicit(const Ask& ask, McpAsker::Reply reply) {
+    auto done = std::make_shared<bool>(false);
+    rpc_.call("elicitation/create", elicitation_params(ask),
+              [ask, reply = std::move(reply), done, log = log_](const rapidjson::Value* result, const RpcError* err) {
+                  if (*done) return;
+                  *done = true;
+                  if (err) {
+                      if (log) log("the client's elicitation failed: " + err->message);
+                      reply(Outcome::cancelled("the client could not show the form: " + err->message));
+                      return;
+                  }
+                  reply(outcome_from_elicitation(*result, ask));
+              });
+    return [done] { *done = true; };
+}
+
+void McpServer::progress(const std::string& token_json, int step, std::string_view message) {
+    if (token_json.empty()) return;
+    rpc_.notify("notifications/progress", "{\"progressToken\":" + token_json + ",\"progress\":" + std::to_string(step) +
+                                              ",\"message\":" + json_quote(message) + "}");
 }
 
 }  // namespace askhost::mcp

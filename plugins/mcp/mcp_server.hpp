@@ -2,11 +2,15 @@
 // ask_user_question. It knows MCP, not where the person is: an McpAsker shows the questions.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <string_view>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include "model/outcome.hpp"
 #include "transport/jsonrpc.hpp"
@@ -30,35 +34,63 @@ std::string_view tool_description();
 // over Limits::max_result_bytes is replaced by an error saying so.
 std::string tool_result_json(const Outcome& outcome);
 
-// Shows one ask to the person somewhere (the host over its socket, a terminal, the pending file).
+class McpServer;
+
+// Shows one ask to the person somewhere (the host over its socket, the client's own form through
+// elicitation, a terminal, a host of its own that waits).
 class McpAsker {
 public:
     using Reply = std::function<void(Outcome)>;
     virtual ~McpAsker() = default;
-    // `reply` runs exactly once unless the returned cancel function is called first.
-    virtual std::function<void()> ask(Ask ask, Reply reply) = 0;
+    // `reply` runs exactly once unless the returned cancel function is called first. `server`
+    // says what the client can do (elicitation) and sends it requests.
+    virtual std::function<void()> ask(Ask ask, McpServer& server, Reply reply) = 0;
 };
+
+// The elicitation/create params (form mode) for an ask: per question a choice field (options as
+// an enum, with "Other" when typed answers are allowed) and a free-text field for Other; a
+// multi-select question's choice is an array of the labels.
+std::string elicitation_params(const Ask& ask);
+// The client's elicitation result back into an outcome: accept with content -> answered,
+// decline or cancel (or an accept that answers nothing) -> cancelled.
+Outcome outcome_from_elicitation(const rapidjson::Value& result, const Ask& ask);
 
 class McpServer {
 public:
     using Log = std::function<void(std::string_view)>;
-    McpServer(RpcEndpoint& rpc, McpAsker& asker, Log log);
+    // With `io`, a call that carries a progressToken gets notifications/progress while it waits
+    // (every progress_interval): clients show them; none of them extends its tool timeout.
+    McpServer(RpcEndpoint& rpc, McpAsker& asker, Log log, boost::asio::io_context* io = nullptr);
+    std::chrono::milliseconds progress_interval{10000};
     ~McpServer();
 
     // The client went away: withdraw every question still open.
     void close();
     std::size_t open_calls() const { return open_.size(); }
 
+    // What the client declared in initialize.
+    bool client_elicits() const { return client_elicits_; }
+    const std::string& client_name() const { return client_name_; }
+    // Asks the client's own form (elicitation/create); `reply` gets the outcome, or a cancel when
+    // the client refuses. The returned function drops a late reply.
+    std::function<void()> elicit(const Ask& ask, McpAsker::Reply reply);
+    // Sends notifications/progress for a call's progress token (JSON text), if it gave one.
+    void progress(const std::string& token_json, int step, std::string_view message);
+
 private:
     void on_request(std::string_view method, const rapidjson::Value& params, Responder r);
     void on_notify(std::string_view method, const rapidjson::Value& params);
     void call_tool(const rapidjson::Value& params, Responder r);
+    void tick(const std::string& id, const std::string& token_json, int step);
 
     RpcEndpoint& rpc_;
     McpAsker& asker_;
     Log log_;
     std::string client_name_ = "mcp client";
+    bool client_elicits_ = false;
     std::map<std::string, std::function<void()>> open_;  // tools/call request id (JSON) -> cancel
+    boost::asio::io_context* io_;
+    std::map<std::string, std::shared_ptr<boost::asio::steady_timer>> ticking_;  // calls sending progress
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

@@ -151,6 +151,7 @@ def main():
 import queue
 import socket
 import threading
+import urllib.parse
 
 
 def encode_frame(obj):
@@ -184,7 +185,7 @@ class FrameReader:
 class Editor:
     """One client. `proc` mode runs askhost --stdio; `sock` mode connects to a host's socket."""
 
-    def __init__(self, wd, args=None, sock_path=None, env=None):
+    def __init__(self, wd, args=None, sock_path=None, env=None, cwd=None):
         self.wd = wd
         self.messages = queue.Queue()
         self.seen = []
@@ -200,7 +201,7 @@ class Editor:
             self.stderr_path = wd.file("askhost-stderr.txt")
             self.proc = subprocess.Popen([ASKHOST, "--stdio"] + (args or []), stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=open(self.stderr_path, "wb"),
-                                         env=env or wd.env(), cwd=wd.path)
+                                         env=env or wd.env(), cwd=cwd or wd.path)
             self._read = lambda: os.read(self.proc.stdout.fileno(), 65536)
 
             def write(data):
@@ -274,9 +275,12 @@ class Editor:
     def method(self, name, timeout=10.0, where=None):
         return self.wait(lambda m: m.get("method") == name and (where is None or where(m)), timeout, name)
 
-    def initialize(self, caps=None, name="test-editor"):
-        rid = self.request("initialize", {"clientInfo": {"name": name},
-                                          "capabilities": caps if caps is not None else {"ask": {}}})
+    def initialize(self, caps=None, name="test-editor", folders=None):
+        params = {"clientInfo": {"name": name}, "capabilities": caps if caps is not None else {"ask": {}}}
+        if folders is not None:
+            params["workspaceFolders"] = [{"uri": "file://" + urllib.parse.quote(f), "name": os.path.basename(f)}
+                                          for f in folders]
+        rid = self.request("initialize", params)
         res = self.result_of(rid)
         self.notify("initialized", {})
         return res
@@ -395,3 +399,82 @@ def agent_pids(script_path):
         if state != "Z" and script_path.encode() in argv and any(a.endswith(b"scripted-agent") for a in argv[:2]):
             pids.append(int(d))
     return pids
+
+
+def host_socket(wd):
+    """The socket of the (one) host running in wd's private XDG_RUNTIME_DIR, once it listens."""
+    sock_dir = wd.file("run/askhost")
+    return wait_for(lambda: [os.path.join(sock_dir, p) for p in sorted(os.listdir(sock_dir)) if p.endswith(".sock")]
+                    if os.path.isdir(sock_dir) else None, what="the host's socket")[0]
+
+
+class McpClient:
+    """`askhost mcp` as an agent runs it: newline-delimited JSON-RPC on its stdin/stdout."""
+
+    def __init__(self, wd, env=None, cwd=None, args=()):
+        self.proc = subprocess.Popen([ASKHOST, "mcp", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=open(wd.file("mcp-stderr.txt"), "ab"), env=env or wd.env(),
+                                     cwd=cwd or wd.path, start_new_session=True)  # no controlling terminal
+        self.lines = queue.Queue()
+        self.next_id = 1
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self):
+        for line in self.proc.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def send_raw(self, data):
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def send(self, obj):
+        self.send_raw(json.dumps(obj).encode() + b"\n")
+
+    def request(self, method, params=None):
+        rid = self.next_id
+        self.next_id += 1
+        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.send(msg)
+        return rid
+
+    def read(self, timeout=10.0):
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise Failure("no reply from askhost mcp")
+        check(line is not None, "askhost mcp closed its stdout")
+        check(line.endswith(b"\n") and b"\n" not in line[:-1], "one message per line")
+        return json.loads(line)
+
+    def reply_to(self, rid, timeout=10.0):
+        msg = self.read(timeout)
+        equal(msg.get("id"), rid, "reply id")
+        return msg
+
+    def initialize(self, version="2025-11-25", caps=None, name="test-agent"):
+        rid = self.request("initialize", {"protocolVersion": version, "capabilities": caps or {},
+                                          "clientInfo": {"name": name, "version": "1"}})
+        res = self.reply_to(rid)["result"]
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        return res
+
+    def call(self, arguments, name="ask_user_question", meta=None):
+        params = {"name": name, "arguments": arguments}
+        if meta is not None:
+            params["_meta"] = meta
+        return self.request("tools/call", params)
+
+    def close(self):
+        self.proc.stdin.close()
+        return self.proc.wait(timeout=10)
+
+
+def strict(q):
+    """A question in the strict shape (every option has a description)."""
+    q = json.loads(json.dumps(q))
+    for o in q.get("options", []):
+        o.setdefault("description", "")
+    return q

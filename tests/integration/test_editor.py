@@ -6,7 +6,7 @@ import stat
 import subprocess
 import time
 
-from harness import (DATABASE_Q, FEATURES_Q, NAME_Q, Editor, Workdir, answer_of, ask_request, case,
+from harness import (host_socket, DATABASE_Q, FEATURES_Q, NAME_Q, Editor, Workdir, answer_of, ask_request, case,
                      check, encode_frame, equal, main, wait_for)
 
 
@@ -324,9 +324,7 @@ def two_clients_first_answer_wins():
     script = wd.file("agent.sh")
     ed = Editor(wd, ["--"] + wd.agent([{"sleep": 0.5}, {"send": ask_request("r", [NAME_Q])}, {"recv": 1}]))
     ed.initialize()
-    sock_dir = wd.file("run/askhost")
-    path = wait_for(lambda: [os.path.join(sock_dir, p) for p in os.listdir(sock_dir)] if os.path.isdir(sock_dir) else None,
-                    what="socket")[0]
+    path = host_socket(wd)
     other = Editor(wd, sock_path=path)
     other.initialize(name="second")
     s1 = ed.method("ask/show")
@@ -350,9 +348,7 @@ def socket_client_vanishing_is_no_loss_while_the_editor_shows_it():
     wd = Workdir()
     ed = Editor(wd, ["--"] + wd.agent([{"sleep": 0.5}, {"send": ask_request("r", [NAME_Q])}, {"recv": 1}]))
     ed.initialize()
-    sock_dir = wd.file("run/askhost")
-    path = wait_for(lambda: [os.path.join(sock_dir, p) for p in os.listdir(sock_dir)] if os.path.isdir(sock_dir) else None,
-                    what="socket")[0]
+    path = host_socket(wd)
     other = Editor(wd, sock_path=path)
     other.initialize(name="second")
     other.method("ask/show")

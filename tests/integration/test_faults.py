@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 
-from harness import (ASKHOST, DATABASE_Q, NAME_Q, Editor, Failure, Workdir, agent_pids, answer_of, ask_request,
+from harness import (host_socket, ASKHOST, DATABASE_Q, NAME_Q, Editor, Failure, Workdir, agent_pids, answer_of, ask_request,
                      case, check, equal, main, wait_for)
 
 
@@ -178,9 +178,7 @@ print("flood done", flush=True)
 """)
     ed = Editor(wd, ["--", sys.executable, script])
     ed.initialize()
-    sock_dir = wd.file("run/askhost")
-    path = wait_for(lambda: [os.path.join(sock_dir, p) for p in os.listdir(sock_dir)] if os.path.isdir(sock_dir) else None,
-                    what="socket")[0]
+    path = host_socket(wd)
     import socket
     from harness import FrameReader, encode_frame
     lazy = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -291,9 +289,7 @@ def two_clients_answer_at_the_same_moment():
     for i in range(rounds):
         steps += [{"send": ask_request(f"r{i}", [{"question": f"Race {i}?"}])}, {"recv": 1}]
     ed = editor_with(wd, steps)
-    sock_dir = wd.file("run/askhost")
-    path = wait_for(lambda: [os.path.join(sock_dir, p) for p in os.listdir(sock_dir)] if os.path.isdir(sock_dir) else None,
-                    what="socket")[0]
+    path = host_socket(wd)
     other = Editor(wd, sock_path=path)
     other.initialize(name="second")
     for i in range(rounds):

@@ -7,80 +7,17 @@ import subprocess
 import threading
 import time
 
-from harness import (ASKHOST, DATABASE_Q, Failure, FEATURES_Q, Editor, Tmux, Workdir, answer_of, case, check, equal,
+from harness import (host_socket, McpClient, strict, ASKHOST, DATABASE_Q, Failure, FEATURES_Q, Editor, Tmux, Workdir, answer_of, case, check, equal,
                      main, shlex_quote, wait_for)
 
 MODEL_TAIL = " You can now continue with the user's answers in mind."
-
-
-class McpClient:
-    """`askhost mcp` as an agent runs it: newline-delimited JSON-RPC on its stdin/stdout."""
-
-    def __init__(self, wd, env=None):
-        self.proc = subprocess.Popen([ASKHOST, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=open(wd.file("mcp-stderr.txt"), "wb"), env=env or wd.env(),
-                                     cwd=wd.path, start_new_session=True)  # no controlling terminal
-        self.lines = queue.Queue()
-        self.next_id = 1
-        threading.Thread(target=self._pump, daemon=True).start()
-
-    def _pump(self):
-        for line in self.proc.stdout:
-            self.lines.put(line)
-        self.lines.put(None)
-
-    def send_raw(self, data):
-        self.proc.stdin.write(data)
-        self.proc.stdin.flush()
-
-    def send(self, obj):
-        self.send_raw(json.dumps(obj).encode() + b"\n")
-
-    def request(self, method, params=None):
-        rid = self.next_id
-        self.next_id += 1
-        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
-        if params is not None:
-            msg["params"] = params
-        self.send(msg)
-        return rid
-
-    def read(self, timeout=10.0):
-        try:
-            line = self.lines.get(timeout=timeout)
-        except queue.Empty:
-            raise Failure("no reply from askhost mcp")
-        check(line is not None, "askhost mcp closed its stdout")
-        check(line.endswith(b"\n") and b"\n" not in line[:-1], "one message per line")
-        return json.loads(line)
-
-    def reply_to(self, rid, timeout=10.0):
-        msg = self.read(timeout)
-        equal(msg.get("id"), rid, "reply id")
-        return msg
-
-    def initialize(self, version="2025-11-25"):
-        rid = self.request("initialize", {"protocolVersion": version, "capabilities": {},
-                                          "clientInfo": {"name": "test-agent", "version": "1"}})
-        res = self.reply_to(rid)["result"]
-        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        return res
-
-    def call(self, arguments, name="ask_user_question"):
-        return self.request("tools/call", {"name": name, "arguments": arguments})
-
-    def close(self):
-        self.proc.stdin.close()
-        return self.proc.wait(timeout=10)
 
 
 def host(wd):
     """askhost --stdio with no agent, a scripted editor answering, and its socket path."""
     ed = Editor(wd)
     ed.initialize()
-    sock_dir = wd.file("run/askhost")
-    path = wait_for(lambda: [os.path.join(sock_dir, p) for p in os.listdir(sock_dir)] if os.path.isdir(sock_dir)
-                    else None, what="the host's socket")[0]
+    path = host_socket(wd)
     return ed, path
 
 
@@ -89,14 +26,6 @@ def shutdown(ed):
     ed.result_of(rid)
     ed.notify("exit")
     equal(ed.exit_code(), 0, "host exit code")
-
-
-def strict(q):
-    """A question in the strict shape (every option has a description)."""
-    q = json.loads(json.dumps(q))
-    for o in q.get("options", []):
-        o.setdefault("description", "")
-    return q
 
 
 @case
@@ -299,9 +228,9 @@ def presupplied_answers_return_at_once():
 
 
 @case
-def no_host_writes_the_pending_file():
+def print_writes_the_pending_file():
     wd = Workdir()
-    mcp = McpClient(wd)  # no ASKHOST_SOCKET, no terminal
+    mcp = McpClient(wd, args=["--print"])  # no ASKHOST_SOCKET, no terminal, no waiting
     mcp.initialize()
     rid = mcp.call({"questions": [strict(DATABASE_Q)]})
     res = mcp.reply_to(rid)["result"]

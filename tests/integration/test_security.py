@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from harness import (ASKHOST, Editor, Skip, Tmux, Workdir, ask_request, case, check, encode_frame, equal, main,
+from harness import (host_socket, ASKHOST, Editor, Skip, Tmux, Workdir, ask_request, case, check, encode_frame, equal, main,
                      wait_for)
 
 ESC = "\x1b"
@@ -231,9 +231,7 @@ def socket_client_of_another_user_is_refused():
     wd = Workdir()
     ed = Editor(wd, ["--"] + wd.agent([{"sleep": 30}]))
     ed.initialize()
-    sock_dir = wd.file("run/askhost")
-    path = wait_for(lambda: [os.path.join(sock_dir, p) for p in os.listdir(sock_dir)] if os.path.isdir(sock_dir) else None,
-                    what="socket")[0]
+    path = host_socket(wd)
     nobody = 65534
     probe = (
         "import os, socket, sys\n"

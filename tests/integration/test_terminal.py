@@ -4,7 +4,7 @@ import os
 import subprocess
 import time
 
-from harness import (ASKHOST, agent_pids, DATABASE_Q, DEMO_AGENT, FEATURES_Q, NAME_Q, Editor, Tmux, Workdir,
+from harness import (host_socket, ASKHOST, agent_pids, DATABASE_Q, DEMO_AGENT, FEATURES_Q, NAME_Q, Editor, Tmux, Workdir,
                      ask_request, case, check, equal, main, wait_for)
 
 
@@ -93,9 +93,7 @@ def attach_answers_a_headless_agents_question():
     steps = [{"sleep": 1.0}, {"send": ask_request("r", [DATABASE_Q])}, {"recv": 1}]
     ed = Editor(wd, ["--"] + wd.agent(steps))
     ed.initialize(caps={"ask": False})
-    sock_dir = wd.file("run/askhost")
-    path = wait_for(lambda: [os.path.join(sock_dir, p) for p in os.listdir(sock_dir)] if os.path.isdir(sock_dir) else None,
-                    what="the host's socket")[0]
+    path = host_socket(wd)
     t = Tmux(wd, [ASKHOST, "attach", path])
     try:
         t.wait_screen("> 1. PostgreSQL (Recommended)")

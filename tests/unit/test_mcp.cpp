@@ -24,7 +24,7 @@ rapidjson::Document parse(const std::string& s) {
 struct FakeAsker final : McpAsker {
     std::vector<std::pair<Ask, Reply>> asks;
     int cancels = 0;
-    std::function<void()> ask(Ask a, Reply r) override {
+    std::function<void()> ask(Ask a, mcp::McpServer&, Reply r) override {
         asks.emplace_back(std::move(a), std::move(r));
         return [this] { ++cancels; };
     }

@@ -1,0 +1,58 @@
+#include "host_core.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+
+#include <unistd.h>
+
+namespace askhost {
+
+namespace {
+
+bool has_folder(const std::vector<WorkspaceFolder>& folders, const std::string& path) {
+    return std::any_of(folders.begin(), folders.end(), [&](const WorkspaceFolder& f) { return f.path == path; });
+}
+
+}  // namespace
+
+HostCore::HostCore(boost::asio::io_context& io, AgentControl& control)
+    : broker_(io), hub_(io, broker_, control),
+      listener_(io, [this](std::shared_ptr<Connection> c) { hub_.add_client(std::move(c), false); }) {
+    hub_.on_workspace_changed = [this] { update_registration(); };
+    listener_.on_log = [this](std::string_view m) { log(m); };
+}
+
+HostCore::~HostCore() { registration_.remove(); }
+
+std::optional<std::string> HostCore::listen(const std::string& kind) {
+    if (auto err = listener_.listen()) return err;
+    hub_.set_socket_path(listener_.path());
+    // Agents started anywhere in this host's workspace find it here (askhost mcp, hook, attach).
+    if (auto why = registration_.publish(listener_.path(), kind)) log("cannot register in the host registry: " + *why);
+    update_registration();
+    return std::nullopt;
+}
+
+void HostCore::add_folder(const std::string& path) {
+    char here[PATH_MAX];
+    std::string dir = path;
+    if (dir.empty() || dir[0] != '/') dir = std::string(::getcwd(here, sizeof here) ? here : "") + (dir.empty() ? "" : "/" + dir);
+    if (char* real = ::realpath(dir.c_str(), nullptr)) {
+        dir = real;
+        std::free(real);
+    }
+    if (dir.empty() || has_folder(own_folders_, dir)) return;
+    own_folders_.push_back(folder_from_path(dir));
+    update_registration();
+}
+
+void HostCore::update_registration() {
+    auto folders = hub_.workspace_folders();
+    for (const auto& f : own_folders_)
+        if (!has_folder(folders, f.path)) folders.push_back(f);
+    auto [name, version] = hub_.primary_client();
+    registration_.update(std::move(folders), std::move(name), std::move(version));
+}
+
+}  // namespace askhost

@@ -1,0 +1,53 @@
+// What every askhost that asks a person has: the broker, the editor-protocol clients (the stdio
+// editor and socket clients), the socket they attach through, and the registry record that lets
+// agents in its workspace find it. Host (an agent's host) and askhost mcp's own host build on it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+
+#include "broker.hpp"
+#include "editor/editor_hub.hpp"
+#include "editor/registry.hpp"
+#include "editor/socket_listener.hpp"
+
+namespace askhost {
+
+class HostCore {
+public:
+    HostCore(boost::asio::io_context& io, AgentControl& control);
+    ~HostCore();
+    HostCore(const HostCore&) = delete;
+    HostCore& operator=(const HostCore&) = delete;
+
+    Broker& broker() { return broker_; }
+    EditorHub& hub() { return hub_; }
+
+    // Listens on the private socket and registers as `kind` ("editor", "agent", "mcp"). nullopt on
+    // success, else why other clients cannot attach (a failed registration is only logged).
+    std::optional<std::string> listen(const std::string& kind);
+    const std::string& socket_path() const { return listener_.path(); }
+    // A folder of this host's workspace besides the clients' (an agent's working directory).
+    void add_folder(const std::string& path);
+    // Leaves the registry: no new asks are routed here.
+    void unregister() { registration_.remove(); }
+
+    std::function<void(std::string_view)> on_log;
+
+private:
+    void update_registration();
+    void log(std::string_view m) {
+        if (on_log) on_log(m);
+    }
+
+    Broker broker_;
+    EditorHub hub_;
+    SocketListener listener_;
+    Registration registration_;
+    std::vector<WorkspaceFolder> own_folders_;
+};
+
+}  // namespace askhost

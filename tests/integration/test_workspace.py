@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""Agents askhost did not start find the editor's standing host by workspace: the registry, the
+one lookup (askhost hosts), askhost mcp asking through it, elicitation, and askhost mcp waiting
+as a host of its own until someone answers."""
+import json
+import os
+import stat
+import subprocess
+import sys
+
+from harness import (ASKHOST, DATABASE_Q, FEATURES_Q, Editor, McpClient, Workdir, case, check, equal, strict,
+                     main, wait_for)
+
+
+
+def ws(wd, *parts):
+    path = os.path.join(wd.path, "ws", *parts)
+    os.makedirs(path, exist_ok=True)
+    return os.path.realpath(path)
+
+
+def hosts(wd, cwd):
+    out = subprocess.run([ASKHOST, "hosts", "--json"], cwd=cwd, env=wd.env(), capture_output=True, check=True)
+    return json.loads(out.stdout)
+
+
+def standing(wd, folders, name="test-editor"):
+    """An editor's standing host: askhost --stdio with no agent, given its workspace folders."""
+    ed = Editor(wd)
+    res = ed.initialize(name=name, folders=folders)
+    sock = res["result"]["socket"]
+    # Registered once the record names the folders.
+    wait_for(lambda: any(h["socket"] == sock and h["workspaceFolders"] for h in hosts(wd, wd.path)["hosts"]),
+             what="the host's registry record")
+    return ed, sock
+
+
+def until(mcp, pred, what, timeout=10.0):
+    """Reads askhost mcp's lines until one matches; returns it and what came before."""
+    before = []
+    while True:
+        msg = mcp.read(timeout)
+        if pred(msg):
+            return msg, before
+        before.append(msg)
+
+
+def answer(ed, label, where=None):
+    show = ed.method("ask/show", where=where)
+    q = show["params"]["questions"][0]["question"]
+    ed.reply(show["id"], {"answered": True, "answers": [{"question": q, "answer": label, "selectedOption": label,
+                                                         "wasCustom": False}]})
+    return show
+
+
+@case
+def standing_host_registers_its_workspace_and_leaves_at_exit():
+    wd = Workdir()
+    folder = ws(wd)
+    ed, sock = standing(wd, [folder], name="Neovim")
+    listing = hosts(wd, ws(wd, "src", "deep"))
+    equal(listing["chosen"], sock, "the host chosen for a folder inside the workspace")
+    rec = [h for h in listing["hosts"] if h["socket"] == sock][0]
+    equal(rec["workspaceFolders"][0]["path"], folder, "workspace folder")
+    equal((rec["client"]["name"], rec["kind"]), ("Neovim", "editor"), "client and kind")
+    record_file = os.path.join(os.path.dirname(sock), "host-%d.json" % rec["pid"])
+    equal(stat.S_IMODE(os.stat(record_file).st_mode), 0o600, "record mode")
+    equal(stat.S_IMODE(os.stat(os.path.dirname(sock)).st_mode), 0o700, "registry directory mode")
+    equal(hosts(wd, wd.path)["chosen"], None, "no host for a folder outside the workspace")
+    ed.request("shutdown")
+    ed.notify("exit")
+    equal(ed.exit_code(), 0, "exit code")
+    check(not os.path.exists(record_file), "the record is removed at exit")
+    equal(hosts(wd, folder)["hosts"], [], "registry after exit")
+
+
+@case
+def workspace_folders_follow_the_editor():
+    wd = Workdir()
+    a, b = ws(wd, "a"), ws(wd, "b")
+    ed, sock = standing(wd, [a])
+    ed.notify("workspace/didChangeWorkspaceFolders",
+              {"event": {"added": [{"uri": "file://" + b, "name": "b"}], "removed": [{"uri": "file://" + a, "name": "a"}]}})
+    wait_for(lambda: hosts(wd, b)["chosen"] == sock, what="the host chosen for the added folder")
+    equal(hosts(wd, a)["chosen"], None, "the removed folder has no host")
+
+
+@case
+def nested_workspaces_route_by_depth():
+    wd = Workdir()
+    outer_ed, outer = standing(wd, [ws(wd)], name="outer")
+    inner_ed, inner = standing(wd, [ws(wd, "inner")], name="inner")
+    equal(hosts(wd, ws(wd, "inner", "x"))["chosen"], inner, "deepest folder wins")
+    equal(hosts(wd, ws(wd, "other"))["chosen"], outer, "outer folder elsewhere")
+    # An MCP agent in its own terminal, in a subfolder of the inner workspace, with no ASKHOST_SOCKET.
+    mcp = McpClient(wd, cwd=ws(wd, "inner", "x"))
+    mcp.initialize(name="codex-mcp-client")
+    rid = mcp.call({"questions": [strict(DATABASE_Q)]})
+    show = answer(inner_ed, "SQLite")
+    p = show["params"]
+    equal((p["route"], p["agent"], p["cwd"]), ("mcp", "codex", ws(wd, "inner", "x")), "route, agent, cwd")
+    res = mcp.reply_to(rid)["result"]
+    equal(res["structuredContent"]["answers"], {DATABASE_Q["question"]: "SQLite"}, "answers")
+    check(not any(m.get("method") == "ask/show" for m in outer_ed.seen), "the outer host was not asked")
+    mcp.close()
+
+
+@case
+def dead_and_foreign_records_are_ignored():
+    wd = Workdir()
+    live_ed, live = standing(wd, [ws(wd)])
+    reg = os.path.dirname(live)
+    done = subprocess.run(["true"])  # a pid that no longer runs
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    record = {"version": 1, "pid": dead.pid, "socket": reg + "/host-%d.sock" % dead.pid, "kind": "editor",
+              "workspaceFolders": [{"uri": "file://" + ws(wd, "deeper"), "name": "deeper"}],
+              "client": {"name": "ghost"}, "startMs": 1}
+    dead_file = os.path.join(reg, "host-%d.json" % dead.pid)
+    with open(dead_file, "w") as f:
+        json.dump(record, f)
+    os.chmod(dead_file, 0o600)
+    # Another user's record (a live pid, so only its owner rules it out), and one readable by all.
+    foreign_file = os.path.join(reg, "host-1.json")
+    with open(foreign_file, "w") as f:
+        json.dump(dict(record, pid=1, socket=reg + "/host-1.sock"), f)
+    os.chmod(foreign_file, 0o600)
+    if os.geteuid() == 0:
+        os.chown(foreign_file, 65534, 65534)
+    else:
+        os.chmod(foreign_file, 0o644)
+    listing = hosts(wd, ws(wd, "deeper"))
+    equal([h["socket"] for h in listing["hosts"]], [live], "only the live host of this user")
+    equal(listing["chosen"], live, "chosen")
+    check(not os.path.exists(dead_file), "the dead host's record is cleaned")
+    check(os.path.exists(foreign_file), "another user's record is left alone")
+    text = subprocess.run([ASKHOST, "hosts"], cwd=ws(wd, "deeper"), env=wd.env(), capture_output=True, text=True).stdout
+    check("skipped " + foreign_file in text, "askhost hosts says what it skipped: " + text)
+    del done
+
+
+@case
+def mcp_without_a_host_waits_and_an_attached_client_answers():
+    wd = Workdir()
+    folder = ws(wd, "proj")
+    mcp = McpClient(wd, cwd=folder, args=["--progress-interval", "0.1"])
+    mcp.initialize(name="codex-mcp-client")
+    rid = mcp.call({"questions": [strict(DATABASE_Q)]}, meta={"progressToken": 7})
+    # It waits as a host of its own, registered for its folder: what `askhost attach` there finds.
+    sock = wait_for(lambda: hosts(wd, folder)["hosts"], what="askhost mcp's own host")[0]
+    equal((sock["kind"], sock["workspaceFolders"][0]["path"]), ("mcp", folder), "kind and folder")
+    equal(hosts(wd, folder)["chosen"], None, "an agent's stand-in is no host for other agents")
+    equal(hosts(wd, folder)["attach"], sock["socket"], "but askhost attach finds it")
+    # Progress while it waits, on the call's token.
+    progress, _ = until(mcp, lambda m: m.get("method") == "notifications/progress", "progress")
+    equal(progress["params"]["progressToken"], 7, "progress token")
+    # The pending-questions file keeps the record.
+    with open(os.path.join(folder, ".askhost", "pending-questions.json")) as f:
+        equal([q["question"] for q in json.load(f)["questions"]], [DATABASE_Q["question"]], "pending record")
+    # A client that leaves without answering does not end the question.
+    first = Editor(wd, sock_path=sock["socket"])
+    first.initialize(name="askhost attach")
+    first.method("ask/show")
+    first.sock.close()
+    second = Editor(wd, sock_path=sock["socket"])
+    second.initialize(name="askhost attach")
+    answer(second, "SQLite")
+    res, _ = until(mcp, lambda m: m.get("id") == rid, "the tool result")
+    equal(res["result"]["structuredContent"]["answers"], {DATABASE_Q["question"]: "SQLite"}, "answers")
+    mcp.close()
+
+
+@case
+def mcp_waiting_asks_an_editor_that_opens_the_workspace_later():
+    wd = Workdir()
+    folder = ws(wd, "proj")
+    mcp = McpClient(wd, cwd=ws(wd, "proj", "sub"))
+    mcp.initialize(name="gemini-cli-mcp-client")
+    rid = mcp.call({"questions": [strict(FEATURES_Q)]})
+    wait_for(lambda: hosts(wd, folder)["hosts"], what="askhost mcp's own host")
+    ed, _ = standing(wd, [folder])
+    show = ed.method("ask/show", timeout=15)
+    equal((show["params"]["route"], show["params"]["agent"]), ("mcp", "gemini"), "route and agent")
+    q = show["params"]["questions"][0]
+    ed.reply(show["id"], {"answered": True, "answers": [{"question": q["question"], "answer": ["Authentication", "REST API"],
+                                                         "wasCustom": False}]})
+    res = mcp.reply_to(rid, timeout=15)["result"]
+    equal(res["structuredContent"]["answers"], {FEATURES_Q["question"]: "Authentication, REST API"}, "answers")
+    mcp.close()
+
+
+def elicitation_session(wd, reply):
+    mcp = McpClient(wd, cwd=ws(wd, "proj"))
+    mcp.initialize(caps={"elicitation": {}}, name="claude-code")
+    rid = mcp.call({"questions": [strict(DATABASE_Q), strict(FEATURES_Q)]})
+    req, _ = until(mcp, lambda m: m.get("method") == "elicitation/create", "elicitation/create")
+    mcp.send({"jsonrpc": "2.0", "id": req["id"], "result": reply})
+    res = mcp.reply_to(rid)["result"]
+    mcp.close()
+    return req["params"], res
+
+
+@case
+def elicitation_asks_in_the_clients_own_form():
+    wd = Workdir()
+    params, res = elicitation_session(wd, {"action": "accept", "content": {
+        "q1": "Other (type below)", "q1_other": "DuckDB", "q2": ["Authentication", "REST API"]}})
+    schema = params["requestedSchema"]["properties"]
+    equal([o["const"] for o in schema["q1"]["oneOf"]],
+          ["PostgreSQL (Recommended)", "SQLite", "MongoDB", "Other (type below)"], "single-select choices")
+    equal(schema["q2"]["items"]["enum"], ["Authentication", "REST API", "Admin Dashboard"], "multi-select items")
+    equal(schema["q1_other"]["type"], "string", "free text for Other")
+    equal(res["structuredContent"]["answers"], {DATABASE_Q["question"]: "DuckDB",
+                                                FEATURES_Q["question"]: "Authentication, REST API"}, "answers")
+
+
+@case
+def elicitation_declined_is_a_cancel():
+    wd = Workdir()
+    _, res = elicitation_session(wd, {"action": "decline"})
+    check(res.get("isError") is True, "a declined form is no answer")
+    check(res["content"][0]["text"].startswith("User declined to answer questions"), res["content"][0]["text"])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
