@@ -1,0 +1,100 @@
+#define BOOST_TEST_MODULE registry
+#include <boost/test/unit_test.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "editor/registry.hpp"
+
+using namespace askhost;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        std::string tmpl = (fs::temp_directory_path() / "askhost-registry-XXXXXX").string();
+        path = ::mkdtemp(tmpl.data());
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+HostRecord host(long pid, std::int64_t start, std::vector<std::string> folders) {
+    HostRecord r;
+    r.pid = pid;
+    r.start_ms = start;
+    r.socket = "/run/askhost/host-" + std::to_string(pid) + ".sock";
+    for (const auto& f : folders) r.folders.push_back(folder_from_path(f));
+    return r;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(file_uris_round_trip_and_refuse_other_schemes) {
+    BOOST_TEST(*path_from_file_uri("file:///home/me/my%20shop/") == "/home/me/my shop");
+    BOOST_TEST(*path_from_file_uri("FILE://localhost/srv/x") == "/srv/x");
+    BOOST_TEST(!path_from_file_uri("vscode-remote://ssh/home/me"));
+    BOOST_TEST(!path_from_file_uri("file://otherhost/x"));
+    BOOST_TEST(!path_from_file_uri("file:///a%00b"));  // a NUL cannot be in a path
+    BOOST_TEST(file_uri("/home/me/my shop") == "file:///home/me/my%20shop");
+    BOOST_TEST(*path_from_file_uri(file_uri("/tmp/ä b#c")) == "/tmp/ä b#c");
+    BOOST_TEST(folder_from_path("/srv/shop/").name == "shop");
+}
+
+BOOST_AUTO_TEST_CASE(the_deepest_folder_wins_and_ties_go_to_the_newest) {
+    std::vector<HostRecord> hosts = {host(10, 100, {"/srv"}), host(11, 50, {"/srv/shop"}),
+                                     host(12, 200, {"/srv/shop"}), host(13, 300, {"/srv/shopping"})};
+    BOOST_TEST(host_for_directory(hosts, "/srv/shop/api")->pid == 12);
+    BOOST_TEST(host_for_directory(hosts, "/srv/shop")->pid == 12);
+    BOOST_TEST(host_for_directory(hosts, "/srv/shopx")->pid == 10);  // a prefix is no parent
+    BOOST_TEST(host_for_directory(hosts, "/srv/shopping/x")->pid == 13);
+    BOOST_TEST(host_for_directory(hosts, "/elsewhere") == nullptr);
+}
+
+BOOST_AUTO_TEST_CASE(records_read_back_and_bad_ones_are_refused) {
+    HostRecord r = host(42, 1234, {"/srv/shop"});
+    r.client_name = "Neovim \"nightly\"";
+    r.kind = "editor";
+    auto back = parse_record(record_json(r));
+    BOOST_REQUIRE(back);
+    BOOST_TEST(back->pid == 42);
+    BOOST_TEST(back->client_name == r.client_name);
+    BOOST_TEST(back->folders.at(0).path == "/srv/shop");
+    BOOST_TEST(!parse_record("{\"version\":2,\"pid\":1,\"socket\":\"/x\"}"));
+    BOOST_TEST(!parse_record("{\"version\":1,\"pid\":-3,\"socket\":\"/x\"}"));
+    BOOST_TEST(!parse_record("{\"version\":1,\"pid\":3,\"socket\":\"relative.sock\"}"));
+    BOOST_TEST(!parse_record("{\"version\":1,\"pid\":3,"));  // torn
+    // A relative or non-file folder is dropped, the record kept.
+    auto some = parse_record("{\"version\":1,\"pid\":3,\"socket\":\"/x\",\"workspaceFolders\":"
+                             "[{\"uri\":\"http://x/y\"},{\"path\":\"rel\"},{\"uri\":\"file:///ok\"}]}");
+    BOOST_REQUIRE(some);
+    BOOST_REQUIRE(some->folders.size() == 1);
+    BOOST_TEST(some->folders[0].path == "/ok");
+}
+
+BOOST_AUTO_TEST_CASE(a_registration_is_listed_while_it_lives) {
+    TempDir dir;
+    ::chmod(dir.path.c_str(), 0700);
+    {
+        Registration reg;
+        BOOST_TEST(!reg.publish((dir.path / "host-1.sock").string(), "editor"));
+        reg.update({folder_from_path("/srv/shop")}, "test", "1");
+        auto hosts = list_hosts(dir.path.string());
+        BOOST_REQUIRE(hosts.size() == 1);
+        BOOST_TEST(hosts[0].pid == ::getpid());
+        BOOST_TEST(hosts[0].folders.at(0).path == "/srv/shop");
+        struct stat st {};
+        BOOST_TEST(::stat(hosts[0].file.c_str(), &st) == 0);
+        BOOST_TEST((st.st_mode & 0777) == 0600u);
+    }
+    BOOST_TEST(list_hosts(dir.path.string()).empty());
+}
