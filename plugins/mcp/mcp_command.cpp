@@ -1,6 +1,9 @@
 // `askhost mcp [--pending-file PATH]`: the MCP server on stdio, asking through the host named by
 // $ASKHOST_SOCKET, else in a terminal dialog on /dev/tty, else into the pending-questions file.
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <optional>
 #include <map>
 #include <variant>
 #include <fstream>
@@ -26,6 +29,7 @@
 #include "fd_io.hpp"
 #include "mcp_server.hpp"
 #include "print_frontend.hpp"
+#include "store/fs_util.hpp"
 #include "store/pending_file.hpp"
 #include "transport/connection.hpp"
 #if ASKHOST_HAVE_TUI
@@ -169,6 +173,75 @@ private:
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
+// The pending-questions file as one more place that shows the question while askhost mcp waits:
+// `askhost questions` lists it and `askhost answer` answers it (checked at each poll). When the
+// question ends elsewhere, its entries leave the file.
+class PendingRecord final : public Frontend {
+public:
+    explicit PendingRecord(std::string path) : path_(std::move(path)), writer_(path_, "", [](std::string_view) {}) {}
+
+    std::string_view name() const override { return "pending-questions file"; }
+    void show(const Ask& ask, Done done) override {
+        writer_.show(ask, [](Outcome) {});  // writes the entries; its "pending" outcome is not ours
+        current_ = ask;
+        done_ = std::move(done);
+    }
+    void withdraw(const std::string& ask_id) override {
+        if (!current_ || current_->id != ask_id) return;
+        forget(*current_);
+        current_.reset();
+        done_ = nullptr;
+    }
+    // Answers given with `askhost answer` since the last poll end the question.
+    void poll() {
+        if (!current_) return;
+        namespace fs = std::filesystem;
+        const fs::path path(path_);
+        store::DirLock lock(path.has_parent_path() ? path.parent_path() : fs::path("."));
+        auto loaded = store::load_pending(path);
+        if (loaded.status != store::PendingLoad::Status::Ok) return;
+        std::vector<std::string> warnings;
+        auto answers = store::take_answers(loaded.file, current_->questions, warnings);
+        for (const auto& w : warnings) log_line(path_ + ": " + w);
+        if (!answers) return;
+        drop_used(loaded.file);
+        save(path, loaded.file);
+        log_line("answered from " + path_);
+        auto done = std::move(done_);
+        current_.reset();
+        done(Outcome::answered(std::move(*answers)));
+    }
+
+private:
+    void forget(const Ask& ask) {
+        namespace fs = std::filesystem;
+        const fs::path path(path_);
+        store::DirLock lock(path.has_parent_path() ? path.parent_path() : fs::path("."));
+        auto loaded = store::load_pending(path);
+        if (loaded.status != store::PendingLoad::Status::Ok) return;
+        std::erase_if(loaded.file.questions, [&](const store::PendingQuestion& p) {
+            return std::any_of(ask.questions.begin(), ask.questions.end(),
+                               [&](const Question& q) { return q.question == p.question.question; });
+        });
+        save(path, loaded.file);
+    }
+    static void drop_used(store::PendingFile& file) {
+        std::erase_if(file.questions, [](const store::PendingQuestion& p) { return p.used; });
+    }
+    static void save(const std::filesystem::path& path, const store::PendingFile& file) {
+        if (file.questions.empty()) {
+            ::unlink(path.c_str());
+            return;
+        }
+        if (auto err = store::save_pending(path, file)) log_line(*err);
+    }
+
+    std::string path_;
+    PrintFrontend writer_;
+    std::optional<Ask> current_;
+    Done done_;
+};
+
 // No host to ask through: askhost mcp becomes a host of its own. It registers (kind "mcp") and
 // listens, so `askhost attach` from another terminal answers; an editor's host that opens the
 // workspace later is asked too; the terminal dialog opens only on a terminal nobody else reads.
@@ -176,14 +249,16 @@ private:
 class OwnHost final : public AgentControl {
 public:
     OwnHost(boost::asio::io_context& io, std::string pending_file, std::string cwd, bool print_only)
-        : io_(io), core_(io, *this), print_(std::move(pending_file), "", log_line), cwd_(std::move(cwd)),
+        : io_(io), core_(io, *this), print_(pending_file, "", log_line), record_(pending_file), cwd_(std::move(cwd)),
           print_only_(print_only), watch_(io) {
         core_.on_log = log_line;
         if (print_only_) core_.broker().set_fallback(&print_);
+        else core_.broker().add_frontend(record_);
     }
     ~OwnHost() override {
         *alive_ = false;
         core_.broker().withdraw_all();
+        if (!print_only_) core_.broker().remove_frontend(record_, false);
         if (remote_) core_.broker().remove_frontend(*remote_, false);
 #if ASKHOST_HAVE_TUI
         if (dialog_) {
@@ -232,11 +307,9 @@ private:
             core_.broker().add_frontend(*dialog_);
         }
 #endif
-        // The record: what waits, where `askhost questions` shows it.
-        print_.show(ask, [](Outcome) {});
         log_line("a question waits for the person: no editor's askhost has " + cwd_ +
                  " in its workspace; answer with `askhost attach` in a terminal there (or open it in an "
-                 "editor with askhost)");
+                 "editor with askhost, or `askhost answer` there)");
     }
 
     // Looks for an editor's host in the workspace every second while a question waits.
@@ -248,6 +321,7 @@ private:
             if (ec || !*alive) return;
             watching_ = false;
             if (!core_.broker().waiting()) return;
+            record_.poll();
             if (!remote_) look_for_host();
             watch();
         });
@@ -273,6 +347,7 @@ private:
     boost::asio::io_context& io_;
     HostCore core_;
     PrintFrontend print_;
+    PendingRecord record_;
     std::string cwd_;
     bool print_only_;
     bool listening_ = false, watching_ = false;

@@ -167,6 +167,26 @@ def mcp_without_a_host_waits_and_an_attached_client_answers():
     answer(second, "SQLite")
     res, _ = until(mcp, lambda m: m.get("id") == rid, "the tool result")
     equal(res["result"]["structuredContent"]["answers"], {DATABASE_Q["question"]: "SQLite"}, "answers")
+    check(not os.path.exists(os.path.join(folder, ".askhost", "pending-questions.json")),
+          "the record leaves the pending file once answered")
+    mcp.close()
+
+
+@case
+def mcp_waiting_is_answered_with_askhost_answer():
+    wd = Workdir()
+    folder = ws(wd, "proj")
+    mcp = McpClient(wd, cwd=folder)
+    mcp.initialize(name="codex-mcp-client")
+    rid = mcp.call({"questions": [strict(DATABASE_Q), strict(FEATURES_Q)]})
+    pending = os.path.join(folder, ".askhost", "pending-questions.json")
+    wait_for(lambda: os.path.exists(pending), what="the pending record")
+    out = subprocess.run([ASKHOST, "answer", '[2, [1, 3]]'], cwd=folder, env=wd.env(), capture_output=True, text=True)
+    equal(out.returncode, 0, "askhost answer: " + out.stderr)
+    res = mcp.reply_to(rid, timeout=15)["result"]
+    equal(res["structuredContent"]["answers"], {DATABASE_Q["question"]: "SQLite",
+                                                FEATURES_Q["question"]: "Authentication, Admin Dashboard"}, "answers")
+    check(not os.path.exists(pending), "the answered entries leave the file")
     mcp.close()
 
 
