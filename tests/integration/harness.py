@@ -182,7 +182,22 @@ class FrameReader:
             self.buf = self.buf[end + 4 + length:]
 
 
-class Editor:
+class RpcPeer:
+    """What both kinds of test client share: numbered JSON-RPC requests through self.send."""
+
+    next_id = 1
+
+    def request(self, method, params=None):
+        rid = self.next_id
+        self.next_id += 1
+        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.send(msg)
+        return rid
+
+
+class Editor(RpcPeer):
     """One client. `proc` mode runs askhost --stdio; `sock` mode connects to a host's socket."""
 
     def __init__(self, wd, args=None, sock_path=None, env=None, cwd=None):
@@ -235,15 +250,6 @@ class Editor:
         if params is not None:
             msg["params"] = params
         self.send(msg)
-
-    def request(self, method, params=None):
-        rid = self.next_id
-        self.next_id += 1
-        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
-        if params is not None:
-            msg["params"] = params
-        self.send(msg)
-        return rid
 
     def reply(self, rid, result):
         self.send({"jsonrpc": "2.0", "id": rid, "result": result})
@@ -408,7 +414,7 @@ def host_socket(wd):
                     if os.path.isdir(sock_dir) else None, what="the host's socket")[0]
 
 
-class McpClient:
+class McpClient(RpcPeer):
     """`askhost mcp` as an agent runs it: newline-delimited JSON-RPC on its stdin/stdout."""
 
     def __init__(self, wd, env=None, cwd=None, args=()):
@@ -430,15 +436,6 @@ class McpClient:
 
     def send(self, obj):
         self.send_raw(json.dumps(obj).encode() + b"\n")
-
-    def request(self, method, params=None):
-        rid = self.next_id
-        self.next_id += 1
-        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
-        if params is not None:
-            msg["params"] = params
-        self.send(msg)
-        return rid
 
     def read(self, timeout=10.0):
         try:
