@@ -252,7 +252,7 @@ int Host::run() {
         write_all(2, "askhost: " + store_error_ + "\nTry 'askhost --help' for more information.\n");
         return 2;
     }
-    if (auto err = core_.listen(mode_ == Mode::Stdio ? "editor" : "agent")) log(*err + " (other clients cannot attach)");
+    if (auto err = core_.listen(mode_ == Mode::Stdio ? "editor" : mode_ == Mode::Print ? "print" : "agent")) log(*err + " (other clients cannot attach)");
     wait_signal();
     if (mode_ == Mode::Stdio) {
         int in = ::dup(0), out = ::dup(1);

@@ -343,7 +343,7 @@ std::optional<FoundHost> find_host(const std::string& dir, const std::string& so
         return std::nullopt;
     }
     auto hosts = list_hosts(*registry);
-    if (!include_waiting) std::erase_if(hosts, [](const HostRecord& r) { return r.kind == "mcp"; });
+    if (!include_waiting) std::erase_if(hosts, [](const HostRecord& r) { return !r.takes_asks(); });
     const HostRecord* h = host_for_directory(hosts, dir);
     if (!h) {
         if (why)
@@ -372,8 +372,10 @@ int run_hosts(const std::vector<std::string>& args) {
                       "usage: askhost hosts [--json]\n"
                       "The running askhost hosts of this user (the registry), with the one an agent\n"
                       "started in this directory would ask through marked '*'. Kinds: editor (an\n"
-                      "editor's standing host), agent (askhost running an agent), mcp (an askhost mcp\n"
-                      "holding a question nobody could be shown: `askhost attach` answers it).\n");
+                      "editor's standing host), agent (askhost running an agent in a terminal), print\n"
+                      "(askhost --print: nobody to show questions to), mcp (an askhost mcp holding a\n"
+                      "question nobody could be shown). Agents ask through editor and agent hosts;\n"
+                      "`askhost attach` finds the others too.\n");
             return 0;
         }
         if (a == "--json") {
@@ -394,7 +396,7 @@ int run_hosts(const std::vector<std::string>& args) {
     const std::string here = cwd();
     // Agents ask through an editor's or agent's host; attach also finds an askhost mcp that waits.
     std::vector<HostRecord> askable = hosts;
-    std::erase_if(askable, [](const HostRecord& r) { return r.kind == "mcp"; });
+    std::erase_if(askable, [](const HostRecord& r) { return !r.takes_asks(); });
     const HostRecord* for_agents = host_for_directory(askable, here);
     const HostRecord* chosen = for_agents ? &*std::find_if(hosts.begin(), hosts.end(), [&](const HostRecord& r) {
         return r.pid == for_agents->pid;

@@ -29,10 +29,14 @@ struct HostRecord {
     std::string socket;
     std::vector<WorkspaceFolder> folders;
     std::string client_name, client_version;  // the editor (or "askhost mcp", ...)
-    std::string kind;                         // "editor" | "agent" | "mcp"
+    std::string kind;                         // "editor" | "agent" | "print" | "mcp"
     std::int64_t start_ms = 0;                // wall clock at start: the newest wins ties
     unsigned long long proc_start = 0;        // /proc/PID/stat start time: a reused pid is not us
     std::string file;                         // where the record was read from
+
+    // Whether other agents' questions go here: an editor's host or an agent's interactive host,
+    // not a headless one (print) or an askhost mcp that is itself waiting for someone (mcp).
+    bool takes_asks() const { return kind != "mcp" && kind != "print"; }
 };
 
 // This host's record, kept up to date in the registry while the object lives; removed after.
@@ -77,9 +81,8 @@ struct FoundHost {
 };
 
 // The one lookup: `socket_hint` ($ASKHOST_SOCKET, or what the agent's environment named) first;
-// else the registered host for `dir`. Hosts of kind "mcp" (an askhost mcp holding a question
-// with nobody to show it to) count only with `include_waiting` (askhost attach): an agent's
-// question goes to an editor's or agent's host, never to another agent's stand-in.
+// else the registered host for `dir`. Hosts that do not take asks (HostRecord::takes_asks) count
+// only with `include_waiting` (askhost attach).
 // nullopt + why when there is none.
 std::optional<FoundHost> find_host(const std::string& dir, const std::string& socket_hint, std::string* why,
                                    bool include_waiting = false);

@@ -520,11 +520,11 @@ def pi_questions_command():
     mock = Mock(wd, ["ask_user"], QUESTIONS)
     project = wd.file("project")
     os.makedirs(project, exist_ok=True)
-    # A question left pending in the project, as `askhost mcp` leaves it when nobody can be asked.
+    # A question left pending in the project, as `askhost mcp --print` leaves it (nobody to ask, no waiting).
     calls = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}},
              {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
                  "name": "ask_user_question", "arguments": {"questions": QUESTIONS}}}]
-    subprocess.run([ASKHOST, "mcp"], input="".join(json.dumps(c) + "\n" for c in calls).encode(), cwd=project,
+    subprocess.run([ASKHOST, "mcp", "--print"], input="".join(json.dumps(c) + "\n" for c in calls).encode(), cwd=project,
                    env=wd.env(), capture_output=True, start_new_session=True, timeout=30)
     pending = os.path.join(project, ".askhost", "pending-questions.json")
     check(os.path.exists(pending), "a pending question to show")
