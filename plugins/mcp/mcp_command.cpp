@@ -381,13 +381,9 @@ public:
                 }
                 if (host->connect()) return host->ask(ask, std::move(reply));
             }
-            if (server.client_elicits()) {
-                log_line("no askhost for " + cwd_ + ": asking in " + server.client_name() + "'s own form (elicitation)");
-                return server.elicit(ask, std::move(reply));
-            }
+            if (server.client_elicits()) return elicit_then_wait(std::move(ask), server, std::move(reply));
         }
-        if (!own_) own_ = std::make_unique<OwnHost>(io_, pending_file_, cwd_, print_only_);
-        return own_->ask(std::move(ask), std::move(reply));
+        return wait(std::move(ask), std::move(reply));
     }
 
     void restore_terminal() {
@@ -395,6 +391,45 @@ public:
     }
 
 private:
+    std::function<void()> wait(Ask ask, Reply reply) {
+        if (!own_) own_ = std::make_unique<OwnHost>(io_, pending_file_, cwd_, print_only_);
+        return own_->ask(std::move(ask), std::move(reply));
+    }
+
+    // The client's own form. A form that comes back unanswered sooner than anyone could have read
+    // it was never in front of a person (claude -p cancels, codex exec and approval "never"
+    // decline within milliseconds): then the question waits here instead of ending in a cancel.
+    std::function<void()> elicit_then_wait(Ask ask, McpServer& server, Reply reply) {
+        log_line("no askhost for " + cwd_ + ": asking in " + server.client_name() + "'s own form (elicitation)");
+        struct Call {
+            std::function<void()> cancel;
+            bool done = false;
+        };
+        auto call = std::make_shared<Call>();
+        const auto asked = std::chrono::steady_clock::now();
+        call->cancel = server.elicit(ask, [this, ask, reply, call, asked](Outcome o) {
+            if (call->done) return;
+            if (o.kind != OutcomeKind::Answered && std::chrono::steady_clock::now() - asked < kUnreadForm) {
+                log_line("the client's form came back unanswered at once (" + o.reason +
+                         "): no person saw it; the question waits instead");
+                call->cancel = wait(ask, [reply, call](Outcome later) {
+                    call->done = true;
+                    reply(std::move(later));
+                });
+                return;
+            }
+            call->done = true;
+            reply(std::move(o));
+        });
+        return [call] {
+            if (call->done) return;
+            call->done = true;
+            if (call->cancel) call->cancel();
+        };
+    }
+
+    static constexpr std::chrono::milliseconds kUnreadForm{1000};
+
     boost::asio::io_context& io_;
     std::string hint_, pending_file_;
     bool print_only_;

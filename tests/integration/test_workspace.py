@@ -7,6 +7,7 @@ import os
 import stat
 import subprocess
 import sys
+import time
 
 from harness import (ASKHOST, DATABASE_Q, FEATURES_Q, Editor, McpClient, Workdir, case, check, equal, strict,
                      main, wait_for)
@@ -214,6 +215,7 @@ def elicitation_session(wd, reply):
     mcp.initialize(caps={"elicitation": {}}, name="claude-code")
     rid = mcp.call({"questions": [strict(DATABASE_Q), strict(FEATURES_Q)]})
     req, _ = until(mcp, lambda m: m.get("method") == "elicitation/create", "elicitation/create")
+    time.sleep(1.5)  # as long as a person looks at the form: a reply sooner is no person's
     mcp.send({"jsonrpc": "2.0", "id": req["id"], "result": reply})
     res = mcp.reply_to(rid)["result"]
     mcp.close()
@@ -232,6 +234,25 @@ def elicitation_asks_in_the_clients_own_form():
     equal(schema["q1_other"]["type"], "string", "free text for Other")
     equal(res["structuredContent"]["answers"], {DATABASE_Q["question"]: "DuckDB",
                                                 FEATURES_Q["question"]: "Authentication, REST API"}, "answers")
+
+
+@case
+def an_instant_decline_is_no_answer_and_the_question_waits():
+    """codex exec, approval "never" and claude -p refuse the form within milliseconds."""
+    wd = Workdir()
+    folder = ws(wd, "proj")
+    mcp = McpClient(wd, cwd=folder)
+    mcp.initialize(caps={"elicitation": {"form": {}}}, name="codex-mcp-client")
+    rid = mcp.call({"questions": [strict(DATABASE_Q)]})
+    req, _ = until(mcp, lambda m: m.get("method") == "elicitation/create", "elicitation/create")
+    mcp.send({"jsonrpc": "2.0", "id": req["id"], "result": {"action": "decline"}})
+    own = wait_for(lambda: hosts(wd, folder)["hosts"], what="askhost mcp waiting as a host")[0]
+    ed = Editor(wd, sock_path=own["socket"])
+    ed.initialize(name="askhost attach")
+    answer(ed, "MongoDB")
+    res, _ = until(mcp, lambda m: m.get("id") == rid, "the tool result")
+    equal(res["result"]["structuredContent"]["answers"], {DATABASE_Q["question"]: "MongoDB"}, "answers")
+    mcp.close()
 
 
 @case
