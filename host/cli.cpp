@@ -22,9 +22,11 @@ std::string usage_text() {
 Usage:
   askhost [MODE] [OPTIONS] -- AGENT [ARGS...]   run AGENT and answer its questions
   askhost mcp                                   MCP stdio server with the ask_user_question tool
-  askhost attach [SOCKET]                       answer a running host's questions in this terminal
-                                                (default: the host of this directory's workspace)
+  askhost attach [SOCKET | --next]              answer a running host's questions in this terminal
+                                                (default: the host of this directory's workspace;
+                                                --next: the oldest waiting question of any host)
   askhost hosts [--json]                        the running hosts and the one this directory uses
+  askhost status [--tmux|--json]                how many questions wait, over every host
   askhost hook                                  Claude Code hook: its questions and permissions
                                                 asked in the host of its workspace
   askhost answer [JSON | --file F | --text T | --edit]
@@ -112,7 +114,7 @@ std::variant<CliOptions, CliError> parse_cli(const std::vector<std::string>& arg
             {"mcp", Command::Plugin},          {"hook", Command::Plugin},
             {"answer", Command::Answer},       {"questions", Command::Questions},
             {"history", Command::History},     {"attach", Command::Attach},
-            {"hosts", Command::Hosts},
+            {"hosts", Command::Hosts},         {"status", Command::Status},
         };
         for (const auto& [name, cmd] : subcommands) {
             if (first == name) {

@@ -37,12 +37,10 @@ Host::Host(const CliOptions& options, Mode mode)
             store_error_ = std::get<std::string>(made);
         }
     }
-    broker_.on_state = [this] {
-        hub_.state_changed();
+    core_.on_state = [this] {
         auto pending = broker_.pending();
-        static thread_local std::string last_hooked;
-        if (!pending.empty() && pending.front()->id != last_hooked) {
-            last_hooked = pending.front()->id;
+        if (!pending.empty() && pending.front()->id != last_hooked_) {
+            last_hooked_ = pending.front()->id;
             run_question_hook(*pending.front());
         }
     };

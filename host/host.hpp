@@ -73,6 +73,7 @@ private:
     bool output_paused_ = false;
     bool primary_gone_ = false;
     std::optional<int> editor_exit_code_;
+    std::string last_hooked_;  // the ask --on-question last ran for
 };
 
 }  // namespace askhost

@@ -6,6 +6,8 @@
 
 #include <unistd.h>
 
+#include <boost/asio/post.hpp>
+
 namespace askhost {
 
 namespace {
@@ -21,9 +23,25 @@ HostCore::HostCore(boost::asio::io_context& io, AgentControl& control)
       listener_(io, [this](std::shared_ptr<Connection> c) { hub_.add_client(std::move(c), false); }) {
     hub_.on_workspace_changed = [this] { update_registration(); };
     listener_.on_log = [this](std::string_view m) { log(m); };
+    broker_.on_state = [this, &io] {
+        hub_.state_changed();
+        // The record's waiting count, once per turn of the loop however many asks changed.
+        if (!waiting_posted_) {
+            waiting_posted_ = true;
+            boost::asio::post(io, [this, alive = alive_] {
+                if (!*alive) return;
+                waiting_posted_ = false;
+                registration_.set_waiting(static_cast<int>(broker_.pending().size()));
+            });
+        }
+        if (on_state) on_state();
+    };
 }
 
-HostCore::~HostCore() { registration_.remove(); }
+HostCore::~HostCore() {
+    *alive_ = false;
+    registration_.remove();
+}
 
 std::optional<std::string> HostCore::listen(const std::string& kind) {
     if (auto err = listener_.listen()) return err;

@@ -36,6 +36,8 @@ public:
     void unregister() { registration_.remove(); }
 
     std::function<void(std::string_view)> on_log;
+    // After the clients heard of a change in the waiting asks (Host runs --on-question from it).
+    std::function<void()> on_state;
 
 private:
     void update_registration();
@@ -48,6 +50,8 @@ private:
     SocketListener listener_;
     Registration registration_;
     std::vector<WorkspaceFolder> own_folders_;
+    bool waiting_posted_ = false;
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
 }  // namespace askhost

@@ -68,6 +68,8 @@ int main(int argc, char** argv) {
         }
         case Command::Hosts:
             return run_hosts(opts.command_args);
+        case Command::Status:
+            return run_status(opts.command_args);
         case Command::Attach:
             return run_attach(opts.command_args);
         case Command::Answer: {

@@ -25,8 +25,11 @@ namespace askhost {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: askhost attach [SOCKET]\n"
+    "usage: askhost attach [SOCKET | --next]\n"
     "Attach to a running askhost and answer its questions in this terminal.\n"
+    "--next attaches to the host whose questions have waited longest (askhost status) and ends\n"
+    "once nothing waits there, e.g. in a tmux popup:\n"
+    "  bind-key A display-popup -E \"askhost attach --next\"\n"
     "SOCKET defaults to $ASKHOST_SOCKET, else the host whose workspace holds this directory\n"
     "(the deepest one; see `askhost hosts`).\n";
 
@@ -56,8 +59,10 @@ int run_attach(const std::vector<std::string>& args) {
         write_all(1, kUsage);
         return 0;
     }
-    if (args.size() > 1) {
-        write_all(2, std::string("askhost attach: too many arguments\n") + kUsage);
+    const bool next = !args.empty() && args[0] == "--next";
+    if (args.size() > 1 || (!args.empty() && !next && args[0].rfind("-", 0) == 0)) {
+        write_all(2, "askhost attach: " + std::string(args.size() > 1 ? "too many arguments" : "unknown option " + args[0]) +
+                         "\n" + kUsage);
         return 2;
     }
 #if !ASKHOST_HAVE_TUI
@@ -70,7 +75,14 @@ int run_attach(const std::vector<std::string>& args) {
     }
     std::string why;
     std::string path;
-    if (!args.empty()) {
+    if (next) {
+        auto oldest = oldest_waiting_host(&why);
+        if (!oldest) {
+            write_all(2, "askhost attach: " + why + "\n");
+            return 1;
+        }
+        path = oldest->socket;
+    } else if (!args.empty()) {
         path = args[0];
     } else {
         const char* env = std::getenv("ASKHOST_SOCKET");
@@ -99,6 +111,7 @@ int run_attach(const std::vector<std::string>& args) {
     std::map<std::string, std::shared_ptr<Responder>> open;
     int code = 0;
     bool detaching = false;
+    bool shown_any = false;
 
     auto& rpc = conn->rpc();
     rpc.on_request = [&](std::string_view method, const rapidjson::Value& params, Responder r) {
@@ -114,6 +127,7 @@ int run_attach(const std::vector<std::string>& args) {
         Ask ask = std::get<Ask>(std::move(parsed));
         auto responder = std::make_shared<Responder>(std::move(r));
         open[ask.id] = responder;
+        shown_any = true;
         std::string id = ask.id;
         dialog.show(ask, [&open, id, responder](Outcome o) {
             open.erase(id);
@@ -121,7 +135,17 @@ int run_attach(const std::vector<std::string>& args) {
         });
     };
     rpc.on_notify = [&](std::string_view method, const rapidjson::Value& params) {
-        if (method == "$/cancelRequest" && params.IsObject()) {
+        if (method == "ask/state" && params.IsObject()) {
+            // --next: done once the host has nothing more waiting (and something was answered here).
+            auto state = params.FindMember("state");
+            if (next && shown_any && open.empty() && state != params.MemberEnd() && state->value.IsString() &&
+                std::string_view(state->value.GetString()) == "idle") {
+                detaching = true;
+                dialog.restore_terminal();
+                conn->close("done");
+                io.stop();
+            }
+        } else if (method == "$/cancelRequest" && params.IsObject()) {
             auto id = params.FindMember("askId");
             if (id == params.MemberEnd() || !id->value.IsString()) return;
             std::string ask_id = id->value.GetString();

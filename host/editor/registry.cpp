@@ -78,10 +78,6 @@ bool holds(const std::string& folder, const std::string& dir) {
                              dir[folder.size()] == '/');
 }
 
-std::string cwd() {
-    char buf[PATH_MAX];
-    return ::getcwd(buf, sizeof buf) ? std::string(buf) : std::string();
-}
 
 }  // namespace
 
@@ -169,6 +165,12 @@ std::string record_json(const HostRecord& r) {
     w.Int64(r.start_ms);
     w.Key("processStart");
     w.Uint64(r.proc_start);
+    w.Key("waiting");
+    w.Int(r.waiting);
+    if (r.waiting > 0) {
+        w.Key("waitingSince");
+        w.Int64(r.waiting_since_ms);
+    }
     w.EndObject();
     return std::string(buf.GetString(), buf.GetSize()) + "\n";
 }
@@ -191,6 +193,8 @@ std::optional<HostRecord> parse_record(std::string_view text) {
     }
     if (const auto* ms = member(doc, "startMs"); ms && ms->IsInt64()) r.start_ms = ms->GetInt64();
     if (const auto* ps = member(doc, "processStart"); ps && ps->IsUint64()) r.proc_start = ps->GetUint64();
+    if (const auto* n = member(doc, "waiting"); n && n->IsInt() && n->GetInt() >= 0) r.waiting = n->GetInt();
+    if (const auto* ws = member(doc, "waitingSince"); ws && ws->IsInt64()) r.waiting_since_ms = ws->GetInt64();
     if (const auto* folders = member(doc, "workspaceFolders"); folders && folders->IsArray()) {
         for (const auto& f : folders->GetArray()) {
             if (r.folders.size() >= kMaxFolders) break;
@@ -236,8 +240,27 @@ void Registration::update(std::vector<WorkspaceFolder> folders, std::string clie
     if (published_) write();
 }
 
+void Registration::set_waiting(int count) {
+    if (count == record_.waiting) return;
+    if (count > 0 && record_.waiting == 0) record_.waiting_since_ms = store::now_ms();
+    record_.waiting = count;
+    if (published_) write();
+}
+
 std::optional<std::string> Registration::write() {
-    return store::atomic_write(record_.file, record_json(record_), 0600);
+    // Runtime state, rewritten as questions come and go: replaced atomically (a reader sees the
+    // old record or the new), not synced to disk (it means nothing after a reboot).
+    const std::string temp = record_.file + ".tmp";
+    int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) return "cannot write " + temp + ": " + store::errno_text(errno);
+    bool ok = write_all(fd, record_json(record_));
+    ok = ::close(fd) == 0 && ok;
+    if (!ok || ::rename(temp.c_str(), record_.file.c_str()) != 0) {
+        int err = errno;
+        ::unlink(temp.c_str());
+        return "cannot write " + record_.file + ": " + store::errno_text(err);
+    }
+    return std::nullopt;
 }
 
 void Registration::remove() {
@@ -362,86 +385,6 @@ std::optional<FoundHost> find_host(const std::string& dir, const std::string& so
         }
     }
     return FoundHost{h->socket, "workspace " + folder, *h};
-}
-
-int run_hosts(const std::vector<std::string>& args) {
-    bool as_json = false;
-    for (const auto& a : args) {
-        if (a == "-h" || a == "--help") {
-            write_all(1,
-                      "usage: askhost hosts [--json]\n"
-                      "The running askhost hosts of this user (the registry), with the one an agent\n"
-                      "started in this directory would ask through marked '*'. Kinds: editor (an\n"
-                      "editor's standing host), agent (askhost running an agent in a terminal), print\n"
-                      "(askhost --print: nobody to show questions to), mcp (an askhost mcp holding a\n"
-                      "question nobody could be shown). Agents ask through editor and agent hosts;\n"
-                      "`askhost attach` finds the others too.\n");
-            return 0;
-        }
-        if (a == "--json") {
-            as_json = true;
-            continue;
-        }
-        write_all(2, "askhost hosts: unknown argument '" + a + "'\nTry 'askhost hosts --help'.\n");
-        return 2;
-    }
-    std::string why;
-    auto registry = socket_directory(&why);
-    if (!registry) {
-        write_all(2, "askhost hosts: " + why + "\n");
-        return 1;
-    }
-    std::vector<std::string> skipped;
-    auto hosts = list_hosts(*registry, &skipped);
-    const std::string here = cwd();
-    // Agents ask through an editor's or agent's host; attach also finds an askhost mcp that waits.
-    std::vector<HostRecord> askable = hosts;
-    std::erase_if(askable, [](const HostRecord& r) { return !r.takes_asks(); });
-    const HostRecord* for_agents = host_for_directory(askable, here);
-    const HostRecord* chosen = for_agents ? &*std::find_if(hosts.begin(), hosts.end(), [&](const HostRecord& r) {
-        return r.pid == for_agents->pid;
-    }) : nullptr;
-    const HostRecord* for_attach = host_for_directory(hosts, here);
-    const char* env = std::getenv("ASKHOST_SOCKET");
-    const std::string env_socket = env ? env : "";
-    if (as_json) {
-        std::string out = "{\"registry\":" + json_quote(*registry) + ",\"directory\":" + json_quote(here) +
-                          ",\"chosen\":";
-        if (!env_socket.empty()) out += json_quote(env_socket);
-        else out += chosen ? json_quote(chosen->socket) : "null";
-        out += ",\"attach\":";
-        if (!env_socket.empty()) out += json_quote(env_socket);
-        else out += for_attach ? json_quote(for_attach->socket) : "null";
-        out += ",\"hosts\":[";
-        for (std::size_t i = 0; i < hosts.size(); ++i) {
-            std::string rec = record_json(hosts[i]);
-            rec.pop_back();  // the newline
-            out += (i ? "," : "") + rec;
-        }
-        out += "]}\n";
-        write_all(1, out);
-        return 0;
-    }
-    std::string out;
-    if (hosts.empty()) out += "No askhost is running (registry " + *registry + ").\n";
-    for (const auto& h : hosts) {
-        bool mark = env_socket.empty() ? &h == chosen : h.socket == env_socket;
-        out += std::string(mark ? "* " : "  ") + "pid " + std::to_string(h.pid) + "  " +
-               (h.kind.empty() ? "host" : h.kind) +
-               (h.client_name.empty() ? "" : "  " + h.client_name + (h.client_version.empty() ? "" : " " + h.client_version)) +
-               "  since " + store::iso8601_utc(h.start_ms) + "\n";
-        for (const auto& f : h.folders) out += "      " + f.path + "\n";
-        if (h.folders.empty()) out += "      (no workspace folder)\n";
-        out += "      socket " + h.socket + "\n";
-    }
-    if (!env_socket.empty()) out += "This directory uses $ASKHOST_SOCKET: " + env_socket + "\n";
-    else if (!hosts.empty() && !chosen) out += "No editor's or agent's host has " + here + " in its workspace.\n";
-    if (env_socket.empty() && for_attach && for_attach != chosen)
-        out += "askhost attach here answers the questions waiting in pid " + std::to_string(for_attach->pid) + " (" +
-               for_attach->socket + ")\n";
-    for (const auto& s : skipped) out += "skipped " + s + "\n";
-    write_all(1, out);
-    return 0;
 }
 
 }  // namespace askhost

@@ -33,6 +33,8 @@ struct HostRecord {
     std::int64_t start_ms = 0;                // wall clock at start: the newest wins ties
     unsigned long long proc_start = 0;        // /proc/PID/stat start time: a reused pid is not us
     std::string file;                         // where the record was read from
+    int waiting = 0;                          // questions waiting for an answer now
+    std::int64_t waiting_since_ms = 0;        // since when (wall clock), while waiting > 0
 
     // Whether other agents' questions go here: an editor's host or an agent's interactive host,
     // not a headless one (print) or an askhost mcp that is itself waiting for someone (mcp).
@@ -52,6 +54,8 @@ public:
     std::optional<std::string> publish(const std::string& socket, std::string kind);
     // New folders and client: the record is rewritten (once) when published and changed.
     void update(std::vector<WorkspaceFolder> folders, std::string client_name, std::string client_version);
+    // How many questions wait (askhost status reads it without asking the host).
+    void set_waiting(int count);
     const HostRecord& record() const { return record_; }
     void remove();
 
@@ -89,5 +93,9 @@ std::optional<FoundHost> find_host(const std::string& dir, const std::string& so
 
 // `askhost hosts [--json]`: the registry, with the host this directory would use marked.
 int run_hosts(const std::vector<std::string>& args);
+// `askhost status [--tmux|--json]`: how many questions wait, over every host.
+int run_status(const std::vector<std::string>& args);
+// The host whose questions have waited longest (askhost attach --next), or nullopt + why.
+std::optional<HostRecord> oldest_waiting_host(std::string* why);
 
 }  // namespace askhost

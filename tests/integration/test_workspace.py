@@ -4,12 +4,13 @@ one lookup (askhost hosts), askhost mcp asking through it, elicitation, and askh
 as a host of its own until someone answers."""
 import json
 import os
+import signal
 import stat
 import subprocess
 import sys
 import time
 
-from harness import (ASKHOST, DATABASE_Q, FEATURES_Q, Editor, McpClient, Workdir, case, check, equal, strict,
+from harness import (ASKHOST, DATABASE_Q, FEATURES_Q, Editor, McpClient, Tmux, Workdir, case, check, equal, strict,
                      main, wait_for)
 
 
@@ -46,11 +47,15 @@ def until(mcp, pred, what, timeout=10.0):
         before.append(msg)
 
 
-def answer(ed, label, where=None):
-    show = ed.method("ask/show", where=where)
+def answer_show(ed, show, label):
     q = show["params"]["questions"][0]["question"]
     ed.reply(show["id"], {"answered": True, "answers": [{"question": q, "answer": label, "selectedOption": label,
                                                          "wasCustom": False}]})
+
+
+def answer(ed, label, where=None):
+    show = ed.method("ask/show", where=where)
+    answer_show(ed, show, label)
     return show
 
 
@@ -261,6 +266,67 @@ def elicitation_declined_is_a_cancel():
     _, res = elicitation_session(wd, {"action": "decline"})
     check(res.get("isError") is True, "a declined form is no answer")
     check(res["content"][0]["text"].startswith("User declined to answer questions"), res["content"][0]["text"])
+
+
+def status(wd, *flags):
+    # The timeout only catches a hang: status reads files and never waits for a host.
+    out = subprocess.run([ASKHOST, "status", *flags], env=wd.env(), capture_output=True, text=True, timeout=10)
+    equal(out.returncode, 0, "askhost status: " + out.stderr)
+    return json.loads(out.stdout) if "--json" in flags else out.stdout
+
+
+@case
+def status_counts_what_waits_in_every_host_even_a_stopped_one():
+    wd = Workdir()
+    equal(status(wd, "--tmux"), "\n", "nothing waits: an empty status line")
+    ed, _ = standing(wd, [ws(wd, "a")])
+    first = McpClient(wd, cwd=ws(wd, "a"))
+    first.initialize(name="codex-mcp-client")
+    r1 = first.call({"questions": [strict(DATABASE_Q)]})
+    show = ed.method("ask/show")
+    second = McpClient(wd, cwd=ws(wd, "b"))  # no host for b: it waits on its own
+    second.initialize(name="gemini-cli-mcp-client")
+    second.call({"questions": [strict(FEATURES_Q)]})
+    got = wait_for(lambda: (lambda s: s if s["waiting"] == 2 else None)(status(wd, "--json")), what="2 waiting")
+    equal(sorted((h["kind"], h["waiting"]) for h in got["hosts"]), [("editor", 1), ("mcp", 1)], "per host")
+    equal(status(wd, "--tmux"), "? 2 waiting\n", "tmux status line")
+    check("2 questions wait" in status(wd), "plain text")
+    # A host that stopped answering (SIGSTOP) cannot hold status up: it reads the registry only.
+    own = [h for h in got["hosts"] if h["kind"] == "mcp"][0]
+    os.kill(own["pid"], signal.SIGSTOP)
+    try:
+        equal(status(wd, "--json")["waiting"], 2, "count with a stopped host")
+    finally:
+        os.kill(own["pid"], signal.SIGCONT)
+    answer_show(ed, show, "SQLite")
+    first.reply_to(r1)
+    wait_for(lambda: status(wd, "--json")["waiting"] == 1, what="the count to drop")
+
+
+@case
+def attach_next_answers_the_oldest_waiting_question_and_ends():
+    wd = Workdir()
+    older = McpClient(wd, cwd=ws(wd, "a"))
+    older.initialize(name="codex-mcp-client")
+    r1 = older.call({"questions": [strict(DATABASE_Q)]})
+    wait_for(lambda: status(wd, "--json")["waiting"] == 1, what="the first question waiting")
+    time.sleep(0.05)  # a later waitingSince for the second
+    newer = McpClient(wd, cwd=ws(wd, "b"))
+    newer.initialize(name="codex-mcp-client")
+    newer.call({"questions": [strict(FEATURES_Q)]})
+    wait_for(lambda: status(wd, "--json")["waiting"] == 2, what="both waiting")
+    t = Tmux(wd, [ASKHOST, "attach", "--next"])
+    try:
+        t.wait_screen("Which database should we use?")
+        t.keys("2")  # SQLite
+        res, _ = until(older, lambda m: m.get("id") == r1, "the older call's result")
+        equal(res["result"]["structuredContent"]["answers"], {DATABASE_Q["question"]: "SQLite"}, "answers")
+        equal(t.exit_status(), 0, "attach --next ends once nothing waits in that host")
+        equal(status(wd, "--json")["waiting"], 1, "the newer question still waits")
+    finally:
+        t.kill()
+    older.close()
+    newer.close()
 
 
 if __name__ == "__main__":
