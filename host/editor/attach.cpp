@@ -25,11 +25,13 @@ namespace askhost {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: askhost attach [SOCKET | --next]\n"
+    "usage: askhost attach [SOCKET | --next] [--popup]\n"
     "Attach to a running askhost and answer its questions in this terminal.\n"
     "--next attaches to the host whose questions have waited longest (askhost status) and ends\n"
     "once nothing waits there, e.g. in a tmux popup:\n"
     "  bind-key A display-popup -E \"askhost attach --next\"\n"
+    "--popup ends once nothing waits and drops the keys typed in the moment a question opens\n"
+    "(how askhost opens it in a tmux popup over the agent that asks).\n"
     "SOCKET defaults to $ASKHOST_SOCKET, else the host whose workspace holds this directory\n"
     "(the deepest one; see `askhost hosts`).\n";
 
@@ -55,16 +57,26 @@ Parsed<Ask> ask_from_params(const rapidjson::Value& params) {
 }  // namespace
 
 int run_attach(const std::vector<std::string>& args) {
-    if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
-        write_all(1, kUsage);
-        return 0;
+    bool next = false, popup = false;
+    std::vector<std::string> sockets;
+    for (const auto& a : args) {
+        if (a == "-h" || a == "--help") {
+            write_all(1, kUsage);
+            return 0;
+        }
+        if (a == "--next") next = true;
+        else if (a == "--popup") popup = true;
+        else if (a.rfind("-", 0) == 0) {
+            write_all(2, "askhost attach: unknown option " + a + "\n" + kUsage);
+            return 2;
+        } else sockets.push_back(a);
     }
-    const bool next = !args.empty() && args[0] == "--next";
-    if (args.size() > 1 || (!args.empty() && !next && args[0].rfind("-", 0) == 0)) {
-        write_all(2, "askhost attach: " + std::string(args.size() > 1 ? "too many arguments" : "unknown option " + args[0]) +
-                         "\n" + kUsage);
+    if (sockets.size() > 1 || (next && !sockets.empty())) {
+        write_all(2, std::string("askhost attach: ") + (next ? "--next takes no SOCKET" : "too many arguments") + "\n" + kUsage);
         return 2;
     }
+    // Both end once nothing waits; a popup also drops the keys typed the moment it opened.
+    const bool until_idle = next || popup;
 #if !ASKHOST_HAVE_TUI
     write_all(2, "askhost attach: this askhost was built without the terminal dialog\n");
     return 2;
@@ -82,8 +94,8 @@ int run_attach(const std::vector<std::string>& args) {
             return 1;
         }
         path = oldest->socket;
-    } else if (!args.empty()) {
-        path = args[0];
+    } else if (!sockets.empty()) {
+        path = sockets[0];
     } else {
         const char* env = std::getenv("ASKHOST_SOCKET");
         char buf[4096];
@@ -106,6 +118,7 @@ int run_attach(const std::vector<std::string>& args) {
     TerminalOutput out;
     TerminalDialogOptions topts;
     topts.on_active = [&out](bool active) { out.hold(active); };
+    if (popup) topts.key_guard = std::chrono::milliseconds(400);
     TerminalDialog dialog(io, std::move(topts));
     auto conn = std::make_shared<Connection>(io, fd, out_fd);
     std::map<std::string, std::shared_ptr<Responder>> open;
@@ -129,8 +142,15 @@ int run_attach(const std::vector<std::string>& args) {
         open[ask.id] = responder;
         shown_any = true;
         std::string id = ask.id;
-        dialog.show(ask, [&open, id, responder](Outcome o) {
+        dialog.show(ask, [&, id, responder](Outcome o) {
             open.erase(id);
+            if (o.kind == OutcomeKind::ConnectionLost) {
+                // This terminal went away (a popup closed): leaving is no answer; the question waits.
+                detaching = true;
+                conn->close("terminal closed");
+                io.stop();
+                return;
+            }
             responder->result(outcome_json(o));
         });
     };
@@ -138,7 +158,7 @@ int run_attach(const std::vector<std::string>& args) {
         if (method == "ask/state" && params.IsObject()) {
             // --next: done once the host has nothing more waiting (and something was answered here).
             auto state = params.FindMember("state");
-            if (next && shown_any && open.empty() && state != params.MemberEnd() && state->value.IsString() &&
+            if (until_idle && shown_any && open.empty() && state != params.MemberEnd() && state->value.IsString() &&
                 std::string_view(state->value.GetString()) == "idle") {
                 detaching = true;
                 dialog.restore_terminal();

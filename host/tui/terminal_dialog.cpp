@@ -118,6 +118,7 @@ struct TerminalDialog::Impl {
         // restore_terminal() gave the screen back: draw and read nothing more, since wget_wch
         // would refresh and take the terminal again.
         bool suspended = false;
+        std::chrono::steady_clock::time_point opened_at;
 
         Open(Ask a, Done d) : ask(std::move(a)), done(std::move(d)), model(ask.questions) {}
     };
@@ -205,6 +206,7 @@ struct TerminalDialog::Impl {
             close_screen(nullptr, false);
             return false;
         }
+        o->opened_at = std::chrono::steady_clock::now();
         open = std::move(o);
         set_active(true);
         draw();
@@ -258,6 +260,7 @@ struct TerminalDialog::Impl {
             }
             const auto key = map_key(status, ch);
             if (!key) continue;
+            if (std::chrono::steady_clock::now() - open->opened_at < options.key_guard) continue;
             switch (open->model.handle(*key)) {
             case tui::DialogModel::Result::Finished: finish(); return;
             case tui::DialogModel::Result::Rejected: ::beep(); changed = true; break;
@@ -266,7 +269,7 @@ struct TerminalDialog::Impl {
             }
         }
         if (!got_any && terminal_gone()) {
-            finish_with(Outcome::cancelled("terminal closed"));
+            finish_with(Outcome::connection_lost());  // the terminal went away: nobody answered
             return;
         }
         if (changed) draw();

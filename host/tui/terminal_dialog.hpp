@@ -1,6 +1,7 @@
 // The ncurses dialog on the controlling terminal: the ask_user spec's interactive mode.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -14,6 +15,9 @@ namespace askhost {
 struct TerminalDialogOptions {
     std::string tty_path = "/dev/tty";
     bool bell = true;  // ring the terminal bell when a question opens
+    // Keys that arrive this soon after a question opens are dropped, not taken as a pick or a
+    // cancel: the person was typing into something else when it appeared (a popup, attach).
+    std::chrono::milliseconds key_guard{0};
     // Called with true when the dialog takes the screen and false when it gives it back,
     // so the host can hold the agent's output meanwhile.
     std::function<void(bool active)> on_active;

@@ -5,12 +5,14 @@
 #include <filesystem>
 #include <optional>
 #include <map>
+#include <set>
 #include <variant>
 #include <fstream>
 #include <sstream>
 #include <memory>
 
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -30,6 +32,7 @@
 #include "mcp_server.hpp"
 #include "print_frontend.hpp"
 #include "store/fs_util.hpp"
+#include "tmux_popup.hpp"
 #include "store/pending_file.hpp"
 #include "transport/connection.hpp"
 #if ASKHOST_HAVE_TUI
@@ -269,13 +272,16 @@ public:
     }
 
     std::function<void()> ask(Ask ask, McpAsker::Reply reply) {
-        if (!print_only_) prepare(ask);
+        if (!print_only_) prepare();
         auto done = std::make_shared<bool>(false);
         std::string id = core_.broker().submit(std::move(ask), [reply = std::move(reply), done](Outcome o) {
             *done = true;
             reply(std::move(o));
         });
-        if (!print_only_ && !*done) watch();
+        if (!print_only_ && !*done) {
+            maybe_popup();
+            watch();
+        }
         return [this, id, done, alive = alive_] {
             if (*alive && !*done) core_.broker().withdraw(id);
         };
@@ -295,7 +301,7 @@ public:
     bool stop_agent(std::function<void(AgentExit)>) override { return false; }
 
 private:
-    void prepare(const Ask& ask) {
+    void prepare() {
         if (!listening_) {
             listening_ = true;
             core_.add_folder(cwd_);  // registered with it from the first write
@@ -320,9 +326,11 @@ private:
         watch_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
             if (ec || !*alive) return;
             watching_ = false;
+            reap_popup();
             if (!core_.broker().waiting()) return;
             record_.poll();
             if (!remote_) look_for_host();
+            maybe_popup();
             watch();
         });
     }
@@ -344,6 +352,47 @@ private:
         core_.broker().add_frontend(*remote_);
     }
 
+    // In tmux, with nobody else showing it: the dialog in a popup over the asking agent's pane
+    // (docs/tmux.md); once per question; a pane nobody looks at gets a message and the bell.
+    void maybe_popup() {
+        auto pending = core_.broker().pending();
+        if (popup_pid_ > 0 || pending.empty() || remote_ || core_.hub().client_count() > 0) return;
+#if ASKHOST_HAVE_TUI
+        if (dialog_) return;
+#endif
+        const Ask& head = *pending.front();
+        if (!popped_.insert(head.id).second) return;
+        if (!tmux::popups_enabled()) return;
+        auto pane = tmux::pane_for_terminal(tmux::terminal_of_ancestors(::getpid()));
+        if (!pane) return;
+        if (pane->client.empty()) {
+            tmux::notify_pane(*pane, "askhost: " + (head.agent.empty() ? std::string("an agent") : head.agent) +
+                                         " asks a question: answer with askhost attach --next");
+            return;
+        }
+        std::vector<std::string> texts;
+        int options = 0;
+        for (const auto& q : head.questions) {
+            texts.push_back(q.question);
+            options = std::max(options, static_cast<int>(q.options.size()) + 1);
+        }
+        auto [width, height] = tmux::dialog_size(texts, options);
+        std::string why;
+        popup_pid_ = tmux::open_popup(*pane, {self_path(), "attach", "--popup", core_.socket_path()}, width, height, &why);
+        if (popup_pid_ < 0) log_line("no tmux popup: " + why);
+        else log_line("the question opened in a tmux popup over pane " + pane->pane_id);
+    }
+
+    void reap_popup() {
+        if (popup_pid_ > 0 && ::waitpid(popup_pid_, nullptr, WNOHANG) != 0) popup_pid_ = -1;
+    }
+
+    static std::string self_path() {
+        char buf[4096];
+        ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+        return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("askhost");
+    }
+
     boost::asio::io_context& io_;
     HostCore core_;
     PrintFrontend print_;
@@ -356,6 +405,8 @@ private:
 #if ASKHOST_HAVE_TUI
     std::unique_ptr<TerminalDialog> dialog_;
 #endif
+    pid_t popup_pid_ = -1;
+    std::set<std::string> popped_;  // asks a popup was opened (or the person told) for
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

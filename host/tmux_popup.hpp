@@ -1,0 +1,48 @@
+// A question with nobody to show it to, from an agent that runs in a tmux pane: the dialog in a
+// tmux popup over that pane (docs/tmux.md). Finding the pane does not rely on the agent's
+// environment (Codex gives its MCP server neither TMUX nor a terminal): the nearest ancestor
+// process with a terminal is matched against every tmux server's panes.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <sys/types.h>
+
+namespace askhost::tmux {
+
+struct Pane {
+    std::string server;     // the tmux server's socket
+    std::string pane_id;    // %N
+    std::string window_id;  // @N
+    std::string tty;        // /dev/pts/N
+    std::string client;     // a client looking at the pane's window, "" when none is
+    int client_width = 0, client_height = 0;
+};
+
+// The terminal (/dev/pts/N) of `pid` or its nearest ancestor that has one; "" when none has.
+std::string terminal_of_ancestors(pid_t pid);
+
+// The pane showing `tty`, on the server `$TMUX` names or any server of this user, with a client
+// that looks at it if there is one. nullopt when no pane shows that terminal.
+std::optional<Pane> pane_for_terminal(const std::string& tty);
+
+// Whether popups are wanted: `tmux-popup = false` in $XDG_CONFIG_HOME/askhost/config (default
+// ~/.config/askhost/config) turns them off (an environment variable would not reach a server
+// under Codex).
+bool popups_enabled();
+
+// Runs `command` in a popup on pane.client over the pane, `width` x `height` cells (clipped to
+// the client). Returns the pid of the tmux client process that waits for the popup to close (to
+// be reaped), or -1 and why.
+pid_t open_popup(const Pane& pane, const std::vector<std::string>& command, int width, int height, std::string* why);
+
+// Tells a pane nobody looks at: a message on the server's clients and the bell in the pane
+// (tmux marks its window).
+void notify_pane(const Pane& pane, const std::string& message);
+
+// Rows and columns the dialog wants for these question texts (a popup sized to it).
+std::pair<int, int> dialog_size(const std::vector<std::string>& lines, int options);
+
+}  // namespace askhost::tmux

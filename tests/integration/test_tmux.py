@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""A question from an agent in a tmux pane with nobody to show it to: the dialog in a tmux popup
+over that pane. The agent is a stand-in for a TUI (the terminal raw, askhost mcp its child on
+pipes, no TMUX in the server's environment); a second tmux server holds the client that looks at
+the agent's session, so the popup is really drawn and its screen can be read."""
+import json
+import os
+import subprocess
+import sys
+import time
+
+from harness import (ASKHOST, DATABASE_Q, Failure, Skip, Tmux, Workdir, case, check, equal, main, shlex_quote,
+                     strict, wait_for)
+
+FAKE_TUI = r'''
+import json, os, subprocess, sys, termios, tty
+fd = sys.stdin.fileno()
+old = termios.tcgetattr(fd)
+tty.setraw(fd)
+p = subprocess.Popen([os.environ["ASKHOST"], "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                     stderr=open("mcp-stderr.txt", "ab"))
+def send(o):
+    p.stdin.write((json.dumps(o) + "\n").encode()); p.stdin.flush()
+sys.stdout.write("FAKE AGENT TUI\r\n"); sys.stdout.flush()
+send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
+      "capabilities": {}, "clientInfo": {"name": "codex-mcp-client", "version": "1"}}})
+p.stdout.readline()
+for i, q in enumerate(json.loads(os.environ["QUESTIONS"])):
+    send({"jsonrpc": "2.0", "id": 10 + i, "method": "tools/call", "params": {"name": "ask_user_question",
+          "arguments": {"questions": [q]}}})
+for i in range(len(json.loads(os.environ["QUESTIONS"]))):
+    line = p.stdout.readline()
+    with open("results.jsonl", "ab") as f:
+        f.write(line)
+termios.tcsetattr(fd, termios.TCSADRAIN, old)
+sys.stdout.write("FAKE AGENT DONE\n"); sys.stdout.flush()
+p.stdin.close(); p.wait()
+'''
+
+
+class Scene:
+    """tmux server `inner`: the agent's session; server `outer`: a terminal whose client looks at it."""
+
+    def __init__(self, wd, questions, agent_window_hidden=False):
+        if not subprocess.run(["sh", "-c", "command -v tmux"], capture_output=True).returncode == 0:
+            raise Skip("tmux is not installed")
+        self.wd = wd
+        self.inner = "askhost-in-%d-%d" % (os.getpid(), int(time.monotonic() * 1000) % 100000)
+        self.outer = self.inner.replace("-in-", "-out-")
+        self.project = wd.file("proj")
+        os.makedirs(self.project, exist_ok=True)
+        script = wd.file("fake_tui.py")
+        with open(script, "w") as f:
+            f.write(FAKE_TUI)
+        env = wd.env()
+        run = "cd %s && env -u TMUX -u TMUX_PANE XDG_RUNTIME_DIR=%s HOME=%s ASKHOST=%s QUESTIONS=%s %s %s; sleep 60" % (
+            shlex_quote(self.project), shlex_quote(env["XDG_RUNTIME_DIR"]), shlex_quote(env.get("HOME", "/root")),
+            shlex_quote(ASKHOST), shlex_quote(json.dumps(questions)), shlex_quote(sys.executable), shlex_quote(script))
+        tm = ["tmux", "-f", "/dev/null"]
+        if agent_window_hidden:
+            subprocess.run(tm + ["-L", self.inner, "new-session", "-d", "-s", "agent", "-x", "100", "-y", "30",
+                                 "sh", "-c", run], check=True)
+            subprocess.run(tm + ["-L", self.inner, "new-window", "-t", "agent", "sh", "-c", "echo OTHER WINDOW; sleep 120"],
+                           check=True)
+        else:
+            subprocess.run(tm + ["-L", self.inner, "new-session", "-d", "-s", "agent", "-x", "100", "-y", "30",
+                                 "sh", "-c", run], check=True)
+        subprocess.run(tm + ["-L", self.outer, "new-session", "-d", "-s", "look", "-x", "110", "-y", "35",
+                             "env", "-u", "TMUX", "tmux", "-L", self.inner, "attach", "-t", "agent"], check=True)
+
+    def screen(self):
+        return subprocess.run(["tmux", "-L", self.outer, "capture-pane", "-p", "-t", "look"], capture_output=True,
+                              text=True).stdout
+
+    def wait_screen(self, text, timeout=10.0):
+        return wait_for(lambda: self.screen() if text in self.screen() else None, timeout=timeout,
+                        what=f"{text!r} on screen")
+
+    def keys(self, *keys):
+        subprocess.run(["tmux", "-L", self.outer, "send-keys", "-t", "look"] + list(keys), check=True)
+
+    def results(self):
+        try:
+            with open(os.path.join(self.project, "results.jsonl")) as f:
+                return [json.loads(l) for l in f if l.strip()]
+        except FileNotFoundError:
+            return []
+
+    def status(self):
+        out = subprocess.run([ASKHOST, "status", "--json"], env=self.wd.env(), capture_output=True, text=True,
+                             timeout=10)
+        return json.loads(out.stdout)["waiting"]
+
+    def kill(self):
+        for s in (self.outer, self.inner):
+            subprocess.run(["tmux", "-L", s, "kill-server"], capture_output=True)
+
+
+def answers_of(result):
+    return result["result"]["structuredContent"]["answers"]
+
+
+@case
+def popup_over_the_asking_pane_answers_and_leaves_its_screen():
+    wd = Workdir()
+    sc = Scene(wd, [strict(DATABASE_Q)])
+    try:
+        sc.wait_screen("┌─ askhost")
+        screen = sc.wait_screen("Which database should we use?")
+        check("FAKE AGENT TUI" in screen, "the agent's screen is under the popup:\n" + screen)
+        time.sleep(0.5)  # past the popup's key guard
+        sc.keys("2")
+        got = wait_for(sc.results, what="the tool result")
+        equal(answers_of(got[0]), {DATABASE_Q["question"]: "SQLite"}, "answers")
+        screen = sc.wait_screen("FAKE AGENT DONE")
+        check("askhost" not in screen.split("FAKE AGENT DONE")[0].replace("FAKE AGENT TUI", ""),
+              "the popup closed and left nothing on the agent's screen:\n" + screen)
+    finally:
+        sc.kill()
+
+
+@case
+def keys_typed_as_the_popup_opens_are_not_an_answer():
+    wd = Workdir()
+    sc = Scene(wd, [strict(DATABASE_Q)])
+    try:
+        sc.wait_screen("Which database should we use?")
+        sc.keys("3", "Enter")  # typed at once, meant for the agent's prompt
+        time.sleep(0.6)
+        equal(sc.results(), [], "no answer from keys typed in the first moment")
+        sc.keys("1")
+        got = wait_for(sc.results, what="the tool result")
+        equal(answers_of(got[0]), {DATABASE_Q["question"]: "PostgreSQL (Recommended)"}, "answers")
+    finally:
+        sc.kill()
+
+
+@case
+def a_closed_popup_leaves_the_question_waiting_and_never_reopens():
+    wd = Workdir()
+    sc = Scene(wd, [strict(DATABASE_Q)])
+    try:
+        sc.wait_screen("Which database should we use?")
+        subprocess.run(["tmux", "-L", sc.inner, "display-popup", "-C"], check=True)  # closed without an answer
+        wait_for(lambda: "Which database should we use?" not in sc.screen(), what="the popup to close")
+        equal(sc.status(), 1, "still waiting")
+        time.sleep(2.5)  # more than two rounds of the host's checks
+        check("Which database should we use?" not in sc.screen(), "no second popup for the same question")
+        t = Tmux(wd, [ASKHOST, "attach", "--next"])
+        try:
+            t.wait_screen("Which database should we use?")
+            t.keys("3")
+            got = wait_for(sc.results, what="the tool result")
+            equal(answers_of(got[0]), {DATABASE_Q["question"]: "MongoDB"}, "answers")
+        finally:
+            t.kill()
+    finally:
+        sc.kill()
+
+
+@case
+def a_pane_nobody_looks_at_gets_no_popup():
+    wd = Workdir()
+    sc = Scene(wd, [strict(DATABASE_Q)], agent_window_hidden=True)
+    try:
+        sc.wait_screen("OTHER WINDOW")
+        wait_for(lambda: sc.status() == 1, what="the question waiting")
+        time.sleep(1.5)
+        check("Which database should we use?" not in sc.screen(), "no popup over another window:\n" + sc.screen())
+        with open(os.path.join(sc.project, "mcp-stderr.txt")) as f:
+            check("popup" not in f.read(), "askhost mcp opened no popup")
+        t = Tmux(wd, [ASKHOST, "attach", "--next"])
+        try:
+            t.wait_screen("Which database should we use?")
+            t.keys("2")
+            got = wait_for(sc.results, what="the tool result")
+            equal(answers_of(got[0]), {DATABASE_Q["question"]: "SQLite"}, "answers")
+        finally:
+            t.kill()
+    finally:
+        sc.kill()
+
+
+@case
+def popups_can_be_turned_off_in_the_config_file():
+    wd = Workdir()
+    os.makedirs(wd.file(".config/askhost"))  # HOME is the work folder (Workdir.env)
+    with open(wd.file(".config/askhost/config"), "w") as f:
+        f.write("# no popups for me\ntmux-popup = false\n")
+    sc = Scene(wd, [strict(DATABASE_Q)])
+    try:
+        wait_for(lambda: sc.status() == 1, what="the question waiting")
+        time.sleep(1.5)
+        check("Which database should we use?" not in sc.screen(), "no popup:\n" + sc.screen())
+    finally:
+        sc.kill()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
