@@ -1,5 +1,7 @@
 #include "host_core.hpp"
 
+#include "model/question.hpp"
+
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
@@ -60,7 +62,8 @@ void HostCore::add_folder(const std::string& path) {
         dir = real;
         std::free(real);
     }
-    if (dir.empty() || has_folder(own_folders_, dir)) return;
+    // A folder whose name is not UTF-8 cannot be written in the registry's JSON.
+    if (dir.empty() || !utf8_valid(dir) || has_folder(own_folders_, dir)) return;
     own_folders_.push_back(folder_from_path(dir));
     update_registration();
 }

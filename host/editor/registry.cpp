@@ -20,6 +20,7 @@
 #include "editor/socket_listener.hpp"
 #include "fd_io.hpp"
 #include "json_access.hpp"
+#include "model/question.hpp"
 #include "store/fs_util.hpp"
 #include "transport/jsonrpc.hpp"
 
@@ -101,7 +102,8 @@ std::optional<std::string> path_from_file_uri(std::string_view uri) {
             out.push_back(rest[i]);
         }
     }
-    if (out.find('\0') != std::string::npos) return std::nullopt;
+    // A NUL cannot be in a path; a path that is not UTF-8 cannot be written in a JSON record.
+    if (out.find('\0') != std::string::npos || !utf8_valid(out)) return std::nullopt;
     while (out.size() > 1 && out.back() == '/') out.pop_back();
     return out;
 }
@@ -204,6 +206,7 @@ std::optional<HostRecord> parse_record(std::string_view text) {
             wf.path = string_of(f, "path");
             if (wf.path.empty()) wf.path = path_from_file_uri(wf.uri).value_or("");
             if (wf.path.empty() || wf.path[0] != '/' || wf.path.find('\0') != std::string::npos) continue;
+            if (!utf8_valid(wf.uri) || !utf8_valid(wf.name) || !utf8_valid(wf.path)) continue;
             r.folders.push_back(std::move(wf));
         }
     }

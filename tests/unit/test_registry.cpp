@@ -45,6 +45,7 @@ BOOST_AUTO_TEST_CASE(file_uris_round_trip_and_refuse_other_schemes) {
     BOOST_TEST(!path_from_file_uri("vscode-remote://ssh/home/me"));
     BOOST_TEST(!path_from_file_uri("file://otherhost/x"));
     BOOST_TEST(!path_from_file_uri("file:///a%00b"));  // a NUL cannot be in a path
+    BOOST_TEST(!path_from_file_uri("file:///a/%E2p"));  // nor bytes that are not UTF-8 (found by fuzz_registry)
     BOOST_TEST(file_uri("/home/me/my shop") == "file:///home/me/my%20shop");
     BOOST_TEST(*path_from_file_uri(file_uri("/tmp/ä b#c")) == "/tmp/ä b#c");
     BOOST_TEST(folder_from_path("/srv/shop/").name == "shop");
