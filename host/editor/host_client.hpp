@@ -29,6 +29,8 @@ public:
     // Connects (once, again after the host went away); false + why when it cannot be reached.
     bool connect(std::string* why);
     bool connected() const { return conn_ && !conn_->closed(); }
+    // Bytes not yet written to the host (a process that ends waits for 0: its cancel must arrive).
+    std::size_t queued_bytes() const { return conn_ ? conn_->queued_bytes() : 0; }
     const std::string& socket() const { return socket_; }
 
     // Asks through the host: ask.agent, ask.route and ask.cwd go along; `profile` is the rules the

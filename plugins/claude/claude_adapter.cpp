@@ -13,6 +13,7 @@
 #include <rapidjson/writer.h>
 
 #include "adapter.hpp"
+#include "claude_tools.hpp"
 #include "json_access.hpp"
 #include "permission_question.hpp"
 #include "transport/jsonrpc.hpp"
@@ -20,7 +21,7 @@
 namespace askhost {
 namespace {
 
-constexpr std::string_view kAskTool = "AskUserQuestion";
+using claude::kAskTool;
 constexpr const char* kDeclined = "User declined to answer";
 
 std::string str(const rapidjson::Value& v, const char* key) {
@@ -248,15 +249,7 @@ private:
     }
 
     void ask_user_question(const std::string& id, const rapidjson::Value& input) {
-        rapidjson::Document tool(rapidjson::kObjectType);
-        if (input.IsObject())
-            for (const char* key : {"questions", "metadata", "answers", "annotations"}) {
-                auto it = input.FindMember(key);
-                if (it == input.MemberEnd()) continue;
-                tool.AddMember(rapidjson::Value(key, tool.GetAllocator()), rapidjson::Value(it->value, tool.GetAllocator()),
-                               tool.GetAllocator());
-            }
-        auto parsed = parse_ask_input(tool, host_.profile());
+        auto parsed = claude::ask_user_question_input(input, host_.profile());
         if (auto* refusal = std::get_if<Refusal>(&parsed)) {
             host_.log("claude: refused AskUserQuestion: " + refusal->message);
             return deny(id, "Invalid AskUserQuestion input: " + refusal->message);
@@ -268,7 +261,7 @@ private:
         std::string ask_id = host_.ask(std::move(ask), [this, id, original, alive = alive_](Outcome o) {
             if (!*alive || !open_.erase(id)) return;
             switch (o.kind) {
-            case OutcomeKind::Answered: return allow(id, with_answers(original, o.answers));
+            case OutcomeKind::Answered: return allow(id, claude::input_with_answers(original, o.answers));
             case OutcomeKind::Cancelled: return deny(id, kDeclined);
             case OutcomeKind::TimedOut: return deny(id, std::string(kDeclined) + " (no answer within the time limit)");
             case OutcomeKind::ConnectionLost:
@@ -281,34 +274,8 @@ private:
         if (it != open_.end()) it->second = ask_id;
     }
 
-    // Claude's input with `answers` (and `annotations`) set: what its AskUserQuestion reads back.
-    static std::string with_answers(const std::string& original, const std::vector<Answer>& answers) {
-        rapidjson::StringBuffer extra;
-        JsonWriter w(extra);
-        w.StartObject();
-        write_answers_map(w, answers);
-        w.EndObject();
-        rapidjson::Document doc, add;
-        // Both written by askhost (original from a value checked for depth), so both parse.
-        json::parse(doc, original);
-        json::parse(add, {extra.GetString(), extra.GetSize()});
-        if (!doc.IsObject()) doc.SetObject();
-        for (auto& m : add.GetObject()) {
-            doc.RemoveMember(m.name.GetString());
-            doc.AddMember(rapidjson::Value(m.name, doc.GetAllocator()), rapidjson::Value(m.value, doc.GetAllocator()),
-                          doc.GetAllocator());
-        }
-        return to_json(doc);
-    }
-
     void permission(const std::string& id, const std::string& tool, const rapidjson::Value& input) {
-        PermissionRequest req;
-        req.tool = tool;
-        req.title = str(input, "description");
-        req.detail = describe_tool_input(input);
-        if (req.title.empty()) req.title = req.detail.empty() ? tool : req.detail;
-        if (req.title == req.detail) req.detail.clear();
-        req.choices = default_permission_choices(tool);
+        PermissionRequest req = claude::tool_permission_request(tool, input);
         const std::string original = to_json(input);
         if (const PermissionChoice* auto_choice = policy_.automatic_choice(req)) {
             say(Stream::Stderr, "[askhost] allowed " + tool + " (--allow-tools)");
@@ -415,6 +382,7 @@ void register_claude_adapter(AdapterRegistry& registry) {
     info.detects = [](const std::vector<std::string>& argv) {
         return !argv.empty() && program_name(argv[0]) == "claude";
     };
+    info.commands.emplace_back("hook", claude::run_hook);
     registry.add(std::move(info));
 }
 

@@ -1,0 +1,58 @@
+#include "claude_tools.hpp"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "json_access.hpp"
+#include "transport/jsonrpc.hpp"
+
+namespace askhost::claude {
+
+Parsed<AskInput> ask_user_question_input(const rapidjson::Value& input, Profile profile) {
+    rapidjson::Document tool(rapidjson::kObjectType);
+    if (input.IsObject())
+        for (const char* key : {"questions", "metadata", "answers", "annotations"}) {
+            auto it = input.FindMember(key);
+            if (it == input.MemberEnd()) continue;
+            tool.AddMember(rapidjson::Value(key, tool.GetAllocator()), rapidjson::Value(it->value, tool.GetAllocator()),
+                           tool.GetAllocator());
+        }
+    return parse_ask_input(tool, profile);
+}
+
+std::string input_with_answers(const std::string& original, const std::vector<Answer>& answers) {
+    rapidjson::StringBuffer extra;
+    JsonWriter w(extra);
+    w.StartObject();
+    write_answers_map(w, answers);
+    w.EndObject();
+    rapidjson::Document doc, add;
+    // Both written by askhost (original from a value checked for depth), so both parse.
+    json::parse(doc, original);
+    json::parse(add, {extra.GetString(), extra.GetSize()});
+    if (!doc.IsObject()) doc.SetObject();
+    for (auto& m : add.GetObject()) {
+        doc.RemoveMember(m.name.GetString());
+        doc.AddMember(rapidjson::Value(m.name, doc.GetAllocator()), rapidjson::Value(m.value, doc.GetAllocator()),
+                      doc.GetAllocator());
+    }
+    return to_json(doc);
+}
+
+PermissionRequest tool_permission_request(const std::string& tool, const rapidjson::Value& input) {
+    PermissionRequest req;
+    req.tool = tool;
+    // What will run leads; the model's description of it is only its claim, so it comes after
+    // (a "List files" description on `rm -rf build` must not be what the person reads first).
+    req.title = describe_tool_input(input);
+    req.detail = json::string_of(input, "description");
+    if (req.title.empty()) {
+        req.title = req.detail.empty() ? tool : req.detail;
+        req.detail.clear();
+    }
+    if (req.title == req.detail) req.detail.clear();
+    req.choices = default_permission_choices(tool);
+    return req;
+}
+
+}  // namespace askhost::claude

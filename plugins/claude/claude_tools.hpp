@@ -1,0 +1,31 @@
+// Claude Code's tool calls as askhost asks them, shared by the stream-json adapter (can_use_tool)
+// and `askhost hook` (PreToolUse, PermissionRequest): one mapping, so both look and answer alike.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <rapidjson/document.h>
+
+#include "model/outcome.hpp"
+#include "permission_question.hpp"
+
+namespace askhost::claude {
+
+inline constexpr std::string_view kAskTool = "AskUserQuestion";
+
+// AskUserQuestion's input (questions, metadata, answers, annotations) checked by `profile`.
+Parsed<AskInput> ask_user_question_input(const rapidjson::Value& input, Profile profile);
+
+// Claude's input with `answers` (and `annotations`) set: what its AskUserQuestion reads back.
+// `original_json` is the input as askhost wrote it (to_json).
+std::string input_with_answers(const std::string& original_json, const std::vector<Answer>& answers);
+
+// A tool call (Bash, Write, ...) as a permission question: Allow / Deny / Always allow this tool,
+// the command or path first and the model's description after.
+PermissionRequest tool_permission_request(const std::string& tool, const rapidjson::Value& input);
+
+// `askhost hook [install]` (hook_command.cpp).
+int run_hook(const std::vector<std::string>& args);
+
+}  // namespace askhost::claude

@@ -1,0 +1,392 @@
+// `askhost hook`: Claude Code's hooks, with Claude in its own terminal UI. Its AskUserQuestion
+// (PreToolUse) and its permission requests (PermissionRequest) are asked in the askhost whose
+// workspace holds the session's folder; the answer goes back as the hook's output. With no host,
+// or when nobody answers there, the hook prints nothing and Claude shows its own dialog.
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include "claude_tools.hpp"
+#include "editor/host_client.hpp"
+#include "editor/registry.hpp"
+#include "fd_io.hpp"
+#include "json_access.hpp"
+#include "store/fs_util.hpp"
+#include "transport/jsonrpc.hpp"
+
+namespace askhost::claude {
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: askhost hook                      (run by Claude Code: the hook's JSON on stdin)\n"
+    "       askhost hook install [--project] [--settings PATH]\n"
+    "Claude Code's own questions (AskUserQuestion) and permission requests, asked in the askhost\n"
+    "whose workspace holds the session's folder (an editor's standing host; see `askhost hosts`).\n"
+    "With no host, or no answer there, it prints nothing and Claude shows its own dialog.\n"
+    "install merges the hooks into ~/.claude/settings.json (--project: ./.claude/settings.json),\n"
+    "keeping everything else in it.\n";
+
+constexpr std::size_t kMaxInput = 8u << 20;
+constexpr const char* kDeclined = "User declined to answer";
+
+void note(const std::string& m) { write_all(2, "askhost hook: " + m + "\n"); }
+
+std::string read_stdin(bool* too_big) {
+    std::string in;
+    char buf[65536];
+    for (;;) {
+        ssize_t n = ::read(0, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        in.append(buf, static_cast<std::size_t>(n));
+        if (in.size() > kMaxInput) {
+            *too_big = true;
+            break;
+        }
+    }
+    return in;
+}
+
+std::string output(std::string_view event, const std::string& decision_json) {
+    if (event == "PreToolUse")
+        return "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\"," + decision_json + "}}\n";
+    return "{\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":" + decision_json + "}}\n";
+}
+
+// What the hook prints for the outcome ("" for nothing: Claude's own dialog decides).
+std::string answer_for_question(std::string_view event, const std::string& original, const Outcome& o) {
+    const bool pre = event == "PreToolUse";
+    switch (o.kind) {
+    case OutcomeKind::Answered: {
+        std::string updated = input_with_answers(original, o.answers);
+        return output(event, pre ? "\"permissionDecision\":\"allow\",\"updatedInput\":" + updated
+                                 : "{\"behavior\":\"allow\",\"updatedInput\":" + updated + "}");
+    }
+    case OutcomeKind::Cancelled:
+        // The person said no in askhost: a decline the model reads, never an empty answer.
+        return output(event, pre ? std::string("\"permissionDecision\":\"deny\",\"permissionDecisionReason\":") + json_quote(kDeclined)
+                                 : std::string("{\"behavior\":\"deny\",\"message\":") + json_quote(kDeclined) + "}");
+    default:
+        return {};  // timed out, gone, pending, refused: Claude asks in its own dialog
+    }
+}
+
+std::string answer_for_permission(const PermissionRequest& req, const Outcome& o) {
+    if (o.kind != OutcomeKind::Answered && o.kind != OutcomeKind::Cancelled) return {};
+    PermissionDecision d = decide_permission(req, o);
+    if (d.cancelled())
+        return output("PermissionRequest", "{\"behavior\":\"deny\",\"message\":" + json_quote("The user did not allow " + req.tool) + "}");
+    if (d.choice->kind == PermissionKind::AllowOnce) return output("PermissionRequest", "{\"behavior\":\"allow\"}");
+    if (d.choice->kind == PermissionKind::AllowAlways)
+        // Claude keeps the rule for the rest of its session, as its own "don't ask again" does.
+        return output("PermissionRequest",
+                      "{\"behavior\":\"allow\",\"updatedPermissions\":[{\"type\":\"addRules\",\"rules\":[{\"toolName\":" +
+                          json_quote(req.tool) + "}],\"behavior\":\"allow\",\"destination\":\"session\"}]}");
+    const std::string why = d.message.empty() ? "The user denied " + req.tool : "The user denied " + req.tool + ": " + d.message;
+    return output("PermissionRequest", "{\"behavior\":\"deny\",\"message\":" + json_quote(why) + "}");
+}
+
+std::string directory_of(const rapidjson::Value& hook) {
+    std::string dir = json::string_of(hook, "cwd");
+    if (dir.empty())
+        if (const char* p = std::getenv("CLAUDE_PROJECT_DIR")) dir = p;
+    if (dir.empty()) {
+        char buf[4096];
+        if (::getcwd(buf, sizeof buf)) dir = buf;
+    }
+    return dir;
+}
+
+off_t file_size(const std::string& path) {
+    struct stat st {};
+    return !path.empty() && ::stat(path.c_str(), &st) == 0 ? st.st_size : -1;
+}
+
+// Whether what Claude appended to its transcript since `from` records a tool result: the
+// question was answered in Claude's own dialog.
+bool transcript_moved_on(const std::string& path, off_t from) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    std::string tail;
+    char buf[65536];
+    if (::lseek(fd, from, SEEK_SET) == from) {
+        ssize_t n;
+        while (tail.size() < (4u << 20) && (n = ::read(fd, buf, sizeof buf)) > 0) tail.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+    return tail.find("\"tool_result\"") != std::string::npos;
+}
+
+int ask(const rapidjson::Value& hook) {
+    const std::string event = json::string_of(hook, "hook_event_name");
+    const std::string tool = json::string_of(hook, "tool_name");
+    if (event != "PreToolUse" && event != "PermissionRequest") return 0;  // not ours: no opinion
+    const bool question = tool == kAskTool;
+    if (event == "PreToolUse" && !question) return 0;
+    if (tool.empty()) {
+        note("a " + event + " hook without a tool_name");
+        return 0;
+    }
+    static const rapidjson::Value empty(rapidjson::kObjectType);
+    const rapidjson::Value* input_v = json::member(hook, "tool_input");
+    const rapidjson::Value& input = input_v && input_v->IsObject() ? *input_v : empty;
+
+    const std::string dir = directory_of(hook);
+    const char* env_socket = std::getenv("ASKHOST_SOCKET");
+    std::string why;
+    auto found = find_host(dir, env_socket && *env_socket ? env_socket : "", &why);
+    if (!found) return 0;  // nobody to ask here: Claude's own dialog
+
+    Ask a;
+    PermissionRequest req;
+    if (question) {
+        auto parsed = ask_user_question_input(input, Profile::Strict);
+        if (auto* refusal = std::get_if<Refusal>(&parsed)) {
+            note("left to Claude: " + refusal->message);
+            return 0;
+        }
+        auto in = std::get<AskInput>(std::move(parsed));
+        if (!in.preset_answers.empty()) return 0;  // already answered: nothing to ask
+        a.questions = std::move(in.questions);
+        a.metadata_json = std::move(in.metadata_json);
+    } else {
+        req = tool_permission_request(tool, input);
+        auto in = permission_ask(req);
+        a.questions = std::move(in.questions);
+    }
+    a.agent = "claude";
+    a.route = "hook";
+    a.cwd = dir;
+    const std::string original = to_json(input);
+
+    boost::asio::io_context io;
+    HostClient client(io, found->socket, "askhost hook");
+    client.on_log = [](std::string_view m) { note(std::string(m)); };
+    if (!client.connect(&why)) {
+        note(why);
+        return 0;
+    }
+    std::string printed;
+    bool done = false;
+    auto cancel = client.submit(a, Profile::Strict, [&](Outcome o) {
+        done = true;
+        printed = question ? answer_for_question(event, original, o) : answer_for_permission(req, o);
+        io.stop();
+    });
+    boost::asio::steady_timer drain(io);
+    int drain_ticks = 0;
+    std::function<void()> stop_when_written = [&] {
+        // The withdrawal reaches the host before the process ends (2 s at most).
+        if (client.queued_bytes() == 0 || ++drain_ticks > 200) return io.stop();
+        drain.expires_after(std::chrono::milliseconds(10));
+        drain.async_wait([&](const boost::system::error_code& ec) {
+            if (!ec) stop_when_written();
+        });
+    };
+    auto give_up = [&](const std::string& why_now) {
+        if (done) return;
+        done = true;
+        cancel();  // the question closes in the editor too
+        if (!why_now.empty()) note(why_now);
+        stop_when_written();
+    };
+    // Esc or Ctrl-C in Claude, or the hook's timeout: SIGTERM. Nothing is printed.
+    boost::asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
+    signals.async_wait([&](const boost::system::error_code& ec, int) {
+        if (!ec) give_up("");
+    });
+    client.on_closed = [&] {
+        if (!done) {
+            done = true;
+            io.stop();
+        }
+    };
+    // PermissionRequest runs beside Claude's own dialog, and Claude does not end the hook when the
+    // person answers there: notice it (Claude writes the tool's result, or Claude is gone).
+    boost::asio::steady_timer watch(io);
+    const pid_t claude = ::getppid();
+    const std::string transcript = json::string_of(hook, "transcript_path");
+    const off_t transcript_from = file_size(transcript);
+    std::function<void()> look;
+    look = [&] {
+        watch.expires_after(std::chrono::milliseconds(300));
+        watch.async_wait([&](const boost::system::error_code& ec) {
+            if (ec || done) return;
+            if (::getppid() != claude || ::kill(claude, 0) != 0) return give_up("Claude Code is gone");
+            if (transcript_from >= 0 && file_size(transcript) > transcript_from &&
+                transcript_moved_on(transcript, transcript_from))
+                return give_up("answered in Claude Code's own dialog");
+            look();
+        });
+    };
+    if (event == "PermissionRequest") look();
+    io.run();
+    if (!printed.empty()) write_all(1, printed);
+    return 0;
+}
+
+std::string self_command() {
+    // `askhost hook` when the askhost on PATH is this one, else this binary's full path.
+    char buf[4096];
+    ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    std::string self = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+    if (const char* path = std::getenv("PATH")) {
+        std::string dirs = path;
+        std::size_t start = 0;
+        while (start <= dirs.size()) {
+            auto colon = dirs.find(':', start);
+            std::string d = dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+            if (!d.empty()) {
+                char real[4096];
+                if (::realpath((d + "/askhost").c_str(), real) && real == self) return "askhost hook";
+            }
+            if (colon == std::string::npos) break;
+            start = colon + 1;
+        }
+    }
+    return self.empty() ? "askhost hook" : self + " hook";
+}
+
+// Adds {matcher, hooks:[{type: command, command, timeout}]} under hooks.EVENT unless a hook of
+// askhost is there already. Returns whether it changed anything.
+bool merge_hook(rapidjson::Document& doc, const char* event, const char* matcher, const std::string& command) {
+    auto& alloc = doc.GetAllocator();
+    if (!doc.HasMember("hooks") || !doc["hooks"].IsObject()) {
+        doc.RemoveMember("hooks");
+        doc.AddMember("hooks", rapidjson::Value(rapidjson::kObjectType), alloc);
+    }
+    auto& hooks = doc["hooks"];
+    if (!hooks.HasMember(event) || !hooks[event].IsArray()) {
+        hooks.RemoveMember(event);
+        hooks.AddMember(rapidjson::Value(event, alloc), rapidjson::Value(rapidjson::kArrayType), alloc);
+    }
+    auto& list = hooks[event];
+    for (const auto& entry : list.GetArray()) {
+        const auto* inner = json::member(entry, "hooks");
+        if (!inner || !inner->IsArray()) continue;
+        for (const auto& h : inner->GetArray()) {
+            std::string c = json::string_of(h, "command");
+            if (c.find("askhost") != std::string::npos && c.size() >= 5 && c.compare(c.size() - 5, 5, " hook") == 0)
+                return false;
+        }
+    }
+    rapidjson::Value hook(rapidjson::kObjectType);
+    hook.AddMember("type", "command", alloc);
+    hook.AddMember("command", rapidjson::Value(command.c_str(), alloc), alloc);
+    hook.AddMember("timeout", 86400, alloc);  // as long as the person takes
+    rapidjson::Value inner(rapidjson::kArrayType);
+    inner.PushBack(hook, alloc);
+    rapidjson::Value entry(rapidjson::kObjectType);
+    entry.AddMember("matcher", rapidjson::Value(matcher, alloc), alloc);
+    entry.AddMember("hooks", inner, alloc);
+    list.PushBack(entry, alloc);
+    return true;
+}
+
+int install(const std::vector<std::string>& args) {
+    std::string path;
+    bool project = false;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "--project") project = true;
+        else if (args[i] == "--settings" && i + 1 < args.size()) path = args[++i];
+        else if (args[i].rfind("--settings=", 0) == 0) path = args[i].substr(11);
+        else if (args[i] == "-h" || args[i] == "--help") {
+            write_all(1, kUsage);
+            return 0;
+        } else {
+            write_all(2, "askhost hook install: unknown argument '" + args[i] + "'\n" + kUsage);
+            return 2;
+        }
+    }
+    if (path.empty()) {
+        if (project) {
+            path = ".claude/settings.json";
+        } else {
+            const char* config = std::getenv("CLAUDE_CONFIG_DIR");
+            const char* home = std::getenv("HOME");
+            if (config && *config) path = std::string(config) + "/settings.json";
+            else if (home && *home) path = std::string(home) + "/.claude/settings.json";
+            else {
+                write_all(2, "askhost hook install: no HOME: name the file with --settings PATH\n");
+                return 2;
+            }
+        }
+    }
+    rapidjson::Document doc;
+    auto text = store::read_whole(path);
+    if (text.status == store::FileText::Status::Error) {
+        write_all(2, "askhost hook install: " + text.error + "\n");
+        return 1;
+    }
+    if (text.status == store::FileText::Status::Missing || text.data.find_first_not_of(" \t\r\n") == std::string::npos) {
+        doc.SetObject();
+    } else if (auto err = json::parse(doc, text.data); err || !doc.IsObject()) {
+        write_all(2, "askhost hook install: " + path + " is not a JSON object" +
+                         (err ? " (" + store::line_column(text.data, err->offset) + ": " + err->message + ")" : std::string()) +
+                         "; left as it is\n");
+        return 1;
+    }
+    const std::string command = self_command();
+    bool changed = merge_hook(doc, "PreToolUse", "AskUserQuestion", command);
+    changed = merge_hook(doc, "PermissionRequest", "*", command) || changed;
+    if (!changed) {
+        write_all(1, "askhost hook is already in " + path + "\n");
+        return 0;
+    }
+    rapidjson::StringBuffer buf;
+    rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
+    w.SetIndent(' ', 2);
+    doc.Accept(w);
+    struct stat st {};
+    unsigned mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 0777) : 0644;
+    if (auto err = store::atomic_write(path, std::string(buf.GetString(), buf.GetSize()) + "\n", mode)) {
+        write_all(2, "askhost hook install: " + *err + "\n");
+        return 1;
+    }
+    write_all(1, "askhost hook added to " + path + " (PreToolUse: AskUserQuestion; PermissionRequest: every tool).\n"
+                 "Claude Code asks in the askhost of its workspace from its next start (`askhost hosts`).\n");
+    return 0;
+}
+
+}  // namespace
+
+int run_hook(const std::vector<std::string>& args) {
+    if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
+        write_all(1, kUsage);
+        return 0;
+    }
+    if (!args.empty() && args[0] == "install") return install(args);
+    if (!args.empty()) {
+        write_all(2, "askhost hook: unknown argument '" + args[0] + "'\n" + kUsage);
+        return 2;
+    }
+    bool too_big = false;
+    std::string in = read_stdin(&too_big);
+    if (too_big) {
+        note("the hook's input is over " + std::to_string(kMaxInput) + " bytes; left to Claude");
+        return 0;
+    }
+    rapidjson::Document doc;
+    if (auto err = json::parse(doc, in); err || !doc.IsObject()) {
+        note("the hook's input is not a JSON object" + (err ? ": " + err->message : std::string()) + "; left to Claude");
+        return 0;
+    }
+    return ask(doc);
+}
+
+}  // namespace askhost::claude

@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""askhost hook, as Claude Code runs it (the hook's JSON on stdin), against an editor's standing
+host found by the session's folder: AskUserQuestion (PreToolUse and PermissionRequest) and tool
+permissions, cancel, no host, bad input, SIGTERM, and `askhost hook install`."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from harness import (ASKHOST, DATABASE_Q, FEATURES_Q, Editor, Workdir, case, check, equal, main, strict,
+                     wait_for)
+
+
+def project(wd):
+    path = os.path.realpath(wd.file("proj"))
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+def standing(wd):
+    ed = Editor(wd)
+    ed.initialize(name="Neovim", folders=[project(wd)])
+    # The record is written when initialize is handled; a hook started now finds it.
+    wait_for(lambda: any(n.endswith(".json") for n in os.listdir(wd.file("run/askhost"))), what="the record")
+    return ed
+
+
+def hook_input(wd, event, tool, tool_input, **extra):
+    msg = {"session_id": "s1", "transcript_path": wd.file("transcript.jsonl"), "cwd": os.path.join(project(wd), "src"),
+           "permission_mode": "default", "hook_event_name": event, "tool_name": tool, "tool_input": tool_input}
+    if event == "PreToolUse":
+        msg["tool_use_id"] = "toolu_1"
+    msg.update(extra)
+    return msg
+
+
+def start_hook(wd, msg, raw=None):
+    os.makedirs(os.path.join(project(wd), "src"), exist_ok=True)
+    p = subprocess.Popen([ASKHOST, "hook"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env=wd.env(), cwd=wd.path)
+    p.stdin.write(raw if raw is not None else json.dumps(msg).encode())
+    p.stdin.close()
+    return p
+
+
+def finish(p):
+    out, err = p.stdout.read().decode(), p.stderr.read().decode()
+    equal(p.wait(timeout=15), 0, "exit status (stderr: %s)" % err)
+    return (json.loads(out) if out.strip() else None), err
+
+
+def reply(ed, show, answers):
+    ed.reply(show["id"], {"answered": True, "answers": answers})
+
+
+QUESTIONS = {"questions": [strict(DATABASE_Q), strict(FEATURES_Q)]}
+
+
+@case
+def ask_user_question_answered_in_the_editor():
+    wd = Workdir()
+    ed = standing(wd)
+    p = start_hook(wd, hook_input(wd, "PreToolUse", "AskUserQuestion", QUESTIONS))
+    show = ed.method("ask/show")
+    equal((show["params"]["agent"], show["params"]["route"]), ("claude", "hook"), "agent and route")
+    reply(ed, show, [{"question": DATABASE_Q["question"], "answer": "DuckDB", "wasCustom": True},
+                     {"question": FEATURES_Q["question"], "answer": ["Authentication", "REST API"], "wasCustom": False}])
+    out, _ = finish(p)
+    spec = out["hookSpecificOutput"]
+    equal((spec["hookEventName"], spec["permissionDecision"]), ("PreToolUse", "allow"), "decision")
+    equal(spec["updatedInput"]["questions"], QUESTIONS["questions"], "the questions unchanged")
+    equal(spec["updatedInput"]["answers"], {DATABASE_Q["question"]: "DuckDB",
+                                            FEATURES_Q["question"]: "Authentication, REST API"}, "answers")
+
+
+@case
+def a_cancel_in_the_editor_is_a_deny_not_an_empty_answer():
+    wd = Workdir()
+    ed = standing(wd)
+    p = start_hook(wd, hook_input(wd, "PreToolUse", "AskUserQuestion", QUESTIONS))
+    show = ed.method("ask/show")
+    ed.reply(show["id"], {"answered": False, "cancelled": True})
+    out, _ = finish(p)
+    spec = out["hookSpecificOutput"]
+    equal(spec["permissionDecision"], "deny", "decision")
+    check("updatedInput" not in spec, "no answers")
+    equal(spec["permissionDecisionReason"], "User declined to answer", "reason")
+
+
+@case
+def permission_request_for_a_question_and_for_bash():
+    wd = Workdir()
+    ed = standing(wd)
+    p = start_hook(wd, hook_input(wd, "PermissionRequest", "AskUserQuestion", {"questions": [strict(DATABASE_Q)]}))
+    reply(ed, ed.method("ask/show"), [{"question": DATABASE_Q["question"], "answer": "SQLite",
+                                       "selectedOption": "SQLite", "wasCustom": False}])
+    out, _ = finish(p)
+    d = out["hookSpecificOutput"]["decision"]
+    equal((out["hookSpecificOutput"]["hookEventName"], d["behavior"]), ("PermissionRequest", "allow"), "allowed")
+    equal(d["updatedInput"]["answers"], {DATABASE_Q["question"]: "SQLite"}, "answers")
+    # A tool: the command first, the model's description after it.
+    p = start_hook(wd, hook_input(wd, "PermissionRequest", "Bash",
+                                  {"command": "rm -rf build", "description": "List files"}))
+    show = ed.method("ask/show")
+    q = show["params"]["questions"][0]
+    check(q["question"].index("rm -rf build") < q["question"].index("List files"), "command before description: " + q["question"])
+    labels = [o["label"] for o in q["options"]]
+    reply(ed, show, [{"question": q["question"], "answer": labels[1], "selectedOption": labels[1], "wasCustom": False}])
+    out, _ = finish(p)
+    d = out["hookSpecificOutput"]["decision"]
+    equal(d["behavior"], "deny", "denied")
+    # Always: allowed, and Claude keeps the rule for its session.
+    p = start_hook(wd, hook_input(wd, "PermissionRequest", "Bash", {"command": "make test"}))
+    show = ed.method("ask/show")
+    q = show["params"]["questions"][0]
+    always = [o["label"] for o in q["options"] if o["label"].startswith("Always")][0]
+    reply(ed, show, [{"question": q["question"], "answer": always, "selectedOption": always, "wasCustom": False}])
+    out, _ = finish(p)
+    d = out["hookSpecificOutput"]["decision"]
+    equal(d["behavior"], "allow", "allowed always")
+    equal(d["updatedPermissions"][0]["rules"], [{"toolName": "Bash"}], "the rule for the session")
+
+
+@case
+def no_host_prints_nothing_and_claude_asks_itself():
+    wd = Workdir()
+    p = start_hook(wd, hook_input(wd, "PreToolUse", "AskUserQuestion", QUESTIONS))
+    out, _ = finish(p)
+    equal(out, None, "no output")
+
+
+@case
+def bad_input_is_left_to_claude():
+    wd = Workdir()
+    standing(wd)
+    for raw in [b"", b"{not json", b"[]", b'{"hook_event_name":"PreToolUse"}', b"\xff\xfe",
+                json.dumps(hook_input(wd, "PreToolUse", "AskUserQuestion", {"questions": []})).encode(),
+                json.dumps(hook_input(wd, "Stop", "", {})).encode(), b"[" * 100000]:
+        out, err = finish(start_hook(wd, None, raw=raw))
+        equal(out, None, "no output for %r" % raw[:40])
+
+
+@case
+def sigterm_withdraws_the_question_from_the_editor():
+    wd = Workdir()
+    ed = standing(wd)
+    p = start_hook(wd, hook_input(wd, "PreToolUse", "AskUserQuestion", QUESTIONS))
+    show = ed.method("ask/show")
+    p.send_signal(signal.SIGTERM)  # Esc in Claude, or the hook's timeout
+    out, _ = finish(p)
+    equal(out, None, "nothing printed")
+    cancel = ed.method("$/cancelRequest")
+    equal(cancel["params"]["id"], show["id"], "the editor's dialog is withdrawn")
+
+
+@case
+def permission_request_answered_in_claudes_dialog_is_withdrawn():
+    wd = Workdir()
+    ed = standing(wd)
+    transcript = wd.file("transcript.jsonl")
+    with open(transcript, "w") as f:
+        f.write(json.dumps({"type": "assistant", "message": {"content": [{"type": "tool_use", "id": "t1"}]}}) + "\n")
+    p = start_hook(wd, hook_input(wd, "PermissionRequest", "Bash", {"command": "touch deploy.lock"}))
+    show = ed.method("ask/show")
+    # The person answered in Claude's own dialog: Claude records the tool's result.
+    with open(transcript, "a") as f:
+        f.write(json.dumps({"type": "user", "message": {"content": [{"type": "tool_result", "tool_use_id": "t1"}]}}) + "\n")
+    out, err = finish(p)
+    equal(out, None, "nothing printed")
+    cancel = ed.method("$/cancelRequest")
+    equal(cancel["params"]["id"], show["id"], "the editor's dialog is withdrawn")
+
+
+@case
+def install_merges_and_keeps_everything_else():
+    wd = Workdir()
+    settings = wd.file("home/.claude/settings.json")
+    os.makedirs(os.path.dirname(settings))
+    mine = {"model": "opus", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "lint"}]}]},
+            "permissions": {"allow": ["Bash(ls:*)"]}}
+    with open(settings, "w") as f:
+        json.dump(mine, f)
+    env = wd.env(HOME=wd.file("home"))
+    for _ in range(2):  # the second run changes nothing
+        out = subprocess.run([ASKHOST, "hook", "install"], env=env, capture_output=True, text=True)
+        equal(out.returncode, 0, "install: " + out.stderr)
+    with open(settings) as f:
+        got = json.load(f)
+    equal((got["model"], got["permissions"]), ("opus", mine["permissions"]), "other settings kept")
+    pre = got["hooks"]["PreToolUse"]
+    equal(pre[0], mine["hooks"]["PreToolUse"][0], "the other hook kept")
+    equal([e["matcher"] for e in pre], ["Bash", "AskUserQuestion"], "one askhost entry, added once")
+    check(pre[1]["hooks"][0]["command"].endswith(" hook"), "the command")
+    equal(len(got["hooks"]["PermissionRequest"]), 1, "PermissionRequest entry")
+    # Not JSON: refused, left as it is.
+    with open(settings, "w") as f:
+        f.write("{ broken")
+    out = subprocess.run([ASKHOST, "hook", "install"], env=env, capture_output=True, text=True)
+    equal(out.returncode, 1, "refused")
+    check("not a JSON object" in out.stderr, out.stderr)
+    with open(settings) as f:
+        equal(f.read(), "{ broken", "left as it is")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
