@@ -16,7 +16,8 @@ import harness  # noqa: E402
 from harness import Editor, Workdir, case, check, equal, main  # noqa: E402
 
 _theirs = set(harness._cases)
-from test_agents import TIMEOUT, Mock, agent_bin, agent_env, finish, in_network_namespace  # noqa: E402
+from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, in_network_namespace  # noqa: E402
+from test_agents import finish  # noqa: E402
 
 for _name in set(harness._cases) - _theirs:  # test_agents.py's own cases run from that file
     del harness._cases[_name]

@@ -1,0 +1,97 @@
+"""What the end-to-end tests with real agent CLIs share: where `./dev agents` put the CLIs, the
+mock model API (mock_llm.py) on 127.0.0.1, the agents' offline environment, and the loopback-only
+network namespace each case runs in when the machine allows it."""
+import atexit
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
+
+from harness import ASKHOST, Skip, check, wait_for  # noqa: E402
+
+AGENTS_DIR = os.environ.get("ASKHOST_AGENTS_DIR") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "askhost-agents")
+TIMEOUT = 90
+
+
+def agent_bin(package_dir_prefix, name):
+    dirs = sorted(d for d in glob.glob(os.path.join(AGENTS_DIR, package_dir_prefix + "-*"))
+                  if os.path.exists(os.path.join(d, ".installed")))
+    if not dirs:
+        raise Skip(f"{name} is not installed in {AGENTS_DIR} (./dev agents installs it)")
+    path = os.path.join(dirs[-1], "node_modules", ".bin", name)
+    if not os.path.exists(path):
+        raise Skip(f"{path} is missing")
+    return path
+
+
+class Mock:
+    def __init__(self, wd, tools, input, final="All set."):
+        self.wd = wd
+        self.record = wd.file("model-api.jsonl")
+        script = wd.file("model-script.json")
+        with open(script, "w") as f:
+            json.dump({"tools": tools, "input": {"questions": input} if isinstance(input, list) else input,
+                       "final": final}, f)
+        portfile = wd.file("model-port")
+        self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "mock_llm.py"), script, self.record,
+                                      portfile], stderr=open(wd.file("mock-stderr.txt"), "wb"))
+        atexit.register(self.stop)  # also when the case fails
+        self.port = int(wait_for(lambda: os.path.exists(portfile) and open(portfile).read(), what="the mock"))
+
+    def requests(self):
+        try:
+            with open(self.record) as f:
+                return [json.loads(l) for l in f if l.strip()]
+        except FileNotFoundError:
+            return []
+
+    def tool_result(self, timeout=TIMEOUT):
+        found = wait_for(lambda: [r for r in self.requests() if "tool_result" in r], timeout=timeout,
+                         what="the tool result at the model API")
+        return found[0]["tool_result"]
+
+    def check_offline(self):
+        bad = [r["path"] for r in self.requests() if r.get("api") is None and r.get("method") == "POST"]
+        check(not bad, f"the agent tried other endpoints: {bad}")
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def agent_env(wd, mock, **extra):
+    home = wd.file("home")
+    os.makedirs(home, exist_ok=True)
+    env = wd.env()
+    env.update(HOME=home, NO_PROXY="*", no_proxy="*",
+               # Claude Code
+               ANTHROPIC_BASE_URL=f"http://127.0.0.1:{mock.port}", ANTHROPIC_API_KEY="dummy",
+               CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_TELEMETRY="1", DISABLE_ERROR_REPORTING="1",
+               DISABLE_AUTOUPDATER="1", ENABLE_TOOL_SEARCH="false",
+               # Codex
+               CODEX_HOME=wd.file("codex_home"), MOCK_API_KEY="dummy",
+               # pi
+               PI_CODING_AGENT_DIR=wd.file("pi_agent"), PI_OFFLINE="1", PI_TELEMETRY="0", ASKHOST_BIN=ASKHOST)
+    for k in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"):
+        env.pop(k, None)
+    env.update(extra)
+    return env
+
+
+def in_network_namespace():
+    """Re-runs this case in a loopback-only network namespace when unshare allows it."""
+    if os.environ.get("ASKHOST_E2E_NETNS") or not shutil.which("unshare") or not shutil.which("ip"):
+        return None
+    probe = subprocess.run(["unshare", "-rn", "ip", "link", "set", "lo", "up"], capture_output=True)
+    if probe.returncode != 0:
+        return None
+    env = dict(os.environ, ASKHOST_E2E_NETNS="1")
+    return subprocess.run(["unshare", "-rn", "sh", "-c", 'ip link set lo up && exec "$@"', "sh", sys.executable]
+                          + sys.argv, env=env).returncode

@@ -1,0 +1,171 @@
+"""Claude Code in its own terminal UI (tmux), offline against the mock model API, with `askhost
+hook` in its settings: its AskUserQuestion and a Bash permission are answered from an editor
+client of a standing host that has the project open; with no host, Claude's own dialog appears
+and is answered with keys. The assertions are on what the model API received."""
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
+
+from harness import ASKHOST, Editor, Tmux, Workdir, case, check, equal, main, wait_for  # noqa: E402
+from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, in_network_namespace  # noqa: E402
+
+CLAUDE_VERSION = "2.1.197"
+DB_Q = "Which database should we use?"
+FEAT_Q = "Which features should we include?"
+DATABASE = {"question": DB_Q, "header": "Database", "multiSelect": False, "options": [
+    {"label": "PostgreSQL (Recommended)", "description": "Battle-tested relational DB"},
+    {"label": "SQLite", "description": "Lightweight, file-based"},
+    {"label": "MongoDB", "description": "Document store"}]}
+FEATURES = {"question": FEAT_Q, "header": "Features", "multiSelect": True, "options": [
+    {"label": "Authentication", "description": "OAuth2 + JWT"},
+    {"label": "REST API", "description": "OpenAPI spec included"},
+    {"label": "Admin Dashboard", "description": "A web UI"}]}
+TAIL = " You can now continue with these answers in mind."
+
+
+class ClaudeTui:
+    """Claude Code's interactive terminal UI in a tmux pane, in the project folder, opening straight
+    to its prompt (onboarding done, the key approved, the folder trusted), with askhost hook."""
+
+    def __init__(self, wd, mock, hooks=True):
+        claude = agent_bin("anthropic-ai-claude-code", "claude")
+        self.project = os.path.realpath(wd.file("project"))
+        os.makedirs(self.project, exist_ok=True)
+        env = agent_env(wd, mock, IS_SANDBOX="1")
+        home = env["HOME"]
+        with open(os.path.join(home, ".claude.json"), "w") as f:
+            json.dump({"hasCompletedOnboarding": True, "theme": "dark", "numStartups": 1,
+                       "lastReleaseNotesSeen": CLAUDE_VERSION, "customApiKeyResponses": {"approved": ["dummy"]},
+                       "projects": {self.project: {"hasTrustDialogAccepted": True,
+                                                   "hasCompletedProjectOnboarding": True}}}, f)
+        if hooks:
+            out = subprocess.run([ASKHOST, "hook", "install"], env=env, capture_output=True, text=True)
+            equal(out.returncode, 0, "askhost hook install: " + out.stderr)
+        keep = ("HOME", "XDG_RUNTIME_DIR", "XDG_STATE_HOME", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY",
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING",
+                "DISABLE_AUTOUPDATER", "IS_SANDBOX", "NO_PROXY", "no_proxy")
+        self.t = Tmux(wd, ["sh", "-c", 'cd "$0" && exec env "$@"', self.project]
+                      + ["%s=%s" % (k, env[k]) for k in keep] + [claude], width=110, height=40)
+
+    def prompt(self, text):
+        self.t.wait_screen("? for shortcuts", timeout=TIMEOUT)
+        self.t.text(text)
+        self.t.keys("Enter")
+
+
+def standing_editor(wd, project):
+    ed = Editor(wd)
+    ed.initialize(name="e2e-editor", folders=[project])
+    return ed
+
+
+@case
+def claude_tui_question_answered_in_the_editor():
+    """AskUserQuestion (a single choice and a multi-select) answered in the editor of the workspace."""
+    wd = Workdir()
+    mock = Mock(wd, ["AskUserQuestion"], [DATABASE, FEATURES])
+    c = ClaudeTui(wd, mock)
+    ed = standing_editor(wd, c.project)
+    try:
+        c.prompt("Set up the project.")
+        show = ed.method("ask/show", timeout=TIMEOUT)
+        p = show["params"]
+        equal((p["agent"], p["route"]), ("claude", "hook"), "named as Claude's, through the hook")
+        ed.reply(show["id"], {"answered": True, "answers": [
+            {"question": DB_Q, "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": False},
+            {"question": FEAT_Q, "answer": ["Authentication", "REST API"], "wasCustom": False}]})
+        equal(mock.tool_result()["text"],
+              f'Your questions have been answered: "{DB_Q}"="SQLite", "{FEAT_Q}"="Authentication, REST API".' + TAIL,
+              "what the model read")
+        c.t.wait_screen("All set.", timeout=TIMEOUT)
+    finally:
+        c.t.kill()
+        mock.stop()
+
+
+@case
+def claude_tui_typed_answer_from_the_editor():
+    wd = Workdir()
+    mock = Mock(wd, ["AskUserQuestion"], [DATABASE])
+    c = ClaudeTui(wd, mock)
+    ed = standing_editor(wd, c.project)
+    try:
+        c.prompt("Set up the project.")
+        show = ed.method("ask/show", timeout=TIMEOUT)
+        ed.reply(show["id"], {"answered": True, "answers": [{"question": DB_Q, "answer": "DuckDB", "wasCustom": True}]})
+        equal(mock.tool_result()["text"], f'Your questions have been answered: "{DB_Q}"="DuckDB".' + TAIL,
+              "what the model read")
+    finally:
+        c.t.kill()
+        mock.stop()
+
+
+@case
+def claude_tui_bash_permission_from_the_editor():
+    wd = Workdir()
+    mock = Mock(wd, ["Bash"], {"command": "touch made-by-bash.txt", "description": "List files"})
+    c = ClaudeTui(wd, mock)
+    ed = standing_editor(wd, c.project)
+    try:
+        c.prompt("Make the marker file.")
+        show = ed.method("ask/show", timeout=TIMEOUT)
+        q = show["params"]["questions"][0]
+        check(q["question"].startswith("Allow Bash: touch made-by-bash.txt"), "the command first: " + q["question"])
+        ed.reply(show["id"], {"answered": True, "answers": [
+            {"question": q["question"], "answer": "Allow", "selectedOption": "Allow", "wasCustom": False}]})
+        res = mock.tool_result()
+        equal(res["is_error"], False, "the command ran: " + res["text"])
+        wait_for(lambda: os.path.exists(os.path.join(c.project, "made-by-bash.txt")), timeout=TIMEOUT,
+                 what="the file Bash made")
+    finally:
+        c.t.kill()
+        mock.stop()
+
+
+@case
+def claude_tui_permission_answered_in_claudes_own_dialog_withdraws_the_editors():
+    """PermissionRequest asks in both places at once: keys in Claude's dialog win, the editor's closes."""
+    wd = Workdir()
+    mock = Mock(wd, ["Bash"], {"command": "touch made-by-bash.txt", "description": "Make a marker"})
+    c = ClaudeTui(wd, mock)
+    ed = standing_editor(wd, c.project)
+    try:
+        c.prompt("Make the marker file.")
+        show = ed.method("ask/show", timeout=TIMEOUT)
+        c.t.wait_screen("Do you want to proceed?", timeout=TIMEOUT)  # Claude's own dialog, beside it
+        c.t.keys("Enter")  # Yes
+        cancel = ed.method("$/cancelRequest", timeout=TIMEOUT)
+        equal(cancel["params"]["id"], show["id"], "the editor's question is withdrawn")
+        equal(mock.tool_result()["is_error"], False, "the command ran")
+    finally:
+        c.t.kill()
+        mock.stop()
+
+
+@case
+def claude_tui_without_a_host_shows_its_own_dialog():
+    wd = Workdir()
+    mock = Mock(wd, ["AskUserQuestion"], [DATABASE])
+    c = ClaudeTui(wd, mock)
+    try:
+        c.prompt("Set up the project.")
+        c.t.wait_screen("Battle-tested relational DB", timeout=TIMEOUT)  # Claude's own dialog
+        c.t.keys("Down")
+        c.t.keys("Enter")  # SQLite
+        text = mock.tool_result()["text"]
+        check('"SQLite"' in text, "Claude's own answer reached the model: " + text)
+    finally:
+        c.t.kill()
+        mock.stop()
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] != "--list":
+        rc = in_network_namespace()
+        if rc is not None:
+            raise SystemExit(rc)
+    raise SystemExit(main())
