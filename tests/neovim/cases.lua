@@ -441,14 +441,14 @@ H.case('binary_resolution', function()
   vim.loop.fs_symlink(H.env.askhost, bin .. '/askhost')
   local old_path = vim.env.PATH
   vim.env.PATH = bin .. ':' .. old_path
-  askhost.setup({})
+  askhost.setup({ standing = false })
   H.eq(askhost.binary(), bin .. '/askhost', 'askhost on PATH')
-  askhost.setup({ binary = H.file('missing/askhost') })
+  askhost.setup({ binary = H.file('missing/askhost'), standing = false })
   local path, why = askhost.binary()
   H.eq(path, nil, 'a configured binary that does not exist')
   H.contains(why, 'not executable', 'why')
   vim.env.PATH = '/nonexistent'
-  askhost.setup({})
+  askhost.setup({ standing = false })
   local repo_build = vim.fn.fnamemodify(askhost.plugin_dir() .. '/../../build/askhost', ':p')
   path, why = askhost.binary()
   if vim.fn.executable(repo_build) == 1 then
@@ -639,4 +639,81 @@ H.case('control_sequences_are_neutralised', function()
   H.keys('1')
   local r = H.response('req-1')
   H.eq(r.answers[1].answer, 'L1' .. esc .. '[2J' .. esc .. '[Hx', 'the label goes back as it was')
+end)
+
+-- ---------------------------------------------------------------- the standing host
+
+local function strict(q)
+  local out = vim.deepcopy(q)
+  for _, o in ipairs(out.options or {}) do
+    o.description = o.description or ''
+  end
+  return out
+end
+
+local function standing(opts)
+  local askhost = H.setup(vim.tbl_extend('force', { standing = true }, opts or {}))
+  H.wait_for(function()
+    return askhost.info().ready
+  end, 'the standing host')
+  return askhost
+end
+
+local function hosts_json(dir)
+  vim.fn.mkdir(dir, 'p')
+  local out = vim.fn.system('cd ' .. vim.fn.shellescape(dir) .. ' && ' .. vim.fn.shellescape(H.env.askhost) .. ' hosts --json')
+  return vim.json.decode(out)
+end
+
+H.case('standing_host_answers_an_agent_started_outside', function()
+  local askhost = standing()
+  local info = askhost.info()
+  H.eq(info.workspace, vim.fn.getcwd(), 'the workspace is the working directory')
+  H.eq(hosts_json(H.env.workdir .. '/src').chosen, info.socket, 'registered for the workspace')
+  local mcp = H.mcp_ask(H.env.workdir .. '/src/api', { strict(DATABASE_Q) })
+  H.wait_dialog()
+  H.contains(H.dialog_text(), 'codex · MCP', 'the dialog names the agent and the route')
+  H.wait_for(function()
+    return askhost.statusline() == '? 1 question waiting'
+  end, 'the status line count')
+  H.keys('2')
+  local result = mcp.result()
+  H.eq(result.structuredContent.answers, { ['Which database should we use?'] = 'SQLite' }, 'the agent got the answer')
+  H.wait_for(function()
+    return askhost.statusline() == ''
+  end, 'the count to drop')
+  mcp.stop()
+end)
+
+H.case('standing_host_follows_the_working_directory', function()
+  local askhost = standing()
+  local other = H.env.workdir .. '/other'
+  vim.fn.mkdir(other, 'p')
+  vim.cmd('cd ' .. vim.fn.fnameescape(other))
+  local resolved = vim.loop.fs_realpath(other)
+  H.wait_for(function()
+    return hosts_json(other).chosen == askhost.info().socket
+  end, 'the host registered for the new folder')
+  H.eq(hosts_json(resolved).hosts[1].workspaceFolders[1].path, resolved, 'the record names it')
+end)
+
+H.case('a_question_does_not_take_the_keys_of_someone_typing', function()
+  standing({ key_guard_ms = 400 })
+  vim.cmd('enew')
+  H.keys('i')
+  H.eq(vim.fn.mode(), 'i', 'typing in a buffer')
+  local mcp = H.mcp_ask(H.env.workdir .. '/src', { strict(DATABASE_Q) })
+  H.sleep(700)
+  H.eq(H.dialog(), nil, 'no dialog while in insert mode')
+  H.keys('3')
+  H.eq(vim.api.nvim_get_current_line(), '3', 'the key went to the text being typed')
+  H.keys('<Esc>')
+  H.wait_dialog()
+  H.keys('2') -- at once: dropped by the key guard
+  H.ok(H.dialog() ~= nil, 'a key in the first moment is not a pick')
+  H.sleep(450)
+  H.keys('1')
+  local result = mcp.result()
+  H.eq(result.structuredContent.answers, { ['Which database should we use?'] = 'PostgreSQL (Recommended)' }, 'answer')
+  mcp.stop()
 end)

@@ -168,8 +168,54 @@ end
 
 function H.setup(opts)
   local askhost = require('askhost')
-  askhost.setup(vim.tbl_extend('force', { binary = H.env.askhost, notify = false }, opts or {}))
+  -- The cases that are not about them start no standing host and type into a dialog at once.
+  askhost.setup(vim.tbl_extend('force', { binary = H.env.askhost, notify = false, standing = false, key_guard_ms = 0 },
+    opts or {}))
   return askhost
+end
+
+-- An agent started outside Neovim, in its own process: `askhost mcp` run in `cwd` (no
+-- ASKHOST_SOCKET), asking `questions` with ask_user_question. :result() waits for the tool result.
+function H.mcp_ask(cwd, questions, client)
+  vim.fn.mkdir(cwd, 'p')
+  local lines, partial = {}, ''
+  local job = vim.fn.jobstart({ H.env.askhost, 'mcp' }, {
+    cwd = cwd,
+    env = { ASKHOST_SOCKET = '' },
+    on_stdout = function(_, data)
+      data[1] = partial .. data[1]
+      partial = data[#data]
+      for i = 1, #data - 1 do
+        if data[i] ~= '' then
+          lines[#lines + 1] = vim.json.decode(data[i])
+        end
+      end
+    end,
+  })
+  H.ok(job > 0, 'askhost mcp started')
+  local function send(msg)
+    vim.fn.chansend(job, vim.json.encode(msg) .. '\n')
+  end
+  send({ jsonrpc = '2.0', id = 1, method = 'initialize', params = { protocolVersion = '2025-06-18',
+    capabilities = vim.empty_dict(), clientInfo = { name = client or 'codex-mcp-client', version = '1' } } })
+  send({ jsonrpc = '2.0', method = 'notifications/initialized' })
+  send({ jsonrpc = '2.0', id = 2, method = 'tools/call', params = { name = 'ask_user_question',
+    arguments = { questions = questions } } })
+  return {
+    job = job,
+    result = function()
+      return H.wait_for(function()
+        for _, m in ipairs(lines) do
+          if m.id == 2 then
+            return m.result
+          end
+        end
+      end, 'the tool result of askhost mcp')
+    end,
+    stop = function()
+      vim.fn.jobstop(job)
+    end,
+  }
 end
 
 -- Start askhost with the scripted agent running `steps`; returns the askhost module.

@@ -120,7 +120,8 @@ def run_screen():
         if problems:
             print("FAIL: " + "; ".join(problems))
             return 1
-        # And it answers: a number key picks.
+        # And it answers: a number key picks (after the key guard's first moment).
+        time.sleep(0.5)
         tmux(server, "send-keys", "-t", "main", "2")
         deadline = time.monotonic() + 10
         records = []

@@ -371,12 +371,14 @@ local max_width = 80
 --   agent      the agent's name, shown by the header
 --   title      the border title (Neovim 0.9+)
 --   on_done    function(outcome) once answered or cancelled (not when closed by close())
+--   key_guard_ms  keys pressed this soon after the dialog opens are dropped (default 0)
 function M.open(questions, opts)
   local self = setmetatable({
     model = model_mod.new(questions),
     opts = opts or {},
     note = nil,
     closed = false,
+    opened_at = (vim.uv or vim.loop).now(),
   }, Dialog)
   M.define_highlights()
   self:_create()
@@ -589,6 +591,12 @@ local rejected_notes = {
 
 function Dialog:press(key)
   if not self:valid() then
+    return
+  end
+  -- A question that opened while the person was typing elsewhere: their next keys are not a pick.
+  local loop = vim.uv or vim.loop
+  loop.update_time()
+  if loop.now() - self.opened_at < (self.opts.key_guard_ms or 0) then
     return
   end
   self:_pull_text()

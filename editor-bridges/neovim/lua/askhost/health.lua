@@ -99,8 +99,10 @@ function M.check()
   local state = askhost.info()
   if state.running then
     r.info(('askhost is running (pid %s)%s'):format(tostring(state.pid), state.agent and (', agent pid ' .. tostring(state.agent.pid)) or ''))
+    r.ok(('standing host for %s: agents started there in their own terminals ask here (socket %s)'):format(
+      tostring(state.workspace), tostring(state.socket)))
   else
-    r.info('askhost is not running; :AskHost start {agent} starts it')
+    r.info("askhost is not running; require('askhost').setup() starts it as the standing host, :AskHost start {agent} too")
   end
 end
 

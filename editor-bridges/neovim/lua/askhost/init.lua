@@ -13,6 +13,11 @@ local defaults = {
   args = {}, -- extra arguments for askhost before --stdio (e.g. {'--profile', 'strict'})
   log_max_lines = 10000,
   notify = true, -- vim.notify when the agent exits or a question is withdrawn
+  -- Start askhost as this Neovim's standing host for its working directory (the workspace), so
+  -- that agents started in their own terminals there (Codex, Gemini CLI, Claude Code's hook) ask here.
+  standing = true,
+  -- Keys pressed this soon after a question opens are dropped, not taken as a pick or a cancel.
+  key_guard_ms = 400,
 }
 
 -- Everything the plugin remembers lives here (no global variables).
@@ -27,6 +32,9 @@ local state = {
   log_buf = nil,
   agent = nil, -- {pid=, argv=} while an agent runs
   last_exit = nil,
+  workspace = nil, -- the folder given to askhost as the workspace
+  standing_warned = false,
+  insert_wait = false, -- a question waits for the person to leave insert mode
 }
 
 -- ---------------------------------------------------------------- configuration
@@ -34,6 +42,21 @@ local state = {
 function M.setup(opts)
   state.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
   dialog.define_highlights()
+  local group = vim.api.nvim_create_augroup('askhost_workspace', { clear = true })
+  vim.api.nvim_create_autocmd('DirChanged', {
+    group = group,
+    pattern = 'global',
+    callback = function()
+      M.workspace_changed(vim.fn.getcwd())
+    end,
+  })
+  if state.config.standing then
+    if vim.v.vim_did_enter == 1 then
+      vim.schedule(M.start_standing)
+    else
+      vim.api.nvim_create_autocmd('VimEnter', { group = group, once = true, callback = M.start_standing })
+    end
+  end
   return M
 end
 
@@ -153,11 +176,28 @@ local function show_next()
     vim.defer_fn(show_next, 200)
     return
   end
+  -- Not in the middle of typing: the question opens when the person leaves insert mode.
+  local mode = vim.fn.mode()
+  if mode:sub(1, 1) == 'i' or mode:sub(1, 1) == 'R' then
+    if not state.insert_wait then
+      state.insert_wait = true
+      notify(head.who .. ' asks a question: leave insert mode to answer')
+      vim.api.nvim_create_autocmd('InsertLeave', {
+        once = true,
+        callback = function()
+          state.insert_wait = false
+          vim.schedule(show_next)
+        end,
+      })
+    end
+    return
+  end
   local entry = head
   local ok, err = pcall(function()
     entry.dialog = dialog.open(entry.questions, {
-      agent = entry.agent,
-      title = 'askhost · ' .. (entry.agent ~= '' and entry.agent or 'agent'),
+      agent = entry.who,
+      key_guard_ms = state.config.key_guard_ms,
+      title = 'askhost · ' .. entry.who,
       on_done = function(outcome)
         for i, e in ipairs(state.queue) do
           if e == entry then
@@ -184,14 +224,25 @@ local function on_ask_show(params, reply, rpc_id)
     ask_id = rpc.denull(params.id),
     questions = model.normalize_questions(params.questions),
     agent = rpc.denull(params.agent) or '',
+    route = rpc.denull(params.route) or 'agent',
     reply = reply,
   }
+  entry.who = M.who(entry.agent, entry.route)
   if #entry.questions == 0 then
     reply(nil, { code = -32602, message = 'params.questions: no questions' })
     return
   end
   table.insert(state.queue, entry)
   show_next()
+end
+
+-- How a dialog names the asker: the agent, and how its question came when not from the agent
+-- askhost runs itself ("codex · MCP", "claude · hook").
+local route_names = { mcp = 'MCP', hook = 'hook', submit = 'client' }
+function M.who(agent, route)
+  local name = (agent and agent ~= '') and agent or 'agent'
+  local via = route_names[route or '']
+  return via and (name .. ' · ' .. via) or name
 end
 
 local function on_cancel(params)
@@ -306,10 +357,12 @@ local function with_host(fn)
   state.client = client
   state.ready = false
   state.waiting_ready = { fn }
+  state.workspace = vim.fn.getcwd()
   client:request('initialize', {
     processId = vim.fn.getpid(),
     clientInfo = { name = 'askhost.nvim', version = M.version },
     capabilities = { ask = { multiSelect = true, previews = false, notes = false } },
+    workspaceFolders = { M.folder(state.workspace) },
   }, function(init_err, result)
     local waiting = state.waiting_ready
     state.waiting_ready = {}
@@ -320,12 +373,43 @@ local function with_host(fn)
       return
     end
     state.server_info = result and rpc.denull(result.serverInfo)
+    state.socket = result and rpc.denull(result.socket)
     state.ready = true
     client:notify('initialized', vim.empty_dict())
     for _, w in ipairs(waiting) do
       w(nil)
     end
   end)
+end
+
+-- ---------------------------------------------------------------- the workspace
+
+-- A workspace folder as LSP writes it.
+function M.folder(path)
+  return { uri = vim.uri_from_fname(path), name = vim.fn.fnamemodify(path, ':t') }
+end
+
+-- Start the standing host for the working directory (setup() does, unless standing = false).
+-- Agents started in their own terminals inside it find it (askhost mcp, askhost hook, attach).
+function M.start_standing()
+  with_host(function(err)
+    if err and not state.standing_warned then
+      state.standing_warned = true -- once: no error storm at every start
+      notify('no standing host for this workspace: ' .. err, vim.log.levels.WARN)
+    end
+  end)
+end
+
+-- :cd to another folder: the host's workspace follows.
+function M.workspace_changed(dir)
+  if not (state.client and state.ready) or dir == state.workspace then
+    return
+  end
+  local old = state.workspace
+  state.workspace = dir
+  state.client:notify('workspace/didChangeWorkspaceFolders', {
+    event = { added = { M.folder(dir) }, removed = old and { M.folder(old) } or {} },
+  })
 end
 
 -- ---------------------------------------------------------------- commands
@@ -431,7 +515,12 @@ function M.pending()
   return vim.deepcopy(state.pending)
 end
 
--- A short string for status lines: "" when nothing waits, else "? 1 question waiting".
+-- A short string for status lines: "" when nothing waits, else "? 1 question waiting"
+-- (set statusline+=%{v:lua.require'askhost'.statusline()}).
+function M.statusline()
+  return M.status()
+end
+
 function M.status()
   local n = 0
   for _, ask in ipairs(state.pending) do
@@ -480,6 +569,8 @@ function M.info()
     ready = state.ready,
     pid = state.client and state.client.pid,
     server = state.server_info,
+    socket = state.socket,
+    workspace = state.workspace,
     agent = state.agent,
     last_exit = state.last_exit,
     binary = (M.binary()),
