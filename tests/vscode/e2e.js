@@ -214,9 +214,10 @@ class Session {
     await this.page.keyboard.press('Enter');
   }
 
-  /** The question panel's page (a webview: an iframe inside an iframe). */
+  /** The question panel's page (a webview: an iframe inside an iframe), once a person could type
+   * into it: keys in the first 400 ms of a new question set are dropped (the key guard). */
   async panel(timeoutMs = 20000) {
-    return waitFor('the question panel', async () => {
+    const f = await waitFor('the question panel', async () => {
       for (const f of this.page.frames()) {
         if (f.isDetached()) continue;
         const n = await f.locator('#app .question').count().catch(() => 0);
@@ -224,6 +225,8 @@ class Session {
       }
       return undefined;
     }, timeoutMs, 100);
+    await sleep(500);
+    return f;
   }
 
   async panelGone(timeoutMs = 10000) {
@@ -291,6 +294,46 @@ function groupAlive(pgid) {
 // ------------------------------------------------------------------ scenarios
 
 const scenarios = {
+  // The standing host: the extension starts askhost for the window's folder; an agent started
+  // outside VS Code (askhost mcp in a subfolder, as Codex runs it) asks, and a click answers.
+  async agent_outside_asks() {
+    const s = new Session('agent_outside_asks', { steps: [] });
+    return run(s, async () => {
+      const ws = fs.realpathSync(path.join(s.dir, 'ws'));
+      const sub = path.join(ws, 'src', 'api');
+      fs.mkdirSync(sub, { recursive: true });
+      const env = { ...s.env(), PATH: process.env.PATH };
+      // The extension registered its standing host for the folder.
+      await waitFor('the standing host in the registry', () => {
+        const r = spawnSync(ASKHOST, ['hosts', '--json'], { cwd: sub, env, encoding: 'utf8' });
+        return r.status === 0 && JSON.parse(r.stdout).chosen;
+      }, 60000, 250);
+      const mcp = spawn(ASKHOST, ['mcp'], { cwd: sub, env, stdio: ['pipe', 'pipe', 'inherit'] });
+      let out = '';
+      mcp.stdout.on('data', (d) => (out += d));
+      const send = (m) => mcp.stdin.write(JSON.stringify(m) + '\n');
+      try {
+        send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'codex-mcp-client', version: '1' } } });
+        send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+        const strict = { ...DATABASE, options: DATABASE.options.map((o) => ({ label: o.label, description: o.description })) };
+        send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ask_user_question', arguments: { questions: [strict] } } });
+        const f = await s.panel(30000);
+        assert.equal(await f.locator('.meta').textContent(), 'codex · MCP asks');
+        await waitFor('the status bar item', () => s.page.locator('.statusbar-item', { hasText: '1 question waiting' }).count());
+        await s.screenshot('panel');
+        await f.locator('.option', { hasText: 'SQLite' }).click();
+        const result = await waitFor('the tool result', () => {
+          const line = out.split('\n').find((l) => l.includes('"id":2'));
+          return line && JSON.parse(line).result;
+        }, 15000);
+        assert.deepEqual(result.structuredContent.answers, { 'Which database should we use?': 'SQLite' });
+        await s.panelGone();
+      } finally {
+        mcp.kill();
+      }
+    });
+  },
+
   // One question: the panel opens beside the editor, the status bar says a question waits, a
   // mouse click on an option answers it.
   async click_option() {

@@ -17,6 +17,15 @@ export interface AskParams {
   questions: unknown;
   metadata?: unknown;
   agent?: string;
+  /** How the question came: "agent" (askhost's own agent), "mcp", "hook", "submit". */
+  route?: string;
+  cwd?: string;
+}
+
+/** A workspace folder as LSP sends it. */
+export interface WorkspaceFolder {
+  uri: string;
+  name: string;
 }
 
 export interface PendingAsk {
@@ -54,6 +63,8 @@ export interface ClientOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   clientVersion?: string;
+  /** The editor's workspace: agents started anywhere in it find this askhost and ask here. */
+  workspaceFolders?: WorkspaceFolder[];
 }
 
 /** Error code -32001: the agent is not running, cannot start, or has no conversation. */
@@ -81,6 +92,8 @@ export class AskhostClient {
   private closed = false;
   private shuttingDown = false;
   serverInfo: { name?: string; version?: string } | undefined;
+  /** The host's socket (what `askhost attach`, askhost mcp and askhost hook connect to). */
+  socket: string | undefined;
 
   constructor(
     private readonly options: ClientOptions,
@@ -144,8 +157,10 @@ export class AskhostClient {
       const result = (await conn.sendRequest('initialize', {
         clientInfo: { name: 'askhost-vscode', version: this.options.clientVersion ?? '0.0.0' },
         capabilities: { ask: { multiSelect: true, previews: true, notes: true } },
-      })) as { serverInfo?: { name?: string; version?: string } };
+        workspaceFolders: this.options.workspaceFolders ?? null,
+      })) as { serverInfo?: { name?: string; version?: string }; socket?: string | null };
       this.serverInfo = result?.serverInfo;
+      this.socket = result?.socket ?? undefined;
       await conn.sendNotification('initialized', {});
     } catch (e) {
       this.kill();
@@ -167,6 +182,12 @@ export class AskhostClient {
     if (opts.adapter && opts.adapter !== 'auto') params.adapter = opts.adapter;
     if (opts.env) params.env = opts.env;
     return this.request<{ pid: number }>('agent/start', params);
+  }
+
+  /** The editor's folders changed (workspace/didChangeWorkspaceFolders). */
+  changeWorkspaceFolders(added: WorkspaceFolder[], removed: WorkspaceFolder[]): void {
+    if (!this.conn || this.closed) return;
+    void this.conn.sendNotification('workspace/didChangeWorkspaceFolders', { event: { added, removed } }).catch(() => undefined);
   }
 
   prompt(text: string) {

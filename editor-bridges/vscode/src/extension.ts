@@ -44,6 +44,28 @@ class Controller implements vscode.Disposable {
     reg('askhost.showOutput', () => this.output.show(true));
     reg('askhost.showQuestions', () => this.showQuestions());
     this.disposables.push(this.panel.onDidChange(() => this.updateStatus()));
+    this.disposables.push(
+      vscode.workspace.onDidChangeWorkspaceFolders((e) =>
+        this.client?.changeWorkspaceFolders(e.added.map(toFolder), e.removed.map(toFolder)),
+      ),
+    );
+  }
+
+  /** The standing host: askhost for this window's folders, so that agents started in their own
+   * terminals inside them (Codex, Gemini CLI through askhost mcp; Claude Code through askhost
+   * hook) ask here. Said once if askhost cannot be found. */
+  async startStanding(): Promise<void> {
+    if (!this.config().get<boolean>('standingHost', true)) return;
+    if ((vscode.workspace.workspaceFolders ?? []).length === 0) return;
+    try {
+      const client = await this.ensureClient();
+      this.output.appendLine(`[askhost] standing host for this workspace (socket ${client.socket ?? 'none'})`);
+      this.updateStatus();
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      this.output.appendLine(`[askhost] no standing host: ${message}`);
+      void vscode.window.showWarningMessage(`askhost: no standing host for this workspace: ${message}`);
+    }
   }
 
   private config(): vscode.WorkspaceConfiguration {
@@ -89,7 +111,13 @@ class Controller implements vscode.Disposable {
       );
     }
     const client: AskhostClient = new AskhostClient(
-      { askhostPath, args, cwd: this.folder(), clientVersion: this.context.extension?.packageJSON?.version },
+      {
+        askhostPath,
+        args,
+        cwd: this.folder(),
+        clientVersion: this.context.extension?.packageJSON?.version,
+        workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map(toFolder),
+      },
       {
         onAsk: (params, token) => this.panel.show(params, token),
         onState: (s) => {
@@ -251,6 +279,11 @@ class Controller implements vscode.Disposable {
       this.status.tooltip = 'askhost: the agent is running; no questions are waiting';
       this.status.backgroundColor = undefined;
       this.status.show();
+    } else if (this.client?.running && this.config().get<boolean>('standingHost', true)) {
+      this.status.text = '$(comment-discussion) askhost';
+      this.status.tooltip = 'askhost: agents working in this workspace ask here; no questions are waiting';
+      this.status.backgroundColor = undefined;
+      this.status.show();
     } else {
       this.status.hide();
     }
@@ -258,7 +291,8 @@ class Controller implements vscode.Disposable {
 
   async shutdown(): Promise<void> {
     this.panel.clear('the editor is closing');
-    const client = this.client;
+    // An askhost still starting (the standing host, at activation) is stopped too, not left behind.
+    const client = this.client ?? (await this.starting?.catch(() => undefined));
     this.client = undefined;
     await client?.dispose();
   }
@@ -272,12 +306,17 @@ class Controller implements vscode.Disposable {
   }
 }
 
+function toFolder(f: vscode.WorkspaceFolder): { uri: string; name: string } {
+  return { uri: f.uri.toString(), name: f.name };
+}
+
 let current: Controller | undefined;
 
 export function activate(context: vscode.ExtensionContext): AskhostApi {
   const c = new Controller(context);
   current = c;
   context.subscriptions.push(c);
+  void c.startStanding();
   return {
     get panel() {
       return c.panel;

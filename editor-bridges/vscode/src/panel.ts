@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { AskParams } from './client';
 import { DialogModel, Outcome, Result, normalizeQuestions } from './model';
 import { renderPreview } from './preview';
+import { askerName } from './status';
 
 /** What the webview sends. */
 export type WebviewMessage =
@@ -74,7 +75,7 @@ export class QuestionPanel implements vscode.Disposable {
       const entry: Entry = {
         key: `ask-${++this.seq}`,
         askId: String(params.id ?? ''),
-        agent: params.agent ?? 'agent',
+        agent: askerName(params.agent, params.route),
         model: new DialogModel(questions),
         resolve,
         done: false,
@@ -283,3 +284,4 @@ export class QuestionPanel implements vscode.Disposable {
     panel.dispose();
   }
 }
+

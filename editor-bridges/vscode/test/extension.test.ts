@@ -17,6 +17,7 @@ let context: ReturnType<typeof fakeContext>;
 beforeEach(() => {
   fake.reset();
   fake.settings['askhost.path'] = askhostPath();
+  fake.settings['askhost.standingHost'] = false; // test/standing.test.ts has the standing host
   fake.folders = [tempDir('askhost-ws-')];
   context = fakeContext(EXTENSION_ROOT);
   api = ext.activate(context as any);
@@ -60,7 +61,7 @@ describe('commands', () => {
     const contributed = pkg.contributes.commands.map((c: any) => c.command).sort();
     assert.deepEqual(contributed, [...fake.commands.keys()].sort());
     assert.deepEqual(Object.keys(pkg.contributes.configuration.properties).sort(), [
-      'askhost.adapter', 'askhost.agentCommand', 'askhost.focusPanel', 'askhost.path', 'askhost.timeout',
+      'askhost.adapter', 'askhost.agentCommand', 'askhost.focusPanel', 'askhost.path', 'askhost.standingHost', 'askhost.timeout',
     ]);
   });
 

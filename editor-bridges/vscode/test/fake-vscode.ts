@@ -149,6 +149,7 @@ type Responder = (shown: Shown) => string | undefined | Promise<string | undefin
 export const fake = {
   settings: {} as Record<string, unknown>,
   folders: [] as string[],
+  folderChanges: new EventEmitter<any>(),
   messages: [] as Shown[],
   panels: [] as FakeWebviewPanel[],
   outputs: [] as FakeOutput[],
@@ -258,7 +259,19 @@ export const workspace = {
   get workspaceFolders() {
     return fake.folders.length ? fake.folders.map((f, index) => ({ uri: Uri.file(f), name: path.basename(f), index })) : undefined;
   },
+  onDidChangeWorkspaceFolders(listener: Listener<any>) {
+    return fake.folderChanges.event(listener);
+  },
 };
+
+/** Change the fake's folders and fire onDidChangeWorkspaceFolders, as VS Code does. */
+export function setFolders(folders: string[]): void {
+  const folder = (f: string, index: number) => ({ uri: Uri.file(f), name: path.basename(f), index });
+  const added = folders.filter((f) => !fake.folders.includes(f)).map(folder);
+  const removed = fake.folders.filter((f) => !folders.includes(f)).map(folder);
+  fake.folders = [...folders];
+  fake.folderChanges.fire({ added, removed });
+}
 
 export class Memento {
   private data = new Map<string, unknown>();

@@ -226,8 +226,18 @@ const LIST_KEYS = new Set([
 ]);
 const TEXT_KEYS = new Set(['Enter', 'Escape', 'Tab', 'BackTab', 'ArrowUp', 'PageUp']);
 
+// A question set that just appeared (while the person typed in an editor, say): keys in its
+// first moment are dropped, not taken as a pick or a cancel.
+const KEY_GUARD_MS = 400;
+let guardAsk = '';
+let guardUntil = 0;
+
 document.addEventListener('keydown', (e) => {
   if (!view || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+  if (Date.now() < guardUntil) {
+    e.preventDefault();
+    return;
+  }
   const key = e.key === 'Tab' && e.shiftKey ? 'BackTab' : e.key;
   const target = e.target as HTMLElement;
   if (target instanceof HTMLInputElement && target.dataset.kind === 'notes') {
@@ -264,7 +274,13 @@ document.addEventListener('keydown', (e) => {
 
 window.addEventListener('message', (event: MessageEvent) => {
   const m = event.data as { type?: string; view?: ViewState };
-  if (m?.type === 'render' && m.view) render(m.view);
+  if (m?.type === 'render' && m.view) {
+    if (m.view.askKey !== guardAsk) {
+      guardAsk = m.view.askKey;
+      guardUntil = Date.now() + KEY_GUARD_MS;
+    }
+    render(m.view);
+  }
 });
 window.addEventListener('focus', () => {
   if (view) render(view);
