@@ -12,6 +12,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "editor/ask_json.hpp"
+#include "notify.hpp"
 
 namespace askhost {
 
@@ -209,40 +210,9 @@ void Host::wait_signal() {
 
 void Host::run_question_hook(const Ask& ask) {
     if (opts_.on_question.empty()) return;
-    std::vector<std::string> argv;
-    for (const auto& cmd : opts_.on_question) {
-        std::istringstream words(cmd);
-        std::string w;
-        argv.clear();
-        while (words >> w) argv.push_back(w);
-        if (argv.empty()) continue;
-        std::string first = ask.questions.empty() ? std::string() : ask.questions.front().question;
-        std::string json = ask_show_params(ask, ClientAskCaps{});
-        // Double fork: the hook runs on its own and never becomes our zombie.
-        pid_t child = ::fork();
-        if (child == 0) {
-            if (::fork() == 0) {
-                ::setsid();
-                ::setenv("ASKHOST_QUESTION", first.c_str(), 1);
-                ::setenv("ASKHOST_QUESTION_COUNT", std::to_string(ask.questions.size()).c_str(), 1);
-                ::setenv("ASKHOST_ASK_JSON", json.c_str(), 1);
-                ::setenv("ASKHOST_AGENT", ask.agent.c_str(), 1);
-                std::vector<char*> cargv;
-                for (auto& a : argv) cargv.push_back(a.data());
-                cargv.push_back(nullptr);
-                ::signal(SIGPIPE, SIG_DFL);
-                ::execvp(cargv[0], cargv.data());
-                ::_exit(127);
-            }
-            ::_exit(0);
-        }
-        if (child > 0) {
-            int status = 0;
-            ::waitpid(child, &status, 0);
-        } else {
-            log(std::string("--on-question: cannot fork: ") + std::strerror(errno));
-        }
-    }
+    NotifyOptions n;
+    n.on_question = opts_.on_question;
+    tell_question_waiting(ask, n, nullptr);
 }
 
 int Host::run() {

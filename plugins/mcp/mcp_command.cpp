@@ -32,6 +32,7 @@
 #include "mcp_server.hpp"
 #include "print_frontend.hpp"
 #include "store/fs_util.hpp"
+#include "notify.hpp"
 #include "tmux_popup.hpp"
 #include "store/pending_file.hpp"
 #include "transport/connection.hpp"
@@ -362,12 +363,13 @@ private:
 #endif
         const Ask& head = *pending.front();
         if (!popped_.insert(head.id).second) return;
-        if (!tmux::popups_enabled()) return;
-        auto pane = tmux::pane_for_terminal(tmux::terminal_of_ancestors(::getpid()));
-        if (!pane) return;
+        auto pane = tmux::popups_enabled() ? tmux::pane_for_terminal(tmux::terminal_of_ancestors(::getpid()))
+                                           : std::nullopt;
+        if (!pane) return tell(head);
         if (pane->client.empty()) {
             tmux::notify_pane(*pane, "askhost: " + (head.agent.empty() ? std::string("an agent") : head.agent) +
                                          " asks a question: answer with askhost attach --next");
+            tell(head);
             return;
         }
         std::vector<std::string> texts;
@@ -381,6 +383,14 @@ private:
         popup_pid_ = tmux::open_popup(*pane, {self_path(), "attach", "--popup", core_.socket_path()}, width, height, &why);
         if (popup_pid_ < 0) log_line("no tmux popup: " + why);
         else log_line("the question opened in a tmux popup over pane " + pane->pane_id);
+    }
+
+    // Nobody looks: a desktop notification and the terminal's own (OSC 9/777), where there are.
+    static void tell(const Ask& ask) {
+        NotifyOptions n;
+        n.desktop = true;
+        n.terminal = true;
+        tell_question_waiting(ask, n, log_line);
     }
 
     void reap_popup() {

@@ -142,5 +142,26 @@ def question_hook_runs_with_the_question_in_its_environment():
     equal(ed.exit_code(), 0, "exit")
 
 
+@case
+def question_hook_arguments_keep_their_quotes():
+    wd = Workdir()
+    hook = wd.file("hook args.sh")
+    with open(hook, "w") as f:
+        f.write('#!/bin/sh\nfor a in "$@"; do printf "[%s]" "$a"; done > ' + wd.file("hook.out") + "\n")
+    os.chmod(hook, 0o755)
+    cmd = "'%s' 'two words' \"say \\\"hi\\\"\" plain" % hook
+    ed = Editor(wd, ["--on-question", cmd, "--"] + wd.agent([{"send": ask_request("r", [NAME_Q])}, {"recv": 1}]))
+    ed.initialize()
+    show = ed.method("ask/show")
+    out = wait_for(lambda: os.path.exists(wd.file("hook.out")) and open(wd.file("hook.out")).read(),
+                   what="the hook's output")
+    equal(out, '[two words][say "hi"][plain]', "arguments as quoted")
+    ed.reply(show["id"], {"answered": False, "cancelled": True})
+    ed.method("agent/exit")
+    ed.request("shutdown")
+    ed.notify("exit")
+    equal(ed.exit_code(), 0, "exit")
+
+
 if __name__ == "__main__":
     raise SystemExit(main())
