@@ -58,7 +58,7 @@ Options:
   --adapter NAME             auto|native|mcp|claude|pi|acp (default auto: from the agent's program name)
   --allow-tools LIST         tools the agent may use without asking (comma-separated; "Bash,Edit",
                              "mcp__*"); other tool-permission requests are shown as questions
-  --on-question CMD          run CMD (split on spaces, no shell) when a question starts waiting,
+  --on-question CMD          run CMD (split on spaces; '' and "" quote; no shell) when a question waits,
                              with ASKHOST_QUESTION, ASKHOST_QUESTION_COUNT, ASKHOST_AGENT and
                              ASKHOST_ASK_JSON in its environment
   --prompt TEXT              the first user message, for agents with a conversation (ACP, Claude
