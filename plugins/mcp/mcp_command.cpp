@@ -442,7 +442,10 @@ public:
                 }
                 if (host->connect()) return host->ask(ask, std::move(reply));
             }
-            if (server.client_elicits()) return elicit_then_wait(std::move(ask), server, std::move(reply));
+            // In tmux, a popup over the asking pane comes before the client's own form: it is the
+            // whole dialog (Codex's form has no multi-select field).
+            if (server.client_elicits() && !popup_possible())
+                return elicit_then_wait(std::move(ask), server, std::move(reply));
         }
         return wait(std::move(ask), std::move(reply));
     }
@@ -487,6 +490,12 @@ private:
             call->done = true;
             if (call->cancel) call->cancel();
         };
+    }
+
+    static bool popup_possible() {
+        if (!tmux::popups_enabled()) return false;
+        auto pane = tmux::pane_for_terminal(tmux::terminal_of_ancestors(::getpid()));
+        return pane && !pane->client.empty();
     }
 
     static constexpr std::chrono::milliseconds kUnreadForm{1000};

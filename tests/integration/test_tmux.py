@@ -23,13 +23,21 @@ def send(o):
     p.stdin.write((json.dumps(o) + "\n").encode()); p.stdin.flush()
 sys.stdout.write("FAKE AGENT TUI\r\n"); sys.stdout.flush()
 send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
-      "capabilities": {}, "clientInfo": {"name": "codex-mcp-client", "version": "1"}}})
+      "capabilities": json.loads(os.environ.get("CAPS", "{}")), "clientInfo": {"name": "codex-mcp-client", "version": "1"}}})
 p.stdout.readline()
 for i, q in enumerate(json.loads(os.environ["QUESTIONS"])):
     send({"jsonrpc": "2.0", "id": 10 + i, "method": "tools/call", "params": {"name": "ask_user_question",
           "arguments": {"questions": [q]}}})
-for i in range(len(json.loads(os.environ["QUESTIONS"]))):
+done = 0
+while done < len(json.loads(os.environ["QUESTIONS"])):
     line = p.stdout.readline()
+    if not line:
+        break
+    with open("mcp-out.jsonl", "ab") as f:
+        f.write(line)
+    if b'"method"' in line:
+        continue  # progress, or a request of askhost's (the client's form): not a result
+    done += 1
     with open("results.jsonl", "ab") as f:
         f.write(line)
 termios.tcsetattr(fd, termios.TCSADRAIN, old)
@@ -41,7 +49,7 @@ p.stdin.close(); p.wait()
 class Scene:
     """tmux server `inner`: the agent's session; server `outer`: a terminal whose client looks at it."""
 
-    def __init__(self, wd, questions, agent_window_hidden=False):
+    def __init__(self, wd, questions, agent_window_hidden=False, caps=None):
         if not subprocess.run(["sh", "-c", "command -v tmux"], capture_output=True).returncode == 0:
             raise Skip("tmux is not installed")
         self.wd = wd
@@ -53,9 +61,10 @@ class Scene:
         with open(script, "w") as f:
             f.write(FAKE_TUI)
         env = wd.env()
-        run = "cd %s && env -u TMUX -u TMUX_PANE XDG_RUNTIME_DIR=%s HOME=%s ASKHOST=%s QUESTIONS=%s %s %s; sleep 60" % (
+        run = "cd %s && env -u TMUX -u TMUX_PANE XDG_RUNTIME_DIR=%s HOME=%s ASKHOST=%s QUESTIONS=%s CAPS=%s %s %s; sleep 60" % (
             shlex_quote(self.project), shlex_quote(env["XDG_RUNTIME_DIR"]), shlex_quote(env.get("HOME", "/root")),
-            shlex_quote(ASKHOST), shlex_quote(json.dumps(questions)), shlex_quote(sys.executable), shlex_quote(script))
+            shlex_quote(ASKHOST), shlex_quote(json.dumps(questions)), shlex_quote(json.dumps(caps or {})),
+            shlex_quote(sys.executable), shlex_quote(script))
         tm = ["tmux", "-f", "/dev/null"]
         if agent_window_hidden:
             subprocess.run(tm + ["-L", self.inner, "new-session", "-d", "-s", "agent", "-x", "100", "-y", "30",
@@ -115,6 +124,22 @@ def popup_over_the_asking_pane_answers_and_leaves_its_screen():
         screen = sc.wait_screen("FAKE AGENT DONE")
         check("askhost" not in screen.split("FAKE AGENT DONE")[0].replace("FAKE AGENT TUI", ""),
               "the popup closed and left nothing on the agent's screen:\n" + screen)
+    finally:
+        sc.kill()
+
+
+@case
+def the_popup_comes_before_the_clients_own_form():
+    wd = Workdir()
+    sc = Scene(wd, [strict(DATABASE_Q)], caps={"elicitation": {"form": {}}})
+    try:
+        sc.wait_screen("Which database should we use?")
+        time.sleep(0.5)
+        sc.keys("3")
+        got = wait_for(sc.results, what="the tool result")
+        equal(answers_of(got[0]), {DATABASE_Q["question"]: "MongoDB"}, "answers")
+        with open(os.path.join(sc.project, "mcp-out.jsonl")) as f:
+            check("elicitation/create" not in f.read(), "no form was asked for")
     finally:
         sc.kill()
 
