@@ -5,6 +5,7 @@ waiting past a minute and answered by `askhost attach` from another tmux window.
 import json
 import os
 import shutil
+import subprocess
 import sys
 import time
 
@@ -144,6 +145,41 @@ def codex_tui_with_no_host_waits_past_a_minute_for_attach():
             a.kill()
         t.wait_screen("All set.", timeout=TIMEOUT)
     finally:
+        t.kill()
+        mock.stop()
+        cleanup_codex(wd)
+
+
+@case
+def codex_tui_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane():
+    """No editor: the question opens in a tmux popup over Codex's own pane (its server gets no TMUX
+    and no terminal: the pane is found from its parent processes), answered with keys."""
+    wd = Workdir()
+    project = os.path.realpath(wd.file("project"))
+    os.makedirs(project)
+    mock = Mock(wd, CODEX_TOOLS, [DATABASE])
+    t = codex_tui(wd, mock, project)  # the agent's session, on its own tmux server
+    outer = "askhost-look-%d" % os.getpid()
+    # A terminal that looks at Codex's session: a tmux client of that server, in a second server.
+    subprocess.run(["tmux", "-L", outer, "-f", "/dev/null", "new-session", "-d", "-s", "look", "-x", "130", "-y", "45",
+                    "env", "-u", "TMUX", "tmux", "-L", t.name, "attach"], check=True)
+
+    def screen():
+        return subprocess.run(["tmux", "-L", outer, "capture-pane", "-p", "-t", "look"], capture_output=True,
+                              text=True).stdout
+    try:
+        type_prompt(t, "Set up the project.", "Ask Codex to do anything")
+        wait_for(lambda: "Other (type your answer)" in screen() and "┌" in screen(), timeout=TIMEOUT,
+                 what="the popup over Codex")
+        check("Codex" in screen() or "Working" in screen(), "Codex's screen under the popup:\n" + screen())
+        time.sleep(0.5)  # the popup's key guard
+        subprocess.run(["tmux", "-L", outer, "send-keys", "-t", "look", "2"], check=True)
+        res = mock.tool_result()
+        check(res["text"].endswith('{"answers":{"%s":"SQLite"}}' % DB_Q), "what the model read: " + res["text"])
+        t.wait_screen("All set.", timeout=TIMEOUT)
+        check("Other (type your answer)" not in t.screen(), "the popup is gone:\n" + t.screen())
+    finally:
+        subprocess.run(["tmux", "-L", outer, "kill-server"], capture_output=True)
         t.kill()
         mock.stop()
         cleanup_codex(wd)
