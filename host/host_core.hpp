@@ -16,6 +16,20 @@
 
 namespace askhost {
 
+// For a host that runs no agent of its own (askhost mcp or askhost hook waiting for someone):
+// its clients' agent/start, agent/prompt and agent/stop are refused.
+class NoAgentControl final : public AgentControl {
+public:
+    explicit NoAgentControl(std::string who) : who_(std::move(who)) {}
+    std::variant<int, std::string> start_agent(const LaunchSpec&, const std::string&) override { return why(); }
+    std::optional<std::string> prompt_agent(std::string_view) override { return why(); }
+    bool stop_agent(std::function<void(AgentExit)>) override { return false; }
+
+private:
+    std::string why() const { return who_ + " runs no agent"; }
+    std::string who_;
+};
+
 class HostCore {
 public:
     HostCore(boost::asio::io_context& io, AgentControl& control);

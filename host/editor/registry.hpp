@@ -29,7 +29,7 @@ struct HostRecord {
     std::string socket;
     std::vector<WorkspaceFolder> folders;
     std::string client_name, client_version;  // the editor (or "askhost mcp", ...)
-    std::string kind;                         // "editor" | "agent" | "print" | "mcp"
+    std::string kind;                         // "editor" | "agent" | "print" | "mcp" | "hook"
     std::int64_t start_ms = 0;                // wall clock at start: the newest wins ties
     unsigned long long proc_start = 0;        // /proc/PID/stat start time: a reused pid is not us
     std::string file;                         // where the record was read from
@@ -37,8 +37,8 @@ struct HostRecord {
     std::int64_t waiting_since_ms = 0;        // since when (wall clock), while waiting > 0
 
     // Whether other agents' questions go here: an editor's host or an agent's interactive host,
-    // not a headless one (print) or an askhost mcp that is itself waiting for someone (mcp).
-    bool takes_asks() const { return kind != "mcp" && kind != "print"; }
+    // not a headless one (print) or an askhost mcp or hook that is itself waiting for someone.
+    bool takes_asks() const { return kind != "mcp" && kind != "print" && kind != "hook"; }
 };
 
 // This host's record, kept up to date in the registry while the object lives; removed after.

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <rapidjson/prettywriter.h>
@@ -22,6 +23,7 @@
 
 #include "claude_tools.hpp"
 #include "editor/host_client.hpp"
+#include "host_core.hpp"
 #include "editor/registry.hpp"
 #include "fd_io.hpp"
 #include "json_access.hpp"
@@ -150,7 +152,9 @@ int ask(const rapidjson::Value& hook) {
     const char* env_socket = std::getenv("ASKHOST_SOCKET");
     std::string why;
     auto found = find_host(dir, env_socket && *env_socket ? env_socket : "", &why);
-    if (!found) return 0;  // nobody to ask here: Claude's own dialog
+    // Nobody to ask here: Claude's own dialog. A PermissionRequest runs beside that dialog, so it
+    // waits as a host of its own too: askhost status counts it, askhost attach --next answers it.
+    if (!found && event != "PermissionRequest") return 0;
 
     Ask a;
     PermissionRequest req;
@@ -175,24 +179,54 @@ int ask(const rapidjson::Value& hook) {
     const std::string original = to_json(input);
 
     boost::asio::io_context io;
-    HostClient client(io, found->socket, "askhost hook");
-    client.on_log = [](std::string_view m) { note(std::string(m)); };
-    if (!client.connect(&why)) {
-        note(why);
-        return 0;
-    }
     std::string printed;
     bool done = false;
-    auto cancel = client.submit(a, Profile::Strict, [&](Outcome o) {
+    std::function<void()> stop_when_written;
+    auto on_outcome = [&](Outcome o) {
         done = true;
         printed = question ? answer_for_question(event, original, o) : answer_for_permission(req, o);
-        io.stop();
-    });
+        // Clients of our own host hear the end (ask/state) before the process ends.
+        boost::asio::post(io, [&] { stop_when_written(); });
+    };
+    std::unique_ptr<HostClient> client;
+    NoAgentControl no_agent("askhost hook");
+    std::unique_ptr<HostCore> own;
+    std::function<void()> cancel;
+    std::function<std::size_t()> queued;
+    if (found) {
+        client = std::make_unique<HostClient>(io, found->socket, "askhost hook");
+        client->on_log = [](std::string_view m) { note(std::string(m)); };
+        if (!client->connect(&why)) {
+            note(why);
+            return 0;
+        }
+        cancel = client->submit(a, Profile::Strict, on_outcome);
+        queued = [&] { return client->queued_bytes(); };
+        client->on_closed = [&] {
+            if (!done) {
+                done = true;
+                io.stop();
+            }
+        };
+    } else {
+        own = std::make_unique<HostCore>(io, no_agent);
+        own->on_log = [](std::string_view m) { note(std::string(m)); };
+        own->add_folder(dir);
+        if (auto err = own->listen("hook")) {
+            note(*err);
+            return 0;
+        }
+        std::string id = own->broker().submit(a, on_outcome);
+        cancel = [&own, id] { own->broker().withdraw(id); };
+        queued = [&] { return own->hub().queued_bytes(); };
+    }
     boost::asio::steady_timer drain(io);
     int drain_ticks = 0;
-    std::function<void()> stop_when_written = [&] {
-        // The withdrawal reaches the host before the process ends (2 s at most).
-        if (client.queued_bytes() == 0 || ++drain_ticks > 200) return io.stop();
+    stop_when_written = [&] {
+        // What clients of our own host are still owed (ask/state) goes out first.
+        if (own) own->hub().flush_state();
+        // The withdrawal or the last state reaches its peer before the process ends (2 s at most).
+        if (queued() == 0 || ++drain_ticks > 200) return io.stop();
         drain.expires_after(std::chrono::milliseconds(10));
         drain.async_wait([&](const boost::system::error_code& ec) {
             if (!ec) stop_when_written();
@@ -210,12 +244,6 @@ int ask(const rapidjson::Value& hook) {
     signals.async_wait([&](const boost::system::error_code& ec, int) {
         if (!ec) give_up("");
     });
-    client.on_closed = [&] {
-        if (!done) {
-            done = true;
-            io.stop();
-        }
-    };
     // PermissionRequest runs beside Claude's own dialog, and Claude does not end the hook when the
     // person answers there: notice it (Claude writes the tool's result, or Claude is gone).
     boost::asio::steady_timer watch(io);

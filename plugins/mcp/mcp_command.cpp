@@ -250,16 +250,16 @@ private:
 // listens, so `askhost attach` from another terminal answers; an editor's host that opens the
 // workspace later is asked too; the terminal dialog opens only on a terminal nobody else reads.
 // The pending-questions file keeps a record. With --print: the file, and the agent told at once.
-class OwnHost final : public AgentControl {
+class OwnHost {
 public:
     OwnHost(boost::asio::io_context& io, std::string pending_file, std::string cwd, bool print_only)
-        : io_(io), core_(io, *this), print_(pending_file, "", log_line), record_(pending_file), cwd_(std::move(cwd)),
+        : io_(io), core_(io, no_agent_), print_(pending_file, "", log_line), record_(pending_file), cwd_(std::move(cwd)),
           print_only_(print_only), watch_(io) {
         core_.on_log = log_line;
         if (print_only_) core_.broker().set_fallback(&print_);
         else core_.broker().add_frontend(record_);
     }
-    ~OwnHost() override {
+    ~OwnHost() {
         *alive_ = false;
         core_.broker().withdraw_all();
         if (!print_only_) core_.broker().remove_frontend(record_, false);
@@ -293,13 +293,6 @@ public:
         if (dialog_) dialog_->restore_terminal();
 #endif
     }
-
-    // AgentControl: clients of this host cannot start an agent here.
-    std::variant<int, std::string> start_agent(const LaunchSpec&, const std::string&) override {
-        return std::string("askhost mcp runs no agent");
-    }
-    std::optional<std::string> prompt_agent(std::string_view) override { return std::string("askhost mcp runs no agent"); }
-    bool stop_agent(std::function<void(AgentExit)>) override { return false; }
 
 private:
     void prepare() {
@@ -404,6 +397,7 @@ private:
     }
 
     boost::asio::io_context& io_;
+    NoAgentControl no_agent_{"askhost mcp"};  // clients of this host cannot start an agent here
     HostCore core_;
     PrintFrontend print_;
     PendingRecord record_;

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
@@ -141,6 +142,58 @@ def claude_tui_permission_answered_in_claudes_own_dialog_withdraws_the_editors()
         cancel = ed.method("$/cancelRequest", timeout=TIMEOUT)
         equal(cancel["params"]["id"], show["id"], "the editor's question is withdrawn")
         equal(mock.tool_result()["is_error"], False, "the command ran")
+    finally:
+        c.t.kill()
+        mock.stop()
+
+
+def waiting(wd):
+    out = subprocess.run([ASKHOST, "status", "--tmux"], env=wd.env(), capture_output=True, text=True, timeout=10)
+    return out.stdout.strip()
+
+
+@case
+def claude_tui_with_no_editor_counts_its_own_dialog_and_keys_answer():
+    """No editor: Claude's own dialog shows (no popup over it), askhost status counts the question
+    while it waits; keys in Claude answer it and the count drops."""
+    wd = Workdir()
+    mock = Mock(wd, ["AskUserQuestion"], [DATABASE])
+    c = ClaudeTui(wd, mock)
+    try:
+        c.prompt("Set up the project.")
+        c.t.wait_screen("Battle-tested relational DB", timeout=TIMEOUT)
+        wait_for(lambda: waiting(wd) == "? 1 waiting", timeout=30, what="the status line count")
+        c.t.keys("Down")
+        c.t.keys("Enter")  # SQLite, in Claude's own dialog
+        text = mock.tool_result()["text"]
+        check('"SQLite"' in text, "Claude's own answer reached the model: " + text)
+        wait_for(lambda: waiting(wd) == "", timeout=30, what="the count to drop")
+    finally:
+        c.t.kill()
+        mock.stop()
+
+
+@case
+def claude_tui_with_no_editor_answered_by_attach_next_from_another_window():
+    wd = Workdir()
+    mock = Mock(wd, ["AskUserQuestion"], [DATABASE])
+    c = ClaudeTui(wd, mock)
+    try:
+        c.prompt("Set up the project.")
+        c.t.wait_screen("Battle-tested relational DB", timeout=TIMEOUT)
+        wait_for(lambda: waiting(wd) == "? 1 waiting", timeout=30, what="the status line count")
+        a = Tmux(wd, [ASKHOST, "attach", "--next"])
+        try:
+            a.wait_screen("> 1. PostgreSQL (Recommended)", timeout=30)
+            time.sleep(0.5)
+            a.keys("3")  # MongoDB
+            equal(mock.tool_result()["text"], f'Your questions have been answered: "{DB_Q}"="MongoDB".' + TAIL,
+                  "what the model read")
+            equal(a.exit_status(timeout=30), 0, "attach --next ends once nothing waits")
+        finally:
+            a.kill()
+        wait_for(lambda: "Battle-tested relational DB" not in c.t.screen(), timeout=30, what="Claude's dialog to close")
+        equal(waiting(wd), "", "nothing waits")
     finally:
         c.t.kill()
         mock.stop()

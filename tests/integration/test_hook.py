@@ -131,6 +131,40 @@ def no_host_prints_nothing_and_claude_asks_itself():
     equal(out, None, "no output")
 
 
+def status(wd):
+    out = subprocess.run([ASKHOST, "status", "--json"], env=wd.env(), capture_output=True, text=True, timeout=10)
+    return json.loads(out.stdout)
+
+
+@case
+def with_no_host_a_permission_request_waits_for_attach_beside_claudes_dialog():
+    """Claude's own dialog is on screen; the hook counts the question and attach --next may answer."""
+    wd = Workdir()
+    p = start_hook(wd, hook_input(wd, "PermissionRequest", "Bash", {"command": "make deploy"}))
+    got = wait_for(lambda: (lambda st: st if st["waiting"] == 1 else None)(status(wd)), what="the question counted")
+    equal(got["hosts"][0]["kind"], "hook", "waiting in the hook's own host")
+    ed = Editor(wd, sock_path=got["hosts"][0]["socket"])  # what askhost attach --next connects to
+    ed.initialize(name="askhost attach")
+    show = ed.method("ask/show")
+    equal((show["params"]["agent"], show["params"]["route"]), ("claude", "hook"), "agent and route")
+    q = show["params"]["questions"][0]
+    reply(ed, show, [{"question": q["question"], "answer": "Allow", "selectedOption": "Allow", "wasCustom": False}])
+    out, _ = finish(p)
+    equal(out["hookSpecificOutput"]["decision"]["behavior"], "allow", "Claude's dialog closes with the answer")
+    wait_for(lambda: status(wd)["waiting"] == 0, what="the count to drop")
+    # The next one is answered in Claude's own dialog: the hook's question goes, and so does the count.
+    transcript = wd.file("transcript.jsonl")
+    with open(transcript, "w") as f:
+        f.write("{}\n")
+    p = start_hook(wd, hook_input(wd, "PermissionRequest", "Bash", {"command": "make test"}))
+    wait_for(lambda: status(wd)["waiting"] == 1, what="the question counted")
+    with open(transcript, "a") as f:
+        f.write(json.dumps({"type": "user", "message": {"content": [{"type": "tool_result"}]}}) + "\n")
+    out, _ = finish(p)
+    equal(out, None, "nothing printed: Claude's own dialog answered")
+    equal(status(wd)["waiting"], 0, "nothing waits")
+
+
 @case
 def bad_input_is_left_to_claude():
     wd = Workdir()
