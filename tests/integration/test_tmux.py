@@ -145,6 +145,30 @@ def the_popup_comes_before_the_clients_own_form():
 
 
 @case
+def two_questions_at_once_come_in_turn_never_stacked():
+    wd = Workdir()
+    second = {"question": "Which cache should we use?", "header": "Cache", "options": [
+        {"label": "Redis", "description": "in memory"}, {"label": "None", "description": "no cache"}]}
+    sc = Scene(wd, [strict(DATABASE_Q), second])
+    try:
+        sc.wait_screen("Which database should we use?")
+        check(sc.screen().count("┌─ askhost") == 1, "one popup")
+        time.sleep(0.5)
+        sc.keys("2")
+        sc.wait_screen("Which cache should we use?")
+        check(sc.screen().count("┌─ askhost") == 1, "still one popup, not two stacked:\n" + sc.screen())
+        time.sleep(0.5)
+        sc.keys("1")
+        got = wait_for(lambda: len(sc.results()) == 2 and sc.results(), what="both tool results")
+        answers = sorted(json.dumps(answers_of(r)) for r in got)
+        equal(answers, sorted([json.dumps({DATABASE_Q["question"]: "SQLite"}),
+                               json.dumps({"Which cache should we use?": "Redis"})]), "both answered, none lost")
+        wait_for(lambda: "askhost" not in sc.screen().replace("FAKE AGENT", ""), what="the popup to close")
+    finally:
+        sc.kill()
+
+
+@case
 def keys_typed_as_the_popup_opens_are_not_an_answer():
     wd = Workdir()
     sc = Scene(wd, [strict(DATABASE_Q)])
