@@ -27,6 +27,7 @@ Usage:
                                                 --next: the oldest waiting question of any host)
   askhost hosts [--json]                        the running hosts and the one this directory uses
   askhost status [--tmux|--json]                how many questions wait, over every host
+  askhost jump                                  tmux: go to the pane of the agent that asks
   askhost hook                                  Claude Code hook: its questions and permissions
                                                 asked in the host of its workspace
   askhost answer [JSON | --file F | --text T | --edit]
@@ -115,6 +116,7 @@ std::variant<CliOptions, CliError> parse_cli(const std::vector<std::string>& arg
             {"answer", Command::Answer},       {"questions", Command::Questions},
             {"history", Command::History},     {"attach", Command::Attach},
             {"hosts", Command::Hosts},         {"status", Command::Status},
+            {"jump", Command::Jump},
         };
         for (const auto& [name, cmd] : subcommands) {
             if (first == name) {

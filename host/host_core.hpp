@@ -48,6 +48,8 @@ public:
     void add_folder(const std::string& path);
     // Leaves the registry: no new asks are routed here.
     void unregister() { registration_.remove(); }
+    // The asking agent's tmux pane, for askhost jump.
+    void set_tmux(std::string server, std::string pane) { registration_.set_tmux(std::move(server), std::move(pane)); }
 
     std::function<void(std::string_view)> on_log;
     // After the clients heard of a change in the waiting asks (Host runs --on-question from it).

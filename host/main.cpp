@@ -70,6 +70,8 @@ int main(int argc, char** argv) {
             return run_hosts(opts.command_args);
         case Command::Status:
             return run_status(opts.command_args);
+        case Command::Jump:
+            return run_jump(opts.command_args);
         case Command::Attach:
             return run_attach(opts.command_args);
         case Command::Answer: {

@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstdlib>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "editor/socket_listener.hpp"
@@ -143,7 +144,10 @@ int run_status(const std::vector<std::string>& args) {
             if (!h.waiting) continue;
             out += std::string(first ? "" : ",") + "{\"pid\":" + std::to_string(h.pid) + ",\"kind\":" + json_quote(h.kind) +
                    ",\"socket\":" + json_quote(h.socket) + ",\"waiting\":" + std::to_string(h.waiting) +
-                   ",\"waitingSince\":" + std::to_string(h.waiting_since_ms) + ",\"folders\":[";
+                   ",\"waitingSince\":" + std::to_string(h.waiting_since_ms) +
+                   (h.tmux_pane.empty() ? std::string()
+                                        : ",\"tmux\":{\"server\":" + json_quote(h.tmux_server) + ",\"pane\":" + json_quote(h.tmux_pane) + "}") +
+                   ",\"folders\":[";
             for (std::size_t i = 0; i < h.folders.size(); ++i) out += (i ? "," : "") + json_quote(h.folders[i].path);
             out += "]}";
             first = false;
@@ -164,6 +168,45 @@ int run_status(const std::vector<std::string>& args) {
                store::iso8601_utc(h.waiting_since_ms) + "\n";
     }
     write_all(1, out);
+    return 0;
+}
+
+int run_jump(const std::vector<std::string>& args) {
+    if (!args.empty()) {
+        bool help = args[0] == "-h" || args[0] == "--help";
+        write_all(help ? 1 : 2,
+                  std::string(help ? "" : "askhost jump: unknown argument '" + args[0] + "'\n") +
+                      "usage: askhost jump\n"
+                      "Switch this tmux client to the pane of the agent whose question has waited longest\n"
+                      "(bind-key J run-shell 'askhost jump'). Outside tmux it prints that pane.\n");
+        return help ? 0 : 2;
+    }
+    std::string why;
+    auto registry = socket_directory(&why);
+    std::vector<HostRecord> hosts;
+    if (registry) hosts = list_hosts(*registry);
+    const HostRecord* best = nullptr;
+    for (const auto& h : hosts)
+        if (h.waiting > 0 && !h.tmux_pane.empty() && (!best || h.waiting_since_ms < best->waiting_since_ms)) best = &h;
+    if (!best) {
+        write_all(2, "askhost jump: no waiting question comes from an agent in a known tmux pane\n");
+        return 1;
+    }
+    if (!std::getenv("TMUX")) {
+        write_all(1, best->tmux_pane + " " + best->tmux_server + "\n");
+        return 0;
+    }
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        ::execlp("tmux", "tmux", "-S", best->tmux_server.c_str(), "switch-client", "-t", best->tmux_pane.c_str(),
+                 static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    int status = 0;
+    if (pid < 0 || ::waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        write_all(2, "askhost jump: tmux could not switch to " + best->tmux_pane + "\n");
+        return 1;
+    }
     return 0;
 }
 

@@ -167,6 +167,13 @@ std::string record_json(const HostRecord& r) {
     w.Int64(r.start_ms);
     w.Key("processStart");
     w.Uint64(r.proc_start);
+    if (!r.tmux_pane.empty()) {
+        w.Key("tmux");
+        w.StartObject();
+        str("server", r.tmux_server);
+        str("pane", r.tmux_pane);
+        w.EndObject();
+    }
     w.Key("waiting");
     w.Int(r.waiting);
     if (r.waiting > 0) {
@@ -196,6 +203,10 @@ std::optional<HostRecord> parse_record(std::string_view text) {
     if (const auto* ms = member(doc, "startMs"); ms && ms->IsInt64()) r.start_ms = ms->GetInt64();
     if (const auto* ps = member(doc, "processStart"); ps && ps->IsUint64()) r.proc_start = ps->GetUint64();
     if (const auto* n = member(doc, "waiting"); n && n->IsInt() && n->GetInt() >= 0) r.waiting = n->GetInt();
+    if (const auto* t = member(doc, "tmux")) {
+        r.tmux_server = string_of(*t, "server");
+        r.tmux_pane = string_of(*t, "pane");
+    }
     if (const auto* ws = member(doc, "waitingSince"); ws && ws->IsInt64()) r.waiting_since_ms = ws->GetInt64();
     if (const auto* folders = member(doc, "workspaceFolders"); folders && folders->IsArray()) {
         for (const auto& f : folders->GetArray()) {
@@ -240,6 +251,13 @@ void Registration::update(std::vector<WorkspaceFolder> folders, std::string clie
     record_.folders = std::move(folders);
     record_.client_name = std::move(client_name);
     record_.client_version = std::move(client_version);
+    if (published_) write();
+}
+
+void Registration::set_tmux(std::string server, std::string pane) {
+    if (server == record_.tmux_server && pane == record_.tmux_pane) return;
+    record_.tmux_server = std::move(server);
+    record_.tmux_pane = std::move(pane);
     if (published_) write();
 }
 

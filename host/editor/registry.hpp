@@ -33,6 +33,7 @@ struct HostRecord {
     std::int64_t start_ms = 0;                // wall clock at start: the newest wins ties
     unsigned long long proc_start = 0;        // /proc/PID/stat start time: a reused pid is not us
     std::string file;                         // where the record was read from
+    std::string tmux_server, tmux_pane;       // the asking agent's tmux pane, when known
     int waiting = 0;                          // questions waiting for an answer now
     std::int64_t waiting_since_ms = 0;        // since when (wall clock), while waiting > 0
 
@@ -56,6 +57,8 @@ public:
     void update(std::vector<WorkspaceFolder> folders, std::string client_name, std::string client_version);
     // How many questions wait (askhost status reads it without asking the host).
     void set_waiting(int count);
+    // The tmux pane of the agent that asks here (askhost jump goes there).
+    void set_tmux(std::string server, std::string pane);
     const HostRecord& record() const { return record_; }
     void remove();
 
@@ -95,6 +98,8 @@ std::optional<FoundHost> find_host(const std::string& dir, const std::string& so
 int run_hosts(const std::vector<std::string>& args);
 // `askhost status [--tmux|--json]`: how many questions wait, over every host.
 int run_status(const std::vector<std::string>& args);
+// `askhost jump`: switch the tmux client to the pane of the agent whose question waited longest.
+int run_jump(const std::vector<std::string>& args);
 // The host whose questions have waited longest (askhost attach --next), or nullopt + why.
 std::optional<HostRecord> oldest_waiting_host(std::string* why);
 

@@ -212,6 +212,13 @@ int ask(const rapidjson::Value& hook) {
         own = std::make_unique<HostCore>(io, no_agent);
         own->on_log = [](std::string_view m) { note(std::string(m)); };
         own->add_folder(dir);
+        // Claude's hooks get its terminal's TMUX and TMUX_PANE: askhost jump goes there.
+        const char* tmux_env = std::getenv("TMUX");
+        const char* tmux_pane = std::getenv("TMUX_PANE");
+        if (tmux_env && *tmux_env && tmux_pane && *tmux_pane) {
+            std::string server = tmux_env;
+            own->set_tmux(server.substr(0, server.find(',')), tmux_pane);
+        }
         if (auto err = own->listen("hook")) {
             note(*err);
             return 0;

@@ -359,6 +359,7 @@ private:
         auto pane = tmux::popups_enabled() ? tmux::pane_for_terminal(tmux::terminal_of_ancestors(::getpid()))
                                            : std::nullopt;
         if (!pane) return tell(head);
+        core_.set_tmux(pane->server, pane->pane_id);
         if (pane->client.empty()) {
             tmux::notify_pane(*pane, "askhost: " + (head.agent.empty() ? std::string("an agent") : head.agent) +
                                          " asks a question: answer with askhost attach --next");

@@ -218,6 +218,18 @@ def a_pane_nobody_looks_at_gets_no_popup():
         check("Which database should we use?" not in sc.screen(), "no popup over another window:\n" + sc.screen())
         with open(os.path.join(sc.project, "mcp-stderr.txt")) as f:
             check("popup" not in f.read(), "askhost mcp opened no popup")
+        # askhost jump takes the person to the asking pane (a key binding runs it inside tmux).
+        agent_pane = subprocess.run(["tmux", "-L", sc.inner, "list-panes", "-t", "agent:0", "-F", "#{pane_id}"],
+                                    capture_output=True, text=True).stdout.strip()
+        out = subprocess.run([ASKHOST, "jump"], env={k: v for k, v in wd.env().items() if k != "TMUX"},
+                             capture_output=True, text=True, timeout=10)
+        equal(out.stdout.split(" ")[0], agent_pane, "outside tmux it names the pane")
+        subprocess.run(["tmux", "-L", sc.inner, "run-shell",
+                        "XDG_RUNTIME_DIR=%s %s jump" % (shlex_quote(wd.env()["XDG_RUNTIME_DIR"]), shlex_quote(ASKHOST))],
+                       check=True, timeout=10)
+        window = subprocess.run(["tmux", "-L", sc.inner, "list-clients", "-F", "#{window_index}"],
+                                capture_output=True, text=True).stdout.strip()
+        equal(window, "0", "the client now looks at the agent's window")
         t = Tmux(wd, [ASKHOST, "attach", "--next"])
         try:
             t.wait_screen("Which database should we use?")
