@@ -147,6 +147,15 @@ def claude_tui_permission_answered_in_claudes_own_dialog_withdraws_the_editors()
         mock.stop()
 
 
+def choose_second_option(t):
+    """Down, Enter in Claude's own dialog, once it takes keys (its text shows a moment before)."""
+    time.sleep(1.0)
+    t.keys("Down")
+    wait_for(lambda: any(l.strip().startswith("❯ 2.") or l.strip().startswith("> 2.") for l in t.screen().splitlines()),
+             timeout=10, what="the cursor on the second option")
+    t.keys("Enter")
+
+
 def waiting(wd):
     out = subprocess.run([ASKHOST, "status", "--tmux"], env=wd.env(), capture_output=True, text=True, timeout=10)
     return out.stdout.strip()
@@ -163,8 +172,7 @@ def claude_tui_with_no_editor_counts_its_own_dialog_and_keys_answer():
         c.prompt("Set up the project.")
         c.t.wait_screen("Battle-tested relational DB", timeout=TIMEOUT)
         wait_for(lambda: waiting(wd) == "? 1 waiting", timeout=30, what="the status line count")
-        c.t.keys("Down")
-        c.t.keys("Enter")  # SQLite, in Claude's own dialog
+        choose_second_option(c.t)  # SQLite, in Claude's own dialog
         text = mock.tool_result()["text"]
         check('"SQLite"' in text, "Claude's own answer reached the model: " + text)
         wait_for(lambda: waiting(wd) == "", timeout=30, what="the count to drop")
@@ -207,8 +215,7 @@ def claude_tui_without_a_host_shows_its_own_dialog():
     try:
         c.prompt("Set up the project.")
         c.t.wait_screen("Battle-tested relational DB", timeout=TIMEOUT)  # Claude's own dialog
-        c.t.keys("Down")
-        c.t.keys("Enter")  # SQLite
+        choose_second_option(c.t)  # SQLite
         text = mock.tool_result()["text"]
         check('"SQLite"' in text, "Claude's own answer reached the model: " + text)
     finally:
