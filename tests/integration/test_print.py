@@ -1,6 +1,7 @@
 """Answering later: print mode, the pending-questions file, askhost answer/questions/history, the
 session journal, and what survives a SIGKILL. Drives the real binary through pipes."""
 import json
+import shutil
 import os
 import random
 import signal
@@ -74,6 +75,25 @@ def answered(r):
 
 
 # ---- print mode writes the file ----------------------------------------------------------------
+
+@case
+def the_askhost_folder_keeps_out_of_git():
+    wd = Workdir()
+    Runs(wd).ask(SPEC_QS)
+    with open(wd.file(".askhost/.gitignore")) as f:
+        check(f.read().splitlines()[-1] == "*", "a .gitignore holding *")
+    if shutil.which("git"):
+        subprocess.run(["git", "init", "-q", wd.path], check=True)
+        out = subprocess.run(["git", "-C", wd.path, "status", "--porcelain", "--untracked-files=all"],
+                             capture_output=True, text=True).stdout
+        check(".askhost" not in out, "git does not see the pending file: " + out)
+    # The person's own .gitignore there is kept.
+    with open(wd.file(".askhost/.gitignore"), "w") as f:
+        f.write("# mine\n")
+    Runs(wd).ask(SPEC_QS)
+    with open(wd.file(".askhost/.gitignore")) as f:
+        equal(f.read(), "# mine\n", "left as it was")
+
 
 @case
 def print_mode_writes_the_pending_file_and_answers_at_once():
