@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "askhost_config.h"
+#include "askhost_version.h"
 #include "cli.hpp"
 #include "fd_io.hpp"
 #include "editor/attach.hpp"
@@ -54,7 +55,7 @@ int main(int argc, char** argv) {
             write_all(1, usage_text());
             return 0;
         case Command::Version:
-            write_all(1, "askhost " ASKHOST_VERSION "\n");
+            write_all(1, "askhost " ASKHOST_FULL_VERSION "\n");
             return 0;
         case Command::Run:
             return run_agent(opts);

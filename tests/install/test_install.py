@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""`meson install` into a temporary root, then used with only that root's bin on PATH: the demo
+answered in tmux, the man page, the bash completion, and headless Neovim finding the plugin with
+no runtimepath setting."""
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
+
+from harness import Skip, Tmux, Workdir, case, check, equal, main  # noqa: E402
+
+BUILD = os.environ.get("ASKHOST_BUILD_ROOT", "")
+
+
+def installed(wd):
+    """The install tree (DESTDIR + prefix) of this build."""
+    if not BUILD or not os.path.exists(os.path.join(BUILD, "build.ninja")):
+        raise Skip("no build folder to install from (ASKHOST_BUILD_ROOT)")
+    dest = wd.file("root")
+    out = subprocess.run(["meson", "install", "-C", BUILD, "--no-rebuild", "--quiet", "--destdir", dest],
+                         capture_output=True, text=True)
+    equal(out.returncode, 0, "meson install: " + out.stdout + out.stderr)
+    prefix = subprocess.run(["meson", "introspect", "--buildoptions", BUILD], capture_output=True, text=True)
+    import json
+    opts = {o["name"]: o["value"] for o in json.loads(prefix.stdout)}
+    root = dest + opts["prefix"]
+    check(os.path.exists(os.path.join(root, "bin", "askhost")), "bin/askhost installed")
+    return root, opts
+
+
+def user_env(wd, root):
+    env = wd.env(PATH=os.path.join(root, "bin") + ":/usr/bin:/bin")
+    env.pop("ASKHOST", None)
+    return env
+
+
+@case
+def the_installed_askhost_answers_the_demo_in_a_terminal():
+    wd = Workdir()
+    root, opts = installed(wd)
+    env = user_env(wd, root)
+    demo = os.path.join(root, opts["datadir"], "askhost", "demo-agent")
+    check(os.access(demo, os.X_OK), "the demo agent is installed, executable")
+    out = subprocess.run(["askhost", "--version"], env=env, capture_output=True, text=True)
+    check(out.stdout.startswith("askhost 0."), "askhost --version: " + out.stdout)
+    t = Tmux(wd, ["askhost", "--tui", "--", demo], height=30, env=env)
+    try:
+        t.wait_screen("> 1. PostgreSQL (Recommended)")
+        t.keys("Enter")
+        t.wait_screen("What should we name this service?")
+        t.text("billing")
+        t.keys("Enter")
+        t.wait_screen("Which features should we include?")
+        t.keys("Space", "Enter")
+        t.wait_screen("Enter to submit")
+        t.keys("Enter")
+        s = t.wait_screen("the model reads")
+        check("What should we name this service? -> billing (typed)" in s, s)
+        equal(t.exit_status(), 0, "exit status")
+    finally:
+        t.kill()
+
+
+@case
+def man_page_and_bash_completion():
+    wd = Workdir()
+    root, opts = installed(wd)
+    page = os.path.join(root, opts["mandir"], "man1", "askhost.1")
+    if shutil.which("man"):
+        out = subprocess.run(["man", "-l", page], capture_output=True, text=True, env=dict(os.environ, MANPAGER="cat"))
+        text = " ".join(out.stdout.replace("\u2010", "-").split())
+        check("askhost - show an LLM coding agent" in text, "man renders: " + out.stdout[:300])
+    completion = os.path.join(root, opts["datadir"], "bash-completion", "completions", "askhost")
+    script = ('source "$1"; COMP_WORDS=(askhost ho); COMP_CWORD=1; _askhost; echo "${COMPREPLY[@]}"; '
+              'COMP_WORDS=(askhost status --); COMP_CWORD=2; _askhost; echo "${COMPREPLY[@]}"')
+    out = subprocess.run(["bash", "-c", script, "bash", completion], capture_output=True, text=True)
+    lines = out.stdout.splitlines()
+    equal(lines[0].split(), ["hook", "hosts"], "subcommands completed")
+    equal(sorted(lines[1].split()), ["--help", "--json", "--tmux"], "a subcommand's options completed")
+    docs = os.path.join(root, opts["datadir"], "doc", "askhost")
+    for f in ("README.md", "LICENSE", "protocol.md", "mcp.md", "tmux.md"):
+        check(os.path.exists(os.path.join(docs, f)), f + " installed with the docs")
+
+
+@case
+def neovim_finds_the_installed_plugin_with_no_configuration():
+    if not shutil.which("nvim"):
+        raise Skip("nvim is not installed")
+    wd = Workdir()
+    root, opts = installed(wd)
+    env = user_env(wd, root)
+    env["XDG_DATA_DIRS"] = os.path.join(root, opts["datadir"]) + ":/usr/share"
+    env["XDG_CONFIG_HOME"] = wd.file("config")
+    lua = ("local ok, m = pcall(require, 'askhost'); "
+           "io.stdout:write(ok and ('FOUND ' .. tostring(m.binary())) or 'MISSING'); "
+           "io.stdout:write(vim.fn.exists(':AskHost') == 2 and ' COMMAND' or ' NOCOMMAND')")
+    out = subprocess.run(["nvim", "--headless", "-i", "NONE", "-n", "-c", "lua " + lua, "-c", "qa!"],
+                         env=env, capture_output=True, text=True, timeout=30, cwd=wd.path)
+    text = out.stdout + out.stderr
+    check("FOUND " + os.path.join(root, "bin", "askhost") in text, "the plugin, and askhost on PATH: " + text)
+    check("COMMAND" in text and "NOCOMMAND" not in text, ":AskHost is defined: " + text)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
