@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "fd_io.hpp"
+#include "proc_stat.hpp"
 
 extern char** environ;
 
@@ -138,19 +139,6 @@ std::string parent_terminal(pid_t pid) {
     return {};
 }
 
-pid_t parent_of(pid_t pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (!std::getline(stat, line)) return 0;
-    auto close = line.rfind(')');
-    if (close == std::string::npos) return 0;
-    std::istringstream rest(line.substr(close + 2));
-    std::string state;
-    long ppid = 0;
-    if (!(rest >> state >> ppid)) return 0;
-    return static_cast<pid_t>(ppid);
-}
-
 std::string shell_quote(const std::string& s) {
     std::string out = "'";
     for (char c : s) {
@@ -165,7 +153,9 @@ std::string shell_quote(const std::string& s) {
 std::string terminal_of_ancestors(pid_t pid) {
     for (int depth = 0; depth < 32 && pid > 1; ++depth) {
         if (auto tty = parent_terminal(pid); !tty.empty()) return tty;
-        pid = parent_of(pid);
+        auto stat = read_proc_stat(pid);
+        if (!stat) break;
+        pid = stat->ppid;
     }
     return {};
 }

@@ -5,8 +5,6 @@
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -21,6 +19,7 @@
 #include "fd_io.hpp"
 #include "json_access.hpp"
 #include "model/question.hpp"
+#include "proc_stat.hpp"
 #include "store/fs_util.hpp"
 #include "transport/jsonrpc.hpp"
 
@@ -41,28 +40,14 @@ int hex_value(char c) {
     return -1;
 }
 
-// The start time of a process, in clock ticks since boot (field 22 of /proc/PID/stat); 0 if gone.
-unsigned long long process_start(long pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (!std::getline(stat, line)) return 0;
-    auto close = line.rfind(')');
-    if (close == std::string::npos) return 0;
-    std::istringstream rest(line.substr(close + 2));
-    std::string field;
-    // Fields 3..21 come before the start time.
-    for (int i = 3; i <= 21; ++i)
-        if (!(rest >> field)) return 0;
-    unsigned long long start = 0;
-    rest >> start;
-    return start;
-}
-
 bool alive(const HostRecord& r) {
     if (r.pid <= 0 || r.pid > INT_MAX) return false;
     if (::kill(static_cast<pid_t>(r.pid), 0) != 0 && errno == ESRCH) return false;
     // A pid reused by another process since the record was written.
-    if (r.proc_start && process_start(r.pid) != r.proc_start) return false;
+    if (r.proc_start) {
+        auto stat = read_proc_stat(static_cast<pid_t>(r.pid));
+        if (!stat || stat->start_ticks != r.proc_start) return false;
+    }
     return true;
 }
 
@@ -231,7 +216,8 @@ std::optional<std::string> Registration::publish(const std::string& socket, std:
     record_.socket = socket;
     record_.kind = std::move(kind);
     record_.start_ms = store::now_ms();
-    record_.proc_start = process_start(record_.pid);
+    auto stat = read_proc_stat(static_cast<pid_t>(record_.pid));
+    record_.proc_start = stat ? stat->start_ticks : 0;
     auto slash = socket.rfind('/');
     if (slash == std::string::npos) return "no directory in " + socket;
     record_.file = socket.substr(0, slash) + "/host-" + std::to_string(record_.pid) + ".json";

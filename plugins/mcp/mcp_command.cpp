@@ -31,6 +31,7 @@
 #include "fd_io.hpp"
 #include "mcp_server.hpp"
 #include "print_frontend.hpp"
+#include "proc_stat.hpp"
 #include "store/fs_util.hpp"
 #include "notify.hpp"
 #include "tmux_popup.hpp"
@@ -68,16 +69,9 @@ std::string socket_from_ancestors() {
         std::string var;
         while (std::getline(env, var, '\0'))
             if (var.rfind("ASKHOST_SOCKET=", 0) == 0) return var.substr(15);
-        std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-        std::string line;
-        std::getline(stat, line);
-        auto close = line.rfind(')');
-        if (close == std::string::npos) break;
-        std::istringstream rest(line.substr(close + 2));
-        std::string state;
-        long ppid = 0;
-        if (!(rest >> state >> ppid)) break;
-        pid = ppid;
+        auto stat = read_proc_stat(static_cast<pid_t>(pid));
+        if (!stat) break;
+        pid = stat->ppid;
     }
     return {};
 }
