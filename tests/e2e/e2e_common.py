@@ -95,3 +95,40 @@ def in_network_namespace():
     env = dict(os.environ, ASKHOST_E2E_NETNS="1")
     return subprocess.run(["unshare", "-rn", "sh", "-c", 'ip link set lo up && exec "$@"', "sh", sys.executable]
                           + sys.argv, env=env).returncode
+
+
+def write_codex_config(wd, mock, mcp_extra="", extra=""):
+    """CODEX_HOME/config.toml for Codex offline against the mock, with `askhost mcp` as its MCP
+    server `ask` (`mcp_extra`: more lines for that server's table; `extra`: more tables)."""
+    home = wd.file("codex_home")
+    os.makedirs(home, exist_ok=True)
+    with open(os.path.join(home, "config.toml"), "w") as f:
+        f.write(f'''model = "mock-model"
+model_provider = "mock"
+approval_policy = "never"
+sandbox_mode = "read-only"
+check_for_update_on_startup = false
+
+[model_providers.mock]
+name = "mock"
+base_url = "http://127.0.0.1:{mock.port}/v1"
+wire_api = "responses"
+env_key = "MOCK_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+
+[mcp_servers.ask]
+command = "{ASKHOST}"
+args = ["mcp"]
+default_tools_approval_mode = "approve"
+{mcp_extra}
+{extra}
+[analytics]
+enabled = false
+
+[features]
+plugins = false
+apps = false
+remote_plugin = false
+plugin_sharing = false
+''')

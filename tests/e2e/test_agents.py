@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
 from harness import (ASKHOST, ROOT, Editor, Tmux, Workdir, case, check, equal, main,  # noqa: E402
                      wait_for)
-from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, in_network_namespace  # noqa: E402
+from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, in_network_namespace, write_codex_config  # noqa: E402
 
 TAIL = " You can now continue with the user's answers in mind."
 DB_Q = "Which database should we use?"
@@ -107,37 +107,7 @@ def claude_mcp_cancel():
 
 def codex_mcp(wd, mock):
     codex = agent_bin("openai-codex", "codex")
-    home = wd.file("codex_home")
-    os.makedirs(home, exist_ok=True)
-    with open(os.path.join(home, "config.toml"), "w") as f:
-        f.write(f'''model = "mock-model"
-model_provider = "mock"
-approval_policy = "never"
-sandbox_mode = "read-only"
-check_for_update_on_startup = false
-
-[model_providers.mock]
-name = "mock"
-base_url = "http://127.0.0.1:{mock.port}/v1"
-wire_api = "responses"
-env_key = "MOCK_API_KEY"
-request_max_retries = 0
-stream_max_retries = 0
-
-[mcp_servers.ask]
-command = "{ASKHOST}"
-args = ["mcp"]
-default_tools_approval_mode = "approve"
-
-[analytics]
-enabled = false
-
-[features]
-plugins = false
-apps = false
-remote_plugin = false
-plugin_sharing = false
-''')
+    write_codex_config(wd, mock)
     argv = [codex, "exec", "--skip-git-repo-check", "--json", "Set up the project."]
     return start(wd, agent_env(wd, mock), argv)
 

@@ -13,7 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
 from harness import ASKHOST, Editor, Tmux, Workdir, case, check, equal, main, wait_for  # noqa: E402
-from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, in_network_namespace  # noqa: E402
+from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, in_network_namespace, write_codex_config  # noqa: E402
 
 DB_Q = "Which database should we use?"
 DATABASE = {"question": DB_Q, "header": "Database", "multiSelect": False, "options": [
@@ -34,41 +34,8 @@ def shared_registry_env(wd, **extra):
 
 def codex_tui(wd, mock, project):
     codex = agent_bin("openai-codex", "codex")
-    home = wd.file("codex_home")
-    os.makedirs(home, exist_ok=True)
-    with open(os.path.join(home, "config.toml"), "w") as f:
-        f.write(f'''model = "mock-model"
-model_provider = "mock"
-approval_policy = "never"
-sandbox_mode = "read-only"
-check_for_update_on_startup = false
-
-[model_providers.mock]
-name = "mock"
-base_url = "http://127.0.0.1:{mock.port}/v1"
-wire_api = "responses"
-env_key = "MOCK_API_KEY"
-request_max_retries = 0
-stream_max_retries = 0
-
-[mcp_servers.ask]
-command = "{ASKHOST}"
-args = ["mcp"]
-default_tools_approval_mode = "approve"
-tool_timeout_sec = 600
-
-[projects."{project}"]
-trust_level = "trusted"
-
-[analytics]
-enabled = false
-
-[features]
-plugins = false
-apps = false
-remote_plugin = false
-plugin_sharing = false
-''')
+    write_codex_config(wd, mock, mcp_extra="tool_timeout_sec = 600",
+                       extra=f'[projects."{project}"]\ntrust_level = "trusted"\n')
     env = agent_env(wd, mock)
     keep = ("HOME", "CODEX_HOME", "MOCK_API_KEY", "NO_PROXY", "no_proxy", "PATH", "LANG")
     env.setdefault("LANG", "C.UTF-8")
