@@ -13,10 +13,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
 import harness  # noqa: E402
-from harness import Editor, Workdir, case, check, equal, main  # noqa: E402
+from harness import Editor, Workdir, case, check, equal  # noqa: E402
 
 _theirs = set(harness._cases)
-from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, in_network_namespace  # noqa: E402
+from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, run_cases  # noqa: E402
 from test_agents import finish  # noqa: E402
 
 for _name in set(harness._cases) - _theirs:  # test_agents.py's own cases run from that file
@@ -225,8 +225,4 @@ def gemini_permission_refused():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] != "--list":
-        rc = in_network_namespace()
-        if rc is not None:
-            raise SystemExit(rc)
-    raise SystemExit(main())
+    raise SystemExit(run_cases())

@@ -13,9 +13,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import (ASKHOST, ROOT, Editor, Tmux, Workdir, case, check, equal, main,  # noqa: E402
+from harness import (ASKHOST, ROOT, Editor, Tmux, Workdir, case, check, equal,  # noqa: E402
                      wait_for)
-from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, in_network_namespace, write_codex_config  # noqa: E402
+from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, run_cases, write_codex_config  # noqa: E402
 
 TAIL = " You can now continue with the user's answers in mind."
 DB_Q = "Which database should we use?"
@@ -471,8 +471,4 @@ def pi_in_the_terminal():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] != "--list":
-        rc = in_network_namespace()
-        if rc is not None:
-            raise SystemExit(rc)
-    raise SystemExit(main())
+    raise SystemExit(run_cases())

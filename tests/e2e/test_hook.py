@@ -11,8 +11,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import ASKHOST, Editor, Tmux, Workdir, case, check, equal, main, wait_for  # noqa: E402
-from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, in_network_namespace  # noqa: E402
+from harness import ASKHOST, Editor, Tmux, Workdir, case, check, equal, wait_for  # noqa: E402
+from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, run_cases  # noqa: E402
 
 CLAUDE_VERSION = "2.1.197"
 DB_Q = "Which database should we use?"
@@ -224,8 +224,4 @@ def claude_tui_without_a_host_shows_its_own_dialog():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] != "--list":
-        rc = in_network_namespace()
-        if rc is not None:
-            raise SystemExit(rc)
-    raise SystemExit(main())
+    raise SystemExit(run_cases())

@@ -12,8 +12,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import ASKHOST, Editor, Tmux, Workdir, case, check, equal, main, wait_for  # noqa: E402
-from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, in_network_namespace, write_codex_config  # noqa: E402
+from harness import ASKHOST, Editor, Tmux, Workdir, case, check, equal, wait_for  # noqa: E402
+from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, run_cases, write_codex_config  # noqa: E402
 
 DB_Q = "Which database should we use?"
 DATABASE = {"question": DB_Q, "header": "Database", "multiSelect": False, "options": [
@@ -194,8 +194,4 @@ def gemini_tui_asks_in_the_editor_of_its_workspace():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] != "--list":
-        rc = in_network_namespace()
-        if rc is not None:
-            raise SystemExit(rc)
-    raise SystemExit(main())
+    raise SystemExit(run_cases())
