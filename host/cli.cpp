@@ -96,7 +96,14 @@ std::optional<std::chrono::milliseconds> parse_seconds(const std::string& s) {
 std::variant<CliOptions, CliError> parse_cli(const std::vector<std::string>& args) {
     CliOptions o;
     std::size_t i = 0;
+    // `--opt value` or `--opt=value`: the value given after `=` in this argument, if any.
+    std::optional<std::string> inline_value;
     auto value = [&](const std::string& flag, std::string& out) -> std::optional<CliError> {
+        if (inline_value) {
+            out = *inline_value;
+            inline_value.reset();
+            return std::nullopt;
+        }
         if (i + 1 >= args.size()) return CliError{flag + " needs a value"};
         out = args[++i];
         return std::nullopt;
@@ -129,7 +136,14 @@ std::variant<CliOptions, CliError> parse_cli(const std::vector<std::string>& arg
     }
 
     for (; i < args.size(); ++i) {
-        const std::string& a = args[i];
+        std::string a = args[i];
+        inline_value.reset();
+        if (a.rfind("--", 0) == 0 && a.size() > 2) {
+            if (auto eq = a.find('='); eq != std::string::npos) {
+                inline_value = a.substr(eq + 1);
+                a.resize(eq);
+            }
+        }
         std::optional<CliError> err;
         std::string v;
         if (a == "--") {
@@ -186,6 +200,7 @@ std::variant<CliOptions, CliError> parse_cli(const std::vector<std::string>& arg
             break;
         }
         if (err) return *err;
+        if (inline_value) return CliError{a + " takes no value"};
     }
     if (o.command == Command::Run && o.agent_argv.empty() && o.mode != Mode::Stdio)
         return CliError{"no agent to run: askhost [OPTIONS] -- AGENT [ARGS...]"};

@@ -5,7 +5,7 @@ import signal
 import subprocess
 import time
 
-from harness import (ASKHOST, DATABASE_Q, FEATURES_Q, NAME_Q, Workdir, ask_request, case, check,
+from harness import (DEMO_AGENT, ASKHOST, DATABASE_Q, FEATURES_Q, NAME_Q, Workdir, ask_request, case, check,
                      equal, main, run, wait_for)
 
 
@@ -143,6 +143,15 @@ def usage_errors():
     check(b"Usage:" in p.stdout, "--help prints usage")
     p = run(["--version"], wd)
     check(p.stdout.startswith(b"askhost "), f"--version: {p.stdout!r}")
+    # --opt=value works wherever --opt value does; a flag without a value refuses one.
+    p = run(["--timeout=soon", "--", "true"], wd)
+    equal(p.returncode, 2, "bad --timeout=: exit code")
+    check(b"'soon'" in p.stderr, f"stderr names the value: {p.stderr!r}")
+    p = run(["--stdio=yes"], wd)
+    equal(p.returncode, 2, "--stdio=: exit code")
+    check(b"--stdio takes no value" in p.stderr, f"stderr: {p.stderr!r}")
+    p = run(["--print", "--pending-file=elsewhere.json", "--", DEMO_AGENT], wd)
+    check(os.path.exists(wd.file("elsewhere.json")), "--pending-file=PATH used")
 
 
 @case
