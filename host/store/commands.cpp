@@ -1,5 +1,7 @@
 #include "store/commands.hpp"
 
+#include <filesystem>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -190,8 +192,25 @@ int answer_by_editing(const std::string& path, std::ostream& out, std::ostream& 
 
 }  // namespace
 
+// The pending-questions file of this directory's project: .askhost/pending-questions.json here
+// or in the nearest parent folder that has one, as git finds .git; else the default, here.
+static std::string nearest_pending_file() {
+    std::error_code ec;
+    auto dir = std::filesystem::current_path(ec);
+    for (int depth = 0; !ec && depth < 64; ++depth) {
+        auto candidate = dir / default_pending_file;
+        if (std::filesystem::exists(candidate, ec)) {
+            // Shown as the person would type it: relative when it is here.
+            return depth == 0 ? std::string(default_pending_file) : candidate.string();
+        }
+        if (!dir.has_parent_path() || dir.parent_path() == dir) break;
+        dir = dir.parent_path();
+    }
+    return default_pending_file;
+}
+
 int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    std::string path = default_pending_file;
+    std::string path = nearest_pending_file();
     std::optional<std::string> json, file, text;
     bool edit = false, from_stdin = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -343,7 +362,7 @@ void show_questions(std::ostream& out, const std::string& path, const PendingFil
 }  // namespace
 
 int run_questions(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    std::string path = default_pending_file;
+    std::string path = nearest_pending_file();
     std::string action = "show";
     bool json = false, action_set = false;
     for (std::size_t i = 0; i < args.size(); ++i) {

@@ -77,6 +77,22 @@ def answered(r):
 # ---- print mode writes the file ----------------------------------------------------------------
 
 @case
+def answer_and_questions_find_the_folder_in_a_parent_directory():
+    wd = Workdir()
+    Runs(wd).ask(SPEC_QS)
+    deep = wd.file("src/deep")
+    os.makedirs(deep)
+    p = subprocess.run([ASKHOST, "questions"], cwd=deep, env=wd.env(), capture_output=True, text=True)
+    equal(p.returncode, 0, "askhost questions: " + p.stderr)
+    check(wd.file(".askhost/pending-questions.json") in p.stdout, "names the project's file: " + p.stdout)
+    p = subprocess.run([ASKHOST, "answer", "--text", "use what you think best"], cwd=deep, env=wd.env(),
+                       capture_output=True, text=True)
+    equal(p.returncode, 0, "askhost answer: " + p.stderr)
+    check(not os.path.exists(os.path.join(deep, ".askhost")), "no new folder where it ran")
+    check(all(q.get("answer") for q in pending(wd)["questions"]), "the project's file is answered")
+
+
+@case
 def the_askhost_folder_keeps_out_of_git():
     wd = Workdir()
     Runs(wd).ask(SPEC_QS)
