@@ -122,6 +122,7 @@ def codex_tui_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane():
     """No editor: the question opens in a tmux popup over Codex's own pane (its server gets no TMUX
     and no terminal: the pane is found from its parent processes), answered with keys."""
     wd = Workdir()
+    wd.popups = True
     project = os.path.realpath(wd.file("project"))
     os.makedirs(project)
     mock = Mock(wd, CODEX_TOOLS, [DATABASE])

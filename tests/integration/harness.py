@@ -50,6 +50,9 @@ class Workdir:
     def __init__(self):
         self.path = tempfile.mkdtemp(prefix="askhost-test-")
         self.script_count = 0
+        # A test that waits with nobody to ask must not open a tmux popup in the terminal the
+        # suite runs in (a developer's tmux): popups are off unless a test turns them on.
+        self.popups = False
 
     def file(self, name):
         return os.path.join(self.path, name)
@@ -75,7 +78,11 @@ class Workdir:
         env["XDG_STATE_HOME"] = self.file("state")
         env["XDG_RUNTIME_DIR"] = self.file("run")
         env["HOME"] = self.path
+        env["XDG_CONFIG_HOME"] = self.file("config")
         os.makedirs(env["XDG_RUNTIME_DIR"], mode=0o700, exist_ok=True)
+        os.makedirs(self.file("config/askhost"), exist_ok=True)
+        with open(self.file("config/askhost/config"), "w") as f:
+            f.write("tmux-popup = %s\n" % ("true" if self.popups else "false"))
         env.update(extra)
         return env
 

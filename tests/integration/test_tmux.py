@@ -52,6 +52,7 @@ class Scene:
     def __init__(self, wd, questions, agent_window_hidden=False, caps=None):
         if not subprocess.run(["sh", "-c", "command -v tmux"], capture_output=True).returncode == 0:
             raise Skip("tmux is not installed")
+        wd.popups = True  # what these tests are about
         self.wd = wd
         self.inner = "askhost-in-%d-%d" % (os.getpid(), int(time.monotonic() * 1000) % 100000)
         self.outer = self.inner.replace("-in-", "-out-")
