@@ -160,21 +160,30 @@ void ToolPolicy::allow(std::string_view list) {
         while (i < list.size() && (list[i] == ',' || list[i] == ' ' || list[i] == '\t')) ++i;
         std::size_t start = i;
         while (i < list.size() && list[i] != ',' && list[i] != ' ' && list[i] != '\t') ++i;
-        if (i > start) patterns_.emplace_back(list.substr(start, i - start));
+        if (i > start) patterns_.push_back({std::string(list.substr(start, i - start)), false});
     }
 }
 
-bool ToolPolicy::allows(std::string_view tool) const {
-    if (tool.empty()) return false;
-    for (const auto& p : patterns_) {
-        if (p == "*") return true;
+const ToolPolicy::Pattern* ToolPolicy::match(std::string_view tool) const {
+    if (tool.empty()) return nullptr;
+    for (const auto& pattern : patterns_) {
+        std::string_view p = pattern.text;
+        if (p == "*") return &pattern;
         if (!p.empty() && p.back() == '*') {
-            if (tool.substr(0, p.size() - 1) == std::string_view(p).substr(0, p.size() - 1)) return true;
+            if (tool.substr(0, p.size() - 1) == p.substr(0, p.size() - 1)) return &pattern;
         } else if (p == tool) {
-            return true;
+            return &pattern;
         }
     }
-    return false;
+    return nullptr;
+}
+
+bool ToolPolicy::allows(std::string_view tool) const { return match(tool) != nullptr; }
+
+std::string_view ToolPolicy::reason(std::string_view tool) const {
+    const Pattern* p = match(tool);
+    if (!p) return {};
+    return p->remembered ? "you chose Always earlier in this session" : "--allow-tools";
 }
 
 const PermissionChoice* ToolPolicy::automatic_choice(const PermissionRequest& request) const {
@@ -187,7 +196,7 @@ const PermissionChoice* ToolPolicy::automatic_choice(const PermissionRequest& re
 
 void ToolPolicy::remember(const PermissionRequest& request, const PermissionChoice& choice) {
     if (choice.kind == PermissionKind::AllowAlways && !request.tool.empty() && !allows(request.tool))
-        patterns_.push_back(request.tool);
+        patterns_.push_back({request.tool, true});
 }
 
 }  // namespace askhost

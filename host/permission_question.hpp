@@ -69,6 +69,9 @@ public:
 
     bool allows(std::string_view tool) const;
     bool empty() const { return patterns_.empty(); }
+    // Why `tool` is allowed without asking, for the log line: "--allow-tools", or the person's
+    // "always" earlier in this session; empty when it is not.
+    std::string_view reason(std::string_view tool) const;
 
     // The choice to take without asking (the narrowest allow: allow-once before always), or null.
     const PermissionChoice* automatic_choice(const PermissionRequest& request) const;
@@ -77,7 +80,12 @@ public:
     void remember(const PermissionRequest& request, const PermissionChoice& choice);
 
 private:
-    std::vector<std::string> patterns_;
+    struct Pattern {
+        std::string text;
+        bool remembered = false;  // from the person's "always", not --allow-tools
+    };
+    const Pattern* match(std::string_view tool) const;
+    std::vector<Pattern> patterns_;
 };
 
 }  // namespace askhost

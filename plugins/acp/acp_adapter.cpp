@@ -503,7 +503,9 @@ private:
         req->detail = permission_detail(*call_v, req->title);
 
         if (const std::string choice = automatic_choice(*req, kind); !choice.empty()) {
-            show_line("[askhost] allowed " + (tool.empty() ? kind : tool) + " (--allow-tools): " + req->title);
+            const std::string_view why = policy_.reason(tool.empty() ? kind : tool);
+            show_line("[askhost] allowed " + (tool.empty() ? kind : tool) + " (" +
+                      std::string(why.empty() ? "--allow-tools" : why) + "): " + req->title);
             reply_result(id_json, selected(choice));
             return;
         }

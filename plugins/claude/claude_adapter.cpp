@@ -127,8 +127,9 @@ public:
 
     void started() override {
         send_control("askhost_init", R"({"subtype":"initialize","hooks":null})");
-        // A prompt on the command line is one turn; so is any prompt when no editor can send another.
-        one_shot_ = !first_prompt_.empty() || host_.settings().one_shot;
+        // One turn when no editor can send another prompt (not --stdio); under --stdio a prompt on
+        // the command line is the first of many, as --prompt is.
+        one_shot_ = host_.settings().one_shot;
         if (!first_prompt_.empty()) prompt(first_prompt_);
         if (!first_prompt_.empty() || !host_.settings().one_shot) return;
         // askhost --prompt arrives right after the start; with none, nobody could ever prompt Claude.
@@ -277,9 +278,8 @@ private:
     void permission(const std::string& id, const std::string& tool, const rapidjson::Value& input) {
         PermissionRequest req = claude::tool_permission_request(tool, input);
         const std::string original = to_json(input);
-        if (const PermissionChoice* auto_choice = policy_.automatic_choice(req)) {
-            say(Stream::Stderr, "[askhost] allowed " + tool + " (--allow-tools)");
-            (void)auto_choice;
+        if (policy_.automatic_choice(req)) {
+            say(Stream::Stderr, "[askhost] allowed " + tool + " (" + std::string(policy_.reason(tool)) + ")");
             return allow(id, original);
         }
         open_[id] = {};

@@ -90,8 +90,9 @@ public:
     void launching(std::vector<std::string>& argv) override { argv = pi_rpc_argv(argv, first_prompt_); }
 
     void started() override {
-        // A prompt on the command line is one turn; so is any prompt when no editor can send another.
-        one_shot_ = !first_prompt_.empty() || host_.settings().one_shot;
+        // One turn when no editor can send another prompt (not --stdio); under --stdio a prompt on
+        // the command line is the first of many, as --prompt is.
+        one_shot_ = host_.settings().one_shot;
         if (!first_prompt_.empty()) return (void)prompt(first_prompt_);
         if (!host_.settings().one_shot) return;
         // askhost --prompt arrives right after the start; with none, nobody could ever prompt pi.

@@ -236,19 +236,52 @@ def claude_allow_tools():
     equal(res["is_error"], False, f"is_error ({res['text']!r})")
     check(os.path.exists(wd.file("project/made-by-bash.txt")), "the command ran without a question")
     check(not [m for m in ed.seen if m.get("method") == "ask/show"], "nothing was asked")
+    ed.method("agent/output", timeout=TIMEOUT,
+              where=lambda m: m["params"]["text"].strip() == "[askhost] allowed Bash (--allow-tools)")
+    finish(ed, mock)
+
+
+@case
+def claude_always_allow():
+    """Always allow this tool: the next call runs without a question, and the log line credits the
+    person's choice, not an --allow-tools that was never given."""
+    wd = Workdir()
+    mock = Mock(wd, ["Bash"], BASH)
+    ed = claude_stream(wd, mock)
+    show = ed.method("ask/show", timeout=TIMEOUT)
+    q = show["params"]["questions"][0]
+    ed.reply(show["id"], {"answered": True, "answers": [option(q["question"], "Always allow this tool")]})
+    equal(mock.tool_result()["is_error"], False, "the first call ran")
+    ed.method("agent/output", timeout=TIMEOUT, where=lambda m: "All set." in m["params"]["text"])
+    os.remove(wd.file("project/made-by-bash.txt"))
+    rid = ed.request("agent/prompt", {"text": "Once more."})
+    equal(ed.result_of(rid, timeout=30).get("result"), {}, "agent/prompt")
+    said = ed.method("agent/output", timeout=TIMEOUT, where=lambda m: "[askhost] allowed Bash" in m["params"]["text"])
+    equal(said["params"]["text"].strip(), "[askhost] allowed Bash (you chose Always earlier in this session)",
+          "the log line")
+    wait_for(lambda: os.path.exists(wd.file("project/made-by-bash.txt")), timeout=TIMEOUT,
+             what="the second call to run")
+    check(not [m for m in ed.seen if m.get("method") == "ask/show"], "nothing was asked the second time")
     finish(ed, mock)
 
 
 @case
 def claude_prompt_on_the_command_line():
-    """askhost -- claude "prompt": one turn, then Claude exits and so does askhost."""
+    """askhost --stdio -- claude "prompt": the first prompt of many, as --prompt is; the session stays
+    open for the editor's next agent/prompt."""
     wd = Workdir()
     mock = Mock(wd, ["AskUserQuestion"], QUESTIONS)
     ed = claude_stream(wd, mock, args=["Set up the project."], prompt=None)
     answer(ed, {"answered": True, "answers": [option(DB_Q, "SQLite")]})
     check(f'"{DB_Q}"="SQLite"' in claude_said(mock)["text"], "answer delivered")
-    ex = ed.method("agent/exit", timeout=TIMEOUT)
-    equal(ex["params"]["exitCode"], 0, "Claude exits after its one turn")
+    ed.method("agent/output", timeout=TIMEOUT, where=lambda m: "All set." in m["params"]["text"])
+    rid = ed.request("agent/prompt", {"text": "And the cache?"})
+    equal(ed.result_of(rid, timeout=30).get("result"), {}, "a second agent/prompt is taken")
+    answer(ed, {"answered": True, "answers": [option(DB_Q, "PostgreSQL (Recommended)")]})
+    results = wait_for(lambda: [r for r in mock.requests() if "tool_result" in r][1:], timeout=TIMEOUT,
+                       what="the second turn's tool result")
+    check("PostgreSQL" in results[0]["tool_result"]["text"], f"second answer delivered: {results[0]!r}")
+    check(not [m for m in ed.seen if m.get("method") == "agent/exit"], "Claude did not exit after the first turn")
     finish(ed, mock)
 
 
@@ -320,7 +353,7 @@ NAME_Q = "What should we name this service?"
 LENIENT = [dict(QUESTIONS[0]), {"question": NAME_Q, "header": "Service name"}]
 
 
-def pi_agent(wd, mock, extension, prompt="Set up the project."):
+def pi_agent(wd, mock, extension, prompt="Set up the project.", words=()):
     pi = agent_bin("mariozechner-pi-coding-agent", "pi")
     agent_dir = wd.file("pi_agent")
     os.makedirs(agent_dir, exist_ok=True)
@@ -334,12 +367,32 @@ def pi_agent(wd, mock, extension, prompt="Set up the project."):
     ed = Editor(wd, [], env=agent_env(wd, mock))
     ed.initialize(name="e2e-editor")
     argv = [pi, "--offline", "--no-session", "--provider", "mock", "--model", "mock-model", "--no-extensions",
-            "--no-skills", "--no-prompt-templates", "--no-context-files", "--no-themes", "-e", extension]
+            "--no-skills", "--no-prompt-templates", "--no-context-files", "--no-themes", "-e", extension] + list(words)
     rid = ed.request("agent/start", {"command": argv, "cwd": project})
     check("pid" in ed.result_of(rid, timeout=30).get("result", {}), "agent/start")
-    rid = ed.request("agent/prompt", {"text": prompt})
-    equal(ed.result_of(rid, timeout=30).get("result"), {}, "agent/prompt")
+    if prompt is not None:
+        rid = ed.request("agent/prompt", {"text": prompt})
+        equal(ed.result_of(rid, timeout=30).get("result"), {}, "agent/prompt")
     return ed
+
+
+@case
+def pi_prompt_on_the_command_line():
+    """askhost --stdio -- pi ... "prompt": the first prompt, and pi stays for the editor's next one."""
+    wd = Workdir()
+    mock = Mock(wd, ["ask_user"], QUESTIONS)
+    ed = pi_agent(wd, mock, PI_EXTENSION, prompt=None, words=["Set up the project."])
+    answer(ed, {"answered": True, "answers": [option(DB_Q, "SQLite")]})
+    check('"SQLite"' in mock.tool_result()["text"], "first answer delivered")
+    ed.method("agent/output", timeout=TIMEOUT, where=lambda m: "All set." in m["params"]["text"])
+    rid = ed.request("agent/prompt", {"text": "And the cache?"})
+    equal(ed.result_of(rid, timeout=30).get("result"), {}, "a second agent/prompt is taken")
+    answer(ed, {"answered": True, "answers": [option(DB_Q, "PostgreSQL (Recommended)")]})
+    results = wait_for(lambda: [r for r in mock.requests() if "tool_result" in r][1:], timeout=TIMEOUT,
+                       what="the second turn's tool result")
+    check("PostgreSQL" in results[0]["tool_result"]["text"], f"second answer delivered: {results[0]!r}")
+    check(not [m for m in ed.seen if m.get("method") == "agent/exit"], "pi did not exit after the first turn")
+    finish(ed, mock)
 
 
 @case

@@ -198,3 +198,13 @@ BOOST_AUTO_TEST_CASE(always_is_remembered_only_for_an_always_choice) {
     BOOST_TEST(p.allows("Bash"));
     BOOST_TEST(!p.allows("Edit"));
 }
+
+BOOST_AUTO_TEST_CASE(the_reason_names_the_flag_or_the_persons_always) {
+    ToolPolicy p("Edit,mcp__*");
+    PermissionRequest r = bash_request();
+    BOOST_TEST(p.reason("Bash").empty());
+    p.remember(r, r.choices[1]);
+    BOOST_TEST(p.reason("Bash") == "you chose Always earlier in this session");
+    BOOST_TEST(p.reason("Edit") == "--allow-tools");
+    BOOST_TEST(p.reason("mcp__ask__x") == "--allow-tools");
+}

@@ -101,18 +101,22 @@ BOOST_AUTO_TEST_CASE(abandoned_dialogs_close) {
     BOOST_TEST(host.sent[1] == R"({"type":"extension_ui_response","id":"u3","cancelled":true})");
 }
 
-BOOST_AUTO_TEST_CASE(command_line_prompt_ends_with_the_turn) {
-    FakeHost host;
-    auto a = make(host);
-    std::vector<std::string> argv = {"pi", "hello"};
-    a->launching(argv);
-    a->started();
-    BOOST_TEST(host.sent.back() == R"({"id":"askhost-1","type":"prompt","message":"hello"})");
-    a->on_line(R"({"type":"agent_start"})");
-    BOOST_TEST(a->prompt("more"));
-    BOOST_TEST(host.sent.back() == R"({"id":"askhost-2","type":"prompt","message":"more","streamingBehavior":"followUp"})");
-    a->on_line(R"({"type":"agent_end","messages":[]})");
-    BOOST_TEST(host.input_closed);
+BOOST_AUTO_TEST_CASE(command_line_prompt_ends_with_the_turn_only_when_no_editor_can_prompt) {
+    for (bool one_shot : {true, false}) {
+        FakeHost host;
+        host.settings_.one_shot = one_shot;  // not --stdio / --stdio
+        auto a = make(host);
+        std::vector<std::string> argv = {"pi", "hello"};
+        a->launching(argv);
+        a->started();
+        BOOST_TEST(host.sent.back() == R"({"id":"askhost-1","type":"prompt","message":"hello"})");
+        a->on_line(R"({"type":"agent_start"})");
+        BOOST_TEST(a->prompt("more"));
+        BOOST_TEST(host.sent.back() ==
+                   R"({"id":"askhost-2","type":"prompt","message":"more","streamingBehavior":"followUp"})");
+        a->on_line(R"({"type":"agent_end","messages":[]})");
+        BOOST_TEST(host.input_closed == one_shot);
+    }
 }
 
 // The arguments are shown serialised, which recurses once a level: 200 000 overflowed the stack.
