@@ -59,6 +59,7 @@ void write_ask_members(JsonWriter& w, const Ask& ask, const ClientAskCaps& caps)
         w.RawValue(ask.metadata_json.data(), ask.metadata_json.size(), rapidjson::kObjectType);
     }
     write_str(w, "agent", ask.agent);
+    if (!ask.client.empty()) write_str(w, "client", ask.client);
     write_str(w, "route", ask.route.empty() ? std::string("agent") : ask.route);
     if (!ask.cwd.empty()) write_str(w, "cwd", ask.cwd);
 }

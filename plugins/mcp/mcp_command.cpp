@@ -421,6 +421,7 @@ public:
         ask.route = "mcp";
         ask.cwd = cwd_;
         ask.agent = agent_name(server.client_name());
+        if (ask.agent != server.client_name()) ask.client = server.client_name();
         std::string why;
         if (!print_only_) {
             if (auto found = find_host(cwd_, hint_, &why)) {

@@ -119,6 +119,8 @@ def codex_mcp_option():
     ed = codex_mcp(wd, mock)
     shown = answer(ed, {"answered": True, "answers": [option(DB_Q, "PostgreSQL (Recommended)")]})
     equal(shown["questions"][0]["question"], DB_Q, "question shown")
+    equal(shown["agent"], "codex", "the agent's program, not its MCP client's name")
+    equal(shown.get("client"), "codex-mcp-client", "the MCP client's name, in its own field")
     res = mock.tool_result()
     # Codex too hands the model the structuredContent, after a line with the call's wall time.
     check(res["text"].endswith("\nOutput:\n" + compact({"answers": {DB_Q: "PostgreSQL (Recommended)"}})),

@@ -104,7 +104,8 @@ def nested_workspaces_route_by_depth():
     rid = mcp.call({"questions": [strict(DATABASE_Q)]})
     show = answer(inner_ed, "SQLite")
     p = show["params"]
-    equal((p["route"], p["agent"], p["cwd"]), ("mcp", "codex", ws(wd, "inner", "x")), "route, agent, cwd")
+    equal((p["route"], p["agent"], p["client"], p["cwd"]), ("mcp", "codex", "codex-mcp-client", ws(wd, "inner", "x")),
+          "route, agent, client, cwd")
     res = mcp.reply_to(rid)["result"]
     equal(res["structuredContent"]["answers"], {DATABASE_Q["question"]: "SQLite"}, "answers")
     check(not any(m.get("method") == "ask/show" for m in outer_ed.seen), "the outer host was not asked")
