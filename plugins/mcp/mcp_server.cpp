@@ -26,19 +26,20 @@ constexpr std::string_view kDescription =
     "- Do not ask what you can infer from the code, the conversation or earlier answers, and do not use "
     "it to ask for approval of a plan.";
 
-// The reference implementation's schema (1-4 questions, 2-4 options, header at most 12).
+// The reference implementation's schema (1-4 questions, 2-4 options, header at most 12), as askhost
+// accepts it: an option's description is optional (REQ-AUQ-004) and metadata takes any members.
 constexpr std::string_view kInputSchema = R"({"type":"object","required":["questions"],"additionalProperties":false,"properties":{
 "questions":{"type":"array","minItems":1,"maxItems":4,"description":"Questions to ask the user. Provide 1-4 multiple-choice questions in one batch.","items":{"type":"object","required":["question","header","options"],"additionalProperties":false,"properties":{
 "question":{"type":"string","description":"The full question shown to the user. Keep it clear and specific; if multiSelect is true, phrase it as a multi-select question."},
 "header":{"type":"string","maxLength":12,"description":"Very short chip/tag label for the question (max 12 chars)."},
-"options":{"type":"array","minItems":2,"maxItems":4,"description":"Available choices for this question. Provide 2-4 distinct options; they should be mutually exclusive unless multiSelect is true.","items":{"type":"object","required":["label","description"],"additionalProperties":false,"properties":{
+"options":{"type":"array","minItems":2,"maxItems":4,"description":"Available choices for this question. Provide 2-4 distinct options; they should be mutually exclusive unless multiSelect is true.","items":{"type":"object","required":["label"],"additionalProperties":false,"properties":{
 "label":{"type":"string","description":"Short display text for the option. This is what the user selects."},
 "description":{"type":"string","description":"Explanation of what the option means or what choosing it implies."},
 "preview":{"type":"string","description":"Optional preview content (markdown or a small HTML fragment) shown alongside the choice."}}}},
 "multiSelect":{"type":"boolean","description":"Set to true to allow the user to select multiple options for this question instead of just one."}}}},
 "answers":{"type":"object","description":"Optional pre-supplied answers keyed by question text. Values may be a single string or an array of strings for multi-select questions."},
 "annotations":{"type":"object","description":"Optional per-question annotation data keyed by question text, such as selected preview text or free-form user notes."},
-"metadata":{"type":"object","additionalProperties":false,"description":"Optional metadata forwarded to the host with the question. Not displayed to the user.","properties":{"source":{"type":"string","description":"Optional identifier describing why this question was asked."}}}}})";
+"metadata":{"type":"object","additionalProperties":true,"description":"Optional metadata forwarded to the host with the question. Not displayed to the user.","properties":{"source":{"type":"string","description":"Optional identifier describing why this question was asked."}}}}})";
 
 std::string without_newlines(std::string_view s) {
     std::string out;

@@ -1,7 +1,9 @@
 #define BOOST_TEST_MODULE mcp
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <rapidjson/document.h>
@@ -73,6 +75,47 @@ BOOST_AUTO_TEST_CASE(tool_list_has_the_strict_schema) {
     BOOST_TEST(q["items"]["properties"]["header"]["maxLength"].GetInt() == 12);
     BOOST_TEST(q["items"]["properties"]["options"]["minItems"].GetInt() == 2);
     BOOST_TEST(!tools[0]["inputSchema"]["additionalProperties"].GetBool());
+}
+
+// What tools/list publishes is what a call may send: at every level of the schema, a field it
+// marks required is refused when missing and only then, and an unknown member is refused exactly
+// where the schema closes the object.
+BOOST_AUTO_TEST_CASE(published_schema_is_what_is_accepted) {
+    auto d = parse(tools_list_json());
+    const rapidjson::Value& root = d["tools"][0]["inputSchema"];
+    const rapidjson::Value& question = root["properties"]["questions"]["items"];
+    const rapidjson::Value& option = question["properties"]["options"]["items"];
+    const rapidjson::Value& metadata = root["properties"]["metadata"];
+    const std::string valid = std::string(R"({"questions":[)") + kQuestion + R"(],"metadata":{"source":"s"}})";
+    // The object at each level inside a fresh copy of the valid input.
+    using Pick = rapidjson::Value& (*)(rapidjson::Document&);
+    const std::vector<std::pair<const rapidjson::Value*, Pick>> levels = {
+        {&root, [](rapidjson::Document& in) -> rapidjson::Value& { return in; }},
+        {&question, [](rapidjson::Document& in) -> rapidjson::Value& { return in["questions"][0]; }},
+        {&option, [](rapidjson::Document& in) -> rapidjson::Value& { return in["questions"][0]["options"][1]; }},
+        {&metadata, [](rapidjson::Document& in) -> rapidjson::Value& { return in["metadata"]; }},
+    };
+    auto accepted = [](const rapidjson::Document& in) {
+        return std::holds_alternative<AskInput>(parse_ask_input(in, Profile::Strict));
+    };
+    BOOST_TEST(accepted(parse(valid)));
+    for (const auto& [schema, pick] : levels) {
+        std::vector<std::string> required;
+        if (schema->HasMember("required"))
+            for (const auto& r : (*schema)["required"].GetArray()) required.emplace_back(r.GetString());
+        for (const auto& p : (*schema)["properties"].GetObject()) {
+            const std::string name = p.name.GetString();
+            auto in = parse(valid);
+            if (!pick(in).HasMember(name.c_str())) continue;
+            pick(in).RemoveMember(name.c_str());
+            const bool is_required = std::find(required.begin(), required.end(), name) != required.end();
+            BOOST_TEST(accepted(in) == !is_required, "without " << name);
+        }
+        auto in = parse(valid);
+        pick(in).AddMember("zz_extra", "x", in.GetAllocator());
+        const bool closed = schema->HasMember("additionalProperties") && !(*schema)["additionalProperties"].GetBool();
+        BOOST_TEST(accepted(in) == !closed, "an unknown member where additionalProperties is " << !closed);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(answered_result_has_model_text_and_answers_map) {
