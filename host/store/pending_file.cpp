@@ -463,10 +463,16 @@ AnswerResult apply_text(PendingFile& f, std::string_view text) {
         res.errors.push_back("no questions are waiting for an answer");
         return res;
     }
+    // The text once, as the answer to the first question without one; the others point to it, so
+    // the model reads the person's words once and knows which questions they cover.
     for (std::size_t i : open) {
         if (f.questions[i].answer) continue;
         AnswerSpec spec;
-        spec.items.push_back({std::string(t), std::nullopt});
+        if (res.changed.empty())
+            spec.items.push_back({std::string(t), std::nullopt});
+        else
+            spec.items.push_back({"(see my answer to \"" + f.questions[res.changed.front()].question.question + "\")",
+                                  std::nullopt});
         f.questions[i].answer = std::move(spec);
         res.changed.push_back(i);
     }

@@ -70,7 +70,8 @@ struct AnswerResult {
     std::vector<std::string> errors;
 };
 AnswerResult apply_answers(PendingFile& file, const rapidjson::Value& input);
-// The same for free text (--text): a custom answer to every open question without an answer.
+// Free text (--text), the person's own words, given once: the custom answer to the first open
+// question without an answer; every other such question answers `(see my answer to "FIRST")`.
 AnswerResult apply_text(PendingFile& file, std::string_view text);
 
 }  // namespace askhost::store

@@ -286,12 +286,14 @@ def answer_text_is_a_custom_answer_for_the_model():
     runs.ask([DATABASE_Q, NAME_Q])
     code, out, err = cli(wd, "answer", "--text", "use postgres, call it order-processor")
     equal(code, 0, err)
+    check(f'2. {NAME_Q["question"]}  ->  (see my answer to "{DATABASE_Q["question"]}")' in out, out)
     _, (r,) = runs.ask([DATABASE_Q, NAME_Q])
+    equal([a["answer"] for a in r["answers"]],
+          ["use postgres, call it order-processor", f'(see my answer to "{DATABASE_Q["question"]}")'], "answers")
     for a in r["answers"]:
-        equal(a["answer"], "use postgres, call it order-processor", "answer")
         equal(a["wasCustom"], True, "custom")
         check("selectedOption" not in a, "no option")
-    check("use postgres, call it order-processor" in r["text"], r["text"])
+    equal(r["text"].count("use postgres, call it order-processor"), 1, "the model reads the text once: " + r["text"])
 
 
 EDIT_SCRIPT = r"""#!/usr/bin/env python3

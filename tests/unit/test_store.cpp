@@ -341,6 +341,9 @@ BOOST_AUTO_TEST_CASE(apply_text_answers_what_has_no_answer) {
     BOOST_TEST(r.errors.empty());
     BOOST_TEST(r.changed == (std::vector<std::size_t>{1, 2}));
     BOOST_TEST(f.questions[1].answer->items[0].text == "use postgres, call it order-processor");
+    // Once: the next question points to it instead of repeating it.
+    BOOST_TEST(f.questions[2].answer->items[0].text ==
+               "(see my answer to \"" + f.questions[1].question.question + "\")");
     BOOST_TEST(f.questions[0].answer->items[0].number.has_value());  // untouched
     r = apply_text(f, "more");
     BOOST_TEST(r.errors.front().find("every open question already has an answer") == 0u);
