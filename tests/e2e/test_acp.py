@@ -136,6 +136,23 @@ def acp_question_other():
 
 
 @case
+def acp_typed_answers_with_quotes():
+    """Typed answers with quotes, no option ticked. askhost hands claude-agent-acp the text as typed
+    (question_N_custom); a single-select's reaches the model verbatim. A multi-select's is one item
+    of claude-agent-acp's list, which that agent JSON-quotes when it holds '"' or ', ' (as Claude
+    Code's own dialog does, so its tool can split the list back): docs/acp.md says so."""
+    typed = 'Zürich "q" 🚀'
+    with scenario(["AskUserQuestion"], [DATABASE, FEATURES]) as (mock, ed, _):
+        rid, qs = shown(ed)
+        ed.reply(rid, {"answered": True, "answers": [{"question": DB_Q, "answer": typed, "wasCustom": True},
+                                                     {"question": FEAT_Q, "answer": [typed], "wasCustom": True}]})
+        res = mock.tool_result()
+        one_item = json.dumps(typed, ensure_ascii=False)
+        equal(res["text"], f'The user answered: "{DB_Q}"="{typed}", "{FEAT_Q}"="{one_item}".' + CAREFUL,
+              "tool result")
+
+
+@case
 def acp_question_declined():
     with scenario(["AskUserQuestion"], [DATABASE]) as (mock, ed, _):
         rid, _ = shown(ed)
