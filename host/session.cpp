@@ -91,36 +91,77 @@ void Session::withdraw(const std::string& ask_id) {
 }
 
 // The lines of one read go on as one piece: a flood costs one agent/output per read, not one per
-// line. Anything else the agent does (ask, cancel, exit) first sends what is held, so order stays.
+// line. Output that is not read as lines (stderr; stdout an adapter passes on) goes on in whole
+// lines too, as the agent writes them: the part after the last '\n' waits for the rest of its line,
+// at most kPartialWait (a prompt without a line break still shows). Anything else the agent does
+// (ask, cancel, exit) first sends what is held, partial lines too, so order stays.
 void Session::output(Stream stream, std::string_view text) {
-    if (!held_output_.empty() && stream != held_stream_) flush_output();
-    held_stream_ = stream;
-    held_output_.append(text);
-    output_added();
+    std::string& partial = partial_[stream == Stream::Stdout ? 0 : 1];
+    const auto nl = text.rfind('\n');
+    if (nl != std::string_view::npos) {
+        if (!partial.empty()) {
+            hold(stream, partial);
+            partial.clear();
+        }
+        hold(stream, text.substr(0, nl + 1));
+        text.remove_prefix(nl + 1);
+    }
+    partial.append(text);
+    if (partial.size() >= kOutputPiece) {
+        hold(stream, partial);
+        partial.clear();
+    }
+    if (!partial.empty() && !partial_wait_armed_) {
+        partial_wait_armed_ = true;
+        after(kPartialWait, [this] {
+            partial_wait_armed_ = false;
+            release_partial_lines();
+            flush_held();
+        });
+    }
 }
 
 void Session::output_line(Stream stream, std::string_view line) {
-    if (!held_output_.empty() && stream != held_stream_) flush_output();
+    hold(stream, line, true);
+}
+
+void Session::hold(Stream stream, std::string_view text, bool line) {
+    if (!held_output_.empty() && stream != held_stream_) flush_held();
     held_stream_ = stream;
-    held_output_.append(line);
-    held_output_.push_back('\n');
+    held_output_.append(text);
+    if (line) held_output_.push_back('\n');
     output_added();
+}
+
+void Session::release_partial_lines() {
+    for (Stream s : {Stream::Stdout, Stream::Stderr}) {
+        std::string& partial = partial_[s == Stream::Stdout ? 0 : 1];
+        if (partial.empty()) continue;
+        std::string text = std::move(partial);
+        partial.clear();
+        hold(s, text);
+    }
 }
 
 void Session::output_added() {
     if (held_output_.size() >= kOutputPiece) {
-        flush_output();
+        flush_held();
     } else if (!flush_posted_) {
         flush_posted_ = true;
         boost::asio::post(io_, [this, a = alive_] {
             if (!*a) return;
             flush_posted_ = false;
-            flush_output();
+            flush_held();
         });
     }
 }
 
 void Session::flush_output() {
+    release_partial_lines();
+    flush_held();
+}
+
+void Session::flush_held() {
     if (held_output_.empty()) return;
     if (!flushing_.empty()) {  // called again from inside the hook: this piece gets its own buffer
         std::string text = std::move(held_output_);

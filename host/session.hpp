@@ -67,9 +67,15 @@ private:
     std::unique_ptr<Supervisor> supervisor_;
     std::unique_ptr<AgentAdapter> adapter_;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
-    // Output of one turn of the loop, passed on as one piece (see output()).
-    void flush_output();
+    // Output of one turn of the loop, passed on as one piece, in whole lines (see output()).
+    void flush_output();  // all that is held, partial lines too
+    void flush_held();    // the whole lines held
+    void hold(Stream stream, std::string_view text, bool line = false);
+    void release_partial_lines();
     void output_added();
+    static constexpr std::chrono::milliseconds kPartialWait{50};  // a partial line waits at most this
+    std::string partial_[2];  // stdout, stderr: after the last '\n', waiting for the rest of the line
+    bool partial_wait_armed_ = false;
     static constexpr std::size_t kOutputPiece = 1u << 20;  // the most output held before it goes on
     std::string held_output_;
     std::string flushing_;  // held_output_'s previous buffer, kept for its capacity

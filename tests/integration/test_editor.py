@@ -195,6 +195,24 @@ def two_outstanding_requests_interleaved_with_output():
 
 
 @case
+def agent_output_goes_on_in_whole_lines():
+    """stderr written in fragments (as Codex writes `workdir: DIR`) reaches the editor as one line;
+    a partial line with no line break after it (a prompt) still goes on, without waiting for exit."""
+    wd = Workdir()
+    ed, _ = start(wd, [{"errraw": "workdir:"}, {"sleep": 0.005}, {"errraw": " "}, {"sleep": 0.005},
+                       {"errraw": "/tmp/project"}, {"sleep": 0.005}, {"errraw": "\n"}, {"errraw": "Continue? "},
+                       {"sleep": 1.5}, {"err": "bye"}])
+    first = ed.method("agent/output", where=lambda m: m["params"]["stream"] == "stderr")
+    equal(first["params"]["text"], "workdir: /tmp/project\n", "one whole line")
+    prompt = ed.method("agent/output", where=lambda m: m["params"]["stream"] == "stderr")
+    equal(prompt["params"]["text"], "Continue? ", "the partial line on its own")
+    check(not [m for m in ed.seen if m.get("method") == "agent/exit"], "before the agent exits")
+    ed.method("agent/output", where=lambda m: m["params"]["text"] == "bye\n")
+    ed.method("agent/exit")
+    shutdown(ed)
+
+
+@case
 def agent_crash_mid_question_withdraws_and_a_new_agent_can_start():
     wd = Workdir()
     ed, _ = start(wd, [{"send": ask_request("r", [NAME_Q])}, {"sleep": 0.3}, {"signal": "SEGV"}])
