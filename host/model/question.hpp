@@ -56,6 +56,12 @@ struct Refusal {
     std::string message;  // e.g. "questions[1].options: 5 given, at most 4"
 };
 
+// REQ-AUQ-005: what a sub-agent's question is told, wherever the agent marks it as a sub-agent's
+// (docs/subagents.md).
+inline constexpr const char* kSubagentRefusal =
+    "Only the main conversation can ask the user questions; a sub-agent must decide on its own or "
+    "report back to its parent.";
+
 // Answers an agent supplied up front (reference implementation's `answers`), in the order given.
 struct PresetAnswer {
     std::string question;

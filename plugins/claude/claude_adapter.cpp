@@ -245,6 +245,11 @@ private:
         const rapidjson::Value& input = in != req->value.MemberEnd() ? in->value : empty;
         const std::string tool = str(req->value, "tool_name");
         if (tool.empty()) return deny(id, "askhost: a can_use_tool request without a tool_name");
+        // A sub-agent's call carries its agent_id (Claude Code 2.1): REQ-AUQ-005, it may not ask.
+        if (claude::is_question_tool(tool) && !str(req->value, "agent_id").empty()) {
+            host_.log("claude: refused a question from sub-agent " + str(req->value, "agent_id"));
+            return deny(id, kSubagentRefusal);
+        }
         if (tool == kAskTool) ask_user_question(id, input);
         else permission(id, tool, input);
     }

@@ -8,6 +8,13 @@
 
 namespace askhost::claude {
 
+bool is_question_tool(std::string_view tool) {
+    constexpr std::string_view mcp = "mcp__", suffix = "__ask_user_question";
+    if (tool == kAskTool) return true;
+    return tool.size() > mcp.size() + suffix.size() && tool.substr(0, mcp.size()) == mcp &&
+           tool.substr(tool.size() - suffix.size()) == suffix;
+}
+
 Parsed<AskInput> ask_user_question_input(const rapidjson::Value& input, Profile profile) {
     rapidjson::Document tool(rapidjson::kObjectType);
     if (input.IsObject())

@@ -14,6 +14,10 @@ namespace askhost::claude {
 
 inline constexpr std::string_view kAskTool = "AskUserQuestion";
 
+// A tool that asks the person: Claude's AskUserQuestion, or an MCP server's ask_user_question
+// (`mcp__SERVER__ask_user_question`, askhost mcp under any server name).
+bool is_question_tool(std::string_view tool);
+
 // AskUserQuestion's input (questions, metadata, answers, annotations) checked by `profile`.
 Parsed<AskInput> ask_user_question_input(const rapidjson::Value& input, Profile profile);
 

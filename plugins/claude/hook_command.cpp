@@ -138,6 +138,13 @@ int ask(const rapidjson::Value& hook) {
     const std::string event = json::string_of(hook, "hook_event_name");
     const std::string tool = json::string_of(hook, "tool_name");
     if (event != "PreToolUse" && event != "PermissionRequest") return 0;  // not ours: no opinion
+    // A sub-agent's hook input carries its agent_id: REQ-AUQ-005, it may not ask, through
+    // AskUserQuestion or an MCP ask_user_question alike.
+    if (event == "PreToolUse" && is_question_tool(tool) && !json::string_of(hook, "agent_id").empty()) {
+        write_all(1, output(event, std::string("\"permissionDecision\":\"deny\",\"permissionDecisionReason\":") +
+                                       json_quote(kSubagentRefusal)));
+        return 0;
+    }
     const bool question = tool == kAskTool;
     if (event == "PreToolUse" && !question) return 0;
     if (tool.empty()) {
@@ -377,7 +384,7 @@ int install(const std::vector<std::string>& args) {
         return 1;
     }
     const std::string command = self_command();
-    bool changed = merge_hook(doc, "PreToolUse", "AskUserQuestion", command);
+    bool changed = merge_hook(doc, "PreToolUse", "AskUserQuestion|mcp__.*__ask_user_question", command);
     changed = merge_hook(doc, "PermissionRequest", "*", command) || changed;
     if (!changed) {
         write_all(1, "askhost hook is already in " + path + "\n");
@@ -393,7 +400,7 @@ int install(const std::vector<std::string>& args) {
         write_all(2, "askhost hook install: " + *err + "\n");
         return 1;
     }
-    write_all(1, "askhost hook added to " + path + " (PreToolUse: AskUserQuestion; PermissionRequest: every tool).\n"
+    write_all(1, "askhost hook added to " + path + " (PreToolUse: AskUserQuestion and MCP ask_user_question; PermissionRequest: every tool).\n"
                  "Claude Code asks in the askhost of its workspace from its next start (`askhost hosts`).\n");
     return 0;
 }

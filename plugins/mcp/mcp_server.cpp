@@ -145,6 +145,7 @@ std::string tool_result_json(const Outcome& outcome) {
             w.String(outcome.pending_file.data(), static_cast<rapidjson::SizeType>(outcome.pending_file.size()));
         });
     case OutcomeKind::Refused:
+        if (outcome.error.code == "subagent") return error_result(outcome.error.message);
         return error_result("Invalid ask_user_question input: " + outcome.error.message);
     }
     return declined({});
@@ -215,6 +216,16 @@ void McpServer::on_notify(std::string_view method, const rapidjson::Value& param
     if (cancel) cancel();
 }
 
+// REQ-AUQ-005. Codex 0.169 marks a sub-agent's call in _meta["x-codex-turn-metadata"]
+// (thread_source "subagent", a subagent_kind); Claude Code and Gemini CLI mark nothing here
+// (docs/subagents.md).
+bool McpServer::from_subagent(const rapidjson::Value& params) {
+    const rapidjson::Value* meta = json::member(params, "_meta");
+    const rapidjson::Value* codex = meta ? json::member(*meta, "x-codex-turn-metadata") : nullptr;
+    if (!codex || !codex->IsObject()) return false;
+    return json::string_of(*codex, "thread_source") == "subagent" || !json::string_of(*codex, "subagent_kind").empty();
+}
+
 void McpServer::call_tool(const rapidjson::Value& params, Responder r) {
     if (!params.IsObject()) return r.error(rpc_error::invalid_params, "params: expected an object");
     auto name = params.FindMember("name");
@@ -227,6 +238,8 @@ void McpServer::call_tool(const rapidjson::Value& params, Responder r) {
     auto args_it = params.FindMember("arguments");
     const rapidjson::Value& args = args_it == params.MemberEnd() || args_it->value.IsNull() ? empty : args_it->value;
     auto parsed = parse_ask_input(args, Profile::Strict);
+    if (std::holds_alternative<AskInput>(parsed) && from_subagent(params))
+        parsed = Refusal{"subagent", "subagent", kSubagentRefusal};
     if (auto now = outcome_without_asking(parsed)) {
         if (now->kind == OutcomeKind::Refused && log_) log_("refused an ask_user_question call: " + now->error.message);
         return r.result(tool_result_json(*now));

@@ -81,6 +81,7 @@ private:
     void on_request(std::string_view method, const rapidjson::Value& params, Responder r);
     void on_notify(std::string_view method, const rapidjson::Value& params);
     void call_tool(const rapidjson::Value& params, Responder r);
+    static bool from_subagent(const rapidjson::Value& params);
     void tick(const std::string& id, const std::string& token_json, int step);
 
     RpcEndpoint& rpc_;

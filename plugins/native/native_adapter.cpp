@@ -100,9 +100,7 @@ private:
         auto sub = doc.FindMember("subagent");
         if (sub != doc.MemberEnd() && sub->value.IsBool() && sub->value.GetBool()) {
             // REQ-AUQ-005: a sub-agent runs on its own; it must not block on the user.
-            respond(id, Outcome::refused({"subagent", "subagent",
-                                          "Only the main conversation can ask the user questions; "
-                                          "a sub-agent must decide on its own or report back to its parent."}));
+            respond(id, Outcome::refused({"subagent", "subagent", kSubagentRefusal}));
             return;
         }
         // Only the tool's own fields are checked against the profile, not the envelope's. They are

@@ -31,13 +31,15 @@ def agent_bin(package_dir_prefix, name):
 
 
 class Mock:
-    def __init__(self, wd, tools, input, final="All set."):
+    def __init__(self, wd, tools, input, final="All set.", subagent=None):
+        """subagent: {"prompt", "tools", "input"}, what a sub-agent started with that prompt does
+        (Anthropic only; see mock_llm.py)."""
         self.wd = wd
         self.record = wd.file("model-api.jsonl")
         script = wd.file("model-script.json")
         with open(script, "w") as f:
             json.dump({"tools": tools, "input": {"questions": input} if isinstance(input, list) else input,
-                       "final": final}, f)
+                       "final": final, **({"subagent": subagent} if subagent else {})}, f)
         portfile = wd.file("model-port")
         self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "mock_llm.py"), script, self.record,
                                       portfile], stderr=open(wd.file("mock-stderr.txt"), "wb"))
@@ -97,9 +99,10 @@ def in_network_namespace():
                           + sys.argv, env=env).returncode
 
 
-def write_codex_config(wd, mock, mcp_extra="", extra=""):
+def write_codex_config(wd, mock, mcp_extra="", extra="", features=""):
     """CODEX_HOME/config.toml for Codex offline against the mock, with `askhost mcp` as its MCP
-    server `ask` (`mcp_extra`: more lines for that server's table; `extra`: more tables)."""
+    server `ask` (`mcp_extra`: more lines for that server's table; `extra`: more tables;
+    `features`: more lines for [features])."""
     home = wd.file("codex_home")
     os.makedirs(home, exist_ok=True)
     with open(os.path.join(home, "config.toml"), "w") as f:
@@ -131,6 +134,7 @@ plugins = false
 apps = false
 remote_plugin = false
 plugin_sharing = false
+{features}
 ''')
 
 

@@ -13,6 +13,9 @@ SCRIPT (JSON): {"tools": ["mcp__ask__ask_user_question", ...], "input": {...}, "
 A main request is one that offers one of `tools`. Its first reply calls that tool with `input`;
 once a request carries the result of that call, the reply is `final` text and the turn ends.
 Other requests (titles, summaries, side queries) get a short text reply.
+With "subagent": {"prompt": P, "tools": [...], "input": {...}}, a request (Anthropic, Responses)
+whose user messages hold P, a sub-agent the agent started with prompt P, follows that script
+instead, and its entry in RECORD says "subagent": true.
 RECORD: one JSON line per request: {"api", "path", "main", "tool", "tool_result"?, "body"}, where
 tool_result is {"text": all text of the result, "is_error": bool, "raw": as received}.
 PORTFILE: the port, written (atomically) once the server listens.
@@ -70,9 +73,23 @@ def sse(event, data):
 USAGE = {"input_tokens": 10, "output_tokens": 5, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
 
 
-def anthropic_offered(body):
+def script_for(messages):
+    """The script a request follows: the sub-agent's when one of its user messages holds the
+    sub-agent's prompt (the main conversation has it only in its own tool call), else the main one."""
+    sub = SCRIPT.get("subagent")
+    for m in messages if sub and isinstance(messages, list) else []:
+        if isinstance(m, dict) and m.get("role") == "user" and sub["prompt"] in json.dumps(m.get("content")):
+            return sub
+    return SCRIPT
+
+
+def anthropic_script(body):
+    return script_for(body.get("messages"))
+
+
+def anthropic_offered(body, script=SCRIPT):
     names = [t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
-    return next((n for n in SCRIPT["tools"] if n in names), None)
+    return next((n for n in script["tools"] if n in names), None)
 
 
 def anthropic_result(body):
@@ -111,22 +128,25 @@ def anthropic_reply(model, blocks, stop_reason):
 
 
 def serve_anthropic(body, entry):
-    tool = anthropic_offered(body)
+    script = anthropic_script(body)
+    tool = anthropic_offered(body, script)
     result = anthropic_result(body) if tool else None
     model = body.get("model") or "mock-model"
     entry.update(main=bool(tool), tool=tool)
+    if script is not SCRIPT:
+        entry["subagent"] = True
     if result is not None:
         entry["tool_result"] = result
-        return anthropic_reply(model, [{"text": SCRIPT.get("final", "Done.")}], "end_turn")
+        return anthropic_reply(model, [{"text": script.get("final", "Done.")}], "end_turn")
     if tool:
         return anthropic_reply(model, [{"tool_use": {"id": next_call_id("toolu"), "name": tool,
-                                                     "input": SCRIPT["input"]}}], "tool_use")
+                                                     "input": script["input"]}}], "tool_use")
     return anthropic_reply(model, [{"text": SCRIPT.get("side", "OK")}], "end_turn")
 
 
 # --- OpenAI Responses (Codex) -------------------------------------------------------------------
 
-def responses_offered(body):
+def responses_offered(body, script=SCRIPT):
     """(namespace or None, name) of the first scripted tool offered."""
     offered = []
     for t in body.get("tools") or []:
@@ -137,7 +157,7 @@ def responses_offered(body):
                 offered.append((t.get("name"), inner.get("name")))
         else:
             offered.append((None, t.get("name")))
-    for want in SCRIPT["tools"]:
+    for want in script["tools"]:
         for ns, name in offered:
             full = f"{ns}__{name}" if ns else name
             if want in (full, name):
@@ -178,16 +198,19 @@ def responses_text(text):
 
 
 def serve_responses(body, entry):
-    offered = responses_offered(body)
+    script = script_for(body.get("input"))
+    offered = responses_offered(body, script)
     result = responses_result(body) if offered else None
     entry.update(main=bool(offered), tool=offered and (offered[0] + "__" if offered[0] else "") + offered[1])
+    if script is not SCRIPT:
+        entry["subagent"] = True
     if result is not None:
         entry["tool_result"] = result
-        return responses_reply([responses_text(SCRIPT.get("final", "Done."))])
+        return responses_reply([responses_text(script.get("final", "Done."))])
     if offered:
         ns, name = offered
         call = {"type": "function_call", "id": next_call_id("fc"), "call_id": next_call_id("call"), "name": name,
-                "arguments": json.dumps(SCRIPT["input"]), "status": "completed"}
+                "arguments": json.dumps(script["input"]), "status": "completed"}
         if ns:
             call["namespace"] = ns
         return responses_reply([call])

@@ -347,6 +347,100 @@ def claude_print_mode_with_prompt_flag():
     check(b"All set." in r.stdout, "Claude's reply printed: %r" % r.stdout.decode()[-300:])
 
 
+# --- REQ-AUQ-005: a Claude Code sub-agent may not ask ------------------------------------------
+# Claude Code 2.1.197 offers a sub-agent (its Agent tool) no AskUserQuestion, but it does offer
+# MCP tools; the call then comes marked with agent_id in can_use_tool and in hook input (not in
+# the MCP request). docs/subagents.md.
+
+SUB_PROMPT = "Ask the user which database to use."
+
+
+def subagent_mock(wd):
+    return Mock(wd, ["Agent"], {"description": "Pick a database", "prompt": SUB_PROMPT,
+                                "subagent_type": "general-purpose"},
+                subagent={"prompt": SUB_PROMPT, "tools": ["mcp__ask__ask_user_question"],
+                          "input": {"questions": QUESTIONS}})
+
+
+def subagent_result(mock):
+    found = wait_for(lambda: [r for r in mock.requests() if r.get("subagent") and "tool_result" in r],
+                     timeout=TIMEOUT, what="the sub-agent's tool result")
+    return found[0]["tool_result"]
+
+
+MCP_ASK = {"mcpServers": {"ask": {"type": "stdio", "command": ASKHOST, "args": ["mcp"]}}}
+
+
+@case
+def claude_subagent_question_refused_on_the_control_channel():
+    wd = Workdir()
+    mock = subagent_mock(wd)
+    ed = claude_stream(wd, mock, args=["--mcp-config", json.dumps(MCP_ASK), "--strict-mcp-config"])
+    res = subagent_result(mock)
+    equal(res["is_error"], True, "is_error")
+    check("Only the main conversation can ask the user questions" in res["text"], f"tool result: {res['text']!r}")
+    ed.method("agent/output", timeout=TIMEOUT, where=lambda m: "All set." in m["params"]["text"])
+    check(not [m for m in ed.seen if m.get("method") == "ask/show"], "nothing was asked")
+    finish(ed, mock)
+
+
+@case
+def claude_subagent_question_refused_by_the_hook():
+    """claude -p with askhost hook installed and askhost mcp as a server, askhost not running Claude."""
+    wd = Workdir()
+    mock = subagent_mock(wd)
+    claude = agent_bin("anthropic-ai-claude-code", "claude")
+    project = wd.file("project")
+    os.makedirs(project, exist_ok=True)
+    settings = wd.file("settings.json")
+    env = agent_env(wd, mock, IS_SANDBOX="1")
+    r = subprocess.run([ASKHOST, "hook", "install", "--settings", settings], env=env, capture_output=True)
+    equal(r.returncode, 0, r.stderr.decode())
+    r = subprocess.run([claude, "-p", "Go.", "--settings", settings, "--mcp-config", json.dumps(MCP_ASK),
+                        "--strict-mcp-config", "--allowedTools", "mcp__ask__ask_user_question"],
+                       cwd=project, env=env, capture_output=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    mock.stop()
+    equal(r.returncode, 0, "exit status (stderr: %r)" % r.stderr.decode()[-500:])
+    res = subagent_result(mock)
+    equal(res["is_error"], True, "is_error")
+    check("Only the main conversation can ask the user questions" in res["text"], f"tool result: {res['text']!r}")
+
+
+@case
+def codex_subagent_question_refused():
+    """Codex (multi_agent): a spawned agent's MCP call says thread_source "subagent" in its _meta,
+    and askhost mcp answers it with the refusal at once. `codex exec` ends with its main turn,
+    which does not wait for the sub-agent, so the refusal is read where askhost mcp writes it."""
+    wd = Workdir()
+    mock = Mock(wd, ["spawn_agent"], {"message": SUB_PROMPT, "task_name": "db"},
+                subagent={"prompt": SUB_PROMPT, "tools": ["mcp__ask__ask_user_question", "ask_user_question"],
+                          "input": {"questions": QUESTIONS}})
+    codex = agent_bin("openai-codex", "codex")
+    server = wd.file("ask-server.sh")  # askhost mcp, its replies copied to a file
+    with open(server, "w") as f:
+        f.write("#!/bin/sh\n%s mcp \"$@\" | tee -a %s\n" % (ASKHOST, wd.file("mcp-out.jsonl")))
+    os.chmod(server, 0o755)
+    write_codex_config(wd, mock, features="multi_agent = true")
+    config = wd.file("codex_home/config.toml")
+    with open(config) as f:
+        text = f.read()
+    with open(config, "w") as f:
+        f.write(text.replace('command = "%s"\nargs = ["mcp"]' % ASKHOST, 'command = "%s"\nargs = []' % server))
+    project = wd.file("project")
+    os.makedirs(project, exist_ok=True)
+    r = subprocess.run([codex, "exec", "--skip-git-repo-check", "--json", "Go."], cwd=project,
+                       env=agent_env(wd, mock), capture_output=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    mock.stop()
+    equal(r.returncode, 0, "exit status (stderr: %r)" % r.stderr.decode()[-500:])
+    check([q for q in mock.requests() if q.get("subagent") and q.get("tool")], "the sub-agent called the tool")
+    replies = [json.loads(line) for line in open(wd.file("mcp-out.jsonl")) if line.strip()]
+    calls = [m["result"] for m in replies if isinstance(m.get("result"), dict) and "content" in m["result"]]
+    equal(len(calls), 1, f"one tools/call answered: {replies!r}")
+    equal(calls[0]["isError"], True, "isError")
+    check("Only the main conversation can ask the user questions" in calls[0]["content"][0]["text"], str(calls[0]))
+    mock.check_offline()
+
+
 # --- pi in RPC mode (the pi adapter) and the ask_user extension ---------------------------------
 
 PI_EXTENSION = os.path.join(ROOT, "plugins", "pi", "extension", "ask_user.ts")

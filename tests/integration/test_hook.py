@@ -59,6 +59,24 @@ QUESTIONS = {"questions": [strict(DATABASE_Q), strict(FEATURES_Q)]}
 
 
 @case
+def a_subagents_question_is_refused():
+    """REQ-AUQ-005: Claude Code marks a sub-agent's hook input with agent_id; its question, through
+    AskUserQuestion or an MCP ask_user_question, is denied with the requirement's message, even
+    with a host to ask; the main conversation's MCP call is left to the MCP server."""
+    wd = Workdir()
+    ed = standing(wd)
+    for tool in ("AskUserQuestion", "mcp__ask__ask_user_question", "mcp__askhost__ask_user_question"):
+        out, _ = finish(start_hook(wd, hook_input(wd, "PreToolUse", tool, QUESTIONS, agent_id="a3a6a95c170e5d394",
+                                                  agent_type="general-purpose")))
+        equal(out["hookSpecificOutput"]["permissionDecision"], "deny", tool)
+        check("Only the main conversation can ask the user questions" in
+              out["hookSpecificOutput"]["permissionDecisionReason"], str(out))
+    out, _ = finish(start_hook(wd, hook_input(wd, "PreToolUse", "mcp__ask__ask_user_question", QUESTIONS)))
+    equal(out, None, "the main conversation's MCP call: no opinion")
+    check(not [m for m in ed.seen if m.get("method") == "ask/show"], "nothing was shown")
+
+
+@case
 def ask_user_question_answered_in_the_editor():
     wd = Workdir()
     ed = standing(wd)
@@ -225,7 +243,7 @@ def install_merges_and_keeps_everything_else():
     equal((got["model"], got["permissions"]), ("opus", mine["permissions"]), "other settings kept")
     pre = got["hooks"]["PreToolUse"]
     equal(pre[0], mine["hooks"]["PreToolUse"][0], "the other hook kept")
-    equal([e["matcher"] for e in pre], ["Bash", "AskUserQuestion"], "one askhost entry, added once")
+    equal([e["matcher"] for e in pre], ["Bash", "AskUserQuestion|mcp__.*__ask_user_question"], "one askhost entry, added once")
     check(pre[1]["hooks"][0]["command"].endswith(" hook"), "the command")
     equal(len(got["hooks"]["PermissionRequest"]), 1, "PermissionRequest entry")
     # Not JSON: refused, left as it is.

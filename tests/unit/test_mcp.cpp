@@ -184,6 +184,24 @@ BOOST_FIXTURE_TEST_CASE(alias_presets_and_refusals_never_reach_the_asker, Fixtur
     BOOST_TEST(asker.asks.empty());
 }
 
+// REQ-AUQ-005: Codex marks a spawned agent's call in _meta; the main thread's call is asked.
+BOOST_FIXTURE_TEST_CASE(a_codex_subagents_call_is_refused, Fixture) {
+    const std::string args = std::string(R"({"questions":[)") + kQuestion + "]}";
+    auto with_meta = [&](int id, const std::string& meta) {
+        return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+               R"(,"method":"tools/call","params":{"name":"ask_user_question","_meta":)" + meta +
+               R"(,"arguments":)" + args + "}}";
+    };
+    rpc.receive(with_meta(1, R"({"x-codex-turn-metadata":{"thread_source":"subagent","subagent_kind":"thread_spawn"}})"));
+    BOOST_TEST(last()["result"]["isError"].GetBool());
+    BOOST_TEST(std::string(last()["result"]["content"][0]["text"].GetString()) == kSubagentRefusal);
+    rpc.receive(with_meta(2, R"({"x-codex-turn-metadata":{"subagent_kind":"review"}})"));
+    BOOST_TEST(last()["result"]["isError"].GetBool());
+    BOOST_TEST(asker.asks.empty());
+    rpc.receive(with_meta(3, R"({"x-codex-turn-metadata":{"thread_source":"user","turn_trigger":"exec"}})"));
+    BOOST_TEST(asker.asks.size() == 1u);
+}
+
 BOOST_FIXTURE_TEST_CASE(cancelled_notification_withdraws_the_ask, Fixture) {
     rpc.receive(call(7, std::string(R"({"questions":[)") + kQuestion + "]}"));
     BOOST_REQUIRE(asker.asks.size() == 1u);
