@@ -109,6 +109,7 @@ void Broker::finish(const std::string& id, Outcome outcome, Frontend* from) {
     for (Frontend* f : entry->showing)
         if (f != from) f->withdraw(id);
     entry->showing.clear();
+    if (shape_outcome) shape_outcome(entry->ask, outcome);
     if (on_outcome) on_outcome(entry->ask, outcome);
     if (entry->reply) entry->reply(std::move(outcome));
     if (on_state) on_state();

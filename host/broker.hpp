@@ -48,6 +48,8 @@ public:
 
     // Hooks: state changes (REQ-AUQ-006) and every outcome before it is handed back (journal).
     std::function<void()> on_state;
+    // Shapes an outcome before anyone hears of it (HostCore fits strict results to their cap).
+    std::function<void(const Ask&, Outcome&)> shape_outcome;
     std::function<void(const Ask&, const Outcome&)> on_outcome;
     // Every ask once its id is assigned, before any frontend shows it (journal).
     std::function<void(const Ask&)> on_submit;

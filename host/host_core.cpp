@@ -1,6 +1,7 @@
 #include "host_core.hpp"
 
 #include "model/question.hpp"
+#include "store/long_answers.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -25,6 +26,10 @@ HostCore::HostCore(boost::asio::io_context& io, AgentControl& control)
       listener_(io, [this](std::shared_ptr<Connection> c) { hub_.add_client(std::move(c), false); }) {
     hub_.on_workspace_changed = [this] { update_registration(); };
     listener_.on_log = [this](std::string_view m) { log(m); };
+    // A strict result keeps within its cap without losing an answer (store/long_answers.hpp).
+    broker_.shape_outcome = [this](const Ask& ask, Outcome& o) {
+        if (std::string said = store::fit_long_answers(ask, o); !said.empty()) log(said);
+    };
     broker_.on_state = [this, &io] {
         hub_.state_changed();
         // The record's waiting count, once per turn of the loop however many asks changed.

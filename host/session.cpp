@@ -66,6 +66,7 @@ std::string Session::ask(AskInput input, Reply reply) {
     ask.questions = std::move(input.questions);
     ask.metadata_json = std::move(input.metadata_json);
     ask.agent = agent_name_;
+    ask.profile = profile_;
     if (hooks_.pre_answer) {
         if (auto known = hooks_.pre_answer(ask)) {
             reply(std::move(*known));

@@ -252,6 +252,7 @@ private:
         ask.agent = json::string_of(params, "agent");
         if (ask.agent.empty()) ask.agent = client_name_;
         ask.client = json::string_of(params, "client");
+        ask.profile = profile;
         ask.route = json::string_of(params, "route");
         if (ask.route.empty() || ask.route == "agent") ask.route = "submit";
         ask.cwd = json::string_of(params, "cwd");

@@ -296,13 +296,52 @@ std::optional<Outcome> outcome_without_asking(const Parsed<AskInput>& parsed) {
     return Outcome::answered(answers_from_presets(input.questions, input.preset_answers, input.preset_annotations));
 }
 
-bool result_within_cap(const Outcome& outcome) {
+bool result_within_cap(const Outcome& outcome, std::size_t margin) {
     rapidjson::StringBuffer buffer;
     JsonWriter w(buffer);
     w.StartObject();
     write_native_result(w, outcome);
     w.EndObject();
-    return buffer.GetSize() <= Limits::max_result_bytes;
+    return buffer.GetSize() + margin <= Limits::max_result_bytes;
+}
+
+std::size_t fit_result_cap(Outcome& outcome,
+                           const std::function<std::string(std::size_t question, std::string_view whole)>& keep) {
+    if (outcome.kind != OutcomeKind::Answered) return 0;
+    std::size_t cut = 0;
+    while (!result_within_cap(outcome, kResultMargin)) {
+        // The longest text still worth cutting (longer than what a cut one keeps and its note).
+        std::string* longest = nullptr;
+        std::size_t question = 0;
+        for (std::size_t i = 0; i < outcome.answers.size(); ++i) {
+            Answer& a = outcome.answers[i];
+            auto consider = [&](std::string& s) {
+                if (s.size() > kKeptBytes + 512 && (!longest || s.size() > longest->size())) {
+                    longest = &s;
+                    question = i;
+                }
+            };
+            for (auto& v : a.values)
+                if (!a.selected_option || v != *a.selected_option) consider(v);  // never an option's label
+            consider(a.notes);
+        }
+        if (!longest) break;  // nothing left to cut: the agent's own check has the last word
+        std::size_t end = 0;  // the first kKeptBytes, never splitting a character
+        while (end < longest->size()) {
+            const auto step = utf8::decode(*longest, end);
+            if (end + step.len > kKeptBytes) break;
+            end += step.len;
+        }
+        const std::string where = keep(question, *longest);
+        const std::string note = where.empty()
+            ? " [... cut: the whole answer was " + std::to_string(longest->size()) +
+                  " bytes, more than this tool's result may hold, and askhost could not save the rest]"
+            : " [... cut: the whole answer, " + std::to_string(longest->size()) + " bytes, is in " + where + "]";
+        longest->resize(end);
+        *longest += note;
+        ++cut;
+    }
+    return cut;
 }
 
 }  // namespace askhost

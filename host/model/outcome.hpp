@@ -1,8 +1,10 @@
 // Asks, answers and outcomes, and the three result shapes the seeds define.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <rapidjson/stringbuffer.h>
@@ -21,6 +23,7 @@ struct Ask {
     std::string client;         // the program that brought it, when another: an MCP client's name
     std::string route;          // how it arrived: "" (the agent askhost runs), "mcp", "hook", "submit"
     std::string cwd;            // the asking agent's working directory, when known
+    Profile profile = Profile::Lenient;  // the rules it was checked by; a strict result is capped
 };
 
 struct Answer {
@@ -81,6 +84,16 @@ std::vector<Answer> answers_from_presets(const std::vector<Question>& questions,
 std::optional<Outcome> outcome_without_asking(const Parsed<AskInput>& parsed);
 
 // Model-input check: a whole outcome serialised must stay under Limits::max_result_bytes.
-bool result_within_cap(const Outcome& outcome);
+bool result_within_cap(const Outcome& outcome, std::size_t margin = 0);
+
+// The strict profile's cap (the reference tool's maxResultBytes) without losing an answer: while
+// the result would not fit, with `kResultMargin` to spare for the agent format's envelope, the
+// longest answer text (a typed value or notes) is cut to its first `kKeptBytes`; `keep(question
+// index, whole text)` saves the whole and returns where ("" when it could not), and the cut text
+// ends saying so. Returns how many texts were cut.
+inline constexpr std::size_t kResultMargin = 4096;
+inline constexpr std::size_t kKeptBytes = 2000;
+std::size_t fit_result_cap(Outcome& outcome,
+                           const std::function<std::string(std::size_t question, std::string_view whole)>& keep);
 
 }  // namespace askhost

@@ -32,6 +32,14 @@ std::optional<std::string> make_dirs(const fs::path& dir, unsigned mode) {
     return std::nullopt;
 }
 
+void mark_askhost_folder(const fs::path& dir) {
+    if (dir.filename() != ".askhost") return;
+    const auto ignore = dir / ".gitignore";
+    std::error_code ec;
+    if (!fs::exists(ignore, ec) && !ec)
+        atomic_write(ignore, "# Written by askhost: nothing in this folder belongs in version control.\n*\n", 0644);
+}
+
 std::optional<std::string> atomic_write(const fs::path& file, std::string_view data, unsigned mode) {
     const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
     if (auto err = make_dirs(dir, 0700)) return err;

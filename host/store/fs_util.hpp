@@ -18,6 +18,11 @@ std::optional<std::string> make_dirs(const std::filesystem::path& dir, unsigned 
 std::optional<std::string> atomic_write(const std::filesystem::path& file, std::string_view data,
                                         unsigned mode = 0600);
 
+// askhost's own folder in a project stays out of its git history (as .venv or node_modules tools
+// do): when `dir` is named .askhost, a .gitignore holding `*`, written once, never over the
+// person's own.
+void mark_askhost_folder(const std::filesystem::path& dir);
+
 struct FileText {
     enum class Status { Ok, Missing, Error } status = Status::Ok;
     std::string data;   // Ok

@@ -262,15 +262,7 @@ PendingLoad load_pending(const std::filesystem::path& path) {
 
 std::optional<std::string> save_pending(const std::filesystem::path& path, const PendingFile& file) {
     auto err = atomic_write(path, serialize_pending(file), 0600);
-    // askhost's own folder in a project stays out of its git history (as .venv or node_modules
-    // tools do): a .gitignore holding `*`, written once, never over the person's own.
-    const auto dir = path.parent_path();
-    if (!err && dir.filename() == ".askhost") {
-        const auto ignore = dir / ".gitignore";
-        std::error_code ec;
-        if (!std::filesystem::exists(ignore, ec) && !ec)
-            atomic_write(ignore, "# Written by askhost: nothing in this folder belongs in version control.\n*\n", 0644);
-    }
+    if (!err) mark_askhost_folder(path.parent_path());
     return err;
 }
 

@@ -182,6 +182,7 @@ int ask(const rapidjson::Value& hook) {
     }
     a.agent = "claude";
     a.route = "hook";
+    a.profile = Profile::Strict;
     a.cwd = dir;
     const std::string original = to_json(input);
 

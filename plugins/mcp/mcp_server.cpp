@@ -249,6 +249,7 @@ void McpServer::call_tool(const rapidjson::Value& params, Responder r) {
     ask.questions = std::move(input.questions);
     ask.metadata_json = std::move(input.metadata_json);
     ask.agent = client_name_;
+    ask.profile = Profile::Strict;
     const std::string id = r.id_json();
     auto responder = std::make_shared<Responder>(std::move(r));
     open_[id] = {};

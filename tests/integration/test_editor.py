@@ -6,7 +6,7 @@ import stat
 import subprocess
 import time
 
-from harness import (host_socket, DATABASE_Q, FEATURES_Q, NAME_Q, Editor, Workdir, answer_of, ask_request, case,
+from harness import (host_socket, strict, DATABASE_Q, FEATURES_Q, NAME_Q, Editor, Workdir, answer_of, ask_request, case,
                      check, encode_frame, equal, main, wait_for)
 
 
@@ -192,6 +192,29 @@ def two_outstanding_requests_interleaved_with_output():
     equal((r1["requestId"], r1["answers"][0]["answer"]), ("first", "svc"), "first response")
     equal((r2["requestId"], r2["answers"][0]["answer"]), ("second", "SQLite"), "second response")
     shutdown(ed)
+
+
+@case
+def strict_answers_over_the_cap_are_kept_in_a_file_lenient_ones_whole():
+    """--profile strict: a 120 000-byte answer reaches the agent cut, with where the whole is; under
+    the lenient profile (no cap) it reaches the agent whole."""
+    for profile in ("strict", "lenient"):
+        wd = Workdir()
+        q = strict(DATABASE_Q)
+        ed, _ = start(wd, [{"send": ask_request("r", [q])}, {"recv": 1}], args=["--profile", profile])
+        show = ed.method("ask/show")
+        typed = "y" * 120000
+        ed.reply(show["id"], {"answered": True, "answers": [answer_of(q["question"], typed, custom=True)]})
+        ed.method("agent/exit")
+        (r,) = responses(wd)
+        got = r["answers"][0]["answer"]
+        if profile == "lenient":
+            equal(got, typed, "lenient: the whole answer")
+        else:
+            check(got.startswith("y" * 2000 + " [... cut: the whole answer, 120000 bytes, is in "), got[:2100])
+            with open(got.split(" is in ", 1)[1].rstrip("]")) as f:
+                equal(f.read(), typed, "kept whole")
+        shutdown(ed)
 
 
 @case

@@ -277,17 +277,31 @@ def no_host_asks_in_the_terminal():
 
 
 @case
-def result_over_the_cap_is_refused():
+def result_over_the_cap_keeps_the_whole_answer_in_a_file():
+    """The tool's 100 000-byte result cap loses nothing: the longest texts are cut to their first
+    2000 bytes (never inside a character) and the agent reads where the whole is."""
     wd = Workdir()
     ed, sock = host(wd)
     mcp = McpClient(wd, env=wd.env(ASKHOST_SOCKET=sock))
     mcp.initialize()
-    rid = mcp.call({"questions": [strict(DATABASE_Q)]})
+    rid = mcp.call({"questions": [strict(DATABASE_Q), strict(FEATURES_Q)]})
     show = ed.method("ask/show")
-    ed.reply(show["id"], {"answered": True, "answers": [answer_of(DATABASE_Q["question"], "x" * 60000, custom=True)]})
+    typed = "é" * 75000 + "the end"  # 150 007 bytes
+    notes = "n" * 30000
+    ed.reply(show["id"], {"answered": True, "answers": [
+        answer_of(DATABASE_Q["question"], typed, custom=True),
+        {"question": FEATURES_Q["question"], "answer": ["Authentication"], "wasCustom": False, "notes": notes}]})
     res = mcp.reply_to(rid)["result"]
-    equal(res["isError"], True, "isError")
-    check("100000-byte limit" in res["content"][0]["text"], res["content"][0]["text"])
+    equal(res["isError"], False, "answered, not an error: " + res["content"][0]["text"][:300])
+    check(len(json.dumps(res, ensure_ascii=False).encode()) <= 100000, "the result fits the cap")
+    got = res["structuredContent"]["answers"][DATABASE_Q["question"]]
+    check(got.startswith("é" * 1000 + " [... cut: the whole answer, 150007 bytes, is in "), got[:2100])
+    path = got.split(" is in ", 1)[1].rstrip("]")
+    equal(os.path.dirname(path), os.path.join(wd.path, ".askhost", "answers"), "beside the asking agent")
+    with open(path, encoding="utf-8") as f:
+        equal(f.read(), typed, "the whole answer, kept")
+    equal(oct(os.stat(path).st_mode & 0o777), "0o600", "private")
+    check(notes in res["content"][0]["text"], "the notes fit once the long answer is cut: not cut")
     mcp.close()
     shutdown(ed)
 

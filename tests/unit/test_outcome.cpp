@@ -341,4 +341,42 @@ BOOST_AUTO_TEST_CASE(long_answers_exceed) {
     BOOST_TEST(result_within_cap(Outcome::answered({typed("Q?", std::string(40000, 'x'))})));
 }
 
+BOOST_AUTO_TEST_CASE(fitting_cuts_the_longest_text_and_keeps_the_whole) {
+    std::vector<std::pair<std::size_t, std::string>> kept;
+    auto keep = [&](std::size_t q, std::string_view whole) {
+        kept.emplace_back(q, std::string(whole));
+        return "/tmp/kept-" + std::to_string(kept.size());
+    };
+    Outcome small = Outcome::answered({typed("Q?", std::string(40000, 'x'))});
+    BOOST_TEST(fit_result_cap(small, keep) == 0u);
+    BOOST_TEST(kept.empty());
+
+    // "é" is two bytes: the cut never ends inside one.
+    const std::string long_text = "a" + [] {
+        std::string s;
+        for (int i = 0; i < 40000; ++i) s += "\xc3\xa9";
+        return s;
+    }();
+    Answer label = typed("R?", std::string(3000, 'L'));
+    label.selected_option = label.values[0];  // an option's label is never cut
+    Outcome big = Outcome::answered({typed("Q?", long_text), label});
+    big.answers[0].notes = std::string(30000, 'n');
+    BOOST_TEST(fit_result_cap(big, keep) == 1u);
+    BOOST_TEST(result_within_cap(big, kResultMargin));
+    BOOST_REQUIRE(kept.size() == 1u);
+    BOOST_TEST(kept[0].first == 0u);
+    BOOST_TEST(kept[0].second == long_text);
+    const std::string& cut = big.answers[0].values[0];
+    BOOST_TEST(cut == long_text.substr(0, 1999) + " [... cut: the whole answer, 80001 bytes, is in /tmp/kept-1]");
+    BOOST_TEST(big.answers[0].notes.size() == 30000u);
+    BOOST_TEST(big.answers[1].values[0].size() == 3000u);
+
+    Outcome lost = Outcome::answered({typed("Q?", std::string(150000, 'z'))});
+    BOOST_TEST(fit_result_cap(lost, [](std::size_t, std::string_view) { return std::string(); }) == 1u);
+    BOOST_TEST(lost.answers[0].values[0].find("askhost could not save the rest") != std::string::npos);
+
+    Outcome cancelled = Outcome::cancelled();
+    BOOST_TEST(fit_result_cap(cancelled, keep) == 0u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
