@@ -129,6 +129,23 @@ def codex_mcp_option():
 
 
 @case
+def codex_output_in_whole_lines():
+    """codex exec without --json writes its header on stderr in fragments ('workdir:', ' ', the
+    folder, '\\n'); agent/output carries whole lines."""
+    wd = Workdir()
+    mock = Mock(wd, ["mcp__ask__ask_user_question", "ask_user_question"], QUESTIONS)
+    write_codex_config(wd, mock)
+    codex = agent_bin("openai-codex", "codex")
+    ed = start(wd, agent_env(wd, mock), [codex, "exec", "--skip-git-repo-check", "Set up the project."])
+    answer(ed, {"answered": True, "answers": [option(DB_Q, "SQLite")]})
+    ed.method("agent/exit", timeout=TIMEOUT)
+    err = [m["params"]["text"] for m in ed.seen if m.get("method") == "agent/output" and m["params"]["stream"] == "stderr"]
+    check(any(line.startswith("workdir: ") for t in err for line in t.splitlines()), f"the header: {err!r}")
+    check(all(t.endswith("\n") for t in err), f"stderr in whole lines: {err!r}")
+    finish(ed, mock)
+
+
+@case
 def codex_mcp_multiselect():
     wd = Workdir()
     mock = Mock(wd, ["mcp__ask__ask_user_question", "ask_user_question"], MULTI)
