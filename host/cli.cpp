@@ -75,7 +75,7 @@ Files: the session journal is $XDG_STATE_HOME/askhost/sessions/ID.jsonl (default
 ~/.local/state); it and the pending-questions file are described in docs/files.md.
 
 Exit status: the agent's exit status (128+N when a signal N ended it); 2 for a usage error;
-127 when the agent could not be started.
+127 when the agent's program is not found, 126 when it is found but cannot be executed.
 )";
 }
 

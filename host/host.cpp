@@ -104,15 +104,15 @@ void Host::log(std::string_view message) {
     else terminal_.write(Stream::Stderr, line);
 }
 
-std::variant<int, std::string> Host::start_agent(const LaunchSpec& spec, const std::string& adapter_name) {
-    if (session_ && session_->running()) return std::string("an agent is already running (pid ") +
-                                                std::to_string(session_->pid()) + ")";
+std::variant<int, Error> Host::start_agent(const LaunchSpec& spec, const std::string& adapter_name) {
+    if (session_ && session_->running())
+        return Error::failed("an agent is already running (pid " + std::to_string(session_->pid()) + ")");
     const AdapterInfo* adapter = adapter_name == "auto" ? registry_.detect(spec.argv, "native")
                                                         : registry_.find(adapter_name);
     if (!adapter) {
         std::string names;
         for (const auto& a : registry_.all()) names += (names.empty() ? "" : ", ") + a.name;
-        return "no adapter '" + adapter_name + "' (built in: auto, " + names + ")";
+        return Error::usage("no adapter '" + adapter_name + "' (built in: auto, " + names + ")");
     }
     Session::Hooks hooks;
     hooks.output = [this](Stream s, std::string_view t) { output(s, t); };
@@ -237,14 +237,14 @@ int Host::run() {
         LaunchSpec spec;
         spec.argv = opts_.agent_argv;
         auto started = start_agent(spec, opts_.adapter);
-        if (auto* err = std::get_if<std::string>(&started)) {
+        if (auto* err = std::get_if<Error>(&started)) {
             if (mode_ != Mode::Stdio) {
-                write_all(2, "askhost: " + *err + "\n");
-                return err->rfind("no adapter", 0) == 0 ? 2 : 127;
+                write_all(2, "askhost: " + err->message + "\n");
+                return err->exit_status();
             }
-            log(*err);
+            log(err->message);
             // The editor hears about it as an agent/exit it can react to.
-            hub_.agent_exit(AgentExit{127, 0});
+            hub_.agent_exit(AgentExit{err->exit_status(), 0});
         } else if (!opts_.prompt.empty()) {
             if (auto why = prompt_agent(opts_.prompt)) log("--prompt: " + *why);
         }

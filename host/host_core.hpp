@@ -21,7 +21,9 @@ namespace askhost {
 class NoAgentControl final : public AgentControl {
 public:
     explicit NoAgentControl(std::string who) : who_(std::move(who)) {}
-    std::variant<int, std::string> start_agent(const LaunchSpec&, const std::string&) override { return why(); }
+    std::variant<int, Error> start_agent(const LaunchSpec&, const std::string&) override {
+        return Error::failed(why());
+    }
     std::optional<std::string> prompt_agent(std::string_view) override { return why(); }
     bool stop_agent(std::function<void(AgentExit)>) override { return false; }
 

@@ -29,7 +29,7 @@ Session::Session(boost::asio::io_context& io, Broker& broker, const AdapterInfo&
 
 Session::~Session() { *alive_ = false; }
 
-std::optional<std::string> Session::start(const LaunchSpec& spec) {
+std::optional<Error> Session::start(const LaunchSpec& spec) {
     if (!spec.argv.empty()) agent_name_ = program_name(spec.argv[0]);
     std::error_code ec;  // the adapter may need it absolute (ACP's session/new, its file access)
     working_directory_ = std::filesystem::absolute(spec.cwd.empty() ? "." : spec.cwd, ec).lexically_normal().string();

@@ -29,7 +29,7 @@ public:
             Hooks hooks);
     ~Session() override;
 
-    std::optional<std::string> start(const LaunchSpec& spec);
+    std::optional<Error> start(const LaunchSpec& spec);
     bool prompt(std::string_view text);
     void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(3000));
     void kill_now();

@@ -241,15 +241,15 @@ Supervisor::~Supervisor() {
     if (running()) kill_now();
 }
 
-std::optional<std::string> Supervisor::start(const LaunchSpec& spec) {
-    if (spec.argv.empty()) return "no agent command given";
+std::optional<Error> Supervisor::start(const LaunchSpec& spec) {
+    if (spec.argv.empty()) return Error::usage("no agent command given");
     auto& d = *impl_;
-    if (d.pid > 0 && !d.exit_reported) return "an agent is already running";
+    if (d.pid > 0 && !d.exit_reported) return Error::failed("an agent is already running");
 
     std::string exe = spec.argv[0];
     if (exe.find('/') == std::string::npos) {
         exe = search_path(spec.argv[0]);
-        if (exe.empty()) return "cannot run '" + spec.argv[0] + "': not found on PATH";
+        if (exe.empty()) return Error::not_found("cannot run '" + spec.argv[0] + "': not found on PATH");
     }
     std::vector<std::string> args(spec.argv.begin() + 1, spec.argv.end());
     bp::environment env = boost::this_process::environment();
@@ -295,7 +295,13 @@ std::optional<std::string> Supervisor::start(const LaunchSpec& spec) {
     std::string cwd = spec.cwd.empty() ? std::string(".") : spec.cwd;
     bp::child child(exe, bp::args = args, bp::std_in < d.in_pipe, bp::std_out > d.out_pipe,
                     bp::std_err > d.err_pipe, bp::start_dir = cwd, env, setup, ec);
-    if (ec) return "cannot run '" + spec.argv[0] + "': " + ec.message();
+    if (ec) {
+        const std::string why = "cannot run '" + spec.argv[0] + "': " + ec.message();
+        if (ec.value() == ENOENT || ec.value() == ENOTDIR) return Error::not_found(why);
+        if (ec.value() == EACCES || ec.value() == ENOEXEC || ec.value() == EISDIR || ec.value() == ETXTBSY)
+            return Error::cannot_run(why);
+        return Error::failed(why);
+    }
     d.pid = child.id();
     child.detach();  // reaped here with waitpid, so exit status and signal are both known
     ::setpgid(d.pid, d.pid);  // also from the parent: no race with an early kill()

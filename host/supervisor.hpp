@@ -13,6 +13,8 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include "error.hpp"
+
 namespace askhost {
 
 struct AgentExit {
@@ -46,8 +48,8 @@ public:
     Supervisor(const Supervisor&) = delete;
     Supervisor& operator=(const Supervisor&) = delete;
 
-    // nullopt on success, else why the agent could not be started.
-    std::optional<std::string> start(const LaunchSpec& spec);
+    // nullopt on success, else why the agent could not be started (NotFound, CannotRun, Failed).
+    std::optional<Error> start(const LaunchSpec& spec);
     // Queue bytes for the agent's stdin (written in order, never blocking).
     void write(std::string data);
     void close_stdin();

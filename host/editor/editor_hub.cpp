@@ -217,7 +217,7 @@ private:
         }
         std::string adapter = json::string_of(params, "adapter");
         auto res = hub_.control_.start_agent(spec, adapter.empty() ? "auto" : adapter);
-        if (auto* err = std::get_if<std::string>(&res)) return r.error(kAgentError, *err);
+        if (auto* err = std::get_if<Error>(&res)) return r.error(kAgentError, err->message);
         r.result("{\"pid\":" + std::to_string(std::get<int>(res)) + "}");
     }
 

@@ -24,7 +24,7 @@ class AgentControl {
 public:
     virtual ~AgentControl() = default;
     // The agent's pid, or why it could not be started.
-    virtual std::variant<int, std::string> start_agent(const LaunchSpec& spec, const std::string& adapter) = 0;
+    virtual std::variant<int, Error> start_agent(const LaunchSpec& spec, const std::string& adapter) = 0;
     // nullopt when sent, else why not.
     virtual std::optional<std::string> prompt_agent(std::string_view text) = 0;
     // false when no agent runs; else `done` runs once the agent has exited.

@@ -209,7 +209,54 @@ static std::string nearest_pending_file() {
     return default_pending_file;
 }
 
+namespace {
+
+constexpr const char* kAnswerUsage = R"(usage: askhost answer [JSON | --file F | --text T | --edit | -] [--pending-file PATH]
+
+Answers the questions waiting in the pending-questions file (the nearest .askhost/ upwards, as git
+finds .git); the agent gets them when it asks again.
+
+  JSON              an array, one answer per question in order (a label, an option number, your
+                    own text, a list for multi-select, null to skip), or an object by question text
+  --file F, -f F    the JSON from a file; - reads standard input
+  --text T, -t T    your own words, once: the answer to the first open question, the others point to it
+  --edit, -e        edit a copy in $VISUAL or $EDITOR; only its "answer" fields are taken
+  --pending-file P  another pending-questions file
+
+Exit status: 0 answered, 1 not (the message says why; the file is unchanged), 2 usage.
+)";
+
+constexpr const char* kQuestionsUsage = R"(usage: askhost questions [show|clear] [--json] [--pending-file PATH]
+
+  show     the questions waiting in the pending-questions file, with their options (the default)
+  clear    remove the file (and temporary files a killed writer left)
+  --json   the file as askhost reads it
+
+Exit status: 0 done, 1 not (the message says why), 2 usage.
+)";
+
+constexpr const char* kHistoryUsage = R"(usage: askhost history [--session ID] [--json | --summary] | --list
+
+What was asked and answered, from the session journal (docs/files.md).
+
+  --session ID   that session (default: the latest)
+  --json         {"session", "file", "exchanges": [...], "warnings": [...]}
+  --summary      one sentence per question, as at compaction
+  --list         every session: id, number of asks, last activity
+)";
+
+bool wants_help(const std::vector<std::string>& args) {
+    for (const auto& a : args) {
+        if (a == "--") return false;
+        if (a == "-h" || a == "--help") return true;
+    }
+    return false;
+}
+
+}  // namespace
+
 int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    if (wants_help(args)) return out << kAnswerUsage, 0;
     std::string path = nearest_pending_file();
     std::optional<std::string> json, file, text;
     bool edit = false, from_stdin = false;
@@ -362,6 +409,7 @@ void show_questions(std::ostream& out, const std::string& path, const PendingFil
 }  // namespace
 
 int run_questions(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    if (wants_help(args)) return out << kQuestionsUsage, 0;
     std::string path = nearest_pending_file();
     std::string action = "show";
     bool json = false, action_set = false;
@@ -547,6 +595,7 @@ std::string summary_text(const std::vector<Exchange>& exchanges) {
 }
 
 int run_history(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    if (wants_help(args)) return out << kHistoryUsage, 0;
     HistoryArgs h;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];

@@ -28,9 +28,9 @@ namespace {
 
 class NoAgent final : public AgentControl {
 public:
-    std::variant<int, std::string> start_agent(const LaunchSpec& spec, const std::string&) override {
+    std::variant<int, Error> start_agent(const LaunchSpec& spec, const std::string&) override {
         if (spec.argv.size() == 1 && spec.argv[0] == "ok") return 4242;
-        return std::string("no agents in the fuzzer");
+        return Error::failed("no agents in the fuzzer");
     }
     std::optional<std::string> prompt_agent(std::string_view) override { return std::string("no agent"); }
     bool stop_agent(std::function<void(AgentExit)> done) override {

@@ -125,6 +125,26 @@ def agent_not_found():
     p = run(["--print", "--", "no-such-agent-xyz"], wd)
     equal(p.returncode, 127, "exit code")
     check(b"no-such-agent-xyz" in p.stderr and b"not found" in p.stderr, f"stderr: {p.stderr!r}")
+    p = run(["--print", "--", wd.file("no/such/agent")], wd)
+    equal(p.returncode, 127, "a path that is not there: exit code (%r)" % p.stderr)
+
+
+@case
+def agent_found_but_cannot_run_gives_126():
+    """As a shell does: 126 for a program that is there but cannot be executed."""
+    wd = Workdir()
+    script = wd.file("not-executable")
+    with open(script, "w") as f:
+        f.write("#!/bin/sh\necho hi\n")
+    os.chmod(script, 0o644)
+    folder = wd.file("a-folder")
+    os.makedirs(folder)
+    for what, path in (("not executable", script), ("a directory", folder)):
+        p = run(["--print", "--", path], wd)
+        equal(p.returncode, 126, f"{what}: exit code ({p.stderr!r})")
+        check(path.encode() in p.stderr and b"cannot run" in p.stderr, f"{what}: stderr: {p.stderr!r}")
+    p = run(["--print", "--adapter", "no-such-adapter", "--", script], wd)
+    equal(p.returncode, 2, f"an unknown adapter is a usage error ({p.stderr!r})")
 
 
 @case

@@ -380,6 +380,26 @@ def wrong_answers_leave_the_file_unchanged():
 
 
 @case
+def every_subcommand_has_help():
+    """askhost SUB --help (and -h) for every subcommand askhost --help lists: its usage on stdout,
+    exit 0, nothing else run."""
+    wd = Workdir()
+    listed = subprocess.run([ASKHOST, "--help"], capture_output=True, text=True).stdout
+    subs = sorted({line.split()[1] for line in listed.splitlines() if line.startswith("  askhost ")
+                   and line.split()[1].isalpha()})
+    check(len(subs) >= 9, f"subcommands listed: {subs}")
+    for sub in [[s] for s in subs] + [["hook", "install"], ["questions", "clear"]]:
+        for flag in ("--help", "-h"):
+            p = subprocess.run([ASKHOST, *sub, flag], capture_output=True, text=True, cwd=wd.path, env=wd.env(),
+                               stdin=subprocess.DEVNULL, timeout=10)
+            name = " ".join(sub) + " " + flag
+            equal(p.returncode, 0, f"{name}: exit status ({p.stderr!r})")
+            check(p.stdout.startswith("usage: askhost " + sub[0]), f"{name}: usage on stdout: {p.stdout[:120]!r}")
+            equal(p.stderr, "", f"{name}: stderr")
+    check(not os.path.exists(wd.file(".askhost")), "questions clear --help cleared nothing")
+
+
+@case
 def answering_without_a_file_or_with_a_broken_one():
     wd = Workdir()
     code, _, err = cli(wd, "answer", '["x"]')
