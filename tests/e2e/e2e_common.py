@@ -31,15 +31,16 @@ def agent_bin(package_dir_prefix, name):
 
 
 class Mock:
-    def __init__(self, wd, tools, input, final="All set.", subagent=None):
-        """subagent: {"prompt", "tools", "input"}, what a sub-agent started with that prompt does
-        (Anthropic only; see mock_llm.py)."""
+    def __init__(self, wd, tools, input, final="All set.", subagent=None, wait_for_subagent=False):
+        """subagent: {"prompt", "tools", "input"}, what a sub-agent started with that prompt does;
+        wait_for_subagent: the main turn ends only after the sub-agent's tool result (mock_llm.py)."""
         self.wd = wd
         self.record = wd.file("model-api.jsonl")
         script = wd.file("model-script.json")
         with open(script, "w") as f:
             json.dump({"tools": tools, "input": {"questions": input} if isinstance(input, list) else input,
-                       "final": final, **({"subagent": subagent} if subagent else {})}, f)
+                       "final": final, "wait_for_subagent": wait_for_subagent,
+                       **({"subagent": subagent} if subagent else {})}, f)
         portfile = wd.file("model-port")
         self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "mock_llm.py"), script, self.record,
                                       portfile], stderr=open(wd.file("mock-stderr.txt"), "wb"))

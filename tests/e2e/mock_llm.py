@@ -15,7 +15,9 @@ once a request carries the result of that call, the reply is `final` text and th
 Other requests (titles, summaries, side queries) get a short text reply.
 With "subagent": {"prompt": P, "tools": [...], "input": {...}}, a request (Anthropic, Responses)
 whose user messages hold P, a sub-agent the agent started with prompt P, follows that script
-instead, and its entry in RECORD says "subagent": true.
+instead, and its entry in RECORD says "subagent": true. With "wait_for_subagent": true the main
+conversation's final reply waits (60 s at most) until the sub-agent's tool result has come, so an
+agent that ends with its main turn does not cut the sub-agent short.
 RECORD: one JSON line per request: {"api", "path", "main", "tool", "tool_result"?, "body"}, where
 tool_result is {"text": all text of the result, "is_error": bool, "raw": as received}.
 PORTFILE: the port, written (atomically) once the server listens.
@@ -32,6 +34,7 @@ RECORD = sys.argv[2]
 PORTFILE = sys.argv[3]
 LOCK = threading.Lock()
 CALLS = {"n": 0}
+SUBAGENT_RESULT = threading.Event()
 
 
 def record(entry):
@@ -81,6 +84,15 @@ def script_for(messages):
         if isinstance(m, dict) and m.get("role") == "user" and sub["prompt"] in json.dumps(m.get("content")):
             return sub
     return SCRIPT
+
+
+def final_text(script, entry):
+    """The final reply's text, once a sub-agent is done when the script says to wait for it."""
+    if script is not SCRIPT:
+        SUBAGENT_RESULT.set()
+    elif SCRIPT.get("wait_for_subagent"):
+        SUBAGENT_RESULT.wait(60)
+    return script.get("final", "Done.")
 
 
 def anthropic_script(body):
@@ -137,7 +149,7 @@ def serve_anthropic(body, entry):
         entry["subagent"] = True
     if result is not None:
         entry["tool_result"] = result
-        return anthropic_reply(model, [{"text": script.get("final", "Done.")}], "end_turn")
+        return anthropic_reply(model, [{"text": final_text(script, entry)}], "end_turn")
     if tool:
         return anthropic_reply(model, [{"tool_use": {"id": next_call_id("toolu"), "name": tool,
                                                      "input": script["input"]}}], "tool_use")
@@ -206,7 +218,7 @@ def serve_responses(body, entry):
         entry["subagent"] = True
     if result is not None:
         entry["tool_result"] = result
-        return responses_reply([responses_text(script.get("final", "Done."))])
+        return responses_reply([responses_text(final_text(script, entry))])
     if offered:
         ns, name = offered
         call = {"type": "function_call", "id": next_call_id("fc"), "call_id": next_call_id("call"), "name": name,

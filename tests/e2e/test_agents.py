@@ -376,7 +376,7 @@ def subagent_mock(wd):
     return Mock(wd, ["Agent"], {"description": "Pick a database", "prompt": SUB_PROMPT,
                                 "subagent_type": "general-purpose"},
                 subagent={"prompt": SUB_PROMPT, "tools": ["mcp__ask__ask_user_question"],
-                          "input": {"questions": QUESTIONS}})
+                          "input": {"questions": QUESTIONS}}, wait_for_subagent=True)
 
 
 def subagent_result(mock):
@@ -425,37 +425,20 @@ def claude_subagent_question_refused_by_the_hook():
 
 @case
 def codex_subagent_question_refused():
-    """Codex (multi_agent): a spawned agent's MCP call says thread_source "subagent" in its _meta,
-    and askhost mcp answers it with the refusal at once. `codex exec` ends with its main turn,
-    which does not wait for the sub-agent, so the refusal is read where askhost mcp writes it."""
+    """Codex (multi_agent): a spawned agent's MCP call says thread_source "subagent" in its _meta;
+    askhost mcp refuses it at once, and the sub-agent's model reads the refusal."""
     wd = Workdir()
     mock = Mock(wd, ["spawn_agent"], {"message": SUB_PROMPT, "task_name": "db"},
                 subagent={"prompt": SUB_PROMPT, "tools": ["mcp__ask__ask_user_question", "ask_user_question"],
-                          "input": {"questions": QUESTIONS}})
+                          "input": {"questions": QUESTIONS}}, wait_for_subagent=True)
     codex = agent_bin("openai-codex", "codex")
-    server = wd.file("ask-server.sh")  # askhost mcp, its replies copied to a file
-    with open(server, "w") as f:
-        f.write("#!/bin/sh\n%s mcp \"$@\" | tee -a %s\n" % (ASKHOST, wd.file("mcp-out.jsonl")))
-    os.chmod(server, 0o755)
     write_codex_config(wd, mock, features="multi_agent = true")
-    config = wd.file("codex_home/config.toml")
-    with open(config) as f:
-        text = f.read()
-    with open(config, "w") as f:
-        f.write(text.replace('command = "%s"\nargs = ["mcp"]' % ASKHOST, 'command = "%s"\nargs = []' % server))
-    project = wd.file("project")
-    os.makedirs(project, exist_ok=True)
-    r = subprocess.run([codex, "exec", "--skip-git-repo-check", "--json", "Go."], cwd=project,
-                       env=agent_env(wd, mock), capture_output=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
-    mock.stop()
-    equal(r.returncode, 0, "exit status (stderr: %r)" % r.stderr.decode()[-500:])
-    check([q for q in mock.requests() if q.get("subagent") and q.get("tool")], "the sub-agent called the tool")
-    replies = [json.loads(line) for line in open(wd.file("mcp-out.jsonl")) if line.strip()]
-    calls = [m["result"] for m in replies if isinstance(m.get("result"), dict) and "content" in m["result"]]
-    equal(len(calls), 1, f"one tools/call answered: {replies!r}")
-    equal(calls[0]["isError"], True, "isError")
-    check("Only the main conversation can ask the user questions" in calls[0]["content"][0]["text"], str(calls[0]))
-    mock.check_offline()
+    ed = start(wd, agent_env(wd, mock), [codex, "exec", "--skip-git-repo-check", "--json", "Go."])
+    res = subagent_result(mock)
+    check("Only the main conversation can ask the user questions" in res["text"], f"tool result: {res['raw']!r}")
+    ed.method("agent/exit", timeout=TIMEOUT)
+    check(not [m for m in ed.seen if m.get("method") == "ask/show"], "nothing was asked")
+    finish(ed, mock)
 
 
 # --- pi in RPC mode (the pi adapter) and the ask_user extension ---------------------------------
