@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`meson install` into a temporary root, then used with only that root's bin on PATH: the demo
-answered in tmux, the man page, the bash completion, and headless Neovim finding the plugin with
-no runtimepath setting."""
+answered in tmux, the man page, the bash, fish and zsh completions, and headless Neovim finding
+the plugin with no runtimepath setting."""
 import os
 import shutil
 import subprocess
@@ -83,6 +83,54 @@ def man_page_and_bash_completion():
     docs = os.path.join(root, opts["datadir"], "doc", "askhost")
     for f in ("README.md", "LICENSE", "protocol.md", "mcp.md", "tmux.md"):
         check(os.path.exists(os.path.join(docs, f)), f + " installed with the docs")
+
+
+@case
+def fish_completion():
+    if not shutil.which("fish"):
+        raise Skip("fish is not installed")
+    wd = Workdir()
+    root, opts = installed(wd)
+    env = user_env(wd, root)
+    # Where a fish installed beside askhost (the same prefix) looks for vendor completions.
+    env["XDG_DATA_DIRS"] = os.path.join(root, opts["datadir"]) + ":/usr/share"
+    script = ('complete -C "askhost an"; echo ---; complete -C "askhost --profile "; echo ---; '
+              'complete -C "askhost status --"; echo ---; complete -C "askhost -- printf"')
+    out = subprocess.run(["fish", "-c", script], capture_output=True, text=True, env=env)
+    parts = [[line.split("\t")[0] for line in p.strip().splitlines()] for p in out.stdout.split("---")]
+    equal(parts[0], ["answer"], "a subcommand (stderr: %s)" % out.stderr)
+    equal(sorted(parts[1]), ["lenient", "strict"], "an option's values")
+    equal(sorted(parts[2]), ["--help", "--json", "--tmux"], "a subcommand's options")
+    check("printf" in parts[3], "the agent's command after --: %r" % parts[3])
+
+
+@case
+def zsh_completion_in_a_terminal():
+    """zsh's completion system, really: an interactive zsh in tmux, Tab pressed."""
+    if not shutil.which("zsh"):
+        raise Skip("zsh is not installed")
+    wd = Workdir()
+    root, opts = installed(wd)
+    zdot = wd.file("zdot")
+    os.makedirs(zdot)
+    with open(os.path.join(zdot, ".zshrc"), "w") as f:
+        f.write("fpath=(%s $fpath)\nautoload -U compinit && compinit -u\nPS1='zsh> '\n"
+                % os.path.join(root, opts["datadir"], "zsh", "vendor-completions"))
+    env = user_env(wd, root)
+    env["ZDOTDIR"] = zdot
+    t = Tmux(wd, ["env"] + ["%s=%s" % kv for kv in env.items() if kv[0] in ("PATH", "ZDOTDIR", "HOME")] + ["zsh"],
+             height=12)
+    try:
+        t.wait_screen("zsh>")
+        for typed, completed in (("askhost an", "zsh> askhost answer"),
+                                 ("askhost status --tm", "zsh> askhost status --tmux"),
+                                 ("askhost --profile st", "zsh> askhost --profile strict")):
+            t.keys("C-u")
+            t.text(typed)
+            t.keys("Tab")
+            t.wait_screen(completed)
+    finally:
+        t.kill()
 
 
 @case

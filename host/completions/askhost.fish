@@ -1,0 +1,75 @@
+# fish completion for askhost (installed as share/fish/vendor_completions.d/askhost.fish).
+
+set -l subs mcp hook attach hosts status jump answer questions history
+
+function __askhost_no_sub
+    set -l words (commandline -opc)
+    for w in $words[2..-1]
+        switch $w
+            case -- '--'
+                return 1
+            case '-*'
+                continue
+            case '*'
+                return 1
+        end
+    end
+    return 0
+end
+
+function __askhost_after_dashdash
+    contains -- -- (commandline -opc)
+end
+
+complete -c askhost -f
+complete -c askhost -n __askhost_no_sub -a mcp -d 'MCP stdio server with the ask_user_question tool'
+complete -c askhost -n __askhost_no_sub -a hook -d 'Claude Code hook: its questions and permissions'
+complete -c askhost -n __askhost_no_sub -a attach -d "answer a running host's questions here"
+complete -c askhost -n __askhost_no_sub -a hosts -d 'the running askhost hosts'
+complete -c askhost -n __askhost_no_sub -a status -d 'how many questions wait, over every host'
+complete -c askhost -n __askhost_no_sub -a jump -d 'switch tmux to the pane of the agent that asks'
+complete -c askhost -n __askhost_no_sub -a answer -d 'answer the pending-questions file'
+complete -c askhost -n __askhost_no_sub -a questions -d 'the pending questions'
+complete -c askhost -n __askhost_no_sub -a history -d 'what was asked and answered'
+
+# Running an agent: askhost [MODE] [OPTIONS] -- AGENT [ARGS...]
+set -l run "__askhost_no_sub; and not __askhost_after_dashdash"
+complete -c askhost -n $run -l stdio -d 'speak the editor protocol on stdio'
+complete -c askhost -n $run -l tui -d 'ask in a dialog on the terminal'
+complete -c askhost -n $run -l print -d 'write the pending-questions file'
+complete -c askhost -n $run -l profile -x -a 'strict lenient' -d 'question rules'
+complete -c askhost -n $run -l answers -x -d 'pre-answer the next question set (JSON)'
+complete -c askhost -n $run -l timeout -x -d 'give up waiting after SECONDS'
+complete -c askhost -n $run -l pending-file -r -F -d 'pending-questions file'
+complete -c askhost -n $run -l session -x -d 'name or continue a session journal'
+complete -c askhost -n $run -l journal-sync -x -a 'deferred always' -d 'when journal records reach the disk'
+complete -c askhost -n $run -l adapter -x -a 'auto native mcp claude pi acp' -d 'the agent adapter'
+complete -c askhost -n $run -l allow-tools -x -d 'tools the agent may use without asking'
+complete -c askhost -n $run -l prompt -x -d 'the first user message'
+complete -c askhost -n $run -l on-question -x -d 'run a command when a question waits'
+complete -c askhost -n $run -s h -l help -d 'show the help'
+complete -c askhost -n $run -s V -l version -d 'show the version'
+complete -c askhost -n __askhost_after_dashdash -F -a '(__fish_complete_subcommand --fcs-skip=1)'
+
+complete -c askhost -n '__fish_seen_subcommand_from mcp' -l print -d 'no waiting: the pending-questions file'
+complete -c askhost -n '__fish_seen_subcommand_from mcp' -l pending-file -r -F
+complete -c askhost -n '__fish_seen_subcommand_from mcp' -l progress-interval -x
+complete -c askhost -n '__fish_seen_subcommand_from hook' -a install -d "add the hook to Claude Code's settings"
+complete -c askhost -n '__fish_seen_subcommand_from hook' -l project -d "the project's .claude/settings.json"
+complete -c askhost -n '__fish_seen_subcommand_from hook' -l settings -r -F
+complete -c askhost -n '__fish_seen_subcommand_from attach' -l next -d 'the host whose question waited longest'
+complete -c askhost -n '__fish_seen_subcommand_from attach' -l popup -d 'in a tmux popup'
+complete -c askhost -n '__fish_seen_subcommand_from hosts' -l json
+complete -c askhost -n '__fish_seen_subcommand_from status' -l tmux -d 'for the tmux status line'
+complete -c askhost -n '__fish_seen_subcommand_from status' -l json
+complete -c askhost -n '__fish_seen_subcommand_from answer' -s f -l file -r -F -d 'the answers from a JSON file'
+complete -c askhost -n '__fish_seen_subcommand_from answer' -s t -l text -x -d 'your own words, once'
+complete -c askhost -n '__fish_seen_subcommand_from answer' -s e -l edit -d 'edit a copy in $EDITOR'
+complete -c askhost -n '__fish_seen_subcommand_from answer questions' -l pending-file -r -F
+complete -c askhost -n '__fish_seen_subcommand_from questions' -a 'show clear'
+complete -c askhost -n '__fish_seen_subcommand_from questions' -l json
+complete -c askhost -n '__fish_seen_subcommand_from history' -l session -x
+complete -c askhost -n '__fish_seen_subcommand_from history' -l json
+complete -c askhost -n '__fish_seen_subcommand_from history' -l summary
+complete -c askhost -n '__fish_seen_subcommand_from history' -l list
+complete -c askhost -n "__fish_seen_subcommand_from $subs" -l help -d 'show the help'
