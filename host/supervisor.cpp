@@ -293,7 +293,7 @@ std::optional<Error> Supervisor::start(const LaunchSpec& spec) {
     });
     std::error_code ec;
     std::string cwd = spec.cwd.empty() ? std::string(".") : spec.cwd;
-    bp::child child(exe, bp::args = args, bp::std_in < d.in_pipe, bp::std_out > d.out_pipe,
+    bp::child child(bp::exe = exe, bp::args = args, bp::std_in < d.in_pipe, bp::std_out > d.out_pipe,
                     bp::std_err > d.err_pipe, bp::start_dir = cwd, env, setup, ec);
     if (ec) {
         const std::string why = "cannot run '" + spec.argv[0] + "': " + ec.message();

@@ -130,6 +130,21 @@ def agent_not_found():
 
 
 @case
+def agent_path_with_spaces():
+    """An agent in a folder whose name has a space (Boost.Process once split its path there)."""
+    wd = Workdir()
+    folder = wd.file("my agents")
+    os.makedirs(folder)
+    agent = os.path.join(folder, "scripted agent")
+    with open(agent, "w") as f:
+        f.write("#!/bin/sh\necho \"ran with: $1\"\n")
+    os.chmod(agent, 0o755)
+    p = run(["--print", "--", agent, "one arg"], wd)
+    equal(p.returncode, 0, "exit code (%r)" % p.stderr)
+    check(b"ran with: one arg" in p.stdout, "the agent ran, its argument whole: %r" % p.stdout)
+
+
+@case
 def agent_found_but_cannot_run_gives_126():
     """As a shell does: 126 for a program that is there but cannot be executed."""
     wd = Workdir()
