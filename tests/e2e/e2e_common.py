@@ -100,12 +100,33 @@ def in_network_namespace():
                           + sys.argv, env=env).returncode
 
 
-def write_codex_config(wd, mock, mcp_extra="", extra="", features=""):
+def doc_snippet(name):
+    """The set-up snippet docs/mcp.md gives for a client, as written there (between its
+    `<!-- snippet: NAME -->` markers, without the code fence)."""
+    with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "docs", "mcp.md")) as f:
+        text = f.read()
+    start = text.index("<!-- snippet: %s -->" % name)
+    block = text[start:text.index("<!-- /snippet -->", start)]
+    lines = block.splitlines()[1:]
+    return "\n".join(line for line in lines if not line.startswith("```")).strip() + "\n"
+
+
+def with_askhost_on_path(env):
+    """The documented snippets run `askhost` by name: the askhost under test first on PATH."""
+    env["PATH"] = os.path.dirname(os.path.abspath(ASKHOST)) + os.pathsep + env.get("PATH", "")
+    return env
+
+
+def write_codex_config(wd, mock, mcp_extra="", extra="", features="", ask_server=None):
     """CODEX_HOME/config.toml for Codex offline against the mock, with `askhost mcp` as its MCP
-    server `ask` (`mcp_extra`: more lines for that server's table; `extra`: more tables;
-    `features`: more lines for [features])."""
+    server `ask` (`mcp_extra`: more lines for that server's table; `ask_server`: the whole table
+    instead, e.g. the documented snippet; `extra`: more tables; `features`: more lines for
+    [features])."""
     home = wd.file("codex_home")
     os.makedirs(home, exist_ok=True)
+    if ask_server is None:
+        ask_server = '[mcp_servers.ask]\ncommand = "%s"\nargs = ["mcp"]\ndefault_tools_approval_mode = "approve"\n%s' % (
+            ASKHOST, mcp_extra)
     with open(os.path.join(home, "config.toml"), "w") as f:
         f.write(f'''model = "mock-model"
 model_provider = "mock"
@@ -121,11 +142,7 @@ env_key = "MOCK_API_KEY"
 request_max_retries = 0
 stream_max_retries = 0
 
-[mcp_servers.ask]
-command = "{ASKHOST}"
-args = ["mcp"]
-default_tools_approval_mode = "approve"
-{mcp_extra}
+{ask_server}
 {extra}
 [analytics]
 enabled = false

@@ -15,7 +15,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
 from harness import (ASKHOST, ROOT, Editor, Tmux, Workdir, case, check, equal,  # noqa: E402
                      wait_for)
-from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, run_cases, write_codex_config  # noqa: E402
+from e2e_common import (TIMEOUT, Mock, agent_bin, agent_env, doc_snippet, run_cases,  # noqa: E402
+                        with_askhost_on_path, write_codex_config)
 
 TAIL = " You can now continue with the user's answers in mind."
 DB_Q = "Which database should we use?"
@@ -69,11 +70,11 @@ def option(q, label):
 # --- Claude Code through `askhost mcp` ---------------------------------------------------------
 
 def claude_mcp(wd, mock, prompt="Set up the project."):
+    """Claude Code with askhost mcp configured as docs/mcp.md says (its snippet, askhost by name)."""
     claude = agent_bin("anthropic-ai-claude-code", "claude")
-    config = {"mcpServers": {"ask": {"type": "stdio", "command": ASKHOST, "args": ["mcp"]}}}
-    argv = [claude, "-p", prompt, "--mcp-config", json.dumps(config), "--strict-mcp-config",
+    argv = [claude, "-p", prompt, "--mcp-config", doc_snippet("claude"), "--strict-mcp-config",
             "--allowedTools", "mcp__ask__ask_user_question", "--output-format", "stream-json", "--verbose"]
-    return start(wd, agent_env(wd, mock), argv, ["--adapter", "mcp"])
+    return start(wd, with_askhost_on_path(agent_env(wd, mock)), argv, ["--adapter", "mcp"])
 
 
 @case

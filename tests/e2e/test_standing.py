@@ -13,7 +13,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
 from harness import ASKHOST, Editor, Tmux, Workdir, case, check, equal, wait_for  # noqa: E402
-from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, run_cases, write_codex_config  # noqa: E402
+from e2e_common import (TIMEOUT, Mock, agent_bin, agent_env, doc_snippet, run_cases,  # noqa: E402
+                        with_askhost_on_path, write_codex_config)
 
 DB_Q = "Which database should we use?"
 DATABASE = {"question": DB_Q, "header": "Database", "multiSelect": False, "options": [
@@ -34,9 +35,10 @@ def shared_registry_env(wd, **extra):
 
 def codex_tui(wd, mock, project):
     codex = agent_bin("openai-codex", "codex")
-    write_codex_config(wd, mock, mcp_extra="tool_timeout_sec = 600",
+    # Configured as docs/mcp.md says (its snippet, askhost by name on PATH).
+    write_codex_config(wd, mock, ask_server=doc_snippet("codex"),
                        extra=f'[projects."{project}"]\ntrust_level = "trusted"\n')
-    env = agent_env(wd, mock)
+    env = with_askhost_on_path(agent_env(wd, mock))
     keep = ("HOME", "CODEX_HOME", "MOCK_API_KEY", "NO_PROXY", "no_proxy", "PATH", "LANG")
     env.setdefault("LANG", "C.UTF-8")
     t = Tmux(wd, ["sh", "-c", 'cd "$0" && exec env -u XDG_RUNTIME_DIR "$@"', project]
@@ -155,12 +157,14 @@ def codex_tui_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane():
 
 def gemini_tui(wd, mock, project):
     gemini = agent_bin("google-gemini-cli", "gemini")
-    env = agent_env(wd, mock, GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{mock.port}", GEMINI_API_KEY="dummy")
+    env = with_askhost_on_path(agent_env(wd, mock, GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{mock.port}",
+                                         GEMINI_API_KEY="dummy"))
     os.makedirs(os.path.join(env["HOME"], ".gemini"), exist_ok=True)
     with open(os.path.join(env["HOME"], ".gemini", "settings.json"), "w") as f:
+        # The MCP server as docs/mcp.md says (its snippet, askhost by name on PATH).
         json.dump({"privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},
                    "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": False}},
-                   "mcpServers": {"ask": {"command": ASKHOST, "args": ["mcp"], "trust": True, "timeout": 600000}}}, f)
+                   **json.loads(doc_snippet("gemini"))}, f)
     keep = ("HOME", "GOOGLE_GEMINI_BASE_URL", "GEMINI_API_KEY", "NO_PROXY", "no_proxy", "PATH", "XDG_RUNTIME_DIR")
     env.setdefault("LANG", "C.UTF-8")
     return Tmux(wd, ["sh", "-c", 'cd "$0" && exec env "$@"', project]
