@@ -5,6 +5,10 @@ the extension, its tests and the panel's page, then the .vsix with @vscode/vsce.
 keeps tests started together from building at once. Needs the npm packages (`npm ci` there).
 
 usage: build_extension.py [--force]     exit 0 built or up to date, 1 the build failed, 77 no packages
+       build_extension.py --platform ASKHOST OUT.vsix
+                                       a platform .vsix (linux-x64 or linux-arm64, from this machine)
+                                       that carries ASKHOST, stripped, as bin/askhost; with the LICENSE
+                                       and CHANGELOG the marketplaces expect (./dev package)
 """
 import fcntl
 import os
@@ -75,5 +79,45 @@ def build(force=False):
         return 0
 
 
+def vsce_target():
+    machine = os.uname().machine
+    return {"x86_64": "linux-x64", "aarch64": "linux-arm64", "armv7l": "linux-armhf"}.get(machine, "linux-" + machine)
+
+
+def build_platform(askhost, out):
+    """0 built; 1 failed; 77 no npm packages. The extension's folder is left as it was."""
+    built = build()
+    if built != 0:
+        return built
+    import shutil
+    import tempfile
+    bin_dir = os.path.join(EXT, "bin")
+    copied = [os.path.join(EXT, "LICENSE"), os.path.join(EXT, "CHANGELOG.md")]
+    with open(os.path.join(OUT, ".lock"), "w") as lock, tempfile.TemporaryDirectory() as tmp:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            os.makedirs(bin_dir, exist_ok=True)
+            target = os.path.join(bin_dir, "askhost")
+            if subprocess.run(["strip", "-o", target, askhost]).returncode != 0:
+                shutil.copy(askhost, target)
+            os.chmod(target, 0o755)
+            shutil.copy(os.path.join(ROOT, "LICENSE"), copied[0])
+            shutil.copy(os.path.join(ROOT, "CHANGELOG.md"), copied[1])
+            ignore = os.path.join(tmp, "vscodeignore")
+            with open(os.path.join(EXT, ".vscodeignore")) as src, open(ignore, "w") as dst:
+                dst.writelines(line for line in src if not line.startswith("bin/"))
+            ok = run([os.path.join(EXT, "node_modules", ".bin", "vsce"), "package", "--target", vsce_target(),
+                      "--ignoreFile", ignore, "--allow-missing-repository", "--no-rewrite-relative-links",
+                      "--out", os.path.abspath(out)])
+        finally:
+            shutil.rmtree(bin_dir, ignore_errors=True)
+            for f in copied:
+                if os.path.exists(f):
+                    os.remove(f)
+    return 0 if ok else 1
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--platform"] and len(sys.argv) == 4:
+        sys.exit(build_platform(sys.argv[2], sys.argv[3]))
     sys.exit(build("--force" in sys.argv[1:]))

@@ -100,10 +100,13 @@ function received(record) {
 // ------------------------------------------------------------------ the session
 
 class Session {
-  constructor(name, { steps, theme }) {
+  /** bundled: install the platform .vsix (ASKHOST_VSCODE_PLATFORM_VSIX), which carries askhost,
+   *  and give no askhost.path setting (askhost is not on PATH either). */
+  constructor(name, { steps, theme, bundled }) {
     this.name = name;
     this.steps = steps;
     this.theme = theme;
+    this.bundled = bundled;
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `askhost-e2e-${name}-`));
     this.record = path.join(this.dir, 'received.jsonl');
     this.logFile = path.join(this.dir, 'code-server.log');
@@ -139,15 +142,16 @@ class Session {
       'update.mode': 'none',
       'chat.disableAIFeatures': true,
       'workbench.secondarySideBar.defaultVisibility': 'hidden',
-      'askhost.path': ASKHOST,
       'askhost.agentCommand': `'${AGENT}' '${script}' '${this.record}'`,
     };
+    if (!this.bundled) settings['askhost.path'] = ASKHOST;
     if (this.theme) settings['workbench.colorTheme'] = this.theme;
     fs.writeFileSync(path.join(d, 'data', 'User', 'settings.json'), JSON.stringify(settings, null, 2));
     fs.writeFileSync(path.join(d, 'ws', 'README.md'), '# A project\n\nThe agent works here.\n');
 
     log('installing the extension');
-    const inst = spawnSync(NODE24, [CODE_SERVER, '--install-extension', VSIX, '--extensions-dir', path.join(d, 'ext'), '--user-data-dir', path.join(d, 'data')], {
+    const vsix = this.bundled ? process.env.ASKHOST_VSCODE_PLATFORM_VSIX : VSIX;
+    const inst = spawnSync(NODE24, [CODE_SERVER, '--install-extension', vsix, '--extensions-dir', path.join(d, 'ext'), '--user-data-dir', path.join(d, 'data')], {
       env: this.env(),
       encoding: 'utf8',
       timeout: 60000,
@@ -354,6 +358,29 @@ const scenarios = {
       assert.deepEqual(r.answers.map((a) => [a.answer, a.selectedOption, a.wasCustom]), [['SQLite', 'SQLite', false]]);
       await s.panelGone();
       await waitFor('the status bar to stop waiting', async () => (await s.page.locator('.statusbar-item', { hasText: 'question waiting' }).count()) === 0);
+    });
+  },
+
+  // The platform .vsix (./dev package) answers with the askhost it carries: no askhost.path
+  // setting, no askhost on PATH.
+  async bundled_binary() {
+    if (!process.env.ASKHOST_VSCODE_PLATFORM_VSIX) throw new Error('ASKHOST_VSCODE_PLATFORM_VSIX is not set (run.py sets it)');
+    // What Open VSX and the Marketplace read from it: platform, icon, license, changelog.
+    const manifest = spawnSync('unzip', ['-p', process.env.ASKHOST_VSCODE_PLATFORM_VSIX, 'extension.vsixmanifest'], { encoding: 'utf8' }).stdout;
+    for (const want of ['TargetPlatform="linux-', 'Services.Icons.Default', 'Services.Content.License', 'Services.Content.Changelog'])
+      assert.ok(manifest.includes(want), `the .vsix manifest has ${want}:\n${manifest}`);
+    const s = new Session('bundled_binary', { bundled: true, steps: [ask('req-1', [DATABASE]), { recv: 1 }, { sleep: 30 }] });
+    return run(s, async () => {
+      assert.notEqual(spawnSync('sh', ['-c', 'command -v askhost'], { env: s.env() }).status, 0, 'askhost is not on PATH');
+      await s.startAgent();
+      const f = await s.panel();
+      const running = spawnSync('pgrep', ['-a', '-f', 'bin/askhost'], { encoding: 'utf8' }).stdout;
+      assert.ok(running.split('\n').some((l) => l.includes(path.join(s.dir, 'ext')) && l.includes('/bin/askhost')),
+        `the askhost the extension carries runs:\n${running}`);
+      await f.locator('.option', { hasText: 'SQLite' }).click();
+      const [r] = await s.responses(1);
+      assert.deepEqual(r.answers.map((a) => [a.answer, a.selectedOption]), [['SQLite', 'SQLite']]);
+      await s.panelGone();
     });
   },
 

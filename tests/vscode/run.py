@@ -84,7 +84,16 @@ def main():
         return 1
     if kind == "unit":
         return run_unit(name, node)
-    return subprocess.run([node, os.path.join(HERE, "e2e.js"), name]).returncode
+    env = dict(os.environ)
+    if name == "bundled_binary":
+        # The platform .vsix as ./dev package makes it, carrying the askhost under test.
+        askhost = os.environ.get("ASKHOST", os.path.join(build_extension.ROOT, "build", "askhost"))
+        vsix = os.path.join(os.environ.get("ASKHOST_VSCODE_SHOTS", os.path.dirname(askhost)), "askhost-platform.vsix")
+        os.makedirs(os.path.dirname(vsix), exist_ok=True)
+        if build_extension.build_platform(askhost, vsix) != 0:
+            return 1
+        env["ASKHOST_VSCODE_PLATFORM_VSIX"] = vsix
+    return subprocess.run([node, os.path.join(HERE, "e2e.js"), name], env=env).returncode
 
 
 if __name__ == "__main__":

@@ -68,8 +68,9 @@ function executable(p: string): boolean {
 
 /**
  * The askhost program to run: the setting when given (a bare name is looked up on PATH), else
- * `askhost` on PATH, else `build/askhost` in a workspace folder or in the repository the
- * extension was loaded from. Undefined when none is there.
+ * `askhost` on PATH, else the one the extension carries (`bin/askhost` in a platform .vsix), else
+ * `build/askhost` in a workspace folder or in the repository the extension was loaded from.
+ * Undefined when none is there.
  */
 export function locateAskhost(opts: {
   setting?: string;
@@ -95,6 +96,16 @@ export function locateAskhost(opts: {
   }
   const found = onPath('askhost');
   if (found) return found;
+  if (opts.extensionPath) {
+    const bundled = path.join(opts.extensionPath, 'bin', 'askhost');
+    try {
+      // An installer that drops the executable bit from the .vsix's entries: put it back.
+      if (fs.statSync(bundled).isFile() && !executable(bundled)) fs.chmodSync(bundled, 0o755);
+    } catch {
+      // not there, or not ours to change
+    }
+    if (executable(bundled)) return bundled;
+  }
   const roots = [...(opts.workspaceFolders ?? [])];
   if (opts.extensionPath) roots.push(path.resolve(opts.extensionPath, '..', '..'));
   for (const root of roots) {

@@ -107,7 +107,7 @@ class Controller implements vscode.Disposable {
     });
     if (!askhostPath) {
       throw new AskhostError(
-        "cannot find the askhost program: set 'askhost.path', or put askhost on PATH (build it with ./dev build)",
+        "cannot find the askhost program: set 'askhost.path', put askhost on PATH, or install the askhost .vsix for your platform (it carries the program)",
       );
     }
     const client: AskhostClient = new AskhostClient(

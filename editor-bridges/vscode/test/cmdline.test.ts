@@ -58,6 +58,18 @@ describe('locateAskhost', () => {
     assert.equal(locateAskhost({ pathEnv: '' }), undefined);
   });
 
+  test('a platform .vsix carries its own: after PATH, before a workspace build', () => {
+    const d = tempDir();
+    const onPath = fakeBinary(d, 'bin/askhost');
+    const inWs = fakeBinary(d, 'ws/build/askhost');
+    const extPath = path.join(d, 'extensions', 'askhost.askhost-vscode-0.1.0-linux-x64');
+    const bundled = fakeBinary(extPath, 'bin/askhost');
+    const ws = [path.join(d, 'ws')];
+    assert.equal(locateAskhost({ pathEnv: path.dirname(onPath), workspaceFolders: ws, extensionPath: extPath }), onPath);
+    assert.equal(locateAskhost({ pathEnv: '/nonexistent', workspaceFolders: ws, extensionPath: extPath }), bundled);
+    assert.equal(locateAskhost({ setting: inWs, pathEnv: '', extensionPath: extPath }), inWs);
+  });
+
   test('a file that is not executable does not count', () => {
     const d = tempDir();
     fs.mkdirSync(path.join(d, 'bin'));
