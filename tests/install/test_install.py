@@ -10,7 +10,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import Skip, Tmux, Workdir, case, check, equal, main  # noqa: E402
+from harness import ROOT, Skip, Tmux, Workdir, case, check, equal, main  # noqa: E402
 
 BUILD = os.environ.get("ASKHOST_BUILD_ROOT", "")
 
@@ -150,6 +150,51 @@ def neovim_finds_the_installed_plugin_with_no_configuration():
     text = out.stdout + out.stderr
     check("FOUND " + os.path.join(root, "bin", "askhost") in text, "the plugin, and askhost on PATH: " + text)
     check("COMMAND" in text and "NOCOMMAND" not in text, ":AskHost is defined: " + text)
+
+
+@case
+def the_readmes_lazy_nvim_spec():
+    """The lazy.nvim spec in README.md, as lazy.nvim would use it: its config run in headless Neovim
+    with the plugin table of a checkout that has a build, askhost not on PATH: the plugin loads
+    and finds build/askhost there; its build line is a shell line that configures once and builds."""
+    if not shutil.which("nvim"):
+        raise Skip("nvim is not installed")
+    import re
+    with open(os.path.join(ROOT, "README.md")) as f:
+        readme = f.read()
+    block = re.search(r"<!-- lazy\.nvim spec[^>]*-->\n```lua\n(.*?)```", readme, re.S)
+    check(block, "the spec in README.md")
+    wd = Workdir()
+    checkout = wd.file("askhost checkout")  # a checkout elsewhere, with a space in its path
+    os.makedirs(os.path.join(checkout, "build"))
+    shutil.copytree(os.path.join(ROOT, "editor-bridges", "neovim"), os.path.join(checkout, "editor-bridges", "neovim"))
+    askhost = os.environ.get("ASKHOST", os.path.join(BUILD, "askhost"))
+    os.symlink(askhost, os.path.join(checkout, "build", "askhost"))
+    spec_file = wd.file("spec.lua")
+    with open(spec_file, "w") as f:
+        f.write("return " + block.group(1))
+    lua = ("local spec = dofile(%r); spec.config({ dir = %r }); "
+           "io.stdout:write('BINARY ' .. tostring(require('askhost').binary()) .. '\\n'); "
+           "io.stdout:write('BUILD ' .. spec.build .. '\\n')") % (spec_file, checkout)
+    env = wd.env(PATH="/usr/bin:/bin")
+    env.pop("ASKHOST", None)
+    out = subprocess.run(["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "lua " + lua, "-c", "qa!"],
+                         env=env, capture_output=True, text=True, timeout=30, cwd=wd.path)
+    text = out.stdout + out.stderr
+    check("BINARY " + os.path.join(checkout, "build", "askhost") in text, "the plugin finds build/askhost: " + text)
+    build = re.search(r"BUILD (.*)", text).group(1)
+    fake = wd.file("fakebin")
+    os.makedirs(fake)
+    for tool in ("meson", "ninja"):  # record what the build line runs, not a whole build
+        with open(os.path.join(fake, tool), "w") as f:
+            f.write('#!/bin/sh\necho "%s $*" >> "%s"\n' % (tool, wd.file("ran")))
+        os.chmod(os.path.join(fake, tool), 0o755)
+    for _ in range(2):
+        subprocess.run(["sh", "-c", build], cwd=checkout, env=dict(env, PATH=fake + ":/usr/bin:/bin"), check=True)
+        open(os.path.join(checkout, "build", "build.ninja"), "a").close()  # configured after the first
+    with open(wd.file("ran")) as f:
+        equal(f.read().splitlines(), ["meson setup build", "ninja -C build", "ninja -C build"],
+              "configured once, built each time")
 
 
 if __name__ == "__main__":
