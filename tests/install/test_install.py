@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """`meson install` into a temporary root, then used with only that root's bin on PATH: the demo
-answered in tmux, the man page, the bash, fish and zsh completions, and headless Neovim finding
-the plugin with no runtimepath setting."""
+answered in tmux, the man page, the bash, fish and zsh completions, Neovim finding the plugin with
+no runtimepath setting and asking through the installed askhost, and the README's lazy.nvim spec."""
 import os
 import shutil
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
@@ -150,6 +151,35 @@ def neovim_finds_the_installed_plugin_with_no_configuration():
     text = out.stdout + out.stderr
     check("FOUND " + os.path.join(root, "bin", "askhost") in text, "the plugin, and askhost on PATH: " + text)
     check("COMMAND" in text and "NOCOMMAND" not in text, ":AskHost is defined: " + text)
+
+
+@case
+def neovim_asks_through_the_installed_askhost():
+    """Real Neovim in tmux with only the install tree: no runtimepath setting, no repository. The
+    plugin loads from the packpath, runs the installed askhost, and the demo agent's question shows
+    in the float; Esc cancels it and the agent hears so."""
+    if not shutil.which("nvim"):
+        raise Skip("nvim is not installed")
+    wd = Workdir()
+    root, opts = installed(wd)
+    env = user_env(wd, root)
+    env["XDG_DATA_DIRS"] = os.path.join(root, opts["datadir"]) + ":/usr/share"
+    env["XDG_CONFIG_HOME"] = wd.file("config")  # no init.lua: Neovim's own defaults
+    demo = os.path.join(root, opts["datadir"], "askhost", "demo-agent")
+    keep = ("PATH", "HOME", "XDG_DATA_DIRS", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR")
+    t = Tmux(wd, ["env"] + ["%s=%s" % (k, env[k]) for k in keep] + ["nvim", "-i", "NONE", "-n"], height=40, width=100)
+    try:
+        t.wait_screen("~")
+        t.keys(":AskHost start " + demo, "Enter")
+        t.wait_screen("Which database should we use?", timeout=20)
+        running = subprocess.run(["pgrep", "-a", "-f", "askhost --stdio"], capture_output=True, text=True).stdout
+        check(os.path.join(root, "bin", "askhost") in running, "the installed askhost runs: " + running)
+        time.sleep(1)  # past the key guard of a dialog that opened while the person typed
+        t.keys("Escape")
+        t.keys(":AskHost log", "Enter")
+        t.wait_screen("you cancelled", timeout=20)
+    finally:
+        t.kill()
 
 
 @case
