@@ -675,7 +675,9 @@ std::string hint_text(const DialogModel& m) {
     const bool multi_q = m.multi_question();
     switch (m.mode()) {
     case Mode::ConfirmDiscard:
-        return "Discard " + std::to_string(m.answered_count()) + " answers? [y/N]";
+        // One plural rule in all three dialogs: "Discard 1 answer?", "Discard 2 answers?".
+        return "Discard " + std::to_string(m.answered_count()) + (m.answered_count() == 1 ? " answer" : " answers") +
+               "? [y/N]";
     case Mode::ConfirmLong:
         return "Answer is long (" + format_count(m.long_answer_chars()) + " chars). Continue anyway? [Y/n]";
     case Mode::EditText:

@@ -488,7 +488,7 @@ BOOST_AUTO_TEST_CASE(escape_with_answers_asks_first) {
     press(m, {enter()});
     BOOST_TEST((press(m, {esc()}) == R::Changed));
     BOOST_TEST((m.mode() == Mode::ConfirmDiscard));
-    BOOST_TEST(contains(screen(m), "Discard 1 answers? [y/N]"), screen(m));
+    BOOST_TEST(contains(screen(m), "Discard 1 answer? [y/N]"), screen(m));
     BOOST_TEST((press(m, {ch(U'x')}) == R::Ignored));
     BOOST_TEST((press(m, {ch(U'n')}) == R::Changed));
     BOOST_TEST((m.mode() == Mode::EditText));  // back on the Service Name tab

@@ -131,7 +131,8 @@ local function hint_text(m)
   local mode = m:mode()
   local multi_q = m:multi_question()
   if mode == 'confirm_discard' then
-    return ('Discard %d answers? [y/N]'):format(m:answered_count()), 'AskHostWarning'
+    local n = m:answered_count()  -- one plural rule in all three dialogs
+    return ('Discard %d %s? [y/N]'):format(n, n == 1 and 'answer' or 'answers'), 'AskHostWarning'
   elseif mode == 'confirm_long' then
     local n = tostring(m.long_chars):reverse():gsub('(%d%d%d)', '%1,'):reverse():gsub('^,', '')
     return ('Answer is long (%s chars). Continue anyway? [Y/n]'):format(n), 'AskHostWarning'
