@@ -24,19 +24,23 @@ int usage_error(const std::string& message) {
     return 2;
 }
 
-bool have_terminal() {
-#if ASKHOST_HAVE_TUI
-    return ::isatty(0) && ::isatty(1) && TerminalDialog::available();
-#else
-    return false;
-#endif
-}
-
 int run_agent(const CliOptions& opts) {
     Mode mode = opts.mode;
-    if (mode == Mode::Auto) mode = have_terminal() ? Mode::Tui : Mode::Print;
-#if !ASKHOST_HAVE_TUI
+#if ASKHOST_HAVE_TUI
+    // A person at a terminal that cannot show the dialog (TERM=dumb, an unknown TERM) gets the
+    // pending-questions file and is told why, never a silent cancel.
+    const bool at_terminal = ::isatty(0) && ::isatty(1);
+    if (mode == Mode::Tui || (mode == Mode::Auto && at_terminal)) {
+        if (auto why = TerminalDialog::unavailable_reason()) {
+            write_all(2, "askhost: no dialog on this terminal (" + *why +
+                             "): questions go to the pending-questions file (askhost answer)\n");
+            mode = Mode::Print;
+        }
+    }
+    if (mode == Mode::Auto) mode = at_terminal ? Mode::Tui : Mode::Print;
+#else
     if (mode == Mode::Tui) return usage_error("--tui: this askhost was built without the terminal dialog");
+    if (mode == Mode::Auto) mode = Mode::Print;
 #endif
     Host host(opts, mode);
     return host.run();

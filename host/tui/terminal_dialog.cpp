@@ -348,14 +348,6 @@ TerminalDialog::TerminalDialog(boost::asio::io_context& io, TerminalDialogOption
 
 TerminalDialog::~TerminalDialog() = default;
 
-bool TerminalDialog::available(const std::string& tty_path) {
-    const int fd = ::open(tty_path.c_str(), O_RDWR | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) return false;
-    const bool tty = ::isatty(fd) != 0;
-    ::close(fd);
-    return tty;
-}
-
 void TerminalDialog::show(const Ask& ask, Done done) {
     if (ask.questions.empty()) {
         done(Outcome::cancelled("no questions"));

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <boost/asio/io_context.hpp>
@@ -28,8 +29,10 @@ public:
     TerminalDialog(boost::asio::io_context& io, TerminalDialogOptions options);
     ~TerminalDialog() override;
 
-    // Whether a terminal can be opened at options.tty_path.
-    static bool available(const std::string& tty_path = "/dev/tty");
+    // Why no dialog can be shown on the terminal at tty_path ("no terminal", "TERM=dumb cannot move
+    // the cursor", an unknown TERM), or nullopt when one can. Writes nothing to the terminal.
+    static std::optional<std::string> unavailable_reason(const std::string& tty_path = "/dev/tty");
+    static bool available(const std::string& tty_path = "/dev/tty") { return !unavailable_reason(tty_path); }
 
     std::string_view name() const override { return "terminal"; }
     void show(const Ask& ask, Done done) override;

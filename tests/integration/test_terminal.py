@@ -41,6 +41,26 @@ def demo_agent_through_the_dialog():
 
 
 @case
+def a_terminal_that_cannot_show_the_dialog_falls_back_to_the_pending_file():
+    """TERM=dumb or an unknown TERM: the questions go to the pending-questions file and stderr says
+    why, with --tui and without it; the agent hears "pending", never a silent cancel."""
+    for term, why in (("dumb", "TERM=dumb cannot move the cursor"),
+                      ("no-such-terminal", "unknown terminal type TERM=no-such-terminal")):
+        for mode in (["--tui"], []):
+            wd = Workdir()
+            t = Tmux(wd, ["env", "TERM=" + term, ASKHOST] + mode + ["--"]
+                     + wd.agent([{"send": ask_request("r", [DATABASE_Q])}, {"recv": 1}]), width=120)
+            try:
+                t.wait_screen("no dialog on this terminal (%s)" % why)
+                equal(t.exit_status(), 0, "exit status")
+                (r,) = [x for x in wd.records() if x != "EOF"]
+                check(r.get("pendingFile") and not r.get("cancelled"), f"{term} {mode}: the agent hears pending: {r!r}")
+                check(os.path.exists(wd.file(".askhost/pending-questions.json")), "the pending-questions file")
+            finally:
+                t.kill()
+
+
+@case
 def escape_cancels_and_the_agent_is_told():
     wd = Workdir()
     t = Tmux(wd, [ASKHOST, "--tui", "--"] + wd.agent([{"send": ask_request("r", [DATABASE_Q])}, {"recv": 1}]))
