@@ -81,8 +81,8 @@ int run_attach(const std::vector<std::string>& args) {
     write_all(2, "askhost attach: this askhost was built without the terminal dialog\n");
     return 2;
 #else
-    if (!TerminalDialog::available()) {
-        write_all(2, "askhost attach: needs a terminal (/dev/tty) to show questions in\n");
+    if (auto why = TerminalDialog::unavailable_reason()) {
+        write_all(2, "askhost attach: needs a terminal that can show the dialog (" + *why + ")\n");
         return 2;
     }
     std::string why;
