@@ -244,6 +244,13 @@ std::string DialogModel::tab_label(std::size_t q) const {
 
 DialogModel::Result DialogModel::handle(const Key& key) {
     if (outcome_ || questions_.empty()) return Result::Ignored;
+    if (key.kind == KeyKind::Paste) {
+        // A paste is text for the question on screen, never keys: on a question with options it
+        // opens "Other" and lands there; in a confirmation or on Submit it is dropped.
+        if (confirm_ != Confirm::None || on_submit_tab()) return Result::Ignored;
+        if (!editing(tab_)) open_other();
+        return insert_paste(key.text);
+    }
     if (confirm_ == Confirm::Discard) return handle_confirm_discard(key);
     if (confirm_ == Confirm::Long) return handle_confirm_long(key);
     if (on_submit_tab()) return handle_submit_tab(key);
@@ -282,6 +289,30 @@ DialogModel::Result DialogModel::handle_browse(const Key& key) {
         return Result::Ignored;
     default: return Result::Ignored;
     }
+}
+
+DialogModel::Result DialogModel::insert_paste(const std::u32string& text) {
+    QuestionState& s = cur();
+    std::u32string clean;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char32_t c = text[i];
+        if (c == U'\r') {  // CR LF and a lone CR are one line break
+            clean.push_back(U'\n');
+            if (i + 1 < text.size() && text[i + 1] == U'\n') ++i;
+        } else if (c == U'\n') {
+            clean.push_back(U'\n');
+        } else if (c == U'\t') {
+            clean.push_back(U' ');
+        } else if (printable(c)) {
+            clean.push_back(c);
+        }
+    }
+    const std::size_t room = s.text.size() < max_text_chars ? max_text_chars - s.text.size() : 0;
+    if (clean.size() > room) clean.resize(room);
+    if (clean.empty()) return text.empty() ? Result::Ignored : Result::Rejected;
+    s.text.insert(s.text_pos, clean);
+    s.text_pos += clean.size();
+    return Result::Changed;
 }
 
 DialogModel::Result DialogModel::handle_edit(const Key& key) {
@@ -594,7 +625,15 @@ std::vector<ScreenLine> input_lines(const std::u32string& text, std::size_t pos,
         col += cw;
         if (is_cursor) r.push_back(Cell{});
     };
-    for (std::size_t i = 0; i < text.size(); ++i) put(text[i], show_cursor && i == pos);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == U'\n') {  // a line break: shown as ↵, and the text goes on below
+            put(U'↵', show_cursor && i == pos);
+            rows.emplace_back();
+            col = 0;
+            continue;
+        }
+        put(text[i], show_cursor && i == pos);
+    }
     if (show_cursor && pos >= text.size()) {
         put(U'█', false);
         cursor_row = rows.size() - 1;

@@ -19,15 +19,18 @@ enum class KeyKind {
     Up, Down, Left, Right, Home, End, PageUp, PageDown,
     Tab, BackTab, Enter, Escape, Backspace, Delete,
     ClearLine,  // Ctrl-U
+    Paste,      // pasted text in `text` (bracketed paste): text, never keys
     Unknown,
 };
 
 struct Key {
     KeyKind kind = KeyKind::Unknown;
     char32_t ch = 0;
+    std::u32string text;  // Paste
 
-    static Key character(char32_t c) { return Key{KeyKind::Char, c}; }
-    static Key of(KeyKind k) { return Key{k, 0}; }
+    static Key character(char32_t c) { return Key{KeyKind::Char, c, {}}; }
+    static Key of(KeyKind k) { return Key{k, 0, {}}; }
+    static Key paste(std::u32string t) { return Key{KeyKind::Paste, 0, std::move(t)}; }
 };
 
 // The spec's soft limit per typed answer: longer asks "Continue anyway? [Y/n]".
@@ -107,6 +110,7 @@ private:
     QuestionState& cur() { return states_[tab_]; }
     Result handle_browse(const Key& key);
     Result handle_edit(const Key& key);
+    Result insert_paste(const std::u32string& text);
     Result handle_submit_tab(const Key& key);
     Result handle_confirm_discard(const Key& key);
     Result handle_confirm_long(const Key& key);

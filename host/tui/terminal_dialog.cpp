@@ -52,6 +52,13 @@ void ensure_utf8_ctype() {
     std::setlocale(LC_CTYPE, "C.UTF-8");
 }
 
+// Bracketed paste (xterm's mode 2004): the terminal wraps pasted text in these, taught to ncurses
+// as keys of their own, so a multi-line paste is text and not Enter presses.
+constexpr int kPasteStart = KEY_MAX + 1;
+constexpr int kPasteEnd = KEY_MAX + 2;
+constexpr const char* kBracketedPasteOn = "\033[?2004h";
+constexpr const char* kBracketedPasteOff = "\033[?2004l";
+
 std::optional<tui::Key> map_key(int status, wint_t ch) {
     using tui::Key;
     using tui::KeyKind;
@@ -119,6 +126,7 @@ struct TerminalDialog::Impl {
         // would refresh and take the terminal again.
         bool suspended = false;
         std::chrono::steady_clock::time_point opened_at;
+        std::optional<std::u32string> pasting;  // inside a bracketed paste: the text so far
 
         Open(Ask a, Done d) : ask(std::move(a)), done(std::move(d)), model(ask.questions) {}
     };
@@ -196,6 +204,9 @@ struct TerminalDialog::Impl {
         ::keypad(stdscr, TRUE);
         ::nodelay(stdscr, TRUE);
         ::curs_set(0);
+        ::define_key("\033[200~", kPasteStart);
+        ::define_key("\033[201~", kPasteEnd);
+        write_all(fd, kBracketedPasteOn);
         try {
             const int in_fd = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
             if (in_fd < 0) throw std::runtime_error("dup");
@@ -258,7 +269,19 @@ struct TerminalDialog::Impl {
                 changed = true;
                 continue;
             }
-            const auto key = map_key(status, ch);
+            if (status == KEY_CODE_YES && static_cast<int>(ch) == kPasteStart) {
+                open->pasting.emplace();
+                continue;
+            }
+            std::optional<tui::Key> key;
+            if (open->pasting) {
+                if (status == OK) open->pasting->push_back(static_cast<char32_t>(ch));
+                if (status != KEY_CODE_YES || static_cast<int>(ch) != kPasteEnd) continue;
+                key = tui::Key::paste(std::move(*open->pasting));
+                open->pasting.reset();
+            } else {
+                key = map_key(status, ch);
+            }
             if (!key) continue;
             if (std::chrono::steady_clock::now() - open->opened_at < options.key_guard) continue;
             switch (open->model.handle(*key)) {
@@ -326,6 +349,7 @@ struct TerminalDialog::Impl {
             getmaxyx(stdscr, rows, cols);
             if (!o->suspended) ::endwin();
         }
+        if (o->fd >= 0 && !o->suspended) write_all(o->fd, kBracketedPasteOff);
         (void)rows;
         if (summary && o->fd >= 0) {
             const std::string line = tui::summary_line(o->model.questions(), outcome,
@@ -379,6 +403,7 @@ void TerminalDialog::restore_terminal() {
     o->suspended = true;
     ::set_term(o->screen);
     ::endwin();
+    if (o->fd >= 0) write_all(o->fd, kBracketedPasteOff);
 }
 
 }  // namespace askhost

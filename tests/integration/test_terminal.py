@@ -61,6 +61,32 @@ def a_terminal_that_cannot_show_the_dialog_falls_back_to_the_pending_file():
 
 
 @case
+def a_multi_line_paste_is_text_not_keys():
+    """Bracketed paste: two lines pasted into a free-text question stay its answer, line break and
+    all; they neither submit it nor answer the next question."""
+    wd = Workdir()
+    t = Tmux(wd, [ASKHOST, "--tui", "--"] + wd.agent([{"send": ask_request("r", [NAME_Q, DATABASE_Q])}, {"recv": 1}]),
+             height=30)
+    try:
+        t.wait_screen("What should we name this service?")
+        time.sleep(0.5)
+        subprocess.run(["tmux", "-L", t.name, "set-buffer", "use postgres\ncall it billing"], check=True)
+        subprocess.run(["tmux", "-L", t.name, "paste-buffer", "-p"], check=True)  # -p: bracketed
+        s = t.wait_screen("call it billing")
+        check("use postgres↵" in s and "What should we name this service?" in s, "still the first question:\n" + s)
+        t.keys("Enter")
+        t.wait_screen("Which database should we use?")
+        t.keys("2")
+        t.wait_screen("Enter to submit")
+        t.keys("Enter")
+        equal(t.exit_status(), 0, "exit status")
+        (r,) = [x for x in wd.records() if x != "EOF"]
+        equal([a["answer"] for a in r["answers"]], ["use postgres\ncall it billing", "SQLite"], "the answers")
+    finally:
+        t.kill()
+
+
+@case
 def escape_cancels_and_the_agent_is_told():
     wd = Workdir()
     t = Tmux(wd, [ASKHOST, "--tui", "--"] + wd.agent([{"send": ask_request("r", [DATABASE_Q])}, {"recv": 1}]))

@@ -987,3 +987,46 @@ BOOST_AUTO_TEST_CASE(an_ask_without_questions_is_cancelled) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// ---------------------------------------------------------------- paste (bracketed)
+
+BOOST_AUTO_TEST_SUITE(paste)
+
+BOOST_AUTO_TEST_CASE(a_multi_line_paste_is_text_for_the_question_on_screen) {
+    DialogModel m({free_text("What should we name this service?", "Name"), database()});
+    BOOST_TEST((m.handle(Key::paste(U"use postgres\r\ncall it billing\rthen\tdone")) == R::Changed));
+    BOOST_TEST(m.tab() == 0u);  // the paste answered nothing and moved nowhere
+    BOOST_TEST((m.text(0) == U"use postgres\ncall it billing\nthen done"));
+    const std::string s = screen(m);
+    BOOST_TEST(contains(s, "use postgres↵"), s);
+    BOOST_TEST(contains(s, "call it billing↵"), s);
+    press(m, {enter()});  // confirms the typed text: the next tab
+    BOOST_TEST(m.tab() == 1u);
+    press(m, {ch(U'2')});     // SQLite; then the Submit tab
+    press(m, {enter()});
+    BOOST_REQUIRE(m.finished());
+    BOOST_TEST(m.outcome()->answers[0].values[0] == "use postgres\ncall it billing\nthen done");
+    BOOST_TEST(m.outcome()->answers[0].was_custom);
+    BOOST_TEST(m.outcome()->answers[1].values[0] == "SQLite");
+}
+
+BOOST_AUTO_TEST_CASE(on_options_a_paste_opens_other_and_never_picks) {
+    DialogModel m({database()});
+    BOOST_TEST((m.handle(Key::paste(U"1\n2\n")) == R::Changed));
+    BOOST_TEST(!m.finished());
+    BOOST_TEST(m.editing(0));
+    BOOST_TEST(m.cursor(0) == m.row_count(0) - 1);  // on "Other"
+    BOOST_TEST((m.text(0) == U"1\n2\n"));
+}
+
+BOOST_AUTO_TEST_CASE(a_paste_in_a_confirmation_or_on_submit_is_dropped) {
+    DialogModel m(three_questions());
+    press(m, {enter()});
+    press(m, {esc()});
+    BOOST_TEST((m.mode() == DialogModel::Mode::ConfirmDiscard));
+    BOOST_TEST((m.handle(Key::paste(U"y")) == R::Ignored));
+    BOOST_TEST((m.mode() == DialogModel::Mode::ConfirmDiscard));
+    BOOST_TEST(!m.finished());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
