@@ -470,6 +470,8 @@ void EditorHub::agent_output(Stream stream, std::string_view text) {
 }
 
 void EditorHub::agent_exit(AgentExit e) {
+    // The asks the agent took with it are gone before it is: clients hear the state first.
+    flush_state();
     std::string params = "{\"exitCode\":" + (e.signal ? std::string("null") : std::to_string(e.exit_code)) +
                          ",\"signal\":" + (e.signal ? std::to_string(e.signal) : std::string("null")) + "}";
     for (auto& c : clients_) {

@@ -218,6 +218,19 @@ def strict_answers_over_the_cap_are_kept_in_a_file_lenient_ones_whole():
 
 
 @case
+def the_state_without_the_agents_asks_comes_before_agent_exit():
+    """An agent that exits with a question open: the editor hears the idle ask/state before
+    agent/exit, so nothing shows a question waiting for an agent that is gone."""
+    wd = Workdir()
+    ed, _ = start(wd, [{"send": ask_request("r", [DATABASE_Q])}, {"sleep": 0.3}, {"exit": 0}])
+    ed.method("ask/show")
+    ed.method("agent/exit")
+    states = [m["params"]["state"] for m in ed.seen if m.get("method") == "ask/state"]
+    equal(states[-1:], ["idle"], "the last ask/state before agent/exit: %r" % states)
+    shutdown(ed)
+
+
+@case
 def agent_output_goes_on_in_whole_lines():
     """stderr written in fragments (as Codex writes `workdir: DIR`) reaches the editor as one line;
     a partial line with no line break after it (a prompt) still goes on, without waiting for exit."""
