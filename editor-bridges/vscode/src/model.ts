@@ -285,12 +285,18 @@ export class DialogModel {
     return 'changed';
   }
 
-  /** A click on row `row` of the current question: as its number key would. */
+  /**
+   * A click on row `row` of the current question: as its number key would. On a multi-select
+   * the ticked boxes are its answer at once (nothing to press Enter on with a mouse), so a
+   * question answered by clicks alone can be submitted; unticking them all unanswers it.
+   */
   clickRow(row: number): Result {
     if (this.finishedOutcome || this.confirm || this.onSubmitTab) return 'ignored';
     if (row < 0 || row >= this.rowCount(this.tabIndex)) return 'ignored';
     this.note = undefined;
-    return this.quickSelect(row);
+    const r = this.quickSelect(row);
+    if (r === 'changed' && this.questions[this.tabIndex].multiSelect) this.refreshMulti(this.tabIndex, true);
+    return r;
   }
 
   /** A click on a tab: the question, or the Submit tab after the last question. */

@@ -225,6 +225,26 @@ describe('several questions', () => {
     assert.equal(view(m).note, 'Answer every question to submit: Service Name, Features');
   });
 
+  test('a multi-select answered with the mouse alone can be submitted', () => {
+    const m = model(DATABASE, FEATURES);
+    m.clickRow(1); // SQLite: on to Features
+    assert.equal(m.tab, 1);
+    m.clickRow(0);
+    m.clickRow(1);
+    m.clickTab(2); // the Submit tab, by click
+    const v = view(m);
+    assert.deepEqual(v.unanswered, []);
+    assert.equal(v.canSubmit, true);
+    assert.equal(m.clickSubmit(), 'finished');
+    assert.deepEqual((m.outcome as any).answers[1].answer, [FEATURES.options[0].label, FEATURES.options[1].label]);
+    const n = model(DATABASE, FEATURES);
+    n.clickRow(1);
+    n.clickRow(0);
+    n.clickRow(0); // unticked again: unanswered
+    n.clickTab(2);
+    assert.deepEqual(view(n).unanswered.map((u) => u.label), ['Features']);
+  });
+
   test('Tab and the arrows switch tabs; arrows in an empty text field switch too', () => {
     const m = model(DATABASE, SERVICE);
     m.key('Tab');
