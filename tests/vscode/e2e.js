@@ -393,6 +393,8 @@ const scenarios = {
       const f = await s.panel();
       const kb = s.page.keyboard;
       assert.equal(await f.locator('.tab').count(), 4);
+      // The tab in view has a filled box, as in the terminal; the others are still empty.
+      assert.deepEqual(await f.locator('.tab .mark').allTextContents(), ['■', '□', '□', '✓']);
       // Database: look at SQLite's preview, then answer with Other.
       await kb.press('ArrowDown');
       await waitFor('the SQLite preview', async () => (await f.locator('.preview pre code').textContent())?.includes('INTEGER PRIMARY KEY'));

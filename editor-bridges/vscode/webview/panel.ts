@@ -99,7 +99,8 @@ function render(v: ViewState): void {
   if (v.tabs) {
     const nav = el('nav', { class: 'tabs', attrs: { role: 'tablist' } });
     v.tabs.forEach((t, i) => {
-      const mark = t.submit ? '✓' : t.answered ? '■' : '□';
+      // As in the terminal: a filled box for an answered question and for the one in view.
+      const mark = t.submit ? '✓' : t.answered || t.current ? '■' : '□';
       const b = el(
         'button',
         {
