@@ -600,6 +600,32 @@ H.case('long_answer_confirm', function()
   H.eq(#records[2].answers[1].answer, 2000, 'submitted at once')
 end)
 
+-- A tab shorter than the one before: the float shrinks and shows its first line (the tab bar) at
+-- the top; the input of Other sits beside its "> ", not on the hint row.
+H.case('a_shorter_tab_keeps_the_tab_bar_in_view', function()
+  local many = {
+    question = 'Pick a region for the new cluster, keeping latency and cost in mind?',
+    header = 'Region',
+    options = {
+      { label = 'eu-west-1', description = 'Ireland: the team is here, and so are most customers of the product' },
+      { label = 'us-east-1', description = 'Virginia: the cheapest, and where the old cluster runs today' },
+      { label = 'ap-south-1', description = 'Mumbai: close to the support team that takes the night shift' },
+    },
+  }
+  H.start(ask_one({ many, DATABASE_Q, NAME_Q }))
+  local d = H.wait_dialog()
+  H.keys('<Down><Down><Down>') -- the cursor low in the long tab
+  H.keys('<Tab><Tab>') -- the short free-text tab
+  H.wait_text('What should we name this service?')
+  local top = vim.api.nvim_win_call(d.win, function()
+    return vim.fn.line('w0')
+  end)
+  H.eq(top, 1, 'the first line at the top of the float')
+  H.contains(vim.api.nvim_buf_get_lines(d.buf, 0, 1, false)[1], 'Region', 'line 1 is the tab bar')
+  local height = vim.api.nvim_win_get_height(d.win)
+  H.eq(height, #vim.api.nvim_buf_get_lines(d.buf, 0, -1, false), 'no empty rows under the hint')
+end)
+
 H.case('agent_exit_withdraws_question', function()
   local askhost = H.start({ H.ask('req-1', { DATABASE_Q }), { sleep = 0.7 }, { exit = 0 } })
   local d = H.wait_dialog()

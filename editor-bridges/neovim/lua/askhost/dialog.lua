@@ -487,6 +487,13 @@ function Dialog:render(opts)
   end
   self.layout = layout
   pcall(api.nvim_win_set_cursor, self.win, { layout.cursor or 1, 0 })
+  if #layout.lines <= g.height then
+    -- Everything fits: line 1 (the tab bar) at the top. A window that shrank keeps the view it
+    -- scrolled to on a longer tab otherwise, and the input float below is placed for line 1.
+    api.nvim_win_call(self.win, function()
+      vim.fn.winrestview({ topline = 1 })
+    end)
+  end
   if opts and opts.keep_focus then
     if self.input_win and api.nvim_win_is_valid(self.input_win) and layout.input then
       local at = layout.input
