@@ -261,6 +261,20 @@ def claude_allow_tools():
     finish(ed, mock)
 
 
+def a_second_turn(ed, mock, agent):
+    """After the first turn ends, the editor's agent/prompt gets a second question: the agent is
+    still there (a prompt on its command line under --stdio is not one turn)."""
+    ed.method("agent/output", timeout=TIMEOUT, where=lambda m: "All set." in m["params"]["text"])
+    rid = ed.request("agent/prompt", {"text": "And the cache?"})
+    equal(ed.result_of(rid, timeout=30).get("result"), {}, "a second agent/prompt is taken")
+    answer(ed, {"answered": True, "answers": [option(DB_Q, "PostgreSQL (Recommended)")]})
+    results = wait_for(lambda: [r for r in mock.requests() if "tool_result" in r][1:], timeout=TIMEOUT,
+                       what="the second turn's tool result")
+    check("PostgreSQL" in results[0]["tool_result"]["text"], f"second answer delivered: {results[0]!r}")
+    check(not [m for m in ed.seen if m.get("method") == "agent/exit"], agent + " did not exit after the first turn")
+    finish(ed, mock)
+
+
 @case
 def claude_always_allow():
     """Always allow this tool: the next call runs without a question, and the log line credits the
@@ -294,15 +308,7 @@ def claude_prompt_on_the_command_line():
     ed = claude_stream(wd, mock, args=["Set up the project."], prompt=None)
     answer(ed, {"answered": True, "answers": [option(DB_Q, "SQLite")]})
     check(f'"{DB_Q}"="SQLite"' in claude_said(mock)["text"], "answer delivered")
-    ed.method("agent/output", timeout=TIMEOUT, where=lambda m: "All set." in m["params"]["text"])
-    rid = ed.request("agent/prompt", {"text": "And the cache?"})
-    equal(ed.result_of(rid, timeout=30).get("result"), {}, "a second agent/prompt is taken")
-    answer(ed, {"answered": True, "answers": [option(DB_Q, "PostgreSQL (Recommended)")]})
-    results = wait_for(lambda: [r for r in mock.requests() if "tool_result" in r][1:], timeout=TIMEOUT,
-                       what="the second turn's tool result")
-    check("PostgreSQL" in results[0]["tool_result"]["text"], f"second answer delivered: {results[0]!r}")
-    check(not [m for m in ed.seen if m.get("method") == "agent/exit"], "Claude did not exit after the first turn")
-    finish(ed, mock)
+    a_second_turn(ed, mock, "Claude")
 
 
 @case
@@ -481,15 +487,7 @@ def pi_prompt_on_the_command_line():
     ed = pi_agent(wd, mock, PI_EXTENSION, prompt=None, words=["Set up the project."])
     answer(ed, {"answered": True, "answers": [option(DB_Q, "SQLite")]})
     check('"SQLite"' in mock.tool_result()["text"], "first answer delivered")
-    ed.method("agent/output", timeout=TIMEOUT, where=lambda m: "All set." in m["params"]["text"])
-    rid = ed.request("agent/prompt", {"text": "And the cache?"})
-    equal(ed.result_of(rid, timeout=30).get("result"), {}, "a second agent/prompt is taken")
-    answer(ed, {"answered": True, "answers": [option(DB_Q, "PostgreSQL (Recommended)")]})
-    results = wait_for(lambda: [r for r in mock.requests() if "tool_result" in r][1:], timeout=TIMEOUT,
-                       what="the second turn's tool result")
-    check("PostgreSQL" in results[0]["tool_result"]["text"], f"second answer delivered: {results[0]!r}")
-    check(not [m for m in ed.seen if m.get("method") == "agent/exit"], "pi did not exit after the first turn")
-    finish(ed, mock)
+    a_second_turn(ed, mock, "pi")
 
 
 @case

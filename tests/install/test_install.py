@@ -32,9 +32,14 @@ def installed(wd):
     return root, opts
 
 
-def user_env(wd, root):
+def user_env(wd, root, opts=None):
+    """Only the install tree's bin on PATH; with opts, its share/ where tools look for data
+    (XDG_DATA_DIRS: Neovim's packpath, fish's vendor completions) and no user configuration."""
     env = wd.env(PATH=os.path.join(root, "bin") + ":/usr/bin:/bin")
     env.pop("ASKHOST", None)
+    if opts:
+        env["XDG_DATA_DIRS"] = os.path.join(root, opts["datadir"]) + ":/usr/share"
+        env["XDG_CONFIG_HOME"] = wd.file("config")
     return env
 
 
@@ -92,9 +97,7 @@ def fish_completion():
         raise Skip("fish is not installed")
     wd = Workdir()
     root, opts = installed(wd)
-    env = user_env(wd, root)
-    # Where a fish installed beside askhost (the same prefix) looks for vendor completions.
-    env["XDG_DATA_DIRS"] = os.path.join(root, opts["datadir"]) + ":/usr/share"
+    env = user_env(wd, root, opts)  # where a fish beside askhost (same prefix) finds completions
     script = ('complete -C "askhost an"; echo ---; complete -C "askhost --profile "; echo ---; '
               'complete -C "askhost status --"; echo ---; complete -C "askhost -- printf"')
     out = subprocess.run(["fish", "-c", script], capture_output=True, text=True, env=env)
@@ -140,9 +143,7 @@ def neovim_finds_the_installed_plugin_with_no_configuration():
         raise Skip("nvim is not installed")
     wd = Workdir()
     root, opts = installed(wd)
-    env = user_env(wd, root)
-    env["XDG_DATA_DIRS"] = os.path.join(root, opts["datadir"]) + ":/usr/share"
-    env["XDG_CONFIG_HOME"] = wd.file("config")
+    env = user_env(wd, root, opts)
     lua = ("local ok, m = pcall(require, 'askhost'); "
            "io.stdout:write(ok and ('FOUND ' .. tostring(m.binary())) or 'MISSING'); "
            "io.stdout:write(vim.fn.exists(':AskHost') == 2 and ' COMMAND' or ' NOCOMMAND')")
@@ -162,9 +163,7 @@ def neovim_asks_through_the_installed_askhost():
         raise Skip("nvim is not installed")
     wd = Workdir()
     root, opts = installed(wd)
-    env = user_env(wd, root)
-    env["XDG_DATA_DIRS"] = os.path.join(root, opts["datadir"]) + ":/usr/share"
-    env["XDG_CONFIG_HOME"] = wd.file("config")  # no init.lua: Neovim's own defaults
+    env = user_env(wd, root, opts)  # no init.lua: Neovim's own defaults
     demo = os.path.join(root, opts["datadir"], "askhost", "demo-agent")
     keep = ("PATH", "HOME", "XDG_DATA_DIRS", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR")
     t = Tmux(wd, ["env"] + ["%s=%s" % (k, env[k]) for k in keep] + ["nvim", "-i", "NONE", "-n"], height=40, width=100)
