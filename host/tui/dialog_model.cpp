@@ -195,9 +195,12 @@ DialogModel::DialogModel(std::vector<Question> questions)
         if (questions_[q].multi_select) states_[q].checked.assign(row_count(q), false);
 }
 
+// One rule in all three dialogs: the label ends with "(Recommended)", ASCII whitespace after it
+// ignored (Neovim: %s*$, VS Code: [ \t\n\r\f\v]*$).
 bool DialogModel::is_recommended(std::string_view label) {
     constexpr std::string_view mark = "(Recommended)";
-    while (!label.empty() && label.back() == ' ') label.remove_suffix(1);
+    while (!label.empty() && std::string_view(" \t\n\r\f\v").find(label.back()) != std::string_view::npos)
+        label.remove_suffix(1);
     return label.size() >= mark.size() && label.substr(label.size() - mark.size()) == mark;
 }
 

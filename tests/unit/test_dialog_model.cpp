@@ -805,6 +805,10 @@ BOOST_AUTO_TEST_CASE(recommended_is_bold) {
     BOOST_TEST(DialogModel::is_recommended("PostgreSQL (Recommended)"));
     BOOST_TEST(DialogModel::is_recommended("Yes (Recommended) "));
     BOOST_TEST(!DialogModel::is_recommended("(Recommended) first"));
+    // The rule the three dialogs share: ASCII whitespace after the mark, nothing else.
+    BOOST_TEST(DialogModel::is_recommended("Yes (Recommended)\t\n"));
+    BOOST_TEST(!DialogModel::is_recommended("Yes (Recommended)\u00a0"));
+    BOOST_TEST(!DialogModel::is_recommended("Yes (recommended)"));
 }
 
 BOOST_AUTO_TEST_CASE(long_text_wraps_within_the_width) {

@@ -71,7 +71,8 @@ export function normalizeQuestions(raw: unknown): QuestionSpec[] {
 }
 
 export function isRecommended(label: string): boolean {
-  return label.trimEnd().endsWith('(Recommended)');
+  // One rule in all three dialogs: ASCII whitespace after the mark is ignored, nothing else.
+  return label.replace(/[ \t\n\r\f\v]+$/, '').endsWith('(Recommended)');
 }
 
 /** 2847 -> "2,847" */

@@ -1,7 +1,7 @@
 // The dialog model on its own: the keys and rules the terminal dialog has, the view it draws from.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DialogModel, OTHER_LABEL, formatCount, normalizeQuestions } from '../src/model';
+import { DialogModel, OTHER_LABEL, formatCount, isRecommended, normalizeQuestions } from '../src/model';
 import { renderPreview } from '../src/preview';
 import { DATABASE, FEATURES, SERVICE } from './helpers';
 
@@ -10,6 +10,16 @@ function model(...qs: unknown[]): DialogModel {
 }
 
 const view = (m: DialogModel) => m.view({ askKey: 'k', agent: 'a', renderPreview });
+
+describe('the (Recommended) mark', () => {
+  test('the rule the three dialogs share: ASCII whitespace after the mark, nothing else', () => {
+    assert.equal(isRecommended('PostgreSQL (Recommended)'), true);
+    assert.equal(isRecommended('Yes (Recommended) \t\n'), true);
+    assert.equal(isRecommended('Yes (Recommended)\u00a0'), false);
+    assert.equal(isRecommended('(Recommended) first'), false);
+    assert.equal(isRecommended('Yes (recommended)'), false);
+  });
+});
 
 describe('single question', () => {
   test('arrows and Enter pick an option', () => {
