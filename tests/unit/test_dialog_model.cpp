@@ -641,6 +641,10 @@ BOOST_AUTO_TEST_CASE(page_keys) {
     BOOST_TEST(m.cursor(0) == 7u);
     press(m, {Key::of(KeyKind::PageUp)});
     BOOST_TEST(m.cursor(0) == 2u);
+    // Exactly 6 options do not scroll: the whole list is one page (the rule VS Code follows too).
+    DialogModel six({choice("Six?", "Six", {"a", "b", "c", "d", "e", "f"})});
+    press(six, {Key::of(KeyKind::PageDown)});
+    BOOST_TEST(six.cursor(0) == 6u);
 }
 
 BOOST_AUTO_TEST_CASE(short_terminal_keeps_the_cursor_in_view) {

@@ -355,9 +355,9 @@ export class DialogModel {
       case 'j':
         return this.moveCursor(1);
       case 'PageUp':
-        return this.moveCursor(-5);
+        return this.moveCursor(-this.pageRows(this.tabIndex));
       case 'PageDown':
-        return this.moveCursor(5);
+        return this.moveCursor(this.pageRows(this.tabIndex));
       case 'Home':
         return this.setCursor(0);
       case 'End':
@@ -500,6 +500,14 @@ export class DialogModel {
     const a: Answer = { values: [option.label], selectedOption: option.label, wasCustom: false, multi: false };
     if (option.preview) a.preview = option.preview;
     return this.commit(a);
+  }
+
+  /**
+   * A page for PageUp / PageDown, the terminal's rule: more than 6 options scroll 5 rows at a
+   * time; otherwise the whole list (options and Other) is one page.
+   */
+  private pageRows(q: number): number {
+    return this.questions[q].options.length > 6 ? 5 : this.rowCount(q);
   }
 
   private toggleRow(row: number): Result {

@@ -40,6 +40,17 @@ describe('single question', () => {
     });
   });
 
+  test('PageDown: the whole list is one page up to 6 options, then 5 rows (the terminal rule)', () => {
+    const six = { question: 'Six?', header: 'Six', options: ['a', 'b', 'c', 'd', 'e', 'f'].map((l) => ({ label: l })) };
+    const m = model(six);
+    m.key('PageDown');
+    assert.equal(m.cursor(0), 6); // Other
+    const seven = { question: 'Seven?', header: 'Seven', options: ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((l) => ({ label: l })) };
+    const n = model(seven);
+    n.key('PageDown');
+    assert.equal(n.cursor(0), 5);
+  });
+
   test('j/k move like the arrows and stop at the ends', () => {
     const m = model(DATABASE);
     assert.equal(m.key('k'), 'ignored');
