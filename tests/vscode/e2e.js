@@ -384,6 +384,23 @@ const scenarios = {
     });
   },
 
+  // More than 6 options: 5 in view with "↓ N more...", as in the terminal; a click on it scrolls.
+  async many_options() {
+    const many = { question: 'Which region?', header: 'Region', options: Array.from({ length: 8 }, (_, i) => ({ label: `region ${i + 1}` })) };
+    const s = new Session('many_options', { steps: [ask('req-1', [many]), { recv: 1 }, { sleep: 30 }] });
+    return run(s, async () => {
+      await s.startAgent();
+      const f = await s.panel();
+      assert.deepEqual(await f.locator('.option .label').allTextContents(), ['region 1', 'region 2', 'region 3', 'region 4', 'region 5']);
+      assert.equal(await f.locator('.options .more').textContent(), '↓ 4 more...');
+      await f.locator('.options .more').click();
+      await waitFor('the window to scroll', async () => (await f.locator('.options .more').allTextContents()).join('|') === '↑ 1 more...|↓ 3 more...');
+      await f.locator('.option', { hasText: 'region 6' }).click();
+      const [r] = await s.responses(1);
+      assert.deepEqual(r.answers.map((a) => a.answer), ['region 6']);
+    });
+  },
+
   // Three questions as tabs: an option with a preview chosen by key, "Other" typed, a free-text
   // answer, multi-select toggled by key and by click, notes, the Submit tab, then Enter.
   async tabs_submit() {

@@ -101,6 +101,8 @@ interface Answer {
 
 interface QuestionState {
   cursor: number;
+  /** The first row in view: more than 6 options show 5 rows at a time, as in the terminal. */
+  scroll: number;
   checked: boolean[];
   text: string;
   editingOther: boolean;
@@ -127,6 +129,8 @@ export interface RowView {
   checked?: boolean;
   /** The number key that picks it ("1".."9", "0" for Other), if any. */
   key?: string;
+  /** Its row number in the question (the list shows a window of rows when there are many). */
+  index: number;
 }
 
 export interface TabView {
@@ -149,6 +153,8 @@ export interface ViewState {
   title: string;
   multiSelect: boolean;
   rows: RowView[];
+  /** Rows out of view above and below the window ("↑ N more", "↓ N more"). */
+  more: { above: number; below: number };
   /** The typed text is open for input (Other chosen, or a free-text question). */
   editing: boolean;
   text: string;
@@ -174,6 +180,7 @@ export class DialogModel {
   constructor(readonly questions: QuestionSpec[]) {
     this.states = questions.map((q) => ({
       cursor: 0,
+      scroll: 0,
       checked: q.multiSelect ? new Array(q.options.length + 1).fill(false) : [],
       text: '',
       editingOther: false,
@@ -669,6 +676,7 @@ export class DialogModel {
     const onSubmit = this.onSubmitTab;
     const qu = this.questions[q];
     const rows: RowView[] = [];
+    const more = { above: 0, below: 0 };
     if (!onSubmit && !this.freeText(q)) {
       qu.options.forEach((o, r) => {
         const row: RowView = {
@@ -676,6 +684,7 @@ export class DialogModel {
           other: false,
           recommended: isRecommended(o.label),
           cursor: this.states[q].cursor === r,
+          index: r,
         };
         if (o.description) row.description = o.description;
         if (o.preview && opts.renderPreview) row.previewHtml = opts.renderPreview(o.preview);
@@ -689,9 +698,19 @@ export class DialogModel {
         recommended: false,
         cursor: this.states[q].cursor === this.otherRow(q),
         key: '0',
+        index: this.otherRow(q),
       };
       if (qu.multiSelect) other.checked = this.checked(q, this.otherRow(q));
       rows.push(other);
+      // The window follows the cursor, as the terminal's does.
+      const s = this.states[q];
+      const page = this.pageRows(q);
+      if (s.cursor < s.scroll) s.scroll = s.cursor;
+      if (s.cursor >= s.scroll + page) s.scroll = s.cursor - page + 1;
+      s.scroll = Math.max(0, Math.min(s.scroll, rows.length - page));
+      more.above = s.scroll;
+      more.below = rows.length - Math.min(rows.length, s.scroll + page);
+      rows.splice(0, rows.length, ...rows.slice(s.scroll, s.scroll + page));
     }
     const view: ViewState = {
       askKey: opts.askKey,
@@ -702,6 +721,7 @@ export class DialogModel {
       title: onSubmit ? 'Review your answers' : qu.question,
       multiSelect: !onSubmit && qu.multiSelect,
       rows,
+      more,
       editing: !onSubmit && !this.confirm && this.editing(q),
       text: onSubmit ? '' : this.states[q].text,
       notes: onSubmit ? '' : this.states[q].notes,

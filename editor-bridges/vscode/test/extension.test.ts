@@ -204,14 +204,17 @@ describe('the panel', () => {
     p.send({ type: 'text', q: 1, value: 'order-processor' });
     p.key('Enter');
     p.send({ type: 'row', row: 0 });
-    p.send({ type: 'row', row: 2 });
-    p.send({ type: 'tab', index: 3 }); // Submit, with Features checked but not confirmed: unanswered
+    p.send({ type: 'row', row: 0 }); // ticked and unticked: Features unanswered again
+    p.send({ type: 'tab', index: 3 });
     assert.deepEqual(p.view.unanswered.map((u: any) => u.label), ['Features']);
     p.send({ type: 'submit' });
     assert.equal(p.view.note, 'Answer every question to submit: Features');
     p.send({ type: 'tab', index: 2 });
-    p.key('Enter');
+    p.send({ type: 'row', row: 0 });
+    p.send({ type: 'row', row: 2 });
+    p.send({ type: 'tab', index: 3 }); // by clicks alone: the ticked boxes are the answer
     assert.equal(p.view.kind, 'review');
+    assert.deepEqual(p.view.unanswered, []);
     p.send({ type: 'submit' });
     const [r] = await receivedResponse(agent.record);
     assert.deepEqual(r.answers, [

@@ -51,6 +51,23 @@ describe('single question', () => {
     assert.equal(n.cursor(0), 5);
   });
 
+  test('more than 6 options show 5 at a time, the window following the cursor', () => {
+    const seven = { question: 'Seven?', header: 'Seven', options: ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((l) => ({ label: l })) };
+    const m = model(seven);
+    let v = view(m);
+    assert.deepEqual(v.rows.map((r) => r.index), [0, 1, 2, 3, 4]);
+    assert.deepEqual(v.more, { above: 0, below: 3 });
+    m.key('End'); // Other, row 7
+    v = view(m);
+    assert.deepEqual(v.rows.map((r) => r.index), [3, 4, 5, 6, 7]);
+    assert.deepEqual(v.more, { above: 3, below: 0 });
+    assert.equal(m.clickRow(v.rows[0].index), 'finished'); // a click on a row in view picks it by its number
+    assert.equal((m.outcome as any).answers[0].answer, 'd');
+    const six = model({ question: 'Six?', header: 'Six', options: ['a', 'b', 'c', 'd', 'e', 'f'].map((l) => ({ label: l })) });
+    assert.deepEqual(view(six).more, { above: 0, below: 0 });
+    assert.equal(view(six).rows.length, 7);
+  });
+
   test('j/k move like the arrows and stop at the ends', () => {
     const m = model(DATABASE);
     assert.equal(m.key('k'), 'ignored');
@@ -364,10 +381,12 @@ describe('view', () => {
 
   test('more than nine options: the tenth has no number key', () => {
     const options = Array.from({ length: 12 }, (_, i) => ({ label: `opt ${i + 1}` }));
-    const v = view(model({ question: 'many', options }));
-    assert.equal(v.rows[8].key, '9');
-    assert.equal(v.rows[9].key, undefined);
-    assert.equal(v.rows[12].key, '0');
+    const m = model({ question: 'many', options });
+    m.key('End'); // the window at the end of the list: rows 8 to 12
+    const row = (i: number) => view(m).rows.find((r) => r.index === i);
+    assert.equal(row(8)?.key, '9');
+    assert.equal(row(9)?.key, undefined);
+    assert.equal(row(12)?.key, '0');
   });
 
   test('normalizeQuestions tolerates nulls and odd values', () => {

@@ -125,7 +125,15 @@ function render(v: ViewState): void {
       class: 'options',
       attrs: { role: 'listbox', 'aria-multiselectable': String(v.multiSelect), 'aria-label': v.title },
     });
-    v.rows.forEach((r, i) => list.appendChild(rowElement(v, r, i)));
+    // More than 6 options show 5 at a time, as in the terminal; the "more" lines scroll by a page.
+    const moreLine = (n: number, arrow: string, key: string) => {
+      const li = el('li', { class: 'more', text: `${arrow} ${n} more...`, attrs: { role: 'presentation' } });
+      li.addEventListener('click', () => post({ type: 'key', key }));
+      return li;
+    };
+    if (v.more.above > 0) list.appendChild(moreLine(v.more.above, '↑', 'PageUp'));
+    v.rows.forEach((r) => list.appendChild(rowElement(v, r, r.index)));
+    if (v.more.below > 0) list.appendChild(moreLine(v.more.below, '↓', 'PageDown'));
     if (v.hasPreviews) {
       const cursorRow = v.rows.find((r) => r.cursor);
       const aside = el('aside', { class: 'preview', attrs: { 'aria-label': 'Preview' } });
