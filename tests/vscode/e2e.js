@@ -412,6 +412,12 @@ const scenarios = {
       assert.equal(await f.locator('.tab').count(), 4);
       // The tab in view has a filled box, as in the terminal; the others are still empty.
       assert.deepEqual(await f.locator('.tab .mark').allTextContents(), ['■', '□', '□', '✓']);
+      // ← and → at the ends of the tab bar, as in the terminal; → goes to the next question.
+      assert.deepEqual(await f.locator('.tabs .tab-step').allTextContents(), ['←', '→']);
+      await f.locator('.tabs .tab-step', { hasText: '→' }).click();
+      await waitFor('the next tab', async () => (await f.locator('.tab.current .tab-label').textContent()) === 'Service Name');
+      await f.locator('.tabs .tab-step', { hasText: '←' }).click();
+      await waitFor('back to the first tab', async () => (await f.locator('.tab.current .tab-label').textContent()) === 'Database');
       // Database: look at SQLite's preview, then answer with Other.
       await kb.press('ArrowDown');
       await waitFor('the SQLite preview', async () => (await f.locator('.preview pre code').textContent())?.includes('INTEGER PRIMARY KEY'));

@@ -98,6 +98,13 @@ function render(v: ViewState): void {
 
   if (v.tabs) {
     const nav = el('nav', { class: 'tabs', attrs: { role: 'tablist' } });
+    // ← and → at the ends, as in the terminal's tab bar: the previous and next tab (they wrap).
+    const step = (arrow: string, key: string, label: string) => {
+      const b = el('button', { class: 'tab-step', text: arrow, attrs: { tabindex: '-1', 'aria-label': label } });
+      b.addEventListener('click', () => post({ type: 'key', key }));
+      return b;
+    };
+    nav.appendChild(step('←', 'BackTab', 'previous question'));
     v.tabs.forEach((t, i) => {
       // As in the terminal: a filled box for an answered question and for the one in view.
       const mark = t.submit ? '✓' : t.answered || t.current ? '■' : '□';
@@ -113,6 +120,7 @@ function render(v: ViewState): void {
       b.addEventListener('click', () => post({ type: 'tab', index: i }));
       nav.appendChild(b);
     });
+    nav.appendChild(step('→', 'Tab', 'next question'));
     parts.push(nav);
   } else if (v.header) {
     parts.push(el('div', { class: 'chip', text: v.header }));
