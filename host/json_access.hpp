@@ -12,14 +12,68 @@
 #include <utility>
 #include <vector>
 
+#include <charconv>
+#include <cmath>
+#include <system_error>
+
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 #include <rapidjson/memorystream.h>
 #include <rapidjson/encodedstream.h>
+#include <rapidjson/internal/dtoa.h>
 
 namespace askhost::json {
 
 inline std::string_view str(const rapidjson::Value& v) { return {v.GetString(), v.GetStringLength()}; }
+
+// Numbers keep their value on the way through askhost. json::parse reads every number literal
+// itself (std::from_chars: correctly rounded) and keeps it as a rapidjson number when json::write
+// gives back the same text (42, -7, 0.1, 1e-7, 5e-324, the 64-bit integer limits). Any other
+// literal (1E+2, 1.50, -0, 4633e49, an integer of 30 digits, 1e400) is kept as written, in a raw
+// number: an object whose one member has the key "\xFF" (no UTF-8 text, so no parsed key is it)
+// and the literal as its string. json::write writes it back byte for byte; code that computes
+// with a number reads it through number_of, which knows both kinds.
+inline constexpr char raw_number_key[] = "\xFF";
+
+inline bool is_raw_number(const rapidjson::Value& v) {
+    if (!v.IsObject() || v.MemberCount() != 1) return false;
+    const auto& m = *v.MemberBegin();
+    return m.name.GetStringLength() == 1 && m.name.GetString()[0] == raw_number_key[0] && m.value.IsString();
+}
+
+// The literal of a raw number (is_raw_number(v) must hold).
+inline std::string_view raw_literal(const rapidjson::Value& v) { return str(v.MemberBegin()->value); }
+
+// A JSON object, and not a raw number.
+inline bool is_object(const rapidjson::Value& v) { return v.IsObject() && !is_raw_number(v); }
+
+// Any number: a rapidjson number or a raw one.
+inline bool is_number(const rapidjson::Value& v) { return v.IsNumber() || is_raw_number(v); }
+
+// The value of a number as the nearest double (correctly rounded; out of range: +-infinity, or 0
+// for an underflow), or nullopt when v is no number.
+inline std::optional<double> number_of(const rapidjson::Value& v) {
+    if (v.IsNumber()) return v.GetDouble();
+    if (!is_raw_number(v)) return std::nullopt;
+    const std::string_view lit = raw_literal(v);
+    double d = 0;
+    const auto [end, ec] = std::from_chars(lit.data(), lit.data() + lit.size(), d);
+    if (ec == std::errc::result_out_of_range) {
+        // from_chars leaves d alone: the sign and the exponent say which way it went.
+        const bool negative = !lit.empty() && lit.front() == '-';
+        const auto e = lit.find_first_of("eE");
+        const bool tiny = e != std::string_view::npos && lit.find('-', e) != std::string_view::npos;
+        return tiny ? (negative ? -0.0 : 0.0) : (negative ? -HUGE_VAL : HUGE_VAL);
+    }
+    if (ec != std::errc() || end != lit.data() + lit.size()) return std::nullopt;
+    return d;
+}
+
+// The text json::write gives for a double (rapidjson's shortest round-trip form, "100.0", "1e-7").
+inline std::string_view double_text(double d, char (&buffer)[32]) {
+    const char* end = rapidjson::internal::dtoa(d, buffer);
+    return {buffer, static_cast<std::size_t>(end - buffer)};
+}
 
 // The member's value, or nullptr when obj is no object or has no such member. (MemberEnd() on a
 // value that is no object fails rapidjson's assertion: a client's "params": [] once aborted askhost.)
@@ -49,12 +103,79 @@ inline bool deeper_than(const rapidjson::Value& v, std::size_t limit) {
         const auto [at, depth] = stack.back();
         stack.pop_back();
         if (depth > limit) return true;
+        if (is_raw_number(*at)) continue;
         if (at->IsObject())
             for (auto m = at->MemberBegin(); m != at->MemberEnd(); ++m) stack.emplace_back(&m->value, depth + 1);
         else if (at->IsArray())
             for (auto e = at->Begin(); e != at->End(); ++e) stack.emplace_back(&*e, depth + 1);
     }
     return false;
+}
+
+// Writes v to a rapidjson writer (Writer, PrettyWriter, with any flags), without recursion, raw
+// numbers as their literal. The one way askhost writes a value it did not build itself. Returns
+// false where the writer refuses (a validating writer and text that is not UTF-8, NaN).
+template <typename Writer>
+bool write(const rapidjson::Value& v, Writer& w) {
+    // Each frame: a container and where in it the walk is.
+    struct Frame {
+        const rapidjson::Value* container;
+        rapidjson::SizeType next;
+    };
+    std::vector<Frame> stack;
+    const rapidjson::Value* at = &v;
+    for (;;) {
+        if (at != nullptr) {
+            bool ok = true;
+            if (is_raw_number(*at)) {
+                const std::string_view lit = raw_literal(*at);
+                ok = w.RawValue(lit.data(), lit.size(), rapidjson::kNumberType);
+            } else if (at->IsObject()) {
+                ok = w.StartObject();
+                stack.push_back({at, 0});
+            } else if (at->IsArray()) {
+                ok = w.StartArray();
+                stack.push_back({at, 0});
+            } else if (at->IsString()) {
+                ok = w.String(at->GetString(), at->GetStringLength());
+            } else if (at->IsNull()) {
+                ok = w.Null();
+            } else if (at->IsBool()) {
+                ok = w.Bool(at->GetBool());
+            } else if (at->IsInt()) {
+                ok = w.Int(at->GetInt());
+            } else if (at->IsUint()) {
+                ok = w.Uint(at->GetUint());
+            } else if (at->IsInt64()) {
+                ok = w.Int64(at->GetInt64());
+            } else if (at->IsUint64()) {
+                ok = w.Uint64(at->GetUint64());
+            } else {
+                ok = w.Double(at->GetDouble());
+            }
+            if (!ok) return false;
+            at = nullptr;
+        }
+        if (stack.empty()) return true;
+        Frame& top = stack.back();
+        if (top.container->IsObject()) {
+            if (top.next == top.container->MemberCount()) {
+                if (!w.EndObject(top.next)) return false;
+                stack.pop_back();
+                continue;
+            }
+            const auto& m = *(top.container->MemberBegin() + top.next++);
+            if (!w.Key(m.name.GetString(), m.name.GetStringLength())) return false;
+            at = &m.value;
+        } else {
+            if (top.next == top.container->Size()) {
+                if (!w.EndArray(top.next)) return false;
+                stack.pop_back();
+                continue;
+            }
+            at = &(*top.container)[top.next++];
+        }
+    }
 }
 
 struct ParseError {
@@ -81,7 +202,8 @@ public:
     bool Int64(std::int64_t i) { return value() && next_.Int64(i); }
     bool Uint64(std::uint64_t u) { return value() && next_.Uint64(u); }
     bool Double(double d) { return value() && next_.Double(d); }
-    bool RawNumber(const char* s, rapidjson::SizeType n, bool copy) { return value() && next_.RawNumber(s, n, copy); }
+    // Every number comes here (json::parse reads numbers as text): see is_raw_number.
+    bool RawNumber(const char* s, rapidjson::SizeType n, bool) { return value() && number(std::string_view(s, n)); }
     bool String(const char* s, rapidjson::SizeType n, bool copy) {
         return value() && whole(s, n) && next_.String(s, n, copy);
     }
@@ -92,6 +214,32 @@ public:
     bool EndArray(rapidjson::SizeType elements) { --open_; return next_.EndArray(elements); }
 
 private:
+    bool number(std::string_view lit) {
+        const char* first = lit.data();
+        const char* last = first + lit.size();
+        if (lit.find_first_of(".eE") == std::string_view::npos) {
+            // JSON has no leading zeros and no '+': every integer rapidjson holds is written as read,
+            // but for -0, which would come back as 0.
+            if (lit.front() == '-') {
+                std::int64_t i = 0;
+                const auto r = std::from_chars(first, last, i);
+                if (r.ec == std::errc() && r.ptr == last && i != 0) return next_.Int64(i);
+            } else {
+                std::uint64_t u = 0;
+                const auto r = std::from_chars(first, last, u);
+                if (r.ec == std::errc() && r.ptr == last) return next_.Uint64(u);
+            }
+        } else {
+            double d = 0;
+            const auto r = std::from_chars(first, last, d);
+            char buffer[32];
+            if (r.ec == std::errc() && r.ptr == last && std::isfinite(d) && double_text(d, buffer) == lit)
+                return next_.Double(d);
+        }
+        return next_.StartObject() && next_.Key(raw_number_key, 1, true) &&
+               next_.String(first, static_cast<rapidjson::SizeType>(lit.size()), true) && next_.EndObject(1);
+    }
+
     // rapidjson 1.1 turns a lone "\uDC00".."\uDFFF" escape into the bytes of a surrogate (ED B0..BF
     // xx), which is not UTF-8: whoever reads what askhost writes back would choke on it.
     bool whole(const char* s, rapidjson::SizeType n) {
@@ -132,7 +280,8 @@ private:
 // one, doc is null, and doc.HasParseError() does not tell.
 template <unsigned ExtraFlags = 0>
 std::optional<ParseError> parse(rapidjson::Document& doc, std::string_view text, std::size_t max_levels = max_depth) {
-    constexpr unsigned kFlags = rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag | ExtraFlags;
+    constexpr unsigned kFlags = rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag |
+                                rapidjson::kParseNumbersAsStringsFlag | ExtraFlags;
     static_assert(!(kFlags & rapidjson::kParseInsituFlag), "json::parse reads a read-only text");
     static_assert(!(kFlags & rapidjson::kParseStopWhenDoneFlag), "json::parse reads the whole text");
     rapidjson::MemoryStream bytes(text.data(), text.size());

@@ -295,7 +295,7 @@ private:
 
     Check parse_metadata(const Value* v, std::string& out) const {
         if (v == nullptr) return std::nullopt;
-        if (!v->IsObject()) return schema_error("metadata", "expected an object");
+        if (!json::is_object(*v)) return schema_error("metadata", "expected an object");
         if (strict()) {
             const auto source = v->FindMember("source");
             if (source != v->MemberEnd() && !source->value.IsString())
@@ -308,7 +308,7 @@ private:
         rapidjson::Writer<rapidjson::StringBuffer, rapidjson::UTF8<>, rapidjson::UTF8<>, rapidjson::CrtAllocator,
                           rapidjson::kWriteValidateEncodingFlag>
             writer(buffer);
-        if (!v->Accept(writer)) return schema_error("metadata", "invalid UTF-8");
+        if (!json::write(*v, writer)) return schema_error("metadata", "invalid UTF-8");
         if (buffer.GetSize() > Limits::max_metadata_bytes)
             return schema_error("metadata", std::to_string(buffer.GetSize()) + " bytes, at most " +
                                                 std::to_string(Limits::max_metadata_bytes));

@@ -491,10 +491,10 @@ std::vector<Answer> get_answers(const rapidjson::Value& o) {
 
 std::string get_metadata(const rapidjson::Value& o) {
     auto it = o.FindMember("metadata");
-    if (it == o.MemberEnd() || !it->value.IsObject()) return {};
+    if (it == o.MemberEnd() || !json::is_object(it->value)) return {};
     rapidjson::StringBuffer buf;
     JsonWriter w(buf);
-    it->value.Accept(w);
+    json::write(it->value, w);
     return std::string(buf.GetString(), buf.GetSize());
 }
 

@@ -22,7 +22,7 @@ std::string str(const rapidjson::Value& v) { return std::string(v.GetString(), v
 std::string compact(const rapidjson::Value& v) {
     rapidjson::StringBuffer buf;
     JsonWriter w(buf);
-    v.Accept(w);
+    json::write(v, w);
     return std::string(buf.GetString(), buf.GetSize());
 }
 
@@ -122,7 +122,7 @@ std::variant<PendingFile, std::string> parse_pending(std::string_view text) {
     if (!opt_string(doc, "agent", "", f.agent, error)) return error;
     auto md = doc.FindMember("metadata");
     if (md != doc.MemberEnd() && !md->value.IsNull()) {
-        if (!md->value.IsObject()) return std::string("metadata: expected an object");
+        if (!json::is_object(md->value)) return std::string("metadata: expected an object");
         if (json::deeper_than(md->value, Limits::max_json_depth))
             return "metadata: nested deeper than " + std::to_string(Limits::max_json_depth) + " levels";
         f.metadata_json = compact(md->value);

@@ -7,12 +7,14 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "json_access.hpp"
+
 namespace askhost {
 
 std::string to_json(const rapidjson::Value& v) {
     rapidjson::StringBuffer buf;
     rapidjson::Writer<rapidjson::StringBuffer> w(buf);
-    v.Accept(w);
+    json::write(v, w);
     return std::string(buf.GetString(), buf.GetSize());
 }
 
@@ -55,16 +57,13 @@ void RpcEndpoint::send_error(std::string_view id_json, int code, std::string_vie
 
 void RpcEndpoint::receive(std::string_view body) {
     rapidjson::Document doc;
-    // Iterative: a deeply nested message costs heap, not the stack (recursion overflowed it).
-    doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(body.data(), body.size());
-    if (doc.HasParseError()) {
-        std::string why = std::string("parse error at offset ") + std::to_string(doc.GetErrorOffset()) +
-                          ": " + rapidjson::GetParseError_En(doc.GetParseError());
+    if (auto e = json::parse(doc, body, json::no_depth_limit)) {
+        std::string why = "parse error at offset " + std::to_string(e->offset) + ": " + e->message;
         if (on_problem) on_problem(why);
         send_error("null", rpc_error::parse_error, why);
         return;
     }
-    if (!doc.IsObject()) {
+    if (!json::is_object(doc)) {
         send_error("null", rpc_error::invalid_request,
                    doc.IsArray() ? "batches are not supported" : "a message must be a JSON object");
         return;
@@ -116,7 +115,7 @@ void RpcEndpoint::receive(std::string_view body) {
     static const rapidjson::Value empty_object(rapidjson::kObjectType);
     auto params_it = doc.FindMember("params");
     const rapidjson::Value& params = params_it == doc.MemberEnd() ? empty_object : params_it->value;
-    if (!params.IsObject() && !params.IsArray()) {
+    if (!json::is_object(params) && !params.IsArray()) {
         if (has_id) send_error(id_json, rpc_error::invalid_params, "params must be an object or an array");
         return;
     }

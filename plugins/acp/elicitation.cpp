@@ -42,7 +42,7 @@ std::optional<Refusal> read_options(const Value& holder, const std::string& path
         for (const auto& o : list->GetArray()) {
             const std::string opath = path + "." + list_name + "[" + std::to_string(i++) + "]";
             const Value* c = o.IsObject() ? member(o, "const") : nullptr;
-            if (!c || !(c->IsString() || c->IsNumber() || c->IsBool()))
+            if (!c || !(c->IsString() || json::is_number(*c) || c->IsBool()))
                 return refuse(opath, "expected an object with a string, number or boolean const");
             Option opt;
             opt.label = string_of(o, "title");
@@ -61,7 +61,7 @@ std::optional<Refusal> read_options(const Value& holder, const std::string& path
         const Value* names = member(holder, "enumNames");
         std::size_t i = 0;
         for (const auto& c : e->GetArray()) {
-            if (!(c.IsString() || c.IsNumber() || c.IsBool()))
+            if (!(c.IsString() || json::is_number(c) || c.IsBool()))
                 return refuse(path + ".enum[" + std::to_string(i) + "]", "expected a string, number or boolean");
             Option opt;
             if (names && names->IsArray() && i < names->Size() && (*names)[static_cast<unsigned>(i)].IsString())

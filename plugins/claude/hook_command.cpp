@@ -394,7 +394,7 @@ int install(const std::vector<std::string>& args) {
     rapidjson::StringBuffer buf;
     rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
     w.SetIndent(' ', 2);
-    doc.Accept(w);
+    json::write(doc, w);
     struct stat st {};
     unsigned mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 0777) : 0644;
     if (auto err = store::atomic_write(path, std::string(buf.GetString(), buf.GetSize()) + "\n", mode)) {

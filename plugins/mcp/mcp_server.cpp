@@ -276,7 +276,8 @@ void McpServer::call_tool(const rapidjson::Value& params, Responder r) {
     // The person may take a while: say so where the client shows progress.
     const rapidjson::Value* meta = json::member(params, "_meta");
     const rapidjson::Value* token = meta ? json::member(*meta, "progressToken") : nullptr;
-    if (io_ && token && (token->IsString() || token->IsInt64())) {
+    // A string or a number, echoed as the client wrote it (an integer past 64 bits included).
+    if (io_ && token && (token->IsString() || json::is_number(*token))) {
         ticking_[id] = std::make_shared<boost::asio::steady_timer>(*io_);
         tick(id, to_json(*token), 1);
     }

@@ -7,6 +7,7 @@
 #include <rapidjson/error/en.h>
 
 #include "adapter.hpp"
+#include "json_access.hpp"
 
 namespace askhost {
 namespace {
@@ -32,9 +33,7 @@ public:
             return;
         }
         rapidjson::Document doc;
-        // Iterative: a deeply nested line costs heap, not the stack (recursion overflowed it).
-        doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(line.data(), line.size());
-        if (doc.HasParseError() || !doc.IsObject()) {
+        if (json::parse(doc, line, json::no_depth_limit) || !json::is_object(doc)) {
             pass_on(line);  // not a protocol message after all: it is the agent's output
             return;
         }
@@ -66,7 +65,7 @@ private:
         if (it == doc.MemberEnd()) return {};
         rapidjson::StringBuffer buf;
         JsonWriter w(buf);
-        if (it->value.IsString() || it->value.IsNumber()) it->value.Accept(w);
+        if (it->value.IsString() || json::is_number(it->value)) json::write(it->value, w);
         return buf.GetString();
     }
 

@@ -246,8 +246,9 @@ private:
         if (it == dialogs_.end()) return;
         it->second.ask_id = ask_id;
         auto timeout = doc.FindMember("timeout");
-        if (timeout != doc.MemberEnd() && timeout->value.IsNumber() && timeout->value.GetDouble() > 0)
-            host_.after(std::chrono::milliseconds(static_cast<long long>(timeout->value.GetDouble())),
+        const auto ms = timeout != doc.MemberEnd() ? json::number_of(timeout->value) : std::nullopt;
+        if (ms && *ms > 0 && *ms < 1e12)
+            host_.after(std::chrono::milliseconds(static_cast<long long>(*ms)),
                         [this, id, alive = alive_] {
                             if (*alive) abandon(id);  // pi has given up on it by now
                         });

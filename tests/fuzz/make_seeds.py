@@ -160,6 +160,15 @@ def main():
                                                                     {"questions": [{"question": "q"}]}}),
         rpc(8, "ping"), rpc(9, "resources/list"), rpc(3, "tools/call", call), "not json", "[]"]) + "\n")
 
+    # json: any text; numbers whose literal askhost keeps as written (issue 20).
+    write("json", "object", c({"a": [1, -2, 3.5, True, None, "x\u0000y"], "b": {}}))
+    write("json", "numbers", "[4633e49,123456789012345678901234567890,-0,-0.0,5e-324,1.7976931348623157e308,"
+          "9223372036854775807,-9223372036854775808,18446744073709551615,18446744073709551616,1E+2,1.50,0.1,1e-7]")
+    write("json", "strings", '["\\ud83d\\ude80 \\"q\\"", "\\u00e9", "tab\\t", {"k\\u0000": "v"}]')
+    write("json", "nested", '[[[[{"k":[1e-7,0.1,100.0,{"n":4633e49}]}]]]]')
+    write("pending", "numbers", '{"questions":[{"question":"Q?","answer":"a"}],"metadata":{"n":4633e49,'
+          '"big":123456789012345678901234567890,"z":-0,"e":1E+2}}')
+
     # sanitize: byte 0 odd keeps newlines.
     write("sanitize", "escapes", "\x01" + "a\x1b[2J\x1b]52;c;aGk=\x07b\r\n\tc\x7f")
     write("sanitize", "c1_bidi", "\x00" + "x\u009by\u202ez\u2066w")

@@ -61,6 +61,29 @@ def claude_malformed_lines_are_output_and_the_question_still_works():
 
 
 @case
+def claude_updated_input_keeps_every_number_as_written():
+    """Issue 20: the tool input goes back to Claude in updatedInput with the answers added; every
+    other value in it, numbers included, comes back as Claude wrote it."""
+    literals = "[4633e49,123456789012345678901234567890,-0,5e-324,1E+2,1.50,18446744073709551615]"
+    ask = json.dumps(CLAUDE_ASK).replace(
+        '"input": {', '"input": {"extra": @, ', 1).replace("@", literals)
+    wd = Workdir()
+    ed = start(wd, "claude", [{"raw": ask + "\n"}, {"recv": 2}])
+    show = ed.method("ask/show")
+    ed.reply(show["id"], {"answered": True, "answers": [
+        {"question": DATABASE_Q["question"], "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": False}]})
+    ed.method("agent/exit")
+    with open(wd.file("record.jsonl")) as f:
+        lines = f.read().splitlines()
+    reply = [l for l in lines if '"updatedInput"' in l]
+    check(len(reply) == 1, f"one reply with updatedInput: {lines}")
+    check('"extra":' + literals in reply[0], f"updatedInput keeps the literals: {reply[0]}")
+    equal(json.loads(reply[0])["response"]["response"]["updatedInput"]["answers"],
+          {DATABASE_Q["question"]: "SQLite"}, "answers")
+    shutdown(ed)
+
+
+@case
 def claude_control_cancel_withdraws_the_question():
     wd = Workdir()
     ed = start(wd, "claude", [{"send": CLAUDE_ASK}, {"sleep": 0.5},

@@ -228,6 +228,35 @@ def presupplied_answers_return_at_once():
 
 
 @case
+def a_progress_token_comes_back_as_the_client_wrote_it():
+    """Issue 20: a number askhost only echoes keeps its literal, even past 64 bits."""
+    wd = Workdir()
+    ed, sock = host(wd)
+    mcp = McpClient(wd, env=wd.env(ASKHOST_SOCKET=sock), args=["--progress-interval", "0.1"])
+    mcp.initialize()
+    token = "123456789012345678901234567890"
+    call = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+        "name": "ask_user_question", "arguments": {"questions": [strict(DATABASE_Q)], "metadata": {"n": "@"}},
+        "_meta": {"progressToken": "@"}}}).replace('"@"', token)
+    mcp.send_raw(call.encode() + b"\n")
+    show = ed.method("ask/show")
+    try:
+        line = mcp.lines.get(timeout=10)
+    except queue.Empty:
+        raise Failure("no progress notification in 10 s")
+    check(line is not None and b'"method":"notifications/progress"' in line, f"a progress notification: {line!r}")
+    check(b'"progressToken":' + token.encode() + b"," in line, f"the token as written: {line!r}")
+    ed.reply(show["id"], {"answered": True, "answers": [answer_of(DATABASE_Q["question"], "SQLite", "SQLite")]})
+    while True:
+        msg = mcp.read()
+        if msg.get("id") == 7:
+            break
+    equal(msg["result"]["structuredContent"], {"answers": {DATABASE_Q["question"]: "SQLite"}}, "answers")
+    mcp.close()
+    shutdown(ed)
+
+
+@case
 def print_writes_the_pending_file():
     wd = Workdir()
     mcp = McpClient(wd, args=["--print"])  # no ASKHOST_SOCKET, no terminal, no waiting

@@ -562,6 +562,39 @@ def check_survivors(wd, label):
         json.loads(out)
 
 
+# ---- numbers keep their value (issue 20) -------------------------------------------------------
+
+# Literals askhost only passes along, each to come back byte for byte.
+NUMBER_LITERALS = ["4633e49", "123456789012345678901234567890", "-0", "-0.0", "5e-324", "1.7976931348623157e308",
+                   "9223372036854775807", "-9223372036854775808", "18446744073709551615", "1E+2", "1.50", "0.1"]
+NUMBERS_JSON = "[" + ",".join(NUMBER_LITERALS) + "]"
+
+
+@case
+def numbers_in_metadata_keep_their_literal_through_file_answer_journal_and_history():
+    wd = Workdir()
+    request = json.dumps(ask_request("r1", [NAME_Q], metadata={"n": "@"})).replace('"@"', NUMBERS_JSON)
+    agent = wd.agent([{"raw": request + "\n"}, {"recv": 1}], record="rec.jsonl")
+    p = run(["--print", "--"] + agent, wd)
+    equal(p.returncode, 0, f"exit code ({p.stderr.decode()})")
+    needle = NUMBERS_JSON.encode()
+    check(needle in pending_bytes(wd), f"the pending file keeps every literal: {pending_bytes(wd)!r}")
+    (sid,) = session_ids(wd)
+    with open(os.path.join(sessions_dir(wd), sid + ".jsonl"), "rb") as f:
+        check(needle in f.read(), "the journal keeps every literal")
+    code, _, err = cli(wd, "answer", json.dumps(["billing"]))
+    equal(code, 0, f"askhost answer ({err})")
+    check(needle in pending_bytes(wd), f"askhost answer rewrote the file with every literal: {pending_bytes(wd)!r}")
+    code, out, err = cli(wd, "history", "--session", sid, "--json")
+    equal(code, 0, f"history ({err})")
+    check(NUMBERS_JSON in out, f"history --json keeps every literal: {out[:400]!r}")
+    json.loads(out)
+    # The values as a JSON reader with exact decimals sees them: not one changed.
+    from decimal import Decimal
+    got = json.loads(pending_bytes(wd), parse_float=Decimal, parse_int=Decimal)["metadata"]["n"]
+    equal([str(x) for x in got], [str(Decimal(x)) for x in NUMBER_LITERALS], "values")
+
+
 @case
 def sigkill_while_writing_loses_nothing():
     wd = Workdir()

@@ -3,6 +3,11 @@
 
 #include <string>
 
+#include <cmath>
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include "json_access.hpp"
 
 using namespace askhost;
@@ -126,4 +131,83 @@ BOOST_AUTO_TEST_CASE(lone_low_surrogate_escapes_are_refused) {
     // A pair is one code point; U+E000 and up are ordinary.
     BOOST_TEST(outcome(R"(["\ud83d\ude00", "\ue000", "\u00e9"])") == "ok");
     BOOST_TEST(outcome(R"("\ud83d")") != "ok");  // a lone high surrogate: rapidjson's own error
+}
+
+namespace {
+
+// Text -> json::parse -> json::write -> text.
+std::string round_trip(std::string_view text) {
+    rapidjson::Document doc;
+    if (auto e = json::parse(doc, text)) return "error: " + e->message;
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    BOOST_REQUIRE(json::write(doc, w));
+    return {buf.GetString(), buf.GetSize()};
+}
+
+}  // namespace
+
+// Issue 20: what askhost only passes along keeps its literal; the rest is correctly rounded.
+BOOST_AUTO_TEST_CASE(number_literals_come_back_as_written) {
+    for (const char* lit : {"4633e49", "123456789012345678901234567890", "-0", "-0.0", "5e-324",
+                            "1.7976931348623157e308", "9223372036854775807", "-9223372036854775808",
+                            "18446744073709551615", "18446744073709551616", "1E+2", "1.50", "0.1",
+                            "-1e-400", "100", "0", "-7", "2.5e-5", "1e-7", "0.30000000000000004"}) {
+        BOOST_TEST_CONTEXT(lit) {
+            BOOST_TEST(round_trip(lit) == lit);
+            const std::string in = std::string(R"({"metadata":{"n":[)") + lit + "]}}";
+            BOOST_TEST(round_trip(in) == in);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(canonical_numbers_stay_rapidjson_numbers) {
+    rapidjson::Document doc;
+    BOOST_REQUIRE(!json::parse(doc, R"([42,-7,0.1,18446744073709551615,-9223372036854775808,1e-7])"));
+    for (const auto& v : doc.GetArray()) BOOST_TEST(v.IsNumber());
+    BOOST_TEST(doc[0].GetInt() == 42);
+    BOOST_TEST(doc[3].GetUint64() == 18446744073709551615ull);
+}
+
+BOOST_AUTO_TEST_CASE(other_literals_are_raw_numbers_read_correctly_rounded) {
+    rapidjson::Document doc;
+    BOOST_REQUIRE(!json::parse(doc, R"([4633e49,1E+2,-0,123456789012345678901234567890,1.8e308,-2e308,1e-400,"1"])"));
+    for (int i = 0; i < 7; ++i) {
+        BOOST_TEST(json::is_raw_number(doc[i]));
+        BOOST_TEST(json::is_number(doc[i]));
+        BOOST_TEST(!json::is_object(doc[i]));
+        BOOST_TEST(!doc[i].IsString());
+    }
+    BOOST_TEST(json::raw_literal(doc[0]) == "4633e49");
+    BOOST_TEST(*json::number_of(doc[0]) == 4633e49);  // the nearest double, not 4.6329999999999996e52
+    BOOST_TEST(*json::number_of(doc[1]) == 100.0);
+    BOOST_TEST(std::signbit(*json::number_of(doc[2])));
+    BOOST_TEST(*json::number_of(doc[3]) == 123456789012345678901234567890.0);
+    BOOST_TEST(std::isinf(*json::number_of(doc[4])));
+    BOOST_TEST(*json::number_of(doc[5]) < 0);
+    BOOST_TEST(*json::number_of(doc[6]) == 0.0);
+    BOOST_TEST(!json::number_of(doc[7]));
+    BOOST_TEST(!json::deeper_than(doc, 2));  // a raw number is one level deep, as any number
+}
+
+BOOST_AUTO_TEST_CASE(a_raw_number_key_cannot_come_from_text) {
+    rapidjson::Document doc;
+    // "\xFF" is not UTF-8: no parsed key can be the marker.
+    BOOST_TEST(json::parse(doc, "{\"\xFF\":\"1\"}").has_value());
+    BOOST_REQUIRE(!json::parse(doc, R"({"\u00ff":"1"})"));
+    BOOST_TEST(!json::is_raw_number(doc));
+}
+
+BOOST_AUTO_TEST_CASE(write_is_iterative_and_stops_where_the_writer_refuses) {
+    const std::string deep = repeat("[", 200000) + repeat("]", 200000);
+    rapidjson::Document doc;
+    BOOST_REQUIRE(!json::parse(doc, deep, json::no_depth_limit));
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    BOOST_TEST(json::write(doc, w));
+    BOOST_TEST(buf.GetSize() == deep.size());
+    rapidjson::Value nan(std::nan(""));
+    rapidjson::StringBuffer buf2;
+    rapidjson::Writer<rapidjson::StringBuffer> w2(buf2);
+    BOOST_TEST(!json::write(nan, w2));
 }
