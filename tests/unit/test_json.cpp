@@ -211,3 +211,12 @@ BOOST_AUTO_TEST_CASE(write_is_iterative_and_stops_where_the_writer_refuses) {
     rapidjson::Writer<rapidjson::StringBuffer> w2(buf2);
     BOOST_TEST(!json::write(nan, w2));
 }
+
+BOOST_AUTO_TEST_CASE(a_byte_order_mark_is_skipped_whole_and_only_whole) {
+    rapidjson::Document doc;
+    BOOST_REQUIRE(!json::parse(doc, "\xEF\xBB\xBF[6]"));
+    BOOST_TEST(doc[0].GetInt() == 6);
+    // rapidjson's own stream skipped each byte of the mark alone: "\xBB" + "6" read as 6.
+    for (const char* text : {"\xBB" "6", "\xBF" "6", "\xEF" "6", "\xEF\xBB" "6"}) BOOST_TEST(outcome(text) == "0: Invalid value.");
+    BOOST_TEST(outcome("\xEF\xBB\xBF[1,") == "6: Invalid value.");
+}
