@@ -10,6 +10,7 @@
 #include "editor/socket_listener.hpp"
 #include "fd_io.hpp"
 #include "store/fs_util.hpp"
+#include "text/sanitize.hpp"
 #include "transport/jsonrpc.hpp"
 
 // `askhost hosts` and `askhost status`: what the registry says, read without asking any host (a
@@ -17,6 +18,10 @@
 namespace askhost {
 
 namespace {
+
+// A record's text on the terminal: records are files anyone of this user may have written, and a
+// folder named with an escape sequence must not drive the terminal.
+std::string shown(std::string_view text) { return sanitize_for_terminal(text); }
 
 std::string cwd() {
     char buf[PATH_MAX];
@@ -54,7 +59,13 @@ int run_hosts(const std::vector<std::string>& args) {
     }
     std::vector<std::string> skipped;
     auto hosts = list_hosts(*registry, &skipped);
-    const std::string here = cwd();
+    const char* env = std::getenv("ASKHOST_SOCKET");
+    write_all(1, hosts_report(hosts, *registry, cwd(), env ? env : "", skipped, as_json));
+    return 0;
+}
+
+std::string hosts_report(const std::vector<HostRecord>& hosts, const std::string& registry, const std::string& here,
+                         const std::string& env_socket, const std::vector<std::string>& skipped, bool as_json) {
     // Agents ask through an editor's or agent's host; attach also finds an askhost mcp that waits.
     std::vector<HostRecord> askable = hosts;
     std::erase_if(askable, [](const HostRecord& r) { return !r.takes_asks(); });
@@ -63,10 +74,8 @@ int run_hosts(const std::vector<std::string>& args) {
         return r.pid == for_agents->pid;
     }) : nullptr;
     const HostRecord* for_attach = host_for_directory(hosts, here);
-    const char* env = std::getenv("ASKHOST_SOCKET");
-    const std::string env_socket = env ? env : "";
     if (as_json) {
-        std::string out = "{\"registry\":" + json_quote(*registry) + ",\"directory\":" + json_quote(here) +
+        std::string out = "{\"registry\":" + json_quote(registry) + ",\"directory\":" + json_quote(here) +
                           ",\"chosen\":";
         if (!env_socket.empty()) out += json_quote(env_socket);
         else out += chosen ? json_quote(chosen->socket) : "null";
@@ -79,35 +88,33 @@ int run_hosts(const std::vector<std::string>& args) {
             rec.pop_back();  // the newline
             out += (i ? "," : "") + rec;
         }
-        out += "]}\n";
-        write_all(1, out);
-        return 0;
+        return out + "]}\n";
     }
     std::string out;
-    if (hosts.empty()) out += "No askhost is running (registry " + *registry + ").\n";
+    if (hosts.empty()) out += "No askhost is running (registry " + registry + ").\n";
     for (const auto& h : hosts) {
         bool mark = env_socket.empty() ? &h == chosen : h.socket == env_socket;
         out += std::string(mark ? "* " : "  ") + "pid " + std::to_string(h.pid) + "  " +
-               (h.kind.empty() ? "host" : h.kind) +
-               (h.client_name.empty() ? "" : "  " + h.client_name + (h.client_version.empty() ? "" : " " + h.client_version)) +
+               (h.kind.empty() ? "host" : shown(h.kind)) +
+               (h.client_name.empty() ? "" : "  " + shown(h.client_name) + (h.client_version.empty() ? "" : " " + shown(h.client_version))) +
                "  since " + store::iso8601_utc(h.start_ms) + "\n";
-        for (const auto& f : h.folders) out += "      " + f.path + "\n";
+        for (const auto& f : h.folders) out += "      " + shown(f.path) + "\n";
         if (h.folders.empty()) out += "      (no workspace folder)\n";
-        out += "      socket " + h.socket + "\n";
+        out += "      socket " + shown(h.socket) + "\n";
     }
-    if (!env_socket.empty()) out += "This directory uses $ASKHOST_SOCKET: " + env_socket + "\n";
-    else if (!hosts.empty() && !chosen) out += "No editor's or agent's host has " + here + " in its workspace.\n";
+    if (!env_socket.empty()) out += "This directory uses $ASKHOST_SOCKET: " + shown(env_socket) + "\n";
+    else if (!hosts.empty() && !chosen) out += "No editor's or agent's host has " + shown(here) + " in its workspace.\n";
     if (env_socket.empty() && for_attach && for_attach != chosen)
         out += "askhost attach here answers the questions waiting in pid " + std::to_string(for_attach->pid) + " (" +
-               for_attach->socket + ")\n";
-    for (const auto& s : skipped) out += "skipped " + s + "\n";
-    write_all(1, out);
-    return 0;
+               shown(for_attach->socket) + ")\n";
+    for (const auto& s : skipped) out += "skipped " + shown(s) + "\n";
+    return out;
 }
 
 
+
 int run_status(const std::vector<std::string>& args) {
-    enum class Form { Text, Tmux, Json } form = Form::Text;
+    StatusForm form = StatusForm::Text;
     for (const auto& a : args) {
         if (a == "-h" || a == "--help") {
             write_all(1,
@@ -120,8 +127,8 @@ int run_status(const std::vector<std::string>& args) {
                       "`askhost attach --next` answers the oldest waiting question.\n");
             return 0;
         }
-        if (a == "--tmux") form = Form::Tmux;
-        else if (a == "--json") form = Form::Json;
+        if (a == "--tmux") form = StatusForm::Tmux;
+        else if (a == "--json") form = StatusForm::Json;
         else {
             write_all(2, "askhost status: unknown argument '" + a + "'\nTry 'askhost status --help'.\n");
             return 2;
@@ -131,13 +138,16 @@ int run_status(const std::vector<std::string>& args) {
     auto registry = socket_directory(&why);
     std::vector<HostRecord> hosts;
     if (registry) hosts = list_hosts(*registry);
-    int total = 0;
+    write_all(1, status_report(hosts, form));
+    return 0;
+}
+
+std::string status_report(const std::vector<HostRecord>& hosts, StatusForm form) {
+    // Summed wide: records are files anyone of this user may have written.
+    long long total = 0;
     for (const auto& h : hosts) total += h.waiting;
-    if (form == Form::Tmux) {
-        write_all(1, total ? "? " + std::to_string(total) + " waiting\n" : "\n");
-        return 0;
-    }
-    if (form == Form::Json) {
+    if (form == StatusForm::Tmux) return total ? "? " + std::to_string(total) + " waiting\n" : "\n";
+    if (form == StatusForm::Json) {
         std::string out = "{\"waiting\":" + std::to_string(total) + ",\"hosts\":[";
         bool first = true;
         for (const auto& h : hosts) {
@@ -152,24 +162,20 @@ int run_status(const std::vector<std::string>& args) {
             out += "]}";
             first = false;
         }
-        write_all(1, out + "]}\n");
-        return 0;
+        return out + "]}\n";
     }
-    if (!total) {
-        write_all(1, "No question waits.\n");
-        return 0;
-    }
+    if (!total) return "No question waits.\n";
     std::string out = std::to_string(total) + (total == 1 ? " question waits" : " questions wait") +
                       " (askhost attach --next answers the oldest):\n";
     for (const auto& h : hosts) {
         if (!h.waiting) continue;
-        out += "  " + std::to_string(h.waiting) + " in pid " + std::to_string(h.pid) + " (" + h.kind +
-               (h.folders.empty() ? "" : ", " + h.folders.front().path) + ") since " +
+        out += "  " + std::to_string(h.waiting) + " in pid " + std::to_string(h.pid) + " (" + shown(h.kind) +
+               (h.folders.empty() ? "" : ", " + shown(h.folders.front().path)) + ") since " +
                store::iso8601_utc(h.waiting_since_ms) + "\n";
     }
-    write_all(1, out);
-    return 0;
+    return out;
 }
+
 
 int run_jump(const std::vector<std::string>& args) {
     if (!args.empty()) {

@@ -127,9 +127,9 @@ std::int64_t now_ms() {
 std::string iso8601_utc(std::int64_t ms) {
     std::time_t t = static_cast<std::time_t>(ms / 1000);
     struct tm tm {};
-    ::gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    char buf[64];
+    // A time from a hand-edited file may be out of any calendar's range.
+    if (!::gmtime_r(&t, &tm) || std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0) return "(no valid time)";
     return buf;
 }
 

@@ -147,6 +147,41 @@ def dead_and_foreign_records_are_ignored():
 
 
 @case
+def hostile_records_neither_drive_the_terminal_nor_overflow_the_count():
+    """Issue 20: records are files any process of this user may write. Names and folders with
+    escape sequences are shown as text by askhost hosts and status; two hosts each claiming
+    2147483647 waiting questions add up (an int once overflowed)."""
+    wd = Workdir()
+    live_ed, live = standing(wd, [ws(wd)])
+    reg = os.path.dirname(live)
+    sleepers = [subprocess.Popen(["sleep", "60"]) for _ in range(2)]
+    try:
+        for p in sleepers:
+            record = {"version": 1, "pid": p.pid, "socket": reg + "/host-%d.sock" % p.pid,
+                      "kind": "mcp\u001b]0;owned\u0007", "client": {"name": "\u001b[31mred"},
+                      "workspaceFolders": [{"path": "/srv/\u001b[2J\u009b31m"}],
+                      "startMs": 1, "waiting": 2147483647, "waitingSince": -9223372036854775808}
+            path = os.path.join(reg, "host-%d.json" % p.pid)
+            with open(path, "w") as f:
+                json.dump(record, f)
+            os.chmod(path, 0o600)
+        for args in (["status"], ["status", "--tmux"], ["hosts"]):
+            out = subprocess.run([ASKHOST] + args, cwd=ws(wd), env=wd.env(), capture_output=True).stdout
+            check(b"\x1b" not in out and b"\xc2\x9b" not in out and b"\x07" not in out,
+                  f"askhost {' '.join(args)} writes no control sequence: {out!r}")
+        out = subprocess.run([ASKHOST, "status"], cwd=ws(wd), env=wd.env(), capture_output=True, text=True).stdout
+        check(out.startswith("4294967294 questions wait"), f"the sum: {out!r}")
+        got = json.loads(subprocess.run([ASKHOST, "status", "--json"], cwd=ws(wd), env=wd.env(),
+                                        capture_output=True, text=True).stdout)
+        equal(got["waiting"], 4294967294, "the sum in --json")
+        equal(sorted(h["kind"] for h in got["hosts"]), ["mcp\u001b]0;owned\u0007"] * 2, "JSON keeps the text as it is")
+    finally:
+        for p in sleepers:
+            p.kill()
+            p.wait()
+
+
+@case
 def mcp_without_a_host_waits_and_an_attached_client_answers():
     wd = Workdir()
     folder = ws(wd, "proj")
