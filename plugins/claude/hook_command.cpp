@@ -22,6 +22,7 @@
 #include <rapidjson/stringbuffer.h>
 
 #include "claude_tools.hpp"
+#include "hook_reply.hpp"
 #include "editor/host_client.hpp"
 #include "host_core.hpp"
 #include "editor/registry.hpp"
@@ -44,8 +45,6 @@ constexpr const char* kUsage =
     "keeping everything else in it.\n";
 
 constexpr std::size_t kMaxInput = 8u << 20;
-constexpr const char* kDeclined = "User declined to answer";
-
 void note(const std::string& m) { write_all(2, "askhost hook: " + m + "\n"); }
 
 std::string read_stdin(bool* too_big) {
@@ -62,56 +61,6 @@ std::string read_stdin(bool* too_big) {
         }
     }
     return in;
-}
-
-std::string output(std::string_view event, const std::string& decision_json) {
-    if (event == "PreToolUse")
-        return "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\"," + decision_json + "}}\n";
-    return "{\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":" + decision_json + "}}\n";
-}
-
-// What the hook prints for the outcome ("" for nothing: Claude's own dialog decides).
-std::string answer_for_question(std::string_view event, const std::string& original, const Outcome& o) {
-    const bool pre = event == "PreToolUse";
-    switch (o.kind) {
-    case OutcomeKind::Answered: {
-        std::string updated = input_with_answers(original, o.answers);
-        return output(event, pre ? "\"permissionDecision\":\"allow\",\"updatedInput\":" + updated
-                                 : "{\"behavior\":\"allow\",\"updatedInput\":" + updated + "}");
-    }
-    case OutcomeKind::Cancelled:
-        // The person said no in askhost: a decline the model reads, never an empty answer.
-        return output(event, pre ? std::string("\"permissionDecision\":\"deny\",\"permissionDecisionReason\":") + json_quote(kDeclined)
-                                 : std::string("{\"behavior\":\"deny\",\"message\":") + json_quote(kDeclined) + "}");
-    default:
-        return {};  // timed out, gone, pending, refused: Claude asks in its own dialog
-    }
-}
-
-std::string answer_for_permission(const PermissionRequest& req, const Outcome& o) {
-    if (o.kind != OutcomeKind::Answered && o.kind != OutcomeKind::Cancelled) return {};
-    PermissionDecision d = decide_permission(req, o);
-    if (d.cancelled())
-        return output("PermissionRequest", "{\"behavior\":\"deny\",\"message\":" + json_quote("The user did not allow " + req.tool) + "}");
-    if (d.choice->kind == PermissionKind::AllowOnce) return output("PermissionRequest", "{\"behavior\":\"allow\"}");
-    if (d.choice->kind == PermissionKind::AllowAlways)
-        // Claude keeps the rule for the rest of its session, as its own "don't ask again" does.
-        return output("PermissionRequest",
-                      "{\"behavior\":\"allow\",\"updatedPermissions\":[{\"type\":\"addRules\",\"rules\":[{\"toolName\":" +
-                          json_quote(req.tool) + "}],\"behavior\":\"allow\",\"destination\":\"session\"}]}");
-    const std::string why = d.message.empty() ? "The user denied " + req.tool : "The user denied " + req.tool + ": " + d.message;
-    return output("PermissionRequest", "{\"behavior\":\"deny\",\"message\":" + json_quote(why) + "}");
-}
-
-std::string directory_of(const rapidjson::Value& hook) {
-    std::string dir = json::string_of(hook, "cwd");
-    if (dir.empty())
-        if (const char* p = std::getenv("CLAUDE_PROJECT_DIR")) dir = p;
-    if (dir.empty()) {
-        char buf[4096];
-        if (::getcwd(buf, sizeof buf)) dir = buf;
-    }
-    return dir;
 }
 
 off_t file_size(const std::string& path) {
@@ -135,56 +84,19 @@ bool transcript_moved_on(const std::string& path, off_t from) {
 }
 
 int ask(const rapidjson::Value& hook) {
-    const std::string event = json::string_of(hook, "hook_event_name");
-    const std::string tool = json::string_of(hook, "tool_name");
-    if (event != "PreToolUse" && event != "PermissionRequest") return 0;  // not ours: no opinion
-    // A sub-agent's hook input carries its agent_id: REQ-AUQ-005, it may not ask, through
-    // AskUserQuestion or an MCP ask_user_question alike.
-    if (event == "PreToolUse" && is_question_tool(tool) && !json::string_of(hook, "agent_id").empty()) {
-        write_all(1, output(event, std::string("\"permissionDecision\":\"deny\",\"permissionDecisionReason\":") +
-                                       json_quote(kSubagentRefusal)));
-        return 0;
-    }
-    const bool question = tool == kAskTool;
-    if (event == "PreToolUse" && !question) return 0;
-    if (tool.empty()) {
-        note("a " + event + " hook without a tool_name");
-        return 0;
-    }
-    static const rapidjson::Value empty(rapidjson::kObjectType);
-    const rapidjson::Value* input_v = json::member(hook, "tool_input");
-    const rapidjson::Value& input = input_v && input_v->IsObject() ? *input_v : empty;
-
-    const std::string dir = directory_of(hook);
+    const HookRequest request = read_hook_request(hook);
+    if (request.kind == HookRequest::Kind::Reply) write_all(1, request.reply);
+    if (!request.why.empty()) note(request.why);
+    if (request.kind != HookRequest::Kind::Question && request.kind != HookRequest::Kind::Permission) return 0;
+    const std::string& event = request.event;
+    const std::string& dir = request.ask.cwd;
     const char* env_socket = std::getenv("ASKHOST_SOCKET");
     std::string why;
     auto found = find_host(dir, env_socket && *env_socket ? env_socket : "", &why);
     // Nobody to ask here: Claude's own dialog. A PermissionRequest runs beside that dialog, so it
     // waits as a host of its own too: askhost status counts it, askhost attach --next answers it.
     if (!found && event != "PermissionRequest") return 0;
-
-    Ask a;
-    PermissionRequest req;
-    if (question) {
-        auto parsed = ask_user_question_input(input, Profile::Strict);
-        if (auto* refusal = std::get_if<Refusal>(&parsed)) {
-            note("left to Claude: " + refusal->message);
-            return 0;
-        }
-        auto in = std::get<AskInput>(std::move(parsed));
-        if (!in.preset_answers.empty()) return 0;  // already answered: nothing to ask
-        a.questions = std::move(in.questions);
-        a.metadata_json = std::move(in.metadata_json);
-    } else {
-        req = tool_permission_request(tool, input);
-        auto in = permission_ask(req);
-        a.questions = std::move(in.questions);
-    }
-    a.agent = "claude";
-    a.route = "hook";
-    a.profile = Profile::Strict;
-    a.cwd = dir;
-    const std::string original = to_json(input);
+    const Ask& a = request.ask;
 
     boost::asio::io_context io;
     std::string printed;
@@ -192,7 +104,7 @@ int ask(const rapidjson::Value& hook) {
     std::function<void()> stop_when_written;
     auto on_outcome = [&](Outcome o) {
         done = true;
-        printed = question ? answer_for_question(event, original, o) : answer_for_permission(req, o);
+        printed = hook_reply(request, o);
         // Clients of our own host hear the end (ask/state) before the process ends.
         boost::asio::post(io, [&] { stop_when_written(); });
     };

@@ -1,0 +1,127 @@
+// The pure half of `askhost hook`: the hook input read, and the output for an outcome.
+#include "hook_reply.hpp"
+
+#include <cstdlib>
+#include <variant>
+
+#include <unistd.h>
+
+#include "claude_tools.hpp"
+#include "json_access.hpp"
+#include "transport/jsonrpc.hpp"
+
+namespace askhost::claude {
+
+namespace {
+
+constexpr const char* kDeclined = "User declined to answer";
+
+std::string output(std::string_view event, const std::string& decision_json) {
+    if (event == "PreToolUse")
+        return "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\"," + decision_json + "}}\n";
+    return "{\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":" + decision_json + "}}\n";
+}
+
+// What the hook prints for the outcome ("" for nothing: Claude's own dialog decides).
+std::string answer_for_question(std::string_view event, const std::string& original, const Outcome& o) {
+    const bool pre = event == "PreToolUse";
+    switch (o.kind) {
+    case OutcomeKind::Answered: {
+        std::string updated = input_with_answers(original, o.answers);
+        return output(event, pre ? "\"permissionDecision\":\"allow\",\"updatedInput\":" + updated
+                                 : "{\"behavior\":\"allow\",\"updatedInput\":" + updated + "}");
+    }
+    case OutcomeKind::Cancelled:
+        // The person said no in askhost: a decline the model reads, never an empty answer.
+        return output(event, pre ? std::string("\"permissionDecision\":\"deny\",\"permissionDecisionReason\":") + json_quote(kDeclined)
+                                 : std::string("{\"behavior\":\"deny\",\"message\":") + json_quote(kDeclined) + "}");
+    default:
+        return {};  // timed out, gone, pending, refused: Claude asks in its own dialog
+    }
+}
+
+std::string answer_for_permission(const PermissionRequest& req, const Outcome& o) {
+    if (o.kind != OutcomeKind::Answered && o.kind != OutcomeKind::Cancelled) return {};
+    PermissionDecision d = decide_permission(req, o);
+    if (d.cancelled())
+        return output("PermissionRequest", "{\"behavior\":\"deny\",\"message\":" + json_quote("The user did not allow " + req.tool) + "}");
+    if (d.choice->kind == PermissionKind::AllowOnce) return output("PermissionRequest", "{\"behavior\":\"allow\"}");
+    if (d.choice->kind == PermissionKind::AllowAlways)
+        // Claude keeps the rule for the rest of its session, as its own "don't ask again" does.
+        return output("PermissionRequest",
+                      "{\"behavior\":\"allow\",\"updatedPermissions\":[{\"type\":\"addRules\",\"rules\":[{\"toolName\":" +
+                          json_quote(req.tool) + "}],\"behavior\":\"allow\",\"destination\":\"session\"}]}");
+    const std::string why = d.message.empty() ? "The user denied " + req.tool : "The user denied " + req.tool + ": " + d.message;
+    return output("PermissionRequest", "{\"behavior\":\"deny\",\"message\":" + json_quote(why) + "}");
+}
+
+std::string directory_of(const rapidjson::Value& hook) {
+    std::string dir = json::string_of(hook, "cwd");
+    if (dir.empty())
+        if (const char* p = std::getenv("CLAUDE_PROJECT_DIR")) dir = p;
+    if (dir.empty()) {
+        char buf[4096];
+        if (::getcwd(buf, sizeof buf)) dir = buf;
+    }
+    return dir;
+}
+
+}  // namespace
+
+HookRequest read_hook_request(const rapidjson::Value& hook) {
+    HookRequest r;
+    r.event = json::string_of(hook, "hook_event_name");
+    const std::string tool = json::string_of(hook, "tool_name");
+    if (r.event != "PreToolUse" && r.event != "PermissionRequest") return r;  // not ours: no opinion
+    // A sub-agent's hook input carries its agent_id: REQ-AUQ-005, it may not ask, through
+    // AskUserQuestion or an MCP ask_user_question alike.
+    if (r.event == "PreToolUse" && is_question_tool(tool) && !json::string_of(hook, "agent_id").empty()) {
+        r.kind = HookRequest::Kind::Reply;
+        r.reply = output(r.event, std::string("\"permissionDecision\":\"deny\",\"permissionDecisionReason\":") +
+                                      json_quote(kSubagentRefusal));
+        return r;
+    }
+    const bool question = tool == kAskTool;
+    if (r.event == "PreToolUse" && !question) return r;
+    if (tool.empty()) {
+        r.why = "a " + r.event + " hook without a tool_name";
+        return r;
+    }
+    static const rapidjson::Value empty(rapidjson::kObjectType);
+    const rapidjson::Value* input_v = json::member(hook, "tool_input");
+    const rapidjson::Value& input = input_v && json::is_object(*input_v) ? *input_v : empty;
+    if (question) {
+        auto parsed = ask_user_question_input(input, Profile::Strict);
+        if (auto* refusal = std::get_if<Refusal>(&parsed)) {
+            r.why = "left to Claude: " + refusal->message;
+            return r;
+        }
+        auto in = std::get<AskInput>(std::move(parsed));
+        if (!in.preset_answers.empty()) return r;  // already answered: nothing to ask
+        r.ask.questions = std::move(in.questions);
+        r.ask.metadata_json = std::move(in.metadata_json);
+        r.kind = HookRequest::Kind::Question;
+    } else {
+        r.permission = tool_permission_request(tool, input);
+        r.ask.questions = permission_ask(r.permission).questions;
+        r.kind = HookRequest::Kind::Permission;
+    }
+    r.ask.agent = "claude";
+    r.ask.route = "hook";
+    r.ask.profile = Profile::Strict;
+    r.ask.cwd = directory_of(hook);
+    r.original = to_json(input);
+    return r;
+}
+
+std::string hook_reply(const HookRequest& request, const Outcome& outcome) {
+    switch (request.kind) {
+    case HookRequest::Kind::Question: return answer_for_question(request.event, request.original, outcome);
+    case HookRequest::Kind::Permission: return answer_for_permission(request.permission, outcome);
+    case HookRequest::Kind::Reply: return request.reply;
+    case HookRequest::Kind::NotOurs: break;
+    }
+    return {};
+}
+
+}  // namespace askhost::claude
