@@ -36,7 +36,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string out = written(doc);
     const auto events = json_events(out);
     FUZZ_CHECK(!events.empty());
-    FUZZ_CHECK(events == json_events(text));
+    // json::parse skips a byte order mark (the whole mark, not a byte of it).
+    FUZZ_CHECK(events == json_events(text.substr(text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0)));
     rapidjson::Document again;
     FUZZ_CHECK(!json::parse(again, out));
     FUZZ_CHECK(written(again) == out);

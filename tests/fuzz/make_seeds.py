@@ -169,6 +169,46 @@ def main():
     write("pending", "numbers", '{"questions":[{"question":"Q?","answer":"a"}],"metadata":{"n":4633e49,'
           '"big":123456789012345678901234567890,"z":-0,"e":1E+2}}')
 
+    # hook: Claude Code's hook input on askhost hook's stdin.
+    base = {"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": "/srv/shop", "permission_mode": "default"}
+    ask_input = {"questions": [DB, FEAT], "metadata": {"source": "x"}}
+    write("hook", "pre_ask", c(dict(base, hook_event_name="PreToolUse", tool_name="AskUserQuestion",
+                                    tool_input=ask_input, tool_use_id="toolu_1")))
+    write("hook", "pre_ask_numbers", c(dict(base, hook_event_name="PreToolUse", tool_name="AskUserQuestion",
+                                            tool_input={"questions": [DB], "n": "@"})).replace(
+        '"@"', "[4633e49,123456789012345678901234567890,-0,1E+2]"))
+    write("hook", "permission_ask", c(dict(base, hook_event_name="PermissionRequest", tool_name="AskUserQuestion",
+                                           tool_input={"questions": [DB]})))
+    write("hook", "permission_bash", c(dict(base, hook_event_name="PermissionRequest", tool_name="Bash",
+                                            tool_input={"command": "rm -rf build", "description": "List files"})))
+    write("hook", "permission_write", c(dict(base, hook_event_name="PermissionRequest", tool_name="Write",
+                                             tool_input={"file_path": "/srv/shop/a\u001b[2J.txt", "content": "x"})))
+    write("hook", "subagent", c(dict(base, hook_event_name="PreToolUse", tool_name="mcp__askhost__ask_user_question",
+                                     tool_input=ask_input, agent_id="a3a6", agent_type="general-purpose")))
+    write("hook", "other_tool", c(dict(base, hook_event_name="PreToolUse", tool_name="Bash", tool_input={"command": "ls"})))
+    write("hook", "preset", c(dict(base, hook_event_name="PreToolUse", tool_name="AskUserQuestion",
+                                   tool_input={"questions": [DB], "answers": {DB["question"]: "SQLite"}})))
+
+    # elicitation: byte 0 picks the ask (0 one choice, 1 multi-select, 2 free text, 3 all three).
+    write("elicitation", "choice", "\x00" + c({"action": "accept", "content": {"q1": "SQLite"}}))
+    write("elicitation", "multi", "\x01" + c({"action": "accept", "content": {"q1": ["Auth", "REST API"],
+                                                                            "q1_other": "Billing"}}))
+    write("elicitation", "typed", "\x02" + c({"action": "accept", "content": {"q1_other": "billing \"api\" \U0001F680"}}))
+    write("elicitation", "all", "\x03" + c({"action": "accept", "content": {"q1": "PostgreSQL", "q2": ["Admin"],
+                                                                          "q3_other": "svc"}}))
+    write("elicitation", "unanswered", "\x03" + c({"action": "accept", "content": {"q1": "Nope", "q2": "Auth"}}))
+    write("elicitation", "decline", "\x00" + c({"action": "decline"}))
+    write("elicitation", "cancel", "\x01" + c({"action": "cancel", "content": None}))
+
+    # status: registry records separated by a line "--".
+    rec = {"version": 1, "pid": 42, "socket": "/run/user/1/askhost/host-42.sock", "workspaceFolders": [
+        {"uri": "file:///srv/shop", "name": "shop", "path": "/srv/shop"}], "client": {"name": "Neovim", "version": "0.7.2"},
+        "kind": "editor", "startMs": 1795521835253, "processStart": 475105, "waiting": 1, "waitingSince": 1795521835300}
+    hostile = dict(rec, pid=43, kind="mcp\u001b]0;owned\u0007", waiting=2147483647, waitingSince=-9223372036854775808,
+                   workspaceFolders=[{"path": "/srv/\u001b[2J\u009b31m"}], tmux={"server": "/tmp/t", "pane": "%1"})
+    write("status", "two", c(rec) + "\n--\n" + c(dict(rec, pid=44, kind="hook", waiting=3, workspaceFolders=[])))
+    write("status", "hostile", c(hostile) + "\n--\n" + c(hostile) + "\n--\n{\"version\":1,\"pid\":3,")
+
     # sanitize: byte 0 odd keeps newlines.
     write("sanitize", "escapes", "\x01" + "a\x1b[2J\x1b]52;c;aGk=\x07b\r\n\tc\x7f")
     write("sanitize", "c1_bidi", "\x00" + "x\u009by\u202ez\u2066w")
