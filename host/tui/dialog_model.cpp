@@ -21,6 +21,26 @@ bool printable(char32_t c) {
            !(c >= 0xd800 && c <= 0xdfff);
 }
 
+// Text as a text field keeps it: CR LF and a lone CR are one line break, a tab is a space, other
+// control characters go.
+std::u32string clean_text(std::u32string_view text) {
+    std::u32string clean;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char32_t c = text[i];
+        if (c == U'\r') {
+            clean.push_back(U'\n');
+            if (i + 1 < text.size() && text[i + 1] == U'\n') ++i;
+        } else if (c == U'\n') {
+            clean.push_back(U'\n');
+        } else if (c == U'\t') {
+            clean.push_back(U' ');
+        } else if (printable(c)) {
+            clean.push_back(c);
+        }
+    }
+    return clean;
+}
+
 std::size_t char_width(char32_t c) {
     if (c < 0x80) return (c >= 0x20 && c != 0x7f) ? 1 : 0;
     const int w = ::wcwidth(static_cast<wchar_t>(c));
@@ -96,6 +116,23 @@ std::string u32_to_utf8(std::u32string_view text) {
         }
     }
     return out;
+}
+
+std::size_t utf8_bytes(std::u32string_view text) {
+    std::size_t n = 0;
+    for (char32_t c : text) n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+    return n;
+}
+
+std::size_t fitting_prefix(std::u32string_view add, std::size_t room) {
+    std::size_t used = 0, n = 0;
+    for (char32_t c : add) {
+        const std::size_t b = utf8_bytes(std::u32string_view(&c, 1));
+        if (used + b > room) break;
+        used += b;
+        ++n;
+    }
+    return n;
 }
 
 std::size_t display_width(std::string_view utf8) {
@@ -245,8 +282,56 @@ std::string DialogModel::tab_label(std::size_t q) const {
     return sanitize_for_terminal(qu.header.empty() ? qu.question : qu.header);
 }
 
+std::string DialogModel::confirm_text() const {
+    if (confirm_ == Confirm::Discard) {
+        // One plural rule in all three dialogs: "Discard 1 answer?", "Discard 2 answers?".
+        const std::size_t n = answered_count();
+        return "Discard " + std::to_string(n) + (n == 1 ? " answer?" : " answers?");
+    }
+    if (confirm_ == Confirm::Long)
+        return "Answer is long (" + format_count(long_chars_) + " chars). Continue anyway?";
+    return {};
+}
+
+// The key hint under the dialog (docs/dialog.md), outside a confirmation.
+std::string DialogModel::hint() const {
+    const DialogModel& m = *this;
+    const bool multi_q = m.multi_question();
+    if (!m.on_submit_tab() && m.editing(m.tab())) {
+        if (m.free_text(m.tab()))
+            return multi_q ? "Tab switch • Enter confirm • Esc cancel" : "Enter to submit • Esc to cancel";
+        if (m.question(m.tab()).multi_select) return "Enter to confirm • Esc to go back";
+        return multi_q ? "Tab switch • Enter confirm • Esc back" : "Enter to submit • Esc to go back";
+    }
+    if (m.on_submit_tab()) {
+        return m.answered_count() == m.question_count()
+                   ? "Enter to submit • Tab/←→ switch • Esc cancel"
+                   : "Answer every question to submit • Tab/←→ switch • Esc cancel";
+    }
+    if (m.question(m.tab()).multi_select)
+        return multi_q ? "Tab/←→ switch • Space toggle • Enter confirm • Esc cancel"
+                       : "Space to toggle • Enter to submit • Esc to cancel";
+    return multi_q ? "Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel"
+                   : "↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel";
+}
+
+DialogModel::Result DialogModel::set_notes(std::size_t q, std::u32string notes) {
+    if (outcome_ || q >= states_.size()) return Result::Ignored;
+    notice_ = false;
+    std::u32string clean = clean_text(notes);
+    const std::size_t keep = fitting_prefix(clean, max_text_bytes);
+    if (keep < clean.size()) {
+        clean.resize(keep);
+        notice_ = true;
+    }
+    if (clean == states_[q].notes) return notice_ ? Result::Rejected : Result::Ignored;
+    states_[q].notes = std::move(clean);
+    return Result::Changed;
+}
+
 DialogModel::Result DialogModel::handle(const Key& key) {
     if (outcome_ || questions_.empty()) return Result::Ignored;
+    notice_ = false;
     if (key.kind == KeyKind::Paste) {
         // A paste is text for the question on screen, never keys: on a question with options it
         // opens "Other" and lands there; in a confirmation or on Submit it is dropped.
@@ -296,22 +381,13 @@ DialogModel::Result DialogModel::handle_browse(const Key& key) {
 
 DialogModel::Result DialogModel::insert_paste(const std::u32string& text) {
     QuestionState& s = cur();
-    std::u32string clean;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char32_t c = text[i];
-        if (c == U'\r') {  // CR LF and a lone CR are one line break
-            clean.push_back(U'\n');
-            if (i + 1 < text.size() && text[i + 1] == U'\n') ++i;
-        } else if (c == U'\n') {
-            clean.push_back(U'\n');
-        } else if (c == U'\t') {
-            clean.push_back(U' ');
-        } else if (printable(c)) {
-            clean.push_back(c);
-        }
+    std::u32string clean = clean_text(text);
+    const std::size_t used = utf8_bytes(s.text);
+    const std::size_t keep = fitting_prefix(clean, used < max_text_bytes ? max_text_bytes - used : 0);
+    if (keep < clean.size()) {
+        clean.resize(keep);
+        notice_ = true;  // the person is told before they submit, never cut silently
     }
-    const std::size_t room = s.text.size() < max_text_chars ? max_text_chars - s.text.size() : 0;
-    if (clean.size() > room) clean.resize(room);
     if (clean.empty()) return text.empty() ? Result::Ignored : Result::Rejected;
     s.text.insert(s.text_pos, clean);
     s.text_pos += clean.size();
@@ -324,7 +400,10 @@ DialogModel::Result DialogModel::handle_edit(const Key& key) {
     switch (key.kind) {
     case KeyKind::Char:
         if (!printable(key.ch)) return Result::Ignored;
-        if (s.text.size() >= max_text_chars) return Result::Rejected;
+        if (utf8_bytes(s.text) + utf8_bytes(std::u32string_view(&key.ch, 1)) > max_text_bytes) {
+            notice_ = true;
+            return Result::Rejected;
+        }
         s.text.insert(s.text.begin() + static_cast<std::ptrdiff_t>(s.text_pos), key.ch);
         ++s.text_pos;
         return Result::Changed;
@@ -518,7 +597,9 @@ void DialogModel::refresh_multi_answer(std::size_t q) {
 
 DialogModel::Result DialogModel::commit_text(bool confirmed_long) {
     QuestionState& s = cur();
-    if (s.text.empty()) return Result::Rejected;
+    // Blank text says nothing: it is not an answer.
+    if (std::all_of(s.text.begin(), s.text.end(), [](char32_t c) { return c == U' ' || c == U'\n'; }))
+        return Result::Rejected;
     if (!confirmed_long && s.text.size() > soft_answer_limit) {
         confirm_ = Confirm::Long;
         long_chars_ = s.text.size();
@@ -579,7 +660,13 @@ DialogModel::Result DialogModel::switch_tab(long delta) {
 void DialogModel::finish_answered() {
     std::vector<Answer> answers;
     answers.reserve(states_.size());
-    for (const auto& s : states_) answers.push_back(*s.answer);
+    for (const auto& s : states_) {
+        answers.push_back(*s.answer);
+        // A note is sent trimmed; a blank one is none.
+        const auto b = s.notes.find_first_not_of(U" \n");
+        if (b != std::u32string::npos)
+            answers.back().notes = u32_to_utf8(s.notes.substr(b, s.notes.find_last_not_of(U" \n") - b + 1));
+    }
     outcome_ = Outcome::answered(std::move(answers));
 }
 
@@ -713,32 +800,11 @@ ScreenLine tab_bar(const DialogModel& m, std::size_t width) {
 }
 
 std::string hint_text(const DialogModel& m) {
-    using Mode = DialogModel::Mode;
-    const bool multi_q = m.multi_question();
     switch (m.mode()) {
-    case Mode::ConfirmDiscard:
-        // One plural rule in all three dialogs: "Discard 1 answer?", "Discard 2 answers?".
-        return "Discard " + std::to_string(m.answered_count()) + (m.answered_count() == 1 ? " answer" : " answers") +
-               "? [y/N]";
-    case Mode::ConfirmLong:
-        return "Answer is long (" + format_count(m.long_answer_chars()) + " chars). Continue anyway? [Y/n]";
-    case Mode::EditText:
-        if (m.free_text(m.tab()))
-            return multi_q ? "Tab switch • Enter confirm • Esc cancel" : "Enter to submit • Esc to cancel";
-        if (m.question(m.tab()).multi_select) return "Enter to confirm • Esc to go back";
-        return multi_q ? "Tab switch • Enter confirm • Esc back" : "Enter to submit • Esc to go back";
-    case Mode::Browse: break;
+    case DialogModel::Mode::ConfirmDiscard: return m.confirm_text() + " [y/N]";
+    case DialogModel::Mode::ConfirmLong: return m.confirm_text() + " [Y/n]";
+    default: return m.hint();
     }
-    if (m.on_submit_tab()) {
-        return m.answered_count() == m.question_count()
-                   ? "Enter to submit • Tab/←→ switch • Esc cancel"
-                   : "Answer every question to submit • Tab/←→ switch • Esc cancel";
-    }
-    if (m.question(m.tab()).multi_select)
-        return multi_q ? "Tab/←→ switch • Space toggle • Enter confirm • Esc cancel"
-                       : "Space to toggle • Enter to submit • Esc to cancel";
-    return multi_q ? "Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel"
-                   : "↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel";
 }
 
 // Hints wrap between their " • " parts, never inside one if it fits.
@@ -878,6 +944,9 @@ std::vector<ScreenLine> layout_dialog(const DialogModel& m, std::size_t width, s
         m.mode() == DialogModel::Mode::ConfirmDiscard || m.mode() == DialogModel::Mode::ConfirmLong;
     std::vector<ScreenLine> hint;
     add_hint(hint, hint_text(m), w, confirming ? AttrBold : AttrDim);
+    // The typed-text limit's words, above the hint, before anything is submitted.
+    std::vector<ScreenLine> notice;
+    if (!m.notice().empty()) add_wrapped(notice, std::string(m.notice()), w, "  ", "  ", AttrBold);
 
     auto make_body = [&](std::size_t room) {
         if (m.on_submit_tab()) return review_body(m, w);
@@ -891,7 +960,7 @@ std::vector<ScreenLine> layout_dialog(const DialogModel& m, std::size_t width, s
     // On a short terminal the choices matter most: first the hint shrinks to one line, then the
     // blank lines go, then the question shrinks to one line; the body gets what is left.
     bool gaps = true;
-    auto fixed = [&] { return 2 + bar.size() + title.size() + hint.size() + (gaps ? 3 : 0); };
+    auto fixed = [&] { return 2 + bar.size() + title.size() + notice.size() + hint.size() + (gaps ? 3 : 0); };
     if (fixed() + natural_body > height && hint.size() > 1) {
         hint.clear();
         hint.push_back(line_of("  " + truncate_to_width(hint_text(m), w > 2 ? w - 2 : 1),
@@ -918,7 +987,8 @@ std::vector<ScreenLine> layout_dialog(const DialogModel& m, std::size_t width, s
     if (gaps) out.emplace_back();
     for (auto& l : body) out.push_back(std::move(l));
     if (gaps) out.emplace_back();
-    const std::size_t tail = hint.size() + 1;
+    const std::size_t tail = notice.size() + hint.size() + 1;
+    for (auto& l : notice) out.push_back(std::move(l));
     for (auto& l : hint) out.push_back(std::move(l));
     out.push_back(line_of(rule(w), AttrDim));
 

@@ -295,11 +295,17 @@ BOOST_AUTO_TEST_CASE(empty_answer_is_refused_and_escape_cancels) {
     BOOST_TEST((m.outcome()->kind == OutcomeKind::Cancelled));
 }
 
-BOOST_AUTO_TEST_CASE(text_is_capped) {
+BOOST_AUTO_TEST_CASE(text_is_capped_at_the_result_cap_and_says_so) {
     DialogModel m({free_text("Name?")});
-    type(m, std::string(max_text_chars, 'a'));
+    type(m, std::string(max_text_bytes, 'a'));
+    BOOST_TEST(m.notice().empty());
     BOOST_TEST((press(m, {ch(U'b')}) == R::Rejected));
-    BOOST_TEST(m.text(0).size() == max_text_chars);
+    BOOST_TEST(m.notice() == cap_notice);
+    BOOST_TEST(m.text(0).size() == max_text_bytes);
+    // The words are on screen, above the hint, before anything is submitted.
+    bool shown = false;
+    for (const auto& l : layout_dialog(m, 80, 24)) shown |= l.plain().find(cap_notice) != std::string::npos;
+    BOOST_TEST(shown);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -423,7 +423,7 @@ const scenarios = {
       await waitFor('the SQLite preview', async () => (await f.locator('.preview pre code').textContent())?.includes('INTEGER PRIMARY KEY'));
       await s.screenshot('preview');
       await kb.press('0');
-      await waitFor('the Other field', async () => f.locator('.option.other input.answer-input').isVisible());
+      await waitFor('the Other field', async () => f.locator('.option.other textarea.answer-input').isVisible());
       await kb.type('DynamoDB');
       await kb.press('Enter');
       // Service Name: free text.

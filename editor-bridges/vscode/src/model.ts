@@ -7,8 +7,12 @@
 export const OTHER_LABEL = 'Other (type your answer)';
 /** The spec's soft limit per typed answer: longer asks "Continue anyway?". */
 export const SOFT_LIMIT = 2000;
-/** Hard cap on one typed answer or note, in characters, so a runaway paste stays bounded. */
-export const MAX_TEXT = 20000;
+/**
+ * Typed text (an answer or a note) stops at the agent's result cap, in UTF-8 bytes, no lower; the
+ * rest is not kept and the panel says so in these words (docs/dialog.md).
+ */
+export const MAX_TEXT_BYTES = 100000;
+export const CAP_NOTICE = 'Answer is at its 100,000-byte limit: the rest was not kept';
 
 export interface OptionSpec {
   label: string;
@@ -91,6 +95,40 @@ export function charCount(s: string): number {
   return n;
 }
 
+/** UTF-8 bytes of s. */
+export function utf8Bytes(s: string): number {
+  let n = 0;
+  for (const ch of s) {
+    const c = ch.codePointAt(0) as number;
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+  }
+  return n;
+}
+
+/** The longest prefix of s within `max` UTF-8 bytes that ends on a whole character. */
+export function cutBytes(s: string, max: number): string {
+  if (s.length * 3 <= max) return s;
+  let n = 0;
+  let end = 0;
+  for (const ch of s) {
+    const c = ch.codePointAt(0) as number;
+    const b = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+    if (n + b > max) break;
+    n += b;
+    end += ch.length;
+  }
+  return s.slice(0, end);
+}
+
+/**
+ * Text as a text field keeps it: CR LF and a lone CR are one line break, a tab is a space, other
+ * control characters go.
+ */
+export function cleanText(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '');
+}
+
 interface Answer {
   values: string[];
   selectedOption?: string;
@@ -167,6 +205,8 @@ export interface ViewState {
   confirm?: { kind: 'discard' | 'long'; text: string; yes: string; no: string };
   hint: string;
   note?: string;
+  /** The typed-text limit's words (CAP_NOTICE) while the last text was not kept whole. */
+  notice?: string;
 }
 
 export class DialogModel {
@@ -175,6 +215,7 @@ export class DialogModel {
   private confirm: 'discard' | 'long' | undefined;
   private longChars = 0;
   private note: string | undefined;
+  private capHit = false;
   private finishedOutcome: Outcome | undefined;
 
   constructor(readonly questions: QuestionSpec[]) {
@@ -264,6 +305,7 @@ export class DialogModel {
     if (this.finishedOutcome || this.questions.length === 0) return 'ignored';
     const before = this.note;
     this.note = undefined;
+    this.capHit = false;
     let r: Result;
     if (this.confirm === 'discard') r = this.keyConfirmDiscard(key);
     else if (this.confirm === 'long') r = this.keyConfirmLong(key);
@@ -273,13 +315,27 @@ export class DialogModel {
     return r === 'ignored' && before !== undefined ? 'changed' : r;
   }
 
-  /** The typed text of question q (Other or free text) as the text field holds it now. */
+  /** The limit's words while the last text was not kept whole (CAP_NOTICE), else undefined. */
+  notice(): string | undefined {
+    return this.capHit ? CAP_NOTICE : undefined;
+  }
+
+  private keep(text: string): string {
+    text = cleanText(text);
+    const kept = cutBytes(text, MAX_TEXT_BYTES);
+    this.capHit = kept.length < text.length;
+    return kept;
+  }
+
+  /**
+   * The typed text of question q (Other or free text) as the text field holds it now, line breaks
+   * and all. Past MAX_TEXT_BYTES the rest is not kept: the field is given text(q) back.
+   */
   setText(q: number, text: string): Result {
     if (this.finishedOutcome || q < 0 || q >= this.questions.length) return 'ignored';
     const s = this.states[q];
-    text = text.replace(/\r\n?|\n/g, ' ');
-    if (text.length > MAX_TEXT) text = text.slice(0, MAX_TEXT);
-    if (text === s.text) return 'ignored';
+    text = this.keep(text);
+    if (text === s.text) return this.capHit ? 'changed' : 'ignored';
     s.text = text;
     if (this.questions[q].multiSelect && !s.editingOther) this.refreshMulti(q);
     return 'changed';
@@ -287,8 +343,8 @@ export class DialogModel {
 
   setNotes(q: number, notes: string): Result {
     if (this.finishedOutcome || q < 0 || q >= this.questions.length) return 'ignored';
-    if (notes.length > MAX_TEXT) notes = notes.slice(0, MAX_TEXT);
-    if (notes === this.states[q].notes) return 'ignored';
+    notes = this.keep(notes);
+    if (notes === this.states[q].notes) return this.capHit ? 'changed' : 'ignored';
     this.states[q].notes = notes;
     return 'changed';
   }
@@ -631,7 +687,15 @@ export class DialogModel {
 
   // ------------------------------------------------------------------ the view
 
-  private hint(): string {
+  /** The confirmation's words without its buttons ("Discard 1 answer?"), or undefined. */
+  confirmText(): string | undefined {
+    if (this.confirm === 'discard') return `Discard ${plural(this.answeredCount(), 'answer')}?`;
+    if (this.confirm === 'long') return `Answer is long (${formatCount(this.longChars)} chars). Continue anyway?`;
+    return undefined;
+  }
+
+  /** The key hint under the dialog; outside a confirmation the same words in all three dialogs. */
+  hint(): string {
     const multiQ = this.multiQuestion;
     if (this.confirm === 'discard') return 'y discard • n keep answering';
     if (this.confirm === 'long') return 'Enter or y submit • n keep editing';
@@ -652,7 +716,7 @@ export class DialogModel {
         : 'Space to toggle • Enter to submit • Esc to cancel';
     }
     return multiQ
-      ? 'Tab/←→ switch • ↑↓ select • 1-9 quick select • Enter confirm • Esc cancel'
+      ? 'Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel'
       : '↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel';
   }
 
@@ -754,16 +818,11 @@ export class DialogModel {
       });
     }
     if (this.confirm === 'discard') {
-      const n = this.answeredCount();
-      view.confirm = { kind: 'discard', text: `Discard ${plural(n, 'answer')}?`, yes: 'Discard', no: 'Keep answering' };
+      view.confirm = { kind: 'discard', text: this.confirmText() as string, yes: 'Discard', no: 'Keep answering' };
     } else if (this.confirm === 'long') {
-      view.confirm = {
-        kind: 'long',
-        text: `Answer is long (${formatCount(this.longChars)} chars). Continue anyway?`,
-        yes: 'Submit anyway',
-        no: 'Keep editing',
-      };
+      view.confirm = { kind: 'long', text: this.confirmText() as string, yes: 'Submit anyway', no: 'Keep editing' };
     }
+    if (this.capHit) view.notice = CAP_NOTICE;
     if (this.note) view.note = this.note;
     return view;
   }

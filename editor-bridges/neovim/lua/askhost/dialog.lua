@@ -96,9 +96,7 @@ local function one_line(s)
   return (s:gsub('[%c]', ' '))
 end
 
-local function is_recommended(label)
-  return label:match('%(Recommended%)%s*$') ~= nil
-end
+local is_recommended = model_mod.is_recommended
 
 -- ---------------------------------------------------------------- layout
 
@@ -129,34 +127,12 @@ end
 
 local function hint_text(m)
   local mode = m:mode()
-  local multi_q = m:multi_question()
   if mode == 'confirm_discard' then
-    local n = m:answered_count()  -- one plural rule in all three dialogs
-    return ('Discard %d %s? [y/N]'):format(n, n == 1 and 'answer' or 'answers'), 'AskHostWarning'
+    return m:confirm_text() .. ' [y/N]', 'AskHostWarning'
   elseif mode == 'confirm_long' then
-    local n = tostring(m.long_chars):reverse():gsub('(%d%d%d)', '%1,'):reverse():gsub('^,', '')
-    return ('Answer is long (%s chars). Continue anyway? [Y/n]'):format(n), 'AskHostWarning'
-  elseif mode == 'edit' then
-    if m:free_text(m.tab) then
-      return multi_q and 'Tab switch • Enter confirm • Esc cancel' or 'Enter to submit • Esc to cancel'
-    end
-    if m.questions[m.tab].multiSelect then
-      return 'Enter to confirm • Esc to go back'
-    end
-    return multi_q and 'Tab switch • Enter confirm • Esc back' or 'Enter to submit • Esc to go back'
+    return m:confirm_text() .. ' [Y/n]', 'AskHostWarning'
   end
-  if m:on_submit_tab() then
-    if m:answered_count() == m:count() then
-      return 'Enter to submit • Tab/←→ switch • Esc cancel'
-    end
-    return 'Answer every question to submit • Tab/←→ switch • Esc cancel'
-  end
-  if m.questions[m.tab].multiSelect then
-    return multi_q and 'Tab/←→ switch • Space toggle • Enter confirm • Esc cancel'
-      or 'Space to toggle • Enter to submit • Esc to cancel'
-  end
-  return multi_q and 'Tab/←→ switch • ↑↓ select • 1-9 pick • Enter confirm • Esc cancel'
-    or '↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel'
+  return m:hint()
 end
 
 -- Hints wrap between their " • " parts.
@@ -339,6 +315,9 @@ function M.layout(m, width, agent, note)
   end
 
   c:add()
+  if m:notice() then
+    add_hint(c, m:notice(), width, 'AskHostWarning')
+  end
   local hint, group = hint_text(m)
   if note and m:mode() ~= 'confirm_discard' and m:mode() ~= 'confirm_long' then
     hint, group = note, 'AskHostWarning'
@@ -573,7 +552,22 @@ end
 function Dialog:_pull_text()
   if self.input_buf and api.nvim_buf_is_valid(self.input_buf) and self.input_q then
     local text = table.concat(api.nvim_buf_get_lines(self.input_buf, 0, -1, false), '\n')
-    self.model:set_text(text, self.input_q)
+    local had_notice = self.model:notice() ~= nil
+    local kept = self.model:set_text(text, self.input_q)
+    if kept ~= text then
+      -- Past the limit the rest is not kept: the line shows what the answer will be.
+      local buf = self.input_buf
+      vim.schedule(function()
+        if api.nvim_buf_is_valid(buf) then
+          api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(kept, '\n', { plain = true }))
+        end
+      end)
+    end
+    if had_notice ~= (self.model:notice() ~= nil) then
+      vim.schedule(function()
+        self:render({ keep_focus = true })
+      end)
+    end
   end
 end
 
