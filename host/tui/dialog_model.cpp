@@ -1,6 +1,7 @@
 #include "tui/dialog_model.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cwchar>
 #include <utility>
 
@@ -218,6 +219,81 @@ std::string format_count(std::size_t n) {
     return out;
 }
 
+namespace {
+
+// The host's rule (model/question.cpp): a '<' first, or one before a letter, '/' or '!'.
+bool looks_like_html(std::string_view p) {
+    const std::size_t first = p.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && p[first] == '<') return true;
+    for (std::size_t k = p.find('<'); k != std::string_view::npos; k = p.find('<', k + 1)) {
+        std::size_t n = k + 1;
+        if (n < p.size() && (p[n] == '/' || p[n] == '!')) ++n;
+        if (n < p.size() && std::isalpha(static_cast<unsigned char>(p[n]))) return true;
+    }
+    return false;
+}
+
+std::string lower_ascii(std::string_view s) {
+    std::string out(s);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+}  // namespace
+
+std::string preview_text(std::string_view preview) {
+    if (!looks_like_html(preview)) return std::string(preview);
+    static const std::vector<std::string_view> blocks = {"p", "div", "br", "li", "ul", "ol", "tr", "table", "pre",
+                                                         "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "hr"};
+    std::string out;
+    for (std::size_t i = 0; i < preview.size();) {
+        const char c = preview[i];
+        if (c == '<') {
+            const std::size_t end = preview.find('>', i);
+            if (end == std::string_view::npos) break;  // an unclosed tag: the rest is inside it
+            std::string_view tag = preview.substr(i + 1, end - i - 1);
+            if (tag.substr(0, 3) == "!--") {  // a comment may hold '>'
+                const std::size_t close = preview.find("-->", i + 4);
+                i = close == std::string_view::npos ? preview.size() : close + 3;
+                continue;
+            }
+            const bool closing = !tag.empty() && tag[0] == '/';
+            if (closing) tag.remove_prefix(1);
+            const std::string name = lower_ascii(tag.substr(0, tag.find_first_of(" \t\r\n/")));
+            if (std::find(blocks.begin(), blocks.end(), name) != blocks.end()) {
+                if (!out.empty() && out.back() != '\n') out += '\n';
+                if (name == "li" && !closing) out += "• ";
+            }
+            i = end + 1;
+            continue;
+        }
+        if (c == '&') {
+            static const std::vector<std::pair<std::string_view, std::string_view>> entities = {
+                {"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}, {"&quot;", "\""}, {"&#39;", "'"}, {"&apos;", "'"},
+                {"&nbsp;", " "}};
+            bool done = false;
+            for (const auto& [name, text] : entities)
+                if (lower_ascii(preview.substr(i, name.size())) == name) {
+                    out += text;
+                    i += name.size();
+                    done = true;
+                    break;
+                }
+            if (done) continue;
+        }
+        out += c;
+        ++i;
+    }
+    // At most one blank line in a row, none at the ends.
+    std::string tidy;
+    for (char c : out) {
+        if (c == '\n' && tidy.size() >= 2 && tidy[tidy.size() - 1] == '\n' && tidy[tidy.size() - 2] == '\n') continue;
+        tidy += c;
+    }
+    const std::size_t b = tidy.find_first_not_of(" \n"), e = tidy.find_last_not_of(" \n");
+    return b == std::string::npos ? std::string() : tidy.substr(b, e - b + 1);
+}
+
 std::string ScreenLine::plain() const {
     std::string out;
     for (const auto& s : spans) out += s.text;
@@ -261,6 +337,7 @@ std::size_t DialogModel::visible_rows(std::size_t q) const {
 DialogModel::Mode DialogModel::mode() const {
     if (confirm_ == Confirm::Discard) return Mode::ConfirmDiscard;
     if (confirm_ == Confirm::Long) return Mode::ConfirmLong;
+    if (noting_) return Mode::EditNote;
     if (!on_submit_tab() && !questions_.empty() && editing(tab_)) return Mode::EditText;
     return Mode::Browse;
 }
@@ -297,6 +374,7 @@ std::string DialogModel::confirm_text() const {
 std::string DialogModel::hint() const {
     const DialogModel& m = *this;
     const bool multi_q = m.multi_question();
+    if (noting_) return "Note for the agent • Enter or Esc to go back";
     if (!m.on_submit_tab() && m.editing(m.tab())) {
         if (m.free_text(m.tab()))
             return multi_q ? "Tab switch • Enter confirm • Esc cancel" : "Enter to submit • Esc to cancel";
@@ -336,12 +414,14 @@ DialogModel::Result DialogModel::handle(const Key& key) {
         // A paste is text for the question on screen, never keys: on a question with options it
         // opens "Other" and lands there; in a confirmation or on Submit it is dropped.
         if (confirm_ != Confirm::None || on_submit_tab()) return Result::Ignored;
+        if (noting_) return set_notes(tab_, states_[tab_].notes + key.text);
         if (!editing(tab_)) open_other();
         return insert_paste(key.text);
     }
     if (confirm_ == Confirm::Discard) return handle_confirm_discard(key);
     if (confirm_ == Confirm::Long) return handle_confirm_long(key);
     if (on_submit_tab()) return handle_submit_tab(key);
+    if (noting_) return handle_note(key);
     if (editing(tab_)) return handle_edit(key);
     return handle_browse(key);
 }
@@ -369,6 +449,10 @@ DialogModel::Result DialogModel::handle_browse(const Key& key) {
         if (key.ch == U'j') return move_cursor(1);
         if (key.ch == U' ') return q.multi_select ? toggle_row(s.cursor) : Result::Ignored;
         if (key.ch == U'0') return quick_select(other_row(tab_));
+        if (key.ch == U'n') {  // the question's note, as VS Code's `n` (docs/dialog.md)
+            noting_ = true;
+            return Result::Changed;
+        }
         if (key.ch >= U'1' && key.ch <= U'9') {
             const std::size_t row = static_cast<std::size_t>(key.ch - U'1');
             if (row >= row_count(tab_)) return Result::Rejected;
@@ -452,6 +536,28 @@ DialogModel::Result DialogModel::handle_edit(const Key& key) {
             return Result::Changed;
         }
         return escape();
+    default: return Result::Ignored;
+    }
+}
+
+DialogModel::Result DialogModel::handle_note(const Key& key) {
+    QuestionState& s = cur();
+    switch (key.kind) {
+    case KeyKind::Char:
+        if (!printable(key.ch)) return Result::Ignored;
+        return set_notes(tab_, s.notes + key.ch);
+    case KeyKind::Backspace:
+        if (s.notes.empty()) return Result::Rejected;
+        s.notes.pop_back();
+        return Result::Changed;
+    case KeyKind::ClearLine:
+        if (s.notes.empty()) return Result::Ignored;
+        s.notes.clear();
+        return Result::Changed;
+    case KeyKind::Enter:
+    case KeyKind::Escape:
+        noting_ = false;
+        return Result::Changed;
     default: return Result::Ignored;
     }
 }
@@ -541,6 +647,8 @@ DialogModel::Result DialogModel::choose_row(std::size_t row) {
     a.values = {label};
     a.selected_option = label;
     a.was_custom = false;
+    // The terminal shows previews, so the one picked goes back with the answer.
+    if (const auto& p = questions_[tab_].options[row].preview) a.preview = *p;
     return commit(std::move(a));
 }
 
@@ -909,6 +1017,9 @@ std::vector<ScreenLine> review_body(const DialogModel& m, std::size_t width) {
         any = true;
         add_wrapped(out, m.tab_label(q) + ": " + answer_text(*m.answer(q), ", "), width, "  ", "    ",
                     AttrNone);
+        if (!m.notes(q).empty())
+            add_wrapped(out, "Note: " + sanitize_for_terminal(u32_to_utf8(m.notes(q)), true), width, "    ", "    ",
+                        AttrDim);
     }
     const auto missing = m.unanswered();
     if (!missing.empty()) {
@@ -977,8 +1088,36 @@ std::vector<ScreenLine> layout_dialog(const DialogModel& m, std::size_t width, s
                                                                w > 2 ? w - 2 : 1);
         }
     }
-    const std::size_t room = height > fixed() ? height - fixed() : 1;
+    // The question's note, and the preview of the option under the cursor, go under the list:
+    // the note always, the preview only with at least 3 spare rows.
+    std::vector<ScreenLine> note;
+    if (!m.on_submit_tab() && (m.mode() == DialogModel::Mode::EditNote || !m.notes(m.tab()).empty())) {
+        const bool editing_note = m.mode() == DialogModel::Mode::EditNote;
+        note = input_lines(m.notes(m.tab()), m.notes(m.tab()).size(), editing_note, w, "  Note: ", "        ", 3);
+        if (!editing_note)
+            for (auto& l : note)
+                for (std::size_t i = 1; i < l.spans.size(); ++i) l.spans[i].attrs = AttrDim;
+    }
+    auto fixed_all = [&] { return fixed() + note.size(); };
+    const std::size_t room = height > fixed_all() ? height - fixed_all() : 1;
     std::vector<ScreenLine> body = make_body(room);
+    for (auto& l : note) body.push_back(std::move(l));
+    if (!m.on_submit_tab() && !m.free_text(m.tab())) {
+        const auto& options = m.question(m.tab()).options;
+        const std::size_t row = m.cursor(m.tab());
+        const std::size_t spare = height > fixed() + body.size() ? height - fixed() - body.size() : 0;
+        if (row < options.size() && options[row].preview && spare >= 3) {
+            std::vector<ScreenLine> text;
+            add_wrapped(text, sanitize_for_terminal(preview_text(*options[row].preview), true), w, "  ", "  ",
+                        AttrNone);
+            const std::size_t keep = std::min(text.size(), spare - 2);
+            body.emplace_back();
+            const std::string title = "  ── Preview ";
+            body.push_back(line_of(title + rule(w > display_width(title) ? w - display_width(title) : 0), AttrDim));
+            for (std::size_t i = 0; i < keep; ++i) body.push_back(std::move(text[i]));
+            if (keep < text.size()) body.back() = line_of("  …", AttrDim);
+        }
+    }
 
     out.push_back(line_of(rule(w), AttrDim));
     for (auto& l : bar) out.push_back(std::move(l));

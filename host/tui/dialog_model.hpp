@@ -45,7 +45,8 @@ inline constexpr std::size_t scroll_window = 5;
 
 class DialogModel {
 public:
-    enum class Mode { Browse, EditText, ConfirmDiscard, ConfirmLong };
+    // EditNote: `n` on a list opened the current question's note; Enter or Esc closes it.
+    enum class Mode { Browse, EditText, EditNote, ConfirmDiscard, ConfirmLong };
     enum class Result {
         Ignored,   // the key means nothing here
         Changed,   // redraw
@@ -122,6 +123,7 @@ private:
     QuestionState& cur() { return states_[tab_]; }
     Result handle_browse(const Key& key);
     Result handle_edit(const Key& key);
+    Result handle_note(const Key& key);
     Result insert_paste(const std::u32string& text);
     Result handle_submit_tab(const Key& key);
     Result handle_confirm_discard(const Key& key);
@@ -147,6 +149,7 @@ private:
     std::size_t tab_ = 0;
     enum class Confirm { None, Discard, Long };
     Confirm confirm_ = Confirm::None;
+    bool noting_ = false;
     std::size_t long_chars_ = 0;
     bool notice_ = false;
     std::optional<Outcome> outcome_;
@@ -169,6 +172,11 @@ struct ScreenLine {
 // The dialog for a terminal of `width` x `height` cells: every line fits in `width` columns and
 // there are at most `height` lines. Agent text goes through sanitize_for_terminal.
 std::vector<ScreenLine> layout_dialog(const DialogModel& model, std::size_t width, std::size_t height);
+
+// An option's preview as plain text for the terminal: markdown as it is, HTML (what looks like it,
+// by the host's rule) with its tags dropped, block ends as line breaks and entities decoded.
+// Not yet sanitised for the terminal.
+std::string preview_text(std::string_view preview);
 
 // The one line left on the terminal after the dialog closes, at most `width` columns.
 // "withdrawn" marks an ask closed from elsewhere.
