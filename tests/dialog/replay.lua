@@ -7,7 +7,7 @@ local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:gsub('^@', ''), ':p
 local model_mod = require('askhost.model')
 
 -- What the Neovim float can show; a vector that requires more is skipped.
-local capabilities = {}
+local capabilities = { notes = true, previews = true }
 
 local function out(s)
   io.stdout:write(s .. '\n')

@@ -334,6 +334,7 @@ export class DialogModel {
   setText(q: number, text: string): Result {
     if (this.finishedOutcome || q < 0 || q >= this.questions.length) return 'ignored';
     const s = this.states[q];
+    if (text === s.text) return 'ignored'; // the field echoing what it was given: the notice stays
     text = this.keep(text);
     if (text === s.text) return this.capHit ? 'changed' : 'ignored';
     s.text = text;
@@ -343,6 +344,7 @@ export class DialogModel {
 
   setNotes(q: number, notes: string): Result {
     if (this.finishedOutcome || q < 0 || q >= this.questions.length) return 'ignored';
+    if (notes === this.states[q].notes) return 'ignored';
     notes = this.keep(notes);
     if (notes === this.states[q].notes) return this.capHit ? 'changed' : 'ignored';
     this.states[q].notes = notes;

@@ -28,7 +28,11 @@ M.highlights = {
   AskHostHint = 'Comment',
   AskHostWarning = 'WarningMsg',
   AskHostInput = 'Pmenu',
+  AskHostPreview = 'NormalFloat',
 }
+
+-- A preview longer than this is cut (the float grows with its content, the screen does not).
+M.max_preview_lines = 12
 
 function M.define_highlights()
   for group, target in pairs(M.highlights) do
@@ -312,6 +316,24 @@ function M.layout(m, width, agent, note)
         c:add({ { '     ↓ ' .. (rows - last) .. ' more...', 'AskHostHint' } })
       end
     end
+    -- The question's note (`n`), then the preview of the option under the cursor.
+    local noting = m:mode() == 'note'
+    if noting or m:notes() ~= '' then
+      local n = c:add({ { ' Note: ' }, { one_line(m:notes()), noting and nil or 'AskHostDescription' } })
+      if noting then
+        out.input = { line = n, col = 7 }
+        out.cursor = n
+      end
+    end
+    local option = not m:free_text(m.tab) and q.options[s.cursor]
+    if option and option.preview then
+      c:add()
+      c:add({ { ' ── Preview ' .. string.rep('─', math.max(width - 13, 0)), 'AskHostHint' } })
+      local lines = M.wrap(model_mod.preview_text(option.preview), math.max(width - 2, 1))
+      for i = 1, math.min(#lines, M.max_preview_lines) do
+        c:add({ { ' ' }, { i == M.max_preview_lines and #lines > i and '…' or lines[i], 'AskHostPreview' } })
+      end
+    end
   end
 
   c:add()
@@ -487,7 +509,8 @@ function Dialog:render(opts)
 end
 
 function Dialog:_sync_focus()
-  if self.model:mode() == 'edit' and self.layout.input then
+  local mode = self.model:mode()
+  if (mode == 'edit' or mode == 'note') and self.layout.input then
     self:_open_input()
   else
     self:_close_input()
@@ -504,14 +527,16 @@ function Dialog:_open_input()
   local at = self.layout.input
   local width = math.max(api.nvim_win_get_width(self.win) - at.col - 1, 5)
   local config = { relative = 'win', win = self.win, row = at.line - 1, col = at.col, width = width, height = 1, zindex = 61 }
-  if self.input_win and api.nvim_win_is_valid(self.input_win) and self.input_q == self.model.tab then
+  local kind = self.model:mode() == 'note' and 'note' or 'text'
+  if self.input_win and api.nvim_win_is_valid(self.input_win) and self.input_q == self.model.tab
+    and self.input_kind == kind then
     api.nvim_win_set_config(self.input_win, config)
   else
     self:_close_input()
-    self.input_q = self.model.tab
+    self.input_q, self.input_kind = self.model.tab, kind
     self.input_buf = api.nvim_create_buf(false, true)
     vim.bo[self.input_buf].bufhidden = 'wipe'
-    local text = self.model:text()
+    local text = kind == 'note' and self.model:notes() or self.model:text()
     api.nvim_buf_set_lines(self.input_buf, 0, -1, false, vim.split(text, '\n', { plain = true }))
     config.style = 'minimal'
     self.input_win = api.nvim_open_win(self.input_buf, true, config)
@@ -553,7 +578,12 @@ function Dialog:_pull_text()
   if self.input_buf and api.nvim_buf_is_valid(self.input_buf) and self.input_q then
     local text = table.concat(api.nvim_buf_get_lines(self.input_buf, 0, -1, false), '\n')
     local had_notice = self.model:notice() ~= nil
-    local kept = self.model:set_text(text, self.input_q)
+    local kept
+    if self.input_kind == 'note' then
+      kept = self.model:set_notes(text, self.input_q)
+    else
+      kept = self.model:set_text(text, self.input_q)
+    end
     if kept ~= text then
       -- Past the limit the rest is not kept: the line shows what the answer will be.
       local buf = self.input_buf
@@ -621,7 +651,7 @@ function Dialog:press(key)
     self:_finish()
     return
   end
-  if result ~= 'ignored' or before_mode == 'edit' then
+  if result ~= 'ignored' or before_mode == 'edit' or before_mode == 'note' then
     self:render()
   end
 end

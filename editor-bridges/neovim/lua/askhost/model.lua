@@ -65,6 +65,70 @@ function M.cut_bytes(s, max)
   return s:sub(1, cut)
 end
 
+-- The host's rule (model/question.cpp): a '<' first, or one before a letter, '/' or '!'.
+local function looks_like_html(p)
+  return p:match('^%s*<') ~= nil or p:match('<[/!]?%a') ~= nil
+end
+
+local block_tags = {
+  p = true, div = true, br = true, li = true, ul = true, ol = true, tr = true, table = true, pre = true,
+  h1 = true, h2 = true, h3 = true, h4 = true, h5 = true, h6 = true, blockquote = true, hr = true,
+}
+local entities = { lt = '<', gt = '>', amp = '&', quot = '"', ['#39'] = "'", apos = "'", nbsp = ' ' }
+
+-- An option's preview as plain text for the float, the terminal's rule (docs/dialog.md): markdown
+-- as it is, HTML with its tags dropped, block ends as line breaks and entities decoded.
+function M.preview_text(preview)
+  if not looks_like_html(preview) then
+    return preview
+  end
+  local out = {}
+  local function newline()
+    if #out > 0 and out[#out] ~= '\n' then
+      out[#out + 1] = '\n'
+    end
+  end
+  local i = 1
+  while i <= #preview do
+    local c = preview:sub(i, i)
+    if c == '<' then
+      if preview:sub(i, i + 3) == '<!--' then
+        local close = preview:find('-->', i + 4, true)
+        i = close and close + 3 or #preview + 1
+      else
+        local close = preview:find('>', i, true)
+        if not close then
+          break -- an unclosed tag: the rest is inside it
+        end
+        local tag = preview:sub(i + 1, close - 1)
+        local closing = tag:sub(1, 1) == '/'
+        local name = (closing and tag:sub(2) or tag):match('^[%w]*'):lower()
+        if block_tags[name] then
+          newline()
+          if name == 'li' and not closing then
+            out[#out + 1] = '• '
+          end
+        end
+        i = close + 1
+      end
+    elseif c == '&' then
+      local name = preview:match('^&([#%w]+);', i)
+      if name and entities[name:lower()] then
+        out[#out + 1] = entities[name:lower()]
+        i = i + #name + 2
+      else
+        out[#out + 1] = c
+        i = i + 1
+      end
+    else
+      out[#out + 1] = c
+      i = i + 1
+    end
+  end
+  local text = table.concat(out):gsub('\n\n\n+', '\n\n')
+  return (text:gsub('^[ \n]+', ''):gsub('[ \n]+$', ''))
+end
+
 -- Questions as received (JSON nulls, missing fields) turned into plain tables.
 function M.normalize_questions(raw)
   local out = {}
@@ -166,8 +230,11 @@ function Model:finished()
   return self.outcome ~= nil
 end
 
--- 'browse' | 'edit' | 'confirm_discard' | 'confirm_long'
+-- 'browse' | 'edit' | 'note' (`n` opened the question's note) | 'confirm_discard' | 'confirm_long'
 function Model:mode()
+  if self.noting and self.confirm == nil then
+    return 'note'
+  end
   if self.confirm == 'discard' then
     return 'confirm_discard'
   elseif self.confirm == 'long' then
@@ -195,6 +262,9 @@ function Model:set_text(text, q)
     return text
   end
   local s = self.states[q or self.tab]
+  if text == s.text then -- the window echoing what it was given: the notice stays
+    return text
+  end
   s.text = self:_keep(text)
   return s.text
 end
@@ -206,6 +276,9 @@ function Model:set_notes(text, q)
     return text
   end
   local s = self.states[q or self.tab]
+  if text == s.notes then
+    return text
+  end
   s.notes = self:_keep(text)
   return s.notes
 end
@@ -227,6 +300,9 @@ end
 -- The key hint under the dialog (docs/dialog.md), outside a confirmation.
 function Model:hint()
   local multi_q = self:multi_question()
+  if self.noting then
+    return 'Note for the agent • Enter or Esc to go back'
+  end
   if self:on_submit_tab() then
     if self:answered_count() == self:count() then
       return 'Enter to submit • Tab/←→ switch • Esc cancel'
@@ -266,6 +342,12 @@ function Model:handle(key)
     return self:_confirm_long(key)
   elseif self:on_submit_tab() then
     return self:_submit_tab(key)
+  elseif self.noting then
+    if key == 'enter' or key == 'esc' then
+      self.noting = false
+      return 'changed'
+    end
+    return 'ignored'
   elseif self:editing(self.tab) then
     return self:_edit(key)
   end
@@ -301,6 +383,9 @@ function Model:_browse(key)
     return q.multiSelect and self:_toggle_row(s.cursor) or 'ignored'
   elseif key == '0' then
     return self:_quick_select(self:other_row(self.tab))
+  elseif key == 'n' then -- the question's note, as VS Code's and the terminal's `n`
+    self.noting = true
+    return 'changed'
   elseif type(key) == 'string' and key:match('^[1-9]$') then
     local row = tonumber(key)
     if row > self:row_count(self.tab) then
