@@ -129,6 +129,11 @@ export function cleanText(s: string): string {
   return s.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '');
 }
 
+/** Spaces and line breaks off both ends (the only blanks cleaned text has), nothing else. */
+function trimBlank(s: string): string {
+  return s.replace(/^[ \n]+|[ \n]+$/g, '');
+}
+
 interface Answer {
   values: string[];
   selectedOption?: string;
@@ -618,7 +623,7 @@ export class DialogModel {
 
   private commitText(confirmedLong: boolean): Result {
     const s = this.states[this.tabIndex];
-    if (s.text.trim() === '') return this.reject('text');
+    if (/^[ \n]*$/.test(s.text)) return this.reject('text'); // blank text says nothing
     const n = charCount(s.text);
     if (!confirmedLong && n > SOFT_LIMIT) {
       this.confirm = 'long';
@@ -679,7 +684,7 @@ export class DialogModel {
         wasCustom: a.wasCustom,
       };
       if (a.selectedOption !== undefined) out.selectedOption = a.selectedOption;
-      const notes = s.notes.trim();
+      const notes = trimBlank(s.notes);
       if (notes) out.notes = notes;
       if (a.preview !== undefined) out.preview = a.preview;
       return out;
@@ -813,7 +818,7 @@ export class DialogModel {
       this.states.forEach((s, i) => {
         if (s.answer) {
           const item: ViewState['review'][number] = { label: this.tabLabel(i), answer: this.answerText(i), q: i };
-          if (s.notes.trim()) item.notes = s.notes.trim();
+          if (trimBlank(s.notes)) item.notes = trimBlank(s.notes);
           view.review.push(item);
         }
         else view.unanswered.push({ label: this.tabLabel(i), q: i });

@@ -649,7 +649,7 @@ function Model:_finish_answered()
   local answers = {}
   for i, s in ipairs(self.states) do
     answers[i] = vim.deepcopy(s.answer)
-    local notes = vim.trim(s.notes) -- sent trimmed; a blank note is none
+    local notes = s.notes:gsub('^[ \n]+', ''):gsub('[ \n]+$', '') -- sent trimmed; a blank note is none
     if notes ~= '' then
       answers[i].notes = notes
     end
