@@ -201,6 +201,31 @@ local function tab_bar(m, width)
   return spans
 end
 
+-- Typed text as lines (a paste keeps its line breaks), at most M.max_input_lines; the input
+-- float covers them while the text is being typed.
+M.max_input_lines = 8
+local function text_lines(text)
+  local lines = vim.split(text, '\n', { plain = true })
+  if #lines > M.max_input_lines then
+    lines = vim.list_slice(lines, 1, M.max_input_lines)
+    lines[#lines] = '…'
+  end
+  for i, l in ipairs(lines) do
+    lines[i] = one_line(l)
+  end
+  return lines
+end
+
+-- Text lines after `first` (its first line) and `rest`; returns the first line's number.
+local function add_text(c, text, first, rest)
+  local at
+  for i, l in ipairs(text_lines(text)) do
+    local n = c:add({ { i == 1 and first or rest }, { l } })
+    at = at or n
+  end
+  return at
+end
+
 local function answer_text(answer)
   return table.concat(answer.values, ', ')
 end
@@ -255,9 +280,9 @@ function M.layout(m, width, agent, note)
     c:add_wrapped(q.question, width, ' ', ' ', 'AskHostQuestion')
     c:add()
     if m:free_text(m.tab) then
-      local at = c:add({ { ' > ' }, { m:text() ~= '' and one_line(m:text()) or '' } })
+      local at = add_text(c, m:text(), ' > ', '   ')
       out.cursor = at
-      out.input = { line = at, col = 3 }
+      out.input = { line = at, col = 3, height = #text_lines(m:text()) }
     else
       local rows = m:row_count(m.tab)
       local first, last = s.scroll, math.min(rows, s.scroll + math.max(m:visible_rows(m.tab), 1) - 1)
@@ -305,9 +330,9 @@ function M.layout(m, width, agent, note)
           c:add_wrapped(q.options[row].description, width, indent .. '  ', indent .. '  ', 'AskHostDescription')
         end
         if is_other and (m:editing(m.tab) or m:text() ~= '') then
-          local n = c:add({ { indent .. '> ' }, { one_line(m:text()) } })
+          local n = add_text(c, m:text(), indent .. '> ', indent .. '  ')
           if m:editing(m.tab) then
-            out.input = { line = n, col = #indent + 2 }
+            out.input = { line = n, col = #indent + 2, height = #text_lines(m:text()) }
             out.cursor = n
           end
         end
@@ -500,7 +525,7 @@ function Dialog:render(opts)
       local at = layout.input
       api.nvim_win_set_config(self.input_win, {
         relative = 'win', win = self.win, row = at.line - 1, col = at.col,
-        width = math.max(g.width - at.col - 1, 5), height = 1,
+        width = math.max(g.width - at.col - 1, 5), height = at.height or 1,
       })
     end
     return
@@ -526,7 +551,9 @@ end
 function Dialog:_open_input()
   local at = self.layout.input
   local width = math.max(api.nvim_win_get_width(self.win) - at.col - 1, 5)
-  local config = { relative = 'win', win = self.win, row = at.line - 1, col = at.col, width = width, height = 1, zindex = 61 }
+  local config = {
+    relative = 'win', win = self.win, row = at.line - 1, col = at.col, width = width, height = at.height or 1, zindex = 61,
+  }
   local kind = self.model:mode() == 'note' and 'note' or 'text'
   if self.input_win and api.nvim_win_is_valid(self.input_win) and self.input_q == self.model.tab
     and self.input_kind == kind then
@@ -593,7 +620,9 @@ function Dialog:_pull_text()
         end
       end)
     end
-    if had_notice ~= (self.model:notice() ~= nil) then
+    local lines = #vim.split(kept, '\n', { plain = true })
+    if had_notice ~= (self.model:notice() ~= nil) or lines ~= self.input_line_count then
+      self.input_line_count = lines
       vim.schedule(function()
         self:render({ keep_focus = true })
       end)
