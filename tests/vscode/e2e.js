@@ -401,6 +401,24 @@ const scenarios = {
     });
   },
 
+  // Text with line breaks put into the answer field (as a paste does) keeps them; Enter still
+  // submits. An <input> dropped them, and the model turned them into spaces.
+  async paste_line_breaks() {
+    const s = new Session('paste_line_breaks', { steps: [ask('req-1', [SERVICE]), { recv: 1 }, { sleep: 30 }] });
+    return run(s, async () => {
+      await s.startAgent();
+      const f = await s.panel();
+      const field = f.locator('.free-text textarea.answer-input');
+      await waitFor('the answer field', async () => field.isVisible());
+      await field.focus();
+      await s.page.keyboard.insertText('line one\nline two');
+      await waitFor('the field to grow to two rows', async () => (await field.getAttribute('rows')) === '2');
+      await s.page.keyboard.press('Enter');
+      const [r] = await s.responses(1);
+      assert.deepEqual(r.answers.map((a) => a.answer), ['line one\nline two']);
+    });
+  },
+
   // Three questions as tabs: an option with a preview chosen by key, "Other" typed, a free-text
   // answer, multi-select toggled by key and by click, notes, the Submit tab, then Enter.
   async tabs_submit() {
