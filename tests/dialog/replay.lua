@@ -221,7 +221,13 @@ local ok_run, err = pcall(function()
       end
     end
   end
-  out(('%d vectors passed, %d failed, %d skipped'):format(passed, failed, skipped))
+  -- The closing line tests/summarize.py counts case by case, as a Boost.Test report.
+  local total = passed + failed + skipped
+  if failed > 0 then
+    out(('%d test cases out of %d failed'):format(failed, total))
+  else
+    out(('%d test cases out of %d passed (%d skipped)'):format(passed, total, skipped))
+  end
   return failed == 0 and passed > 0
 end)
 if not ok_run then
