@@ -402,7 +402,8 @@ const scenarios = {
   },
 
   // Text with line breaks put into the answer field (as a paste does) keeps them; Enter still
-  // submits. An <input> dropped them, and the model turned them into spaces.
+  // submits. An <input> dropped them, and the model turned them into spaces. Past the 100 000-byte
+  // limit the panel says so (it cut at 20 000 characters silently).
   async paste_line_breaks() {
     const s = new Session('paste_line_breaks', { steps: [ask('req-1', [SERVICE]), { recv: 1 }, { sleep: 30 }] });
     return run(s, async () => {
@@ -413,9 +414,17 @@ const scenarios = {
       await field.focus();
       await s.page.keyboard.insertText('line one\nline two');
       await waitFor('the field to grow to two rows', async () => (await field.getAttribute('rows')) === '2');
+      // Past 100 000 bytes the rest is not kept, and the panel says so before anything is sent.
+      await s.page.keyboard.insertText('x'.repeat(100000));
+      await waitFor('the limit said', async () =>
+        (await f.locator('.notice').textContent()) === 'Answer is at its 100,000-byte limit: the rest was not kept');
+      await waitFor('the field cut to the limit', async () => (await field.inputValue()).length === 100000);
       await s.page.keyboard.press('Enter');
+      await waitFor('the long-answer question', async () => (await f.locator('.confirm-text').textContent()) === 'Answer is long (100,000 chars). Continue anyway?');
+      await s.page.keyboard.press('y');
       const [r] = await s.responses(1);
-      assert.deepEqual(r.answers.map((a) => a.answer), ['line one\nline two']);
+      assert.equal(r.answers[0].answer.length, 100000);
+      assert.ok(r.answers[0].answer.startsWith('line one\nline two'), r.answers[0].answer.slice(0, 40));
     });
   },
 
