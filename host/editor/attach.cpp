@@ -203,7 +203,7 @@ int run_attach(const std::vector<std::string>& args) {
     conn->start();
     rpc.call("initialize",
              "{\"clientInfo\":{\"name\":\"askhost attach\",\"version\":\"" ASKHOST_VERSION "\"},"
-             "\"capabilities\":{\"ask\":{\"multiSelect\":true,\"previews\":false,\"notes\":false}}}",
+             "\"capabilities\":{\"ask\":{\"multiSelect\":true,\"previews\":true,\"notes\":true}}}",
              [&](const rapidjson::Value*, const RpcError* err) {
                  if (err) {
                      write_all(2, "askhost attach: the host refused: " + err->message + "\n");

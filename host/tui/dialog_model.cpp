@@ -1,6 +1,7 @@
 #include "tui/dialog_model.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cwchar>
 #include <utility>
 
@@ -19,6 +20,26 @@ constexpr std::size_t max_input_lines = 8;
 bool printable(char32_t c) {
     return c >= 0x20 && c != 0x7f && !(c >= 0x80 && c < 0xa0) && c <= 0x10ffff &&
            !(c >= 0xd800 && c <= 0xdfff);
+}
+
+// Text as a text field keeps it: CR LF and a lone CR are one line break, a tab is a space, other
+// control characters go.
+std::u32string clean_text(std::u32string_view text) {
+    std::u32string clean;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char32_t c = text[i];
+        if (c == U'\r') {
+            clean.push_back(U'\n');
+            if (i + 1 < text.size() && text[i + 1] == U'\n') ++i;
+        } else if (c == U'\n') {
+            clean.push_back(U'\n');
+        } else if (c == U'\t') {
+            clean.push_back(U' ');
+        } else if (printable(c)) {
+            clean.push_back(c);
+        }
+    }
+    return clean;
 }
 
 std::size_t char_width(char32_t c) {
@@ -96,6 +117,23 @@ std::string u32_to_utf8(std::u32string_view text) {
         }
     }
     return out;
+}
+
+std::size_t utf8_bytes(std::u32string_view text) {
+    std::size_t n = 0;
+    for (char32_t c : text) n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+    return n;
+}
+
+std::size_t fitting_prefix(std::u32string_view add, std::size_t room) {
+    std::size_t used = 0, n = 0;
+    for (char32_t c : add) {
+        const std::size_t b = utf8_bytes(std::u32string_view(&c, 1));
+        if (used + b > room) break;
+        used += b;
+        ++n;
+    }
+    return n;
 }
 
 std::size_t display_width(std::string_view utf8) {
@@ -181,6 +219,81 @@ std::string format_count(std::size_t n) {
     return out;
 }
 
+namespace {
+
+// The host's rule (model/question.cpp): a '<' first, or one before a letter, '/' or '!'.
+bool looks_like_html(std::string_view p) {
+    const std::size_t first = p.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && p[first] == '<') return true;
+    for (std::size_t k = p.find('<'); k != std::string_view::npos; k = p.find('<', k + 1)) {
+        std::size_t n = k + 1;
+        if (n < p.size() && (p[n] == '/' || p[n] == '!')) ++n;
+        if (n < p.size() && std::isalpha(static_cast<unsigned char>(p[n]))) return true;
+    }
+    return false;
+}
+
+std::string lower_ascii(std::string_view s) {
+    std::string out(s);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+}  // namespace
+
+std::string preview_text(std::string_view preview) {
+    if (!looks_like_html(preview)) return std::string(preview);
+    static const std::vector<std::string_view> blocks = {"p", "div", "br", "li", "ul", "ol", "tr", "table", "pre",
+                                                         "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "hr"};
+    std::string out;
+    for (std::size_t i = 0; i < preview.size();) {
+        const char c = preview[i];
+        if (c == '<') {
+            const std::size_t end = preview.find('>', i);
+            if (end == std::string_view::npos) break;  // an unclosed tag: the rest is inside it
+            std::string_view tag = preview.substr(i + 1, end - i - 1);
+            if (tag.substr(0, 3) == "!--") {  // a comment may hold '>'
+                const std::size_t close = preview.find("-->", i + 4);
+                i = close == std::string_view::npos ? preview.size() : close + 3;
+                continue;
+            }
+            const bool closing = !tag.empty() && tag[0] == '/';
+            if (closing) tag.remove_prefix(1);
+            const std::string name = lower_ascii(tag.substr(0, tag.find_first_of(" \t\r\n/")));
+            if (std::find(blocks.begin(), blocks.end(), name) != blocks.end()) {
+                if (!out.empty() && out.back() != '\n') out += '\n';
+                if (name == "li" && !closing) out += "• ";
+            }
+            i = end + 1;
+            continue;
+        }
+        if (c == '&') {
+            static const std::vector<std::pair<std::string_view, std::string_view>> entities = {
+                {"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}, {"&quot;", "\""}, {"&#39;", "'"}, {"&apos;", "'"},
+                {"&nbsp;", " "}};
+            bool done = false;
+            for (const auto& [name, text] : entities)
+                if (lower_ascii(preview.substr(i, name.size())) == name) {
+                    out += text;
+                    i += name.size();
+                    done = true;
+                    break;
+                }
+            if (done) continue;
+        }
+        out += c;
+        ++i;
+    }
+    // At most one blank line in a row, none at the ends.
+    std::string tidy;
+    for (char c : out) {
+        if (c == '\n' && tidy.size() >= 2 && tidy[tidy.size() - 1] == '\n' && tidy[tidy.size() - 2] == '\n') continue;
+        tidy += c;
+    }
+    const std::size_t b = tidy.find_first_not_of(" \n"), e = tidy.find_last_not_of(" \n");
+    return b == std::string::npos ? std::string() : tidy.substr(b, e - b + 1);
+}
+
 std::string ScreenLine::plain() const {
     std::string out;
     for (const auto& s : spans) out += s.text;
@@ -224,6 +337,7 @@ std::size_t DialogModel::visible_rows(std::size_t q) const {
 DialogModel::Mode DialogModel::mode() const {
     if (confirm_ == Confirm::Discard) return Mode::ConfirmDiscard;
     if (confirm_ == Confirm::Long) return Mode::ConfirmLong;
+    if (noting_) return Mode::EditNote;
     if (!on_submit_tab() && !questions_.empty() && editing(tab_)) return Mode::EditText;
     return Mode::Browse;
 }
@@ -245,18 +359,69 @@ std::string DialogModel::tab_label(std::size_t q) const {
     return sanitize_for_terminal(qu.header.empty() ? qu.question : qu.header);
 }
 
+std::string DialogModel::confirm_text() const {
+    if (confirm_ == Confirm::Discard) {
+        // One plural rule in all three dialogs: "Discard 1 answer?", "Discard 2 answers?".
+        const std::size_t n = answered_count();
+        return "Discard " + std::to_string(n) + (n == 1 ? " answer?" : " answers?");
+    }
+    if (confirm_ == Confirm::Long)
+        return "Answer is long (" + format_count(long_chars_) + " chars). Continue anyway?";
+    return {};
+}
+
+// The key hint under the dialog (docs/dialog.md), outside a confirmation.
+std::string DialogModel::hint() const {
+    const DialogModel& m = *this;
+    const bool multi_q = m.multi_question();
+    if (noting_) return "Note for the agent • Enter or Esc to go back";
+    if (!m.on_submit_tab() && m.editing(m.tab())) {
+        if (m.free_text(m.tab()))
+            return multi_q ? "Tab switch • Enter confirm • Esc cancel" : "Enter to submit • Esc to cancel";
+        if (m.question(m.tab()).multi_select) return "Enter to confirm • Esc to go back";
+        return multi_q ? "Tab switch • Enter confirm • Esc back" : "Enter to submit • Esc to go back";
+    }
+    if (m.on_submit_tab()) {
+        return m.answered_count() == m.question_count()
+                   ? "Enter to submit • Tab/←→ switch • Esc cancel"
+                   : "Answer every question to submit • Tab/←→ switch • Esc cancel";
+    }
+    if (m.question(m.tab()).multi_select)
+        return multi_q ? "Tab/←→ switch • Space toggle • Enter confirm • Esc cancel"
+                       : "Space to toggle • Enter to submit • Esc to cancel";
+    return multi_q ? "Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel"
+                   : "↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel";
+}
+
+DialogModel::Result DialogModel::set_notes(std::size_t q, std::u32string notes) {
+    if (outcome_ || q >= states_.size()) return Result::Ignored;
+    notice_ = false;
+    std::u32string clean = clean_text(notes);
+    const std::size_t keep = fitting_prefix(clean, max_text_bytes);
+    if (keep < clean.size()) {
+        clean.resize(keep);
+        notice_ = true;
+    }
+    if (clean == states_[q].notes) return notice_ ? Result::Rejected : Result::Ignored;
+    states_[q].notes = std::move(clean);
+    return Result::Changed;
+}
+
 DialogModel::Result DialogModel::handle(const Key& key) {
     if (outcome_ || questions_.empty()) return Result::Ignored;
+    notice_ = false;
     if (key.kind == KeyKind::Paste) {
         // A paste is text for the question on screen, never keys: on a question with options it
         // opens "Other" and lands there; in a confirmation or on Submit it is dropped.
         if (confirm_ != Confirm::None || on_submit_tab()) return Result::Ignored;
+        if (noting_) return set_notes(tab_, states_[tab_].notes + key.text);
         if (!editing(tab_)) open_other();
         return insert_paste(key.text);
     }
     if (confirm_ == Confirm::Discard) return handle_confirm_discard(key);
     if (confirm_ == Confirm::Long) return handle_confirm_long(key);
     if (on_submit_tab()) return handle_submit_tab(key);
+    if (noting_) return handle_note(key);
     if (editing(tab_)) return handle_edit(key);
     return handle_browse(key);
 }
@@ -284,6 +449,10 @@ DialogModel::Result DialogModel::handle_browse(const Key& key) {
         if (key.ch == U'j') return move_cursor(1);
         if (key.ch == U' ') return q.multi_select ? toggle_row(s.cursor) : Result::Ignored;
         if (key.ch == U'0') return quick_select(other_row(tab_));
+        if (key.ch == U'n') {  // the question's note, as VS Code's `n` (docs/dialog.md)
+            noting_ = true;
+            return Result::Changed;
+        }
         if (key.ch >= U'1' && key.ch <= U'9') {
             const std::size_t row = static_cast<std::size_t>(key.ch - U'1');
             if (row >= row_count(tab_)) return Result::Rejected;
@@ -296,22 +465,13 @@ DialogModel::Result DialogModel::handle_browse(const Key& key) {
 
 DialogModel::Result DialogModel::insert_paste(const std::u32string& text) {
     QuestionState& s = cur();
-    std::u32string clean;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char32_t c = text[i];
-        if (c == U'\r') {  // CR LF and a lone CR are one line break
-            clean.push_back(U'\n');
-            if (i + 1 < text.size() && text[i + 1] == U'\n') ++i;
-        } else if (c == U'\n') {
-            clean.push_back(U'\n');
-        } else if (c == U'\t') {
-            clean.push_back(U' ');
-        } else if (printable(c)) {
-            clean.push_back(c);
-        }
+    std::u32string clean = clean_text(text);
+    const std::size_t used = utf8_bytes(s.text);
+    const std::size_t keep = fitting_prefix(clean, used < max_text_bytes ? max_text_bytes - used : 0);
+    if (keep < clean.size()) {
+        clean.resize(keep);
+        notice_ = true;  // the person is told before they submit, never cut silently
     }
-    const std::size_t room = s.text.size() < max_text_chars ? max_text_chars - s.text.size() : 0;
-    if (clean.size() > room) clean.resize(room);
     if (clean.empty()) return text.empty() ? Result::Ignored : Result::Rejected;
     s.text.insert(s.text_pos, clean);
     s.text_pos += clean.size();
@@ -324,7 +484,10 @@ DialogModel::Result DialogModel::handle_edit(const Key& key) {
     switch (key.kind) {
     case KeyKind::Char:
         if (!printable(key.ch)) return Result::Ignored;
-        if (s.text.size() >= max_text_chars) return Result::Rejected;
+        if (utf8_bytes(s.text) + utf8_bytes(std::u32string_view(&key.ch, 1)) > max_text_bytes) {
+            notice_ = true;
+            return Result::Rejected;
+        }
         s.text.insert(s.text.begin() + static_cast<std::ptrdiff_t>(s.text_pos), key.ch);
         ++s.text_pos;
         return Result::Changed;
@@ -373,6 +536,28 @@ DialogModel::Result DialogModel::handle_edit(const Key& key) {
             return Result::Changed;
         }
         return escape();
+    default: return Result::Ignored;
+    }
+}
+
+DialogModel::Result DialogModel::handle_note(const Key& key) {
+    QuestionState& s = cur();
+    switch (key.kind) {
+    case KeyKind::Char:
+        if (!printable(key.ch)) return Result::Ignored;
+        return set_notes(tab_, s.notes + key.ch);
+    case KeyKind::Backspace:
+        if (s.notes.empty()) return Result::Rejected;
+        s.notes.pop_back();
+        return Result::Changed;
+    case KeyKind::ClearLine:
+        if (s.notes.empty()) return Result::Ignored;
+        s.notes.clear();
+        return Result::Changed;
+    case KeyKind::Enter:
+    case KeyKind::Escape:
+        noting_ = false;
+        return Result::Changed;
     default: return Result::Ignored;
     }
 }
@@ -462,6 +647,8 @@ DialogModel::Result DialogModel::choose_row(std::size_t row) {
     a.values = {label};
     a.selected_option = label;
     a.was_custom = false;
+    // The terminal shows previews, so the one picked goes back with the answer.
+    if (const auto& p = questions_[tab_].options[row].preview) a.preview = *p;
     return commit(std::move(a));
 }
 
@@ -518,7 +705,9 @@ void DialogModel::refresh_multi_answer(std::size_t q) {
 
 DialogModel::Result DialogModel::commit_text(bool confirmed_long) {
     QuestionState& s = cur();
-    if (s.text.empty()) return Result::Rejected;
+    // Blank text says nothing: it is not an answer.
+    if (std::all_of(s.text.begin(), s.text.end(), [](char32_t c) { return c == U' ' || c == U'\n'; }))
+        return Result::Rejected;
     if (!confirmed_long && s.text.size() > soft_answer_limit) {
         confirm_ = Confirm::Long;
         long_chars_ = s.text.size();
@@ -579,7 +768,13 @@ DialogModel::Result DialogModel::switch_tab(long delta) {
 void DialogModel::finish_answered() {
     std::vector<Answer> answers;
     answers.reserve(states_.size());
-    for (const auto& s : states_) answers.push_back(*s.answer);
+    for (const auto& s : states_) {
+        answers.push_back(*s.answer);
+        // A note is sent trimmed; a blank one is none.
+        const auto b = s.notes.find_first_not_of(U" \n");
+        if (b != std::u32string::npos)
+            answers.back().notes = u32_to_utf8(s.notes.substr(b, s.notes.find_last_not_of(U" \n") - b + 1));
+    }
     outcome_ = Outcome::answered(std::move(answers));
 }
 
@@ -713,32 +908,11 @@ ScreenLine tab_bar(const DialogModel& m, std::size_t width) {
 }
 
 std::string hint_text(const DialogModel& m) {
-    using Mode = DialogModel::Mode;
-    const bool multi_q = m.multi_question();
     switch (m.mode()) {
-    case Mode::ConfirmDiscard:
-        // One plural rule in all three dialogs: "Discard 1 answer?", "Discard 2 answers?".
-        return "Discard " + std::to_string(m.answered_count()) + (m.answered_count() == 1 ? " answer" : " answers") +
-               "? [y/N]";
-    case Mode::ConfirmLong:
-        return "Answer is long (" + format_count(m.long_answer_chars()) + " chars). Continue anyway? [Y/n]";
-    case Mode::EditText:
-        if (m.free_text(m.tab()))
-            return multi_q ? "Tab switch • Enter confirm • Esc cancel" : "Enter to submit • Esc to cancel";
-        if (m.question(m.tab()).multi_select) return "Enter to confirm • Esc to go back";
-        return multi_q ? "Tab switch • Enter confirm • Esc back" : "Enter to submit • Esc to go back";
-    case Mode::Browse: break;
+    case DialogModel::Mode::ConfirmDiscard: return m.confirm_text() + " [y/N]";
+    case DialogModel::Mode::ConfirmLong: return m.confirm_text() + " [Y/n]";
+    default: return m.hint();
     }
-    if (m.on_submit_tab()) {
-        return m.answered_count() == m.question_count()
-                   ? "Enter to submit • Tab/←→ switch • Esc cancel"
-                   : "Answer every question to submit • Tab/←→ switch • Esc cancel";
-    }
-    if (m.question(m.tab()).multi_select)
-        return multi_q ? "Tab/←→ switch • Space toggle • Enter confirm • Esc cancel"
-                       : "Space to toggle • Enter to submit • Esc to cancel";
-    return multi_q ? "Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel"
-                   : "↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel";
 }
 
 // Hints wrap between their " • " parts, never inside one if it fits.
@@ -843,6 +1017,9 @@ std::vector<ScreenLine> review_body(const DialogModel& m, std::size_t width) {
         any = true;
         add_wrapped(out, m.tab_label(q) + ": " + answer_text(*m.answer(q), ", "), width, "  ", "    ",
                     AttrNone);
+        if (!m.notes(q).empty())
+            add_wrapped(out, "Note: " + sanitize_for_terminal(u32_to_utf8(m.notes(q)), true), width, "    ", "    ",
+                        AttrDim);
     }
     const auto missing = m.unanswered();
     if (!missing.empty()) {
@@ -878,6 +1055,9 @@ std::vector<ScreenLine> layout_dialog(const DialogModel& m, std::size_t width, s
         m.mode() == DialogModel::Mode::ConfirmDiscard || m.mode() == DialogModel::Mode::ConfirmLong;
     std::vector<ScreenLine> hint;
     add_hint(hint, hint_text(m), w, confirming ? AttrBold : AttrDim);
+    // The typed-text limit's words, above the hint, before anything is submitted.
+    std::vector<ScreenLine> notice;
+    if (!m.notice().empty()) add_wrapped(notice, std::string(m.notice()), w, "  ", "  ", AttrBold);
 
     auto make_body = [&](std::size_t room) {
         if (m.on_submit_tab()) return review_body(m, w);
@@ -891,7 +1071,7 @@ std::vector<ScreenLine> layout_dialog(const DialogModel& m, std::size_t width, s
     // On a short terminal the choices matter most: first the hint shrinks to one line, then the
     // blank lines go, then the question shrinks to one line; the body gets what is left.
     bool gaps = true;
-    auto fixed = [&] { return 2 + bar.size() + title.size() + hint.size() + (gaps ? 3 : 0); };
+    auto fixed = [&] { return 2 + bar.size() + title.size() + notice.size() + hint.size() + (gaps ? 3 : 0); };
     if (fixed() + natural_body > height && hint.size() > 1) {
         hint.clear();
         hint.push_back(line_of("  " + truncate_to_width(hint_text(m), w > 2 ? w - 2 : 1),
@@ -908,8 +1088,36 @@ std::vector<ScreenLine> layout_dialog(const DialogModel& m, std::size_t width, s
                                                                w > 2 ? w - 2 : 1);
         }
     }
-    const std::size_t room = height > fixed() ? height - fixed() : 1;
+    // The question's note, and the preview of the option under the cursor, go under the list:
+    // the note always, the preview only with at least 3 spare rows.
+    std::vector<ScreenLine> note;
+    if (!m.on_submit_tab() && (m.mode() == DialogModel::Mode::EditNote || !m.notes(m.tab()).empty())) {
+        const bool editing_note = m.mode() == DialogModel::Mode::EditNote;
+        note = input_lines(m.notes(m.tab()), m.notes(m.tab()).size(), editing_note, w, "  Note: ", "        ", 3);
+        if (!editing_note)
+            for (auto& l : note)
+                for (std::size_t i = 1; i < l.spans.size(); ++i) l.spans[i].attrs = AttrDim;
+    }
+    auto fixed_all = [&] { return fixed() + note.size(); };
+    const std::size_t room = height > fixed_all() ? height - fixed_all() : 1;
     std::vector<ScreenLine> body = make_body(room);
+    for (auto& l : note) body.push_back(std::move(l));
+    if (!m.on_submit_tab() && !m.free_text(m.tab())) {
+        const auto& options = m.question(m.tab()).options;
+        const std::size_t row = m.cursor(m.tab());
+        const std::size_t spare = height > fixed() + body.size() ? height - fixed() - body.size() : 0;
+        if (row < options.size() && options[row].preview && spare >= 3) {
+            std::vector<ScreenLine> text;
+            add_wrapped(text, sanitize_for_terminal(preview_text(*options[row].preview), true), w, "  ", "  ",
+                        AttrNone);
+            const std::size_t keep = std::min(text.size(), spare - 2);
+            body.emplace_back();
+            const std::string title = "  ── Preview ";
+            body.push_back(line_of(title + rule(w > display_width(title) ? w - display_width(title) : 0), AttrDim));
+            for (std::size_t i = 0; i < keep; ++i) body.push_back(std::move(text[i]));
+            if (keep < text.size()) body.back() = line_of("  …", AttrDim);
+        }
+    }
 
     out.push_back(line_of(rule(w), AttrDim));
     for (auto& l : bar) out.push_back(std::move(l));
@@ -918,7 +1126,8 @@ std::vector<ScreenLine> layout_dialog(const DialogModel& m, std::size_t width, s
     if (gaps) out.emplace_back();
     for (auto& l : body) out.push_back(std::move(l));
     if (gaps) out.emplace_back();
-    const std::size_t tail = hint.size() + 1;
+    const std::size_t tail = notice.size() + hint.size() + 1;
+    for (auto& l : notice) out.push_back(std::move(l));
     for (auto& l : hint) out.push_back(std::move(l));
     out.push_back(line_of(rule(w), AttrDim));
 

@@ -35,15 +35,18 @@ struct Key {
 
 // The spec's soft limit per typed answer: longer asks "Continue anyway? [Y/n]".
 inline constexpr std::size_t soft_answer_limit = 2000;
-// Hard cap on one typed answer, in code points, so a runaway paste cannot outgrow the result cap.
-inline constexpr std::size_t max_text_chars = 20000;
+// Hard cap on one typed answer or note, in UTF-8 bytes: the agent's result cap, no lower
+// (docs/dialog.md). Input past it is not kept, and the dialog says so in cap_notice.
+inline constexpr std::size_t max_text_bytes = 100000;
+inline constexpr std::string_view cap_notice = "Answer is at its 100,000-byte limit: the rest was not kept";
 // More options than this scroll; then this many rows are shown at once (the spec's drawing).
 inline constexpr std::size_t scroll_threshold = 6;
 inline constexpr std::size_t scroll_window = 5;
 
 class DialogModel {
 public:
-    enum class Mode { Browse, EditText, ConfirmDiscard, ConfirmLong };
+    // EditNote: `n` on a list opened the current question's note; Enter or Esc closes it.
+    enum class Mode { Browse, EditText, EditNote, ConfirmDiscard, ConfirmLong };
     enum class Result {
         Ignored,   // the key means nothing here
         Changed,   // redraw
@@ -90,6 +93,15 @@ public:
     std::vector<std::size_t> unanswered() const;
     // The code point count behind "Answer is long (N chars)" while mode() is ConfirmLong.
     std::size_t long_answer_chars() const { return long_chars_; }
+    // The key hint outside a confirmation, the same words in all three dialogs.
+    std::string hint() const;
+    // The confirmation's words without the key hint ("Discard 1 answer?"), or "" when none.
+    std::string confirm_text() const;
+    // cap_notice while the last input was not kept whole because of max_text_bytes, else "".
+    std::string_view notice() const { return notice_ ? cap_notice : std::string_view{}; }
+    // The person's note on question q (sent with its answer, trimmed), capped like typed text.
+    const std::u32string& notes(std::size_t q) const { return states_[q].notes; }
+    Result set_notes(std::size_t q, std::u32string notes);
 
     // The name of a question in tabs, the review and the summary: its header, else its text.
     std::string tab_label(std::size_t q) const;
@@ -102,6 +114,7 @@ private:
         std::vector<bool> checked;  // one per row, multi-select only
         std::u32string text;
         std::size_t text_pos = 0;
+        std::u32string notes;
         bool editing_other = false;
         std::size_t scroll = 0;
         std::optional<Answer> answer;
@@ -110,6 +123,7 @@ private:
     QuestionState& cur() { return states_[tab_]; }
     Result handle_browse(const Key& key);
     Result handle_edit(const Key& key);
+    Result handle_note(const Key& key);
     Result insert_paste(const std::u32string& text);
     Result handle_submit_tab(const Key& key);
     Result handle_confirm_discard(const Key& key);
@@ -135,7 +149,9 @@ private:
     std::size_t tab_ = 0;
     enum class Confirm { None, Discard, Long };
     Confirm confirm_ = Confirm::None;
+    bool noting_ = false;
     std::size_t long_chars_ = 0;
+    bool notice_ = false;
     std::optional<Outcome> outcome_;
 };
 
@@ -157,6 +173,11 @@ struct ScreenLine {
 // there are at most `height` lines. Agent text goes through sanitize_for_terminal.
 std::vector<ScreenLine> layout_dialog(const DialogModel& model, std::size_t width, std::size_t height);
 
+// An option's preview as plain text for the terminal: markdown as it is, HTML (what looks like it,
+// by the host's rule) with its tags dropped, block ends as line breaks and entities decoded.
+// Not yet sanitised for the terminal.
+std::string preview_text(std::string_view preview);
+
 // The one line left on the terminal after the dialog closes, at most `width` columns.
 // "withdrawn" marks an ask closed from elsewhere.
 std::string summary_line(const std::vector<Question>& questions, const Outcome* outcome,
@@ -173,5 +194,8 @@ std::string format_count(std::size_t n);
 
 std::u32string utf8_to_u32(std::string_view utf8);
 std::string u32_to_utf8(std::u32string_view text);
+// UTF-8 bytes of text, and the longest prefix of `add` that fits in `room` bytes.
+std::size_t utf8_bytes(std::u32string_view text);
+std::size_t fitting_prefix(std::u32string_view add, std::size_t room);
 
 }  // namespace askhost::tui

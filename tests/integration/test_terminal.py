@@ -159,6 +159,39 @@ def attach_answers_a_headless_agents_question():
 
 
 @case
+def attach_shows_previews_and_takes_notes():
+    """askhost attach is the terminal dialog: it declares previews and notes, so the host sends them."""
+    wd = Workdir()
+    layout = {"question": "Which layout?", "header": "Layout", "options": [
+        {"label": "Sidebar", "preview": "# Sidebar"}, {"label": "Top bar", "preview": "<p>The <b>top</b> bar</p>"}]}
+    steps = [{"sleep": 1.0}, {"send": ask_request("r", [layout])}, {"recv": 1}]
+    ed = Editor(wd, ["--"] + wd.agent(steps))
+    ed.initialize(caps={"ask": False})
+    t = Tmux(wd, [ASKHOST, "attach", host_socket(wd)])
+    try:
+        t.wait_screen("── Preview")
+        t.wait_screen("# Sidebar")
+        t.keys("Down")
+        t.wait_screen("The top bar")
+        t.keys("n")
+        t.wait_screen("Note: ")
+        t.text("two rows")
+        t.wait_screen("Note: two rows")
+        t.keys("Enter")
+        t.wait_screen("Enter to select")
+        t.keys("Enter")
+        ed.method("agent/exit", timeout=15)
+        (r,) = responses(wd)
+        a = r["answers"][0]
+        equal(a["answer"], "Top bar", "answer from the attached terminal")
+        equal(a.get("preview"), "<p>The <b>top</b> bar</p>", "the picked preview")
+        equal(a.get("notes"), "two rows", "the note")
+    finally:
+        t.kill()
+        ed.kill()
+
+
+@case
 def attach_without_a_host_says_so():
     wd = Workdir()
     p = subprocess.run([ASKHOST, "attach", wd.file("nope.sock")], capture_output=True, env=wd.env(),

@@ -743,3 +743,74 @@ H.case('a_question_does_not_take_the_keys_of_someone_typing', function()
   H.eq(result.structuredContent.answers, { ['Which database should we use?'] = 'PostgreSQL (Recommended)' }, 'answer')
   mcp.stop()
 end)
+
+-- Previews and notes (askhost strips them for a client that does not declare them): the preview of
+-- the option under the cursor shows under the list, HTML as text; `n` writes a note; both go back.
+H.case('preview_and_note', function()
+  local layout = {
+    question = 'Which layout?',
+    header = 'Layout',
+    options = {
+      { label = 'Sidebar', preview = '# Sidebar\n\n| nav | main |' },
+      { label = 'Top bar', preview = '<p>The <b>top</b> bar &amp; menu</p>' },
+      { label = 'None' },
+    },
+  }
+  H.start(ask_one({ layout }))
+  H.wait_dialog()
+  H.wait_text('── Preview', 'the preview rule')
+  H.contains(H.dialog_text(), '# Sidebar', 'the markdown as text')
+  H.keys('j')
+  H.wait_text('The top bar & menu', 'the HTML preview as its text')
+  H.keys('n')
+  H.wait_for(function()
+    return vim.fn.mode() == 'i'
+  end, 'insert mode in the note line')
+  H.contains(H.dialog_text(), 'Note for the agent • Enter or Esc to go back', 'the note hint')
+  H.keys('keep it 2 columns')
+  H.keys('<Esc>')
+  H.wait_text('Note: keep it 2 columns', 'the note under the list')
+  H.eq(vim.fn.mode(), 'n', 'back to the list')
+  H.keys('<CR>')
+  local r = H.response('req-1')
+  single_answer(r, 'Which layout?', 'Top bar', 'Top bar', false)
+  H.eq(r.answers[1].notes, 'keep it 2 columns', 'the note')
+  H.eq(r.answers[1].preview, '<p>The <b>top</b> bar &amp; menu</p>', 'the picked preview')
+end)
+
+-- A paste with line breaks into Other keeps them; past 100 000 bytes the rest is not kept, the
+-- line shows what is, and the window says so before anything is submitted.
+H.case('paste_keeps_line_breaks_and_the_cap_says_so', function()
+  H.start(ask_one({ DATABASE_Q }))
+  H.wait_dialog()
+  H.keys('0')
+  H.wait_for(function()
+    return vim.fn.mode() == 'i'
+  end, 'the input line')
+  vim.paste({ 'line one', 'line two' }, -1)
+  local d = H.dialog()
+  d:_pull_text()
+  H.eq(d.model:text(), 'line one\nline two', 'the line break kept')
+  H.wait_for(function()
+    return vim.api.nvim_win_get_height(d.input_win) == 2
+  end, 'the input float grown to the two lines')
+  H.keys('<Esc>')
+  H.wait_text('> line one', 'back on the list, the text kept')
+  H.contains(H.dialog_text(), '     line two', 'its second line under it')
+  H.keys('0')
+  H.wait_for(function()
+    return vim.fn.mode() == 'i' and d.input_win and vim.api.nvim_win_get_height(d.input_win) == 2
+  end, 'typing again, both lines in the input')
+  vim.paste({ string.rep('x', 100000) }, -1)
+  H.wait_text('Answer is at its 100,000-byte limit: the rest was not kept', 'the limit said')
+  H.wait_for(function()
+    local lines = vim.api.nvim_buf_get_lines(d.input_buf, 0, -1, false)
+    return #table.concat(lines, '\n') == 100000
+  end, 'the input line cut to the limit')
+  H.keys('<CR>')
+  H.wait_text('Answer is long (100,000 chars). Continue anyway? [Y/n]')
+  H.keys('y')
+  local r = H.response('req-1')
+  H.eq(#r.answers[1].answer, 100000, 'the answer at the limit')
+  H.eq(r.answers[1].answer:sub(1, 17), 'line one\nline two', 'with its line break')
+end)

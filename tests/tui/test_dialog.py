@@ -260,6 +260,31 @@ def case_other_text(driver):
         s.close()
 
 
+def case_preview_notes(driver):
+    """The option under the cursor shows its preview under the list; n writes a note; both go back."""
+    layout = {"question": "Which layout?", "header": "Layout", "options": [
+        {"label": "Sidebar", "preview": "# Sidebar\n\n| nav | main |"},
+        {"label": "Top bar", "preview": "<p>The <b>top</b> bar &amp; menu</p>"},
+        {"label": "None"}]}
+    s = Session(driver, [layout], name="preview")
+    try:
+        s.wait_for("  > 1. Sidebar", "  ── Preview ─", "  # Sidebar", "  | nav | main |")
+        s.keys("Down")
+        s.wait_for("  > 2. Top bar", "  The top bar & menu")
+        s.keys("n")
+        s.wait_for("  Note: █", "  Note for the agent • Enter or Esc to go back")
+        s.type("keep it 2 columns")
+        s.wait_for("  Note: keep it 2 columns█")
+        s.keys("Enter")
+        s.wait_for("  ↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel")
+        s.keys("Enter")
+        a = answer(s.outcome())
+        check(a == {"question": "Which layout?", "answer": "Top bar", "selectedOption": "Top bar", "wasCustom": False,
+                    "preview": "<p>The <b>top</b> bar &amp; menu</p>", "notes": "keep it 2 columns"}, "answer %r" % a)
+    finally:
+        s.close()
+
+
 def case_free_text(driver):
     s = Session(driver, [SERVICE], name="free")
     try:

@@ -295,11 +295,17 @@ BOOST_AUTO_TEST_CASE(empty_answer_is_refused_and_escape_cancels) {
     BOOST_TEST((m.outcome()->kind == OutcomeKind::Cancelled));
 }
 
-BOOST_AUTO_TEST_CASE(text_is_capped) {
+BOOST_AUTO_TEST_CASE(text_is_capped_at_the_result_cap_and_says_so) {
     DialogModel m({free_text("Name?")});
-    type(m, std::string(max_text_chars, 'a'));
+    type(m, std::string(max_text_bytes, 'a'));
+    BOOST_TEST(m.notice().empty());
     BOOST_TEST((press(m, {ch(U'b')}) == R::Rejected));
-    BOOST_TEST(m.text(0).size() == max_text_chars);
+    BOOST_TEST(m.notice() == cap_notice);
+    BOOST_TEST(m.text(0).size() == max_text_bytes);
+    // The words are on screen, above the hint, before anything is submitted.
+    bool shown = false;
+    for (const auto& l : layout_dialog(m, 80, 24)) shown |= l.plain().find(cap_notice) != std::string::npos;
+    BOOST_TEST(shown);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -1035,6 +1041,64 @@ BOOST_AUTO_TEST_CASE(a_paste_in_a_confirmation_or_on_submit_is_dropped) {
     BOOST_TEST((m.handle(Key::paste(U"y")) == R::Ignored));
     BOOST_TEST((m.mode() == DialogModel::Mode::ConfirmDiscard));
     BOOST_TEST(!m.finished());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ---------------------------------------------------------------- notes and previews
+
+BOOST_AUTO_TEST_SUITE(notes_and_previews)
+
+Question layouts() {
+    Question q = choice("Which layout?", "Layout", {"Sidebar", "Top bar", "None"});
+    q.options[0].preview = "# Sidebar\n\n| nav | main |";
+    q.options[1].preview = "<p>The <b>top</b> bar &amp; menu</p><ul><li>one</li><li>two</li></ul>";
+    return q;
+}
+
+BOOST_AUTO_TEST_CASE(n_writes_a_note_that_goes_back_trimmed_with_the_answer) {
+    DialogModel m({database()});
+    BOOST_TEST((press(m, {ch(U'n')}) == R::Changed));
+    BOOST_TEST((m.mode() == Mode::EditNote));
+    BOOST_TEST(m.hint() == "Note for the agent • Enter or Esc to go back");
+    type(m, " we run it, 2 x ");  // digits and j/k are text here, not keys
+    BOOST_TEST((m.mode() == Mode::EditNote));
+    BOOST_TEST(contains(screen(m), "  Note:  we run it, 2 x █"));
+    BOOST_TEST((press(m, {enter()}) == R::Changed));
+    BOOST_TEST((m.mode() == Mode::Browse));
+    BOOST_TEST(contains(screen(m), "  Note:  we run it, 2 x "));
+    press(m, {ch(U'n'), bs(), esc()});
+    BOOST_TEST((m.mode() == Mode::Browse));
+    BOOST_TEST((press(m, {down(), enter()}) == R::Finished));
+    BOOST_TEST(only_answer(m).notes == "we run it, 2 x");
+}
+
+BOOST_AUTO_TEST_CASE(the_preview_of_the_option_under_the_cursor_shows_under_the_list) {
+    DialogModel m({layouts()});
+    const std::string s = screen(m);
+    BOOST_TEST(contains(s, "  ── Preview ─"));
+    BOOST_TEST(contains(s, "\n  # Sidebar\n  \n  | nav | main |\n"));
+    press(m, {down()});
+    BOOST_TEST(contains(screen(m), "\n  The top bar & menu\n  • one\n  • two\n"));
+    press(m, {down()});
+    BOOST_TEST(!contains(screen(m), "Preview"));  // None has none
+    // No room: the list wins, the preview goes.
+    press(m, {up(), up()});
+    BOOST_TEST(!contains(screen(m, 80, 12), "Preview"));
+    BOOST_TEST(contains(screen(m, 80, 12), "3. None"));
+    // The picked option's preview goes back with the answer.
+    press(m, {enter()});
+    BOOST_TEST(only_answer(m).preview == "# Sidebar\n\n| nav | main |");
+}
+
+BOOST_AUTO_TEST_CASE(html_previews_are_text_and_agent_escapes_are_shown_not_sent) {
+    BOOST_TEST(preview_text("**bold** and `code`") == "**bold** and `code`");  // markdown as it is
+    BOOST_TEST(preview_text("<div>a<br>b</div><!-- x > y --><p>&lt;c&gt; &quot;d&quot;</p>") ==
+               "a\nb\n<c> \"d\"");
+    Question q = choice("Which?", "", {"A", "B"});
+    q.options[0].preview = "\x1b[2Jgone";
+    DialogModel m({q});
+    BOOST_TEST(contains(screen(m), "^[[2Jgone"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -401,6 +401,33 @@ const scenarios = {
     });
   },
 
+  // Text with line breaks put into the answer field (as a paste does) keeps them; Enter still
+  // submits. An <input> dropped them, and the model turned them into spaces. Past the 100 000-byte
+  // limit the panel says so (it cut at 20 000 characters silently).
+  async paste_line_breaks() {
+    const s = new Session('paste_line_breaks', { steps: [ask('req-1', [SERVICE]), { recv: 1 }, { sleep: 30 }] });
+    return run(s, async () => {
+      await s.startAgent();
+      const f = await s.panel();
+      const field = f.locator('.free-text textarea.answer-input');
+      await waitFor('the answer field', async () => field.isVisible());
+      await field.focus();
+      await s.page.keyboard.insertText('line one\nline two');
+      await waitFor('the field to grow to two rows', async () => (await field.getAttribute('rows')) === '2');
+      // Past 100 000 bytes the rest is not kept, and the panel says so before anything is sent.
+      await s.page.keyboard.insertText('x'.repeat(100000));
+      await waitFor('the limit said', async () =>
+        (await f.locator('.notice').textContent()) === 'Answer is at its 100,000-byte limit: the rest was not kept');
+      await waitFor('the field cut to the limit', async () => (await field.inputValue()).length === 100000);
+      await s.page.keyboard.press('Enter');
+      await waitFor('the long-answer question', async () => (await f.locator('.confirm-text').textContent()) === 'Answer is long (100,000 chars). Continue anyway?');
+      await s.page.keyboard.press('y');
+      const [r] = await s.responses(1);
+      assert.equal(r.answers[0].answer.length, 100000);
+      assert.ok(r.answers[0].answer.startsWith('line one\nline two'), r.answers[0].answer.slice(0, 40));
+    });
+  },
+
   // Three questions as tabs: an option with a preview chosen by key, "Other" typed, a free-text
   // answer, multi-select toggled by key and by click, notes, the Submit tab, then Enter.
   async tabs_submit() {
@@ -423,7 +450,7 @@ const scenarios = {
       await waitFor('the SQLite preview', async () => (await f.locator('.preview pre code').textContent())?.includes('INTEGER PRIMARY KEY'));
       await s.screenshot('preview');
       await kb.press('0');
-      await waitFor('the Other field', async () => f.locator('.option.other input.answer-input').isVisible());
+      await waitFor('the Other field', async () => f.locator('.option.other textarea.answer-input').isVisible());
       await kb.type('DynamoDB');
       await kb.press('Enter');
       // Service Name: free text.

@@ -7,8 +7,12 @@
 export const OTHER_LABEL = 'Other (type your answer)';
 /** The spec's soft limit per typed answer: longer asks "Continue anyway?". */
 export const SOFT_LIMIT = 2000;
-/** Hard cap on one typed answer or note, in characters, so a runaway paste stays bounded. */
-export const MAX_TEXT = 20000;
+/**
+ * Typed text (an answer or a note) stops at the agent's result cap, in UTF-8 bytes, no lower; the
+ * rest is not kept and the panel says so in these words (docs/dialog.md).
+ */
+export const MAX_TEXT_BYTES = 100000;
+export const CAP_NOTICE = 'Answer is at its 100,000-byte limit: the rest was not kept';
 
 export interface OptionSpec {
   label: string;
@@ -91,6 +95,45 @@ export function charCount(s: string): number {
   return n;
 }
 
+/** UTF-8 bytes of s. */
+export function utf8Bytes(s: string): number {
+  let n = 0;
+  for (const ch of s) {
+    const c = ch.codePointAt(0) as number;
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+  }
+  return n;
+}
+
+/** The longest prefix of s within `max` UTF-8 bytes that ends on a whole character. */
+export function cutBytes(s: string, max: number): string {
+  if (s.length * 3 <= max) return s;
+  let n = 0;
+  let end = 0;
+  for (const ch of s) {
+    const c = ch.codePointAt(0) as number;
+    const b = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+    if (n + b > max) break;
+    n += b;
+    end += ch.length;
+  }
+  return s.slice(0, end);
+}
+
+/**
+ * Text as a text field keeps it: CR LF and a lone CR are one line break, a tab is a space, other
+ * control characters go.
+ */
+export function cleanText(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '');
+}
+
+/** Spaces and line breaks off both ends (the only blanks cleaned text has), nothing else. */
+function trimBlank(s: string): string {
+  return s.replace(/^[ \n]+|[ \n]+$/g, '');
+}
+
 interface Answer {
   values: string[];
   selectedOption?: string;
@@ -167,6 +210,8 @@ export interface ViewState {
   confirm?: { kind: 'discard' | 'long'; text: string; yes: string; no: string };
   hint: string;
   note?: string;
+  /** The typed-text limit's words (CAP_NOTICE) while the last text was not kept whole. */
+  notice?: string;
 }
 
 export class DialogModel {
@@ -175,6 +220,7 @@ export class DialogModel {
   private confirm: 'discard' | 'long' | undefined;
   private longChars = 0;
   private note: string | undefined;
+  private capHit = false;
   private finishedOutcome: Outcome | undefined;
 
   constructor(readonly questions: QuestionSpec[]) {
@@ -264,6 +310,7 @@ export class DialogModel {
     if (this.finishedOutcome || this.questions.length === 0) return 'ignored';
     const before = this.note;
     this.note = undefined;
+    this.capHit = false;
     let r: Result;
     if (this.confirm === 'discard') r = this.keyConfirmDiscard(key);
     else if (this.confirm === 'long') r = this.keyConfirmLong(key);
@@ -273,13 +320,28 @@ export class DialogModel {
     return r === 'ignored' && before !== undefined ? 'changed' : r;
   }
 
-  /** The typed text of question q (Other or free text) as the text field holds it now. */
+  /** The limit's words while the last text was not kept whole (CAP_NOTICE), else undefined. */
+  notice(): string | undefined {
+    return this.capHit ? CAP_NOTICE : undefined;
+  }
+
+  private keep(text: string): string {
+    text = cleanText(text);
+    const kept = cutBytes(text, MAX_TEXT_BYTES);
+    this.capHit = kept.length < text.length;
+    return kept;
+  }
+
+  /**
+   * The typed text of question q (Other or free text) as the text field holds it now, line breaks
+   * and all. Past MAX_TEXT_BYTES the rest is not kept: the field is given text(q) back.
+   */
   setText(q: number, text: string): Result {
     if (this.finishedOutcome || q < 0 || q >= this.questions.length) return 'ignored';
     const s = this.states[q];
-    text = text.replace(/\r\n?|\n/g, ' ');
-    if (text.length > MAX_TEXT) text = text.slice(0, MAX_TEXT);
-    if (text === s.text) return 'ignored';
+    if (text === s.text) return 'ignored'; // the field echoing what it was given: the notice stays
+    text = this.keep(text);
+    if (text === s.text) return this.capHit ? 'changed' : 'ignored';
     s.text = text;
     if (this.questions[q].multiSelect && !s.editingOther) this.refreshMulti(q);
     return 'changed';
@@ -287,8 +349,9 @@ export class DialogModel {
 
   setNotes(q: number, notes: string): Result {
     if (this.finishedOutcome || q < 0 || q >= this.questions.length) return 'ignored';
-    if (notes.length > MAX_TEXT) notes = notes.slice(0, MAX_TEXT);
     if (notes === this.states[q].notes) return 'ignored';
+    notes = this.keep(notes);
+    if (notes === this.states[q].notes) return this.capHit ? 'changed' : 'ignored';
     this.states[q].notes = notes;
     return 'changed';
   }
@@ -560,7 +623,7 @@ export class DialogModel {
 
   private commitText(confirmedLong: boolean): Result {
     const s = this.states[this.tabIndex];
-    if (s.text.trim() === '') return this.reject('text');
+    if (/^[ \n]*$/.test(s.text)) return this.reject('text'); // blank text says nothing
     const n = charCount(s.text);
     if (!confirmedLong && n > SOFT_LIMIT) {
       this.confirm = 'long';
@@ -621,7 +684,7 @@ export class DialogModel {
         wasCustom: a.wasCustom,
       };
       if (a.selectedOption !== undefined) out.selectedOption = a.selectedOption;
-      const notes = s.notes.trim();
+      const notes = trimBlank(s.notes);
       if (notes) out.notes = notes;
       if (a.preview !== undefined) out.preview = a.preview;
       return out;
@@ -631,7 +694,15 @@ export class DialogModel {
 
   // ------------------------------------------------------------------ the view
 
-  private hint(): string {
+  /** The confirmation's words without its buttons ("Discard 1 answer?"), or undefined. */
+  confirmText(): string | undefined {
+    if (this.confirm === 'discard') return `Discard ${plural(this.answeredCount(), 'answer')}?`;
+    if (this.confirm === 'long') return `Answer is long (${formatCount(this.longChars)} chars). Continue anyway?`;
+    return undefined;
+  }
+
+  /** The key hint under the dialog; outside a confirmation the same words in all three dialogs. */
+  hint(): string {
     const multiQ = this.multiQuestion;
     if (this.confirm === 'discard') return 'y discard • n keep answering';
     if (this.confirm === 'long') return 'Enter or y submit • n keep editing';
@@ -652,7 +723,7 @@ export class DialogModel {
         : 'Space to toggle • Enter to submit • Esc to cancel';
     }
     return multiQ
-      ? 'Tab/←→ switch • ↑↓ select • 1-9 quick select • Enter confirm • Esc cancel'
+      ? 'Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel'
       : '↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel';
   }
 
@@ -747,23 +818,18 @@ export class DialogModel {
       this.states.forEach((s, i) => {
         if (s.answer) {
           const item: ViewState['review'][number] = { label: this.tabLabel(i), answer: this.answerText(i), q: i };
-          if (s.notes.trim()) item.notes = s.notes.trim();
+          if (trimBlank(s.notes)) item.notes = trimBlank(s.notes);
           view.review.push(item);
         }
         else view.unanswered.push({ label: this.tabLabel(i), q: i });
       });
     }
     if (this.confirm === 'discard') {
-      const n = this.answeredCount();
-      view.confirm = { kind: 'discard', text: `Discard ${plural(n, 'answer')}?`, yes: 'Discard', no: 'Keep answering' };
+      view.confirm = { kind: 'discard', text: this.confirmText() as string, yes: 'Discard', no: 'Keep answering' };
     } else if (this.confirm === 'long') {
-      view.confirm = {
-        kind: 'long',
-        text: `Answer is long (${formatCount(this.longChars)} chars). Continue anyway?`,
-        yes: 'Submit anyway',
-        no: 'Keep editing',
-      };
+      view.confirm = { kind: 'long', text: this.confirmText() as string, yes: 'Submit anyway', no: 'Keep editing' };
     }
+    if (this.capHit) view.notice = CAP_NOTICE;
     if (this.note) view.note = this.note;
     return view;
   }

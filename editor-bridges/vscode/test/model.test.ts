@@ -137,10 +137,10 @@ describe('single question', () => {
     assert.equal(c.outcome?.answered, false);
   });
 
-  test('line breaks in typed text become spaces (one line per answer)', () => {
+  test('line breaks in typed text are kept (CR LF and a lone CR are one line break)', () => {
     const m = model(SERVICE);
-    m.setText(0, 'a\nb\r\nc');
-    assert.equal(m.text(0), 'a b c');
+    m.setText(0, 'a\nb\r\nc\rd');
+    assert.equal(m.text(0), 'a\nb\nc\nd');
   });
 
   test('an answer over 2000 characters asks first; n keeps editing, y submits it whole', () => {

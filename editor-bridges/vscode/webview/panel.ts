@@ -13,7 +13,13 @@ const vscode = acquireVsCodeApi();
 const app = document.getElementById('app') as HTMLElement;
 let view: ViewState | undefined;
 // The text fields outlive re-renders, so typing is never interrupted by an echo of itself.
-const fields = new Map<string, HTMLInputElement>();
+const fields = new Map<string, HTMLTextAreaElement>();
+// A text field grows with its lines (a paste keeps its line breaks), up to this many.
+const MAX_FIELD_ROWS = 8;
+
+function fitRows(area: HTMLTextAreaElement): void {
+  area.rows = Math.min(MAX_FIELD_ROWS, area.value.split('\n').length);
+}
 
 function post(message: unknown): void {
   vscode.postMessage(message);
@@ -32,19 +38,23 @@ function el<K extends keyof HTMLElementTagNameMap>(
   return e;
 }
 
-function field(key: string, kind: 'text' | 'notes', q: number, value: string, placeholder: string): HTMLInputElement {
+function field(key: string, kind: 'text' | 'notes', q: number, value: string, placeholder: string): HTMLTextAreaElement {
   let input = fields.get(key);
   if (!input) {
-    input = document.createElement('input');
-    input.type = 'text';
+    // A textarea, not an input: a pasted line break stays a line break (Enter is still a key).
+    input = document.createElement('textarea');
     input.className = kind === 'text' ? 'answer-input' : 'notes-input';
     input.placeholder = placeholder;
     input.spellcheck = kind === 'notes';
     input.setAttribute('aria-label', placeholder);
     input.value = value;
+    fitRows(input);
     input.dataset.q = String(q);
     input.dataset.kind = kind;
-    input.addEventListener('input', () => post({ type: kind, q, value: input!.value }));
+    input.addEventListener('input', () => {
+      fitRows(input!);
+      post({ type: kind, q, value: input!.value });
+    });
     fields.set(key, input);
   }
   return input;
@@ -78,7 +88,7 @@ function rowElement(v: ViewState, row: RowView, index: number): HTMLElement {
   li.appendChild(body);
   li.addEventListener('click', (e) => {
     const t = e.target as HTMLElement;
-    if (t instanceof HTMLInputElement && !t.readOnly) return;
+    if (t instanceof HTMLTextAreaElement && !t.readOnly) return;
     post({ type: 'row', row: index });
   });
   return li;
@@ -208,17 +218,18 @@ function render(v: ViewState): void {
     no.addEventListener('click', () => post({ type: 'confirm', yes: false }));
     parts.push(el('div', { class: 'confirm ' + v.confirm.kind, attrs: { role: 'alertdialog' } }, el('span', { class: 'confirm-text', text: v.confirm.text }), yes, no));
   }
+  if (v.notice) parts.push(el('p', { class: 'notice', text: v.notice, attrs: { role: 'alert' } }));
   if (v.note) parts.push(el('p', { class: 'note', text: v.note, attrs: { role: 'alert' } }));
   parts.push(el('footer', { class: 'hint', text: v.hint }));
 
   // Moving a field out of the page and back blurs it: give it its focus and caret back.
   const caret =
-    focused instanceof HTMLInputElement
+    focused instanceof HTMLTextAreaElement
       ? { start: focused.selectionStart, end: focused.selectionEnd, dir: focused.selectionDirection ?? undefined }
       : undefined;
   app.replaceChildren(...(parts.filter(Boolean) as Node[]));
   app.classList.toggle('confirming', v.confirm !== undefined);
-  if (focused instanceof HTMLInputElement && focused.isConnected && document.activeElement !== focused) {
+  if (focused instanceof HTMLTextAreaElement && focused.isConnected && document.activeElement !== focused) {
     focused.focus();
     if (caret && caret.start !== null && caret.end !== null) focused.setSelectionRange(caret.start, caret.end, caret.dir);
   }
@@ -226,12 +237,22 @@ function render(v: ViewState): void {
   // Focus follows the dialog's mode: the answer field while typing, else the list (the notes
   // field keeps the focus while it is being written in).
   const text = v.q >= 0 ? fields.get(`${v.askKey}:${v.q}:text`) : undefined;
+  if (v.notice) {
+    // Past the limit the rest was not kept: the fields show what will be sent.
+    const notes = fields.get(`${v.askKey}:${v.q}:notes`);
+    for (const [f, value] of [[text, v.text], [notes, v.notes]] as const) {
+      if (f && f.value !== value) {
+        f.value = value;
+        fitRows(f);
+      }
+    }
+  }
   if (v.editing && text && !v.confirm) {
     if (document.activeElement !== text) {
       text.focus();
       text.setSelectionRange(text.value.length, text.value.length);
     }
-  } else if (!(focused instanceof HTMLInputElement && focused.dataset.kind === 'notes' && focused.isConnected && !v.confirm)) {
+  } else if (!(focused instanceof HTMLTextAreaElement && focused.dataset.kind === 'notes' && focused.isConnected && !v.confirm)) {
     app.focus();
   }
   app.querySelector('.option.cursor')?.scrollIntoView({ block: 'nearest' });
@@ -257,7 +278,7 @@ document.addEventListener('keydown', (e) => {
   }
   const key = e.key === 'Tab' && e.shiftKey ? 'BackTab' : e.key;
   const target = e.target as HTMLElement;
-  if (target instanceof HTMLInputElement && target.dataset.kind === 'notes') {
+  if (target instanceof HTMLTextAreaElement && target.dataset.kind === 'notes') {
     if (key === 'Enter' || key === 'Escape') {
       e.preventDefault();
       app.focus();
@@ -268,7 +289,7 @@ document.addEventListener('keydown', (e) => {
     }
     return;
   }
-  if (target instanceof HTMLInputElement && target.dataset.kind === 'text' && !target.readOnly && !view.confirm) {
+  if (target instanceof HTMLTextAreaElement && target.dataset.kind === 'text' && !target.readOnly && !view.confirm) {
     const empty = target.value === '';
     if (TEXT_KEYS.has(key) || ((key === 'ArrowLeft' || key === 'ArrowRight') && empty)) {
       e.preventDefault();

@@ -28,7 +28,11 @@ M.highlights = {
   AskHostHint = 'Comment',
   AskHostWarning = 'WarningMsg',
   AskHostInput = 'Pmenu',
+  AskHostPreview = 'NormalFloat',
 }
+
+-- A preview longer than this is cut (the float grows with its content, the screen does not).
+M.max_preview_lines = 12
 
 function M.define_highlights()
   for group, target in pairs(M.highlights) do
@@ -96,9 +100,7 @@ local function one_line(s)
   return (s:gsub('[%c]', ' '))
 end
 
-local function is_recommended(label)
-  return label:match('%(Recommended%)%s*$') ~= nil
-end
+local is_recommended = model_mod.is_recommended
 
 -- ---------------------------------------------------------------- layout
 
@@ -129,34 +131,12 @@ end
 
 local function hint_text(m)
   local mode = m:mode()
-  local multi_q = m:multi_question()
   if mode == 'confirm_discard' then
-    local n = m:answered_count()  -- one plural rule in all three dialogs
-    return ('Discard %d %s? [y/N]'):format(n, n == 1 and 'answer' or 'answers'), 'AskHostWarning'
+    return m:confirm_text() .. ' [y/N]', 'AskHostWarning'
   elseif mode == 'confirm_long' then
-    local n = tostring(m.long_chars):reverse():gsub('(%d%d%d)', '%1,'):reverse():gsub('^,', '')
-    return ('Answer is long (%s chars). Continue anyway? [Y/n]'):format(n), 'AskHostWarning'
-  elseif mode == 'edit' then
-    if m:free_text(m.tab) then
-      return multi_q and 'Tab switch • Enter confirm • Esc cancel' or 'Enter to submit • Esc to cancel'
-    end
-    if m.questions[m.tab].multiSelect then
-      return 'Enter to confirm • Esc to go back'
-    end
-    return multi_q and 'Tab switch • Enter confirm • Esc back' or 'Enter to submit • Esc to go back'
+    return m:confirm_text() .. ' [Y/n]', 'AskHostWarning'
   end
-  if m:on_submit_tab() then
-    if m:answered_count() == m:count() then
-      return 'Enter to submit • Tab/←→ switch • Esc cancel'
-    end
-    return 'Answer every question to submit • Tab/←→ switch • Esc cancel'
-  end
-  if m.questions[m.tab].multiSelect then
-    return multi_q and 'Tab/←→ switch • Space toggle • Enter confirm • Esc cancel'
-      or 'Space to toggle • Enter to submit • Esc to cancel'
-  end
-  return multi_q and 'Tab/←→ switch • ↑↓ select • 1-9 pick • Enter confirm • Esc cancel'
-    or '↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel'
+  return m:hint()
 end
 
 -- Hints wrap between their " • " parts.
@@ -221,6 +201,31 @@ local function tab_bar(m, width)
   return spans
 end
 
+-- Typed text as lines (a paste keeps its line breaks), at most M.max_input_lines; the input
+-- float covers them while the text is being typed.
+M.max_input_lines = 8
+local function text_lines(text)
+  local lines = vim.split(text, '\n', { plain = true })
+  if #lines > M.max_input_lines then
+    lines = vim.list_slice(lines, 1, M.max_input_lines)
+    lines[#lines] = '…'
+  end
+  for i, l in ipairs(lines) do
+    lines[i] = one_line(l)
+  end
+  return lines
+end
+
+-- Text lines after `first` (its first line) and `rest`; returns the first line's number.
+local function add_text(c, text, first, rest)
+  local at
+  for i, l in ipairs(text_lines(text)) do
+    local n = c:add({ { i == 1 and first or rest }, { l } })
+    at = at or n
+  end
+  return at
+end
+
 local function answer_text(answer)
   return table.concat(answer.values, ', ')
 end
@@ -275,9 +280,9 @@ function M.layout(m, width, agent, note)
     c:add_wrapped(q.question, width, ' ', ' ', 'AskHostQuestion')
     c:add()
     if m:free_text(m.tab) then
-      local at = c:add({ { ' > ' }, { m:text() ~= '' and one_line(m:text()) or '' } })
+      local at = add_text(c, m:text(), ' > ', '   ')
       out.cursor = at
-      out.input = { line = at, col = 3 }
+      out.input = { line = at, col = 3, height = #text_lines(m:text()) }
     else
       local rows = m:row_count(m.tab)
       local first, last = s.scroll, math.min(rows, s.scroll + math.max(m:visible_rows(m.tab), 1) - 1)
@@ -325,9 +330,9 @@ function M.layout(m, width, agent, note)
           c:add_wrapped(q.options[row].description, width, indent .. '  ', indent .. '  ', 'AskHostDescription')
         end
         if is_other and (m:editing(m.tab) or m:text() ~= '') then
-          local n = c:add({ { indent .. '> ' }, { one_line(m:text()) } })
+          local n = add_text(c, m:text(), indent .. '> ', indent .. '  ')
           if m:editing(m.tab) then
-            out.input = { line = n, col = #indent + 2 }
+            out.input = { line = n, col = #indent + 2, height = #text_lines(m:text()) }
             out.cursor = n
           end
         end
@@ -336,9 +341,30 @@ function M.layout(m, width, agent, note)
         c:add({ { '     ↓ ' .. (rows - last) .. ' more...', 'AskHostHint' } })
       end
     end
+    -- The question's note (`n`), then the preview of the option under the cursor.
+    local noting = m:mode() == 'note'
+    if noting or m:notes() ~= '' then
+      local n = c:add({ { ' Note: ' }, { one_line(m:notes()), noting and nil or 'AskHostDescription' } })
+      if noting then
+        out.input = { line = n, col = 7 }
+        out.cursor = n
+      end
+    end
+    local option = not m:free_text(m.tab) and q.options[s.cursor]
+    if option and option.preview then
+      c:add()
+      c:add({ { ' ── Preview ' .. string.rep('─', math.max(width - 13, 0)), 'AskHostHint' } })
+      local lines = M.wrap(model_mod.preview_text(option.preview), math.max(width - 2, 1))
+      for i = 1, math.min(#lines, M.max_preview_lines) do
+        c:add({ { ' ' }, { i == M.max_preview_lines and #lines > i and '…' or lines[i], 'AskHostPreview' } })
+      end
+    end
   end
 
   c:add()
+  if m:notice() then
+    add_hint(c, m:notice(), width, 'AskHostWarning')
+  end
   local hint, group = hint_text(m)
   if note and m:mode() ~= 'confirm_discard' and m:mode() ~= 'confirm_long' then
     hint, group = note, 'AskHostWarning'
@@ -499,7 +525,7 @@ function Dialog:render(opts)
       local at = layout.input
       api.nvim_win_set_config(self.input_win, {
         relative = 'win', win = self.win, row = at.line - 1, col = at.col,
-        width = math.max(g.width - at.col - 1, 5), height = 1,
+        width = math.max(g.width - at.col - 1, 5), height = at.height or 1,
       })
     end
     return
@@ -508,7 +534,8 @@ function Dialog:render(opts)
 end
 
 function Dialog:_sync_focus()
-  if self.model:mode() == 'edit' and self.layout.input then
+  local mode = self.model:mode()
+  if (mode == 'edit' or mode == 'note') and self.layout.input then
     self:_open_input()
   else
     self:_close_input()
@@ -524,15 +551,19 @@ end
 function Dialog:_open_input()
   local at = self.layout.input
   local width = math.max(api.nvim_win_get_width(self.win) - at.col - 1, 5)
-  local config = { relative = 'win', win = self.win, row = at.line - 1, col = at.col, width = width, height = 1, zindex = 61 }
-  if self.input_win and api.nvim_win_is_valid(self.input_win) and self.input_q == self.model.tab then
+  local config = {
+    relative = 'win', win = self.win, row = at.line - 1, col = at.col, width = width, height = at.height or 1, zindex = 61,
+  }
+  local kind = self.model:mode() == 'note' and 'note' or 'text'
+  if self.input_win and api.nvim_win_is_valid(self.input_win) and self.input_q == self.model.tab
+    and self.input_kind == kind then
     api.nvim_win_set_config(self.input_win, config)
   else
     self:_close_input()
-    self.input_q = self.model.tab
+    self.input_q, self.input_kind = self.model.tab, kind
     self.input_buf = api.nvim_create_buf(false, true)
     vim.bo[self.input_buf].bufhidden = 'wipe'
-    local text = self.model:text()
+    local text = kind == 'note' and self.model:notes() or self.model:text()
     api.nvim_buf_set_lines(self.input_buf, 0, -1, false, vim.split(text, '\n', { plain = true }))
     config.style = 'minimal'
     self.input_win = api.nvim_open_win(self.input_buf, true, config)
@@ -573,7 +604,29 @@ end
 function Dialog:_pull_text()
   if self.input_buf and api.nvim_buf_is_valid(self.input_buf) and self.input_q then
     local text = table.concat(api.nvim_buf_get_lines(self.input_buf, 0, -1, false), '\n')
-    self.model:set_text(text, self.input_q)
+    local had_notice = self.model:notice() ~= nil
+    local kept
+    if self.input_kind == 'note' then
+      kept = self.model:set_notes(text, self.input_q)
+    else
+      kept = self.model:set_text(text, self.input_q)
+    end
+    if kept ~= text then
+      -- Past the limit the rest is not kept: the line shows what the answer will be.
+      local buf = self.input_buf
+      vim.schedule(function()
+        if api.nvim_buf_is_valid(buf) then
+          api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(kept, '\n', { plain = true }))
+        end
+      end)
+    end
+    local lines = #vim.split(kept, '\n', { plain = true })
+    if had_notice ~= (self.model:notice() ~= nil) or lines ~= self.input_line_count then
+      self.input_line_count = lines
+      vim.schedule(function()
+        self:render({ keep_focus = true })
+      end)
+    end
   end
 end
 
@@ -627,7 +680,7 @@ function Dialog:press(key)
     self:_finish()
     return
   end
-  if result ~= 'ignored' or before_mode == 'edit' then
+  if result ~= 'ignored' or before_mode == 'edit' or before_mode == 'note' then
     self:render()
   end
 end

@@ -361,7 +361,7 @@ local function with_host(fn)
   client:request('initialize', {
     processId = vim.fn.getpid(),
     clientInfo = { name = 'askhost.nvim', version = M.version },
-    capabilities = { ask = { multiSelect = true, previews = false, notes = false } },
+    capabilities = { ask = { multiSelect = true, previews = true, notes = true } },
     workspaceFolders = { M.folder(state.workspace) },
   }, function(init_err, result)
     local waiting = state.waiting_ready

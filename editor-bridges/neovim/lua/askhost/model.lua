@@ -8,6 +8,9 @@ M.OTHER_LABEL = 'Other (type your answer)'
 M.SOFT_LIMIT = 2000 -- the spec's soft limit per typed answer
 M.SCROLL_THRESHOLD = 6 -- more options than this scroll...
 M.SCROLL_WINDOW = 5 -- ...showing this many rows at once
+-- Typed text (an answer or a note) stops at the agent's result cap, in UTF-8 bytes, and says so.
+M.MAX_TEXT_BYTES = 100000
+M.CAP_NOTICE = 'Answer is at its 100,000-byte limit: the rest was not kept'
 
 local function denull(v)
   if v == vim.NIL then
@@ -28,6 +31,102 @@ end
 function M.char_count(s)
   local _, n = s:gsub('[^\128-\191]', '')
   return n
+end
+
+-- One rule in all three dialogs: the label ends with "(Recommended)", ASCII whitespace after it
+-- ignored (docs/dialog.md).
+function M.is_recommended(label)
+  return label:match('%(Recommended%)[ \t\n\r\f\v]*$') ~= nil
+end
+
+-- 2847 -> "2,847"
+function M.format_count(n)
+  local s = tostring(n):reverse():gsub('(%d%d%d)', '%1,'):reverse():gsub('^,', '')
+  return s
+end
+
+-- Text as a text field keeps it: CR LF and a lone CR are one line break, a tab is a space, other
+-- control characters go.
+function M.clean_text(text)
+  text = text:gsub('\r\n?', '\n'):gsub('\t', ' '):gsub('[%z\1-\9\11-\31\127]', '')
+  return text
+end
+
+-- The longest prefix of s within `max` bytes that ends on a whole UTF-8 character.
+function M.cut_bytes(s, max)
+  if #s <= max then
+    return s
+  end
+  local cut = max
+  -- Step back over continuation bytes so the cut lands before a character's first byte.
+  while cut > 0 and s:byte(cut + 1) and s:byte(cut + 1) >= 0x80 and s:byte(cut + 1) < 0xC0 do
+    cut = cut - 1
+  end
+  return s:sub(1, cut)
+end
+
+-- The host's rule (model/question.cpp): a '<' first, or one before a letter, '/' or '!'.
+local function looks_like_html(p)
+  return p:match('^%s*<') ~= nil or p:match('<[/!]?%a') ~= nil
+end
+
+local block_tags = {
+  p = true, div = true, br = true, li = true, ul = true, ol = true, tr = true, table = true, pre = true,
+  h1 = true, h2 = true, h3 = true, h4 = true, h5 = true, h6 = true, blockquote = true, hr = true,
+}
+local entities = { lt = '<', gt = '>', amp = '&', quot = '"', ['#39'] = "'", apos = "'", nbsp = ' ' }
+
+-- An option's preview as plain text for the float, the terminal's rule (docs/dialog.md): markdown
+-- as it is, HTML with its tags dropped, block ends as line breaks and entities decoded.
+function M.preview_text(preview)
+  if not looks_like_html(preview) then
+    return preview
+  end
+  local out = {}
+  local function newline()
+    if #out > 0 and out[#out] ~= '\n' then
+      out[#out + 1] = '\n'
+    end
+  end
+  local i = 1
+  while i <= #preview do
+    local c = preview:sub(i, i)
+    if c == '<' then
+      if preview:sub(i, i + 3) == '<!--' then
+        local close = preview:find('-->', i + 4, true)
+        i = close and close + 3 or #preview + 1
+      else
+        local close = preview:find('>', i, true)
+        if not close then
+          break -- an unclosed tag: the rest is inside it
+        end
+        local tag = preview:sub(i + 1, close - 1)
+        local closing = tag:sub(1, 1) == '/'
+        local name = (closing and tag:sub(2) or tag):match('^[%w]*'):lower()
+        if block_tags[name] then
+          newline()
+          if name == 'li' and not closing then
+            out[#out + 1] = '• '
+          end
+        end
+        i = close + 1
+      end
+    elseif c == '&' then
+      local name = preview:match('^&([#%w]+);', i)
+      if name and entities[name:lower()] then
+        out[#out + 1] = entities[name:lower()]
+        i = i + #name + 2
+      else
+        out[#out + 1] = c
+        i = i + 1
+      end
+    else
+      out[#out + 1] = c
+      i = i + 1
+    end
+  end
+  local text = table.concat(out):gsub('\n\n\n+', '\n\n')
+  return (text:gsub('^[ \n]+', ''):gsub('[ \n]+$', ''))
 end
 
 -- Questions as received (JSON nulls, missing fields) turned into plain tables.
@@ -65,7 +164,7 @@ function M.new(questions)
     outcome = nil,
   }, Model)
   for i = 1, #questions do
-    self.states[i] = { cursor = 1, checked = {}, text = '', editing_other = false, scroll = 1, answer = nil }
+    self.states[i] = { cursor = 1, checked = {}, text = '', notes = '', editing_other = false, scroll = 1, answer = nil }
   end
   return self
 end
@@ -131,8 +230,11 @@ function Model:finished()
   return self.outcome ~= nil
 end
 
--- 'browse' | 'edit' | 'confirm_discard' | 'confirm_long'
+-- 'browse' | 'edit' | 'note' (`n` opened the question's note) | 'confirm_discard' | 'confirm_long'
 function Model:mode()
+  if self.noting and self.confirm == nil then
+    return 'note'
+  end
   if self.confirm == 'discard' then
     return 'confirm_discard'
   elseif self.confirm == 'long' then
@@ -144,11 +246,85 @@ function Model:mode()
 end
 
 -- The typed text of a question (Other, or the free-text answer); the window's input line sets it.
+-- Past MAX_TEXT_BYTES the rest is not kept and notice() says so; returns the text as kept, which
+-- the window shows in place of what it had.
 function Model:text(q)
   return self.states[q or self.tab].text
 end
+function Model:_keep(text)
+  text = M.clean_text(text)
+  local kept = M.cut_bytes(text, M.MAX_TEXT_BYTES)
+  self.cap_hit = #kept < #text
+  return kept
+end
 function Model:set_text(text, q)
-  self.states[q or self.tab].text = text
+  if self.outcome then
+    return text
+  end
+  local s = self.states[q or self.tab]
+  if text == s.text then -- the window echoing what it was given: the notice stays
+    return text
+  end
+  s.text = self:_keep(text)
+  return s.text
+end
+function Model:notes(q)
+  return self.states[q or self.tab].notes
+end
+function Model:set_notes(text, q)
+  if self.outcome then
+    return text
+  end
+  local s = self.states[q or self.tab]
+  if text == s.notes then
+    return text
+  end
+  s.notes = self:_keep(text)
+  return s.notes
+end
+-- The typed-text limit's words while the last input was not kept whole, else nil.
+function Model:notice()
+  return self.cap_hit and M.CAP_NOTICE or nil
+end
+-- The confirmation's words without the key hint ("Discard 1 answer?"), or nil.
+function Model:confirm_text()
+  if self.confirm == 'discard' then
+    local n = self:answered_count() -- one plural rule in all three dialogs
+    return ('Discard %d %s?'):format(n, n == 1 and 'answer' or 'answers')
+  elseif self.confirm == 'long' then
+    return ('Answer is long (%s chars). Continue anyway?'):format(M.format_count(self.long_chars))
+  end
+  return nil
+end
+
+-- The key hint under the dialog (docs/dialog.md), outside a confirmation.
+function Model:hint()
+  local multi_q = self:multi_question()
+  if self.noting then
+    return 'Note for the agent • Enter or Esc to go back'
+  end
+  if self:on_submit_tab() then
+    if self:answered_count() == self:count() then
+      return 'Enter to submit • Tab/←→ switch • Esc cancel'
+    end
+    return 'Answer every question to submit • Tab/←→ switch • Esc cancel'
+  end
+  local q = self.questions[self.tab]
+  if self:editing(self.tab) then
+    if self:free_text(self.tab) then
+      return multi_q and 'Tab switch • Enter confirm • Esc cancel' or 'Enter to submit • Esc to cancel'
+    end
+    if q.multiSelect then
+      return 'Enter to confirm • Esc to go back'
+    end
+    return multi_q and 'Tab switch • Enter confirm • Esc back' or 'Enter to submit • Esc to go back'
+  end
+  if q.multiSelect then
+    return multi_q and 'Tab/←→ switch • Space toggle • Enter confirm • Esc cancel'
+      or 'Space to toggle • Enter to submit • Esc to cancel'
+  end
+  return multi_q and 'Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel'
+    or '↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel'
 end
 
 -- ---------------------------------------------------------------- keys
@@ -159,12 +335,19 @@ function Model:handle(key)
   if self.outcome or #self.questions == 0 then
     return 'ignored'
   end
+  self.cap_hit = false
   if self.confirm == 'discard' then
     return self:_confirm_discard(key)
   elseif self.confirm == 'long' then
     return self:_confirm_long(key)
   elseif self:on_submit_tab() then
     return self:_submit_tab(key)
+  elseif self.noting then
+    if key == 'enter' or key == 'esc' then
+      self.noting = false
+      return 'changed'
+    end
+    return 'ignored'
   elseif self:editing(self.tab) then
     return self:_edit(key)
   end
@@ -200,6 +383,9 @@ function Model:_browse(key)
     return q.multiSelect and self:_toggle_row(s.cursor) or 'ignored'
   elseif key == '0' then
     return self:_quick_select(self:other_row(self.tab))
+  elseif key == 'n' then -- the question's note, as VS Code's and the terminal's `n`
+    self.noting = true
+    return 'changed'
   elseif type(key) == 'string' and key:match('^[1-9]$') then
     local row = tonumber(key)
     if row > self:row_count(self.tab) then
@@ -334,7 +520,10 @@ function Model:_choose_row(row)
   end
   local q = self.questions[self.tab]
   local label = q.options[row].label
-  return self:_commit({ question = q.question, values = { label }, selected = label, custom = false, multi = false })
+  return self:_commit({
+    question = q.question, values = { label }, selected = label, custom = false, multi = false,
+    preview = q.options[row].preview,
+  })
 end
 
 function Model:_toggle_row(row)
@@ -388,13 +577,12 @@ function Model:_refresh_multi_answer(q)
     s.answer = nil
     return
   end
-  local selected = (#values == 1 and not custom) and values[1] or nil
-  s.answer = { question = qu.question, values = values, selected = selected, custom = custom, multi = true }
+  s.answer = { question = qu.question, values = values, custom = custom, multi = true }
 end
 
 function Model:_commit_text(confirmed_long)
   local s = self.states[self.tab]
-  if s.text == '' then
+  if not s.text:find('[^ \n]') then -- blank text says nothing: it is not an answer
     return 'rejected'
   end
   local chars = M.char_count(s.text)
@@ -460,7 +648,11 @@ end
 function Model:_finish_answered()
   local answers = {}
   for i, s in ipairs(self.states) do
-    answers[i] = s.answer
+    answers[i] = vim.deepcopy(s.answer)
+    local notes = s.notes:gsub('^[ \n]+', ''):gsub('[ \n]+$', '') -- sent trimmed; a blank note is none
+    if notes ~= '' then
+      answers[i].notes = notes
+    end
   end
   self.outcome = { answered = true, answers = answers }
 end
@@ -482,6 +674,12 @@ function M.result(outcome)
     end
     if a.selected then
       out.selectedOption = a.selected
+    end
+    if a.notes then
+      out.notes = a.notes
+    end
+    if a.preview then
+      out.preview = a.preview
     end
     answers[i] = out
   end
