@@ -199,7 +199,10 @@ void McpServer::on_request(std::string_view method, const rapidjson::Value& para
         return;
     }
     if (method == "ping") return r.result("{}");
-    if (method == "tools/list") return r.result(tools_list_json());
+    if (method == "tools/list") {
+        static const std::string tools = tools_list_json();  // the same text every time
+        return r.result(tools);
+    }
     if (method == "tools/call") return call_tool(params, std::move(r));
     r.error(rpc_error::method_not_found, "Method not found: " + std::string(method));
 }

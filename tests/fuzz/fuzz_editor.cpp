@@ -58,7 +58,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     int fds[2];
     FUZZ_CHECK(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) == 0);
 
-    boost::asio::io_context io;
+    // One event loop for the whole run, as a host has; each input gets its own socket pair.
+    static boost::asio::io_context io;
+    io.restart();
     Broker broker(io);
     NoAgent control;
     EditorHub hub(io, broker, control);
