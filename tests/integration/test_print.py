@@ -573,10 +573,13 @@ NUMBERS_JSON = "[" + ",".join(NUMBER_LITERALS) + "]"
 @case
 def numbers_in_metadata_keep_their_literal_through_file_answer_journal_and_history():
     wd = Workdir()
-    request = json.dumps(ask_request("r1", [NAME_Q], metadata={"n": "@"})).replace('"@"', NUMBERS_JSON)
+    request = json.dumps(ask_request("@id", [NAME_Q], metadata={"n": "@"})).replace('"@"', NUMBERS_JSON).replace(
+        '"@id"', "123456789012345678901234567890")
     agent = wd.agent([{"raw": request + "\n"}, {"recv": 1}], record="rec.jsonl")
     p = run(["--print", "--"] + agent, wd)
     equal(p.returncode, 0, f"exit code ({p.stderr.decode()})")
+    with open(wd.file("rec.jsonl")) as f:
+        check('"requestId":123456789012345678901234567890,' in f.read(), "the requestId echoed as written")
     needle = NUMBERS_JSON.encode()
     check(needle in pending_bytes(wd), f"the pending file keeps every literal: {pending_bytes(wd)!r}")
     (sid,) = session_ids(wd)
