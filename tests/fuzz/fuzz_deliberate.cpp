@@ -4,6 +4,7 @@
 // The input names what to do: signed-overflow, pointer-overflow (the check the suppression names,
 // in this file), heap-overflow (AddressSanitizer), rapidjson (parse and write a document: the
 // suppressed report, where the compiler checks for it); anything else does nothing.
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -38,7 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::printf("%p\n", static_cast<void*>(null + opaque(16)));
         char buffer[8] = {};
         char* p = opaque<char*>(buffer);
-        std::printf("%p\n", static_cast<void*>(p + opaque(SIZE_MAX - 4)));
+        const auto below_zero = -static_cast<std::ptrdiff_t>(reinterpret_cast<std::uintptr_t>(p)) - 16;
+        std::printf("%p\n", static_cast<void*>(p + opaque(below_zero)));
     } else if (what == "heap-overflow") {
         std::vector<char> v(opaque<std::size_t>(4));
         std::printf("%d\n", v.data()[opaque<std::size_t>(4)]);
