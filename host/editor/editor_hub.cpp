@@ -128,7 +128,7 @@ public:
             return;
         }
         // The whole message is built in one string: the bulk of the bytes is copied once.
-        std::string msg = RpcEndpoint::notification_head("agent/output");
+        std::string msg = jsonrpc::notification_head("agent/output");
         msg.append(head);
         append_json_text(msg, text);
         msg.append("}}");

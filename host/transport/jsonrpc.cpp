@@ -25,6 +25,62 @@ std::string json_quote(std::string_view s) {
     return std::string(buf.GetString(), buf.GetSize());
 }
 
+namespace jsonrpc {
+
+namespace {
+// {"jsonrpc":"2.0","id":ID,"method":METHOD,"params":PARAMS} with the parts that are there.
+std::string message(std::string_view id_json, std::string_view method, std::string_view params_json) {
+    std::string msg = "{\"jsonrpc\":\"2.0\"";
+    if (!id_json.empty()) {
+        msg += ",\"id\":";
+        msg.append(id_json);
+    }
+    msg += ",\"method\":";
+    msg += json_quote(method);
+    if (!params_json.empty()) {
+        msg += ",\"params\":";
+        msg.append(params_json);
+    }
+    msg.push_back('}');
+    return msg;
+}
+}  // namespace
+
+std::string request(std::string_view id_json, std::string_view method, std::string_view params_json) {
+    return message(id_json, method, params_json);
+}
+
+std::string notification(std::string_view method, std::string_view params_json) {
+    return message({}, method, params_json);
+}
+
+std::string notification_head(std::string_view method) {
+    return "{\"jsonrpc\":\"2.0\",\"method\":" + json_quote(method) + ",\"params\":";
+}
+
+std::string result(std::string_view id_json, std::string_view result_json) {
+    std::string msg = "{\"jsonrpc\":\"2.0\",\"id\":";
+    msg.append(id_json);
+    msg += ",\"result\":";
+    msg.append(result_json);
+    msg.push_back('}');
+    return msg;
+}
+
+std::string error(std::string_view id_json, int code, std::string_view message, std::string_view data_json) {
+    std::string msg = "{\"jsonrpc\":\"2.0\",\"id\":";
+    msg.append(id_json);
+    msg += ",\"error\":{\"code\":" + std::to_string(code) + ",\"message\":" + json_quote(message);
+    if (!data_json.empty()) {
+        msg += ",\"data\":";
+        msg.append(data_json);
+    }
+    msg += "}}";
+    return msg;
+}
+
+}  // namespace jsonrpc
+
 Responder::Responder(std::function<void(std::string)> send, std::string id_json)
     : state_(std::make_unique<State>(State{std::move(send), std::move(id_json), false})) {}
 
@@ -35,24 +91,19 @@ Responder::~Responder() {
 void Responder::result(std::string_view result_json) {
     if (!state_ || state_->done) return;
     state_->done = true;
-    std::string msg = "{\"jsonrpc\":\"2.0\",\"id\":" + state_->id_json + ",\"result\":";
-    msg.append(result_json);
-    msg.push_back('}');
-    state_->send(std::move(msg));
+    state_->send(jsonrpc::result(state_->id_json, result_json));
 }
 
 void Responder::error(int code, std::string_view message) {
     if (!state_ || state_->done) return;
     state_->done = true;
-    state_->send("{\"jsonrpc\":\"2.0\",\"id\":" + state_->id_json + ",\"error\":{\"code\":" +
-                 std::to_string(code) + ",\"message\":" + json_quote(message) + "}}");
+    state_->send(jsonrpc::error(state_->id_json, code, message));
 }
 
 RpcEndpoint::RpcEndpoint(Send send) : send_(std::move(send)) {}
 
 void RpcEndpoint::send_error(std::string_view id_json, int code, std::string_view message) {
-    send_("{\"jsonrpc\":\"2.0\",\"id\":" + std::string(id_json) + ",\"error\":{\"code\":" +
-          std::to_string(code) + ",\"message\":" + json_quote(message) + "}}");
+    send_(jsonrpc::error(id_json, code, message));
 }
 
 void RpcEndpoint::receive(std::string_view body) {
@@ -128,23 +179,12 @@ void RpcEndpoint::receive(std::string_view body) {
     }
 }
 
-std::string RpcEndpoint::notification_head(std::string_view method) {
-    return "{\"jsonrpc\":\"2.0\",\"method\":" + json_quote(method) + ",\"params\":";
-}
-
 void RpcEndpoint::send_message(std::string message) {
     if (!closed_) send_(std::move(message));
 }
 
 void RpcEndpoint::notify(std::string_view method, std::string_view params_json) {
-    if (closed_) return;
-    std::string msg = "{\"jsonrpc\":\"2.0\",\"method\":" + json_quote(method);
-    if (!params_json.empty()) {
-        msg += ",\"params\":";
-        msg.append(params_json);
-    }
-    msg.push_back('}');
-    send_(std::move(msg));
+    if (!closed_) send_(jsonrpc::notification(method, params_json));
 }
 
 std::string RpcEndpoint::call(std::string_view method, std::string_view params_json, OnReply on_reply) {
@@ -155,13 +195,7 @@ std::string RpcEndpoint::call(std::string_view method, std::string_view params_j
         return id_json;
     }
     calls_[id_json] = std::move(on_reply);
-    std::string msg = "{\"jsonrpc\":\"2.0\",\"id\":" + id_json + ",\"method\":" + json_quote(method);
-    if (!params_json.empty()) {
-        msg += ",\"params\":";
-        msg.append(params_json);
-    }
-    msg.push_back('}');
-    send_(std::move(msg));
+    send_(jsonrpc::request(id_json, method, params_json));
     return id_json;
 }
 

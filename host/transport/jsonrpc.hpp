@@ -23,6 +23,18 @@ constexpr int server_not_initialized = -32002;
 constexpr int request_cancelled = -32800;
 }  // namespace rpc_error
 
+// The JSON-RPC 2.0 envelopes, written here and nowhere else. An id, a result, params and error
+// data are JSON text; empty params or data are left out.
+namespace jsonrpc {
+std::string request(std::string_view id_json, std::string_view method, std::string_view params_json);
+std::string notification(std::string_view method, std::string_view params_json);
+// A notification up to its params ({"jsonrpc":"2.0","method":METHOD,"params":), for a caller that
+// appends a large params text and the closing '}' itself, so the bulk is copied once.
+std::string notification_head(std::string_view method);
+std::string result(std::string_view id_json, std::string_view result_json);
+std::string error(std::string_view id_json, int code, std::string_view message, std::string_view data_json = {});
+}  // namespace jsonrpc
+
 struct RpcError {
     int code = 0;
     std::string message;
@@ -72,9 +84,7 @@ public:
     void receive(std::string_view body);
 
     void notify(std::string_view method, std::string_view params_json);
-    // For a caller that builds a large notification itself, in one string: the text up to its
-    // params ({"jsonrpc":"2.0","method":METHOD,"params":), and the sending of the whole message.
-    static std::string notification_head(std::string_view method);
+    // Sends a whole message built by the caller (see jsonrpc::notification_head).
     void send_message(std::string message);
     // Returns the request id (as JSON text) for $/cancelRequest.
     std::string call(std::string_view method, std::string_view params_json, OnReply on_reply);

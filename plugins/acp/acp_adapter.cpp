@@ -196,37 +196,19 @@ private:
     void call(std::string_view method, std::string_view params_json, ResponseHandler on_response) {
         const long long id = next_id_++;
         calls_[id] = std::move(on_response);
-        std::string line = R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":")" +
-                           std::string(method) + R"(","params":)" + std::string(params_json) + "}";
-        host_.send(line);
+        host_.send(jsonrpc::request(std::to_string(id), method, params_json));
     }
 
     void notify(std::string_view method, std::string_view params_json) {
-        host_.send(R"({"jsonrpc":"2.0","method":")" + std::string(method) + R"(","params":)" +
-                   std::string(params_json) + "}");
+        host_.send(jsonrpc::notification(method, params_json));
     }
 
     void reply_result(const std::string& id_json, std::string_view result_json) {
-        host_.send(R"({"jsonrpc":"2.0","id":)" + id_json + R"(,"result":)" + std::string(result_json) + "}");
+        host_.send(jsonrpc::result(id_json, result_json));
     }
 
     void reply_error(const std::string& id_json, int code, std::string_view message) {
-        rapidjson::StringBuffer buf;
-        JsonWriter w(buf);
-        w.StartObject();
-        w.Key("jsonrpc");
-        w.String("2.0");
-        w.Key("id");
-        w.RawValue(id_json.data(), id_json.size(), rapidjson::kNumberType);
-        w.Key("error");
-        w.StartObject();
-        w.Key("code");
-        w.Int(code);
-        w.Key("message");
-        write_string(w, message);
-        w.EndObject();
-        w.EndObject();
-        host_.send({buf.GetString(), buf.GetSize()});
+        host_.send(jsonrpc::error(id_json, code, message));
     }
 
     // Copying or serialising its values would recurse as deep as they nest: the message is

@@ -175,3 +175,17 @@ BOOST_AUTO_TEST_CASE(invalid_messages_are_refused_by_shape) {
     BOOST_TEST(p.sent[2].find("-32602") != std::string::npos);
     BOOST_TEST(p.sent[3].find("-32700") != std::string::npos);
 }
+
+BOOST_AUTO_TEST_CASE(every_envelope_comes_from_one_writer) {
+    BOOST_TEST(jsonrpc::request("3", "ask/show", R"({"a":1})") ==
+               R"({"jsonrpc":"2.0","id":3,"method":"ask/show","params":{"a":1}})");
+    BOOST_TEST(jsonrpc::request("\"x\"", "shutdown", "") == R"({"jsonrpc":"2.0","id":"x","method":"shutdown"})");
+    BOOST_TEST(jsonrpc::notification("exit", "") == R"({"jsonrpc":"2.0","method":"exit"})");
+    BOOST_TEST(jsonrpc::notification("a\"b", "[]") == R"({"jsonrpc":"2.0","method":"a\"b","params":[]})");
+    BOOST_TEST(jsonrpc::notification_head("agent/output") + "{}}" == jsonrpc::notification("agent/output", "{}"));
+    BOOST_TEST(jsonrpc::result("null", "null") == R"({"jsonrpc":"2.0","id":null,"result":null})");
+    BOOST_TEST(jsonrpc::error("7", -32602, "params.x: \"y\"") ==
+               R"({"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"params.x: \"y\""}})");
+    BOOST_TEST(jsonrpc::error("7", -32000, "m", R"({"k":[1]})") ==
+               R"({"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"m","data":{"k":[1]}}})");
+}
