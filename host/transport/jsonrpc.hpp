@@ -11,17 +11,9 @@
 
 #include <rapidjson/document.h>
 
-namespace askhost {
+#include "transport/rpc_errors.hpp"
 
-namespace rpc_error {
-constexpr int parse_error = -32700;
-constexpr int invalid_request = -32600;
-constexpr int method_not_found = -32601;
-constexpr int invalid_params = -32602;
-constexpr int internal_error = -32603;
-constexpr int server_not_initialized = -32002;
-constexpr int request_cancelled = -32800;
-}  // namespace rpc_error
+namespace askhost {
 
 // The JSON-RPC 2.0 envelopes, written here and nowhere else. An id, a result, params and error
 // data are JSON text; empty params or data are left out.

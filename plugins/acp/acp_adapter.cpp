@@ -15,8 +15,10 @@
 #include "askhost_config.h"
 #include "elicitation.hpp"
 #include "json_access.hpp"
-#include "transport/jsonrpc.hpp"
+#include "acp_errors.hpp"
 #include "permission_question.hpp"
+#include "transport/jsonrpc.hpp"
+#include "transport/rpc_errors.hpp"
 #include "workspace_files.hpp"
 
 namespace askhost {
@@ -25,12 +27,6 @@ namespace {
 using Value = rapidjson::Value;
 
 constexpr int kProtocolVersion = 1;
-// JSON-RPC error codes.
-constexpr int kInvalidRequest = -32600;
-constexpr int kMethodNotFound = -32601;
-constexpr int kInvalidParams = -32602;
-constexpr int kRequestCancelled = -32800;
-constexpr int kAuthRequired = -32000;  // ACP
 
 using json::member;
 using json::str;
@@ -122,7 +118,7 @@ public:
         const Value* method = member(doc, "method");
         if (id && !(id->IsString() || id->IsInt64() || id->IsNull())) id = nullptr;
         if (method && !method->IsString()) {
-            if (id) reply_error(to_json(*id), kInvalidRequest, "method: expected a string");
+            if (id) reply_error(to_json(*id), rpc_error::invalid_request, "method: expected a string");
             else host_.log("acp: a message with a method that is not a string; ignored");
             return;
         }
@@ -217,10 +213,10 @@ private:
         const std::string why = "message nested deeper than " + std::to_string(json::max_depth) + " levels";
         if (method && id) {
             host_.log("acp: refused a request of the agent: " + why);
-            reply_error(to_json(*id), kInvalidRequest, why);
+            reply_error(to_json(*id), rpc_error::invalid_request, why);
         } else if (!method && id && id->IsInt64()) {
             rapidjson::Document error(rapidjson::kObjectType);
-            error.AddMember("code", kInvalidRequest, error.GetAllocator());
+            error.AddMember("code", rpc_error::invalid_request, error.GetAllocator());
             error.AddMember("message", rapidjson::Value(why.c_str(), error.GetAllocator()), error.GetAllocator());
             handle_response(id->GetInt64(), nullptr, &error);
         } else {
@@ -273,7 +269,7 @@ private:
         call("session/new", {buf.GetString(), buf.GetSize()}, [this](const Value* result, const Value* error) {
             if (error) {
                 const Value* code = member(*error, "code");
-                std::string hint = code && code->IsInt() && code->GetInt() == kAuthRequired
+                std::string hint = code && code->IsInt() && code->GetInt() == acp_error::auth_required
                                        ? " (the agent wants you to log in first; run it once on its own)"
                                        : "";
                 fail("the agent could not start a session: " + error_text(*error) + hint);
@@ -354,7 +350,7 @@ private:
             std::string ask_id = it->second.ask_id;
             open_.erase(it);
             if (!ask_id.empty()) host_.withdraw(ask_id);
-            reply_error(id_json, kRequestCancelled, "cancelled by the agent");
+            reply_error(id_json, rpc_error::request_cancelled, "cancelled by the agent");
         }
         // Other notifications (extensions, auth status) carry nothing for the person.
     }
@@ -425,14 +421,14 @@ private:
 
     void handle_request(const std::string& id_json, std::string_view method, const Value& params) {
         if (open_.count(id_json)) {
-            reply_error(id_json, kInvalidRequest, "id " + id_json + " is already waiting for an answer");
+            reply_error(id_json, rpc_error::invalid_request, "id " + id_json + " is already waiting for an answer");
             return;
         }
         if (method == "session/request_permission") request_permission(id_json, params);
         else if (method == "elicitation/create") elicit(id_json, params);
         else if (method == "fs/read_text_file") read_file(id_json, params);
         else if (method == "fs/write_text_file") write_file(id_json, params);
-        else reply_error(id_json, kMethodNotFound, "askhost does not offer " + std::string(method));
+        else reply_error(id_json, rpc_error::method_not_found, "askhost does not offer " + std::string(method));
     }
 
     // Asks the person; `answer` runs once with the outcome unless the request was withdrawn.
@@ -459,15 +455,15 @@ private:
     void request_permission(const std::string& id_json, const Value& params) {
         const Value* call_v = member(params, "toolCall");
         const Value* options = member(params, "options");
-        if (!call_v || !call_v->IsObject()) return reply_error(id_json, kInvalidParams, "toolCall: expected an object");
+        if (!call_v || !call_v->IsObject()) return reply_error(id_json, rpc_error::invalid_params, "toolCall: expected an object");
         if (!options || !options->IsArray() || options->Empty())
-            return reply_error(id_json, kInvalidParams, "options: expected a non-empty array");
+            return reply_error(id_json, rpc_error::invalid_params, "options: expected a non-empty array");
         auto req = std::make_shared<PermissionRequest>();
         std::size_t i = 0;
         for (const auto& o : options->GetArray()) {
             const std::string oid = string_of(o, "optionId");
             if (oid.empty())
-                return reply_error(id_json, kInvalidParams,
+                return reply_error(id_json, rpc_error::invalid_params,
                                    "options[" + std::to_string(i) + "].optionId: expected a non-empty string");
             req->choices.push_back({oid, string_of(o, "name"), parse_permission_kind(string_of(o, "kind")), ""});
             ++i;
@@ -551,7 +547,7 @@ private:
         auto parsed = acp::parse_elicitation_form(params, host_.profile());
         if (auto* r = std::get_if<Refusal>(&parsed)) {
             host_.log("acp: elicitation refused: " + r->message);
-            reply_error(id_json, kInvalidParams, r->message);
+            reply_error(id_json, rpc_error::invalid_params, r->message);
             return;
         }
         auto form = std::make_shared<acp::ElicitationForm>(std::get<acp::ElicitationForm>(std::move(parsed)));
@@ -572,7 +568,7 @@ private:
 
     void read_file(const std::string& id_json, const Value& params) {
         const Value* path = member(params, "path");
-        if (!path || !path->IsString()) return reply_error(id_json, kInvalidParams, "path: expected a string");
+        if (!path || !path->IsString()) return reply_error(id_json, rpc_error::invalid_params, "path: expected a string");
         auto got = files_->read(str(*path), count_of(params, "line"), count_of(params, "limit"));
         if (auto* e = std::get_if<acp::FsError>(&got)) {
             host_.log("acp: fs/read_text_file refused: " + e->message);
@@ -590,8 +586,8 @@ private:
     void write_file(const std::string& id_json, const Value& params) {
         const Value* path = member(params, "path");
         const Value* content = member(params, "content");
-        if (!path || !path->IsString()) return reply_error(id_json, kInvalidParams, "path: expected a string");
-        if (!content || !content->IsString()) return reply_error(id_json, kInvalidParams, "content: expected a string");
+        if (!path || !path->IsString()) return reply_error(id_json, rpc_error::invalid_params, "path: expected a string");
+        if (!content || !content->IsString()) return reply_error(id_json, rpc_error::invalid_params, "content: expected a string");
         if (auto e = files_->write(str(*path), str(*content))) {
             host_.log("acp: fs/write_text_file refused: " + e->message);
             return reply_error(id_json, e->code, e->message);
