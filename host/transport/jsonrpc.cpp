@@ -28,9 +28,11 @@ std::string json_quote(std::string_view s) {
 namespace jsonrpc {
 
 namespace {
+constexpr std::string_view kOpen = "{\"jsonrpc\":\"2.0\"";
+
 // {"jsonrpc":"2.0","id":ID,"method":METHOD,"params":PARAMS} with the parts that are there.
-std::string message(std::string_view id_json, std::string_view method, std::string_view params_json) {
-    std::string msg = "{\"jsonrpc\":\"2.0\"";
+std::string call_message(std::string_view id_json, std::string_view method, std::string_view params_json) {
+    std::string msg(kOpen);
     if (!id_json.empty()) {
         msg += ",\"id\":";
         msg.append(id_json);
@@ -44,33 +46,39 @@ std::string message(std::string_view id_json, std::string_view method, std::stri
     msg.push_back('}');
     return msg;
 }
+
+// {"jsonrpc":"2.0","id":ID,
+std::string reply_head(std::string_view id_json) {
+    std::string msg(kOpen);
+    msg += ",\"id\":";
+    msg.append(id_json);
+    msg.push_back(',');
+    return msg;
+}
 }  // namespace
 
 std::string request(std::string_view id_json, std::string_view method, std::string_view params_json) {
-    return message(id_json, method, params_json);
+    return call_message(id_json, method, params_json);
 }
 
 std::string notification(std::string_view method, std::string_view params_json) {
-    return message({}, method, params_json);
+    return call_message({}, method, params_json);
 }
 
 std::string notification_head(std::string_view method) {
-    return "{\"jsonrpc\":\"2.0\",\"method\":" + json_quote(method) + ",\"params\":";
+    return std::string(kOpen) + ",\"method\":" + json_quote(method) + ",\"params\":";
 }
 
 std::string result(std::string_view id_json, std::string_view result_json) {
-    std::string msg = "{\"jsonrpc\":\"2.0\",\"id\":";
-    msg.append(id_json);
-    msg += ",\"result\":";
+    std::string msg = reply_head(id_json) + "\"result\":";
     msg.append(result_json);
     msg.push_back('}');
     return msg;
 }
 
 std::string error(std::string_view id_json, int code, std::string_view message, std::string_view data_json) {
-    std::string msg = "{\"jsonrpc\":\"2.0\",\"id\":";
-    msg.append(id_json);
-    msg += ",\"error\":{\"code\":" + std::to_string(code) + ",\"message\":" + json_quote(message);
+    std::string msg = reply_head(id_json) + "\"error\":{\"code\":" + std::to_string(code) + ",\"message\":" +
+                      json_quote(message);
     if (!data_json.empty()) {
         msg += ",\"data\":";
         msg.append(data_json);
