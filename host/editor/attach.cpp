@@ -16,6 +16,7 @@
 #include "editor/socket_listener.hpp"
 #include "terminal_output.hpp"
 #include "transport/connection.hpp"
+#include "transport/rpc_errors.hpp"
 #if ASKHOST_HAVE_TUI
 #include "tui/terminal_dialog.hpp"
 #endif

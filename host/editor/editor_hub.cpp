@@ -11,6 +11,7 @@
 #include "editor/ask_json.hpp"
 #include "text/json_text.hpp"
 #include "json_access.hpp"
+#include "transport/rpc_errors.hpp"
 
 namespace askhost {
 
@@ -128,7 +129,7 @@ public:
             return;
         }
         // The whole message is built in one string: the bulk of the bytes is copied once.
-        std::string msg = RpcEndpoint::notification_head("agent/output");
+        std::string msg = jsonrpc::notification_head("agent/output");
         msg.append(head);
         append_json_text(msg, text);
         msg.append("}}");
@@ -180,7 +181,7 @@ private:
             const auto* t = member(params, "text");
             if (!t || !t->IsString()) return r.error(rpc_error::invalid_params, "params.text: expected a string");
             text.assign(t->GetString(), t->GetStringLength());
-            if (auto err = hub_.control_.prompt_agent(text)) return r.error(kAgentError, *err);
+            if (auto err = hub_.control_.prompt_agent(text)) return r.error(rpc_error::agent_error, *err);
             r.result("{}");
             return;
         }
@@ -190,7 +191,7 @@ private:
                 shared->result("{\"exitCode\":" + (e.signal ? std::string("null") : std::to_string(e.exit_code)) +
                                ",\"signal\":" + (e.signal ? std::to_string(e.signal) : std::string("null")) + "}");
             });
-            if (!running) shared->error(kAgentError, "no agent is running");
+            if (!running) shared->error(rpc_error::agent_error, "no agent is running");
             return;
         }
         r.error(rpc_error::method_not_found, "method not found: " + std::string(method));
@@ -217,7 +218,7 @@ private:
         }
         std::string adapter = json::string_of(params, "adapter");
         auto res = hub_.control_.start_agent(spec, adapter.empty() ? "auto" : adapter);
-        if (auto* err = std::get_if<Error>(&res)) return r.error(kAgentError, err->message);
+        if (auto* err = std::get_if<Error>(&res)) return r.error(rpc_error::agent_error, err->message);
         r.result("{\"pid\":" + std::to_string(std::get<int>(res)) + "}");
     }
 
@@ -363,7 +364,6 @@ private:
         early_.emplace_back(std::string(method), params);
     }
 
-    static constexpr int kAgentError = -32001;
     static constexpr std::size_t kMaxFolders = 256;
     std::vector<std::pair<std::string, std::string>> early_;
     std::size_t early_bytes_ = 0;

@@ -33,9 +33,7 @@ void Connection::read() {
                     } else {
                         if (on_problem) on_problem(ev.error);
                         // A framing error is answered like a JSON-RPC error with no id.
-                        send("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" +
-                             std::to_string(rpc_error::invalid_request) + ",\"message\":" +
-                             json_quote(ev.error) + "}}");
+                        send(jsonrpc::error("null", rpc_error::invalid_request, ev.error));
                     }
                 };
                 std::string_view data(buf_.data(), n);

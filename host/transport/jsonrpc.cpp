@@ -25,34 +25,99 @@ std::string json_quote(std::string_view s) {
     return std::string(buf.GetString(), buf.GetSize());
 }
 
-Responder::Responder(std::function<void(std::string)> send, std::string id_json)
-    : state_(std::make_unique<State>(State{std::move(send), std::move(id_json), false})) {}
+namespace jsonrpc {
+
+namespace {
+constexpr std::string_view kOpen = "{\"jsonrpc\":\"2.0\"";
+
+// {"jsonrpc":"2.0","id":ID,"method":METHOD,"params":PARAMS} with the parts that are there.
+std::string call_message(std::string_view id_json, std::string_view method, std::string_view params_json) {
+    std::string msg(kOpen);
+    if (!id_json.empty()) {
+        msg += ",\"id\":";
+        msg.append(id_json);
+    }
+    msg += ",\"method\":";
+    msg += json_quote(method);
+    if (!params_json.empty()) {
+        msg += ",\"params\":";
+        msg.append(params_json);
+    }
+    msg.push_back('}');
+    return msg;
+}
+
+// {"jsonrpc":"2.0","id":ID,
+std::string reply_head(std::string_view id_json) {
+    std::string msg(kOpen);
+    msg += ",\"id\":";
+    msg.append(id_json);
+    msg.push_back(',');
+    return msg;
+}
+}  // namespace
+
+std::string request(std::string_view id_json, std::string_view method, std::string_view params_json) {
+    return call_message(id_json, method, params_json);
+}
+
+std::string notification(std::string_view method, std::string_view params_json) {
+    return call_message({}, method, params_json);
+}
+
+std::string notification_head(std::string_view method) {
+    return std::string(kOpen) + ",\"method\":" + json_quote(method) + ",\"params\":";
+}
+
+std::string result(std::string_view id_json, std::string_view result_json) {
+    std::string msg = reply_head(id_json) + "\"result\":";
+    msg.append(result_json);
+    msg.push_back('}');
+    return msg;
+}
+
+std::string error(std::string_view id_json, int code, std::string_view message, std::string_view data_json) {
+    std::string msg = reply_head(id_json) + "\"error\":{\"code\":" + std::to_string(code) + ",\"message\":" +
+                      json_quote(message);
+    if (!data_json.empty()) {
+        msg += ",\"data\":";
+        msg.append(data_json);
+    }
+    msg += "}}";
+    return msg;
+}
+
+}  // namespace jsonrpc
+
+Responder::Responder(std::function<void(std::string)> send, std::string id_json, std::shared_ptr<const bool> silenced)
+    : state_(std::make_unique<State>(State{std::move(send), std::move(id_json), std::move(silenced), false})) {}
 
 Responder::~Responder() {
     if (state_ && !state_->done) error(rpc_error::internal_error, "request dropped without a reply");
 }
 
+void Responder::send(std::string message) {
+    state_->done = true;
+    if (!state_->silenced || !*state_->silenced) state_->send(std::move(message));
+}
+
 void Responder::result(std::string_view result_json) {
     if (!state_ || state_->done) return;
-    state_->done = true;
-    std::string msg = "{\"jsonrpc\":\"2.0\",\"id\":" + state_->id_json + ",\"result\":";
-    msg.append(result_json);
-    msg.push_back('}');
-    state_->send(std::move(msg));
+    send(jsonrpc::result(state_->id_json, result_json));
 }
 
 void Responder::error(int code, std::string_view message) {
     if (!state_ || state_->done) return;
-    state_->done = true;
-    state_->send("{\"jsonrpc\":\"2.0\",\"id\":" + state_->id_json + ",\"error\":{\"code\":" +
-                 std::to_string(code) + ",\"message\":" + json_quote(message) + "}}");
+    send(jsonrpc::error(state_->id_json, code, message));
 }
 
 RpcEndpoint::RpcEndpoint(Send send) : send_(std::move(send)) {}
 
+// A Responder kept past its endpoint says nothing: the channel it would reply on is gone.
+RpcEndpoint::~RpcEndpoint() { *silenced_ = true; }
+
 void RpcEndpoint::send_error(std::string_view id_json, int code, std::string_view message) {
-    send_("{\"jsonrpc\":\"2.0\",\"id\":" + std::string(id_json) + ",\"error\":{\"code\":" +
-          std::to_string(code) + ",\"message\":" + json_quote(message) + "}}");
+    send_(jsonrpc::error(id_json, code, message));
 }
 
 void RpcEndpoint::receive(std::string_view body) {
@@ -63,6 +128,10 @@ void RpcEndpoint::receive(std::string_view body) {
         send_error("null", rpc_error::parse_error, why);
         return;
     }
+    receive(doc);
+}
+
+void RpcEndpoint::receive(const rapidjson::Value& doc) {
     if (!json::is_object(doc)) {
         send_error("null", rpc_error::invalid_request,
                    doc.IsArray() ? "batches are not supported" : "a message must be a JSON object");
@@ -77,40 +146,31 @@ void RpcEndpoint::receive(std::string_view body) {
     }
     std::string id_json = has_id ? to_json(id_it->value) : "null";
     auto method_it = doc.FindMember("method");
-    if (method_it == doc.MemberEnd()) {
-        // A reply to one of our calls.
-        if (!has_id) {
-            if (on_problem) on_problem("reply without an id");
-            return;
-        }
-        auto call = calls_.find(id_json);
-        if (call == calls_.end()) {
-            if (on_problem) on_problem("reply to an unknown id " + id_json);
-            return;
-        }
-        OnReply handler = std::move(call->second);
-        calls_.erase(call);
-        auto res = doc.FindMember("result");
-        auto err = doc.FindMember("error");
-        if (err != doc.MemberEnd() && err->value.IsObject()) {
-            RpcError e;
-            auto c = err->value.FindMember("code");
-            auto m = err->value.FindMember("message");
-            if (c != err->value.MemberEnd() && c->value.IsInt()) e.code = c->value.GetInt();
-            if (m != err->value.MemberEnd() && m->value.IsString()) e.message = m->value.GetString();
+    const bool is_call = method_it != doc.MemberEnd();
+    if (is_call && !method_it->value.IsString()) {
+        if (has_id) send_error(id_json, rpc_error::invalid_request, "method: expected a string");
+        else if (on_problem) on_problem("a notification whose method is not a string; ignored");
+        return;
+    }
+    if (max_depth != 0 && json::deeper_than(doc, max_depth)) {
+        // Copying or serialising its values would recurse as deep as they nest: refused whole,
+        // with an error the peer (or our own call waiting for it) can act on.
+        const std::string why = "message nested deeper than " + std::to_string(max_depth) + " levels";
+        auto call = is_call || !has_id ? calls_.end() : calls_.find(id_json);
+        if (is_call && has_id) {
+            if (on_problem) on_problem("refused a request of " + peer + ": " + why);
+            send_error(id_json, rpc_error::invalid_request, why);
+        } else if (call != calls_.end()) {
+            OnReply handler = std::move(call->second);
+            calls_.erase(call);
+            RpcError e{rpc_error::invalid_request, why};
             if (handler) handler(nullptr, &e);
-        } else if (res != doc.MemberEnd()) {
-            if (handler) handler(&res->value, nullptr);
-        } else {
-            RpcError e{rpc_error::invalid_request, "reply with neither result nor error"};
-            if (handler) handler(nullptr, &e);
+        } else if (on_problem) {
+            on_problem(peer + " sent a " + why + "; ignored");
         }
         return;
     }
-    if (!method_it->value.IsString()) {
-        if (has_id) send_error(id_json, rpc_error::invalid_request, "method must be a string");
-        return;
-    }
+    if (!is_call) return reply_received(doc, id_json);
     std::string_view method(method_it->value.GetString(), method_it->value.GetStringLength());
     static const rapidjson::Value empty_object(rapidjson::kObjectType);
     auto params_it = doc.FindMember("params");
@@ -120,7 +180,7 @@ void RpcEndpoint::receive(std::string_view body) {
         return;
     }
     if (has_id) {
-        Responder r(send_, id_json);
+        Responder r(send_, id_json, silenced_);
         if (on_request) on_request(method, params, std::move(r));
         else r.error(rpc_error::method_not_found, "method not found: " + std::string(method));
     } else if (on_notify) {
@@ -128,23 +188,43 @@ void RpcEndpoint::receive(std::string_view body) {
     }
 }
 
-std::string RpcEndpoint::notification_head(std::string_view method) {
-    return "{\"jsonrpc\":\"2.0\",\"method\":" + json_quote(method) + ",\"params\":";
+// A reply to one of our calls.
+void RpcEndpoint::reply_received(const rapidjson::Value& doc, const std::string& id_json) {
+    if (id_json == "null") {
+        if (on_problem) on_problem("reply without an id");
+        return;
+    }
+    auto call = calls_.find(id_json);
+    if (call == calls_.end()) {
+        if (on_problem) on_problem("reply to an unknown id " + id_json);
+        return;
+    }
+    OnReply handler = std::move(call->second);
+    calls_.erase(call);
+    auto res = doc.FindMember("result");
+    auto err = doc.FindMember("error");
+    if (err != doc.MemberEnd() && err->value.IsObject()) {
+        RpcError e;
+        auto c = err->value.FindMember("code");
+        auto m = err->value.FindMember("message");
+        if (c != err->value.MemberEnd() && c->value.IsInt()) e.code = c->value.GetInt();
+        if (m != err->value.MemberEnd() && m->value.IsString()) e.message = m->value.GetString();
+        if (handler) handler(nullptr, &e);
+    } else if (res != doc.MemberEnd()) {
+        if (handler) handler(&res->value, nullptr);
+    } else {
+        RpcError e{rpc_error::invalid_request, "reply with neither result nor error"};
+        if (handler) handler(nullptr, &e);
+    }
 }
+
 
 void RpcEndpoint::send_message(std::string message) {
     if (!closed_) send_(std::move(message));
 }
 
 void RpcEndpoint::notify(std::string_view method, std::string_view params_json) {
-    if (closed_) return;
-    std::string msg = "{\"jsonrpc\":\"2.0\",\"method\":" + json_quote(method);
-    if (!params_json.empty()) {
-        msg += ",\"params\":";
-        msg.append(params_json);
-    }
-    msg.push_back('}');
-    send_(std::move(msg));
+    if (!closed_) send_(jsonrpc::notification(method, params_json));
 }
 
 std::string RpcEndpoint::call(std::string_view method, std::string_view params_json, OnReply on_reply) {
@@ -155,14 +235,14 @@ std::string RpcEndpoint::call(std::string_view method, std::string_view params_j
         return id_json;
     }
     calls_[id_json] = std::move(on_reply);
-    std::string msg = "{\"jsonrpc\":\"2.0\",\"id\":" + id_json + ",\"method\":" + json_quote(method);
-    if (!params_json.empty()) {
-        msg += ",\"params\":";
-        msg.append(params_json);
-    }
-    msg.push_back('}');
-    send_(std::move(msg));
+    send_(jsonrpc::request(id_json, method, params_json));
     return id_json;
+}
+
+void RpcEndpoint::abandon() {
+    closed_ = true;
+    *silenced_ = true;
+    calls_.clear();
 }
 
 void RpcEndpoint::close(std::string_view reason) {

@@ -11,17 +11,21 @@
 
 #include <rapidjson/document.h>
 
+#include "transport/rpc_errors.hpp"
+
 namespace askhost {
 
-namespace rpc_error {
-constexpr int parse_error = -32700;
-constexpr int invalid_request = -32600;
-constexpr int method_not_found = -32601;
-constexpr int invalid_params = -32602;
-constexpr int internal_error = -32603;
-constexpr int server_not_initialized = -32002;
-constexpr int request_cancelled = -32800;
-}  // namespace rpc_error
+// The JSON-RPC 2.0 envelopes, written here and nowhere else. An id, a result, params and error
+// data are JSON text; empty params or data are left out.
+namespace jsonrpc {
+std::string request(std::string_view id_json, std::string_view method, std::string_view params_json);
+std::string notification(std::string_view method, std::string_view params_json);
+// A notification up to its params ({"jsonrpc":"2.0","method":METHOD,"params":), for a caller that
+// appends a large params text and the closing '}' itself, so the bulk is copied once.
+std::string notification_head(std::string_view method);
+std::string result(std::string_view id_json, std::string_view result_json);
+std::string error(std::string_view id_json, int code, std::string_view message, std::string_view data_json = {});
+}  // namespace jsonrpc
 
 struct RpcError {
     int code = 0;
@@ -33,7 +37,9 @@ struct RpcError {
 class Responder {
 public:
     Responder() = default;
-    Responder(std::function<void(std::string)> send, std::string id_json);
+    // send is not called once *silenced is true (the endpoint was abandoned or destroyed).
+    Responder(std::function<void(std::string)> send, std::string id_json,
+              std::shared_ptr<const bool> silenced = nullptr);
     Responder(Responder&&) noexcept = default;
     Responder& operator=(Responder&&) noexcept = default;
     ~Responder();
@@ -48,8 +54,10 @@ private:
     struct State {
         std::function<void(std::string)> send;
         std::string id_json;
+        std::shared_ptr<const bool> silenced;
         bool done = false;
     };
+    void send(std::string message);
     std::unique_ptr<State> state_;
 };
 
@@ -62,30 +70,45 @@ public:
     using OnReply = std::function<void(const rapidjson::Value* result, const RpcError* error)>;
 
     explicit RpcEndpoint(Send send);
+    ~RpcEndpoint();
+    RpcEndpoint(const RpcEndpoint&) = delete;
+    RpcEndpoint& operator=(const RpcEndpoint&) = delete;
 
     OnRequest on_request;
     OnNotify on_notify;
     // A message that could not be used (parse error, bad shape): for the log.
     std::function<void(std::string_view problem)> on_problem;
+    // Who is at the other end, as the problems name it.
+    std::string peer = "the peer";
+    // When not 0: a message nested deeper is refused whole (an error reply to a request, an error
+    // for our call waiting for a reply, a problem for anything else), before any handler sees it.
+    std::size_t max_depth = 0;
 
     // One complete message body.
     void receive(std::string_view body);
+    // One message its channel has parsed already (with json::parse), e.g. to keep lines that are
+    // not JSON for itself.
+    void receive(const rapidjson::Value& message);
 
     void notify(std::string_view method, std::string_view params_json);
-    // For a caller that builds a large notification itself, in one string: the text up to its
-    // params ({"jsonrpc":"2.0","method":METHOD,"params":), and the sending of the whole message.
-    static std::string notification_head(std::string_view method);
+    // Sends a whole message built by the caller (see jsonrpc::notification_head).
     void send_message(std::string message);
     // Returns the request id (as JSON text) for $/cancelRequest.
     std::string call(std::string_view method, std::string_view params_json, OnReply on_reply);
     // The channel is gone: every outstanding call gets an error reply.
     void close(std::string_view reason);
+    // The peer is gone and nothing waits on it: outstanding calls are dropped unanswered, and
+    // nothing more is sent, not even by the Responders still held.
+    void abandon();
     std::size_t outstanding() const { return calls_.size(); }
 
 private:
     void send_error(std::string_view id_json, int code, std::string_view message);
 
+    void reply_received(const rapidjson::Value& message, const std::string& id_json);
+
     Send send_;
+    std::shared_ptr<bool> silenced_ = std::make_shared<bool>(false);
     std::map<std::string, OnReply> calls_;  // id (JSON text) -> reply handler
     long next_id_ = 1;
     bool closed_ = false;

@@ -15,8 +15,10 @@
 #include "askhost_config.h"
 #include "elicitation.hpp"
 #include "json_access.hpp"
-#include "transport/jsonrpc.hpp"
+#include "acp_errors.hpp"
 #include "permission_question.hpp"
+#include "transport/jsonrpc.hpp"
+#include "transport/rpc_errors.hpp"
 #include "workspace_files.hpp"
 
 namespace askhost {
@@ -25,12 +27,7 @@ namespace {
 using Value = rapidjson::Value;
 
 constexpr int kProtocolVersion = 1;
-// JSON-RPC error codes.
-constexpr int kInvalidRequest = -32600;
-constexpr int kMethodNotFound = -32601;
-constexpr int kInvalidParams = -32602;
-constexpr int kRequestCancelled = -32800;
-constexpr int kAuthRequired = -32000;  // ACP
+constexpr std::string_view kPermissionCancelled = R"({"outcome":{"outcome":"cancelled"}})";
 
 using json::member;
 using json::str;
@@ -55,8 +52,18 @@ class AcpAdapter final : public AgentAdapter {
 public:
     explicit AcpAdapter(AdapterHost& host) : host_(host) {
         for (const auto& t : host_.settings().allow_tools) policy_.allow(t);
+        rpc_.peer = "the agent";
+        rpc_.max_depth = json::max_depth;
+        rpc_.on_request = [this](std::string_view method, const Value& params, Responder r) {
+            handle_request(method, params, std::move(r));
+        };
+        rpc_.on_notify = [this](std::string_view method, const Value& params) { handle_notification(method, params); };
+        rpc_.on_problem = [this](std::string_view problem) { host_.log("acp: " + std::string(problem)); };
     }
-    ~AcpAdapter() override { *alive_ = false; }
+    ~AcpAdapter() override {
+        *alive_ = false;
+        rpc_.abandon();  // the open requests go unanswered, as the agent goes
+    }
 
     std::string_view name() const override { return "acp"; }
 
@@ -101,8 +108,8 @@ public:
         w.String(ASKHOST_VERSION);
         w.EndObject();
         w.EndObject();
-        call("initialize", {buf.GetString(), buf.GetSize()},
-             [this](const Value* result, const Value* error) { initialized(result, error); });
+        rpc_.call("initialize", {buf.GetString(), buf.GetSize()},
+                  [this](const Value* result, const RpcError* error) { initialized(result, error); });
     }
 
     void on_line(std::string_view line) override {
@@ -112,34 +119,13 @@ public:
             return;
         }
         rapidjson::Document doc;
-        // Any depth here (on the heap), so that a message too deep still gets its answer below.
+        // Any depth here (on the heap): the endpoint refuses a message too deep with an answer.
         if (json::parse(doc, line, json::no_depth_limit) || !doc.IsObject()) {
             host_.log("acp: the agent printed a line that is not JSON-RPC; shown as output");
             pass_on(line);
             return;
         }
-        const Value* id = member(doc, "id");
-        const Value* method = member(doc, "method");
-        if (id && !(id->IsString() || id->IsInt64() || id->IsNull())) id = nullptr;
-        if (method && !method->IsString()) {
-            if (id) reply_error(to_json(*id), kInvalidRequest, "method: expected a string");
-            else host_.log("acp: a message with a method that is not a string; ignored");
-            return;
-        }
-        if (json::deeper_than(doc, json::max_depth)) return too_deep(id, method);
-        if (method) {
-            const Value* params = member(doc, "params");
-            static const Value no_params(rapidjson::kObjectType);
-            if (!params) params = &no_params;
-            if (id) handle_request(to_json(*id), str(*method), *params);
-            else handle_notification(str(*method), *params);
-            return;
-        }
-        if (id && id->IsInt64()) {
-            handle_response(id->GetInt64(), member(doc, "result"), member(doc, "error"));
-            return;
-        }
-        host_.log("acp: a message that is neither a request, a notification nor a response; ignored");
+        rpc_.receive(doc);
     }
 
     bool prompt(std::string_view text) override {
@@ -158,15 +144,15 @@ public:
             w.Key("sessionId");
             write_string(w, session_id_);
             w.EndObject();
-            notify("session/cancel", {buf.GetString(), buf.GetSize()});
+            rpc_.notify("session/cancel", {buf.GetString(), buf.GetSize()});
         }
         cancel_open_requests();
     }
 
     void finished() override {
-        open_.clear();  // the session withdraws the asks; nobody is left to answer
+        rpc_.abandon();  // nobody is left to answer, nor to wait for our calls
+        open_.clear();   // the session withdraws the asks
         queued_prompts_.clear();
-        calls_.clear();
     }
 
 private:
@@ -189,89 +175,15 @@ private:
         show((line_start_ ? "" : "\n") + text + "\n");
     }
 
-    // ---- JSON-RPC plumbing -------------------------------------------------------------------
-
-    using ResponseHandler = std::function<void(const Value* result, const Value* error)>;
-
-    void call(std::string_view method, std::string_view params_json, ResponseHandler on_response) {
-        const long long id = next_id_++;
-        calls_[id] = std::move(on_response);
-        std::string line = R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":")" +
-                           std::string(method) + R"(","params":)" + std::string(params_json) + "}";
-        host_.send(line);
-    }
-
-    void notify(std::string_view method, std::string_view params_json) {
-        host_.send(R"({"jsonrpc":"2.0","method":")" + std::string(method) + R"(","params":)" +
-                   std::string(params_json) + "}");
-    }
-
-    void reply_result(const std::string& id_json, std::string_view result_json) {
-        host_.send(R"({"jsonrpc":"2.0","id":)" + id_json + R"(,"result":)" + std::string(result_json) + "}");
-    }
-
-    void reply_error(const std::string& id_json, int code, std::string_view message) {
-        rapidjson::StringBuffer buf;
-        JsonWriter w(buf);
-        w.StartObject();
-        w.Key("jsonrpc");
-        w.String("2.0");
-        w.Key("id");
-        w.RawValue(id_json.data(), id_json.size(), rapidjson::kNumberType);
-        w.Key("error");
-        w.StartObject();
-        w.Key("code");
-        w.Int(code);
-        w.Key("message");
-        write_string(w, message);
-        w.EndObject();
-        w.EndObject();
-        host_.send({buf.GetString(), buf.GetSize()});
-    }
-
-    // Copying or serialising its values would recurse as deep as they nest: the message is
-    // refused whole, with an error the agent (or our own call waiting for it) can act on.
-    void too_deep(const Value* id, const Value* method) {
-        const std::string why = "message nested deeper than " + std::to_string(json::max_depth) + " levels";
-        if (method && id) {
-            host_.log("acp: refused a request of the agent: " + why);
-            reply_error(to_json(*id), kInvalidRequest, why);
-        } else if (!method && id && id->IsInt64()) {
-            rapidjson::Document error(rapidjson::kObjectType);
-            error.AddMember("code", kInvalidRequest, error.GetAllocator());
-            error.AddMember("message", rapidjson::Value(why.c_str(), error.GetAllocator()), error.GetAllocator());
-            handle_response(id->GetInt64(), nullptr, &error);
-        } else {
-            host_.log("acp: the agent sent a " + why + "; ignored");
-        }
-    }
-
-    void handle_response(long long id, const Value* result, const Value* error) {
-        auto it = calls_.find(id);
-        if (it == calls_.end()) {
-            host_.log("acp: a response to no request of ours (id " + std::to_string(id) + "); ignored");
-            return;
-        }
-        auto handler = std::move(it->second);
-        calls_.erase(it);
-        if (error && !error->IsObject()) error = nullptr;
-        if (!error && !result) {
-            static const Value null_value;
-            result = &null_value;
-        }
-        handler(error ? nullptr : result, error);
-    }
-
-    static std::string error_text(const Value& error) {
-        std::string message = string_of(error, "message");
-        if (const Value* code = member(error, "code"); code && code->IsInt())
-            message += " (code " + std::to_string(code->GetInt()) + ")";
+    static std::string error_text(const RpcError& error) {
+        std::string message = error.message;
+        if (error.code != 0) message += " (code " + std::to_string(error.code) + ")";
         return message.empty() ? std::string("an error without a message") : message;
     }
 
     // ---- the session -------------------------------------------------------------------------
 
-    void initialized(const Value* result, const Value* error) {
+    void initialized(const Value* result, const RpcError* error) {
         if (error) {
             fail("the agent refused initialize: " + error_text(*error));
             return;
@@ -288,10 +200,9 @@ private:
         w.StartArray();
         w.EndArray();
         w.EndObject();
-        call("session/new", {buf.GetString(), buf.GetSize()}, [this](const Value* result, const Value* error) {
+        rpc_.call("session/new", {buf.GetString(), buf.GetSize()}, [this](const Value* result, const RpcError* error) {
             if (error) {
-                const Value* code = member(*error, "code");
-                std::string hint = code && code->IsInt() && code->GetInt() == kAuthRequired
+                std::string hint = error->code == acp_error::auth_required
                                        ? " (the agent wants you to log in first; run it once on its own)"
                                        : "";
                 fail("the agent could not start a session: " + error_text(*error) + hint);
@@ -339,7 +250,7 @@ private:
         w.EndArray();
         w.EndObject();
         turn_running_ = true;
-        call("session/prompt", {buf.GetString(), buf.GetSize()}, [this](const Value* result, const Value* error) {
+        rpc_.call("session/prompt", {buf.GetString(), buf.GetSize()}, [this](const Value* result, const RpcError* error) {
             turn_running_ = false;
             if (error) {
                 show_line("[askhost] the prompt failed: " + error_text(*error));
@@ -366,13 +277,13 @@ private:
             // The agent gave up on one of its requests: close the question, answer the request.
             const Value* rid = member(params, "requestId");
             if (!rid) return;
-            const std::string id_json = to_json(*rid);
-            auto it = open_.find(id_json);
+            auto it = open_.find(to_json(*rid));
             if (it == open_.end()) return;
             std::string ask_id = it->second.ask_id;
+            Responder reply = std::move(it->second.reply);
             open_.erase(it);
             if (!ask_id.empty()) host_.withdraw(ask_id);
-            reply_error(id_json, kRequestCancelled, "cancelled by the agent");
+            reply.error(rpc_error::request_cancelled, "cancelled by the agent");
         }
         // Other notifications (extensions, auth status) carry nothing for the person.
     }
@@ -438,29 +349,32 @@ private:
 
     struct OpenRequest {
         std::string ask_id;
-        std::function<void()> cancel;  // answers the agent "cancelled" (on session/cancel)
+        Responder reply;
+        std::function<void(Responder&)> cancel;  // answers the agent "cancelled" (on session/cancel)
     };
 
-    void handle_request(const std::string& id_json, std::string_view method, const Value& params) {
-        if (open_.count(id_json)) {
-            reply_error(id_json, kInvalidRequest, "id " + id_json + " is already waiting for an answer");
-            return;
-        }
-        if (method == "session/request_permission") request_permission(id_json, params);
-        else if (method == "elicitation/create") elicit(id_json, params);
-        else if (method == "fs/read_text_file") read_file(id_json, params);
-        else if (method == "fs/write_text_file") write_file(id_json, params);
-        else reply_error(id_json, kMethodNotFound, "askhost does not offer " + std::string(method));
+    void handle_request(std::string_view method, const Value& params, Responder r) {
+        if (open_.count(r.id_json()))
+            return r.error(rpc_error::invalid_request, "id " + r.id_json() + " is already waiting for an answer");
+        if (method == "session/request_permission") request_permission(params, std::move(r));
+        else if (method == "elicitation/create") elicit(params, std::move(r));
+        else if (method == "fs/read_text_file") read_file(params, std::move(r));
+        else if (method == "fs/write_text_file") write_file(params, std::move(r));
+        else r.error(rpc_error::method_not_found, "askhost does not offer " + std::string(method));
     }
 
     // Asks the person; `answer` runs once with the outcome unless the request was withdrawn.
-    void ask(const std::string& id_json, AskInput input, std::function<void(const Outcome&)> answer,
-             std::function<void()> cancel) {
-        open_[id_json] = {std::string(), std::move(cancel)};
+    void ask(Responder reply, AskInput input, std::function<void(const Outcome&, Responder&)> answer,
+             std::function<void(Responder&)> cancel) {
+        const std::string id_json = reply.id_json();
+        open_[id_json] = {std::string(), std::move(reply), std::move(cancel)};
         std::string ask_id = host_.ask(std::move(input), [this, id_json, a = alive_, answer](Outcome o) {
-            if (!*a || !open_.count(id_json)) return;
-            open_.erase(id_json);
-            answer(o);
+            if (!*a) return;
+            auto it = open_.find(id_json);
+            if (it == open_.end()) return;
+            Responder r = std::move(it->second.reply);
+            open_.erase(it);
+            answer(o, r);
         });
         if (auto it = open_.find(id_json); it != open_.end()) it->second.ask_id = ask_id;
     }
@@ -470,23 +384,23 @@ private:
         open_.clear();
         for (auto& [id, req] : open) {
             if (!req.ask_id.empty()) host_.withdraw(req.ask_id);
-            if (req.cancel) req.cancel();
+            if (req.cancel) req.cancel(req.reply);
         }
     }
 
-    void request_permission(const std::string& id_json, const Value& params) {
+    void request_permission(const Value& params, Responder r) {
         const Value* call_v = member(params, "toolCall");
         const Value* options = member(params, "options");
-        if (!call_v || !call_v->IsObject()) return reply_error(id_json, kInvalidParams, "toolCall: expected an object");
+        if (!call_v || !call_v->IsObject()) return r.error(rpc_error::invalid_params, "toolCall: expected an object");
         if (!options || !options->IsArray() || options->Empty())
-            return reply_error(id_json, kInvalidParams, "options: expected a non-empty array");
+            return r.error(rpc_error::invalid_params, "options: expected a non-empty array");
         auto req = std::make_shared<PermissionRequest>();
         std::size_t i = 0;
         for (const auto& o : options->GetArray()) {
             const std::string oid = string_of(o, "optionId");
             if (oid.empty())
-                return reply_error(id_json, kInvalidParams,
-                                   "options[" + std::to_string(i) + "].optionId: expected a non-empty string");
+                return r.error(rpc_error::invalid_params,
+                               "options[" + std::to_string(i) + "].optionId: expected a non-empty string");
             req->choices.push_back({oid, string_of(o, "name"), parse_permission_kind(string_of(o, "kind")), ""});
             ++i;
         }
@@ -506,23 +420,19 @@ private:
             const std::string_view why = policy_.reason(tool.empty() ? kind : tool);
             show_line("[askhost] allowed " + (tool.empty() ? kind : tool) + " (" +
                       std::string(why.empty() ? "--allow-tools" : why) + "): " + req->title);
-            reply_result(id_json, selected(choice));
-            return;
+            return r.result(selected(choice));
         }
         ask(
-            id_json, permission_ask(*req),
-            [this, id_json, req](const Outcome& o) {
+            std::move(r), permission_ask(*req),
+            [this, req](const Outcome& o, Responder& reply) {
                 PermissionDecision d = decide_permission(*req, o);
-                if (d.cancelled()) {
-                    reply_result(id_json, R"({"outcome":{"outcome":"cancelled"}})");
-                    return;
-                }
+                if (d.cancelled()) return reply.result(kPermissionCancelled);
                 if (!d.message.empty())
                     host_.log("acp: an ACP agent takes no message with a refusal; answered \"" + d.choice->label +
                               "\" (your text: " + d.message + ")");
-                reply_result(id_json, selected(d.choice->id));
+                reply.result(selected(d.choice->id));
             },
-            [this, id_json] { reply_result(id_json, R"({"outcome":{"outcome":"cancelled"}})"); });
+            [](Responder& reply) { reply.result(kPermissionCancelled); });
     }
 
     std::string automatic_choice(const PermissionRequest& req, const std::string& kind) const {
@@ -565,19 +475,18 @@ private:
         return {buf.GetString(), buf.GetSize()};
     }
 
-    void elicit(const std::string& id_json, const Value& params) {
+    void elicit(const Value& params, Responder r) {
         auto parsed = acp::parse_elicitation_form(params, host_.profile());
-        if (auto* r = std::get_if<Refusal>(&parsed)) {
-            host_.log("acp: elicitation refused: " + r->message);
-            reply_error(id_json, kInvalidParams, r->message);
-            return;
+        if (auto* refusal = std::get_if<Refusal>(&parsed)) {
+            host_.log("acp: elicitation refused: " + refusal->message);
+            return r.error(rpc_error::invalid_params, refusal->message);
         }
         auto form = std::make_shared<acp::ElicitationForm>(std::get<acp::ElicitationForm>(std::move(parsed)));
         AskInput input = form->input;
         ask(
-            id_json, std::move(input),
-            [this, id_json, form](const Outcome& o) { reply_result(id_json, acp::elicitation_result_json(*form, o)); },
-            [this, id_json] { reply_result(id_json, R"({"action":"cancel"})"); });
+            std::move(r), std::move(input),
+            [form](const Outcome& o, Responder& reply) { reply.result(acp::elicitation_result_json(*form, o)); },
+            [](Responder& reply) { reply.result(R"({"action":"cancel"})"); });
     }
 
     // ---- the agent's files -------------------------------------------------------------------
@@ -588,13 +497,13 @@ private:
         return static_cast<std::size_t>(v->GetUint64());
     }
 
-    void read_file(const std::string& id_json, const Value& params) {
+    void read_file(const Value& params, Responder r) {
         const Value* path = member(params, "path");
-        if (!path || !path->IsString()) return reply_error(id_json, kInvalidParams, "path: expected a string");
+        if (!path || !path->IsString()) return r.error(rpc_error::invalid_params, "path: expected a string");
         auto got = files_->read(str(*path), count_of(params, "line"), count_of(params, "limit"));
         if (auto* e = std::get_if<acp::FsError>(&got)) {
             host_.log("acp: fs/read_text_file refused: " + e->message);
-            return reply_error(id_json, e->code, e->message);
+            return r.error(e->code, e->message);
         }
         rapidjson::StringBuffer buf;
         JsonWriter w(buf);
@@ -602,27 +511,27 @@ private:
         w.Key("content");
         write_string(w, std::get<std::string>(got));
         w.EndObject();
-        reply_result(id_json, {buf.GetString(), buf.GetSize()});
+        r.result({buf.GetString(), buf.GetSize()});
     }
 
-    void write_file(const std::string& id_json, const Value& params) {
+    void write_file(const Value& params, Responder r) {
         const Value* path = member(params, "path");
         const Value* content = member(params, "content");
-        if (!path || !path->IsString()) return reply_error(id_json, kInvalidParams, "path: expected a string");
-        if (!content || !content->IsString()) return reply_error(id_json, kInvalidParams, "content: expected a string");
+        if (!path || !path->IsString()) return r.error(rpc_error::invalid_params, "path: expected a string");
+        if (!content || !content->IsString()) return r.error(rpc_error::invalid_params, "content: expected a string");
         if (auto e = files_->write(str(*path), str(*content))) {
             host_.log("acp: fs/write_text_file refused: " + e->message);
-            return reply_error(id_json, e->code, e->message);
+            return r.error(e->code, e->message);
         }
-        reply_result(id_json, "{}");
+        r.result("{}");
     }
 
     AdapterHost& host_;
     ToolPolicy policy_;
     std::optional<acp::WorkspaceFiles> files_;
     std::string cwd_;
-    long long next_id_ = 1;
-    std::map<long long, ResponseHandler> calls_;  // our requests waiting for the agent's response
+    // The agent's stdio: newline-delimited JSON-RPC (AdapterHost::send ends each line).
+    RpcEndpoint rpc_{[this](std::string message) { host_.send(message); }};
     std::string session_id_;
     bool failed_ = false;
     bool turn_running_ = false;

@@ -7,8 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "acp_errors.hpp"
 #include "fd_io.hpp"
 #include "text/utf8.hpp"
+#include "transport/rpc_errors.hpp"
 
 namespace askhost::acp {
 namespace fs = std::filesystem;
@@ -32,7 +34,7 @@ std::string valid_utf8(std::string s) {
 }
 
 FsError sys_error(const std::string& what, const fs::path& p, int err) {
-    return {err == ENOENT ? -32002 : -32603, what + " " + p.string() + ": " + std::strerror(err)};
+    return {err == ENOENT ? acp_error::resource_not_found : rpc_error::internal_error, what + " " + p.string() + ": " + std::strerror(err)};
 }
 
 }  // namespace
@@ -44,16 +46,16 @@ WorkspaceFiles::WorkspaceFiles(const fs::path& root) {
 }
 
 std::variant<fs::path, FsError> WorkspaceFiles::resolve(std::string_view path) const {
-    if (path.empty()) return FsError{-32602, "path: required"};
-    if (path.find('\0') != std::string_view::npos) return FsError{-32602, "path: contains a NUL byte"};
+    if (path.empty()) return FsError{rpc_error::invalid_params, "path: required"};
+    if (path.find('\0') != std::string_view::npos) return FsError{rpc_error::invalid_params, "path: contains a NUL byte"};
     fs::path p(path);
-    if (!p.is_absolute()) return FsError{-32602, std::string(path) + ": not an absolute path"};
+    if (!p.is_absolute()) return FsError{rpc_error::invalid_params, std::string(path) + ": not an absolute path"};
     std::error_code ec;
     fs::path real = fs::weakly_canonical(p, ec);
-    if (ec) return FsError{-32603, std::string(path) + ": " + ec.message()};
+    if (ec) return FsError{rpc_error::internal_error, std::string(path) + ": " + ec.message()};
     fs::path rel = real.lexically_relative(root_);
     if (rel.empty() || *rel.begin() == "..")
-        return FsError{-32602, std::string(path) + ": outside the working directory " + root_.string()};
+        return FsError{rpc_error::invalid_params, std::string(path) + ": outside the working directory " + root_.string()};
     return real;
 }
 
@@ -67,11 +69,11 @@ std::variant<std::string, FsError> WorkspaceFiles::read(std::string_view path, s
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
-        return FsError{-32602, "cannot read " + p.string() + ": not a regular file"};
+        return FsError{rpc_error::invalid_params, "cannot read " + p.string() + ": not a regular file"};
     }
     if (static_cast<std::size_t>(st.st_size) > max_read_bytes) {
         ::close(fd);
-        return FsError{-32602, "cannot read " + p.string() + ": " + std::to_string(st.st_size) +
+        return FsError{rpc_error::invalid_params, "cannot read " + p.string() + ": " + std::to_string(st.st_size) +
                                    " bytes, at most " + std::to_string(max_read_bytes)};
     }
     std::string data;
@@ -88,7 +90,7 @@ std::variant<std::string, FsError> WorkspaceFiles::read(std::string_view path, s
         data.append(buf, static_cast<std::size_t>(n));
         if (data.size() > max_read_bytes) {
             ::close(fd);
-            return FsError{-32602, "cannot read " + p.string() + ": more than " + std::to_string(max_read_bytes) + " bytes"};
+            return FsError{rpc_error::invalid_params, "cannot read " + p.string() + ": more than " + std::to_string(max_read_bytes) + " bytes"};
         }
     }
     ::close(fd);
@@ -116,13 +118,13 @@ std::optional<FsError> WorkspaceFiles::write(std::string_view path, std::string_
     auto resolved = resolve(path);
     if (auto* e = std::get_if<FsError>(&resolved)) return *e;
     const fs::path& p = std::get<fs::path>(resolved);
-    if (p == root_) return FsError{-32602, "cannot write " + p.string() + ": it is the working directory"};
+    if (p == root_) return FsError{rpc_error::invalid_params, "cannot write " + p.string() + ": it is the working directory"};
     std::error_code ec;
     fs::create_directories(p.parent_path(), ec);
-    if (ec) return FsError{-32603, "cannot create " + p.parent_path().string() + ": " + ec.message()};
+    if (ec) return FsError{rpc_error::internal_error, "cannot create " + p.parent_path().string() + ": " + ec.message()};
     struct stat st {};
     const bool exists = ::stat(p.c_str(), &st) == 0;
-    if (exists && !S_ISREG(st.st_mode)) return FsError{-32602, "cannot write " + p.string() + ": not a regular file"};
+    if (exists && !S_ISREG(st.st_mode)) return FsError{rpc_error::invalid_params, "cannot write " + p.string() + ": not a regular file"};
 
     fs::path tmp = p.parent_path() /
                    ("." + p.filename().string() + ".askhost-" + std::to_string(::getpid()) + "-" + std::to_string(++tmp_counter_));

@@ -5,6 +5,7 @@
 
 #include "askhost_config.h"
 #include "json_access.hpp"
+#include "transport/rpc_errors.hpp"
 
 namespace askhost::mcp {
 

@@ -175,3 +175,67 @@ BOOST_AUTO_TEST_CASE(invalid_messages_are_refused_by_shape) {
     BOOST_TEST(p.sent[2].find("-32602") != std::string::npos);
     BOOST_TEST(p.sent[3].find("-32700") != std::string::npos);
 }
+
+BOOST_AUTO_TEST_CASE(every_envelope_comes_from_one_writer) {
+    BOOST_TEST(jsonrpc::request("3", "ask/show", R"({"a":1})") ==
+               R"({"jsonrpc":"2.0","id":3,"method":"ask/show","params":{"a":1}})");
+    BOOST_TEST(jsonrpc::request("\"x\"", "shutdown", "") == R"({"jsonrpc":"2.0","id":"x","method":"shutdown"})");
+    BOOST_TEST(jsonrpc::notification("exit", "") == R"({"jsonrpc":"2.0","method":"exit"})");
+    BOOST_TEST(jsonrpc::notification("a\"b", "[]") == R"({"jsonrpc":"2.0","method":"a\"b","params":[]})");
+    BOOST_TEST(jsonrpc::notification_head("agent/output") + "{}}" == jsonrpc::notification("agent/output", "{}"));
+    BOOST_TEST(jsonrpc::result("null", "null") == R"({"jsonrpc":"2.0","id":null,"result":null})");
+    BOOST_TEST(jsonrpc::error("7", -32602, "params.x: \"y\"") ==
+               R"({"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"params.x: \"y\""}})");
+    BOOST_TEST(jsonrpc::error("7", -32000, "m", R"({"k":[1]})") ==
+               R"({"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"m","data":{"k":[1]}}})");
+}
+
+BOOST_AUTO_TEST_CASE(a_parsed_message_is_received_like_its_text) {
+    Pair p;
+    p.ep.on_request = [&](std::string_view, const rapidjson::Value&, Responder r) { r.result("1"); };
+    rapidjson::Document doc;
+    doc.Parse(R"({"jsonrpc":"2.0","id":"q","method":"m","params":[]})");
+    p.ep.receive(doc);
+    BOOST_REQUIRE_EQUAL(p.sent.size(), 1u);
+    BOOST_TEST(p.sent[0] == R"({"jsonrpc":"2.0","id":"q","result":1})");
+}
+
+BOOST_AUTO_TEST_CASE(max_depth_refuses_a_message_whole_and_answers_what_waits) {
+    Pair p;
+    std::vector<std::string> problems, got;
+    p.ep.peer = "the agent";
+    p.ep.max_depth = 8;
+    p.ep.on_problem = [&](std::string_view s) { problems.emplace_back(s); };
+    p.ep.on_request = [&](std::string_view, const rapidjson::Value&, Responder r) { r.result("{}"); };
+    p.ep.on_notify = [&](std::string_view, const rapidjson::Value&) { got.push_back("notified"); };
+    const std::string deep = std::string(20, '[') + std::string(20, ']');
+    p.ep.receive(R"({"jsonrpc":"2.0","id":1,"method":"m","params":)" + deep + "}");
+    p.ep.receive(R"({"jsonrpc":"2.0","method":"n","params":)" + deep + "}");
+    auto id = p.ep.call("c", "{}", [&](const rapidjson::Value* r, const RpcError* e) {
+        got.push_back(r ? to_json(*r) : std::to_string(e->code) + " " + e->message);
+    });
+    p.ep.receive(R"({"jsonrpc":"2.0","id":)" + id + R"(,"result":)" + deep + "}");
+    p.ep.receive(R"({"jsonrpc":"2.0","method":"n","params":[[[]]]})");  // deep enough is fine
+    BOOST_REQUIRE_EQUAL(p.sent.size(), 2u);
+    BOOST_TEST(p.sent[0] == R"({"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"message nested deeper than 8 levels"}})");
+    BOOST_TEST(got == (std::vector<std::string>{"-32600 message nested deeper than 8 levels", "notified"}));
+    BOOST_TEST(problems == (std::vector<std::string>{"refused a request of the agent: message nested deeper than 8 levels",
+                                                     "the agent sent a message nested deeper than 8 levels; ignored"}));
+}
+
+BOOST_AUTO_TEST_CASE(abandon_drops_calls_and_silences_responders_still_held) {
+    Pair p;
+    std::vector<Responder> held;
+    int replies = 0;
+    p.ep.on_request = [&](std::string_view, const rapidjson::Value&, Responder r) { held.push_back(std::move(r)); };
+    p.ep.receive(R"({"jsonrpc":"2.0","id":1,"method":"m"})");
+    p.ep.receive(R"({"jsonrpc":"2.0","id":2,"method":"m"})");
+    p.ep.call("c", "{}", [&](const rapidjson::Value*, const RpcError*) { ++replies; });
+    p.sent.clear();
+    p.ep.abandon();
+    held[0].result("{}");
+    held.clear();  // the other one, dropped unanswered
+    p.ep.notify("n", "{}");
+    BOOST_TEST(p.sent.empty());
+    BOOST_TEST(replies == 0);
+}

@@ -67,7 +67,10 @@ export interface ClientOptions {
   workspaceFolders?: WorkspaceFolder[];
 }
 
-/** Error code -32001: the agent is not running, cannot start, or has no conversation. */
+/**
+ * Error code -32001: the agent is not running, cannot start, or has no conversation (a copy of
+ * rpc_error::agent_error in the normative host/transport/rpc_errors.hpp).
+ */
 export const AGENT_ERROR = -32001;
 
 export class AskhostError extends Error {

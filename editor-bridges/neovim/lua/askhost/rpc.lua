@@ -4,7 +4,7 @@ local uv = vim.uv or vim.loop
 
 local M = {}
 
--- Error codes this client sends.
+-- Error codes this client sends: a copy of the normative host/transport/rpc_errors.hpp.
 M.codes = {
   parse_error = -32700,
   invalid_request = -32600,
