@@ -98,7 +98,8 @@ function M.check()
 
   local state = askhost.info()
   if state.running then
-    r.info(('askhost is running (pid %s)%s'):format(tostring(state.pid), state.agent and (', agent pid ' .. tostring(state.agent.pid)) or ''))
+    r.info(('askhost is running (pid %s)%s'):format(
+      tostring(state.pid), state.agent and (', agent pid ' .. tostring(state.agent.pid)) or ''))
     r.ok(('standing host for %s: agents started there in their own terminals ask here (socket %s)'):format(
       tostring(state.workspace), tostring(state.socket)))
   else
