@@ -34,6 +34,7 @@ M.highlights = {
 -- A preview longer than this is cut (the float grows with its content, the screen does not).
 M.max_preview_lines = 12
 
+-- Link the AskHost* groups (default links: a colour scheme's own definitions win).
 function M.define_highlights()
   for group, target in pairs(M.highlights) do
     vim.cmd(('highlight default link %s %s'):format(group, target))
@@ -42,11 +43,16 @@ end
 
 -- ---------------------------------------------------------------- text helpers
 
+---@param s string
+---@return integer display columns
 local function width_of(s)
   return vim.fn.strdisplaywidth(s)
 end
 
 -- Break text into lines of at most `width` columns, at spaces where possible; "\n" starts a line.
+---@param text string
+---@param width integer columns
+---@return string[]
 function M.wrap(text, width)
   width = math.max(width, 1)
   -- Control characters other than newlines would show as ^M, ^[ ...: spaces instead.
@@ -85,6 +91,9 @@ function M.wrap(text, width)
   return lines
 end
 
+---@param s string
+---@param width integer
+---@return string
 local function truncate(s, width)
   if width_of(s) <= width then
     return s
@@ -96,6 +105,8 @@ local function truncate(s, width)
   return vim.fn.strcharpart(s, 0, n) .. '…'
 end
 
+---@param s string
+---@return string
 local function one_line(s)
   return (s:gsub('[%c]', ' '))
 end
@@ -105,19 +116,32 @@ local is_recommended = model_mod.is_recommended
 -- ---------------------------------------------------------------- layout
 
 -- A growing list of lines, each made of {text, group} spans.
+---@alias askhost.Span { [1]: string, [2]: string? } text and its highlight group
+
+---@class askhost.Canvas
+---@field lines askhost.Span[][]
 local Canvas = {}
 Canvas.__index = Canvas
 
+---@return askhost.Canvas
 local function new_canvas()
   return setmetatable({ lines = {} }, Canvas)
 end
 
+---@param spans? askhost.Span[]
+---@return integer the line's number
 function Canvas:add(spans)
   self.lines[#self.lines + 1] = spans or {}
   return #self.lines
 end
 
 -- Wrapped text: the first line after `first`, the rest after `rest` (both plain).
+---@param text string
+---@param width integer
+---@param first string
+---@param rest string
+---@param group? string
+---@return integer the first line's number
 function Canvas:add_wrapped(text, width, first, rest, group)
   local indent = math.max(width_of(first), width_of(rest))
   local rows = M.wrap(text, math.max(width - indent, 1))
@@ -129,6 +153,9 @@ function Canvas:add_wrapped(text, width, first, rest, group)
   return at
 end
 
+---@param m askhost.Model
+---@return string hint
+---@return string|nil group
 local function hint_text(m)
   local mode = m:mode()
   if mode == 'confirm_discard' then
@@ -140,6 +167,10 @@ local function hint_text(m)
 end
 
 -- Hints wrap between their " • " parts.
+---@param canvas askhost.Canvas
+---@param hint string
+---@param width integer
+---@param group string
 local function add_hint(canvas, hint, width, group)
   local parts = vim.split(hint, ' • ', { plain = true })
   local line = ''
@@ -157,6 +188,9 @@ local function add_hint(canvas, hint, width, group)
   end
 end
 
+---@param m askhost.Model
+---@param width integer
+---@return askhost.Span[]
 local function tab_bar(m, width)
   local items = {}
   for q = 1, m:count() do
@@ -204,6 +238,8 @@ end
 -- Typed text as lines (a paste keeps its line breaks), at most M.max_input_lines; the input
 -- float covers them while the text is being typed.
 M.max_input_lines = 8
+---@param text string
+---@return string[]
 local function text_lines(text)
   local lines = vim.split(text, '\n', { plain = true })
   if #lines > M.max_input_lines then
@@ -217,6 +253,11 @@ local function text_lines(text)
 end
 
 -- Text lines after `first` (its first line) and `rest`; returns the first line's number.
+---@param c askhost.Canvas
+---@param text string
+---@param first string
+---@param rest string
+---@return integer
 local function add_text(c, text, first, rest)
   local at
   for i, l in ipairs(text_lines(text)) do
@@ -226,12 +267,24 @@ local function add_text(c, text, first, rest)
   return at
 end
 
+---@param answer askhost.Answer
+---@return string
 local function answer_text(answer)
   return table.concat(answer.values, ', ')
 end
 
 -- The dialog as lines for a window `width` columns wide. Returns
 -- { lines = {spans...}, cursor = line of the selected row, input = {line=, col=} while typing }.
+---@class askhost.Layout
+---@field lines askhost.Span[][]
+---@field cursor? integer the selected row's line
+---@field input? { line: integer, col: integer } where the input window goes while typing
+
+---@param m askhost.Model
+---@param width integer
+---@param agent? string
+---@param note? string a warning in place of the hint (a rejected key)
+---@return askhost.Layout
 function M.layout(m, width, agent, note)
   local c = new_canvas()
   local out = {}
@@ -375,6 +428,8 @@ function M.layout(m, width, agent, note)
 end
 
 -- Plain text of laid-out lines (for tests and the README's screen capture).
+---@param lines askhost.Span[][]
+---@return string[]
 function M.plain(lines)
   local out = {}
   for i, spans in ipairs(lines) do
@@ -389,6 +444,30 @@ end
 
 -- ---------------------------------------------------------------- the window
 
+---@class askhost.DialogOpts
+---@field agent? string
+---@field title? string
+---@field on_done? fun(outcome: askhost.Outcome)
+---@field on_hide? fun()
+---@field key_guard_ms? integer
+
+---@class askhost.Dialog the windows of one ask's dialog
+---@field model askhost.Model
+---@field opts askhost.DialogOpts
+---@field note? string
+---@field closed boolean
+---@field hidden boolean closed by hand (:q), can show() again
+---@field opened_at integer ms (uv.now)
+---@field buf integer
+---@field win integer
+---@field prev_win integer the window to return to
+---@field augroup integer
+---@field min_width? integer
+---@field layout? askhost.Layout
+---@field input_win? integer
+---@field input_buf? integer
+---@field input_q? integer the question the input window types into
+---@field input_kind? 'text'|'note'
 local Dialog = {}
 Dialog.__index = Dialog
 
@@ -399,6 +478,9 @@ local max_width = 80
 --   title      the border title (Neovim 0.9+)
 --   on_done    function(outcome) once answered or cancelled (not when closed by close())
 --   key_guard_ms  keys pressed this soon after the dialog opens are dropped (default 0)
+---@param questions askhost.Question[]
+---@param opts? askhost.DialogOpts
+---@return askhost.Dialog
 function M.open(questions, opts)
   local self = setmetatable({
     model = model_mod.new(questions),
@@ -463,6 +545,7 @@ function Dialog:_create()
 end
 
 -- Width from the content (at most 80 columns, or the screen less a margin), height from the lines.
+---@return { width: integer, height: integer, row: integer, col: integer, layout: askhost.Layout }
 function Dialog:_geometry()
   local columns, rows = vim.o.columns, vim.o.lines - vim.o.cmdheight
   local avail = math.max(math.min(max_width, columns - 4), 20)
@@ -485,12 +568,14 @@ function Dialog:_geometry()
   }
 end
 
+---@return boolean
 function Dialog:valid()
   return not self.closed and not self.hidden and self.win and api.nvim_win_is_valid(self.win)
 end
 
 -- Draw the current state, resize and re-centre, and (unless opts.keep_focus) put the focus where
 -- typing goes.
+---@param opts? { keep_focus?: boolean }
 function Dialog:render(opts)
   if not self:valid() then
     return
@@ -650,6 +735,7 @@ local rejected_notes = {
   row = 'No such option',
 }
 
+---@param key string a key name as model.handle() takes it
 function Dialog:press(key)
   if not self:valid() then
     return
@@ -694,6 +780,10 @@ function Dialog:_finish()
   end
 end
 
+---@param buf integer
+---@param modes string|string[]
+---@param lhs string
+---@param fn function
 local function map(buf, modes, lhs, fn)
   vim.keymap.set(modes, lhs, fn, { buffer = buf, nowait = true, silent = true })
 end
@@ -718,6 +808,7 @@ function Dialog:_map_dialog_keys()
   end
 end
 
+---@param buf integer
 function Dialog:_map_input_keys(buf)
   local function key(name)
     return function()
@@ -800,6 +891,7 @@ function Dialog:close()
   end
 end
 
+---@return boolean
 function Dialog:is_open()
   return not self.closed
 end

@@ -2,6 +2,14 @@
 local M = {}
 
 -- vim.health (0.8+: report_*; 0.9+: start/ok/...) or the 0.7 `health` module.
+---@class askhost.Reporter the health functions of whichever API this Neovim has
+---@field start fun(name: string)
+---@field ok fun(msg: string)
+---@field info fun(msg: string)
+---@field warn fun(msg: string, advice?: string|string[])
+---@field error fun(msg: string, advice?: string|string[])
+
+---@return askhost.Reporter
 local function reporter()
   local h = vim.health
   if not h or not (h.start or h.report_start) then
@@ -18,6 +26,10 @@ local function reporter()
 end
 
 -- Spawn `binary --stdio`, initialize, shutdown, exit. Returns serverInfo or nil, error.
+---@param binary string
+---@param timeout_ms? integer per request, default 5000
+---@return table|nil server_info
+---@return string|nil err
 function M.handshake(binary, timeout_ms)
   local rpc = require('askhost.rpc')
   local exited = false
@@ -58,6 +70,9 @@ function M.handshake(binary, timeout_ms)
   return rpc.denull(result and result.serverInfo) or {}, nil
 end
 
+---@param t table
+---@param k string
+---@return any
 local function field(t, k)
   local v = t[k]
   if v == vim.NIL then
@@ -66,6 +81,7 @@ local function field(t, k)
   return v
 end
 
+-- The :checkhealth askhost report.
 function M.check()
   local r = reporter()
   r.start('askhost')
@@ -98,7 +114,8 @@ function M.check()
 
   local state = askhost.info()
   if state.running then
-    r.info(('askhost is running (pid %s)%s'):format(tostring(state.pid), state.agent and (', agent pid ' .. tostring(state.agent.pid)) or ''))
+    r.info(('askhost is running (pid %s)%s'):format(
+      tostring(state.pid), state.agent and (', agent pid ' .. tostring(state.agent.pid)) or ''))
     r.ok(('standing host for %s: agents started there in their own terminals ask here (socket %s)'):format(
       tostring(state.workspace), tostring(state.socket)))
   else

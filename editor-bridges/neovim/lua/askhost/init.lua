@@ -8,6 +8,15 @@ local M = {}
 
 M.version = '0.1.0'
 
+---@class askhost.Options setup()'s options; every field optional there
+---@field binary? string path to askhost
+---@field args string[] extra arguments before --stdio
+---@field log_max_lines integer
+---@field notify boolean
+---@field standing boolean
+---@field key_guard_ms integer
+
+---@type askhost.Options
 local defaults = {
   binary = nil, -- path to askhost; default: `askhost` on PATH, else <repo>/build/askhost
   args = {}, -- extra arguments for askhost before --stdio (e.g. {'--profile', 'strict'})
@@ -21,6 +30,35 @@ local defaults = {
 }
 
 -- Everything the plugin remembers lives here (no global variables).
+---@class askhost.Entry one ask/show request, queued until answered (the ask)
+---@field rpc_id integer|string the request's JSON-RPC id
+---@field ask_id? string the host's ask id (params.id)
+---@field questions askhost.Question[]
+---@field agent string
+---@field route string 'agent' | 'mcp' | 'hook' | 'submit'
+---@field who string how the dialog names the asker
+---@field reply askhost.Reply
+---@field dialog? askhost.Dialog
+
+---@class askhost.State
+---@field config askhost.Options
+---@field client? askhost.RpcClient
+---@field ready boolean
+---@field waiting_ready fun(err: string|nil)[]
+---@field pending table[] ask/state's asks, as sent
+---@field queue askhost.Entry[]
+---@field log_lines string[]
+---@field log_buf? integer
+---@field agent? { pid: integer, argv: string[] }
+---@field last_exit? { exitCode: integer|nil, signal: integer|nil }
+---@field workspace? string
+---@field standing_warned boolean
+---@field insert_wait boolean
+---@field stopping? boolean shutdown() is ending askhost: its exit is no surprise
+---@field server_info? table
+---@field socket? string
+
+---@type askhost.State
 local state = {
   config = vim.deepcopy(defaults),
   client = nil, -- the rpc client while askhost runs
@@ -39,6 +77,8 @@ local state = {
 
 -- ---------------------------------------------------------------- configuration
 
+---@param opts? askhost.Options
+---@return table M
 function M.setup(opts)
   state.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
   dialog.define_highlights()
@@ -61,6 +101,7 @@ function M.setup(opts)
 end
 
 -- The plugin's own directory (editor-bridges/neovim), from this file's path.
+---@return string
 function M.plugin_dir()
   local source = debug.getinfo(1, 'S').source:gsub('^@', '')
   return vim.fn.fnamemodify(source, ':p:h:h:h')
@@ -68,6 +109,8 @@ end
 
 -- The askhost binary to run: opts.binary, else `askhost` on PATH, else the repository's
 -- build/askhost next to this plugin. Returns the path, or nil and why not.
+---@return string|nil path
+---@return string|nil why_not
 function M.binary()
   local configured = state.config.binary
   if configured and configured ~= '' then
@@ -87,6 +130,8 @@ function M.binary()
   return nil, 'askhost not found: not on PATH and not at ' .. built .. " (set require('askhost').setup({binary = ...}))"
 end
 
+---@param msg string
+---@param level? integer vim.log.levels
 local function notify(msg, level)
   if state.config.notify then
     vim.notify('askhost: ' .. msg, level or vim.log.levels.INFO)
@@ -95,6 +140,7 @@ end
 
 -- ---------------------------------------------------------------- the log buffer
 
+---@param text string|nil
 local function log_append(text)
   if text == nil or text == '' then
     return
@@ -133,6 +179,7 @@ local function log_append(text)
 end
 
 -- The agent's output so far, as lines.
+---@return string[]
 function M.log_lines()
   local lines = vim.deepcopy(state.log_lines)
   if lines[#lines] == '' then
@@ -142,6 +189,7 @@ function M.log_lines()
 end
 
 -- Open the log buffer (agent/output appended live) in a split.
+---@return integer buf
 function M.open_log()
   local buf = state.log_buf
   if not (buf and vim.api.nvim_buf_is_valid(buf)) then
@@ -217,6 +265,9 @@ local function show_next()
   end
 end
 
+---@param params? table
+---@param reply askhost.Reply
+---@param rpc_id integer|string
 local function on_ask_show(params, reply, rpc_id)
   params = params or {}
   local entry = {
@@ -239,12 +290,16 @@ end
 -- How a dialog names the asker: the agent, and how its question came when not from the agent
 -- askhost runs itself ("codex · MCP", "claude · hook").
 local route_names = { mcp = 'MCP', hook = 'hook', submit = 'client' }
+---@param agent? string
+---@param route? string
+---@return string
 function M.who(agent, route)
   local name = (agent and agent ~= '') and agent or 'agent'
   local via = route_names[route or '']
   return via and (name .. ' · ' .. via) or name
 end
 
+---@param params? { id: integer|string|nil, askId: string|nil }
 local function on_cancel(params)
   params = params or {}
   local id, ask_id = rpc.denull(params.id), rpc.denull(params.askId)
@@ -279,6 +334,7 @@ local function reset_host()
   state.agent = nil
 end
 
+---@type askhost.RpcHandlers
 local handlers = {}
 
 function handlers.on_request(method, params, reply, id)
@@ -324,6 +380,7 @@ function handlers.on_exit(code, signal)
 end
 
 -- Start askhost (if it is not running) and call fn(err) once it answered initialize.
+---@param fn fun(err: string|nil)
 local function with_host(fn)
   if state.client and not state.client:is_closed() then
     if state.ready then
@@ -385,6 +442,8 @@ end
 -- ---------------------------------------------------------------- the workspace
 
 -- A workspace folder as LSP writes it.
+---@param path string
+---@return { uri: string, name: string }
 function M.folder(path)
   return { uri = vim.uri_from_fname(path), name = vim.fn.fnamemodify(path, ':t') }
 end
@@ -401,6 +460,7 @@ function M.start_standing()
 end
 
 -- :cd to another folder: the host's workspace follows.
+---@param dir string
 function M.workspace_changed(dir)
   if not (state.client and state.ready) or dir == state.workspace then
     return
@@ -415,6 +475,8 @@ end
 -- ---------------------------------------------------------------- commands
 
 -- Start the agent: argv is a list (no shell). opts: cwd, env (table), adapter, on_started(err, pid).
+---@param argv string|string[] a command line is split by split_args()
+---@param opts? { cwd?: string, env?: table<string, string>, adapter?: string, on_started?: fun(err: string|nil, pid: integer|nil) }
 function M.start(argv, opts)
   opts = opts or {}
   local done = opts.on_started or function(err, pid)
@@ -454,6 +516,8 @@ function M.start(argv, opts)
   end)
 end
 
+---@param text string
+---@param callback? fun(err: string|nil)
 function M.prompt(text, callback)
   callback = callback or function(err)
     if err then
@@ -469,6 +533,7 @@ function M.prompt(text, callback)
   end)
 end
 
+---@param callback? fun(err: string|nil, result: table)
 function M.stop(callback)
   callback = callback or function(err, result)
     if err then
@@ -488,6 +553,7 @@ function M.stop(callback)
 end
 
 -- Shut askhost down (shutdown, then exit), waiting at most timeout_ms.
+---@param timeout_ms? integer default 2000
 function M.shutdown(timeout_ms)
   local client = state.client
   if not client or client:is_closed() then
@@ -511,16 +577,19 @@ end
 -- ---------------------------------------------------------------- what is waiting
 
 -- Waiting asks as ask/state reported them.
+---@return table[]
 function M.pending()
   return vim.deepcopy(state.pending)
 end
 
 -- A short string for status lines: "" when nothing waits, else "? 1 question waiting"
 -- (set statusline+=%{v:lua.require'askhost'.statusline()}).
+---@return string
 function M.statusline()
   return M.status()
 end
 
+---@return string
 function M.status()
   local n = 0
   for _, ask in ipairs(state.pending) do
@@ -555,6 +624,7 @@ function M.show_pending()
 end
 
 -- The dialog on screen, if any (for tests and integrations).
+---@return askhost.Dialog|nil
 function M.current_dialog()
   local head = state.queue[1]
   if head and head.dialog and head.dialog:is_open() then
@@ -563,6 +633,7 @@ function M.current_dialog()
   return nil
 end
 
+---@return table
 function M.info()
   return {
     running = state.client ~= nil and not state.client:is_closed(),
@@ -578,6 +649,8 @@ function M.info()
 end
 
 -- Split a command line into argv: spaces separate, '...' and "..." quote, \ escapes.
+---@param line string
+---@return string[]
 function M.split_args(line)
   local out, cur, i, quote, have = {}, {}, 1, nil, false
   while i <= #line do
@@ -616,6 +689,7 @@ end
 -- :AskHost {sub} {args}
 M.subcommands = { 'start', 'prompt', 'stop', 'log', 'pending' }
 
+---@param args? string what follows :AskHost
 function M.command(args)
   local sub, rest = (args or ''):match('^%s*(%S*)%s*(.-)%s*$')
   if sub == 'start' then
@@ -637,6 +711,9 @@ function M.command(args)
   end
 end
 
+---@param arglead string
+---@param cmdline string
+---@return string[]
 function M.complete(arglead, cmdline)
   local words = vim.split(cmdline, '%s+')
   if #words <= 2 then

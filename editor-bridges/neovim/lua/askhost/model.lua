@@ -2,6 +2,42 @@
 -- terminal dialog (host/tui/dialog_model.cpp): number keys pick, Space toggles, Tab walks the
 -- questions and a Submit tab, Esc cancels (asking "Discard N answers?" once something is answered).
 -- Rows are 1-based: the options, then "Other"; a free-text question has no rows.
+---@class askhost.Option
+---@field label string
+---@field description? string
+---@field preview? string the option's preview (markdown or HTML) as sent
+
+---@class askhost.Question a question as normalize_questions() leaves it: no JSON nulls
+---@field question string
+---@field header? string the short tab label; nil when absent or empty
+---@field options askhost.Option[] empty for a free-text question
+---@field multiSelect boolean
+
+---@class askhost.Answer one question's answer inside the model
+---@field question string the question's text
+---@field values string[] the picked labels and typed text, in order
+---@field selected? string the picked option's label (single choice only)
+---@field custom boolean the answer (or part of it) was typed
+---@field multi boolean
+---@field preview? string the picked option's preview
+---@field notes? string the note for the agent, trimmed
+
+---@class askhost.Outcome how an ask ended; nil answers when cancelled
+---@field answered boolean
+---@field cancelled? boolean
+---@field answers? askhost.Answer[]
+
+---@class askhost.QuestionState the per-question part of the dialog state
+---@field cursor integer the highlighted row, 1-based
+---@field checked table<integer, boolean> rows ticked (multi-select)
+---@field text string typed text: Other or the free-text answer
+---@field notes string
+---@field editing_other boolean
+---@field scroll integer the first visible row
+---@field answer? askhost.Answer
+
+---@alias askhost.KeyResult 'ignored'|'changed'|'rejected'|'finished'
+---@alias askhost.Mode 'browse'|'edit'|'note'|'confirm_discard'|'confirm_long'
 local M = {}
 
 M.OTHER_LABEL = 'Other (type your answer)'
@@ -12,6 +48,9 @@ M.SCROLL_WINDOW = 5 -- ...showing this many rows at once
 M.MAX_TEXT_BYTES = 100000
 M.CAP_NOTICE = 'Answer is at its 100,000-byte limit: the rest was not kept'
 
+---@generic T
+---@param v T|userdata
+---@return T|nil
 local function denull(v)
   if v == vim.NIL then
     return nil
@@ -19,6 +58,8 @@ local function denull(v)
   return v
 end
 
+---@param v any
+---@return string|nil
 local function str(v)
   v = denull(v)
   if v == nil then
@@ -28,6 +69,8 @@ local function str(v)
 end
 
 -- UTF-8 characters in s.
+---@param s string
+---@return integer
 function M.char_count(s)
   local _, n = s:gsub('[^\128-\191]', '')
   return n
@@ -35,11 +78,15 @@ end
 
 -- One rule in all three dialogs: the label ends with "(Recommended)", ASCII whitespace after it
 -- ignored (docs/dialog.md).
+---@param label string
+---@return boolean
 function M.is_recommended(label)
   return label:match('%(Recommended%)[ \t\n\r\f\v]*$') ~= nil
 end
 
 -- 2847 -> "2,847"
+---@param n integer
+---@return string
 function M.format_count(n)
   local s = tostring(n):reverse():gsub('(%d%d%d)', '%1,'):reverse():gsub('^,', '')
   return s
@@ -47,12 +94,17 @@ end
 
 -- Text as a text field keeps it: CR LF and a lone CR are one line break, a tab is a space, other
 -- control characters go.
+---@param text string
+---@return string
 function M.clean_text(text)
   text = text:gsub('\r\n?', '\n'):gsub('\t', ' '):gsub('[%z\1-\9\11-\31\127]', '')
   return text
 end
 
 -- The longest prefix of s within `max` bytes that ends on a whole UTF-8 character.
+---@param s string
+---@param max integer bytes
+---@return string
 function M.cut_bytes(s, max)
   if #s <= max then
     return s
@@ -66,6 +118,8 @@ function M.cut_bytes(s, max)
 end
 
 -- The host's rule (model/question.cpp): a '<' first, or one before a letter, '/' or '!'.
+---@param p string
+---@return boolean
 local function looks_like_html(p)
   return p:match('^%s*<') ~= nil or p:match('<[/!]?%a') ~= nil
 end
@@ -78,6 +132,8 @@ local entities = { lt = '<', gt = '>', amp = '&', quot = '"', ['#39'] = "'", apo
 
 -- An option's preview as plain text for the float, the terminal's rule (docs/dialog.md): markdown
 -- as it is, HTML with its tags dropped, block ends as line breaks and entities decoded.
+---@param preview string
+---@return string
 function M.preview_text(preview)
   if not looks_like_html(preview) then
     return preview
@@ -130,6 +186,8 @@ function M.preview_text(preview)
 end
 
 -- Questions as received (JSON nulls, missing fields) turned into plain tables.
+---@param raw any the params' questions: a list, vim.NIL or nil
+---@return askhost.Question[]
 function M.normalize_questions(raw)
   local out = {}
   for _, q in ipairs(denull(raw) or {}) do
@@ -151,9 +209,20 @@ function M.normalize_questions(raw)
   return out
 end
 
+---@class askhost.Model the dialog state of one ask
+---@field questions askhost.Question[]
+---@field states askhost.QuestionState[] one per question
+---@field tab integer 1..#questions, or #questions + 1 for Submit
+---@field confirm? 'discard'|'long' the confirmation on screen
+---@field long_chars integer the long answer's length, for its confirmation
+---@field outcome? askhost.Outcome set once the ask is over
+---@field noting? boolean the note field is open
+---@field cap_hit? boolean the last input was cut at MAX_TEXT_BYTES
 local Model = {}
 Model.__index = Model
 
+---@param questions askhost.Question[]
+---@return askhost.Model
 function M.new(questions)
   local self = setmetatable({
     questions = questions,
@@ -171,39 +240,59 @@ end
 
 -- ---------------------------------------------------------------- queries
 
+---@return integer
 function Model:count()
   return #self.questions
 end
+---@return boolean
 function Model:multi_question()
   return #self.questions > 1
 end
+---@param q integer
+---@return boolean
 function Model:free_text(q)
   return #self.questions[q].options == 0
 end
+---@param q integer
+---@return integer
 function Model:row_count(q)
   return self:free_text(q) and 0 or #self.questions[q].options + 1
 end
+---@param q integer
+---@return integer
 function Model:other_row(q)
   return #self.questions[q].options + 1
 end
+---@return integer
 function Model:tab_count()
   return #self.questions + (self:multi_question() and 1 or 0)
 end
+---@return boolean
 function Model:on_submit_tab()
   return self:multi_question() and self.tab == #self.questions + 1
 end
+---@param q integer
+---@return boolean
 function Model:editing(q)
   return self:free_text(q) or self.states[q].editing_other
 end
+---@param q integer
+---@return integer
 function Model:visible_rows(q)
   return #self.questions[q].options > M.SCROLL_THRESHOLD and M.SCROLL_WINDOW or self:row_count(q)
 end
+---@param q integer
+---@param row integer
+---@return boolean
 function Model:checked(q, row)
   return self.states[q].checked[row] == true
 end
+---@param q integer
+---@return boolean
 function Model:answered(q)
   return self.states[q].answer ~= nil
 end
+---@return integer
 function Model:answered_count()
   local n = 0
   for _, s in ipairs(self.states) do
@@ -213,6 +302,7 @@ function Model:answered_count()
   end
   return n
 end
+---@return integer[] the questions without an answer
 function Model:unanswered()
   local out = {}
   for q, s in ipairs(self.states) do
@@ -222,15 +312,19 @@ function Model:unanswered()
   end
   return out
 end
+---@param q integer
+---@return string
 function Model:tab_label(q)
   local qu = self.questions[q]
   return qu.header or qu.question
 end
+---@return boolean
 function Model:finished()
   return self.outcome ~= nil
 end
 
 -- 'browse' | 'edit' | 'note' (`n` opened the question's note) | 'confirm_discard' | 'confirm_long'
+---@return askhost.Mode
 function Model:mode()
   if self.noting and self.confirm == nil then
     return 'note'
@@ -248,15 +342,22 @@ end
 -- The typed text of a question (Other, or the free-text answer); the window's input line sets it.
 -- Past MAX_TEXT_BYTES the rest is not kept and notice() says so; returns the text as kept, which
 -- the window shows in place of what it had.
+---@param q? integer default: the current tab
+---@return string
 function Model:text(q)
   return self.states[q or self.tab].text
 end
+---@param text string
+---@return string
 function Model:_keep(text)
   text = M.clean_text(text)
   local kept = M.cut_bytes(text, M.MAX_TEXT_BYTES)
   self.cap_hit = #kept < #text
   return kept
 end
+---@param text string
+---@param q? integer
+---@return string kept
 function Model:set_text(text, q)
   if self.outcome then
     return text
@@ -268,9 +369,14 @@ function Model:set_text(text, q)
   s.text = self:_keep(text)
   return s.text
 end
+---@param q? integer
+---@return string
 function Model:notes(q)
   return self.states[q or self.tab].notes
 end
+---@param text string
+---@param q? integer
+---@return string kept
 function Model:set_notes(text, q)
   if self.outcome then
     return text
@@ -283,10 +389,12 @@ function Model:set_notes(text, q)
   return s.notes
 end
 -- The typed-text limit's words while the last input was not kept whole, else nil.
+---@return string|nil
 function Model:notice()
   return self.cap_hit and M.CAP_NOTICE or nil
 end
 -- The confirmation's words without the key hint ("Discard 1 answer?"), or nil.
+---@return string|nil
 function Model:confirm_text()
   if self.confirm == 'discard' then
     local n = self:answered_count() -- one plural rule in all three dialogs
@@ -298,6 +406,7 @@ function Model:confirm_text()
 end
 
 -- The key hint under the dialog (docs/dialog.md), outside a confirmation.
+---@return string
 function Model:hint()
   local multi_q = self:multi_question()
   if self.noting then
@@ -331,6 +440,8 @@ end
 -- Keys are names: up down pageup pagedown home end tab backtab left right enter esc space, and
 -- single characters (j k y n 0-9). Returns 'ignored' | 'changed' | 'rejected' | 'finished'.
 
+---@param key string a key name: 'up', 'enter', 'tab', 'space', 'esc', '1', ...
+---@return askhost.KeyResult
 function Model:handle(key)
   if self.outcome or #self.questions == 0 then
     return 'ignored'
@@ -354,6 +465,8 @@ function Model:handle(key)
   return self:_browse(key)
 end
 
+---@param key string
+---@return askhost.KeyResult
 function Model:_browse(key)
   local q, s = self.questions[self.tab], self.states[self.tab]
   if key == 'up' or key == 'k' then
@@ -396,6 +509,8 @@ function Model:_browse(key)
   return 'ignored'
 end
 
+---@param key string
+---@return askhost.KeyResult
 function Model:_edit(key)
   local other = not self:free_text(self.tab)
   if key == 'tab' then
@@ -427,6 +542,8 @@ function Model:_edit(key)
   return 'ignored'
 end
 
+---@param key string
+---@return askhost.KeyResult
 function Model:_submit_tab(key)
   if key == 'enter' then
     if self:answered_count() ~= #self.questions then
@@ -444,6 +561,8 @@ function Model:_submit_tab(key)
   return 'ignored'
 end
 
+---@param key string
+---@return askhost.KeyResult
 function Model:_confirm_discard(key)
   if key == 'y' or key == 'Y' then
     self.confirm = nil
@@ -456,6 +575,8 @@ function Model:_confirm_discard(key)
   return 'ignored'
 end
 
+---@param key string
+---@return askhost.KeyResult
 function Model:_confirm_long(key)
   if key == 'y' or key == 'Y' or key == 'enter' then
     self.confirm = nil
@@ -467,6 +588,7 @@ function Model:_confirm_long(key)
   return 'ignored'
 end
 
+---@return askhost.KeyResult
 function Model:_escape()
   if self:answered_count() == 0 then
     self.outcome = { answered = false, cancelled = true }
@@ -476,6 +598,8 @@ function Model:_escape()
   return 'changed'
 end
 
+---@param delta integer
+---@return askhost.KeyResult
 function Model:_move(delta)
   local rows = self:row_count(self.tab)
   if rows == 0 then
@@ -485,6 +609,8 @@ function Model:_move(delta)
   return self:_set_cursor(target)
 end
 
+---@param row integer
+---@return askhost.KeyResult
 function Model:_set_cursor(row)
   local s = self.states[self.tab]
   if row < 1 or row > self:row_count(self.tab) or row == s.cursor then
@@ -495,6 +621,7 @@ function Model:_set_cursor(row)
   return 'changed'
 end
 
+---@param q integer
 function Model:_keep_cursor_visible(q)
   local s = self.states[q]
   local vis = math.max(self:visible_rows(q), 1)
@@ -506,6 +633,8 @@ function Model:_keep_cursor_visible(q)
   end
 end
 
+---@param row integer
+---@return askhost.KeyResult
 function Model:_quick_select(row)
   self:_set_cursor(row)
   if self.questions[self.tab].multiSelect then
@@ -514,6 +643,8 @@ function Model:_quick_select(row)
   return self:_choose_row(row)
 end
 
+---@param row integer
+---@return askhost.KeyResult
 function Model:_choose_row(row)
   if row == self:other_row(self.tab) then
     return self:_open_other()
@@ -526,6 +657,8 @@ function Model:_choose_row(row)
   })
 end
 
+---@param row integer
+---@return askhost.KeyResult
 function Model:_toggle_row(row)
   local s = self.states[self.tab]
   if row == self:other_row(self.tab) and not s.checked[row] then
@@ -536,6 +669,7 @@ function Model:_toggle_row(row)
   return 'changed'
 end
 
+---@return askhost.KeyResult
 function Model:_open_other()
   local s = self.states[self.tab]
   s.cursor = self:other_row(self.tab)
@@ -557,6 +691,7 @@ function Model:_leave_edit()
 end
 
 -- An answered multi-select question follows later toggles; with nothing left checked it is unanswered.
+---@param q integer
 function Model:_refresh_multi_answer(q)
   local s, qu = self.states[q], self.questions[q]
   if not s.answer then
@@ -580,6 +715,8 @@ function Model:_refresh_multi_answer(q)
   s.answer = { question = qu.question, values = values, custom = custom, multi = true }
 end
 
+---@param confirmed_long boolean
+---@return askhost.KeyResult
 function Model:_commit_text(confirmed_long)
   local s = self.states[self.tab]
   if not s.text:find('[^ \n]') then -- blank text says nothing: it is not an answer
@@ -601,6 +738,7 @@ function Model:_commit_text(confirmed_long)
   return self:_commit({ question = q.question, values = { s.text }, custom = true, multi = false })
 end
 
+---@return askhost.KeyResult
 function Model:_submit_multi_select()
   local s = self.states[self.tab]
   -- Build the answer as if it had been answered, then keep it only if something is checked.
@@ -612,6 +750,8 @@ function Model:_submit_multi_select()
   return self:_commit(s.answer)
 end
 
+---@param answer askhost.Answer
+---@return askhost.KeyResult
 function Model:_commit(answer)
   local s = self.states[self.tab]
   s.answer = answer
@@ -633,6 +773,8 @@ function Model:_commit(answer)
   return 'changed'
 end
 
+---@param delta integer
+---@return askhost.KeyResult
 function Model:_switch_tab(delta)
   if not self:multi_question() then
     return 'ignored'
@@ -660,6 +802,8 @@ end
 -- ---------------------------------------------------------------- the result for ask/show
 
 -- The outcome in the native shape (docs/protocol.md), ready for vim.json.encode.
+---@param outcome? askhost.Outcome
+---@return table result the ask/show result
 function M.result(outcome)
   if not outcome or not outcome.answered then
     return { answered = false, cancelled = true }
@@ -687,6 +831,9 @@ function M.result(outcome)
 end
 
 -- "Database=SQLite, Name=billing" for messages after the dialog closed.
+---@param questions askhost.Question[]
+---@param outcome? askhost.Outcome
+---@return string
 function M.summary(questions, outcome)
   if not outcome then
     return 'withdrawn'

@@ -15,10 +15,21 @@ M.codes = {
 
 -- Frame decoder: feed() any chunk, get back the complete message bodies it finished (in order).
 -- A frame whose header has no usable Content-Length comes back as { error = "..." } and is skipped.
+---@class askhost.Frame a decoded frame: its body, or why it was skipped
+---@field body? string
+---@field error? string
+
+---@class askhost.Decoder
+---@field feed fun(chunk: string|nil): askhost.Frame[]
+---@field pending_bytes fun(): integer
+
+---@return askhost.Decoder
 function M.new_decoder()
   local chunks, buffered = {}, ''
   local decoder = {}
 
+  ---@param chunk string|nil
+  ---@return askhost.Frame[]
   function decoder.feed(chunk)
     local out = {}
     if chunk and chunk ~= '' then
@@ -62,12 +73,17 @@ function M.new_decoder()
   return decoder
 end
 
+---@param message table
+---@return string
 function M.encode_frame(message)
   local body = vim.json.encode(message)
   return 'Content-Length: ' .. #body .. '\r\n\r\n' .. body
 end
 
 -- JSON null comes back as vim.NIL; callers see nil instead.
+---@generic T
+---@param value T|userdata
+---@return T|nil
 function M.denull(value)
   if value == vim.NIL then
     return nil
@@ -75,6 +91,34 @@ function M.denull(value)
   return value
 end
 
+---@class askhost.RpcError
+---@field code integer
+---@field message string
+---@field data? any
+
+---@alias askhost.Reply fun(result: any, err?: askhost.RpcError)
+
+---@class askhost.RpcHandlers
+---@field on_request? fun(method: string, params: any, reply: askhost.Reply, id: integer|string)
+---@field on_notification? fun(method: string, params: any)
+---@field on_stderr? fun(text: string)
+---@field on_exit? fun(code: integer, signal: integer)
+
+---@class askhost.RpcClient a JSON-RPC peer on a child process's stdio
+---@field handlers askhost.RpcHandlers
+---@field next_id integer
+---@field callbacks table<integer, fun(err: askhost.RpcError|nil, result: any)>
+---@field decoder askhost.Decoder
+---@field closed boolean the process ended and its output was read
+---@field exit_code? integer
+---@field exit_signal? integer
+---@field stdin userdata uv_pipe_t
+---@field stdout userdata uv_pipe_t
+---@field stderr userdata uv_pipe_t
+---@field handle userdata uv_process_t
+---@field pid integer
+---@field stdout_done? boolean
+---@field finished? boolean
 local Client = {}
 Client.__index = Client
 
@@ -87,6 +131,12 @@ Client.__index = Client
 --   on_exit(code, signal)
 -- opts: cwd, env (list of "K=V" strings, replaces the environment as uv.spawn does).
 -- Returns the client, or nil and an error message.
+---@param cmd string
+---@param args? string[]
+---@param handlers? askhost.RpcHandlers
+---@param opts? { cwd?: string, env?: string[] }
+---@return askhost.RpcClient|nil
+---@return string|nil err
 function M.start(cmd, args, handlers, opts)
   handlers = handlers or {}
   opts = opts or {}
@@ -149,6 +199,8 @@ function M.start(cmd, args, handlers, opts)
   return self
 end
 
+---@param message table
+---@return boolean written
 function Client:_write(message)
   if self.closed or self.stdin:is_closing() then
     return false
@@ -159,6 +211,10 @@ end
 
 -- Send a request; callback(err, result) runs once: with the result, the peer's error, or a local
 -- error ({code=-32603, message=...}) when the process ends first. Returns the request id.
+---@param method string
+---@param params? table
+---@param callback? fun(err: askhost.RpcError|nil, result: any)
+---@return integer|nil id
 function Client:request(method, params, callback)
   local id = self.next_id
   self.next_id = id + 1
@@ -176,6 +232,11 @@ function Client:request(method, params, callback)
 end
 
 -- Like request(), but waits (at most timeout_ms) and returns err, result.
+---@param method string
+---@param params? table
+---@param timeout_ms? integer default 5000
+---@return askhost.RpcError|nil err
+---@return any result
 function Client:request_sync(method, params, timeout_ms)
   local done, err, result = false, nil, nil
   self:request(method, params, function(e, r)
@@ -189,10 +250,14 @@ function Client:request_sync(method, params, timeout_ms)
   return err, result
 end
 
+---@param method string
+---@param params? table
+---@return boolean written
 function Client:notify(method, params)
   return self:_write({ jsonrpc = '2.0', method = method, params = params or vim.empty_dict() })
 end
 
+---@return boolean
 function Client:is_closed()
   return self.closed
 end
@@ -221,6 +286,8 @@ function Client:_close_pipes()
   end
 end
 
+---@param code integer
+---@param signal integer
 function Client:_on_exit(code, signal)
   self.exit_code, self.exit_signal = code, signal
   self:_maybe_finish()
@@ -259,6 +326,9 @@ function Client:_maybe_finish()
   end)
 end
 
+---@param id integer|string
+---@param result any
+---@param err? askhost.RpcError
 function Client:_reply(id, result, err)
   if err then
     self:_write({ jsonrpc = '2.0', id = id, error = err })
@@ -270,6 +340,7 @@ function Client:_reply(id, result, err)
   end
 end
 
+---@param frame askhost.Frame
 function Client:_dispatch(frame)
   if frame.error then
     if self.handlers.on_stderr then
