@@ -90,9 +90,7 @@ function plural(n: number, word: string): string {
 
 /** Characters as a person counts them (code points, not UTF-16 units). */
 export function charCount(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
+  return Array.from(s).length;
 }
 
 /** UTF-8 bytes of s. */

@@ -1,5 +1,6 @@
 // A small stand-in for the `vscode` module: just what the extension uses, recording what it is
 // asked to show and answering dialogs from a script. Installing it hooks require('vscode').
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- Module._load is not in the ES module typings
 import Module = require('module');
 import * as path from 'path';
 

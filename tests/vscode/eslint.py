@@ -1,0 +1,21 @@
+#!/usr/bin/env python3
+"""ESLint over the VS Code extension (editor-bridges/vscode/eslint.config.mjs), warnings counted
+as errors. Exit 77 (meson's skip) when `./dev vscode-setup` has not installed its npm packages."""
+import os
+import shutil
+import subprocess
+import sys
+
+EXT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "editor-bridges", "vscode")
+
+
+def main():
+    eslint = os.path.join(EXT, "node_modules", ".bin", "eslint")
+    if not os.path.exists(eslint) or not shutil.which("node"):
+        print("eslint is not installed in editor-bridges/vscode/node_modules (./dev vscode-setup): skipped")
+        return 77
+    return subprocess.run([eslint, "--max-warnings=0", "."], cwd=EXT).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
