@@ -2,6 +2,7 @@
 // matching the message's words.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace askhost {
@@ -15,11 +16,12 @@ struct Error {
     };
     Kind kind = Kind::Failed;
     std::string message;
+    std::string path;  // the file, or the field of a request, the error is about (may be empty)
 
-    static Error usage(std::string m) { return {Kind::Usage, std::move(m)}; }
-    static Error not_found(std::string m) { return {Kind::NotFound, std::move(m)}; }
-    static Error cannot_run(std::string m) { return {Kind::CannotRun, std::move(m)}; }
-    static Error failed(std::string m) { return {Kind::Failed, std::move(m)}; }
+    static Error usage(std::string m) { return {Kind::Usage, std::move(m), {}}; }
+    static Error not_found(std::string m) { return {Kind::NotFound, std::move(m), {}}; }
+    static Error cannot_run(std::string m) { return {Kind::CannotRun, std::move(m), {}}; }
+    static Error failed(std::string m, std::string path = {}) { return {Kind::Failed, std::move(m), std::move(path)}; }
 
     int exit_status() const {
         switch (kind) {
@@ -31,5 +33,8 @@ struct Error {
         return 1;
     }
 };
+
+// What a step that can fail returns: nothing, or why not.
+using Status = std::optional<Error>;
 
 }  // namespace askhost

@@ -136,10 +136,10 @@ std::variant<int, Error> Host::start_agent(const LaunchSpec& spec, const std::st
     return session_->pid();
 }
 
-std::optional<std::string> Host::prompt_agent(std::string_view text) {
-    if (!session_ || !session_->running()) return std::string("no agent is running");
+Status Host::prompt_agent(std::string_view text) {
+    if (!session_ || !session_->running()) return Error::failed("no agent is running");
     if (!session_->prompt(text))
-        return "the " + std::string(session_->adapter_name()) + " adapter has no conversation to send a prompt to";
+        return Error::failed("the " + std::string(session_->adapter_name()) + " adapter has no conversation to send a prompt to");
     return std::nullopt;
 }
 
@@ -220,7 +220,7 @@ int Host::run() {
         write_all(2, "askhost: " + store_error_ + "\nTry 'askhost --help' for more information.\n");
         return 2;
     }
-    if (auto err = core_.listen(mode_ == Mode::Stdio ? "editor" : mode_ == Mode::Print ? "print" : "agent")) log(*err + " (other clients cannot attach)");
+    if (auto err = core_.listen(mode_ == Mode::Stdio ? "editor" : mode_ == Mode::Print ? "print" : "agent")) log(err->message + " (other clients cannot attach)");
     wait_signal();
     if (mode_ == Mode::Stdio) {
         int in = ::dup(0), out = ::dup(1);
@@ -246,7 +246,7 @@ int Host::run() {
             // The editor hears about it as an agent/exit it can react to.
             hub_.agent_exit(AgentExit{err->exit_status(), 0});
         } else if (!opts_.prompt.empty()) {
-            if (auto why = prompt_agent(opts_.prompt)) log("--prompt: " + *why);
+            if (auto why = prompt_agent(opts_.prompt)) log("--prompt: " + why->message);
         }
     }
     io_.run();

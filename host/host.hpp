@@ -33,7 +33,7 @@ public:
 
     // AgentControl
     std::variant<int, Error> start_agent(const LaunchSpec& spec, const std::string& adapter) override;
-    std::optional<std::string> prompt_agent(std::string_view text) override;
+    Status prompt_agent(std::string_view text) override;
     bool stop_agent(std::function<void(AgentExit)> done) override;
 
 private:

@@ -50,11 +50,11 @@ HostCore::~HostCore() {
     registration_.remove();
 }
 
-std::optional<std::string> HostCore::listen(const std::string& kind) {
+Status HostCore::listen(const std::string& kind) {
     if (auto err = listener_.listen()) return err;
     hub_.set_socket_path(listener_.path());
     // Agents started anywhere in this host's workspace find it here (askhost mcp, hook, attach).
-    if (auto why = registration_.publish(listener_.path(), kind)) log("cannot register in the host registry: " + *why);
+    if (auto why = registration_.publish(listener_.path(), kind)) log("cannot register in the host registry: " + why->message);
     update_registration();
     return std::nullopt;
 }

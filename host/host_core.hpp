@@ -24,7 +24,7 @@ public:
     std::variant<int, Error> start_agent(const LaunchSpec&, const std::string&) override {
         return Error::failed(why());
     }
-    std::optional<std::string> prompt_agent(std::string_view) override { return why(); }
+    Status prompt_agent(std::string_view) override { return Error::failed(why()); }
     bool stop_agent(std::function<void(AgentExit)>) override { return false; }
 
 private:
@@ -44,7 +44,7 @@ public:
 
     // Listens on the private socket and registers as `kind` ("editor", "agent", "mcp"). nullopt on
     // success, else why other clients cannot attach (a failed registration is only logged).
-    std::optional<std::string> listen(const std::string& kind);
+    Status listen(const std::string& kind);
     const std::string& socket_path() const { return listener_.path(); }
     // A folder of this host's workspace besides the clients' (an agent's working directory).
     void add_folder(const std::string& path);

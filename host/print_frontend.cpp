@@ -14,7 +14,7 @@ void PrintFrontend::show(const Ask& ask, Done done) {
     namespace fs = std::filesystem;
     const fs::path path(pending_file_);
     const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-    std::optional<std::string> error = store::make_dirs(dir, 0700);
+    Status error = store::make_dirs(dir, 0700);
     if (!error) {
         store::DirLock lock(dir);  // another askhost may be adding its questions right now
         auto loaded = store::load_pending(path);
@@ -28,7 +28,7 @@ void PrintFrontend::show(const Ask& ask, Done done) {
             if (std::rename(path.c_str(), aside.c_str()) == 0)
                 log_(loaded.error + "; kept as " + aside + ", starting a new file");
             else
-                error = loaded.error;
+                error = Error::failed(loaded.error, pending_file_);
         }
         if (!error) {
             store::add_ask(file, ask, session_id_, store::iso8601_utc(store::now_ms()));
@@ -36,8 +36,8 @@ void PrintFrontend::show(const Ask& ask, Done done) {
         }
     }
     if (error) {
-        log_("cannot write the pending-questions file: " + *error);
-        done(Outcome::cancelled("askhost could not write the pending-questions file: " + *error));
+        log_("cannot write the pending-questions file: " + error->message);
+        done(Outcome::cancelled("askhost could not write the pending-questions file: " + error->message));
         return;
     }
     const std::size_t n = ask.questions.size();

@@ -181,7 +181,7 @@ private:
             const auto* t = member(params, "text");
             if (!t || !t->IsString()) return r.error(rpc_error::invalid_params, "params.text: expected a string");
             text.assign(t->GetString(), t->GetStringLength());
-            if (auto err = hub_.control_.prompt_agent(text)) return r.error(rpc_error::agent_error, *err);
+            if (auto err = hub_.control_.prompt_agent(text)) return r.error(rpc_error::agent_error, err->message);
             r.result("{}");
             return;
         }

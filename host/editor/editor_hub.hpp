@@ -26,7 +26,7 @@ public:
     // The agent's pid, or why it could not be started.
     virtual std::variant<int, Error> start_agent(const LaunchSpec& spec, const std::string& adapter) = 0;
     // nullopt when sent, else why not.
-    virtual std::optional<std::string> prompt_agent(std::string_view text) = 0;
+    virtual Status prompt_agent(std::string_view text) = 0;
     // false when no agent runs; else `done` runs once the agent has exited.
     virtual bool stop_agent(std::function<void(AgentExit)> done) = 0;
 };

@@ -211,7 +211,7 @@ std::optional<HostRecord> parse_record(std::string_view text) {
 
 Registration::~Registration() { remove(); }
 
-std::optional<std::string> Registration::publish(const std::string& socket, std::string kind) {
+Status Registration::publish(const std::string& socket, std::string kind) {
     record_.pid = static_cast<long>(::getpid());
     record_.socket = socket;
     record_.kind = std::move(kind);
@@ -219,7 +219,7 @@ std::optional<std::string> Registration::publish(const std::string& socket, std:
     auto stat = read_proc_stat(static_cast<pid_t>(record_.pid));
     record_.proc_start = stat ? stat->start_ticks : 0;
     auto slash = socket.rfind('/');
-    if (slash == std::string::npos) return "no directory in " + socket;
+    if (slash == std::string::npos) return Error::failed("no directory in " + socket, socket);
     record_.file = socket.substr(0, slash) + "/host-" + std::to_string(record_.pid) + ".json";
     published_ = true;
     return write();
@@ -254,18 +254,18 @@ void Registration::set_waiting(int count) {
     if (published_) write();
 }
 
-std::optional<std::string> Registration::write() {
+Status Registration::write() {
     // Runtime state, rewritten as questions come and go: replaced atomically (a reader sees the
     // old record or the new), not synced to disk (it means nothing after a reboot).
     const std::string temp = record_.file + ".tmp";
     int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) return "cannot write " + temp + ": " + store::errno_text(errno);
+    if (fd < 0) return Error::failed("cannot write " + temp + ": " + store::errno_text(errno), record_.file);
     bool ok = write_all(fd, record_json(record_));
     ok = ::close(fd) == 0 && ok;
     if (!ok || ::rename(temp.c_str(), record_.file.c_str()) != 0) {
         int err = errno;
         ::unlink(temp.c_str());
-        return "cannot write " + record_.file + ": " + store::errno_text(err);
+        return Error::failed("cannot write " + record_.file + ": " + store::errno_text(err), record_.file);
     }
     return std::nullopt;
 }

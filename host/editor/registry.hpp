@@ -3,6 +3,8 @@
 // Each host writes host-PID.json beside its socket host-PID.sock (docs/protocol.md, "Registry").
 #pragma once
 
+#include "error.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -52,7 +54,7 @@ public:
 
     // Writes (or rewrites) the record for `socket` (whose directory is the registry). nullopt on
     // success, else why not.
-    std::optional<std::string> publish(const std::string& socket, std::string kind);
+    Status publish(const std::string& socket, std::string kind);
     // New folders and client: the record is rewritten (once) when published and changed.
     void update(std::vector<WorkspaceFolder> folders, std::string client_name, std::string client_version);
     // How many questions wait (askhost status reads it without asking the host).
@@ -63,7 +65,7 @@ public:
     void remove();
 
 private:
-    std::optional<std::string> write();
+    Status write();
     HostRecord record_;
     bool published_ = false;
 };

@@ -73,12 +73,12 @@ SocketListener::~SocketListener() {
     if (!path_.empty()) ::unlink(path_.c_str());
 }
 
-std::optional<std::string> SocketListener::listen() {
+Status SocketListener::listen() {
     std::string why;
     auto dir = socket_directory(&why);
-    if (!dir) return "no private directory for the socket: " + why;
+    if (!dir) return Error::failed("no private directory for the socket: " + why);
     std::string path = *dir + "/host-" + std::to_string(::getpid()) + ".sock";
-    if (path.size() >= sizeof(sockaddr_un::sun_path)) return "socket path too long: " + path;
+    if (path.size() >= sizeof(sockaddr_un::sun_path)) return Error::failed("socket path too long: " + path, path);
     // Bound under a temporary name and renamed once it listens: whoever sees the socket can connect.
     const std::string temp = *dir + "/.host-" + std::to_string(::getpid()) + ".sock.tmp";
     ::unlink(temp.c_str());  // stale files of a dead host with our pid
@@ -96,7 +96,7 @@ std::optional<std::string> SocketListener::listen() {
         ec = boost::system::error_code(errno, boost::system::system_category());
     if (ec) {
         ::unlink(temp.c_str());
-        return "cannot listen on " + path + ": " + ec.message();
+        return Error::failed("cannot listen on " + path + ": " + ec.message(), path);
     }
     path_ = path;
     accept();

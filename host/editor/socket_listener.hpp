@@ -1,6 +1,8 @@
 // Extra clients reach a running host through a Unix socket in a private directory.
 #pragma once
 
+#include "error.hpp"
+
 #include <functional>
 #include <memory>
 #include <optional>
@@ -26,7 +28,7 @@ public:
     ~SocketListener();
 
     // Binds <dir>/host-<pid>.sock (mode 0600). nullopt on success, else why not.
-    std::optional<std::string> listen();
+    Status listen();
     const std::string& path() const { return path_; }
 
     std::function<void(std::string_view)> on_log;

@@ -152,7 +152,7 @@ int answer_by_editing(const std::string& path, std::ostream& out, std::ostream& 
     ::close(fd);
     if (auto e = atomic_write(copy, original.data, 0600)) {
         ::unlink(copy.c_str());
-        return failure(err, "answer", *e);
+        return failure(err, "answer", e->message);
     }
     std::string why;
     if (run_editor(copy, why) != 0) {
@@ -184,7 +184,7 @@ int answer_by_editing(const std::string& path, std::ostream& out, std::ostream& 
     auto res = apply_answers(current.file, doc);
     if (!res.errors.empty()) return report_errors(err, path, res.errors, keep);
     current.file.timestamp = iso8601_utc(now_ms());
-    if (auto e = save_pending(p, current.file)) return failure(err, "answer", *e + "\n" + keep);
+    if (auto e = save_pending(p, current.file)) return failure(err, "answer", e->message + "\n" + keep);
     ::unlink(copy.c_str());
     print_answered(out, path, current.file, res);
     return 0;
@@ -333,7 +333,7 @@ int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ost
     auto res = text ? apply_text(loaded.file, *text) : apply_answers(loaded.file, doc);
     if (!res.errors.empty()) return report_errors(err, path, res.errors);
     loaded.file.timestamp = iso8601_utc(now_ms());
-    if (auto e = save_pending(p, loaded.file)) return failure(err, "answer", *e);
+    if (auto e = save_pending(p, loaded.file)) return failure(err, "answer", e->message);
     print_answered(out, path, loaded.file, res);
     return 0;
 }

@@ -17,18 +17,18 @@ namespace fs = std::filesystem;
 
 std::string errno_text(int err) { return std::strerror(err); }
 
-std::optional<std::string> make_dirs(const fs::path& dir, unsigned mode) {
+Status make_dirs(const fs::path& dir, unsigned mode) {
     if (dir.empty()) return std::nullopt;
     struct stat st {};
     if (::stat(dir.c_str(), &st) == 0) {
         if (S_ISDIR(st.st_mode)) return std::nullopt;
-        return dir.string() + ": exists and is not a directory";
+        return Error::failed(dir.string() + ": exists and is not a directory", dir.string());
     }
     if (dir.has_parent_path() && dir.parent_path() != dir) {
         if (auto err = make_dirs(dir.parent_path(), mode)) return err;
     }
     if (::mkdir(dir.c_str(), static_cast<mode_t>(mode)) != 0 && errno != EEXIST)
-        return "cannot create " + dir.string() + ": " + errno_text(errno);
+        return Error::failed("cannot create " + dir.string() + ": " + errno_text(errno), dir.string());
     return std::nullopt;
 }
 
@@ -40,17 +40,17 @@ void mark_askhost_folder(const fs::path& dir) {
         atomic_write(ignore, "# Written by askhost: nothing in this folder belongs in version control.\n*\n", 0644);
 }
 
-std::optional<std::string> atomic_write(const fs::path& file, std::string_view data, unsigned mode) {
+Status atomic_write(const fs::path& file, std::string_view data, unsigned mode) {
     const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
     if (auto err = make_dirs(dir, 0700)) return err;
     std::string tmpl = (dir / ("." + file.filename().string() + ".tmp-XXXXXX")).string();
     int fd = ::mkstemp(tmpl.data());
-    if (fd < 0) return "cannot create a temporary file in " + dir.string() + ": " + errno_text(errno);
-    auto fail = [&](const std::string& what) -> std::optional<std::string> {
+    if (fd < 0) return Error::failed("cannot create a temporary file in " + dir.string() + ": " + errno_text(errno), file.string());
+    auto fail = [&](const std::string& what) -> Status {
         int err = errno;
         ::close(fd);
         ::unlink(tmpl.c_str());
-        return what + " " + tmpl + ": " + errno_text(err);
+        return Error::failed(what + " " + tmpl + ": " + errno_text(err), file.string());
     };
     if (::fchmod(fd, static_cast<mode_t>(mode)) != 0) return fail("cannot chmod");
     if (!write_all(fd, data)) return fail("cannot write");
@@ -58,12 +58,12 @@ std::optional<std::string> atomic_write(const fs::path& file, std::string_view d
     if (::close(fd) != 0) {
         int err = errno;
         ::unlink(tmpl.c_str());
-        return "cannot close " + tmpl + ": " + errno_text(err);
+        return Error::failed("cannot close " + tmpl + ": " + errno_text(err), file.string());
     }
     if (::rename(tmpl.c_str(), file.c_str()) != 0) {
         int err = errno;
         ::unlink(tmpl.c_str());
-        return "cannot rename " + tmpl + " to " + file.string() + ": " + errno_text(err);
+        return Error::failed("cannot rename " + tmpl + " to " + file.string() + ": " + errno_text(err), file.string());
     }
     // The rename itself is durable only once the directory is synced.
     int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -7,16 +7,17 @@
 #include <string>
 #include <string_view>
 
+#include "error.hpp"
+
 namespace askhost::store {
 
 // Creates `dir` and any missing parents with `mode` (existing ones are left as they are).
-std::optional<std::string> make_dirs(const std::filesystem::path& dir, unsigned mode = 0700);
+Status make_dirs(const std::filesystem::path& dir, unsigned mode = 0700);
 
 // Replaces `file` so that a reader sees the old content or the new, never a mix: a temporary file
 // in the same directory, written, fsynced, chmod `mode`, renamed over `file`, directory fsynced.
 // Missing parent directories are created with mode 0700.
-std::optional<std::string> atomic_write(const std::filesystem::path& file, std::string_view data,
-                                        unsigned mode = 0600);
+Status atomic_write(const std::filesystem::path& file, std::string_view data, unsigned mode = 0600);
 
 // askhost's own folder in a project stays out of its git history (as .venv or node_modules tools
 // do): when `dir` is named .askhost, a .gitignore holding `*`, written once, never over the

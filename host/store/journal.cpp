@@ -257,13 +257,13 @@ Journal::~Journal() {
     if (fd_ >= 0) ::close(fd_);
 }
 
-std::optional<std::string> Journal::append(std::string line) {
+Status Journal::append(std::string line) {
     line.push_back('\n');
     if (fd_ < 0) {
-        if (file_.empty()) return std::string("no state directory: set XDG_STATE_HOME or HOME");
+        if (file_.empty()) return Error::failed("no state directory: set XDG_STATE_HOME or HOME");
         if (auto err = make_dirs(file_.parent_path(), 0700)) return err;
         fd_ = ::open(file_.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);  // read: the last byte
-        if (fd_ < 0) return "cannot open " + file_.string() + ": " + errno_text(errno);
+        if (fd_ < 0) return Error::failed("cannot open " + file_.string() + ": " + errno_text(errno), file_.string());
     }
     // Two hosts may share a session (--session): one writer at a time keeps lines whole.
     while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
@@ -277,19 +277,19 @@ std::optional<std::string> Journal::append(std::string line) {
         if (::pread(fd_, &last, 1, st.st_size - 1) == 1 && last != '\n') line.insert(line.begin(), '\n');
     }
     std::string_view rest = line;
-    std::optional<std::string> error;
+    Status error;
     while (!rest.empty()) {
         ssize_t n = ::write(fd_, rest.data(), rest.size());
         if (n < 0) {
             if (errno == EINTR) continue;
-            error = "cannot write " + file_.string() + ": " + errno_text(errno);
+            error = Error::failed("cannot write " + file_.string() + ": " + errno_text(errno), file_.string());
             break;
         }
         rest.remove_prefix(static_cast<std::size_t>(n));
     }
     known_end_ = sized && !error ? st.st_size + static_cast<off_t>(line.size()) : -1;
     if (!error && sync_ == JournalSync::Always && ::fdatasync(fd_) != 0)
-        error = "cannot sync " + file_.string() + ": " + errno_text(errno);
+        error = Error::failed("cannot sync " + file_.string() + ": " + errno_text(errno), file_.string());
     ::flock(fd_, LOCK_UN);
     if (!error && sync_ == JournalSync::Deferred) {
         if (!syncer_) {
@@ -297,17 +297,18 @@ std::optional<std::string> Journal::append(std::string line) {
                 syncer_ = std::make_unique<Syncer>(fd_);
             } catch (const std::exception&) {  // no thread to be had: sync here, as Always does
                 sync_ = JournalSync::Always;
-                if (::fdatasync(fd_) != 0) return "cannot sync " + file_.string() + ": " + errno_text(errno);
+                if (::fdatasync(fd_) != 0)
+                    return Error::failed("cannot sync " + file_.string() + ": " + errno_text(errno), file_.string());
                 return error;
             }
         }
-        if (auto e = syncer_->take_error()) error = "cannot sync " + file_.string() + ": " + *e;
+        if (auto e = syncer_->take_error()) error = Error::failed("cannot sync " + file_.string() + ": " + *e, file_.string());
         syncer_->written();
     }
     return error;
 }
 
-std::optional<std::string> Journal::record_ask(const Ask& ask, std::string_view source, std::string_view replay_of) {
+Status Journal::record_ask(const Ask& ask, std::string_view source, std::string_view replay_of) {
     rapidjson::StringBuffer buf;
     JsonWriter w(buf);
     w.StartObject();
@@ -364,7 +365,7 @@ void outcome_head(JsonWriter& w, const std::string& session, const std::string& 
 
 }  // namespace
 
-std::optional<std::string> Journal::record_outcome(const Ask& ask, const Outcome& o, std::string_view source) {
+Status Journal::record_outcome(const Ask& ask, const Outcome& o, std::string_view source) {
     rapidjson::StringBuffer buf;
     JsonWriter w(buf);
     const std::int64_t at = now_ms();
@@ -404,7 +405,7 @@ std::optional<std::string> Journal::record_outcome(const Ask& ask, const Outcome
     return append(std::string(buf.GetString(), buf.GetSize()));
 }
 
-std::optional<std::string> Journal::record_withdrawn(const Ask& ask) {
+Status Journal::record_withdrawn(const Ask& ask) {
     rapidjson::StringBuffer buf;
     JsonWriter w(buf);
     outcome_head(w, session_, run_, ask, journal_mode_name(mode_), "withdrawn", now_ms());

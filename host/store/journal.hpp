@@ -2,6 +2,8 @@
 // outcome, each written before the answer is handed back. Format: docs/files.md.
 #pragma once
 
+#include "error.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -91,14 +93,12 @@ public:
 
     // Each appends one line (synced as `sync` says). An error is returned (and the record lost),
     // never thrown; a deferred sync that failed is reported by the next record.
-    std::optional<std::string> record_ask(const Ask& ask, std::string_view source = {},
-                                          std::string_view replay_of = {});
-    std::optional<std::string> record_outcome(const Ask& ask, const Outcome& outcome,
-                                              std::string_view source = {});
-    std::optional<std::string> record_withdrawn(const Ask& ask);
+    Status record_ask(const Ask& ask, std::string_view source = {}, std::string_view replay_of = {});
+    Status record_outcome(const Ask& ask, const Outcome& outcome, std::string_view source = {});
+    Status record_withdrawn(const Ask& ask);
 
 private:
-    std::optional<std::string> append(std::string line);
+    Status append(std::string line);
 
     std::filesystem::path file_;
     std::string session_;

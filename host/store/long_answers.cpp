@@ -19,7 +19,7 @@ std::string fit_long_answers(const Ask& ask, Outcome& outcome) {
         const fs::path file =
             dir / (ask.id + "-" + stamp + "-q" + std::to_string(question + 1) + "-" + std::to_string(++n) + ".txt");
         if (auto err = atomic_write(file, whole, 0600)) {
-            said += " (question " + std::to_string(question + 1) + ": not saved: " + *err + ")";
+            said += " (question " + std::to_string(question + 1) + ": not saved: " + err->message + ")";
             return {};
         }
         mark_askhost_folder(dir.parent_path());

@@ -260,7 +260,7 @@ PendingLoad load_pending(const std::filesystem::path& path) {
     return out;
 }
 
-std::optional<std::string> save_pending(const std::filesystem::path& path, const PendingFile& file) {
+Status save_pending(const std::filesystem::path& path, const PendingFile& file) {
     auto err = atomic_write(path, serialize_pending(file), 0600);
     if (!err) mark_askhost_folder(path.parent_path());
     return err;

@@ -4,6 +4,8 @@
 // metadata}. Written atomically; read tolerantly (hand edits, the spec's shorter shape).
 #pragma once
 
+#include "error.hpp"
+
 #include <cstddef>
 #include <filesystem>
 #include <optional>
@@ -49,7 +51,7 @@ struct PendingLoad {
 };
 PendingLoad load_pending(const std::filesystem::path& path);
 // Atomic replace, mode 0600, parent directories created 0700.
-std::optional<std::string> save_pending(const std::filesystem::path& path, const PendingFile& file);
+Status save_pending(const std::filesystem::path& path, const PendingFile& file);
 
 // Adds an ask's questions: used entries are dropped (they were consumed); an entry with the same
 // question text is refreshed (options, header) and keeps an answer it already has.

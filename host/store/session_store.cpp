@@ -77,7 +77,7 @@ void SessionStore::attach(Broker& broker, bool print_fallback) {
     broker.on_withdrawn = [this, prev_withdrawn](const Ask& ask) {
         if (auto err = journal_.record_withdrawn(ask); err && !journal_warned_) {
             journal_warned_ = true;
-            warn("session journal: " + *err);
+            warn("session journal: " + err->message);
         }
         if (prev_withdrawn) prev_withdrawn(ask);
     };
@@ -95,14 +95,14 @@ void SessionStore::journal_ask(const Ask& ask, std::string_view source) {
     }
     if (auto err = journal_.record_ask(ask, source, replay_of); err && !journal_warned_) {
         journal_warned_ = true;
-        warn("session journal: " + *err);
+        warn("session journal: " + err->message);
     }
 }
 
 void SessionStore::journal_outcome(const Ask& ask, const Outcome& outcome, std::string_view source) {
     if (auto err = journal_.record_outcome(ask, outcome, source); err && !journal_warned_) {
         journal_warned_ = true;
-        warn("session journal: " + *err);
+        warn("session journal: " + err->message);
     }
 }
 
@@ -161,7 +161,7 @@ std::optional<Outcome> SessionStore::from_pending_file(const Ask& in) {
     journal_outcome(ask, o, "pending-file");
     loaded.file.timestamp = iso8601_utc(now_ms());
     if (auto err = save_pending(path, loaded.file))
-        warn("cannot mark the answers used in " + pending_file_ + ": " + *err);
+        warn("cannot mark the answers used in " + pending_file_ + ": " + err->message);
     const std::size_t n = in.questions.size();
     warn("answered " + std::to_string(n) + (n == 1 ? " question" : " questions") + " from " + pending_file_);
     return o;

@@ -140,7 +140,7 @@ int ask(const rapidjson::Value& hook) {
             own->set_tmux(server.substr(0, server.find(',')), tmux_pane);
         }
         if (auto err = own->listen("hook")) {
-            note(*err);
+            note(err->message);
             return 0;
         }
         std::string id = own->broker().submit(a, on_outcome);
@@ -310,7 +310,7 @@ int install(const std::vector<std::string>& args) {
     struct stat st {};
     unsigned mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 0777) : 0644;
     if (auto err = store::atomic_write(path, std::string(buf.GetString(), buf.GetSize()) + "\n", mode)) {
-        write_all(2, "askhost hook install: " + *err + "\n");
+        write_all(2, "askhost hook install: " + err->message + "\n");
         return 1;
     }
     write_all(1, "askhost hook added to " + path + " (PreToolUse: AskUserQuestion and MCP ask_user_question; PermissionRequest: every tool).\n"

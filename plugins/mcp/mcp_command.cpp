@@ -231,7 +231,7 @@ private:
             ::unlink(path.c_str());
             return;
         }
-        if (auto err = store::save_pending(path, file)) log_line(*err);
+        if (auto err = store::save_pending(path, file)) log_line(err->message);
     }
 
     std::string path_;
@@ -293,7 +293,7 @@ private:
         if (!listening_) {
             listening_ = true;
             core_.add_folder(cwd_);  // registered with it from the first write
-            if (auto err = core_.listen("mcp")) log_line(*err);
+            if (auto err = core_.listen("mcp")) log_line(err->message);
         }
 #if ASKHOST_HAVE_TUI
         if (!dialog_ && terminal_is_free()) {

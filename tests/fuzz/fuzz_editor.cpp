@@ -32,7 +32,7 @@ public:
         if (spec.argv.size() == 1 && spec.argv[0] == "ok") return 4242;
         return Error::failed("no agents in the fuzzer");
     }
-    std::optional<std::string> prompt_agent(std::string_view) override { return std::string("no agent"); }
+    Status prompt_agent(std::string_view) override { return Error::failed("no agent"); }
     bool stop_agent(std::function<void(AgentExit)> done) override {
         done(AgentExit{0, 15});
         return true;
