@@ -8,7 +8,7 @@
 #include "cli.hpp"
 #include "fd_io.hpp"
 #include "editor/attach.hpp"
-#include "editor/registry.hpp"
+#include "editor/hosts_command.hpp"
 #include "host.hpp"
 #include "store/commands.hpp"
 #if ASKHOST_HAVE_TUI

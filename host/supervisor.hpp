@@ -13,22 +13,10 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include "agent_control.hpp"
 #include "error.hpp"
 
 namespace askhost {
-
-struct AgentExit {
-    int exit_code = 0;  // meaningful when signal == 0
-    int signal = 0;     // the signal that ended the agent, or 0
-    // The conventional shell status: exit_code, or 128 + signal.
-    int status() const { return signal ? 128 + signal : exit_code; }
-};
-
-struct LaunchSpec {
-    std::vector<std::string> argv;
-    std::string cwd;                          // empty: askhost's own
-    std::map<std::string, std::string> env;  // added to (or replacing in) askhost's environment
-};
 
 class Supervisor {
 public:

@@ -12,6 +12,7 @@
 
 #include "askhost_config.h"
 #include "editor/ask_json.hpp"
+#include "editor/hosts_command.hpp"
 #include "editor/registry.hpp"
 #include "editor/socket_listener.hpp"
 #include "terminal_output.hpp"

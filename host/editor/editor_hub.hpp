@@ -12,24 +12,12 @@
 #include <boost/asio/io_context.hpp>
 
 #include "adapter.hpp"
+#include "agent_control.hpp"
 #include "editor/registry.hpp"
 #include "broker.hpp"
-#include "supervisor.hpp"
 #include "transport/connection.hpp"
 
 namespace askhost {
-
-// What clients may do to the agent (agent/start, agent/prompt, agent/stop).
-class AgentControl {
-public:
-    virtual ~AgentControl() = default;
-    // The agent's pid, or why it could not be started.
-    virtual std::variant<int, Error> start_agent(const LaunchSpec& spec, const std::string& adapter) = 0;
-    // nullopt when sent, else why not.
-    virtual Status prompt_agent(std::string_view text) = 0;
-    // false when no agent runs; else `done` runs once the agent has exited.
-    virtual bool stop_agent(std::function<void(AgentExit)> done) = 0;
-};
 
 class EditorClient;
 

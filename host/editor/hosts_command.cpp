@@ -1,4 +1,4 @@
-#include "editor/registry.hpp"
+#include "editor/hosts_command.hpp"
 
 #include <algorithm>
 #include <climits>

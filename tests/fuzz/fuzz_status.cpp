@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "editor/registry.hpp"
+#include "editor/hosts_command.hpp"
 #include "fuzz.hpp"
 #include "json_access.hpp"
 #include "json_check.hpp"
