@@ -12,8 +12,8 @@
 
 #include <rapidjson/document.h>
 
-#include "broker.hpp"
-#include "print_frontend.hpp"
+#include "core/broker.hpp"
+#include "store/print_frontend.hpp"
 #include "store/journal.hpp"
 
 namespace askhost::store {

@@ -23,11 +23,11 @@
 
 #include "claude_tools.hpp"
 #include "hook_reply.hpp"
-#include "editor/host_client.hpp"
-#include "host_core.hpp"
-#include "editor/registry.hpp"
-#include "fd_io.hpp"
-#include "json_access.hpp"
+#include "frontends/editor/host_client.hpp"
+#include "frontends/editor/host_core.hpp"
+#include "frontends/editor/registry.hpp"
+#include "core/fd_io.hpp"
+#include "json/json_access.hpp"
 #include "store/fs_util.hpp"
 #include "transport/jsonrpc.hpp"
 

@@ -8,8 +8,8 @@
 
 #include <rapidjson/document.h>
 
-#include "model/outcome.hpp"
-#include "permission_question.hpp"
+#include "core/model/outcome.hpp"
+#include "common/permission_question.hpp"
 
 namespace askhost::claude {
 

@@ -22,23 +22,23 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "askhost_config.h"
-#include "broker.hpp"
-#include "host_core.hpp"
-#include "editor/ask_json.hpp"
-#include "editor/host_client.hpp"
-#include "editor/registry.hpp"
-#include "editor/socket_listener.hpp"
-#include "fd_io.hpp"
+#include "core/broker.hpp"
+#include "frontends/editor/host_core.hpp"
+#include "frontends/editor/ask_json.hpp"
+#include "frontends/editor/host_client.hpp"
+#include "frontends/editor/registry.hpp"
+#include "frontends/editor/socket_listener.hpp"
+#include "core/fd_io.hpp"
 #include "mcp_server.hpp"
-#include "print_frontend.hpp"
-#include "proc_stat.hpp"
+#include "store/print_frontend.hpp"
+#include "frontends/proc_stat.hpp"
 #include "store/fs_util.hpp"
-#include "notify.hpp"
-#include "tmux_popup.hpp"
+#include "frontends/notify.hpp"
+#include "frontends/tmux_popup.hpp"
 #include "store/pending_file.hpp"
 #include "transport/connection.hpp"
 #if ASKHOST_HAVE_TUI
-#include "tui/terminal_dialog.hpp"
+#include "frontends/tui/terminal_dialog.hpp"
 #endif
 
 namespace askhost::mcp {

@@ -8,11 +8,11 @@
 #include <string_view>
 #include <vector>
 
-#include "editor/hosts_command.hpp"
+#include "app/hosts_command.hpp"
 #include "fuzz.hpp"
-#include "json_access.hpp"
+#include "json/json_access.hpp"
 #include "json_check.hpp"
-#include "model/question.hpp"
+#include "core/model/question.hpp"
 
 using namespace askhost;
 

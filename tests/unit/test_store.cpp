@@ -12,7 +12,7 @@
 #include <rapidjson/document.h>
 
 #include "store/answer_spec.hpp"
-#include "store/commands.hpp"
+#include "app/store_commands.hpp"
 #include "store/fs_util.hpp"
 #include "store/journal.hpp"
 #include "store/pending_file.hpp"
