@@ -13,6 +13,7 @@
 
 #include "frontends/editor/ask_json.hpp"
 #include "frontends/notify.hpp"
+#include "transport/stdio.hpp"
 
 namespace askhost {
 
@@ -176,18 +177,7 @@ void Host::finish(int code) {
     signals_.cancel();
     // Let queued replies and notifications (the last agent/output, agent/exit, the shutdown
     // reply) reach the clients, then stop: at once when all is written, else after 2 s at most.
-    boost::asio::post(io_, [this] { stop_when_written(200); });
-}
-
-void Host::stop_when_written(int ticks_left) {
-    if (hub_.queued_bytes() == 0 || ticks_left <= 0) {
-        io_.stop();
-        return;
-    }
-    auto timer = std::make_shared<boost::asio::steady_timer>(io_, std::chrono::milliseconds(10));
-    timer->async_wait([this, timer, ticks_left](const boost::system::error_code& ec) {
-        if (!ec) stop_when_written(ticks_left - 1);
-    });
+    boost::asio::post(io_, [this] { stop_when_written(io_, [this] { return hub_.queued_bytes(); }); });
 }
 
 void Host::wait_signal() {
@@ -223,13 +213,7 @@ int Host::run() {
     if (auto err = core_.listen(mode_ == Mode::Stdio ? "editor" : mode_ == Mode::Print ? "print" : "agent")) log(err->message + " (other clients cannot attach)");
     wait_signal();
     if (mode_ == Mode::Stdio) {
-        int in = ::dup(0), out = ::dup(1);
-        // From here on stdout belongs to the protocol: nothing else may write to it.
-        int devnull = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-        if (devnull >= 0) {
-            ::dup2(devnull, 1);
-            ::close(devnull);
-        }
+        auto [in, out] = claim_stdio();
         auto conn = std::make_shared<Connection>(io_, in, out);
         hub_.add_client(conn, true);
     }

@@ -42,7 +42,6 @@ private:
     void agent_exited(AgentExit e);
     void leave_agent(std::function<void(AgentExit)> done);
     void finish(int code);
-    void stop_when_written(int ticks_left);
     void resume_output();
     void wait_signal();
     void run_question_hook(const Ask& ask);
