@@ -7,9 +7,9 @@
 #include <set>
 #include <string>
 
+#include "agent/supervisor.hpp"
 #include "core/adapter.hpp"
 #include "core/broker.hpp"
-#include "agent/supervisor.hpp"
 
 namespace askhost {
 

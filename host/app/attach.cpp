@@ -10,9 +10,9 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 
+#include "app/hosts_command.hpp"
 #include "askhost_config.h"
 #include "frontends/editor/ask_json.hpp"
-#include "app/hosts_command.hpp"
 #include "frontends/editor/registry.hpp"
 #include "frontends/editor/socket_listener.hpp"
 #include "frontends/terminal_output.hpp"

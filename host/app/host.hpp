@@ -7,16 +7,16 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 
-#include "core/adapter.hpp"
-#include "askhost_config.h"
-#include "core/broker.hpp"
-#include "frontends/editor/host_core.hpp"
-#include "app/cli.hpp"
-#include "frontends/editor/editor_hub.hpp"
-#include "frontends/editor/socket_listener.hpp"
 #include "agent/session.hpp"
-#include "store/session_store.hpp"
+#include "app/cli.hpp"
+#include "askhost_config.h"
+#include "core/adapter.hpp"
+#include "core/broker.hpp"
+#include "frontends/editor/editor_hub.hpp"
+#include "frontends/editor/host_core.hpp"
+#include "frontends/editor/socket_listener.hpp"
 #include "frontends/terminal_output.hpp"
+#include "store/session_store.hpp"
 #if ASKHOST_HAVE_TUI
 #include "frontends/tui/terminal_dialog.hpp"
 #endif

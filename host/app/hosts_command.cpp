@@ -7,10 +7,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "frontends/editor/socket_listener.hpp"
 #include "core/fd_io.hpp"
-#include "store/fs_util.hpp"
 #include "core/text/sanitize.hpp"
+#include "frontends/editor/socket_listener.hpp"
+#include "store/fs_util.hpp"
 #include "transport/jsonrpc.hpp"
 
 // `askhost hosts` and `askhost status`: what the registry says, read without asking any host (a

@@ -3,14 +3,14 @@
 
 #include <unistd.h>
 
+#include "app/attach.hpp"
+#include "app/cli.hpp"
+#include "app/host.hpp"
+#include "app/hosts_command.hpp"
+#include "app/store_commands.hpp"
 #include "askhost_config.h"
 #include "askhost_version.h"
-#include "app/cli.hpp"
 #include "core/fd_io.hpp"
-#include "app/attach.hpp"
-#include "app/hosts_command.hpp"
-#include "app/host.hpp"
-#include "app/store_commands.hpp"
 #if ASKHOST_HAVE_TUI
 #include "frontends/tui/terminal_dialog.hpp"
 #endif

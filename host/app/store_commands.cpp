@@ -15,10 +15,10 @@
 
 #include <rapidjson/document.h>
 
+#include "core/text/sanitize.hpp"
 #include "json/json_access.hpp"
 #include "store/fs_util.hpp"
 #include "store/pending_file.hpp"
-#include "core/text/sanitize.hpp"
 
 namespace askhost::store {
 

@@ -9,9 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "frontends/editor/ask_json.hpp"
 #include "core/fd_io.hpp"
 #include "core/text/sanitize.hpp"
+#include "frontends/editor/ask_json.hpp"
 
 namespace askhost {
 

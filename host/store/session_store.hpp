@@ -13,8 +13,8 @@
 #include <rapidjson/document.h>
 
 #include "core/broker.hpp"
-#include "store/print_frontend.hpp"
 #include "store/journal.hpp"
+#include "store/print_frontend.hpp"
 
 namespace askhost::store {
 

@@ -12,10 +12,10 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "core/adapter.hpp"
 #include "claude_tools.hpp"
-#include "json/json_access.hpp"
 #include "common/permission_question.hpp"
+#include "core/adapter.hpp"
+#include "json/json_access.hpp"
 #include "transport/jsonrpc.hpp"
 
 namespace askhost {

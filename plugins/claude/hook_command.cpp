@@ -22,11 +22,11 @@
 #include <rapidjson/stringbuffer.h>
 
 #include "claude_tools.hpp"
-#include "hook_reply.hpp"
+#include "core/fd_io.hpp"
 #include "frontends/editor/host_client.hpp"
 #include "frontends/editor/host_core.hpp"
 #include "frontends/editor/registry.hpp"
-#include "core/fd_io.hpp"
+#include "hook_reply.hpp"
 #include "json/json_access.hpp"
 #include "store/fs_util.hpp"
 #include "transport/jsonrpc.hpp"

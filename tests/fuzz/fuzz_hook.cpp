@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "../../plugins/claude/claude_tools.hpp"
-#include "fuzz.hpp"
 #include "../../plugins/claude/hook_reply.hpp"
+#include "fuzz.hpp"
 #include "json/json_access.hpp"
 #include "json_check.hpp"
 #include "transport/jsonrpc.hpp"

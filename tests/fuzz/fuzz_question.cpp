@@ -5,11 +5,11 @@
 #include <string_view>
 #include <variant>
 
+#include "core/model/outcome.hpp"
+#include "core/model/question.hpp"
 #include "frontends/editor/ask_json.hpp"
 #include "fuzz.hpp"
 #include "json_check.hpp"
-#include "core/model/outcome.hpp"
-#include "core/model/question.hpp"
 
 using namespace askhost;
 

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "app/hosts_command.hpp"
+#include "core/model/question.hpp"
 #include "fuzz.hpp"
 #include "json/json_access.hpp"
 #include "json_check.hpp"
-#include "core/model/question.hpp"
 
 using namespace askhost;
 

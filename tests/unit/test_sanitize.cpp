@@ -4,8 +4,8 @@
 #include <string>
 
 #include "core/model/question.hpp"
-#include "json/json_text.hpp"
 #include "core/text/sanitize.hpp"
+#include "json/json_text.hpp"
 
 using askhost::sanitize_for_terminal;
 

@@ -10,8 +10,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "json/json_access.hpp"
 #include "core/text/utf8.hpp"
+#include "json/json_access.hpp"
 
 namespace askhost {
 

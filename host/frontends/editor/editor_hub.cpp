@@ -9,8 +9,8 @@
 
 #include "askhost_config.h"
 #include "frontends/editor/ask_json.hpp"
-#include "json/json_text.hpp"
 #include "json/json_access.hpp"
+#include "json/json_text.hpp"
 #include "transport/rpc_errors.hpp"
 
 namespace askhost {

@@ -13,8 +13,8 @@
 
 #include "core/adapter.hpp"
 #include "core/agent_control.hpp"
-#include "frontends/editor/registry.hpp"
 #include "core/broker.hpp"
+#include "frontends/editor/registry.hpp"
 #include "transport/connection.hpp"
 
 namespace askhost {

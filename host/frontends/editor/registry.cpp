@@ -15,11 +15,11 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "frontends/editor/socket_listener.hpp"
 #include "core/fd_io.hpp"
-#include "json/json_access.hpp"
 #include "core/model/question.hpp"
+#include "frontends/editor/socket_listener.hpp"
 #include "frontends/proc_stat.hpp"
+#include "json/json_access.hpp"
 #include "store/fs_util.hpp"
 #include "transport/jsonrpc.hpp"
 
