@@ -11,12 +11,12 @@
 
 #include <rapidjson/document.h>
 
-#include "adapter.hpp"
-#include "askhost_config.h"
-#include "elicitation.hpp"
-#include "json_access.hpp"
 #include "acp_errors.hpp"
-#include "permission_question.hpp"
+#include "askhost_config.h"
+#include "common/permission_question.hpp"
+#include "core/adapter.hpp"
+#include "elicitation.hpp"
+#include "json/json_access.hpp"
 #include "transport/jsonrpc.hpp"
 #include "transport/rpc_errors.hpp"
 #include "workspace_files.hpp"

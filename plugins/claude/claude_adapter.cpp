@@ -12,10 +12,10 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "adapter.hpp"
 #include "claude_tools.hpp"
-#include "json_access.hpp"
-#include "permission_question.hpp"
+#include "common/permission_question.hpp"
+#include "core/adapter.hpp"
+#include "json/json_access.hpp"
 #include "transport/jsonrpc.hpp"
 
 namespace askhost {

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "claude_tools.hpp"
-#include "json_access.hpp"
+#include "json/json_access.hpp"
 #include "transport/jsonrpc.hpp"
 
 namespace askhost::claude {

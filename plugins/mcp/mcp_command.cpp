@@ -22,23 +22,24 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "askhost_config.h"
-#include "broker.hpp"
-#include "host_core.hpp"
-#include "editor/ask_json.hpp"
-#include "editor/host_client.hpp"
-#include "editor/registry.hpp"
-#include "editor/socket_listener.hpp"
-#include "fd_io.hpp"
+#include "core/broker.hpp"
+#include "core/fd_io.hpp"
+#include "frontends/editor/ask_json.hpp"
+#include "frontends/editor/host_client.hpp"
+#include "frontends/editor/host_core.hpp"
+#include "frontends/editor/registry.hpp"
+#include "frontends/editor/socket_listener.hpp"
+#include "frontends/notify.hpp"
+#include "frontends/proc_stat.hpp"
+#include "frontends/tmux_popup.hpp"
 #include "mcp_server.hpp"
-#include "print_frontend.hpp"
-#include "proc_stat.hpp"
 #include "store/fs_util.hpp"
-#include "notify.hpp"
-#include "tmux_popup.hpp"
 #include "store/pending_file.hpp"
+#include "store/print_frontend.hpp"
 #include "transport/connection.hpp"
+#include "transport/stdio.hpp"
 #if ASKHOST_HAVE_TUI
-#include "tui/terminal_dialog.hpp"
+#include "frontends/tui/terminal_dialog.hpp"
 #endif
 
 namespace askhost::mcp {
@@ -540,36 +541,18 @@ int run_mcp(const std::vector<std::string>& args) {
 
     boost::asio::io_context io;
     RoutingAsker asker(io, hint, pending_file, print_only);
-    int in = ::dup(0), out = ::dup(1);
-    // From here on stdout belongs to the protocol: nothing else may write to it.
-    int devnull = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (devnull >= 0) {
-        ::dup2(devnull, 1);
-        ::close(devnull);
-    }
+    auto [in, out] = claim_stdio();
     auto conn = std::make_shared<Connection>(io, in, out, FrameDecoder::default_max_body, Framing::Lines);
     McpServer server(conn->rpc(), asker, log_line, &io);
     server.progress_interval = progress_every;
     conn->on_problem = [](std::string_view p) { log_line(std::string("client: ") + std::string(p)); };
     boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
-    boost::asio::steady_timer drain(io);
-    int drain_ticks = 0;
-    std::function<void()> stop_when_written = [&] {
-        // Replies already queued (e.g. to the last calls before end of input) still go out.
-        if (conn->queued_bytes() == 0 || ++drain_ticks > 200) {
-            io.stop();
-            return;
-        }
-        drain.expires_after(std::chrono::milliseconds(10));
-        drain.async_wait([&](const boost::system::error_code& ec) {
-            if (!ec) stop_when_written();
-        });
-    };
     auto finish = [&] {
         server.close();
         asker.restore_terminal();
         signals.cancel();
-        stop_when_written();
+        // Replies already queued (e.g. to the last calls before end of input) still go out.
+        stop_when_written(io, [&conn] { return conn->queued_bytes(); });
     };
     conn->on_closed = [&](std::string_view) { finish(); };
     signals.async_wait([&](const boost::system::error_code& ec, int) {

@@ -4,7 +4,7 @@
 #include <rapidjson/writer.h>
 
 #include "askhost_config.h"
-#include "json_access.hpp"
+#include "json/json_access.hpp"
 #include "transport/rpc_errors.hpp"
 
 namespace askhost::mcp {

@@ -12,7 +12,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include "model/outcome.hpp"
+#include "core/model/outcome.hpp"
 #include "transport/jsonrpc.hpp"
 
 namespace askhost::mcp {

@@ -6,8 +6,8 @@
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
-#include "adapter.hpp"
-#include "json_access.hpp"
+#include "core/adapter.hpp"
+#include "json/json_access.hpp"
 
 namespace askhost {
 namespace {

@@ -12,8 +12,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "adapter.hpp"
-#include "json_access.hpp"
+#include "core/adapter.hpp"
+#include "json/json_access.hpp"
 #include "transport/jsonrpc.hpp"
 
 namespace askhost {

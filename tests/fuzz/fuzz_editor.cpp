@@ -16,8 +16,8 @@
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/write.hpp>
 
-#include "broker.hpp"
-#include "editor/editor_hub.hpp"
+#include "core/broker.hpp"
+#include "frontends/editor/editor_hub.hpp"
 #include "fuzz.hpp"
 #include "json_check.hpp"
 #include "transport/framing.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "adapter.hpp"
+#include "core/adapter.hpp"
 #include "fuzz.hpp"
 #include "json_check.hpp"
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "adapter.hpp"
+#include "core/adapter.hpp"
 
 namespace askhost::testing {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "broker.hpp"
+#include "core/broker.hpp"
 
 using namespace askhost;
 
