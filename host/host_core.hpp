@@ -13,6 +13,7 @@
 #include "editor/editor_hub.hpp"
 #include "editor/registry.hpp"
 #include "editor/socket_listener.hpp"
+#include "lifetime.hpp"
 
 namespace askhost {
 
@@ -69,7 +70,7 @@ private:
     Registration registration_;
     std::vector<WorkspaceFolder> own_folders_;
     bool waiting_posted_ = false;
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    Lifetime lifetime_;
 };
 
 }  // namespace askhost
