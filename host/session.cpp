@@ -55,7 +55,13 @@ void Session::pause_output() { supervisor_->pause_output(); }
 
 void Session::resume_output() { supervisor_->resume_output(); }
 
-void Session::finish_then_stop() { supervisor_->finish_then_stop(); }
+void Session::finish_then_stop() {
+    // Outcomes decided this turn (e.g. connectionLost) reach the adapter on the next one: the
+    // agent hears them before its input ends.
+    boost::asio::post(io_, [this, token = lifetime_.token()] {
+        if (token) supervisor_->finish_then_stop();
+    });
+}
 
 bool Session::running() const { return supervisor_->running(); }
 
