@@ -17,9 +17,10 @@ Session::Session(boost::asio::io_context& io, Broker& broker, const AdapterInfo&
     cb.on_stdout_closed = [this] { adapter_->finished(); };
     cb.on_exit = [this](AgentExit e) {
         // Nobody is left to hand an answer to: close what the agent had open.
-        auto open = std::move(open_asks_);
-        open_asks_.clear();
-        for (const auto& id : open) broker_.withdraw(id);
+        auto asked = std::move(asked_);
+        asked_.clear();
+        for (const auto& a : asked)
+            if (auto slot = a.lock(); slot && slot->open) broker_.withdraw(slot->id);
         flush_output();  // the agent's last words before its exit
         if (hooks_.exited) hooks_.exited(e);
     };
@@ -27,7 +28,7 @@ Session::Session(boost::asio::io_context& io, Broker& broker, const AdapterInfo&
     adapter_ = adapter.create(*this);
 }
 
-Session::~Session() { *alive_ = false; }
+Session::~Session() { lifetime_.end(); }
 
 std::optional<Error> Session::start(const LaunchSpec& spec) {
     if (!spec.argv.empty()) agent_name_ = program_name(spec.argv[0]);
@@ -54,41 +55,38 @@ void Session::pause_output() { supervisor_->pause_output(); }
 
 void Session::resume_output() { supervisor_->resume_output(); }
 
-void Session::finish_then_stop() { supervisor_->finish_then_stop(); }
+void Session::finish_then_stop() {
+    // Outcomes decided this turn (e.g. connectionLost) reach the adapter on the next one: the
+    // agent hears them before its input ends.
+    boost::asio::post(io_, [this, token = lifetime_.token()] {
+        if (token) supervisor_->finish_then_stop();
+    });
+}
 
 bool Session::running() const { return supervisor_->running(); }
 
 int Session::pid() const { return supervisor_->pid(); }
 
-std::string Session::ask(AskInput input, Reply reply) {
+AskTicket Session::ask(AskInput input, Reply reply) {
     flush_output();  // what the agent printed before it asked comes first
     Ask ask;
     ask.questions = std::move(input.questions);
     ask.metadata_json = std::move(input.metadata_json);
     ask.agent = agent_name_;
     ask.profile = profile_;
-    if (hooks_.pre_answer) {
-        if (auto known = hooks_.pre_answer(ask)) {
-            reply(std::move(*known));
-            return {};
-        }
+    if (hooks_.pre_answer)
+        if (auto known = hooks_.pre_answer(ask)) return AskTicket::answered(io_, std::move(reply), std::move(*known));
+    AskTicket ticket = broker_.ask(std::move(ask), std::move(reply));
+    if (auto slot = ticket.slot().lock(); slot && slot->withdraw) {
+        // What the agent printed before it took the ask back goes first.
+        slot->withdraw = [this, token = lifetime_.token(), withdraw = std::move(slot->withdraw)] {
+            if (token) flush_output();
+            withdraw();
+        };
+        std::erase_if(asked_, [](const std::weak_ptr<AskSlot>& a) { return a.expired(); });
+        asked_.push_back(slot);
     }
-    struct Slot { std::string id; bool done = false; };
-    auto slot = std::make_shared<Slot>();
-    std::string id = broker_.submit(std::move(ask), [this, a = alive_, slot, reply = std::move(reply)](Outcome o) {
-        slot->done = true;
-        if (*a) open_asks_.erase(slot->id);
-        reply(std::move(o));
-    });
-    slot->id = id;
-    if (!slot->done) open_asks_.insert(id);  // a frontend may have answered inside submit
-    return id;
-}
-
-void Session::withdraw(const std::string& ask_id) {
-    flush_output();
-    open_asks_.erase(ask_id);
-    broker_.withdraw(ask_id);
+    return ticket;
 }
 
 // The lines of one read go on as one piece: a flood costs one agent/output per read, not one per
@@ -149,8 +147,8 @@ void Session::output_added() {
         flush_held();
     } else if (!flush_posted_) {
         flush_posted_ = true;
-        boost::asio::post(io_, [this, a = alive_] {
-            if (!*a) return;
+        boost::asio::post(io_, [this, token = lifetime_.token()] {
+            if (!token) return;
             flush_posted_ = false;
             flush_held();
         });
@@ -188,8 +186,8 @@ void Session::close_input() { supervisor_->close_stdin(); }
 
 void Session::after(std::chrono::milliseconds delay, std::function<void()> fn) {
     auto timer = std::make_shared<boost::asio::steady_timer>(io_, delay);
-    timer->async_wait([timer, a = alive_, fn = std::move(fn)](const boost::system::error_code& ec) {
-        if (!ec && *a) fn();
+    timer->async_wait([timer, token = lifetime_.token(), fn = std::move(fn)](const boost::system::error_code& ec) {
+        if (!ec && token) fn();
     });
 }
 

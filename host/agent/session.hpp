@@ -4,12 +4,13 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
+#include <vector>
 
 #include "agent/supervisor.hpp"
 #include "core/adapter.hpp"
 #include "core/broker.hpp"
+#include "core/lifetime.hpp"
 
 namespace askhost {
 
@@ -44,8 +45,7 @@ public:
     std::string_view adapter_name() const { return adapter_->name(); }
 
     // AdapterHost
-    std::string ask(AskInput input, Reply reply) override;
-    void withdraw(const std::string& ask_id) override;
+    AskTicket ask(AskInput input, Reply reply) override;
     void output(Stream stream, std::string_view text) override;
     void output_line(Stream stream, std::string_view line) override;
     void send(std::string_view line) override;
@@ -63,10 +63,9 @@ private:
     Hooks hooks_;
     std::string agent_name_;
     std::string working_directory_;
-    std::set<std::string> open_asks_;
+    std::vector<std::weak_ptr<AskSlot>> asked_;  // the adapter's asks: withdrawn when the agent exits
     std::unique_ptr<Supervisor> supervisor_;
     std::unique_ptr<AgentAdapter> adapter_;
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     // Output of one turn of the loop, passed on as one piece, in whole lines (see output()).
     void flush_output();  // all that is held, partial lines too
     void flush_held();    // the whole lines held
@@ -81,6 +80,7 @@ private:
     std::string flushing_;  // held_output_'s previous buffer, kept for its capacity
     Stream held_stream_ = Stream::Stdout;
     bool flush_posted_ = false;
+    Lifetime lifetime_;  // last: posted flushes and timers see it end first
 };
 
 }  // namespace askhost

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/ask_ticket.hpp"
 #include "core/model/outcome.hpp"
 
 namespace askhost {
@@ -22,16 +23,17 @@ struct AdapterSettings {
     bool one_shot = false;
 };
 
-// What an adapter may reach: the broker (through ask/withdraw), the output sink and the agent.
+// What an adapter may reach: the broker (through ask and its tickets), the output sink and the
+// agent. The host owns the adapter: the adapter never outlives it.
 class AdapterHost {
 public:
     using Reply = std::function<void(Outcome)>;
     virtual ~AdapterHost() = default;
 
-    // Ask the person. `reply` runs exactly once, unless the ask is withdrawn. Returns the ask id.
-    virtual std::string ask(AskInput input, Reply reply) = 0;
-    // The agent no longer wants an answer (e.g. it cancelled the request itself).
-    virtual void withdraw(const std::string& ask_id) = 0;
+    // Ask the person. `reply` runs exactly once, on a later turn of the loop (never from inside
+    // ask), unless the ticket is cancelled or destroyed first: that withdraws the ask (e.g. the
+    // agent cancelled the request itself).
+    virtual AskTicket ask(AskInput input, Reply reply) = 0;
     // Agent output that is not part of the protocol: passed on untouched.
     virtual void output(Stream stream, std::string_view text) = 0;
     // One line of such output, without its '\n' (which this adds).
@@ -48,7 +50,8 @@ public:
     virtual void log(std::string_view message) = 0;
     // Close the agent's stdin (a one-shot conversation is over: the agent may exit).
     virtual void close_input() {}
-    // Run `fn` on the event loop after `delay` (e.g. a dialog's own timeout).
+    // Run `fn` on the event loop after `delay` (e.g. a dialog's own timeout); never once the host
+    // (and so its adapter) is gone.
     virtual void after(std::chrono::milliseconds /*delay*/, std::function<void()> /*fn*/) {}
     // The agent's working directory, absolute ("" when unknown: askhost's own).
     virtual std::string working_directory() const { return {}; }

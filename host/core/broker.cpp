@@ -9,6 +9,7 @@ namespace askhost {
 struct Broker::Entry {
     Ask ask;
     Reply reply;
+    std::shared_ptr<AskSlot> slot;  // shared with the asker's ticket
     std::unique_ptr<boost::asio::steady_timer> timer;
     std::vector<Frontend*> showing;  // frontends that have it on screen
     bool shown = false;
@@ -17,8 +18,11 @@ struct Broker::Entry {
 Broker::Broker(boost::asio::io_context& io) : io_(io) {}
 
 Broker::~Broker() {
-    for (auto& e : queue_)
+    for (auto& e : queue_) {
         if (e->timer) e->timer->cancel();
+        e->slot->open = false;  // a ticket outliving the broker has nothing left to withdraw
+        e->slot->withdraw = nullptr;
+    }
 }
 
 void Broker::add_frontend(Frontend& f) {
@@ -63,12 +67,20 @@ std::vector<Frontend*> Broker::targets() const {
     return {};
 }
 
-std::string Broker::submit(Ask ask, Reply reply) {
+AskTicket Broker::ask(Ask ask, Reply reply) { return AskTicket(enqueue(std::move(ask), std::move(reply))); }
+
+std::string Broker::submit(Ask ask, Reply reply) { return enqueue(std::move(ask), std::move(reply))->id; }
+
+std::shared_ptr<AskSlot> Broker::enqueue(Ask ask, Reply reply) {
     auto e = std::make_shared<Entry>();
     ask.id = "ask-" + std::to_string(next_id_++);
     e->ask = std::move(ask);
     e->reply = std::move(reply);
     const std::string id = e->ask.id;
+    e->slot = std::make_shared<AskSlot>();
+    e->slot->id = id;
+    e->slot->withdraw = [this, id] { withdraw(id); };
+    auto slot = e->slot;
     if (timeout_.count() > 0) {
         e->timer = std::make_unique<boost::asio::steady_timer>(io_, timeout_);
         e->timer->async_wait([this, id](const boost::system::error_code& ec) {
@@ -79,7 +91,7 @@ std::string Broker::submit(Ask ask, Reply reply) {
     queue_.push_back(std::move(e));
     if (on_state) on_state();
     show_head();
-    return id;
+    return slot;
 }
 
 void Broker::show_head() {
@@ -111,7 +123,9 @@ void Broker::finish(const std::string& id, Outcome outcome, Frontend* from) {
     entry->showing.clear();
     if (shape_outcome) shape_outcome(entry->ask, outcome);
     if (on_outcome) on_outcome(entry->ask, outcome);
-    if (entry->reply) entry->reply(std::move(outcome));
+    // The asker hears it on the next turn, never from inside submit or a frontend's done().
+    entry->slot->withdraw = nullptr;
+    deliver_later(io_, entry->slot, std::move(entry->reply), std::move(outcome));
     if (on_state) on_state();
     // Show the next ask after this turn, so a frontend's done() returns before it is reused.
     boost::asio::post(io_, [this] { show_head(); });
@@ -124,6 +138,8 @@ void Broker::withdraw(const std::string& id) {
     auto entry = *it;
     queue_.erase(it);
     if (entry->timer) entry->timer->cancel();
+    entry->slot->open = false;  // no reply
+    entry->slot->withdraw = nullptr;
     for (Frontend* f : entry->showing) f->withdraw(id);
     if (on_withdrawn) on_withdrawn(entry->ask);
     if (on_state) on_state();

@@ -11,6 +11,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "core/ask_ticket.hpp"
 #include "core/frontend.hpp"
 
 namespace askhost {
@@ -34,8 +35,10 @@ public:
     // 0: wait forever (the default; the spec has no timeout).
     void set_timeout(std::chrono::milliseconds t);
 
-    // Queue an ask (its id is assigned here) and return the id. `reply` runs exactly once
-    // unless the ask is withdrawn.
+    // Queue an ask (its id is assigned here). `reply` runs exactly once, on a later turn of the
+    // loop (never from inside this call), unless the ask is withdrawn or its ticket cancelled first.
+    AskTicket ask(Ask ask, Reply reply);
+    // The same, for an asker that keeps the id and withdraws by it.
     std::string submit(Ask ask, Reply reply);
     // The agent no longer wants an answer: close it everywhere, no reply.
     void withdraw(const std::string& id);
@@ -58,6 +61,7 @@ public:
 
 private:
     struct Entry;
+    std::shared_ptr<AskSlot> enqueue(Ask ask, Reply reply);
     void show_head();
     void finish(const std::string& id, Outcome outcome, Frontend* from);
     std::vector<Frontend*> targets() const;

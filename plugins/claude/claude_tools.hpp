@@ -18,9 +18,6 @@ inline constexpr std::string_view kAskTool = "AskUserQuestion";
 // (`mcp__SERVER__ask_user_question`, askhost mcp under any server name).
 bool is_question_tool(std::string_view tool);
 
-// AskUserQuestion's input (questions, metadata, answers, annotations) checked by `profile`.
-Parsed<AskInput> ask_user_question_input(const rapidjson::Value& input, Profile profile);
-
 // Claude's input with `answers` (and `annotations`) set: what its AskUserQuestion reads back.
 // `original_json` is the input as askhost wrote it (to_json).
 std::string input_with_answers(const std::string& original_json, const std::vector<Answer>& answers);

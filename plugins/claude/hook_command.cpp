@@ -112,6 +112,7 @@ int ask(const rapidjson::Value& hook) {
     std::unique_ptr<HostClient> client;
     NoAgentControl no_agent("askhost hook");
     std::unique_ptr<HostCore> own;
+    AskTicket ticket;  // the ask in our own host
     std::function<void()> cancel;
     std::function<std::size_t()> queued;
     if (found) {
@@ -144,8 +145,8 @@ int ask(const rapidjson::Value& hook) {
             note(err->message);
             return 0;
         }
-        std::string id = own->broker().submit(a, on_outcome);
-        cancel = [&own, id] { own->broker().withdraw(id); };
+        ticket = own->broker().ask(a, on_outcome);
+        cancel = [&ticket] { ticket.cancel(); };
         queued = [&] { return own->hub().queued_bytes(); };
     }
     finish_writing = [&] {

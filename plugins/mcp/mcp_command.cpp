@@ -24,6 +24,7 @@
 #include "askhost_config.h"
 #include "core/broker.hpp"
 #include "core/fd_io.hpp"
+#include "core/lifetime.hpp"
 #include "frontends/editor/ask_json.hpp"
 #include "frontends/editor/host_client.hpp"
 #include "frontends/editor/host_core.hpp"
@@ -149,8 +150,8 @@ public:
     std::string_view name() const override { return "editor host"; }
     void show(const Ask& ask, Done done) override {
         std::string id = ask.id;
-        open_[id] = client_.submit(ask, Profile::Strict, [this, id, done = std::move(done), alive = alive_](Outcome o) {
-            if (!*alive) return;
+        open_[id] = client_.submit(ask, Profile::Strict, [this, id, done = std::move(done), token = lifetime_.token()](Outcome o) {
+            if (!token) return;
             open_.erase(id);
             // The host went away: not an answer; it is taken off the broker by `gone`.
             if (o.kind == OutcomeKind::ConnectionLost) return;
@@ -164,12 +165,11 @@ public:
         open_.erase(it);
         cancel();
     }
-    ~RemoteFrontend() override { *alive_ = false; }
 
 private:
     HostClient client_;
     std::map<std::string, std::function<void()>> open_;
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    Lifetime lifetime_;  // last: ends before the client goes
 };
 
 // The pending-questions file as one more place that shows the question while askhost mcp waits:
@@ -255,7 +255,7 @@ public:
         else core_.broker().add_frontend(record_);
     }
     ~OwnHost() {
-        *alive_ = false;
+        lifetime_.end();
         core_.broker().withdraw_all();
         if (!print_only_) core_.broker().remove_frontend(record_, false);
         if (remote_) core_.broker().remove_frontend(*remote_, false);
@@ -269,18 +269,12 @@ public:
 
     std::function<void()> ask(Ask ask, McpAsker::Reply reply) {
         if (!print_only_) prepare();
-        auto done = std::make_shared<bool>(false);
-        std::string id = core_.broker().submit(std::move(ask), [reply = std::move(reply), done](Outcome o) {
-            *done = true;
-            reply(std::move(o));
-        });
-        if (!print_only_ && !*done) {
+        auto ticket = std::make_shared<AskTicket>(core_.broker().ask(std::move(ask), std::move(reply)));
+        if (!print_only_) {
             maybe_popup();
             watch();
         }
-        return [this, id, done, alive = alive_] {
-            if (*alive && !*done) core_.broker().withdraw(id);
-        };
+        return [ticket] { ticket->cancel(); };
     }
 
     void restore_terminal() {
@@ -312,8 +306,8 @@ private:
         if (watching_) return;
         watching_ = true;
         watch_.expires_after(std::chrono::seconds(1));
-        watch_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
-            if (ec || !*alive) return;
+        watch_.async_wait([this, token = lifetime_.token()](const boost::system::error_code& ec) {
+            if (ec || !token) return;
             watching_ = false;
             reap_popup();
             if (!core_.broker().waiting()) return;
@@ -328,8 +322,8 @@ private:
         std::string why;
         auto found = find_host(cwd_, "", &why);
         if (!found || found->socket == core_.socket_path()) return;
-        auto remote = std::make_unique<RemoteFrontend>(io_, found->socket, [this, alive = alive_] {
-            if (!*alive || !remote_) return;
+        auto remote = std::make_unique<RemoteFrontend>(io_, found->socket, [this, token = lifetime_.token()] {
+            if (!token || !remote_) return;
             core_.broker().remove_frontend(*remote_, false);
             // Destroyed after the callback that reported the close has returned.
             boost::asio::post(io_, [r = std::shared_ptr<RemoteFrontend>(std::move(remote_))] {});
@@ -407,7 +401,7 @@ private:
 #endif
     pid_t popup_pid_ = -1;
     std::set<std::string> popped_;  // asks a popup was opened (or the person told) for
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    Lifetime lifetime_;
 };
 
 // Per call: the host for this directory when there is one (it may come and go), else the

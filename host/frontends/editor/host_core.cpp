@@ -35,8 +35,8 @@ HostCore::HostCore(boost::asio::io_context& io, AgentControl& control)
         // The record's waiting count, once per turn of the loop however many asks changed.
         if (!waiting_posted_) {
             waiting_posted_ = true;
-            boost::asio::post(io, [this, alive = alive_] {
-                if (!*alive) return;
+            boost::asio::post(io, [this, token = lifetime_.token()] {
+                if (!token) return;
                 waiting_posted_ = false;
                 registration_.set_waiting(static_cast<int>(broker_.pending().size()));
             });
@@ -46,7 +46,7 @@ HostCore::HostCore(boost::asio::io_context& io, AgentControl& control)
 }
 
 HostCore::~HostCore() {
-    *alive_ = false;
+    lifetime_.end();
     registration_.remove();
 }
 

@@ -10,6 +10,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "core/broker.hpp"
+#include "core/lifetime.hpp"
 #include "frontends/editor/editor_hub.hpp"
 #include "frontends/editor/registry.hpp"
 #include "frontends/editor/socket_listener.hpp"
@@ -69,7 +70,7 @@ private:
     Registration registration_;
     std::vector<WorkspaceFolder> own_folders_;
     bool waiting_posted_ = false;
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    Lifetime lifetime_;
 };
 
 }  // namespace askhost
