@@ -83,6 +83,15 @@ public:
 // The program's name in an argv[0]: what follows its last '/' (how adapters recognise an agent).
 std::string program_name(std::string_view argv0);
 
+// An AdapterInfo::detects that recognises the agent by its program name (argv[0] after its last '/').
+std::function<bool(const std::vector<std::string>& argv)> detects_program(std::string name);
+
+// An AdapterInfo::create that makes an Adapter on the host.
+template <typename Adapter>
+std::function<std::unique_ptr<AgentAdapter>(AdapterHost&)> creates() {
+    return [](AdapterHost& host) -> std::unique_ptr<AgentAdapter> { return std::make_unique<Adapter>(host); };
+}
+
 struct AdapterInfo {
     std::string name;
     std::string summary;

@@ -33,17 +33,7 @@ std::string_view journal_mode_name(JournalMode m) {
     return "interactive";
 }
 
-std::string_view journal_outcome_name(OutcomeKind k) {
-    switch (k) {
-        case OutcomeKind::Answered: return "answered";
-        case OutcomeKind::Cancelled: return "cancelled";
-        case OutcomeKind::TimedOut: return "timedOut";
-        case OutcomeKind::ConnectionLost: return "connectionLost";
-        case OutcomeKind::Pending: return "pending";
-        case OutcomeKind::Refused: return "refused";
-    }
-    return "cancelled";
-}
+std::string_view journal_outcome_name(OutcomeKind k) { return outcome_kind_name(k); }
 
 fs::path sessions_dir() {
     const char* xdg = std::getenv("XDG_STATE_HOME");
@@ -532,35 +522,28 @@ JournalContents parse_journal(std::string_view text) {
         if (type != "ask" && type != "outcome") continue;  // a newer record kind: not ours to judge
         const std::string key = get_str(doc, "run") + "/" + get_str(doc, "askId");
         auto found = by_key.find(key);
-        if (type == "ask") {
+        // The exchange as the record states it: an ask record, or an outcome record (self-contained).
+        const auto add_exchange = [&] {
             Exchange e;
             e.run = get_str(doc, "run");
             e.ask_id = get_str(doc, "askId");
             e.asked_at = get_ms(doc, "at");
             e.mode = get_str(doc, "mode");
             e.agent = get_str(doc, "agent");
+            e.questions = get_questions(doc);
+            e.metadata_json = get_metadata(doc);
+            by_key[key] = out.exchanges.size();
+            out.exchanges.push_back(std::move(e));
+            return by_key.find(key);
+        };
+        if (type == "ask") {
+            Exchange& e = out.exchanges[add_exchange()->second];
             e.source = get_str(doc, "source");
             e.replay_of = get_str(doc, "replayOf");
-            e.questions = get_questions(doc);
-            e.metadata_json = get_metadata(doc);
-            by_key[key] = out.exchanges.size();
-            out.exchanges.push_back(std::move(e));
             continue;
         }
-        if (found == by_key.end()) {
-            // An outcome whose ask line was lost: it is self-contained, keep it.
-            Exchange e;
-            e.run = get_str(doc, "run");
-            e.ask_id = get_str(doc, "askId");
-            e.asked_at = get_ms(doc, "at");
-            e.mode = get_str(doc, "mode");
-            e.agent = get_str(doc, "agent");
-            e.questions = get_questions(doc);
-            e.metadata_json = get_metadata(doc);
-            by_key[key] = out.exchanges.size();
-            out.exchanges.push_back(std::move(e));
-            found = by_key.find(key);
-        }
+        // An outcome whose ask line was lost: it is self-contained, keep it.
+        if (found == by_key.end()) found = add_exchange();
         Exchange& e = out.exchanges[found->second];
         e.outcome = get_str(doc, "outcome");
         if (e.outcome.empty()) e.outcome = "unknown";

@@ -547,7 +547,7 @@ void register_acp_adapter(AdapterRegistry& registry) {
     info.summary = "Agent Client Protocol (claude-agent-acp, gemini --acp, ...): elicitations and "
                    "permission requests as questions";
     info.default_profile = Profile::Lenient;
-    info.create = [](AdapterHost& host) -> std::unique_ptr<AgentAdapter> { return std::make_unique<AcpAdapter>(host); };
+    info.create = creates<AcpAdapter>();
     info.detects = detects_acp;
     registry.add(std::move(info));
 }

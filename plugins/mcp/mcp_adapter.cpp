@@ -33,10 +33,8 @@ void register_mcp_adapter(AdapterRegistry& registry) {
     info.name = "mcp";
     info.summary = "agents that ask through `askhost mcp` (Codex, any MCP client): output passed on";
     info.default_profile = Profile::Strict;
-    info.create = [](AdapterHost& host) -> std::unique_ptr<AgentAdapter> { return std::make_unique<McpAdapter>(host); };
-    info.detects = [](const std::vector<std::string>& argv) {
-        return !argv.empty() && program_name(argv[0]) == "codex";
-    };
+    info.create = creates<McpAdapter>();
+    info.detects = detects_program("codex");
     info.commands.emplace_back("mcp", mcp::run_mcp);
     registry.add(std::move(info));
 }

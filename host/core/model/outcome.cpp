@@ -94,6 +94,18 @@ std::string joined(const std::vector<std::string>& values) {
     return out;
 }
 
+// An answer's preview and notes, those it has.
+void write_annotation(JsonWriter& w, const Answer& a) {
+    if (!a.preview.empty()) {
+        key(w, "preview");
+        put(w, a.preview);
+    }
+    if (!a.notes.empty()) {
+        key(w, "notes");
+        put(w, a.notes);
+    }
+}
+
 void write_answer(JsonWriter& w, const Answer& a) {
     w.StartObject();
     key(w, "question");
@@ -112,14 +124,7 @@ void write_answer(JsonWriter& w, const Answer& a) {
     }
     key(w, "wasCustom");
     w.Bool(a.was_custom);
-    if (!a.preview.empty()) {
-        key(w, "preview");
-        put(w, a.preview);
-    }
-    if (!a.notes.empty()) {
-        key(w, "notes");
-        put(w, a.notes);
-    }
+    write_annotation(w, a);
     w.EndObject();
 }
 
@@ -212,14 +217,7 @@ void write_answers_map(JsonWriter& w, const std::vector<Answer>& answers) {
         if (a.preview.empty() && a.notes.empty()) continue;
         key(w, a.question);
         w.StartObject();
-        if (!a.preview.empty()) {
-            key(w, "preview");
-            put(w, a.preview);
-        }
-        if (!a.notes.empty()) {
-            key(w, "notes");
-            put(w, a.notes);
-        }
+        write_annotation(w, a);
         w.EndObject();
     }
     w.EndObject();
