@@ -15,6 +15,7 @@
 #include "../../plugins/acp/elicitation.hpp"
 #include "../../plugins/acp/workspace_files.hpp"
 #include "core/adapter.hpp"
+#include "answers.hpp"
 #include "fake_adapter_host.hpp"
 
 using namespace askhost;
@@ -67,31 +68,14 @@ std::string refusal_of(const char* json, Profile p = Profile::Lenient) {
     return r ? r->message : std::string("(accepted)");
 }
 
-Answer pick(const std::string& q, const std::string& label, const std::string& notes = "") {
-    Answer a;
-    a.question = q;
-    a.values = {label};
-    a.selected_option = label;
-    a.notes = notes;
-    return a;
+// The elicitation result for the form `json` answered with `answers`.
+std::string result_for(const char* json, std::vector<Answer> answers) {
+    return elicitation_result_json(form_of(json), Outcome::answered(std::move(answers)));
 }
 
-Answer typed(const std::string& q, const std::string& text) {
-    Answer a;
-    a.question = q;
-    a.values = {text};
-    a.was_custom = true;
-    return a;
-}
-
-Answer multi(const std::string& q, std::vector<std::string> values, bool custom = false) {
-    Answer a;
-    a.question = q;
-    a.values = std::move(values);
-    a.multi = true;
-    a.was_custom = custom;
-    return a;
-}
+using testing::multi;
+using testing::picked;
+using testing::typed;
 
 }  // namespace
 
@@ -193,27 +177,23 @@ BOOST_AUTO_TEST_CASE(strict_profile_gets_a_header_from_the_key) {
 // ---- outcome -> elicitation result ------------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(a_chosen_option_is_accepted_with_its_const) {
-    auto f = form_of(kClaudeSingle);
-    auto out = elicitation_result_json(f, Outcome::answered({pick("Which database should we use?", "SQLite")}));
+    auto out = result_for(kClaudeSingle, {picked("Which database should we use?", "SQLite")});
     BOOST_TEST(out == R"({"action":"accept","content":{"question_0":"SQLite"}})");
 }
 
 BOOST_AUTO_TEST_CASE(notes_on_a_chosen_option_go_in_the_companion) {
-    auto f = form_of(kClaudeSingle);
-    auto out = elicitation_result_json(f, Outcome::answered({pick("Which database should we use?", "SQLite", "keep it small")}));
+    auto out = result_for(kClaudeSingle, {picked("Which database should we use?", "SQLite", "keep it small")});
     BOOST_TEST(out == R"({"action":"accept","content":{"question_0":"SQLite","question_0_custom":"keep it small"}})");
 }
 
 BOOST_AUTO_TEST_CASE(other_goes_in_the_companion_alone) {
-    auto f = form_of(kClaudeSingle);
-    auto out = elicitation_result_json(f, Outcome::answered({typed("Which database should we use?", "DynamoDB")}));
+    auto out = result_for(kClaudeSingle, {typed("Which database should we use?", "DynamoDB")});
     BOOST_TEST(out == R"({"action":"accept","content":{"question_0_custom":"DynamoDB"}})");
 }
 
 BOOST_AUTO_TEST_CASE(multi_select_picks_and_typed_extra) {
-    auto f = form_of(kClaudeTwo);
-    auto out = elicitation_result_json(f, Outcome::answered({pick("Which database?", "PostgreSQL"),
-                                                             multi("Which features?", {"Auth", "REST API", "GraphQL"}, true)}));
+    auto out = result_for(kClaudeTwo, {picked("Which database?", "PostgreSQL"),
+                                       multi("Which features?", {"Auth", "REST API", "GraphQL"}, true)});
     BOOST_TEST(out == R"({"action":"accept","content":{"question_0":"PostgreSQL","question_1":["Auth","REST"],)"
                       R"("question_1_custom":"GraphQL"}})");
 }
@@ -224,7 +204,7 @@ BOOST_AUTO_TEST_CASE(typed_values_follow_the_field_type) {
         "name":{"type":"string","description":"Name?"},"ok":{"type":"boolean","description":"OK?"},
         "n":{"type":"integer","description":"N?"}}}})");
     auto out = elicitation_result_json(f, Outcome::answered({typed("Port?", "8080"), typed("Ratio?", "0.5"),
-                                                             typed("Name?", "42"), pick("OK?", "No"),
+                                                             typed("Name?", "42"), picked("OK?", "No"),
                                                              typed("N?", "many")}));
     BOOST_TEST(out == R"({"action":"accept","content":{"port":8080,"ratio":0.5,"name":"42","ok":false,"n":"many"}})");
 }
@@ -238,8 +218,7 @@ BOOST_AUTO_TEST_CASE(every_other_outcome_declines_or_cancels) {
 }
 
 BOOST_AUTO_TEST_CASE(invalid_utf8_from_a_frontend_still_makes_json) {
-    auto f = form_of(kClaudeSingle);
-    auto out = elicitation_result_json(f, Outcome::answered({typed("Which database should we use?", "a\xff")}));
+    auto out = result_for(kClaudeSingle, {typed("Which database should we use?", "a\xff")});
     BOOST_TEST(out == "{\"action\":\"accept\",\"content\":{\"question_0_custom\":\"a\xEF\xBF\xBD\"}}");
 }
 

@@ -5,54 +5,18 @@
 #include <string>
 #include <vector>
 
+#include "answers.hpp"
 #include "core/broker.hpp"
+#include "fake_frontend.hpp"
 
 using namespace askhost;
+using askhost::testing::FakeFrontend;
+using askhost::testing::make_ask;
+using askhost::testing::next_turn;
 
 namespace {
 
-// The loop's next turn (restart: a poll that ran out of work leaves the context stopped).
-void next_turn(boost::asio::io_context& io) {
-    io.restart();
-    io.poll();
-}
-
-// A frontend that remembers what it was shown and answers when told to.
-struct FakeFrontend final : Frontend {
-    std::string label;
-    std::vector<std::string> shown, withdrawn;
-    std::map<std::string, Done> open;
-    explicit FakeFrontend(std::string l) : label(std::move(l)) {}
-    std::string_view name() const override { return label; }
-    void show(const Ask& ask, Done done) override {
-        shown.push_back(ask.id);
-        open[ask.id] = std::move(done);
-    }
-    void withdraw(const std::string& id) override {
-        withdrawn.push_back(id);
-        open.erase(id);
-    }
-    void answer(const std::string& id, Outcome o) {
-        auto d = std::move(open.at(id));
-        open.erase(id);
-        d(std::move(o));
-    }
-};
-
-Ask make_ask(const std::string& q) {
-    Ask a;
-    a.questions.push_back(Question{q, "", {}, false});
-    a.agent = "test";
-    return a;
-}
-
-Outcome answer_with(const std::string& q, const std::string& v) {
-    Answer a;
-    a.question = q;
-    a.values = {v};
-    a.was_custom = true;
-    return Outcome::answered({a});
-}
+Outcome answer_with(const std::string& q, const std::string& v) { return Outcome::answered({testing::typed(q, v)}); }
 
 }  // namespace
 

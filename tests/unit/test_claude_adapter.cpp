@@ -173,9 +173,7 @@ BOOST_AUTO_TEST_CASE(a_command_line_prompt_is_one_turn_only_when_no_editor_can_p
         FakeHost host;
         host.settings_.one_shot = one_shot;  // not --stdio / --stdio
         auto a = make(host);
-        std::vector<std::string> argv = {"claude", "do it"};
-        a->launching(argv);
-        a->started();
+        testing::launch(*a, {"claude", "do it"});
         BOOST_REQUIRE(host.sent.size() == 2u);
         BOOST_TEST(std::string(parse(host.sent[1])["message"]["content"].GetString()) == "do it");
         BOOST_TEST(!host.input_closed);
