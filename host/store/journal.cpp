@@ -95,32 +95,31 @@ void write_str(JsonWriter& w, std::string_view s) {
     w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
 }
 
+void write_member(JsonWriter& w, const char* key, std::string_view s) {
+    w.Key(key);
+    write_str(w, s);
+}
+
+// The member only when s is not empty: a record leaves out what its ask does not have.
+void write_if_any(JsonWriter& w, const char* key, std::string_view s) {
+    if (!s.empty()) write_member(w, key, s);
+}
+
 void write_questions(JsonWriter& w, const std::vector<Question>& qs) {
     w.Key("questions");
     w.StartArray();
     for (const auto& q : qs) {
         w.StartObject();
-        w.Key("question");
-        write_str(w, q.question);
-        if (!q.header.empty()) {
-            w.Key("header");
-            write_str(w, q.header);
-        }
+        write_member(w, "question", q.question);
+        write_if_any(w, "header", q.header);
         if (!q.options.empty()) {
             w.Key("options");
             w.StartArray();
             for (const auto& o : q.options) {
                 w.StartObject();
-                w.Key("label");
-                write_str(w, o.label);
-                if (!o.description.empty()) {
-                    w.Key("description");
-                    write_str(w, o.description);
-                }
-                if (o.preview) {
-                    w.Key("preview");
-                    write_str(w, *o.preview);
-                }
+                write_member(w, "label", o.label);
+                write_if_any(w, "description", o.description);
+                if (o.preview) write_member(w, "preview", *o.preview);
                 w.EndObject();
             }
             w.EndArray();
@@ -137,8 +136,7 @@ void write_answers(JsonWriter& w, const std::vector<Answer>& answers) {
     w.StartArray();
     for (const auto& a : answers) {
         w.StartObject();
-        w.Key("question");
-        write_str(w, a.question);
+        write_member(w, "question", a.question);
         w.Key("answer");
         if (a.multi) {
             w.StartArray();
@@ -147,20 +145,11 @@ void write_answers(JsonWriter& w, const std::vector<Answer>& answers) {
         } else {
             write_str(w, a.values.empty() ? std::string_view() : std::string_view(a.values.front()));
         }
-        if (a.selected_option) {
-            w.Key("selectedOption");
-            write_str(w, *a.selected_option);
-        }
+        if (a.selected_option) write_member(w, "selectedOption", *a.selected_option);
         w.Key("wasCustom");
         w.Bool(a.was_custom);
-        if (!a.preview.empty()) {
-            w.Key("preview");
-            write_str(w, a.preview);
-        }
-        if (!a.notes.empty()) {
-            w.Key("notes");
-            write_str(w, a.notes);
-        }
+        write_if_any(w, "preview", a.preview);
+        write_if_any(w, "notes", a.notes);
         w.EndObject();
     }
     w.EndArray();
@@ -409,11 +398,7 @@ Status Journal::record_withdrawn(const Ask& ask) {
 
 namespace {
 
-std::string get_str(const rapidjson::Value& o, const char* key) {
-    auto it = o.FindMember(key);
-    if (it == o.MemberEnd() || !it->value.IsString()) return {};
-    return std::string(it->value.GetString(), it->value.GetStringLength());
-}
+std::string get_str(const rapidjson::Value& o, const char* key) { return json::string_of(o, key); }
 
 std::int64_t get_ms(const rapidjson::Value& o, const char* key) {
     auto it = o.FindMember(key);
@@ -421,33 +406,44 @@ std::int64_t get_ms(const rapidjson::Value& o, const char* key) {
     return it->value.GetInt64();
 }
 
+bool get_bool(const rapidjson::Value& o, const char* key) {
+    const rapidjson::Value* v = json::member(o, key);
+    return v && v->IsBool() && v->GetBool();
+}
+
+// The members of o's array `key` that are objects (none when it is missing or no array).
+std::vector<const rapidjson::Value*> objects_in(const rapidjson::Value& o, const char* key) {
+    std::vector<const rapidjson::Value*> out;
+    const rapidjson::Value* array = json::member(o, key);
+    if (!array || !array->IsArray()) return out;
+    for (const auto& v : array->GetArray())
+        if (v.IsObject()) out.push_back(&v);
+    return out;
+}
+
+Option get_option(const rapidjson::Value& ov) {
+    Option op;
+    if (ov.IsString()) {
+        op.label = ov.GetString();
+    } else if (ov.IsObject()) {
+        op.label = get_str(ov, "label");
+        op.description = get_str(ov, "description");
+        const rapidjson::Value* pv = json::member(ov, "preview");
+        if (pv && pv->IsString()) op.preview = std::string(json::str(*pv));
+    }
+    return op;
+}
+
 std::vector<Question> get_questions(const rapidjson::Value& o) {
     std::vector<Question> out;
-    auto it = o.FindMember("questions");
-    if (it == o.MemberEnd() || !it->value.IsArray()) return out;
-    for (const auto& q : it->value.GetArray()) {
-        if (!q.IsObject()) continue;
+    for (const rapidjson::Value* q : objects_in(o, "questions")) {
         Question x;
-        x.question = get_str(q, "question");
-        x.header = get_str(q, "header");
-        auto ms = q.FindMember("multiSelect");
-        x.multi_select = ms != q.MemberEnd() && ms->value.IsBool() && ms->value.GetBool();
-        auto opts = q.FindMember("options");
-        if (opts != q.MemberEnd() && opts->value.IsArray()) {
-            for (const auto& ov : opts->value.GetArray()) {
-                Option op;
-                if (ov.IsString()) {
-                    op.label = ov.GetString();
-                } else if (ov.IsObject()) {
-                    op.label = get_str(ov, "label");
-                    op.description = get_str(ov, "description");
-                    auto pv = ov.FindMember("preview");
-                    if (pv != ov.MemberEnd() && pv->value.IsString())
-                        op.preview = std::string(pv->value.GetString(), pv->value.GetStringLength());
-                }
-                x.options.push_back(std::move(op));
-            }
-        }
+        x.question = get_str(*q, "question");
+        x.header = get_str(*q, "header");
+        x.multi_select = get_bool(*q, "multiSelect");
+        const rapidjson::Value* opts = json::member(*q, "options");
+        if (opts && opts->IsArray())
+            for (const auto& ov : opts->GetArray()) x.options.push_back(get_option(ov));
         out.push_back(std::move(x));
     }
     return out;
@@ -455,10 +451,8 @@ std::vector<Question> get_questions(const rapidjson::Value& o) {
 
 std::vector<Answer> get_answers(const rapidjson::Value& o) {
     std::vector<Answer> out;
-    auto it = o.FindMember("answers");
-    if (it == o.MemberEnd() || !it->value.IsArray()) return out;
-    for (const auto& a : it->value.GetArray()) {
-        if (!a.IsObject()) continue;
+    for (const rapidjson::Value* ap : objects_in(o, "answers")) {
+        const rapidjson::Value& a = *ap;
         Answer x;
         x.question = get_str(a, "question");
         auto v = a.FindMember("answer");
@@ -471,8 +465,7 @@ std::vector<Answer> get_answers(const rapidjson::Value& o) {
         }
         auto so = a.FindMember("selectedOption");
         if (so != a.MemberEnd() && so->value.IsString()) x.selected_option = std::string(so->value.GetString());
-        auto wc = a.FindMember("wasCustom");
-        x.was_custom = wc != a.MemberEnd() && wc->value.IsBool() && wc->value.GetBool();
+        x.was_custom = get_bool(a, "wasCustom");
         x.preview = get_str(a, "preview");
         x.notes = get_str(a, "notes");
         out.push_back(std::move(x));

@@ -343,12 +343,9 @@ private:
 }  // namespace
 
 void register_claude_adapter(AdapterRegistry& registry) {
-    AdapterInfo info;
-    info.name = "claude";
-    info.summary = "Claude Code on its stream-json control channel (AskUserQuestion, tool permissions)";
-    info.default_profile = Profile::Strict;
-    info.create = creates<ClaudeAdapter>();
-    info.detects = detects_program("claude");
+    auto info = adapter_info<ClaudeAdapter>(
+        "claude", "Claude Code on its stream-json control channel (AskUserQuestion, tool permissions)",
+        Profile::Strict, detects_program("claude"));
     info.commands.emplace_back("hook", claude::run_hook);
     registry.add(std::move(info));
 }

@@ -272,13 +272,8 @@ private:
 }  // namespace
 
 void register_pi_adapter(AdapterRegistry& registry) {
-    AdapterInfo info;
-    info.name = "pi";
-    info.summary = "pi in RPC mode (extension dialogs: select, input, confirm, editor)";
-    info.default_profile = Profile::Lenient;
-    info.create = creates<PiAdapter>();
-    info.detects = detects_program("pi");
-    registry.add(std::move(info));
+    registry.add(adapter_info<PiAdapter>("pi", "pi in RPC mode (extension dialogs: select, input, confirm, editor)",
+                                         Profile::Lenient, detects_program("pi")));
 }
 
 }  // namespace askhost

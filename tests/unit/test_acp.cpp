@@ -331,6 +331,15 @@ std::unique_ptr<AgentAdapter> ready(FakeHost& h) {
     return a;
 }
 
+// An adapter on a one-shot host whose agent answered `initialize`: session/new is the call waiting.
+std::unique_ptr<AgentAdapter> initialized_one_shot(FakeHost& h) {
+    h.settings_.one_shot = true;
+    auto a = make(h);
+    a->started();
+    a->on_line(R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}})");
+    return a;
+}
+
 const char* kPermission = R"({"jsonrpc":"2.0","id":0,"method":"session/request_permission","params":{
   "sessionId":"sess-1","toolCall":{"toolCallId":"toolu_1","name":"Bash","title":"touch x","kind":"execute",
   "rawInput":{"command":"touch x","description":"Create a marker file"},"_meta":{"claudeCode":{"toolName":"Bash"}}},
@@ -385,10 +394,7 @@ BOOST_AUTO_TEST_CASE(one_shot_ends_the_agent_after_its_last_turn) {
 
 BOOST_AUTO_TEST_CASE(session_errors_are_told) {
     FakeHost h;
-    h.settings_.one_shot = true;
-    auto a = make(h);
-    a->started();
-    a->on_line(R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}})");
+    auto a = initialized_one_shot(h);
     a->on_line(R"({"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"Authentication required"}})");
     BOOST_TEST(h.all_output().find("the agent could not start a session: Authentication required (code -32000)") !=
                std::string::npos);
@@ -531,10 +537,7 @@ BOOST_AUTO_TEST_CASE(messages_nested_too_deep_are_refused_and_the_adapter_goes_o
 
 BOOST_AUTO_TEST_CASE(a_response_too_deep_is_an_error_for_the_call_waiting) {
     FakeHost h;
-    h.settings_.one_shot = true;
-    auto a = make(h);
-    a->started();
-    a->on_line(R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}})");
+    auto a = initialized_one_shot(h);
     a->on_line(R"({"jsonrpc":"2.0","id":2,"result":{"sessionId":)" + std::string(200000, '[') +
                std::string(200000, ']') + "}}");
     BOOST_TEST(h.all_output().find("the agent could not start a session: message nested deeper than 128 levels "

@@ -11,9 +11,7 @@
 #include "fake_frontend.hpp"
 
 using namespace askhost;
-using askhost::testing::FakeFrontend;
-using askhost::testing::make_ask;
-using askhost::testing::next_turn;
+using namespace askhost::testing;
 
 namespace {
 

@@ -15,9 +15,7 @@
 #include "fake_frontend.hpp"
 
 using namespace askhost;
-using askhost::testing::FakeHost;
-using askhost::testing::next_turn;
-using askhost::testing::typed;
+using namespace askhost::testing;
 
 namespace {
 
