@@ -17,6 +17,7 @@
 #include "core/adapter.hpp"
 #include "answers.hpp"
 #include "fake_adapter_host.hpp"
+#include "parsed.hpp"
 
 using namespace askhost;
 using namespace askhost::acp;
@@ -28,12 +29,7 @@ void register_acp_adapter(AdapterRegistry&);
 
 namespace {
 
-rapidjson::Document parse(const std::string& s) {
-    rapidjson::Document d;
-    d.Parse(s.c_str());
-    BOOST_REQUIRE(!d.HasParseError());
-    return d;
-}
+using testing::parse;
 
 // What claude-agent-acp 0.100.0 sends for one AskUserQuestion question (checked on this machine).
 const char* kClaudeSingle = R"J({"mode":"form","sessionId":"s","toolCallId":"toolu_1",
