@@ -106,36 +106,23 @@ void write_if_any(JsonWriter& w, const char* key, std::string_view s) {
 }
 
 void write_questions(JsonWriter& w, const std::vector<Question>& qs) {
-    w.Key("questions");
-    w.StartArray();
-    for (const auto& q : qs) {
-        w.StartObject();
+    json::write_objects(w, "questions", qs, [&w](const Question& q) {
         write_member(w, "question", q.question);
         write_if_any(w, "header", q.header);
         if (!q.options.empty()) {
-            w.Key("options");
-            w.StartArray();
-            for (const auto& o : q.options) {
-                w.StartObject();
+            json::write_objects(w, "options", q.options, [&w](const Option& o) {
                 write_member(w, "label", o.label);
                 write_if_any(w, "description", o.description);
                 if (o.preview) write_member(w, "preview", *o.preview);
-                w.EndObject();
-            }
-            w.EndArray();
+            });
         }
         w.Key("multiSelect");
         w.Bool(q.multi_select);
-        w.EndObject();
-    }
-    w.EndArray();
+    });
 }
 
 void write_answers(JsonWriter& w, const std::vector<Answer>& answers) {
-    w.Key("answers");
-    w.StartArray();
-    for (const auto& a : answers) {
-        w.StartObject();
+    json::write_objects(w, "answers", answers, [&w](const Answer& a) {
         write_member(w, "question", a.question);
         w.Key("answer");
         if (a.multi) {
@@ -150,9 +137,7 @@ void write_answers(JsonWriter& w, const std::vector<Answer>& answers) {
         w.Bool(a.was_custom);
         write_if_any(w, "preview", a.preview);
         write_if_any(w, "notes", a.notes);
-        w.EndObject();
-    }
-    w.EndArray();
+    });
 }
 
 void write_metadata(JsonWriter& w, const std::string& metadata_json) {
