@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include <boost/test/unit_test.hpp>
 #include <rapidjson/document.h>
+#include <boost/test/unit_test.hpp>
 
 namespace askhost::testing {
 
