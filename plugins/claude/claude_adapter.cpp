@@ -313,7 +313,8 @@ private:
         busy_ = false;
         auto err = doc.FindMember("is_error");
         if (err != doc.MemberEnd() && err->value.IsBool() && err->value.GetBool())
-            say(Stream::Stderr, "claude: " + json::string_of(doc, "subtype") + ": " + first_line(json::string_of(doc, "result")));
+            say(Stream::Stderr,
+                "claude: " + json::string_of(doc, "subtype") + ": " + first_line(json::string_of(doc, "result")));
         // One turn (see started): then Claude may exit.
         if (one_shot_) host_.close_input();
     }
@@ -321,12 +322,14 @@ private:
     void system(const rapidjson::Document& doc) {
         const std::string subtype = json::string_of(doc, "subtype");
         if (subtype == "init") {
-            say(Stream::Stderr, "claude: session " + json::string_of(doc, "session_id") + ", model " + json::string_of(doc, "model"));
+            say(Stream::Stderr,
+                "claude: session " + json::string_of(doc, "session_id") + ", model " + json::string_of(doc, "model"));
         } else if (subtype == "api_retry") {
             auto n = doc.FindMember("attempt");
-            say(Stream::Stderr, "claude: model API retry " +
-                                    (n != doc.MemberEnd() && n->value.IsInt() ? std::to_string(n->value.GetInt()) : "?") +
-                                    " (" + json::string_of(doc, "error") + ")");
+            say(Stream::Stderr,
+                "claude: model API retry " +
+                    (n != doc.MemberEnd() && n->value.IsInt() ? std::to_string(n->value.GetInt()) : "?") + " (" +
+                    json::string_of(doc, "error") + ")");
         }
     }
 
@@ -344,8 +347,8 @@ private:
 
 void register_claude_adapter(AdapterRegistry& registry) {
     auto info = adapter_info<ClaudeAdapter>(
-        "claude", "Claude Code on its stream-json control channel (AskUserQuestion, tool permissions)",
-        Profile::Strict, detects_program("claude"));
+        "claude", "Claude Code on its stream-json control channel (AskUserQuestion, tool permissions)", Profile::Strict,
+        detects_program("claude"));
     info.commands.emplace_back("hook", claude::run_hook);
     registry.add(std::move(info));
 }

@@ -147,7 +147,8 @@ public:
         if (type == "response") {
             auto ok = doc.FindMember("success");
             if (ok != doc.MemberEnd() && ok->value.IsBool() && !ok->value.GetBool())
-                say(Stream::Stderr, "pi: " + json::string_of(doc, "command") + " failed: " + json::string_of(doc, "error"));
+                say(Stream::Stderr,
+                    "pi: " + json::string_of(doc, "command") + " failed: " + json::string_of(doc, "error"));
             return;
         }
         // turn_*, message_start/update, tool_execution_update, queue and state events: nothing to show.
@@ -178,7 +179,8 @@ private:
         if (method == "notify") {
             const std::string kind = json::string_of(doc, "notifyType");
             say(kind == "error" || kind == "warning" ? Stream::Stderr : Stream::Stdout,
-                "pi" + (kind.empty() || kind == "info" ? std::string() : " " + kind) + ": " + json::string_of(doc, "message"));
+                "pi" + (kind.empty() || kind == "info" ? std::string() : " " + kind) + ": " +
+                    json::string_of(doc, "message"));
             return;
         }
         if (method != "select" && method != "input" && method != "confirm" && method != "editor") return;  // fire and forget
@@ -255,7 +257,8 @@ private:
         auto content = msg->value.FindMember("content");
         if (content == msg->value.MemberEnd() || !content->value.IsArray()) return;
         for (const auto& c : content->value.GetArray())
-            if (json::string_of(c, "type") == "text" && !json::string_of(c, "text").empty()) say(Stream::Stdout, json::string_of(c, "text"));
+            if (json::string_of(c, "type") == "text" && !json::string_of(c, "text").empty())
+                say(Stream::Stdout, json::string_of(c, "text"));
         const std::string error = json::string_of(msg->value, "errorMessage");
         if (!error.empty()) say(Stream::Stderr, "pi: " + error);
     }

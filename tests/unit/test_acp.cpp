@@ -14,8 +14,8 @@
 
 #include "../../plugins/acp/elicitation.hpp"
 #include "../../plugins/acp/workspace_files.hpp"
-#include "core/adapter.hpp"
 #include "answers.hpp"
+#include "core/adapter.hpp"
 #include "fake_adapter_host.hpp"
 #include "parsed.hpp"
 
@@ -199,9 +199,9 @@ BOOST_AUTO_TEST_CASE(typed_values_follow_the_field_type) {
         "port":{"type":"integer","description":"Port?"},"ratio":{"type":"number","description":"Ratio?"},
         "name":{"type":"string","description":"Name?"},"ok":{"type":"boolean","description":"OK?"},
         "n":{"type":"integer","description":"N?"}}}})");
-    auto out = elicitation_result_json(f, Outcome::answered({typed("Port?", "8080"), typed("Ratio?", "0.5"),
-                                                             typed("Name?", "42"), picked("OK?", "No"),
-                                                             typed("N?", "many")}));
+    auto out =
+        elicitation_result_json(f, Outcome::answered({typed("Port?", "8080"), typed("Ratio?", "0.5"),
+                                                      typed("Name?", "42"), picked("OK?", "No"), typed("N?", "many")}));
     BOOST_TEST(out == R"({"action":"accept","content":{"port":8080,"ratio":0.5,"name":"42","ok":false,"n":"many"}})");
 }
 

@@ -106,9 +106,10 @@ BOOST_AUTO_TEST_CASE(answered_with_preview_and_notes) {
 }
 
 BOOST_AUTO_TEST_CASE(multi_select_with_nothing_chosen_is_an_empty_array) {
-    BOOST_TEST(native(Outcome::answered({multi("Extras?", {})})) ==
-               R"({"answered":true,"answers":[{"question":"Extras?","answer":[],"wasCustom":false}],)"
-               R"("text":"User has answered your questions: \"Extras?\"=\"\". You can now continue with the user's answers in mind."})");
+    BOOST_TEST(
+        native(Outcome::answered({multi("Extras?", {})})) ==
+        R"({"answered":true,"answers":[{"question":"Extras?","answer":[],"wasCustom":false}],)"
+        R"("text":"User has answered your questions: \"Extras?\"=\"\". You can now continue with the user's answers in mind."})");
 }
 
 BOOST_AUTO_TEST_CASE(cancelled) {
@@ -157,9 +158,10 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(answers_map_shape)
 
 BOOST_AUTO_TEST_CASE(labels_keyed_by_question_text) {
-    BOOST_TEST(answers_map({picked("Which database?", "SQLite"), typed("Name?", "order-processor"),
-                            multi("Features?", {"Auth", "REST API", "Admin"})}) ==
-               R"({"answers":{"Which database?":"SQLite","Name?":"order-processor","Features?":"Auth, REST API, Admin"}})");
+    BOOST_TEST(
+        answers_map({picked("Which database?", "SQLite"), typed("Name?", "order-processor"),
+                     multi("Features?", {"Auth", "REST API", "Admin"})}) ==
+        R"({"answers":{"Which database?":"SQLite","Name?":"order-processor","Features?":"Auth, REST API, Admin"}})");
 }
 
 BOOST_AUTO_TEST_CASE(annotations_only_when_present) {
@@ -179,8 +181,7 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(model_texts)
 
 BOOST_AUTO_TEST_CASE(entries_joined_as_the_reference_does) {
-    BOOST_TEST(model_text({picked("Which database?", "SQLite")}) ==
-               prefix + "\"Which database?\"=\"SQLite\"" + suffix);
+    BOOST_TEST(model_text({picked("Which database?", "SQLite")}) == prefix + "\"Which database?\"=\"SQLite\"" + suffix);
     BOOST_TEST(model_text({picked("A?", "x"), typed("B?", "y")}) == prefix + "\"A?\"=\"x\", \"B?\"=\"y\"" + suffix);
     BOOST_TEST(model_text(std::vector<Answer>{}) ==
                "User has answered your questions: . You can now continue with the user's answers in mind.");

@@ -7,10 +7,10 @@
 
 #include <rapidjson/document.h>
 
-#include "core/broker.hpp"
+#include "answers.hpp"
 #include "common/pending_asks.hpp"
 #include "common/tool_input.hpp"
-#include "answers.hpp"
+#include "core/broker.hpp"
 #include "fake_adapter_host.hpp"
 #include "fake_frontend.hpp"
 
