@@ -222,7 +222,7 @@ std::string search_path(const std::string& name) {
     while (true) {
         const auto colon = dirs.find(':');
         const std::string_view dir = dirs.substr(0, colon);
-        const std::string candidate = (dir.empty() ? std::string(".") : std::string(dir)) + "/" + name;
+        std::string candidate = (dir.empty() ? std::string(".") : std::string(dir)) + "/" + name;
         struct stat st {};
         if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
             return candidate;

@@ -29,7 +29,7 @@ public:
     };
 
     // The longest line handed to an adapter; longer ones are passed on as raw output.
-    static constexpr std::size_t max_line_bytes = 16 * 1024 * 1024;
+    static constexpr std::size_t max_line_bytes = std::size_t{16} * 1024 * 1024;
 
     Supervisor(boost::asio::io_context& io, Callbacks callbacks);
     ~Supervisor();

@@ -1,5 +1,6 @@
 // askhost's entry point: parses the command line and hands it to the part that serves it.
 #include <csignal>
+#include <exception>
 
 #include <unistd.h>
 
@@ -48,7 +49,7 @@ int run_agent(const CliOptions& opts) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int askhost_main(int argc, char** argv) {
     std::signal(SIGPIPE, SIG_IGN);  // a closed pipe is an error value, not a death
     std::vector<std::string> args(argv + 1, argv + argc);
     auto parsed = parse_cli(args);
@@ -94,4 +95,19 @@ int main(int argc, char** argv) {
         default:
             return usage_error("'" + args[0] + "' is not available in this build yet");
     }
+}
+
+int main(int argc, char** argv) {
+    // Errors are values; whatever is still thrown past them (std::bad_alloc, a library's own
+    // exception) ends in a message and exit status 1 rather than std::terminate's abort.
+    try {
+        return askhost_main(argc, argv);
+    } catch (const std::exception& e) {
+        write_all(2, "askhost: unexpected error: ");
+        write_all(2, e.what());
+        write_all(2, "\n");
+    } catch (...) {
+        write_all(2, "askhost: unexpected error\n");
+    }
+    return 1;
 }

@@ -52,6 +52,7 @@ public:
     virtual void close_input() {}
     // Run `fn` on the event loop after `delay` (e.g. a dialog's own timeout); never once the host
     // (and so its adapter) is gone.
+    // NOLINTNEXTLINE(performance-unnecessary-value-param): an override keeps `fn`, this one drops it
     virtual void after(std::chrono::milliseconds /*delay*/, std::function<void()> /*fn*/) {}
     // The agent's working directory, absolute ("" when unknown: askhost's own).
     virtual std::string working_directory() const { return {}; }

@@ -489,7 +489,7 @@ JournalContents parse_journal(std::string_view text) {
         }
         if (error || !doc.IsObject()) {
             // A crash mid-write leaves the last line cut short; a later run then starts a new line after it.
-            const bool at_end = last_unterminated || text.find_first_not_of("\n", pos) == std::string_view::npos;
+            const bool at_end = last_unterminated || text.find_first_not_of('\n', pos) == std::string_view::npos;
             const char* why = at_end ? ": torn last record (askhost stopped while writing it), skipped"
                               : line.front() == '{' ? ": torn record (askhost stopped while writing it), skipped"
                                                     : ": not a JSON record, skipped";

@@ -38,7 +38,7 @@ std::variant<std::unique_ptr<SessionStore>, std::string> SessionStore::create(Se
                    " (give a JSON array, e.g. '[\"SQLite\", \"my-service\"]')";
     }
     if (!opts.log) opts.log = [](std::string_view) {};
-    std::unique_ptr<SessionStore> store(new SessionStore(std::move(opts), std::move(id)));
+    std::unique_ptr<SessionStore> store(new SessionStore(std::move(opts), id));
     store->answers_ = std::move(answers);
     // Asks of an earlier run that never got an outcome (killed, or its agent went away mid-question):
     // when asked again, they are replays.
@@ -52,7 +52,7 @@ std::variant<std::unique_ptr<SessionStore>, std::string> SessionStore::create(Se
     return store;
 }
 
-SessionStore::SessionStore(SessionStoreOptions opts, std::string session_id)
+SessionStore::SessionStore(SessionStoreOptions opts, const std::string& session_id)
     : opts_(std::move(opts)),
       pending_file_(opts_.pending_file.empty() ? std::string(default_pending_file) : opts_.pending_file),
       journal_(journal_path(sessions_dir(), session_id), session_id, opts_.mode, opts_.journal_sync),

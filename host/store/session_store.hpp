@@ -44,7 +44,7 @@ public:
     const std::string& pending_file() const { return pending_file_; }
 
 private:
-    explicit SessionStore(SessionStoreOptions opts, std::string session_id);
+    explicit SessionStore(SessionStoreOptions opts, const std::string& session_id);
     void journal_ask(const Ask& ask, std::string_view source);
     void journal_outcome(const Ask& ask, const Outcome& outcome, std::string_view source);
     std::optional<Outcome> from_answers_flag(const Ask& ask);

@@ -17,7 +17,7 @@ public:
     };
     using Sink = std::function<void(Event)>;
 
-    static constexpr std::size_t default_max_body = 8 * 1024 * 1024;
+    static constexpr std::size_t default_max_body = std::size_t{8} * 1024 * 1024;
     static constexpr std::size_t max_header_bytes = 8192;
 
     explicit FrameDecoder(std::size_t max_body = default_max_body) : max_body_(max_body) {}

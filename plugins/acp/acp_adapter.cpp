@@ -365,7 +365,7 @@ private:
              std::function<void(Responder&)> cancel) {
         const std::string id_json = reply.id_json();
         open_.ask(id_json, std::move(input), {std::move(reply), std::move(cancel)},
-                  [answer = std::move(answer)](Outcome o, OpenRequest req) { answer(o, req.reply); });
+                  [answer = std::move(answer)](const Outcome& o, OpenRequest req) { answer(o, req.reply); });
     }
 
     void cancel_open_requests() {
@@ -516,7 +516,7 @@ private:
     std::optional<acp::WorkspaceFiles> files_;
     std::string cwd_;
     // The agent's stdio: newline-delimited JSON-RPC (AdapterHost::send ends each line).
-    RpcEndpoint rpc_{[this](std::string message) { host_.send(message); }};
+    RpcEndpoint rpc_{[this](const std::string& message) { host_.send(message); }};
     std::string session_id_;
     bool failed_ = false;
     bool turn_running_ = false;

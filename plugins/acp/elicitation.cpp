@@ -23,7 +23,7 @@ using json::member;
 using json::str;
 using json::string_of;
 
-Refusal refuse(std::string path, const std::string& what) {
+Refusal refuse(const std::string& path, const std::string& what) {
     return {"invalid_schema", path, path + ": " + what};
 }
 

@@ -242,7 +242,7 @@ private:
         const std::string original = to_json(input);
         // Every answer given already: Claude's own input goes back as it came.
         if (auto* given = std::get_if<AskInput>(&parsed); given && !given->preset_answers.empty()) return allow(id, original);
-        ask_tool_input(open_, id, std::move(parsed), {}, [this, id, original](Outcome o, std::monostate) {
+        ask_tool_input(open_, id, std::move(parsed), {}, [this, id, original](const Outcome& o, std::monostate) {
             switch (o.kind) {
             case OutcomeKind::Answered: return allow(id, claude::input_with_answers(original, o.answers));
             case OutcomeKind::Cancelled: return deny(id, kDeclined);
@@ -264,7 +264,7 @@ private:
             say(Stream::Stderr, "[askhost] allowed " + tool + " (" + std::string(policy_.reason(tool)) + ")");
             return allow(id, original);
         }
-        open_.ask(id, permission_ask(req), {}, [this, id, req, original](Outcome o, std::monostate) {
+        open_.ask(id, permission_ask(req), {}, [this, id, req, original](const Outcome& o, std::monostate) {
             PermissionDecision d = decide_permission(req, o);
             if (d.cancelled()) return deny(id, "The user did not allow " + req.tool);
             if (d.choice->kind == PermissionKind::AllowAlways) policy_.remember(req, *d.choice);

@@ -87,7 +87,7 @@ int ask(const rapidjson::Value& hook) {
     std::string printed;
     bool done = false;
     std::function<void()> finish_writing;
-    auto on_outcome = [&](Outcome o) {
+    auto on_outcome = [&](const Outcome& o) {
         done = true;
         printed = hook_reply(request, o);
         // Clients of our own host hear the end (ask/state) before the process ends.

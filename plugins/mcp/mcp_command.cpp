@@ -181,7 +181,7 @@ public:
 
     std::string_view name() const override { return "pending-questions file"; }
     void show(const Ask& ask, Done done) override {
-        writer_.show(ask, [](Outcome) {});  // writes the entries; its "pending" outcome is not ours
+        writer_.show(ask, [](const Outcome&) {});  // writes the entries; its "pending" outcome is not ours
         current_ = ask;
         done_ = std::move(done);
     }
@@ -247,7 +247,7 @@ private:
 // The pending-questions file keeps a record. With --print: the file, and the agent told at once.
 class OwnHost {
 public:
-    OwnHost(boost::asio::io_context& io, std::string pending_file, std::string cwd, bool print_only)
+    OwnHost(boost::asio::io_context& io, const std::string& pending_file, std::string cwd, bool print_only)
         : io_(io), core_(io, no_agent_), print_(pending_file, "", log_line), record_(pending_file), cwd_(std::move(cwd)),
           print_only_(print_only), watch_(io) {
         core_.on_log = log_line;
@@ -430,7 +430,7 @@ public:
             // In tmux, a popup over the asking pane comes before the client's own form: it is the
             // whole dialog (Codex's form has no multi-select field).
             if (server.client_elicits() && !popup_possible())
-                return elicit_then_wait(std::move(ask), server, std::move(reply));
+                return elicit_then_wait(ask, server, reply);
         }
         return wait(std::move(ask), std::move(reply));
     }
@@ -448,7 +448,7 @@ private:
     // The client's own form. A form that comes back unanswered sooner than anyone could have read
     // it was never in front of a person (claude -p cancels, codex exec and approval "never"
     // decline within milliseconds): then the question waits here instead of ending in a cancel.
-    std::function<void()> elicit_then_wait(Ask ask, McpServer& server, Reply reply) {
+    std::function<void()> elicit_then_wait(const Ask& ask, McpServer& server, const Reply& reply) {
         log_line("no askhost for " + cwd_ + ": asking in " + server.client_name() + "'s own form (elicitation)");
         struct Call {
             std::function<void()> cancel;

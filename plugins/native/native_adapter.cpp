@@ -105,7 +105,7 @@ private:
         // Only the tool's own fields are checked against the profile, not the envelope's. Refused,
         // or the agent already knows the answers: handed back without showing anything.
         ask_tool_input(open_, id, take_tool_ask_input(doc, host_.profile()), {},
-                       [this, id](Outcome o, std::monostate) { respond(id, o); });
+                       [this, id](const Outcome& o, std::monostate) { respond(id, o); });
     }
 
     void handle_cancel(const rapidjson::Document& doc) { open_.take(request_id_json(doc)); }

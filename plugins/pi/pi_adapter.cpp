@@ -211,7 +211,7 @@ private:
             host_.log("pi: cannot show a " + method + " dialog: " + refusal->message);
             return reply_cancelled(id);
         }
-        if (!dialogs_.ask(id, std::move(input), std::move(d), [this, id](Outcome o, Dialog dialog) { answer(id, dialog, o); }))
+        if (!dialogs_.ask(id, std::move(input), std::move(d), [this, id](const Outcome& o, const Dialog& dialog) { answer(id, dialog, o); }))
             return;
         auto timeout = doc.FindMember("timeout");
         const auto ms = timeout != doc.MemberEnd() ? json::number_of(timeout->value) : std::nullopt;

@@ -393,7 +393,7 @@ std::string DialogModel::hint() const {
                    : "↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel";
 }
 
-DialogModel::Result DialogModel::set_notes(std::size_t q, std::u32string notes) {
+DialogModel::Result DialogModel::set_notes(std::size_t q, const std::u32string& notes) {
     if (outcome_ || q >= states_.size()) return Result::Ignored;
     notice_ = false;
     std::u32string clean = clean_text(notes);

@@ -101,7 +101,7 @@ public:
     std::string_view notice() const { return notice_ ? cap_notice : std::string_view{}; }
     // The person's note on question q (sent with its answer, trimmed), capped like typed text.
     const std::u32string& notes(std::size_t q) const { return states_[q].notes; }
-    Result set_notes(std::size_t q, std::u32string notes);
+    Result set_notes(std::size_t q, const std::u32string& notes);
 
     // The name of a question in tabs, the review and the summary: its header, else its text.
     std::string tab_label(std::size_t q) const;
