@@ -220,7 +220,8 @@ Result<HostRecord> oldest_waiting_host() {
     const HostRecord* best = nullptr;
     for (const auto& h : hosts)
         if (h.waiting > 0 && (!best || h.waiting_since_ms < best->waiting_since_ms)) best = &h;
-    if (!best) return Error::failed("no question waits in any running askhost (" + std::to_string(hosts.size()) + " running)");
+    if (!best)
+        return Error::failed("no question waits in any running askhost (" + std::to_string(hosts.size()) + " running)");
     return *best;
 }
 

@@ -62,7 +62,8 @@ fs::path dir_of(const fs::path& file) { return file.has_parent_path() ? file.par
 Status parse_json(std::string_view text, rapidjson::Document& doc) {
     auto e = json::parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(doc, text);
     if (!e) return std::nullopt;
-    return Error::failed((e->too_deep ? "refused JSON (" : "not JSON (") + line_column(text, e->offset) + ": " + e->message + ")");
+    return Error::failed((e->too_deep ? "refused JSON (" : "not JSON (") + line_column(text, e->offset) + ": " +
+                         e->message + ")");
 }
 
 std::string read_stdin() {

@@ -47,6 +47,14 @@ using Status = std::optional<Error>;
 //   if (!dir) return fail(dir.error());
 //   use(*dir);
 template <class T>
+class Result;
+
+// What Result<T> takes as a value besides a T: what a T is made from, never an Error or a Result.
+template <class U, class T>
+concept MakesValue = !std::same_as<std::remove_cvref_t<U>, T> && !std::same_as<std::remove_cvref_t<U>, Error> &&
+                     !std::same_as<std::remove_cvref_t<U>, Result<T>> && std::constructible_from<T, U&&>;
+
+template <class T>
 class Result {
     static_assert(!std::is_same_v<std::remove_cv_t<T>, Error>, "a Result holds a value or an Error, not both");
     static_assert(!std::is_reference_v<T>, "a Result holds its value");
@@ -55,9 +63,7 @@ public:
     Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}
     Result(Error error) : v_(std::in_place_index<1>, std::move(error)) {}
     // Anything a T is made from (a string literal for a Result<std::string>, say).
-    template <class U>
-        requires(std::constructible_from<T, U &&> && !std::same_as<std::remove_cvref_t<U>, T> &&
-                 !std::same_as<std::remove_cvref_t<U>, Error> && !std::same_as<std::remove_cvref_t<U>, Result>)
+    template <MakesValue<T> U>
     Result(U&& value) : v_(std::in_place_index<0>, std::forward<U>(value)) {}
 
     bool has_value() const { return v_.index() == 0; }

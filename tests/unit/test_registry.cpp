@@ -142,7 +142,8 @@ BOOST_AUTO_TEST_CASE(find_host_says_why_there_is_none) {
     const std::string registry = (runtime.dir.path / "askhost").string();
     auto found = find_host("/nowhere/at/all", "");
     BOOST_REQUIRE(!found);
-    BOOST_TEST(found.error().message == "no askhost has a workspace holding /nowhere/at/all (0 running, registry " + registry + ")");
+    BOOST_TEST(found.error().message ==
+               "no askhost has a workspace holding /nowhere/at/all (0 running, registry " + registry + ")");
     BOOST_TEST(found.error().exit_status() == 1);
     // The out-parameter form app/attach.cpp still uses says the same.
     std::string why;

@@ -527,7 +527,8 @@ Status check_html(std::string_view p) {
             i = end + 3;
             continue;
         }
-        if (starts_with_ci(p, i, "<!doctype")) return Error::usage("must be an HTML fragment, not a full document (<!DOCTYPE>)");
+        if (starts_with_ci(p, i, "<!doctype"))
+            return Error::usage("must be an HTML fragment, not a full document (<!DOCTYPE>)");
         std::size_t k = i + 1;
         if (k < p.size() && p[k] == '/') ++k;
         if (k >= p.size() || !is_alpha(p[k])) {

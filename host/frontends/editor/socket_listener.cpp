@@ -14,7 +14,8 @@ namespace askhost {
 namespace {
 
 Status private_dir(const std::string& dir) {
-    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return Error::failed(dir + ": " + std::strerror(errno), dir);
+    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+        return Error::failed(dir + ": " + std::strerror(errno), dir);
     struct stat st {};
     if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return Error::failed(dir + ": not a directory", dir);
     if (st.st_uid != ::geteuid()) return Error::failed(dir + ": owned by another user", dir);
