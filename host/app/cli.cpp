@@ -93,24 +93,24 @@ std::optional<std::chrono::milliseconds> parse_seconds(const std::string& s) {
 
 }  // namespace
 
-std::variant<CliOptions, CliError> parse_cli(const std::vector<std::string>& args) {
+Result<CliOptions> parse_cli(const std::vector<std::string>& args) {
     CliOptions o;
     std::size_t i = 0;
     // `--opt value` or `--opt=value`: the value given after `=` in this argument, if any.
     std::optional<std::string> inline_value;
-    auto value = [&](const std::string& flag, std::string& out) -> std::optional<CliError> {
+    auto value = [&](const std::string& flag, std::string& out) -> Status {
         if (inline_value) {
             out = *inline_value;
             inline_value.reset();
             return std::nullopt;
         }
-        if (i + 1 >= args.size()) return CliError{flag + " needs a value"};
+        if (i + 1 >= args.size()) return Error::usage(flag + " needs a value");
         out = args[++i];
         return std::nullopt;
     };
     bool mode_set = false;
-    auto set_mode = [&](Mode m) -> std::optional<CliError> {
-        if (mode_set && o.mode != m) return CliError{"choose one of --stdio, --tui, --print"};
+    auto set_mode = [&](Mode m) -> Status {
+        if (mode_set && o.mode != m) return Error::usage("choose one of --stdio, --tui, --print");
         o.mode = m;
         mode_set = true;
         return std::nullopt;
@@ -144,7 +144,7 @@ std::variant<CliOptions, CliError> parse_cli(const std::vector<std::string>& arg
                 a.resize(eq);
             }
         }
-        std::optional<CliError> err;
+        Status err;
         std::string v;
         if (a == "--") {
             o.agent_argv.assign(args.begin() + static_cast<long>(i) + 1, args.end());
@@ -164,14 +164,14 @@ std::variant<CliOptions, CliError> parse_cli(const std::vector<std::string>& arg
         } else if (a == "--profile") {
             if (!(err = value(a, v))) {
                 o.profile = parse_profile(v);
-                if (!o.profile) err = CliError{"--profile: '" + v + "' is not strict or lenient"};
+                if (!o.profile) err = Error::usage("--profile: '" + v + "' is not strict or lenient");
             }
         } else if (a == "--answers") {
             err = value(a, o.answers_json);
         } else if (a == "--timeout") {
             if (!(err = value(a, v))) {
                 auto t = parse_seconds(v);
-                if (!t) err = CliError{"--timeout: '" + v + "' is not a number of seconds"};
+                if (!t) err = Error::usage("--timeout: '" + v + "' is not a number of seconds");
                 else o.timeout = *t;
             }
         } else if (a == "--pending-file") {
@@ -182,7 +182,7 @@ std::variant<CliOptions, CliError> parse_cli(const std::vector<std::string>& arg
             if (!(err = value(a, v))) {
                 if (v == "always") o.journal_sync_always = true;
                 else if (v == "deferred") o.journal_sync_always = false;
-                else err = CliError{"--journal-sync: '" + v + "' is not one of always, deferred"};
+                else err = Error::usage("--journal-sync: '" + v + "' is not one of always, deferred");
             }
         } else if (a == "--adapter") {
             err = value(a, o.adapter);
@@ -193,17 +193,17 @@ std::variant<CliOptions, CliError> parse_cli(const std::vector<std::string>& arg
         } else if (a == "--on-question") {
             if (!(err = value(a, v))) o.on_question.push_back(v);
         } else if (!a.empty() && a[0] == '-') {
-            err = CliError{"unknown option '" + a + "'"};
+            err = Error::usage("unknown option '" + a + "'");
         } else {
             // The agent's argv may also follow the options without "--".
             o.agent_argv.assign(args.begin() + static_cast<long>(i), args.end());
             break;
         }
         if (err) return *err;
-        if (inline_value) return CliError{a + " takes no value"};
+        if (inline_value) return Error::usage(a + " takes no value");
     }
     if (o.command == Command::Run && o.agent_argv.empty() && o.mode != Mode::Stdio)
-        return CliError{"no agent to run: askhost [OPTIONS] -- AGENT [ARGS...]"};
+        return Error::usage("no agent to run: askhost [OPTIONS] -- AGENT [ARGS...]");
     return o;
 }
 

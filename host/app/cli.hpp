@@ -7,6 +7,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/model/question.hpp"
 
 namespace askhost {
@@ -33,11 +34,8 @@ struct CliOptions {
     std::vector<std::string> command_args;     // arguments of a subcommand
 };
 
-struct CliError {
-    std::string message;
-};
-
-std::variant<CliOptions, CliError> parse_cli(const std::vector<std::string>& args);
+// The options, or a Usage error (exit 2) that says what is wrong with the command line.
+Result<CliOptions> parse_cli(const std::vector<std::string>& args);
 
 std::string usage_text();
 

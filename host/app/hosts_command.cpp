@@ -51,11 +51,10 @@ int run_hosts(const std::vector<std::string>& args) {
         write_all(2, "askhost hosts: unknown argument '" + a + "'\nTry 'askhost hosts --help'.\n");
         return 2;
     }
-    std::string why;
-    auto registry = socket_directory(&why);
+    auto registry = socket_directory();
     if (!registry) {
-        write_all(2, "askhost hosts: " + why + "\n");
-        return 1;
+        write_all(2, "askhost hosts: " + registry.error().message + "\n");
+        return registry.error().exit_status();
     }
     std::vector<std::string> skipped;
     auto hosts = list_hosts(*registry, &skipped);
@@ -134,8 +133,7 @@ int run_status(const std::vector<std::string>& args) {
             return 2;
         }
     }
-    std::string why;
-    auto registry = socket_directory(&why);
+    auto registry = socket_directory();
     std::vector<HostRecord> hosts;
     if (registry) hosts = list_hosts(*registry);
     write_all(1, status_report(hosts, form));
@@ -187,8 +185,7 @@ int run_jump(const std::vector<std::string>& args) {
                       "(bind-key J run-shell 'askhost jump'). Outside tmux it prints that pane.\n");
         return help ? 0 : 2;
     }
-    std::string why;
-    auto registry = socket_directory(&why);
+    auto registry = socket_directory();
     std::vector<HostRecord> hosts;
     if (registry) hosts = list_hosts(*registry);
     const HostRecord* best = nullptr;
@@ -216,18 +213,23 @@ int run_jump(const std::vector<std::string>& args) {
     return 0;
 }
 
-std::optional<HostRecord> oldest_waiting_host(std::string* why) {
-    auto registry = socket_directory(why);
-    if (!registry) return std::nullopt;
+Result<HostRecord> oldest_waiting_host() {
+    auto registry = socket_directory();
+    if (!registry) return std::move(registry).error();
     auto hosts = list_hosts(*registry);
     const HostRecord* best = nullptr;
     for (const auto& h : hosts)
         if (h.waiting > 0 && (!best || h.waiting_since_ms < best->waiting_since_ms)) best = &h;
-    if (!best) {
-        if (why) *why = "no question waits in any running askhost (" + std::to_string(hosts.size()) + " running)";
-        return std::nullopt;
-    }
+    if (!best)
+        return Error::failed("no question waits in any running askhost (" + std::to_string(hosts.size()) + " running)");
     return *best;
+}
+
+std::optional<HostRecord> oldest_waiting_host(std::string* why) {
+    auto oldest = oldest_waiting_host();
+    if (oldest) return *std::move(oldest);
+    if (why) *why = oldest.error().message;
+    return std::nullopt;
 }
 
 }  // namespace askhost

@@ -22,7 +22,9 @@ enum class StatusForm { Text, Tmux, Json };
 std::string status_report(const std::vector<HostRecord>& hosts, StatusForm form);
 // `askhost jump`: switch the tmux client to the pane of the agent whose question waited longest.
 int run_jump(const std::vector<std::string>& args);
-// The host whose questions have waited longest (askhost attach --next), or nullopt + why.
+// The host whose questions have waited longest (askhost attach --next), or why there is none.
+Result<HostRecord> oldest_waiting_host();
+// The same as nullopt + why, for app/attach.cpp (being rewritten elsewhere) until it moves to the above.
 std::optional<HostRecord> oldest_waiting_host(std::string* why);
 
 }  // namespace askhost

@@ -20,10 +20,13 @@ namespace {
 
 using namespace askhost;
 
-int usage_error(const std::string& message) {
-    write_all(2, "askhost: " + message + "\nTry 'askhost --help' for more information.\n");
-    return 2;
+// Says what is wrong; the exit status comes from the error's kind.
+int fail(const Error& e) {
+    write_all(2, "askhost: " + e.message + "\nTry 'askhost --help' for more information.\n");
+    return e.exit_status();
 }
+
+int usage_error(const std::string& message) { return fail(Error::usage(message)); }
 
 int run_agent(const CliOptions& opts) {
     Mode mode = opts.mode;
@@ -32,8 +35,8 @@ int run_agent(const CliOptions& opts) {
     // pending-questions file and is told why, never a silent cancel.
     const bool at_terminal = ::isatty(0) && ::isatty(1);
     if (mode == Mode::Tui || (mode == Mode::Auto && at_terminal)) {
-        if (auto why = TerminalDialog::unavailable_reason()) {
-            write_all(2, "askhost: no dialog on this terminal (" + *why +
+        if (auto why = TerminalDialog::check_terminal()) {
+            write_all(2, "askhost: no dialog on this terminal (" + why->message +
                              "): questions go to the pending-questions file (askhost answer)\n");
             mode = Mode::Print;
         }
@@ -53,8 +56,8 @@ static int askhost_main(int argc, char** argv) {
     std::signal(SIGPIPE, SIG_IGN);  // a closed pipe is an error value, not a death
     std::vector<std::string> args(argv + 1, argv + argc);
     auto parsed = parse_cli(args);
-    if (auto* err = std::get_if<CliError>(&parsed)) return usage_error(err->message);
-    const auto& opts = std::get<CliOptions>(parsed);
+    if (!parsed) return fail(parsed.error());
+    const CliOptions& opts = *parsed;
     switch (opts.command) {
         case Command::Help:
             write_all(1, usage_text());

@@ -15,6 +15,7 @@
 
 #include <rapidjson/document.h>
 
+#include "core/error.hpp"
 #include "core/fd_io.hpp"
 #include "core/text/sanitize.hpp"
 #include "json/json_access.hpp"
@@ -59,10 +60,11 @@ std::string spec_text(const AnswerSpec& spec) {
 fs::path dir_of(const fs::path& file) { return file.has_parent_path() ? file.parent_path() : fs::path("."); }
 
 // As lenient as the pending file (comments, trailing commas), and as bounded: no answer nests deep.
-std::optional<std::string> parse_json(std::string_view text, rapidjson::Document& doc) {
+Status parse_json(std::string_view text, rapidjson::Document& doc) {
     auto e = json::parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(doc, text);
     if (!e) return std::nullopt;
-    return (e->too_deep ? "refused JSON (" : "not JSON (") + line_column(text, e->offset) + ": " + e->message + ")";
+    return Error::failed((e->too_deep ? "refused JSON (" : "not JSON (") + line_column(text, e->offset) + ": " +
+                         e->message + ")");
 }
 
 void print_answered(std::ostream& out, const std::string& path, const PendingFile& f, const AnswerResult& r) {
@@ -308,7 +310,7 @@ int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ost
     if (!text) {
         if (auto e = parse_json(input, doc)) {
             std::string what = file ? *file + ": " : std::string();
-            return report_errors(err, path, {what + *e},
+            return report_errors(err, path, {what + e->message},
                                  "To answer in your own words: askhost answer --text \"...\"\n");
         }
     }

@@ -209,11 +209,8 @@ bool popups_enabled() {
     return true;
 }
 
-pid_t open_popup(const Pane& pane, const std::vector<std::string>& command, int width, int height, std::string* why) {
-    if (pane.client.empty()) {
-        if (why) *why = "no client looks at pane " + pane.pane_id;
-        return -1;
-    }
+Result<pid_t> open_popup(const Pane& pane, const std::vector<std::string>& command, int width, int height) {
+    if (pane.client.empty()) return Error::failed("no client looks at pane " + pane.pane_id);
     std::string shell;
     for (const auto& c : command) shell += (shell.empty() ? "" : " ") + shell_quote(c);
     if (pane.client_width > 0) width = std::min(width, pane.client_width);
@@ -232,10 +229,7 @@ pid_t open_popup(const Pane& pane, const std::vector<std::string>& command, int 
     pid_t pid = -1;
     int rc = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) {
-        if (why) *why = std::string("cannot run tmux: ") + std::strerror(rc);
-        return -1;
-    }
+    if (rc != 0) return Error::failed(std::string("cannot run tmux: ") + std::strerror(rc));
     return pid;
 }
 

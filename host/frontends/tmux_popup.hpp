@@ -10,6 +10,8 @@
 
 #include <sys/types.h>
 
+#include "core/error.hpp"
+
 namespace askhost::tmux {
 
 struct Pane {
@@ -35,8 +37,8 @@ bool popups_enabled();
 
 // Runs `command` in a popup on pane.client over the pane, `width` x `height` cells (clipped to
 // the client). Returns the pid of the tmux client process that waits for the popup to close (to
-// be reaped), or -1 and why.
-pid_t open_popup(const Pane& pane, const std::vector<std::string>& command, int width, int height, std::string* why);
+// be reaped), or why not.
+Result<pid_t> open_popup(const Pane& pane, const std::vector<std::string>& command, int width, int height);
 
 // Tells a pane nobody looks at: a message on the server's clients and the bell in the pane
 // (tmux marks its window).

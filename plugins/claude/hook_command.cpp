@@ -76,8 +76,7 @@ int ask(const rapidjson::Value& hook) {
     const std::string& event = request.event;
     const std::string& dir = request.ask.cwd;
     const char* env_socket = std::getenv("ASKHOST_SOCKET");
-    std::string why;
-    auto found = find_host(dir, env_socket && *env_socket ? env_socket : "", &why);
+    auto found = find_host(dir, env_socket && *env_socket ? env_socket : "");
     // Nobody to ask here: Claude's own dialog. A PermissionRequest runs beside that dialog, so it
     // waits as a host of its own too: askhost status counts it, askhost attach --next answers it.
     if (!found && event != "PermissionRequest") return 0;
@@ -102,6 +101,7 @@ int ask(const rapidjson::Value& hook) {
     if (found) {
         client = std::make_unique<HostClient>(io, found->socket, "askhost hook");
         client->on_log = [](std::string_view m) { note(std::string(m)); };
+        std::string why;  // HostClient::connect keeps its out-parameter until host_client.cpp moves to Status
         if (!client->connect(&why)) {
             note(why);
             return 0;

@@ -144,7 +144,11 @@ public:
         client_.on_log = log_line;
         client_.on_closed = std::move(gone);
     }
-    bool connect(std::string* why) { return client_.connect(why); }
+    Status connect() {
+        std::string why;  // HostClient::connect keeps its out-parameter until host_client.cpp moves to Status
+        if (client_.connect(&why)) return std::nullopt;
+        return Error::failed(why);
+    }
     const std::string& socket() const { return client_.socket(); }
 
     std::string_view name() const override { return "editor host"; }
@@ -319,8 +323,7 @@ private:
     }
 
     void look_for_host() {
-        std::string why;
-        auto found = find_host(cwd_, "", &why);
+        auto found = find_host(cwd_, "");
         if (!found || found->socket == core_.socket_path()) return;
         auto remote = std::make_unique<RemoteFrontend>(io_, found->socket, [this, token = lifetime_.token()] {
             if (!token || !remote_) return;
@@ -329,7 +332,7 @@ private:
             boost::asio::post(io_, [r = std::shared_ptr<RemoteFrontend>(std::move(remote_))] {});
             watch();
         });
-        if (!remote->connect(&why)) return;
+        if (Status unreachable = remote->connect()) return;
         log_line("asking through the askhost at " + found->socket + " (" + found->source + ") as well");
         remote_ = std::move(remote);
         core_.broker().add_frontend(*remote_);
@@ -362,10 +365,14 @@ private:
             options = std::max(options, static_cast<int>(q.options.size()) + 1);
         }
         auto [width, height] = tmux::dialog_size(texts, options);
-        std::string why;
-        popup_pid_ = tmux::open_popup(*pane, {self_path(), "attach", "--popup", core_.socket_path()}, width, height, &why);
-        if (popup_pid_ < 0) log_line("no tmux popup: " + why);
-        else log_line("the question opened in a tmux popup over pane " + pane->pane_id);
+        auto popup = tmux::open_popup(*pane, {self_path(), "attach", "--popup", core_.socket_path()}, width, height);
+        if (!popup) {
+            popup_pid_ = -1;
+            log_line("no tmux popup: " + popup.error().message);
+        } else {
+            popup_pid_ = *popup;
+            log_line("the question opened in a tmux popup over pane " + pane->pane_id);
+        }
     }
 
     // Nobody looks: a desktop notification and the terminal's own (OSC 9/777), where there are.
@@ -417,9 +424,8 @@ public:
         ask.cwd = cwd_;
         ask.agent = agent_name(server.client_name());
         if (ask.agent != server.client_name()) ask.client = server.client_name();
-        std::string why;
         if (!print_only_) {
-            if (auto found = find_host(cwd_, hint_, &why)) {
+            if (auto found = find_host(cwd_, hint_)) {
                 auto& host = hosts_[found->socket];
                 if (!host) {
                     host = std::make_unique<HostAsker>(io_, found->socket);

@@ -961,6 +961,18 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(terminal_fallback)
 
+BOOST_AUTO_TEST_CASE(check_terminal_says_why_not) {
+    auto missing = TerminalDialog::check_terminal("/nonexistent/tty");
+    BOOST_REQUIRE(missing.has_value());
+    BOOST_TEST(missing->message == "no terminal (/nonexistent/tty)");
+    BOOST_TEST(missing->path == "/nonexistent/tty");
+    BOOST_TEST(missing->exit_status() == 2);
+    auto null = TerminalDialog::check_terminal("/dev/null");
+    BOOST_REQUIRE(null.has_value());
+    BOOST_TEST(null->message == "/dev/null is not a terminal");
+    BOOST_TEST(TerminalDialog::unavailable_reason("/dev/null").value_or("") == "/dev/null is not a terminal");
+}
+
 BOOST_AUTO_TEST_CASE(no_terminal_cancels_every_ask_in_order) {
     boost::asio::io_context io;
     for (const char* path : {"/nonexistent/tty", "/dev/null"}) {

@@ -591,7 +591,10 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(html_preview)
 
-std::string reason(std::string_view preview) { return check_html_preview(preview).value_or("accepted"); }
+std::string reason(std::string_view preview) {
+    auto refused = check_html_preview(preview);
+    return refused ? refused->message : "accepted";
+}
 
 BOOST_AUTO_TEST_CASE(markdown_is_accepted) {
     BOOST_TEST(!check_html_preview("").has_value());

@@ -1,6 +1,7 @@
 #define BOOST_TEST_MODULE outcome
 #include <boost/test/unit_test.hpp>
 
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -8,6 +9,7 @@
 #include <rapidjson/document.h>
 
 #include "answers.hpp"
+#include "core/error.hpp"
 #include "core/model/outcome.hpp"
 
 using namespace askhost;
@@ -359,6 +361,69 @@ BOOST_AUTO_TEST_CASE(fitting_cuts_the_longest_text_and_keeps_the_whole) {
 
     Outcome cancelled = Outcome::cancelled();
     BOOST_TEST(fit_result_cap(cancelled, keep) == 0u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// Result<T>: a value or the Error that says why not; the Error's kind gives the exit status.
+BOOST_AUTO_TEST_SUITE(result)
+
+Result<int> half(int n) {
+    if (n % 2) return Error::usage(std::to_string(n) + " is odd");
+    return n / 2;
+}
+
+BOOST_AUTO_TEST_CASE(a_value) {
+    auto r = half(8);
+    BOOST_TEST(static_cast<bool>(r));
+    BOOST_TEST(r.has_value());
+    BOOST_TEST(*r == 4);
+    BOOST_TEST(r.value_or(-1) == 4);
+    BOOST_TEST(!r.status().has_value());
+    *r = 5;
+    BOOST_TEST(*r == 5);
+}
+
+BOOST_AUTO_TEST_CASE(an_error) {
+    auto r = half(7);
+    BOOST_TEST(!r);
+    BOOST_TEST(r.error().message == "7 is odd");
+    BOOST_TEST((r.error().kind == Error::Kind::Usage));
+    BOOST_TEST(r.error().exit_status() == 2);
+    BOOST_TEST(r.value_or(-1) == -1);
+    Status s = r.status();
+    BOOST_TEST(s.has_value());
+    BOOST_TEST(s->message == "7 is odd");
+}
+
+BOOST_AUTO_TEST_CASE(members_through_the_arrow) {
+    Result<std::string> r = "a/b";  // made from what makes a std::string
+    BOOST_TEST(r->size() == 3u);
+    r->append("/c");
+    BOOST_TEST(*r == "a/b/c");
+    const Result<std::string>& c = r;
+    BOOST_TEST(c->front() == 'a');
+    BOOST_TEST(std::string(std::move(r).operator*()) == "a/b/c");
+}
+
+BOOST_AUTO_TEST_CASE(the_error_keeps_its_path_and_kind) {
+    Result<std::string> r = Error::failed("/tmp/x: owned by another user", "/tmp/x");
+    BOOST_TEST(!r);
+    BOOST_TEST(r.error().path == "/tmp/x");
+    BOOST_TEST(r.error().exit_status() == 1);
+    Error moved = std::move(r).error();
+    BOOST_TEST(moved.message == "/tmp/x: owned by another user");
+    Result<int> nf = Error::not_found("agent: not found");
+    BOOST_TEST(nf.error().exit_status() == 127);
+    Result<int> cr = Error::cannot_run("agent: permission denied");
+    BOOST_TEST(cr.error().exit_status() == 126);
+}
+
+BOOST_AUTO_TEST_CASE(move_only_values) {
+    Result<std::unique_ptr<int>> r = std::make_unique<int>(3);
+    BOOST_TEST(**r == 3);
+    std::unique_ptr<int> taken = *std::move(r);
+    BOOST_TEST(*taken == 3);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

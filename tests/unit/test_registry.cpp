@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "frontends/editor/registry.hpp"
+#include "frontends/editor/socket_listener.hpp"
 
 using namespace askhost;
 namespace fs = std::filesystem;
@@ -99,3 +101,69 @@ BOOST_AUTO_TEST_CASE(a_registration_is_listed_while_it_lives) {
     }
     BOOST_TEST(list_hosts(dir.path.string()).empty());
 }
+
+// The lookups return the folder or host, or the Error that says why not (its message as before).
+BOOST_AUTO_TEST_SUITE(lookup_results)
+
+// $XDG_RUNTIME_DIR set to a fresh private folder while the object lives.
+struct RuntimeDir {
+    TempDir dir;
+    std::optional<std::string> saved;
+    RuntimeDir() {
+        if (const char* v = std::getenv("XDG_RUNTIME_DIR")) saved = v;
+        ::setenv("XDG_RUNTIME_DIR", dir.path.c_str(), 1);
+    }
+    ~RuntimeDir() {
+        if (saved) ::setenv("XDG_RUNTIME_DIR", saved->c_str(), 1);
+        else ::unsetenv("XDG_RUNTIME_DIR");
+    }
+};
+
+BOOST_AUTO_TEST_CASE(socket_directory_is_made_private_under_the_runtime_folder) {
+    RuntimeDir runtime;
+    auto dir = socket_directory();
+    BOOST_REQUIRE(dir.has_value());
+    BOOST_TEST(*dir == (runtime.dir.path / "askhost").string());
+    struct stat st {};
+    BOOST_REQUIRE(::stat(dir->c_str(), &st) == 0);
+    BOOST_TEST((st.st_mode & 0777) == 0700u);
+}
+
+BOOST_AUTO_TEST_CASE(find_host_takes_the_hint_first) {
+    auto found = find_host("/anywhere", "/somewhere/host-1.sock");
+    BOOST_REQUIRE(found.has_value());
+    BOOST_TEST(found->socket == "/somewhere/host-1.sock");
+    BOOST_TEST(found->source == "$ASKHOST_SOCKET");
+    BOOST_TEST(!found->record.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(find_host_says_why_there_is_none) {
+    RuntimeDir runtime;
+    const std::string registry = (runtime.dir.path / "askhost").string();
+    auto found = find_host("/nowhere/at/all", "");
+    BOOST_REQUIRE(!found);
+    BOOST_TEST(found.error().message ==
+               "no askhost has a workspace holding /nowhere/at/all (0 running, registry " + registry + ")");
+    BOOST_TEST(found.error().exit_status() == 1);
+    // The out-parameter form app/attach.cpp still uses says the same.
+    std::string why;
+    BOOST_TEST(!find_host("/nowhere/at/all", "", &why, true).has_value());
+    BOOST_TEST(why == found.error().message);
+}
+
+BOOST_AUTO_TEST_CASE(connect_socket_says_why_not) {
+    RuntimeDir runtime;
+    const std::string path = (runtime.dir.path / "none.sock").string();
+    auto fd = connect_socket(path);
+    BOOST_REQUIRE(!fd);
+    BOOST_TEST(fd.error().message.rfind(path + ": ", 0) == 0u);
+    BOOST_TEST(fd.error().path == path);
+    auto long_path = connect_socket(std::string(200, 'x'));
+    BOOST_REQUIRE(!long_path);
+    BOOST_TEST(long_path.error().message == "socket path too long");
+    std::string why;
+    BOOST_TEST(connect_socket(path, &why) == -1);
+    BOOST_TEST(why == fd.error().message);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

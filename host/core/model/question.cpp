@@ -142,7 +142,7 @@ Check check_duplicate_label(std::span<const Option> earlier, const std::string& 
 
 Check check_preview(const std::string& path, std::string_view preview) {
     if (auto r = check_text(path, preview, Limits::max_preview_bytes)) return r;
-    if (auto reason = check_html_preview(preview)) return schema_error(path, *reason);
+    if (auto refused = check_html_preview(preview)) return schema_error(path, refused->message);
     return std::nullopt;
 }
 
@@ -518,7 +518,7 @@ constexpr std::array<std::string_view, 12> kForbiddenTags = {
     "script", "style", "iframe", "frame", "frameset", "object", "embed", "applet", "base", "meta", "link", "noscript"};
 constexpr std::array<std::string_view, 3> kDocumentTags = {"html", "head", "body"};
 
-std::optional<std::string> check_html(std::string_view p) {
+Status check_html(std::string_view p) {
     std::size_t i = 0;
     while ((i = p.find('<', i)) != std::string_view::npos) {
         if (p.compare(i, 4, "<!--") == 0) {
@@ -527,7 +527,8 @@ std::optional<std::string> check_html(std::string_view p) {
             i = end + 3;
             continue;
         }
-        if (starts_with_ci(p, i, "<!doctype")) return "must be an HTML fragment, not a full document (<!DOCTYPE>)";
+        if (starts_with_ci(p, i, "<!doctype"))
+            return Error::usage("must be an HTML fragment, not a full document (<!DOCTYPE>)");
         std::size_t k = i + 1;
         if (k < p.size() && p[k] == '/') ++k;
         if (k >= p.size() || !is_alpha(p[k])) {
@@ -537,9 +538,9 @@ std::optional<std::string> check_html(std::string_view p) {
         std::string name;
         while (k < p.size() && (is_alpha(p[k]) || (p[k] >= '0' && p[k] <= '9') || p[k] == '-')) name += lower(p[k++]);
         if (std::find(kForbiddenTags.begin(), kForbiddenTags.end(), name) != kForbiddenTags.end())
-            return "<" + name + "> is not allowed";
+            return Error::usage("<" + name + "> is not allowed");
         if (std::find(kDocumentTags.begin(), kDocumentTags.end(), name) != kDocumentTags.end())
-            return "must be an HTML fragment, not a full document (<" + name + ">)";
+            return Error::usage("must be an HTML fragment, not a full document (<" + name + ">)");
 
         // Attributes up to the closing '>': names, then quoted or bare values.
         while (k < p.size() && p[k] != '>') {
@@ -550,7 +551,7 @@ std::optional<std::string> check_html(std::string_view p) {
             std::string attr;
             while (k < p.size() && !is_space(p[k]) && p[k] != '/' && p[k] != '>' && p[k] != '=') attr += lower(p[k++]);
             if (attr.size() > 2 && attr.compare(0, 2, "on") == 0)
-                return "event-handler attribute " + attr + "= is not allowed";
+                return Error::usage("event-handler attribute " + attr + "= is not allowed");
             while (k < p.size() && is_space(p[k])) ++k;
             if (k >= p.size() || p[k] != '=') continue;
             ++k;
@@ -567,7 +568,7 @@ std::optional<std::string> check_html(std::string_view p) {
                 while (k < p.size() && !is_space(p[k]) && p[k] != '>') ++k;
                 end = k;
             }
-            if (dangerous_url(p.substr(begin, end - begin))) return "javascript: URL is not allowed";
+            if (dangerous_url(p.substr(begin, end - begin))) return Error::usage("javascript: URL is not allowed");
         }
         i = k;
     }
@@ -575,21 +576,21 @@ std::optional<std::string> check_html(std::string_view p) {
 }
 
 // Markdown stays markdown, but a link target can still be a script.
-std::optional<std::string> check_markdown(std::string_view p) {
+Status check_markdown(std::string_view p) {
     for (std::size_t i = p.find("]("); i != std::string_view::npos; i = p.find("](", i + 2)) {
         const std::size_t close = p.find(')', i + 2);
         const std::string_view target = p.substr(i + 2, close == std::string_view::npos ? p.npos : close - i - 2);
         const std::string url = normalise_url(target);
         const std::size_t start = url.empty() || url[0] != '<' ? 0 : 1;
         if (url.compare(start, 11, "javascript:") == 0 || url.compare(start, 9, "vbscript:") == 0)
-            return "javascript: URL is not allowed";
+            return Error::usage("javascript: URL is not allowed");
     }
     return std::nullopt;
 }
 
 }  // namespace
 
-std::optional<std::string> check_html_preview(std::string_view preview) {
+Status check_html_preview(std::string_view preview) {
     if (looks_like_html(preview)) {
         if (auto reason = check_html(preview)) return reason;
     }

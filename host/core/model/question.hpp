@@ -11,6 +11,8 @@
 
 #include <rapidjson/document.h>
 
+#include "core/error.hpp"
+
 namespace askhost {
 
 struct Option {
@@ -96,8 +98,9 @@ Parsed<AskInput> parse_ask_input(std::string_view json, Profile profile);
 // The validation rules alone, for questions built in code.
 std::optional<Refusal> validate_questions(const std::vector<Question>& questions, Profile profile);
 
-// nullopt when the preview is safe; otherwise why it was refused. Markdown is always accepted.
-std::optional<std::string> check_html_preview(std::string_view preview);
+// nullopt when the preview is safe; otherwise why it was refused (a Usage error: the request is
+// wrong). Markdown is always accepted.
+Status check_html_preview(std::string_view preview);
 
 // Number of Unicode code points in valid UTF-8.
 std::size_t utf8_length(std::string_view s);

@@ -363,24 +363,16 @@ const HostRecord* host_for_directory(const std::vector<HostRecord>& hosts, const
     return best;
 }
 
-std::optional<FoundHost> find_host(const std::string& dir, const std::string& socket_hint, std::string* why,
-                                   bool include_waiting) {
+Result<FoundHost> find_host(const std::string& dir, const std::string& socket_hint, bool include_waiting) {
     if (!socket_hint.empty()) return FoundHost{socket_hint, "$ASKHOST_SOCKET", std::nullopt};
-    std::string dir_why;
-    auto registry = socket_directory(&dir_why);
-    if (!registry) {
-        if (why) *why = "no registry: " + dir_why;
-        return std::nullopt;
-    }
+    auto registry = socket_directory();
+    if (!registry) return Error::failed("no registry: " + registry.error().message, registry.error().path);
     auto hosts = list_hosts(*registry);
     if (!include_waiting) std::erase_if(hosts, [](const HostRecord& r) { return !r.takes_asks(); });
     const HostRecord* h = host_for_directory(hosts, dir);
-    if (!h) {
-        if (why)
-            *why = "no askhost has a workspace holding " + dir + " (" + std::to_string(hosts.size()) +
-                   " running, registry " + *registry + ")";
-        return std::nullopt;
-    }
+    if (!h)
+        return Error::failed("no askhost has a workspace holding " + dir + " (" + std::to_string(hosts.size()) +
+                             " running, registry " + *registry + ")");
     std::string folder;
     std::size_t len = 0;
     const std::string where = resolved(dir);
@@ -392,6 +384,14 @@ std::optional<FoundHost> find_host(const std::string& dir, const std::string& so
         }
     }
     return FoundHost{h->socket, "workspace " + folder, *h};
+}
+
+std::optional<FoundHost> find_host(const std::string& dir, const std::string& socket_hint, std::string* why,
+                                   bool include_waiting) {
+    auto found = find_host(dir, socket_hint, include_waiting);
+    if (found) return *std::move(found);
+    if (why) *why = found.error().message;
+    return std::nullopt;
 }
 
 }  // namespace askhost

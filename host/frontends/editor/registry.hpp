@@ -92,7 +92,9 @@ struct FoundHost {
 // The one lookup: `socket_hint` ($ASKHOST_SOCKET, or what the agent's environment named) first;
 // else the registered host for `dir`. Hosts that do not take asks (HostRecord::takes_asks) count
 // only with `include_waiting` (askhost attach).
-// nullopt + why when there is none.
+// Else why there is none.
+Result<FoundHost> find_host(const std::string& dir, const std::string& socket_hint, bool include_waiting = false);
+// The same as nullopt + why, for app/attach.cpp (being rewritten elsewhere) until it moves to the above.
 std::optional<FoundHost> find_host(const std::string& dir, const std::string& socket_hint, std::string* why,
                                    bool include_waiting = false);
 

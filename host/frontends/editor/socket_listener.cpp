@@ -13,39 +13,31 @@ namespace askhost {
 
 namespace {
 
-bool private_dir(const std::string& dir, std::string* why) {
-    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
-        if (why) *why = dir + ": " + std::strerror(errno);
-        return false;
-    }
+Status private_dir(const std::string& dir) {
+    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+        return Error::failed(dir + ": " + std::strerror(errno), dir);
     struct stat st {};
-    if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-        if (why) *why = dir + ": not a directory";
-        return false;
-    }
-    if (st.st_uid != ::geteuid()) {
-        if (why) *why = dir + ": owned by another user";
-        return false;
-    }
-    if ((st.st_mode & 0777) != 0700 && ::chmod(dir.c_str(), 0700) != 0) {
-        if (why) *why = dir + ": cannot make it private: " + std::strerror(errno);
-        return false;
-    }
-    return true;
+    if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return Error::failed(dir + ": not a directory", dir);
+    if (st.st_uid != ::geteuid()) return Error::failed(dir + ": owned by another user", dir);
+    if ((st.st_mode & 0777) != 0700 && ::chmod(dir.c_str(), 0700) != 0)
+        return Error::failed(dir + ": cannot make it private: " + std::strerror(errno), dir);
+    return std::nullopt;
 }
 
 }  // namespace
 
-std::optional<std::string> socket_directory(std::string* why) {
-    std::string tried;
+Result<std::string> socket_directory() {
+    Status tried;
     auto in = [&](const std::string& runtime) -> std::optional<std::string> {
         std::string dir = runtime + "/askhost";
-        if (dir.size() < 80 && private_dir(dir, &tried)) return dir;
+        if (dir.size() >= 80) return std::nullopt;
+        tried = private_dir(dir);
+        if (!tried) return dir;
         return std::nullopt;
     };
     const char* runtime = std::getenv("XDG_RUNTIME_DIR");
     if (runtime && *runtime == '/') {
-        if (auto dir = in(runtime)) return dir;
+        if (auto dir = in(runtime)) return *dir;
     } else {
         // Agents that clean their MCP servers' environment (Codex keeps HOME, PATH and a few more)
         // must still find the registry an editor's host wrote under /run/user/UID: use that
@@ -54,13 +46,15 @@ std::optional<std::string> socket_directory(std::string* why) {
         struct stat st {};
         if (::lstat(user_runtime.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid() &&
             (st.st_mode & 077) == 0) {
-            if (auto dir = in(user_runtime)) return dir;
+            if (auto dir = in(user_runtime)) return *dir;
         }
     }
     std::string dir = "/tmp/askhost-" + std::to_string(::geteuid());
-    if (private_dir(dir, why)) return dir;
-    if (why && !tried.empty()) *why = tried + "; " + *why;
-    return std::nullopt;
+    Status last = private_dir(dir);
+    if (!last) return dir;
+    // Both places said no: the first one's reason, then the fallback's.
+    if (tried) last->message = tried->message + "; " + last->message;
+    return *std::move(last);
 }
 
 SocketListener::SocketListener(boost::asio::io_context& io, OnClient on_client)
@@ -74,9 +68,8 @@ SocketListener::~SocketListener() {
 }
 
 Status SocketListener::listen() {
-    std::string why;
-    auto dir = socket_directory(&why);
-    if (!dir) return Error::failed("no private directory for the socket: " + why);
+    auto dir = socket_directory();
+    if (!dir) return Error::failed("no private directory for the socket: " + dir.error().message, dir.error().path);
     std::string path = *dir + "/host-" + std::to_string(::getpid()) + ".sock";
     if (path.size() >= sizeof(sockaddr_un::sun_path)) return Error::failed("socket path too long: " + path, path);
     // Bound under a temporary name and renamed once it listens: whoever sees the socket can connect.
@@ -130,25 +123,26 @@ void SocketListener::accept() {
     });
 }
 
-int connect_socket(const std::string& path, std::string* why) {
+Result<int> connect_socket(const std::string& path) {
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
-    if (path.size() >= sizeof addr.sun_path) {
-        if (why) *why = "socket path too long";
-        return -1;
-    }
+    if (path.size() >= sizeof addr.sun_path) return Error::failed("socket path too long", path);
     std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
     int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        if (why) *why = std::strerror(errno);
-        return -1;
-    }
+    if (fd < 0) return Error::failed(std::strerror(errno), path);
     if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-        if (why) *why = path + ": " + std::strerror(errno);
+        Error e = Error::failed(path + ": " + std::strerror(errno), path);
         ::close(fd);
-        return -1;
+        return e;
     }
     return fd;
+}
+
+int connect_socket(const std::string& path, std::string* why) {
+    auto fd = connect_socket(path);
+    if (fd) return *fd;
+    if (why) *why = fd.error().message;
+    return -1;
 }
 
 }  // namespace askhost

@@ -17,8 +17,8 @@ namespace askhost {
 
 // The private directory for askhost's sockets and host registry: $XDG_RUNTIME_DIR/askhost; with
 // XDG_RUNTIME_DIR unset, /run/user/UID/askhost when that folder is the user's and private; else /tmp/askhost-UID,
-// created with mode 0700 and checked to be ours. nullopt + why on failure.
-std::optional<std::string> socket_directory(std::string* why);
+// created with mode 0700 and checked to be ours. Else why not (the message names the folders tried).
+Result<std::string> socket_directory();
 
 class SocketListener {
 public:
@@ -43,7 +43,9 @@ private:
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
-// Connects to a host's socket; returns the connected fd, or -1 and why.
+// Connects to a host's socket: the connected fd, or why not.
+Result<int> connect_socket(const std::string& path);
+// The same as -1 and why, for the callers not converted yet (host_client.cpp, app/attach.cpp).
 int connect_socket(const std::string& path, std::string* why);
 
 }  // namespace askhost

@@ -9,6 +9,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include "core/error.hpp"
 #include "core/frontend.hpp"
 
 namespace askhost {
@@ -29,10 +30,13 @@ public:
     TerminalDialog(boost::asio::io_context& io, TerminalDialogOptions options);
     ~TerminalDialog() override;
 
-    // Why no dialog can be shown on the terminal at tty_path ("no terminal", "TERM=dumb cannot move
-    // the cursor", an unknown TERM), or nullopt when one can. Writes nothing to the terminal.
+    // nullopt when a dialog can be shown on the terminal at tty_path, else why not ("no terminal",
+    // "TERM=dumb cannot move the cursor", an unknown TERM; kind Usage, path tty_path). Writes
+    // nothing to the terminal.
+    static Status check_terminal(const std::string& tty_path = "/dev/tty");
+    static bool available(const std::string& tty_path = "/dev/tty") { return !check_terminal(tty_path); }
+    // check_terminal's message alone, for app/attach.cpp (being rewritten elsewhere) until it moves.
     static std::optional<std::string> unavailable_reason(const std::string& tty_path = "/dev/tty");
-    static bool available(const std::string& tty_path = "/dev/tty") { return !unavailable_reason(tty_path); }
 
     std::string_view name() const override { return "terminal"; }
     void show(const Ask& ask, Done done) override;

@@ -19,32 +19,39 @@
 
 namespace askhost {
 
-std::optional<std::string> TerminalDialog::unavailable_reason(const std::string& tty_path) {
+Status TerminalDialog::check_terminal(const std::string& tty_path) {
+    // Whoever cannot show the dialog was asked for something this terminal cannot do (exit 2).
+    auto no = [&](std::string why) { return Error{Error::Kind::Usage, std::move(why), tty_path}; };
     const int fd = ::open(tty_path.c_str(), O_RDWR | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) return "no terminal (" + tty_path + ")";
+    if (fd < 0) return no("no terminal (" + tty_path + ")");
     if (!::isatty(fd)) {
         ::close(fd);
-        return tty_path + " is not a terminal";
+        return no(tty_path + " is not a terminal");
     }
     const char* term = std::getenv("TERM");
     if (!term || !*term) {
         ::close(fd);
-        return "TERM is not set";
+        return no("TERM is not set");
     }
     // The terminal's description, as the dialog will read it, without drawing anything.
     TERMINAL* saved = cur_term;
     int err = 0;
-    std::optional<std::string> why;
+    Status why;
     if (::setupterm(const_cast<char*>(term), fd, &err) != OK) {
-        why = std::string("unknown terminal type TERM=") + term;
+        why = no(std::string("unknown terminal type TERM=") + term);
     } else {
         const char* cup = ::tigetstr(const_cast<char*>("cup"));
         if (cup == nullptr || cup == reinterpret_cast<char*>(-1))
-            why = std::string("TERM=") + term + " cannot move the cursor";
+            why = no(std::string("TERM=") + term + " cannot move the cursor");
         ::del_curterm(::set_curterm(saved));
     }
     ::close(fd);
     return why;
+}
+
+std::optional<std::string> TerminalDialog::unavailable_reason(const std::string& tty_path) {
+    if (auto why = check_terminal(tty_path)) return std::move(why->message);
+    return std::nullopt;
 }
 
 }  // namespace askhost
