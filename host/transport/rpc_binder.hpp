@@ -1,0 +1,113 @@
+// Typed dispatch over an RpcEndpoint (clangd's LSPBinder): a method is one line,
+//   bind.method("agent/start", &EditorClient::agent_start);
+// where the handler takes its params as a struct (read with from_json) and a Reply<Result> (written
+// with to_json). Params that do not read are refused with -32602 naming the field's path; an
+// unknown method gets -32601; unknown notifications, and notifications whose params do not read,
+// are ignored.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "transport/json_codec.hpp"
+#include "transport/jsonrpc.hpp"
+#include "transport/rpc_errors.hpp"
+
+namespace askhost {
+
+// A JSON-RPC request id as its JSON text: a string or an integer, the only ids a peer is given
+// (and serialising anything else would recurse as deep as a peer nests it).
+struct RequestId {
+    std::string json;
+};
+inline Status from_json(const rapidjson::Value& v, RequestId& out, const json::Path& at) {
+    if (!v.IsString() && !v.IsInt64()) return json::invalid(at, "expected a string or an integer");
+    out.json = to_json(v);
+    return {};
+}
+inline void to_json(const RequestId& id, json::Writer& w) {
+    if (id.json.empty()) {
+        w.Null();
+        return;
+    }
+    w.RawValue(id.json.data(), id.json.size(), id.json.front() == '"' ? rapidjson::kStringType : rapidjson::kNumberType);
+}
+
+// The reply to one request, typed. Copies share one Responder: the request is answered once, and
+// when the last copy goes unanswered the peer gets an internal error (never waits forever).
+template <class Result>
+class Reply {
+public:
+    explicit Reply(Responder r) : r_(std::make_shared<Responder>(std::move(r))) {}
+    void operator()(const Result& result) const { r_->result(json::to_text(result)); }
+    void error(int code, std::string_view message) const { r_->error(code, message); }
+    void error(const RpcError& e) const { r_->error(e.code, e.message); }
+    // The request's id as JSON text (what the peer names in a cancel).
+    std::string id_json() const { return r_->id_json(); }
+
+private:
+    std::shared_ptr<Responder> r_;
+};
+
+template <class Owner>
+class RpcBinder {
+public:
+    // Takes over the endpoint's on_request and on_notify.
+    RpcBinder(RpcEndpoint& rpc, Owner& owner) : owner_(owner) {
+        rpc.on_request = [this](std::string_view m, const rapidjson::Value& p, Responder r) {
+            request(m, p, std::move(r));
+        };
+        rpc.on_notify = [this](std::string_view m, const rapidjson::Value& p) { notify(m, p); };
+    }
+    RpcBinder(const RpcBinder&) = delete;
+    RpcBinder& operator=(const RpcBinder&) = delete;
+
+    template <class Params, class Result>
+    void method(std::string name, void (Owner::*handler)(const Params&, Reply<Result>)) {
+        requests_[std::move(name)] = [this, handler](const rapidjson::Value& raw, Responder r) {
+            Params params{};
+            if (auto e = from_json(raw, params, json::Path("params")))
+                return r.error(rpc_error::invalid_params, e->message);
+            (owner_.*handler)(params, Reply<Result>(std::move(r)));
+        };
+    }
+
+    template <class Params>
+    void notification(std::string name, void (Owner::*handler)(const Params&)) {
+        notifications_[std::move(name)] = [this, handler](const rapidjson::Value& raw) {
+            Params params{};
+            if (!from_json(raw, params, json::Path("params"))) (owner_.*handler)(params);
+        };
+    }
+
+    // Asked before every request, known or not, is dispatched: an error refuses it (LSP's
+    // "initialize first", a server shutting down, an id still in use).
+    std::function<std::optional<RpcError>(std::string_view method, const Responder& r)> gate;
+    // The words before the method's name in -32601's message.
+    std::string not_found = "method not found: ";
+
+private:
+    void request(std::string_view method, const rapidjson::Value& params, Responder r) {
+        if (gate)
+            if (auto refused = gate(method, r)) return r.error(refused->code, refused->message);
+        auto it = requests_.find(method);
+        if (it == requests_.end()) return r.error(rpc_error::method_not_found, not_found + std::string(method));
+        it->second(params, std::move(r));
+    }
+
+    void notify(std::string_view method, const rapidjson::Value& params) {
+        auto it = notifications_.find(method);
+        if (it != notifications_.end()) it->second(params);
+    }
+
+    Owner& owner_;
+    std::map<std::string, std::function<void(const rapidjson::Value&, Responder)>, std::less<>> requests_;
+    std::map<std::string, std::function<void(const rapidjson::Value&)>, std::less<>> notifications_;
+};
+
+}  // namespace askhost
