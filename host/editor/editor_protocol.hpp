@@ -1,0 +1,104 @@
+// The editor protocol's messages as types (docs/protocol.md, "Editor protocol"): what each method
+// takes and gives, read with from_json and written with to_json. The hub binds them to handlers.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "adapter.hpp"
+#include "editor/ask_json.hpp"
+#include "model/question.hpp"
+#include "supervisor.hpp"
+#include "transport/json_codec.hpp"
+#include "transport/rpc_binder.hpp"
+
+namespace askhost {
+
+// LSP's WorkspaceFolder as the client gave it: read leniently (a folder that is not an object, or
+// whose uri is not file://, is skipped by the hub, as it always was).
+struct WorkspaceFolderParam {
+    std::string uri;
+    std::string name;
+};
+
+// initialize: every field is optional and a wrongly typed one reads as absent (editors send
+// `"capabilities": true` or `params: []`, and get a result).
+struct InitializeParams {
+    std::string client_name;
+    std::string client_version;
+    ClientAskCaps ask_caps;
+    std::optional<bool> show_asks;  // capabilities.ask as a boolean: false = never show questions
+    std::optional<std::vector<WorkspaceFolderParam>> workspace_folders;
+    std::string root_uri;
+};
+// serverInfo and capabilities are askhost's own; socket is null when there is none.
+struct InitializeResult {
+    std::string socket;
+};
+
+// workspace/didChangeWorkspaceFolders.
+struct WorkspaceFoldersChange {
+    std::vector<WorkspaceFolderParam> added;
+    std::vector<WorkspaceFolderParam> removed;
+};
+struct DidChangeWorkspaceFoldersParams {
+    std::optional<WorkspaceFoldersChange> event;
+};
+
+// agent/start: command (argv, at least one string), cwd?, env? (strings), adapter? ("auto").
+struct AgentStartParams {
+    LaunchSpec spec;
+    std::string adapter = "auto";
+};
+struct AgentStartResult {
+    int pid = 0;
+};
+
+struct AgentPromptParams {
+    std::string text;
+};
+
+// ask/submit: the question parts are passed on as they came, for parse_ask_input to judge (its
+// refusals are results, not errors); profile must name a rule set.
+struct AskSubmitParams {
+    Profile profile = Profile::Lenient;
+    json::Borrowed questions, metadata, answers, annotations;
+    std::string agent, client, route, cwd;
+};
+
+// $/cancelRequest from a client: the ask/submit request it no longer needs.
+struct CancelParams {
+    RequestId id;
+};
+// $/cancelRequest to a client: the ask/show request (id) of the ask (askId) withdrawn.
+struct CancelRequestParams {
+    RequestId id;
+    std::string ask_id;
+};
+
+struct AgentOutputParams {
+    Stream stream = Stream::Stdout;
+    std::string_view text;
+};
+
+Status from_json(const rapidjson::Value& v, WorkspaceFolderParam& out, const json::Path& at);
+Status from_json(const rapidjson::Value& v, InitializeParams& out, const json::Path& at);
+Status from_json(const rapidjson::Value& v, WorkspaceFoldersChange& out, const json::Path& at);
+Status from_json(const rapidjson::Value& v, DidChangeWorkspaceFoldersParams& out, const json::Path& at);
+Status from_json(const rapidjson::Value& v, AgentStartParams& out, const json::Path& at);
+Status from_json(const rapidjson::Value& v, AgentPromptParams& out, const json::Path& at);
+Status from_json(const rapidjson::Value& v, Profile& out, const json::Path& at);
+Status from_json(const rapidjson::Value& v, AskSubmitParams& out, const json::Path& at);
+Status from_json(const rapidjson::Value& v, CancelParams& out, const json::Path& at);
+
+void to_json(const InitializeResult& r, json::Writer& w);
+void to_json(const AgentStartResult& r, json::Writer& w);
+// agent/stop's result and agent/exit's params: {exitCode, signal}, null for the one that is not.
+void to_json(const AgentExit& e, json::Writer& w);
+void to_json(const CancelRequestParams& p, json::Writer& w);
+void to_json(const AgentOutputParams& p, json::Writer& w);
+// The native shape (ask/show's result from a client, ask/submit's result to one).
+void to_json(const Outcome& o, json::Writer& w);
+
+}  // namespace askhost
