@@ -23,7 +23,7 @@ constexpr std::size_t kMaxQueuedOutput = 16 * 1024 * 1024;
 
 class EditorClient final : public Frontend {
 public:
-    EditorClient(EditorHub& hub, std::shared_ptr<Connection> conn, bool primary)
+    EditorClient(EditorHub& hub, std::shared_ptr<Channel> conn, bool primary)
         : hub_(hub), conn_(std::move(conn)), primary_(primary), bind_(conn_->rpc(), *this) {
         bind_protocol();
         if (primary_)
@@ -56,7 +56,7 @@ public:
     // Bytes waiting for this client: queued for writing, or kept until it is initialized.
     std::size_t backlog() const { return conn_->queued_bytes() + early_bytes_; }
     bool ready() const { return initialized_ && !conn_->closed(); }
-    Connection& connection() { return *conn_; }
+    Channel& connection() { return *conn_; }
 
     std::string_view name() const override { return client_name_; }
 
@@ -321,7 +321,7 @@ private:
     std::size_t early_bytes_ = 0;
 
     EditorHub& hub_;
-    std::shared_ptr<Connection> conn_;
+    std::shared_ptr<Channel> conn_;
     bool primary_;
     RpcBinder<EditorClient> bind_;
     bool initialize_seen_ = false, initialized_ = false, shutdown_ = false, said_exit_ = false;
@@ -352,7 +352,7 @@ EditorHub::~EditorHub() {
     for (auto& c : clients_) c->mark_dead();
 }
 
-void EditorHub::add_client(std::shared_ptr<Connection> connection, bool primary) {
+void EditorHub::add_client(std::shared_ptr<Channel> connection, bool primary) {
     clients_.push_back(std::make_unique<EditorClient>(*this, std::move(connection), primary));
     clients_.back()->start();
 }
