@@ -78,6 +78,53 @@ Status from_json(const rapidjson::Value& v, CancelParams& out, const Path& at) {
     return ObjectReader(v, at).required("id", out.id).status();
 }
 
+Status from_json(const rapidjson::Value& v, CancelRequestParams& out, const Path& at) {
+    return ObjectReader(v, at).required("askId", out.ask_id).lenient("id", out.id).status();
+}
+
+Status from_json(const rapidjson::Value& v, Stream& out, const Path& at) {
+    const std::string_view name = v.IsString() ? json::str(v) : std::string_view();
+    if (name != "stdout" && name != "stderr") return json::invalid(at, "expected \"stdout\" or \"stderr\"");
+    out = name == "stderr" ? Stream::Stderr : Stream::Stdout;
+    return {};
+}
+
+Status from_json(const rapidjson::Value& v, AgentOutputParams& out, const Path& at) {
+    return ObjectReader(v, at).required("text", out.text).lenient("stream", out.stream).status();
+}
+
+Status from_json(const rapidjson::Value& v, AskStateParams& out, const Path& at) {
+    return ObjectReader(v, at).lenient("state", out.state).status();
+}
+
+Status from_json(const rapidjson::Value& v, AgentExitParams& out, const Path& at) {
+    return ObjectReader(v, at).lenient("exitCode", out.exit_code).lenient("signal", out.signal).status();
+}
+
+void to_json(const InitializeParams& p, json::Writer& w) {
+    ObjectWriter o(w);
+    o.object("clientInfo", [&](ObjectWriter& info) { info.field("name", p.client_name).field("version", p.client_version); });
+    o.object("capabilities", [&](ObjectWriter& caps) {
+        if (p.show_asks == false) {
+            caps.field("ask", false);
+            return;
+        }
+        caps.object("ask", [&](ObjectWriter& ask) {
+            ask.field("multiSelect", p.ask_caps.multi_select)
+                .field("previews", p.ask_caps.previews)
+                .field("notes", p.ask_caps.notes);
+        });
+    });
+}
+
+void to_json(const SubmitAsk& s, json::Writer& w) {
+    ObjectWriter o(w);
+    write_ask_members(w, s.ask, ClientAskCaps{});
+    o.field("profile", profile_name(s.profile));
+}
+
+void to_json(const CancelParams& p, json::Writer& w) { ObjectWriter(w).field("id", p.id); }
+
 void to_json(const InitializeResult& r, json::Writer& w) {
     ObjectWriter o(w);
     o.object("serverInfo", [](ObjectWriter& info) { info.field("name", "askhost").field("version", ASKHOST_VERSION); });

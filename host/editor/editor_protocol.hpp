@@ -32,6 +32,9 @@ struct InitializeParams {
     std::optional<std::vector<WorkspaceFolderParam>> workspace_folders;
     std::string root_uri;
 };
+// askhost's own clients (askhost attach, askhost mcp and hook through HostClient) send one too.
+void to_json(const InitializeParams& p, json::Writer& w);
+
 // serverInfo and capabilities are askhost's own; socket is null when there is none.
 struct InitializeResult {
     std::string socket;
@@ -67,6 +70,13 @@ struct AskSubmitParams {
     std::string agent, client, route, cwd;
 };
 
+// What askhost's own clients send as ask/submit: the ask's fields and the rules they were
+// checked against.
+struct SubmitAsk {
+    const Ask& ask;
+    Profile profile;
+};
+
 // $/cancelRequest from a client: the ask/submit request it no longer needs.
 struct CancelParams {
     RequestId id;
@@ -77,9 +87,18 @@ struct CancelRequestParams {
     std::string ask_id;
 };
 
+// agent/output; text is borrowed (from the agent's output, or the message being read).
 struct AgentOutputParams {
     Stream stream = Stream::Stdout;
     std::string_view text;
+};
+
+// What a client reads of ask/state and agent/exit (askhost attach): absent or wrong reads as absent.
+struct AskStateParams {
+    std::string state;
+};
+struct AgentExitParams {
+    std::optional<std::int64_t> exit_code, signal;
 };
 
 Status from_json(const rapidjson::Value& v, WorkspaceFolderParam& out, const json::Path& at);
@@ -91,12 +110,19 @@ Status from_json(const rapidjson::Value& v, AgentPromptParams& out, const json::
 Status from_json(const rapidjson::Value& v, Profile& out, const json::Path& at);
 Status from_json(const rapidjson::Value& v, AskSubmitParams& out, const json::Path& at);
 Status from_json(const rapidjson::Value& v, CancelParams& out, const json::Path& at);
+Status from_json(const rapidjson::Value& v, CancelRequestParams& out, const json::Path& at);
+Status from_json(const rapidjson::Value& v, Stream& out, const json::Path& at);
+Status from_json(const rapidjson::Value& v, AgentOutputParams& out, const json::Path& at);
+Status from_json(const rapidjson::Value& v, AskStateParams& out, const json::Path& at);
+Status from_json(const rapidjson::Value& v, AgentExitParams& out, const json::Path& at);
 
 void to_json(const InitializeResult& r, json::Writer& w);
 void to_json(const AgentStartResult& r, json::Writer& w);
 // agent/stop's result and agent/exit's params: {exitCode, signal}, null for the one that is not.
 void to_json(const AgentExit& e, json::Writer& w);
 void to_json(const CancelRequestParams& p, json::Writer& w);
+void to_json(const CancelParams& p, json::Writer& w);
+void to_json(const SubmitAsk& s, json::Writer& w);
 void to_json(const AgentOutputParams& p, json::Writer& w);
 // The native shape (ask/show's result from a client, ask/submit's result to one).
 void to_json(const Outcome& o, json::Writer& w);

@@ -42,6 +42,12 @@ Status from_json(const rapidjson::Value& v, std::string& out, const Path& at) {
     return {};
 }
 
+Status from_json(const rapidjson::Value& v, std::string_view& out, const Path& at) {
+    if (!v.IsString()) return invalid(at, "expected a string");
+    out = str(v);
+    return {};
+}
+
 Status from_json(const rapidjson::Value& v, bool& out, const Path& at) {
     if (!v.IsBool()) return invalid(at, "expected a boolean");
     out = v.GetBool();

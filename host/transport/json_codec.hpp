@@ -67,6 +67,8 @@ struct RawJson {
 Status from_json(const rapidjson::Value& v, std::string& out, const Path& at);
 Status from_json(const rapidjson::Value& v, bool& out, const Path& at);
 Status from_json(const rapidjson::Value& v, std::int64_t& out, const Path& at);
+// A string borrowed from the message (valid while it is being handled, like Borrowed).
+Status from_json(const rapidjson::Value& v, std::string_view& out, const Path& at);
 inline Status from_json(const rapidjson::Value& v, Borrowed& out, const Path&) {
     out.value = &v;
     return {};

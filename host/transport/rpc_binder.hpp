@@ -54,34 +54,35 @@ private:
     std::shared_ptr<Responder> r_;
 };
 
-template <class Owner>
-class RpcBinder {
+// Typed dispatch to handlers that are functions (a client's lambdas); RpcBinder below binds an
+// object's member functions.
+class RpcDispatcher {
 public:
     // Takes over the endpoint's on_request and on_notify.
-    RpcBinder(RpcEndpoint& rpc, Owner& owner) : owner_(owner) {
+    explicit RpcDispatcher(RpcEndpoint& rpc) {
         rpc.on_request = [this](std::string_view m, const rapidjson::Value& p, Responder r) {
             request(m, p, std::move(r));
         };
         rpc.on_notify = [this](std::string_view m, const rapidjson::Value& p) { notify(m, p); };
     }
-    RpcBinder(const RpcBinder&) = delete;
-    RpcBinder& operator=(const RpcBinder&) = delete;
+    RpcDispatcher(const RpcDispatcher&) = delete;
+    RpcDispatcher& operator=(const RpcDispatcher&) = delete;
 
     template <class Params, class Result>
-    void method(std::string name, void (Owner::*handler)(const Params&, Reply<Result>)) {
-        requests_[std::move(name)] = [this, handler](const rapidjson::Value& raw, Responder r) {
+    void method(std::string name, std::function<void(const Params&, Reply<Result>)> handler) {
+        requests_[std::move(name)] = [handler = std::move(handler)](const rapidjson::Value& raw, Responder r) {
             Params params{};
             if (auto e = from_json(raw, params, json::Path("params")))
                 return r.error(rpc_error::invalid_params, e->message);
-            (owner_.*handler)(params, Reply<Result>(std::move(r)));
+            handler(params, Reply<Result>(std::move(r)));
         };
     }
 
     template <class Params>
-    void notification(std::string name, void (Owner::*handler)(const Params&)) {
-        notifications_[std::move(name)] = [this, handler](const rapidjson::Value& raw) {
+    void notification(std::string name, std::function<void(const Params&)> handler) {
+        notifications_[std::move(name)] = [handler = std::move(handler)](const rapidjson::Value& raw) {
             Params params{};
-            if (!from_json(raw, params, json::Path("params"))) (owner_.*handler)(params);
+            if (!from_json(raw, params, json::Path("params"))) handler(params);
         };
     }
 
@@ -105,9 +106,32 @@ private:
         if (it != notifications_.end()) it->second(params);
     }
 
-    Owner& owner_;
     std::map<std::string, std::function<void(const rapidjson::Value&, Responder)>, std::less<>> requests_;
     std::map<std::string, std::function<void(const rapidjson::Value&)>, std::less<>> notifications_;
+};
+
+template <class Owner>
+class RpcBinder : public RpcDispatcher {
+public:
+    RpcBinder(RpcEndpoint& rpc, Owner& owner) : RpcDispatcher(rpc), owner_(owner) {}
+
+    using RpcDispatcher::method;
+    using RpcDispatcher::notification;
+
+    template <class Params, class Result>
+    void method(std::string name, void (Owner::*handler)(const Params&, Reply<Result>)) {
+        RpcDispatcher::method<Params, Result>(std::move(name), [this, handler](const Params& p, Reply<Result> r) {
+            (owner_.*handler)(p, std::move(r));
+        });
+    }
+
+    template <class Params>
+    void notification(std::string name, void (Owner::*handler)(const Params&)) {
+        RpcDispatcher::notification<Params>(std::move(name), [this, handler](const Params& p) { (owner_.*handler)(p); });
+    }
+
+private:
+    Owner& owner_;
 };
 
 }  // namespace askhost

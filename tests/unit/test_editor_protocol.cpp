@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "editor/editor_protocol.hpp"
 #include "test_editor.hpp"
 
 using namespace askhost;
@@ -297,4 +298,33 @@ BOOST_AUTO_TEST_CASE(output_before_initialized_is_kept_and_comes_first) {
     Message exit = ed.next("agent/exit");
     BOOST_TEST(exit["params"]["exitCode"].GetInt() == 3);
     BOOST_TEST(exit["params"]["signal"].IsNull());
+}
+
+// What askhost's own clients (attach, HostClient for mcp and hook) send, byte for byte.
+BOOST_AUTO_TEST_CASE(askhosts_own_clients_write_the_protocol_with_to_json) {
+    InitializeParams hello;
+    hello.client_name = "askhost attach";
+    hello.client_version = "1.2.3";
+    BOOST_TEST(json::to_text(hello) ==
+               R"({"clientInfo":{"name":"askhost attach","version":"1.2.3"},"capabilities":{"ask":{"multiSelect":true,"previews":true,"notes":true}}})");
+    hello.show_asks = false;
+    BOOST_TEST(json::to_text(hello) == R"({"clientInfo":{"name":"askhost attach","version":"1.2.3"},"capabilities":{"ask":false}})");
+    BOOST_TEST(json::to_text(CancelParams{{"7"}}) == R"({"id":7})");
+    Ask ask = database_ask();
+    ask.id = "ask-3";
+    const std::string submit = json::to_text(SubmitAsk{ask, Profile::Strict});
+    BOOST_TEST(submit.find(R"({"id":"ask-3","questions":[{"question":"Which database?")") == 0u);
+    BOOST_TEST(submit.ends_with(R"(,"route":"agent","profile":"strict"})"));
+
+    // And the host reads them back.
+    TestEditor ed;
+    Message r = ed.reply_to(ed.request("initialize", json::to_text(hello)));
+    BOOST_TEST(r.has("result"));
+    ed.notify("initialized", "{}");
+    const int id = ed.request("ask/submit", submit);
+    ed.settle();
+    BOOST_TEST(ed.broker.pending().size() == 1u);  // shown to nobody: this client shows no questions
+    ed.notify("$/cancelRequest", json::to_text(CancelParams{{std::to_string(id)}}));
+    ed.settle();
+    BOOST_TEST(ed.broker.pending().empty());
 }
