@@ -73,20 +73,58 @@ struct Message {
     }
 };
 
-class TestEditor {
+// The host's side: a hub, its broker and a fake agent on one event loop.
+class TestHost {
+    boost::asio::io_context io_;
+    FakeAgentControl agent_;
+    std::unique_ptr<Broker> broker_ = std::make_unique<Broker>(io_);
+    std::unique_ptr<EditorHub> hub_ = std::make_unique<EditorHub>(io_, *broker_, agent_);
+
 public:
-    boost::asio::io_context io;
-    Broker broker{io};
-    FakeAgentControl agent;
-    EditorHub hub{io, broker, agent};
-    std::shared_ptr<MemoryConnection> conn = std::make_shared<MemoryConnection>(io);
+    boost::asio::io_context& io = io_;
+    Broker& broker = *broker_;
+    FakeAgentControl& agent = agent_;
+    EditorHub& hub = *hub_;
     std::optional<int> exit_code;
     bool primary_lost = false;
 
-    explicit TestEditor(bool primary = true) {
+    TestHost() {
         broker.on_state = [this] { hub.state_changed(); };  // as the host wires them
         hub.on_exit = [this](int code) { exit_code = code; };
         hub.on_primary_lost = [this] { primary_lost = true; };
+    }
+    // Asks still open end without an answer (the test's own variables may be gone), and what the
+    // hub and the broker leave on the loop runs before the loop goes.
+    ~TestHost() {
+        broker.on_state = nullptr;
+        broker.withdraw_all();
+        hub_.reset();
+        drain();
+        broker_.reset();
+        drain();
+    }
+    TestHost(const TestHost&) = delete;
+    TestHost& operator=(const TestHost&) = delete;
+
+    // Runs one ready handler; false when the loop has nothing left to do.
+    bool step() {
+        if (io.poll_one()) return true;
+        io.restart();
+        return io.poll_one() != 0;
+    }
+    void drain() {
+        while (step()) {
+        }
+    }
+};
+
+// One client of the hub, on a memory connection: the primary editor, or one more (a socket
+// client such as askhost attach).
+class TestClient {
+public:
+    std::shared_ptr<MemoryConnection> conn;
+
+    TestClient(TestHost& host, bool primary) : conn(std::make_shared<MemoryConnection>(host.io)), host_(host) {
         conn->on_peer_bytes = [this](std::string_view bytes) {
             decoder_.feed(bytes, [this](FrameDecoder::Event ev) {
                 BOOST_REQUIRE_MESSAGE(ev.ok, "the host wrote a bad frame: " + ev.error);
@@ -95,8 +133,11 @@ public:
                 inbox_.push_back({std::move(doc)});
             });
         };
-        hub.add_client(conn, primary);
+        host.hub.add_client(conn, primary);
     }
+    ~TestClient() { conn->on_peer_bytes = nullptr; }
+    TestClient(const TestClient&) = delete;
+    TestClient& operator=(const TestClient&) = delete;
 
     // A request; returns its id.
     int request(std::string_view method, std::string_view params_json = {}) {
@@ -134,7 +175,7 @@ public:
     }
     // Runs the loop until it has nothing more to do; returns what came meanwhile, in order.
     std::vector<Message> settle() {
-        drain();
+        host_.drain();
         std::vector<Message> out(inbox_.begin(), inbox_.end());
         inbox_.clear();
         return out;
@@ -150,26 +191,24 @@ private:
                     inbox_.erase(it);
                     return m;
                 }
-            if (!step()) break;
+            if (!host_.step()) break;
         }
         std::string seen;
         for (const auto& m : inbox_) seen += "\n  " + m.text();
         BOOST_FAIL("waited for " + what + "; the host is idle, and sent" + (seen.empty() ? " nothing" : ":" + seen));
         return {};
     }
-    bool step() {
-        if (io.poll_one()) return true;
-        io.restart();
-        return io.poll_one() != 0;
-    }
-    void drain() {
-        while (step()) {
-        }
-    }
 
+    TestHost& host_;
     FrameDecoder decoder_;
     std::deque<Message> inbox_;
     int next_id_ = 1;
+};
+
+// The usual case: a host and the editor that started it (more clients: TestClient(editor, false)).
+class TestEditor : public TestHost, public TestClient {
+public:
+    explicit TestEditor(bool primary = true) : TestClient(static_cast<TestHost&>(*this), primary) {}
 };
 
 }  // namespace askhost::test

@@ -10,6 +10,7 @@
 
 using namespace askhost;
 using askhost::test::Message;
+using askhost::test::TestClient;
 using askhost::test::TestEditor;
 
 namespace {
@@ -170,6 +171,51 @@ BOOST_AUTO_TEST_CASE(ask_show_round_trip_with_an_answer) {
     BOOST_REQUIRE(outcome->answers.size() == 1u);
     BOOST_TEST(outcome->answers[0].values.at(0) == "SQLite");
     for (const auto& m : ed.settle()) BOOST_TEST(m.method() != "$/cancelRequest");  // the answer was this client's
+}
+
+BOOST_AUTO_TEST_CASE(the_first_answer_wins_and_the_other_client_is_told) {
+    TestEditor ed;
+    ed.initialize();
+    TestClient attach(ed, false);
+    attach.initialize(R"({"clientInfo":{"name":"askhost attach"}})");
+    std::optional<Outcome> outcome;
+    ed.broker.submit(database_ask(), [&](Outcome o) { outcome = std::move(o); });
+    Message shown_here = ed.next("ask/show");
+    Message shown_there = attach.next("ask/show");
+    attach.respond(shown_there, R"({"answered":true,"answers":[{"question":"Which database?","answer":"PostgreSQL","selectedOption":"PostgreSQL","wasCustom":false}]})");
+    Message cancel = ed.next("$/cancelRequest");
+    BOOST_TEST(to_json(cancel["params"]["id"]) == shown_here.id_json());
+    BOOST_REQUIRE(outcome.has_value());
+    BOOST_TEST(outcome->answers.at(0).values.at(0) == "PostgreSQL");
+    // The editor's late answer changes nothing.
+    ed.respond(shown_here, R"({"answered":true,"answers":[{"question":"Which database?","answer":"SQLite","selectedOption":"SQLite","wasCustom":false}]})");
+    ed.settle();
+    BOOST_TEST(outcome->answers.at(0).values.at(0) == "PostgreSQL");
+    for (const auto& m : attach.settle()) BOOST_TEST(m.method() != "$/cancelRequest");
+}
+
+BOOST_AUTO_TEST_CASE(a_socket_client_leaving_is_no_answer_and_one_that_shows_nothing_is_not_asked) {
+    TestEditor ed;
+    ed.initialize();
+    TestClient attach(ed, false);
+    attach.initialize();
+    TestClient status_line(ed, false);
+    status_line.initialize(R"({"clientInfo":{"name":"status"},"capabilities":{"ask":false}})");
+    bool ended = false;
+    ed.broker.submit(database_ask(), [&](Outcome) { ended = true; });
+    ed.next("ask/show");
+    attach.next("ask/show");
+    attach.close();
+    ed.settle();
+    BOOST_TEST(!ended);  // the question goes on waiting in the editor
+    BOOST_TEST(ed.hub.client_count() == 2u);
+    BOOST_TEST(!ed.primary_lost);
+    bool status_heard_state = false;
+    for (const auto& m : status_line.settle()) {
+        BOOST_TEST(m.method() != "ask/show");
+        status_heard_state = status_heard_state || m.method() == "ask/state";
+    }
+    BOOST_TEST(status_heard_state);
 }
 
 BOOST_AUTO_TEST_CASE(an_invalid_answer_cancels_with_a_reason) {
