@@ -34,6 +34,9 @@ class Bench:
         self.args = args
         b = os.path.abspath(args.build)
         self.askhost = os.path.join(b, "askhost")
+        # Another askhost (an earlier commit, `./dev bench --against REV`) measured in the same rounds.
+        self.baseline = os.path.abspath(args.baseline) if args.baseline else None
+        self.base_name = f"askhost @{args.baseline_label or 'baseline'}"
         self.agent = os.path.join(b, "bench", "rt_agent")
         self.editor = os.path.join(b, "bench", "rt_editor")
         self.node = shutil.which("node") if os.path.isdir(os.path.join(HERE, "node_modules")) else None
@@ -62,6 +65,8 @@ class Bench:
         agent = [self.agent, "roundtrip", str(n), str(warm), out]
         programs = [("direct pipe (floor)", [self.editor, "direct", "--"] + agent, None),
                     ("askhost", [self.editor, "rpc", "--", self.askhost, "--stdio", "--"] + agent, None)]
+        if self.baseline:
+            programs.append((self.base_name, [self.editor, "rpc", "--", self.baseline, "--stdio", "--"] + agent, None))
         if os.path.isdir("/dev/shm"):
             shm = tempfile.mkdtemp(prefix="askhost-bench-state-", dir="/dev/shm")
             programs.append(("askhost, journal on tmpfs", programs[1][1], shm))
@@ -92,6 +97,8 @@ class Bench:
                          f"{p50 / floor:.2f}x floor; askhost is {ask / p50:.1f}x slower")
                 if ask_added > 0:
                     ratio += f"; adds {added:.1f} µs to the pipe, askhost {ask_added:.1f} µs ({added / ask_added:.1f}x less)"
+            elif name == self.base_name:
+                ratio = f"{p50 / floor:.2f}x floor; {self.vs(p50, ask, lower_is_better=True)}"
             else:
                 ratio = f"{p50 / floor:.2f}x floor"
             print(f"  {name:32} {p50:10.1f} {p99:10.1f}  {ratio}")
@@ -107,6 +114,8 @@ class Bench:
             programs.append(("askhost mcp", [self.editor, "mcp", "--", self.askhost, "mcp"]))
         else:
             print("\nMCP: askhost mcp is not available in this build; only the SDK server is measured")
+        if self.baseline and probe.returncode == 0:
+            programs.append((self.base_name + " mcp", [self.editor, "mcp", "--", self.baseline, "mcp"]))
         if self.node:
             programs.append(("MCP SDK server (Node)", [self.editor, "mcp", "--", self.node,
                                                         os.path.join(HERE, "mcp-sdk-server.mjs")]))
@@ -120,7 +129,10 @@ class Bench:
         print(f"\nMCP: start -> initialize -> tools/list -> tools/call -> result ({rounds} rounds, median)")
         base = med.get("askhost mcp")
         for name, ms in med.items():
-            ratio = f"askhost is {ms / base:.0f}x faster" if base and name != "askhost mcp" else ""
+            if name == self.base_name + " mcp":
+                ratio = self.vs(ms, base, lower_is_better=True)
+            else:
+                ratio = f"askhost is {ms / base:.0f}x faster" if base and name != "askhost mcp" else ""
             print(f"  {name:32} {ms:10.2f} ms  {ratio}")
             self.rows.append(("MCP call", name, f"{ms:.2f} ms", "", ratio))
 
@@ -135,6 +147,9 @@ class Bench:
         size = os.path.getsize(data)
         programs = [("cat", [self.editor, "raw", "--", "cat", data]),
                     ("askhost -> agent/output", [self.editor, "drain", "--", self.askhost, "--stdio", "--", "cat", data])]
+        if self.baseline:
+            programs.append((self.base_name + " -> agent/output",
+                             [self.editor, "drain", "--", self.baseline, "--stdio", "--", "cat", data]))
         rates = {name: [] for name, _ in programs}
         for _ in range(max(3, self.args.rounds // 2)):
             for name, argv in programs:
@@ -144,20 +159,35 @@ class Bench:
         print(f"\nAgent output: {size / 1e6:.0f} MB in lines of 100 bytes, to one client (median MB/s)")
         for name, mbs in med.items():
             ratio = f"{mbs / med['cat']:.2f}x cat"
+            if name.startswith(self.base_name):
+                ratio += "; " + self.vs(mbs, med["askhost -> agent/output"], lower_is_better=False)
             print(f"  {name:32} {mbs:10.1f} MB/s  {ratio}")
             self.rows.append(("agent output", name, f"{mbs:.1f} MB/s", "", ratio))
 
     # ---- memory -------------------------------------------------------------------------------
     def memory(self):
+        binaries = [("askhost", self.askhost)] + ([(self.base_name, self.baseline)] if self.baseline else [])
         for label, n in (("idle", 0), ("1000 pending asks", 1000)):
-            hwm = []
-            for _ in range(3):
-                out = self.run([self.editor, "hold", str(n), "--", self.askhost, "--stdio", "--",
-                                self.agent, "pending", str(n)])
-                hwm.append(int(out.split()[0]) / 1024)
-            m = statistics.median(hwm)
-            print(f"\nMemory, {label}: peak RSS {m:.1f} MB" if label == "idle" else f"Memory, {label}: peak RSS {m:.1f} MB")
-            self.rows.append(("memory", f"askhost, {label}", f"{m:.1f} MB peak RSS", "", ""))
+            peaks = {}
+            for name, binary in binaries:
+                hwm = []
+                for _ in range(3):
+                    out = self.run([self.editor, "hold", str(n), "--", binary, "--stdio", "--",
+                                    self.agent, "pending", str(n)])
+                    hwm.append(int(out.split()[0]) / 1024)
+                peaks[name] = m = statistics.median(hwm)
+                ratio = self.vs(m, peaks["askhost"], lower_is_better=True) if name != "askhost" else ""
+                print(f"\nMemory, {label}, {name}: peak RSS {m:.1f} MB  {ratio}")
+                self.rows.append(("memory", f"{name}, {label}", f"{m:.1f} MB peak RSS", "", ratio))
+
+    @staticmethod
+    def vs(base, now, lower_is_better):
+        """How the current askhost (`now`) compares with the baseline's figure."""
+        if not base or not now:
+            return ""
+        better = now < base if lower_is_better else now > base
+        change = abs(now - base) / base * 100
+        return f"this commit {change:.1f}% {'better' if better else 'worse'} than the baseline"
 
     def markdown(self):
         lines = ["| benchmark | program | median | p99 | ratio |", "| --- | --- | --- | --- | --- |"]
@@ -186,6 +216,8 @@ def main():
     ap.add_argument("--output-mb", type=int, default=100)
     ap.add_argument("--only", choices=["roundtrip", "mcp", "output", "memory"], action="append")
     ap.add_argument("--markdown", help="also write the table as markdown to this file")
+    ap.add_argument("--baseline", help="another askhost binary, measured in the same rounds (./dev bench --against)")
+    ap.add_argument("--baseline-label", help="its name in the table (a commit)")
     args = ap.parse_args()
     b = Bench(args)
     print("machine:", machine())
