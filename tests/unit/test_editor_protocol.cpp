@@ -374,3 +374,23 @@ BOOST_AUTO_TEST_CASE(askhosts_own_clients_write_the_protocol_with_to_json) {
     ed.settle();
     BOOST_TEST(ed.broker.pending().empty());
 }
+
+// capabilities.ask: the host adapts what it shows to what the client can show.
+BOOST_AUTO_TEST_CASE(a_client_without_multi_select_or_previews_gets_plain_lists) {
+    TestEditor ed;
+    ed.initialize(R"({"clientInfo":{"name":"plain"},"capabilities":{"ask":{"multiSelect":false,"previews":false}}})");
+    Ask ask;
+    ask.agent = "demo-agent";
+    ask.questions.push_back({"Which features?", "Features", {{"Auth", "", "<b>auth</b>"}, {"REST", "", std::nullopt}}, true});
+    std::optional<Outcome> outcome;
+    ed.broker.submit(ask, [&](Outcome o) { outcome = std::move(o); });
+    Message show = ed.next("ask/show");
+    const auto& q = show["params"]["questions"][0];
+    BOOST_TEST(!q["multiSelect"].GetBool());
+    BOOST_TEST(!q["options"][0].HasMember("preview"));
+    ed.respond(show, R"({"answered":true,"answers":[{"question":"Which features?","answer":"REST","selectedOption":"REST","wasCustom":false}]})");
+    ed.settle();
+    BOOST_REQUIRE(outcome.has_value());
+    BOOST_TEST(static_cast<int>(outcome->kind) == static_cast<int>(OutcomeKind::Answered));
+    BOOST_TEST(outcome->answers.at(0).values == std::vector<std::string>{"REST"});
+}
