@@ -1,6 +1,6 @@
 #include "store/fs_util.hpp"
 
-#include "fd_io.hpp"
+#include "core/fd_io.hpp"
 
 #include <cerrno>
 #include <cstring>

@@ -17,7 +17,7 @@
 
 #include <rapidjson/document.h>
 
-#include "json_access.hpp"
+#include "json/json_access.hpp"
 #include "store/fs_util.hpp"
 
 namespace askhost::store {

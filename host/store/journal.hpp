@@ -2,7 +2,7 @@
 // outcome, each written before the answer is handed back. Format: docs/files.md.
 #pragma once
 
-#include "error.hpp"
+#include "core/error.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/outcome.hpp"
+#include "core/model/outcome.hpp"
 
 namespace askhost::store {
 

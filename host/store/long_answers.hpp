@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "model/outcome.hpp"
+#include "core/model/outcome.hpp"
 
 namespace askhost::store {
 

@@ -5,7 +5,7 @@
 
 #include <rapidjson/prettywriter.h>
 
-#include "json_access.hpp"
+#include "json/json_access.hpp"
 #include "store/fs_util.hpp"
 
 namespace askhost::store {

@@ -4,7 +4,7 @@
 // metadata}. Written atomically; read tolerantly (hand edits, the spec's shorter shape).
 #pragma once
 
-#include "error.hpp"
+#include "core/error.hpp"
 
 #include <cstddef>
 #include <filesystem>
@@ -14,7 +14,7 @@
 #include <variant>
 #include <vector>
 
-#include "model/outcome.hpp"
+#include "core/model/outcome.hpp"
 #include "store/answer_spec.hpp"
 
 namespace askhost::store {

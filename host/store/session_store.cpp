@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "json_access.hpp"
+#include "json/json_access.hpp"
 #include "store/fs_util.hpp"
 #include "store/pending_file.hpp"
 

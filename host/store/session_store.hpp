@@ -12,9 +12,9 @@
 
 #include <rapidjson/document.h>
 
-#include "broker.hpp"
-#include "print_frontend.hpp"
+#include "core/broker.hpp"
 #include "store/journal.hpp"
+#include "store/print_frontend.hpp"
 
 namespace askhost::store {
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <utility>
 
-#include "transport/json_codec.hpp"
+#include "json/json_codec.hpp"
 #include "transport/jsonrpc.hpp"
 #include "transport/rpc_errors.hpp"
 
@@ -25,7 +25,7 @@ namespace askhost {
 struct RequestId {
     std::string json;
 };
-inline Status from_json(const rapidjson::Value& v, RequestId& out, const json::Path& at) {
+inline json::Status from_json(const rapidjson::Value& v, RequestId& out, const json::Path& at) {
     if (!v.IsString() && !v.IsInt64()) return json::invalid(at, "expected a string or an integer");
     out.json = to_json(v);
     return {};

@@ -11,12 +11,17 @@
 
 #include <rapidjson/document.h>
 
-#include "adapter.hpp"
 #include "askhost_config.h"
+#include "common/pending_asks.hpp"
+#include "core/adapter.hpp"
 #include "elicitation.hpp"
-#include "json_access.hpp"
+#include "json/json_access.hpp"
 #include "acp_errors.hpp"
-#include "permission_question.hpp"
+#include "askhost_config.h"
+#include "common/permission_question.hpp"
+#include "core/adapter.hpp"
+#include "elicitation.hpp"
+#include "json/json_access.hpp"
 #include "transport/jsonrpc.hpp"
 #include "transport/rpc_errors.hpp"
 #include "workspace_files.hpp"
@@ -50,7 +55,7 @@ struct ToolCallView {
 
 class AcpAdapter final : public AgentAdapter {
 public:
-    explicit AcpAdapter(AdapterHost& host) : host_(host) {
+    explicit AcpAdapter(AdapterHost& host) : host_(host), open_(host) {
         for (const auto& t : host_.settings().allow_tools) policy_.allow(t);
         rpc_.peer = "the agent";
         rpc_.max_depth = json::max_depth;
@@ -61,7 +66,6 @@ public:
         rpc_.on_problem = [this](std::string_view problem) { host_.log("acp: " + std::string(problem)); };
     }
     ~AcpAdapter() override {
-        *alive_ = false;
         rpc_.abandon();  // the open requests go unanswered, as the agent goes
     }
 
@@ -151,7 +155,7 @@ public:
 
     void finished() override {
         rpc_.abandon();  // nobody is left to answer, nor to wait for our calls
-        open_.clear();   // the session withdraws the asks
+        open_.take_all();  // their asks are withdrawn
         queued_prompts_.clear();
     }
 
@@ -277,13 +281,7 @@ private:
             // The agent gave up on one of its requests: close the question, answer the request.
             const Value* rid = member(params, "requestId");
             if (!rid) return;
-            auto it = open_.find(to_json(*rid));
-            if (it == open_.end()) return;
-            std::string ask_id = it->second.ask_id;
-            Responder reply = std::move(it->second.reply);
-            open_.erase(it);
-            if (!ask_id.empty()) host_.withdraw(ask_id);
-            reply.error(rpc_error::request_cancelled, "cancelled by the agent");
+            if (auto req = open_.take(to_json(*rid))) req->reply.error(rpc_error::request_cancelled, "cancelled by the agent");
         }
         // Other notifications (extensions, auth status) carry nothing for the person.
     }
@@ -348,13 +346,12 @@ private:
     // ---- what the agent asks -----------------------------------------------------------------
 
     struct OpenRequest {
-        std::string ask_id;
         Responder reply;
         std::function<void(Responder&)> cancel;  // answers the agent "cancelled" (on session/cancel)
     };
 
     void handle_request(std::string_view method, const Value& params, Responder r) {
-        if (open_.count(r.id_json()))
+        if (open_.contains(r.id_json()))
             return r.error(rpc_error::invalid_request, "id " + r.id_json() + " is already waiting for an answer");
         if (method == "session/request_permission") request_permission(params, std::move(r));
         else if (method == "elicitation/create") elicit(params, std::move(r));
@@ -367,25 +364,13 @@ private:
     void ask(Responder reply, AskInput input, std::function<void(const Outcome&, Responder&)> answer,
              std::function<void(Responder&)> cancel) {
         const std::string id_json = reply.id_json();
-        open_[id_json] = {std::string(), std::move(reply), std::move(cancel)};
-        std::string ask_id = host_.ask(std::move(input), [this, id_json, a = alive_, answer](Outcome o) {
-            if (!*a) return;
-            auto it = open_.find(id_json);
-            if (it == open_.end()) return;
-            Responder r = std::move(it->second.reply);
-            open_.erase(it);
-            answer(o, r);
-        });
-        if (auto it = open_.find(id_json); it != open_.end()) it->second.ask_id = ask_id;
+        open_.ask(id_json, std::move(input), {std::move(reply), std::move(cancel)},
+                  [answer = std::move(answer)](Outcome o, OpenRequest req) { answer(o, req.reply); });
     }
 
     void cancel_open_requests() {
-        auto open = std::move(open_);
-        open_.clear();
-        for (auto& [id, req] : open) {
-            if (!req.ask_id.empty()) host_.withdraw(req.ask_id);
+        for (auto& [id, req] : open_.take_all())
             if (req.cancel) req.cancel(req.reply);
-        }
     }
 
     void request_permission(const Value& params, Responder r) {
@@ -536,10 +521,9 @@ private:
     bool failed_ = false;
     bool turn_running_ = false;
     std::deque<std::string> queued_prompts_;
-    std::map<std::string, OpenRequest> open_;  // the agent's request id (as JSON) -> its question
+    PendingAsks<OpenRequest> open_;  // by the agent's request id (as JSON)
     std::map<std::string, ToolCallView> tools_;  // toolCallId -> how it was shown
     bool line_start_ = true;
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
 // ACP agents askhost knows by their command line.

@@ -6,8 +6,8 @@
 #include <set>
 #include <string_view>
 
-#include "text/utf8.hpp"
-#include "json_access.hpp"
+#include "core/text/utf8.hpp"
+#include "json/json_access.hpp"
 #include "transport/jsonrpc.hpp"
 
 namespace askhost::acp {

@@ -7,7 +7,7 @@
 
 #include <rapidjson/document.h>
 
-#include "model/outcome.hpp"
+#include "core/model/outcome.hpp"
 
 namespace askhost::acp {
 

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "acp_errors.hpp"
-#include "fd_io.hpp"
-#include "text/utf8.hpp"
+#include "core/fd_io.hpp"
+#include "core/text/utf8.hpp"
 #include "transport/rpc_errors.hpp"
 
 namespace askhost::acp {

@@ -2,7 +2,6 @@
 // --output-format stream-json --verbose --permission-prompt-tool stdio`): its own AskUserQuestion
 // arrives as a can_use_tool request and is answered with updatedInput.answers; other tools'
 // permission requests become Allow / Deny / Always questions unless --allow-tools decides.
-#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -12,10 +11,13 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "adapter.hpp"
 #include "claude_tools.hpp"
-#include "json_access.hpp"
-#include "permission_question.hpp"
+#include "common/pending_asks.hpp"
+#include "common/permission_question.hpp"
+#include "common/tool_input.hpp"
+#include "core/adapter.hpp"
+#include "json/json_access.hpp"
+#include "common/permission_question.hpp"
 #include "transport/jsonrpc.hpp"
 
 namespace askhost {
@@ -116,10 +118,9 @@ namespace {
 
 class ClaudeAdapter final : public AgentAdapter {
 public:
-    explicit ClaudeAdapter(AdapterHost& host) : host_(host) {
+    explicit ClaudeAdapter(AdapterHost& host) : host_(host), open_(host) {
         for (const auto& t : host_.settings().allow_tools) policy_.allow(t);
     }
-    ~ClaudeAdapter() override { *alive_ = false; }
 
     std::string_view name() const override { return "claude"; }
 
@@ -133,8 +134,8 @@ public:
         if (!first_prompt_.empty()) prompt(first_prompt_);
         if (!first_prompt_.empty() || !host_.settings().one_shot) return;
         // askhost --prompt arrives right after the start; with none, nobody could ever prompt Claude.
-        host_.after(std::chrono::milliseconds(0), [this, alive = alive_] {
-            if (!*alive || prompted_) return;
+        host_.after(std::chrono::milliseconds(0), [this] {
+            if (prompted_) return;
             host_.log("claude: no prompt: give one on the command line or with --prompt");
             host_.close_input();
         });
@@ -167,11 +168,7 @@ public:
         if (!open_.empty() || busy_) send_control("askhost_interrupt_" + std::to_string(++next_id_), R"({"subtype":"interrupt"})");
     }
 
-    void finished() override {
-        for (auto& [id, ask_id] : open_)
-            if (!ask_id.empty()) host_.withdraw(ask_id);
-        open_.clear();
-    }
+    void finished() override { open_.take_all(); }
 
     void on_line(std::string_view line) override {
         rapidjson::Document doc;
@@ -180,7 +177,7 @@ public:
         const std::string type = str(doc, "type");
         if (json::deeper_than(doc, json::max_depth)) return too_deep(doc, type);
         if (type == "control_request") return control_request(doc);
-        if (type == "control_cancel_request") return cancel(str(doc, "request_id"));
+        if (type == "control_cancel_request") return (void)open_.take(str(doc, "request_id"));
         if (type == "assistant") return assistant(doc);
         if (type == "user") return tool_results(doc);
         if (type == "result") return result(doc);
@@ -255,17 +252,11 @@ private:
     }
 
     void ask_user_question(const std::string& id, const rapidjson::Value& input) {
-        auto parsed = claude::ask_user_question_input(input, host_.profile());
-        if (auto* refusal = std::get_if<Refusal>(&parsed)) {
-            host_.log("claude: refused AskUserQuestion: " + refusal->message);
-            return deny(id, "Invalid AskUserQuestion input: " + refusal->message);
-        }
-        auto ask = std::get<AskInput>(std::move(parsed));
+        auto parsed = tool_ask_input(input, host_.profile());
         const std::string original = to_json(input);
-        if (!ask.preset_answers.empty()) return allow(id, original);
-        open_[id] = {};
-        std::string ask_id = host_.ask(std::move(ask), [this, id, original, alive = alive_](Outcome o) {
-            if (!*alive || !open_.erase(id)) return;
+        // Every answer given already: Claude's own input goes back as it came.
+        if (auto* given = std::get_if<AskInput>(&parsed); given && !given->preset_answers.empty()) return allow(id, original);
+        ask_tool_input(open_, id, std::move(parsed), {}, [this, id, original](Outcome o, std::monostate) {
             switch (o.kind) {
             case OutcomeKind::Answered: return allow(id, claude::input_with_answers(original, o.answers));
             case OutcomeKind::Cancelled: return deny(id, kDeclined);
@@ -273,11 +264,11 @@ private:
             case OutcomeKind::ConnectionLost:
                 return deny(id, std::string(kDeclined) + " (the connection to the user was lost)");
             case OutcomeKind::Pending: return deny(id, pending_text(o.pending_file));
-            case OutcomeKind::Refused: return deny(id, "Invalid AskUserQuestion input: " + o.error.message);
+            case OutcomeKind::Refused:
+                host_.log("claude: refused AskUserQuestion: " + o.error.message);
+                return deny(id, "Invalid AskUserQuestion input: " + o.error.message);
             }
         });
-        auto it = open_.find(id);
-        if (it != open_.end()) it->second = ask_id;
     }
 
     void permission(const std::string& id, const std::string& tool, const rapidjson::Value& input) {
@@ -287,9 +278,7 @@ private:
             say(Stream::Stderr, "[askhost] allowed " + tool + " (" + std::string(policy_.reason(tool)) + ")");
             return allow(id, original);
         }
-        open_[id] = {};
-        std::string ask_id = host_.ask(permission_ask(req), [this, id, req, original, alive = alive_](Outcome o) {
-            if (!*alive || !open_.erase(id)) return;
+        open_.ask(id, permission_ask(req), {}, [this, id, req, original](Outcome o, std::monostate) {
             PermissionDecision d = decide_permission(req, o);
             if (d.cancelled()) return deny(id, "The user did not allow " + req.tool);
             if (d.choice->kind == PermissionKind::AllowAlways) policy_.remember(req, *d.choice);
@@ -297,16 +286,6 @@ private:
                 return allow(id, original);
             deny(id, d.message.empty() ? "The user denied " + req.tool : "The user denied " + req.tool + ": " + d.message);
         });
-        auto it = open_.find(id);
-        if (it != open_.end()) it->second = ask_id;
-    }
-
-    void cancel(const std::string& request_id) {
-        auto it = open_.find(request_id);
-        if (it == open_.end()) return;
-        std::string ask_id = it->second;
-        open_.erase(it);
-        if (!ask_id.empty()) host_.withdraw(ask_id);
     }
 
     void assistant(const rapidjson::Document& doc) {
@@ -372,8 +351,7 @@ private:
     bool prompted_ = false;
     bool busy_ = false;
     unsigned long next_id_ = 0;
-    std::map<std::string, std::string> open_;  // can_use_tool request_id -> ask id
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    PendingAsks<> open_;  // by can_use_tool request_id
 };
 
 }  // namespace

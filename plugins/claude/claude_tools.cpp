@@ -3,7 +3,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "json_access.hpp"
+#include "json/json_access.hpp"
 #include "transport/jsonrpc.hpp"
 
 namespace askhost::claude {
@@ -13,18 +13,6 @@ bool is_question_tool(std::string_view tool) {
     if (tool == kAskTool) return true;
     return tool.size() > mcp.size() + suffix.size() && tool.substr(0, mcp.size()) == mcp &&
            tool.substr(tool.size() - suffix.size()) == suffix;
-}
-
-Parsed<AskInput> ask_user_question_input(const rapidjson::Value& input, Profile profile) {
-    rapidjson::Document tool(rapidjson::kObjectType);
-    if (input.IsObject())
-        for (const char* key : {"questions", "metadata", "answers", "annotations"}) {
-            auto it = input.FindMember(key);
-            if (it == input.MemberEnd()) continue;
-            tool.AddMember(rapidjson::Value(key, tool.GetAllocator()), rapidjson::Value(it->value, tool.GetAllocator()),
-                           tool.GetAllocator());
-        }
-    return parse_ask_input(tool, profile);
 }
 
 std::string input_with_answers(const std::string& original, const std::vector<Answer>& answers) {

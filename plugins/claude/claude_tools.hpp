@@ -7,8 +7,8 @@
 
 #include <rapidjson/document.h>
 
-#include "model/outcome.hpp"
-#include "permission_question.hpp"
+#include "common/permission_question.hpp"
+#include "core/model/outcome.hpp"
 
 namespace askhost::claude {
 
@@ -17,9 +17,6 @@ inline constexpr std::string_view kAskTool = "AskUserQuestion";
 // A tool that asks the person: Claude's AskUserQuestion, or an MCP server's ask_user_question
 // (`mcp__SERVER__ask_user_question`, askhost mcp under any server name).
 bool is_question_tool(std::string_view tool);
-
-// AskUserQuestion's input (questions, metadata, answers, annotations) checked by `profile`.
-Parsed<AskInput> ask_user_question_input(const rapidjson::Value& input, Profile profile);
 
 // Claude's input with `answers` (and `annotations`) set: what its AskUserQuestion reads back.
 // `original_json` is the input as askhost wrote it (to_json).

@@ -22,14 +22,15 @@
 #include <rapidjson/stringbuffer.h>
 
 #include "claude_tools.hpp"
+#include "core/fd_io.hpp"
+#include "frontends/editor/host_client.hpp"
+#include "frontends/editor/host_core.hpp"
+#include "frontends/editor/registry.hpp"
 #include "hook_reply.hpp"
-#include "editor/host_client.hpp"
-#include "host_core.hpp"
-#include "editor/registry.hpp"
-#include "fd_io.hpp"
-#include "json_access.hpp"
+#include "json/json_access.hpp"
 #include "store/fs_util.hpp"
 #include "transport/jsonrpc.hpp"
+#include "transport/stdio.hpp"
 
 namespace askhost::claude {
 
@@ -101,16 +102,17 @@ int ask(const rapidjson::Value& hook) {
     boost::asio::io_context io;
     std::string printed;
     bool done = false;
-    std::function<void()> stop_when_written;
+    std::function<void()> finish_writing;
     auto on_outcome = [&](Outcome o) {
         done = true;
         printed = hook_reply(request, o);
         // Clients of our own host hear the end (ask/state) before the process ends.
-        boost::asio::post(io, [&] { stop_when_written(); });
+        boost::asio::post(io, [&] { finish_writing(); });
     };
     std::unique_ptr<HostClient> client;
     NoAgentControl no_agent("askhost hook");
     std::unique_ptr<HostCore> own;
+    AskTicket ticket;  // the ask in our own host
     std::function<void()> cancel;
     std::function<std::size_t()> queued;
     if (found) {
@@ -143,20 +145,16 @@ int ask(const rapidjson::Value& hook) {
             note(err->message);
             return 0;
         }
-        std::string id = own->broker().submit(a, on_outcome);
-        cancel = [&own, id] { own->broker().withdraw(id); };
+        ticket = own->broker().ask(a, on_outcome);
+        cancel = [&ticket] { ticket.cancel(); };
         queued = [&] { return own->hub().queued_bytes(); };
     }
-    boost::asio::steady_timer drain(io);
-    int drain_ticks = 0;
-    stop_when_written = [&] {
-        // What clients of our own host are still owed (ask/state) goes out first.
-        if (own) own->hub().flush_state();
-        // The withdrawal or the last state reaches its peer before the process ends (2 s at most).
-        if (queued() == 0 || ++drain_ticks > 200) return io.stop();
-        drain.expires_after(std::chrono::milliseconds(10));
-        drain.async_wait([&](const boost::system::error_code& ec) {
-            if (!ec) stop_when_written();
+    finish_writing = [&] {
+        // The withdrawal or the last state reaches its peer before the process ends (2 s at most);
+        // what clients of our own host are still owed (ask/state) goes out first.
+        stop_when_written(io, [&] {
+            if (own) own->hub().flush_state();
+            return queued();
         });
     };
     auto give_up = [&](const std::string& why_now) {
@@ -164,7 +162,7 @@ int ask(const rapidjson::Value& hook) {
         done = true;
         cancel();  // the question closes in the editor too
         if (!why_now.empty()) note(why_now);
-        stop_when_written();
+        finish_writing();
     };
     // Esc or Ctrl-C in Claude, or the hook's timeout: SIGTERM. Nothing is printed.
     boost::asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);

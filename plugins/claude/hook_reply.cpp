@@ -7,7 +7,8 @@
 #include <unistd.h>
 
 #include "claude_tools.hpp"
-#include "json_access.hpp"
+#include "common/tool_input.hpp"
+#include "json/json_access.hpp"
 #include "transport/jsonrpc.hpp"
 
 namespace askhost::claude {
@@ -91,7 +92,7 @@ HookRequest read_hook_request(const rapidjson::Value& hook) {
     const rapidjson::Value* input_v = json::member(hook, "tool_input");
     const rapidjson::Value& input = input_v && json::is_object(*input_v) ? *input_v : empty;
     if (question) {
-        auto parsed = ask_user_question_input(input, Profile::Strict);
+        auto parsed = tool_ask_input(input, Profile::Strict);
         if (auto* refusal = std::get_if<Refusal>(&parsed)) {
             r.why = "left to Claude: " + refusal->message;
             return r;

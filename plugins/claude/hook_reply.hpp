@@ -8,8 +8,8 @@
 
 #include <rapidjson/document.h>
 
-#include "model/outcome.hpp"
-#include "permission_question.hpp"
+#include "common/permission_question.hpp"
+#include "core/model/outcome.hpp"
 
 namespace askhost::claude {
 

@@ -3,7 +3,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "json_access.hpp"
+#include "json/json_access.hpp"
 #include "mcp_server.hpp"
 
 namespace askhost::mcp {

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "adapter.hpp"
+#include "core/adapter.hpp"
 
 namespace askhost {
 

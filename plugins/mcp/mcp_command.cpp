@@ -22,23 +22,25 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "askhost_config.h"
-#include "broker.hpp"
-#include "host_core.hpp"
-#include "editor/ask_json.hpp"
-#include "editor/host_client.hpp"
-#include "editor/registry.hpp"
-#include "editor/socket_listener.hpp"
-#include "fd_io.hpp"
+#include "core/broker.hpp"
+#include "core/fd_io.hpp"
+#include "core/lifetime.hpp"
+#include "frontends/editor/ask_json.hpp"
+#include "frontends/editor/host_client.hpp"
+#include "frontends/editor/host_core.hpp"
+#include "frontends/editor/registry.hpp"
+#include "frontends/editor/socket_listener.hpp"
+#include "frontends/notify.hpp"
+#include "frontends/proc_stat.hpp"
+#include "frontends/tmux_popup.hpp"
 #include "mcp_server.hpp"
-#include "print_frontend.hpp"
-#include "proc_stat.hpp"
 #include "store/fs_util.hpp"
-#include "notify.hpp"
-#include "tmux_popup.hpp"
 #include "store/pending_file.hpp"
+#include "store/print_frontend.hpp"
 #include "transport/connection.hpp"
+#include "transport/stdio.hpp"
 #if ASKHOST_HAVE_TUI
-#include "tui/terminal_dialog.hpp"
+#include "frontends/tui/terminal_dialog.hpp"
 #endif
 
 namespace askhost::mcp {
@@ -148,8 +150,8 @@ public:
     std::string_view name() const override { return "editor host"; }
     void show(const Ask& ask, Done done) override {
         std::string id = ask.id;
-        open_[id] = client_.submit(ask, Profile::Strict, [this, id, done = std::move(done), alive = alive_](Outcome o) {
-            if (!*alive) return;
+        open_[id] = client_.submit(ask, Profile::Strict, [this, id, done = std::move(done), token = lifetime_.token()](Outcome o) {
+            if (!token) return;
             open_.erase(id);
             // The host went away: not an answer; it is taken off the broker by `gone`.
             if (o.kind == OutcomeKind::ConnectionLost) return;
@@ -163,12 +165,11 @@ public:
         open_.erase(it);
         cancel();
     }
-    ~RemoteFrontend() override { *alive_ = false; }
 
 private:
     HostClient client_;
     std::map<std::string, std::function<void()>> open_;
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    Lifetime lifetime_;  // last: ends before the client goes
 };
 
 // The pending-questions file as one more place that shows the question while askhost mcp waits:
@@ -254,7 +255,7 @@ public:
         else core_.broker().add_frontend(record_);
     }
     ~OwnHost() {
-        *alive_ = false;
+        lifetime_.end();
         core_.broker().withdraw_all();
         if (!print_only_) core_.broker().remove_frontend(record_, false);
         if (remote_) core_.broker().remove_frontend(*remote_, false);
@@ -268,18 +269,12 @@ public:
 
     std::function<void()> ask(Ask ask, McpAsker::Reply reply) {
         if (!print_only_) prepare();
-        auto done = std::make_shared<bool>(false);
-        std::string id = core_.broker().submit(std::move(ask), [reply = std::move(reply), done](Outcome o) {
-            *done = true;
-            reply(std::move(o));
-        });
-        if (!print_only_ && !*done) {
+        auto ticket = std::make_shared<AskTicket>(core_.broker().ask(std::move(ask), std::move(reply)));
+        if (!print_only_) {
             maybe_popup();
             watch();
         }
-        return [this, id, done, alive = alive_] {
-            if (*alive && !*done) core_.broker().withdraw(id);
-        };
+        return [ticket] { ticket->cancel(); };
     }
 
     void restore_terminal() {
@@ -311,8 +306,8 @@ private:
         if (watching_) return;
         watching_ = true;
         watch_.expires_after(std::chrono::seconds(1));
-        watch_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
-            if (ec || !*alive) return;
+        watch_.async_wait([this, token = lifetime_.token()](const boost::system::error_code& ec) {
+            if (ec || !token) return;
             watching_ = false;
             reap_popup();
             if (!core_.broker().waiting()) return;
@@ -327,8 +322,8 @@ private:
         std::string why;
         auto found = find_host(cwd_, "", &why);
         if (!found || found->socket == core_.socket_path()) return;
-        auto remote = std::make_unique<RemoteFrontend>(io_, found->socket, [this, alive = alive_] {
-            if (!*alive || !remote_) return;
+        auto remote = std::make_unique<RemoteFrontend>(io_, found->socket, [this, token = lifetime_.token()] {
+            if (!token || !remote_) return;
             core_.broker().remove_frontend(*remote_, false);
             // Destroyed after the callback that reported the close has returned.
             boost::asio::post(io_, [r = std::shared_ptr<RemoteFrontend>(std::move(remote_))] {});
@@ -406,7 +401,7 @@ private:
 #endif
     pid_t popup_pid_ = -1;
     std::set<std::string> popped_;  // asks a popup was opened (or the person told) for
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    Lifetime lifetime_;
 };
 
 // Per call: the host for this directory when there is one (it may come and go), else the
@@ -540,36 +535,18 @@ int run_mcp(const std::vector<std::string>& args) {
 
     boost::asio::io_context io;
     RoutingAsker asker(io, hint, pending_file, print_only);
-    int in = ::dup(0), out = ::dup(1);
-    // From here on stdout belongs to the protocol: nothing else may write to it.
-    int devnull = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (devnull >= 0) {
-        ::dup2(devnull, 1);
-        ::close(devnull);
-    }
+    auto [in, out] = claim_stdio();
     auto conn = std::make_shared<Connection>(io, in, out, FrameDecoder::default_max_body, Framing::Lines);
     McpServer server(conn->rpc(), asker, log_line, &io);
     server.progress_interval = progress_every;
     conn->on_problem = [](std::string_view p) { log_line(std::string("client: ") + std::string(p)); };
     boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
-    boost::asio::steady_timer drain(io);
-    int drain_ticks = 0;
-    std::function<void()> stop_when_written = [&] {
-        // Replies already queued (e.g. to the last calls before end of input) still go out.
-        if (conn->queued_bytes() == 0 || ++drain_ticks > 200) {
-            io.stop();
-            return;
-        }
-        drain.expires_after(std::chrono::milliseconds(10));
-        drain.async_wait([&](const boost::system::error_code& ec) {
-            if (!ec) stop_when_written();
-        });
-    };
     auto finish = [&] {
         server.close();
         asker.restore_terminal();
         signals.cancel();
-        stop_when_written();
+        // Replies already queued (e.g. to the last calls before end of input) still go out.
+        stop_when_written(io, [&conn] { return conn->queued_bytes(); });
     };
     conn->on_closed = [&](std::string_view) { finish(); };
     signals.async_wait([&](const boost::system::error_code& ec, int) {

@@ -13,20 +13,20 @@ namespace {
 struct ClientInfo {
     std::string name;
 };
-Status from_json(const rapidjson::Value& v, ClientInfo& out, const Path& at) {
+json::Status from_json(const rapidjson::Value& v, ClientInfo& out, const Path& at) {
     return ObjectReader(v, at).required("name", out.name).status();
 }
 
 struct CodexTurnMetadata {
     std::string thread_source, subagent_kind;
 };
-Status from_json(const rapidjson::Value& v, CodexTurnMetadata& out, const Path& at) {
+json::Status from_json(const rapidjson::Value& v, CodexTurnMetadata& out, const Path& at) {
     return ObjectReader(v, at).lenient("thread_source", out.thread_source).lenient("subagent_kind", out.subagent_kind).status();
 }
 
 }  // namespace
 
-Status from_json(const rapidjson::Value& v, InitializeParams& out, const Path& at) {
+json::Status from_json(const rapidjson::Value& v, InitializeParams& out, const Path& at) {
     ObjectReader o(v, at);
     std::optional<ClientInfo> client;
     o.lenient("protocolVersion", out.protocol_version).lenient("clientInfo", client);
@@ -36,7 +36,7 @@ Status from_json(const rapidjson::Value& v, InitializeParams& out, const Path& a
     return {};
 }
 
-Status from_json(const rapidjson::Value& v, ToolCallMeta& out, const Path& at) {
+json::Status from_json(const rapidjson::Value& v, ToolCallMeta& out, const Path& at) {
     ObjectReader o(v, at);
     std::optional<CodexTurnMetadata> codex;
     json::Borrowed token;
@@ -46,7 +46,7 @@ Status from_json(const rapidjson::Value& v, ToolCallMeta& out, const Path& at) {
     return {};
 }
 
-Status from_json(const rapidjson::Value& v, CallToolParams& out, const Path& at) {
+json::Status from_json(const rapidjson::Value& v, CallToolParams& out, const Path& at) {
     return ObjectReader(v, at)
         .required("name", out.name)
         .optional("arguments", out.arguments)
@@ -54,7 +54,7 @@ Status from_json(const rapidjson::Value& v, CallToolParams& out, const Path& at)
         .status();
 }
 
-Status from_json(const rapidjson::Value& v, CancelledParams& out, const Path& at) {
+json::Status from_json(const rapidjson::Value& v, CancelledParams& out, const Path& at) {
     return ObjectReader(v, at).required("requestId", out.request_id).status();
 }
 

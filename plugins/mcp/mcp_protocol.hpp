@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "transport/json_codec.hpp"
+#include "json/json_codec.hpp"
 #include "transport/rpc_binder.hpp"
 
 namespace askhost::mcp {
@@ -47,10 +47,10 @@ struct ProgressParams {
     std::string message;
 };
 
-Status from_json(const rapidjson::Value& v, InitializeParams& out, const json::Path& at);
-Status from_json(const rapidjson::Value& v, ToolCallMeta& out, const json::Path& at);
-Status from_json(const rapidjson::Value& v, CallToolParams& out, const json::Path& at);
-Status from_json(const rapidjson::Value& v, CancelledParams& out, const json::Path& at);
+json::Status from_json(const rapidjson::Value& v, InitializeParams& out, const json::Path& at);
+json::Status from_json(const rapidjson::Value& v, ToolCallMeta& out, const json::Path& at);
+json::Status from_json(const rapidjson::Value& v, CallToolParams& out, const json::Path& at);
+json::Status from_json(const rapidjson::Value& v, CancelledParams& out, const json::Path& at);
 
 void to_json(const InitializeResult& r, json::Writer& w);
 void to_json(const ProgressParams& p, json::Writer& w);

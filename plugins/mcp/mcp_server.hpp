@@ -12,8 +12,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "core/model/outcome.hpp"
 #include "mcp_protocol.hpp"
-#include "model/outcome.hpp"
 #include "transport/jsonrpc.hpp"
 #include "transport/rpc_binder.hpp"
 

@@ -1,13 +1,14 @@
 // The native agent protocol: ask_user_request / ask_user_response, one JSON object per line.
-#include <map>
 #include <memory>
 #include <string>
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
-#include "adapter.hpp"
-#include "json_access.hpp"
+#include "common/pending_asks.hpp"
+#include "common/tool_input.hpp"
+#include "core/adapter.hpp"
+#include "json/json_access.hpp"
 
 namespace askhost {
 namespace {
@@ -22,8 +23,7 @@ std::string_view ltrim(std::string_view s) {
 
 class NativeAdapter final : public AgentAdapter {
 public:
-    explicit NativeAdapter(AdapterHost& host) : host_(host) {}
-    ~NativeAdapter() override { *alive_ = false; }
+    explicit NativeAdapter(AdapterHost& host) : host_(host), open_(host) {}
 
     std::string_view name() const override { return "native"; }
 
@@ -48,7 +48,7 @@ public:
         else pass_on(line);
     }
 
-    void finished() override { open_.clear(); }
+    void finished() override { open_.take_all(); }
 
 private:
     // Cheap check first: most output lines are not JSON at all.
@@ -91,7 +91,7 @@ private:
                                           "requestId: required, a string or a number"}));
             return;
         }
-        if (open_.count(id)) {
+        if (open_.contains(id)) {
             respond(id, Outcome::refused({"invalid_request", "requestId",
                                           "requestId: " + id + " is already waiting for an answer"}));
             return;
@@ -102,44 +102,16 @@ private:
             respond(id, Outcome::refused({"subagent", "subagent", kSubagentRefusal}));
             return;
         }
-        // Only the tool's own fields are checked against the profile, not the envelope's. They are
-        // moved, not copied: a copy recurses as deep as the agent nested them; doc outlives tool.
-        rapidjson::Document tool(rapidjson::kObjectType);
-        for (const char* key : {"questions", "metadata", "answers", "annotations"}) {
-            auto it = doc.FindMember(key);
-            if (it == doc.MemberEnd()) continue;
-            rapidjson::Value name(key, tool.GetAllocator());
-            tool.AddMember(name, it->value, tool.GetAllocator());
-        }
-        auto parsed = parse_ask_input(tool, host_.profile());
-        // Refused, or the agent already knows the answers: hand them back without showing anything.
-        if (auto now = outcome_without_asking(parsed)) {
-            respond(id, *now);
-            return;
-        }
-        auto input = std::get<AskInput>(std::move(parsed));
-        open_[id] = {};
-        std::string ask_id = host_.ask(std::move(input), [this, id, a = alive_](Outcome o) {
-            if (!*a) return;
-            open_.erase(id);
-            respond(id, o);
-        });
-        auto it = open_.find(id);
-        if (it != open_.end()) it->second = ask_id;
+        // Only the tool's own fields are checked against the profile, not the envelope's. Refused,
+        // or the agent already knows the answers: handed back without showing anything.
+        ask_tool_input(open_, id, take_tool_ask_input(doc, host_.profile()), {},
+                       [this, id](Outcome o, std::monostate) { respond(id, o); });
     }
 
-    void handle_cancel(const rapidjson::Document& doc) {
-        const std::string id = request_id_json(doc);
-        auto it = open_.find(id);
-        if (it == open_.end()) return;
-        std::string ask_id = it->second;
-        open_.erase(it);
-        host_.withdraw(ask_id);
-    }
+    void handle_cancel(const rapidjson::Document& doc) { open_.take(request_id_json(doc)); }
 
     AdapterHost& host_;
-    std::map<std::string, std::string> open_;  // requestId (as JSON) -> ask id
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    PendingAsks<> open_;  // by requestId (as JSON)
 };
 
 }  // namespace

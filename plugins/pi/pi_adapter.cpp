@@ -2,7 +2,6 @@
 // select, input, confirm, editor) become questions; notify messages and the conversation become
 // readable output. pi never closes a dialog itself: askhost closes one on its timeout, when the
 // tool that opened it ends, or when the turn ends; after an abort every open dialog is cancelled.
-#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -12,8 +11,9 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "adapter.hpp"
-#include "json_access.hpp"
+#include "common/pending_asks.hpp"
+#include "core/adapter.hpp"
+#include "json/json_access.hpp"
 #include "transport/jsonrpc.hpp"
 
 namespace askhost {
@@ -82,8 +82,7 @@ namespace {
 
 class PiAdapter final : public AgentAdapter {
 public:
-    explicit PiAdapter(AdapterHost& host) : host_(host) {}
-    ~PiAdapter() override { *alive_ = false; }
+    explicit PiAdapter(AdapterHost& host) : host_(host), dialogs_(host) {}
 
     std::string_view name() const override { return "pi"; }
 
@@ -96,8 +95,8 @@ public:
         if (!first_prompt_.empty()) return (void)prompt(first_prompt_);
         if (!host_.settings().one_shot) return;
         // askhost --prompt arrives right after the start; with none, nobody could ever prompt pi.
-        host_.after(std::chrono::milliseconds(0), [this, alive = alive_] {
-            if (!*alive || next_id_ > 0) return;
+        host_.after(std::chrono::milliseconds(0), [this] {
+            if (next_id_ > 0) return;
             host_.log("pi: no prompt: give one on the command line or with --prompt");
             host_.close_input();
         });
@@ -126,19 +125,10 @@ public:
     void stopping() override {
         host_.send("{\"id\":\"askhost-abort\",\"type\":\"abort\"}");
         // pi may wait on a dialog it will never close: answer every one as cancelled.
-        auto open = std::move(dialogs_);
-        dialogs_.clear();
-        for (auto& [id, d] : open) {
-            if (!d.ask_id.empty()) host_.withdraw(d.ask_id);
-            reply_cancelled(id);
-        }
+        for (auto& [id, d] : dialogs_.take_all()) reply_cancelled(id);
     }
 
-    void finished() override {
-        for (auto& [id, d] : dialogs_)
-            if (!d.ask_id.empty()) host_.withdraw(d.ask_id);
-        dialogs_.clear();
-    }
+    void finished() override { dialogs_.take_all(); }
 
     void on_line(std::string_view line) override {
         rapidjson::Document doc;
@@ -151,7 +141,7 @@ public:
         }
         if (type == "agent_end") {
             streaming_ = false;
-            abandon_all();
+            dialogs_.take_all();
             if (one_shot_) host_.close_input();
             return;
         }
@@ -179,7 +169,6 @@ public:
 
 private:
     struct Dialog {
-        std::string ask_id;
         std::string method;
         std::string prefill;  // editor
         std::string tool;     // the tool call that was running when it opened
@@ -233,25 +222,13 @@ private:
             host_.log("pi: cannot show a " + method + " dialog: " + refusal->message);
             return reply_cancelled(id);
         }
-        dialogs_[id] = d;
-        std::string ask_id = host_.ask(std::move(input), [this, id, alive = alive_](Outcome o) {
-            if (!*alive) return;
-            auto it = dialogs_.find(id);
-            if (it == dialogs_.end()) return;
-            Dialog dialog = it->second;
-            dialogs_.erase(it);
-            answer(id, dialog, o);
-        });
-        auto it = dialogs_.find(id);
-        if (it == dialogs_.end()) return;
-        it->second.ask_id = ask_id;
+        if (!dialogs_.ask(id, std::move(input), std::move(d), [this, id](Outcome o, Dialog dialog) { answer(id, dialog, o); }))
+            return;
         auto timeout = doc.FindMember("timeout");
         const auto ms = timeout != doc.MemberEnd() ? json::number_of(timeout->value) : std::nullopt;
         if (ms && *ms > 0 && *ms < 1e12)
             host_.after(std::chrono::milliseconds(static_cast<long long>(*ms)),
-                        [this, id, alive = alive_] {
-                            if (*alive) abandon(id);  // pi has given up on it by now
-                        });
+                        [this, id] { dialogs_.take(id); });  // pi has given up on it by now
     }
 
     void answer(const std::string& id, const Dialog& d, const Outcome& o) {
@@ -268,27 +245,11 @@ private:
         send_response(id, "\"value\":" + json_quote(value));
     }
 
-    void abandon(const std::string& id) {
-        auto it = dialogs_.find(id);
-        if (it == dialogs_.end()) return;
-        std::string ask_id = it->second.ask_id;
-        dialogs_.erase(it);
-        if (!ask_id.empty()) host_.withdraw(ask_id);
-    }
-
-    void abandon_all() {
-        std::vector<std::string> ids;
-        for (auto& [id, d] : dialogs_) ids.push_back(id);
-        for (auto& id : ids) abandon(id);
-    }
-
     void tool_ended(const rapidjson::Document& doc) {
         const std::string call = str(doc, "toolCallId");
         std::erase(running_tools_, call);
-        std::vector<std::string> ids;
-        for (auto& [id, d] : dialogs_)
-            if (!call.empty() && d.tool == call) ids.push_back(id);
-        for (auto& id : ids) abandon(id);
+        if (!call.empty())
+            for (const auto& id : dialogs_.ids_where([&](const Dialog& d) { return d.tool == call; })) dialogs_.take(id);
         auto err = doc.FindMember("isError");
         bool is_error = err != doc.MemberEnd() && err->value.IsBool() && err->value.GetBool();
         std::string text;
@@ -318,8 +279,7 @@ private:
     bool streaming_ = false;
     unsigned long next_id_ = 0;
     std::vector<std::string> running_tools_;
-    std::map<std::string, Dialog> dialogs_;  // extension_ui_request id -> its dialog
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    PendingAsks<Dialog> dialogs_;  // by extension_ui_request id
 };
 
 }  // namespace

@@ -4,7 +4,7 @@
 #include <string_view>
 #include <variant>
 
-#include "editor/ask_json.hpp"
+#include "frontends/editor/ask_json.hpp"
 #include "fuzz.hpp"
 #include "json_check.hpp"
 

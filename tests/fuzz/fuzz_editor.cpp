@@ -13,8 +13,8 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "broker.hpp"
-#include "editor/editor_hub.hpp"
+#include "core/broker.hpp"
+#include "frontends/editor/editor_hub.hpp"
 #include "fuzz.hpp"
 #include "json_check.hpp"
 #include "transport/framing.hpp"

@@ -10,7 +10,7 @@
 
 #include "../../plugins/mcp/mcp_server.hpp"
 #include "fuzz.hpp"
-#include "json_access.hpp"
+#include "json/json_access.hpp"
 #include "json_check.hpp"
 
 using namespace askhost;

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "../../plugins/claude/claude_tools.hpp"
-#include "fuzz.hpp"
 #include "../../plugins/claude/hook_reply.hpp"
-#include "json_access.hpp"
+#include "fuzz.hpp"
+#include "json/json_access.hpp"
 #include "json_check.hpp"
 #include "transport/jsonrpc.hpp"
 

@@ -9,7 +9,7 @@
 #include <rapidjson/writer.h>
 
 #include "fuzz.hpp"
-#include "json_access.hpp"
+#include "json/json_access.hpp"
 #include "json_check.hpp"
 
 using namespace askhost;

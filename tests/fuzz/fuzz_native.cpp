@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "adapter.hpp"
+#include "core/adapter.hpp"
 #include "fuzz.hpp"
 #include "json_check.hpp"
 
@@ -24,10 +24,10 @@ class FakeHost final : public AdapterHost {
 public:
     explicit FakeHost(Profile p) : profile_(p) {}
 
-    std::string ask(AskInput input, Reply reply) override {
+    AskTicket ask(AskInput input, Reply reply) override {
         const std::string id = "ask-" + std::to_string(++asks_);
         FUZZ_CHECK(!validate_questions(input.questions, profile_));
-        // Answer every third at once, hold the rest for later (or for the agent to cancel).
+        // Answer every other one on the next turn, hold the rest for later (or for the agent to cancel).
         std::vector<Answer> answers;
         for (const auto& q : input.questions) {
             Answer a;
@@ -39,15 +39,13 @@ public:
             answers.push_back(std::move(a));
         }
         Outcome o = asks_ % 3 == 0 ? Outcome::cancelled("fuzz") : Outcome::answered(std::move(answers));
-        if (asks_ % 2) {
-            reply(std::move(o));
-        } else {
-            held_.push_back({id, [reply = std::move(reply), o]() mutable { reply(std::move(o)); }});
-        }
-        return id;
-    }
-    void withdraw(const std::string& ask_id) override {
-        std::erase_if(held_, [&](const auto& h) { return h.first == ask_id; });
+        auto slot = std::make_shared<AskSlot>();
+        slot->id = id;
+        slot->withdraw = [] {};
+        (asks_ % 2 ? next_turn_ : held_).push_back([slot, reply = std::move(reply), o]() mutable {
+            slot->deliver(reply, std::move(o));
+        });
+        return AskTicket(slot);
     }
     void output(Stream, std::string_view text) override {
         FUZZ_CHECK(!text.empty() && text.back() == '\n');
@@ -60,16 +58,20 @@ public:
     Profile profile() const override { return profile_; }
     void log(std::string_view) override {}
 
-    void answer_held() {
-        auto held = std::move(held_);
-        held_.clear();
-        for (auto& h : held) h.second();
-    }
+    // The loop's next turn: what was answered at once arrives now.
+    void next_turn() { run(next_turn_); }
+    void answer_held() { run(held_); }
 
 private:
     Profile profile_;
     int asks_ = 0;
-    std::deque<std::pair<std::string, std::function<void()>>> held_;
+    std::deque<std::function<void()>> next_turn_, held_;
+
+    static void run(std::deque<std::function<void()>>& queue) {
+        auto now = std::move(queue);
+        queue.clear();
+        for (auto& f : now) f();
+    }
 };
 
 }  // namespace
@@ -87,6 +89,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     while (!rest.empty()) {
         auto nl = rest.find('\n');
         adapter->on_line(rest.substr(0, nl));
+        host.next_turn();
         rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
     }
     host.answer_held();

@@ -5,11 +5,11 @@
 #include <string_view>
 #include <variant>
 
-#include "editor/ask_json.hpp"
+#include "core/model/outcome.hpp"
+#include "core/model/question.hpp"
+#include "frontends/editor/ask_json.hpp"
 #include "fuzz.hpp"
 #include "json_check.hpp"
-#include "model/outcome.hpp"
-#include "model/question.hpp"
 
 using namespace askhost;
 

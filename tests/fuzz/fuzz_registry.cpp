@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "editor/registry.hpp"
+#include "frontends/editor/registry.hpp"
 #include "fuzz.hpp"
 #include "json_check.hpp"
 

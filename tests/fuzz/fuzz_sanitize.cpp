@@ -4,10 +4,10 @@
 #include <string>
 #include <string_view>
 
+#include "core/model/question.hpp"
+#include "core/text/sanitize.hpp"
+#include "core/text/utf8.hpp"
 #include "fuzz.hpp"
-#include "model/question.hpp"
-#include "text/sanitize.hpp"
-#include "text/utf8.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size < 1) return 0;

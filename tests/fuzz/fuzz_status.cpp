@@ -8,11 +8,11 @@
 #include <string_view>
 #include <vector>
 
-#include "editor/registry.hpp"
+#include "app/hosts_command.hpp"
+#include "core/model/question.hpp"
 #include "fuzz.hpp"
-#include "json_access.hpp"
+#include "json/json_access.hpp"
 #include "json_check.hpp"
-#include "model/question.hpp"
 
 using namespace askhost;
 

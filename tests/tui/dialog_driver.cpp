@@ -21,9 +21,9 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "model/outcome.hpp"
-#include "model/question.hpp"
-#include "tui/terminal_dialog.hpp"
+#include "core/model/outcome.hpp"
+#include "core/model/question.hpp"
+#include "frontends/tui/terminal_dialog.hpp"
 
 namespace {
 

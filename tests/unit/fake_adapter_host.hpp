@@ -1,6 +1,7 @@
 // The AdapterHost the adapter unit tests drive an adapter through: it records what the adapter
 // does (lines sent to the agent, output, logs, withdrawals, timers) and keeps its asks for the
-// test to answer.
+// test to answer: the test's call stands for the broker's later turn; a withdrawn ask's reply is
+// dropped, as the broker drops it.
 #pragma once
 
 #include <chrono>
@@ -10,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "adapter.hpp"
+#include "core/adapter.hpp"
 
 namespace askhost::testing {
 
@@ -23,11 +24,13 @@ struct FakeHost final : AdapterHost {
     std::string cwd;
     bool input_closed = false;
 
-    std::string ask(AskInput input, Reply reply) override {
-        asks.emplace_back(std::move(input), std::move(reply));
-        return "ask-" + std::to_string(asks.size());
+    AskTicket ask(AskInput input, Reply reply) override {
+        auto slot = std::make_shared<AskSlot>();
+        slot->id = "ask-" + std::to_string(asks.size() + 1);
+        slot->withdraw = [this, id = slot->id] { withdrawn.push_back(id); };
+        asks.emplace_back(std::move(input), [slot, reply = std::move(reply)](Outcome o) { slot->deliver(reply, std::move(o)); });
+        return AskTicket(slot);
     }
-    void withdraw(const std::string& id) override { withdrawn.push_back(id); }
     void output(Stream, std::string_view text) override { printed.emplace_back(text); }
     void send(std::string_view line) override { sent.emplace_back(line); }
     Profile profile() const override { return prof; }

@@ -14,7 +14,7 @@
 
 #include "../../plugins/acp/elicitation.hpp"
 #include "../../plugins/acp/workspace_files.hpp"
-#include "adapter.hpp"
+#include "core/adapter.hpp"
 #include "fake_adapter_host.hpp"
 
 using namespace askhost;

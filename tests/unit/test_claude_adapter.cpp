@@ -6,7 +6,7 @@
 
 #include <rapidjson/document.h>
 
-#include "adapter.hpp"
+#include "core/adapter.hpp"
 #include "fake_adapter_host.hpp"
 
 using namespace askhost;

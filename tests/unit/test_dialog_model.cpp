@@ -9,8 +9,8 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "tui/dialog_model.hpp"
-#include "tui/terminal_dialog.hpp"
+#include "frontends/tui/dialog_model.hpp"
+#include "frontends/tui/terminal_dialog.hpp"
 
 using namespace askhost;
 using namespace askhost::tui;

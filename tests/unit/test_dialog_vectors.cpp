@@ -16,7 +16,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "tui/dialog_model.hpp"
+#include "frontends/tui/dialog_model.hpp"
 
 using namespace askhost;
 using namespace askhost::tui;

@@ -17,9 +17,9 @@
 #include <boost/test/unit_test.hpp>
 #include <rapidjson/document.h>
 
-#include "broker.hpp"
-#include "editor/editor_hub.hpp"
-#include "json_access.hpp"
+#include "core/broker.hpp"
+#include "frontends/editor/editor_hub.hpp"
+#include "json/json_access.hpp"
 #include "transport/framing.hpp"
 #include "transport/jsonrpc.hpp"
 #include "transport/memory_connection.hpp"

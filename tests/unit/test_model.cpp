@@ -5,7 +5,7 @@
 #include <variant>
 #include <vector>
 
-#include "model/question.hpp"
+#include "core/model/question.hpp"
 
 using namespace askhost;
 

@@ -7,11 +7,11 @@
 
 #include <rapidjson/document.h>
 
-#include "adapter.hpp"
+#include "core/adapter.hpp"
 #include "fake_adapter_host.hpp"
-#include "editor/ask_json.hpp"
-#include "editor/editor_hub.hpp"
-#include "text/json_text.hpp"
+#include "frontends/editor/ask_json.hpp"
+#include "frontends/editor/editor_hub.hpp"
+#include "json/json_text.hpp"
 
 using namespace askhost;
 

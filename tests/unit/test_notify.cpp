@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "notify.hpp"
+#include "frontends/notify.hpp"
 
 using namespace askhost;
 using Words = std::vector<std::string>;

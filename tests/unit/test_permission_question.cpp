@@ -3,7 +3,7 @@
 
 #include <rapidjson/document.h>
 
-#include "permission_question.hpp"
+#include "common/permission_question.hpp"
 
 using namespace askhost;
 

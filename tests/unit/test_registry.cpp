@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "editor/registry.hpp"
+#include "frontends/editor/registry.hpp"
 
 using namespace askhost;
 namespace fs = std::filesystem;

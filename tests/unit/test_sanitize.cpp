@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "model/question.hpp"
-#include "text/json_text.hpp"
-#include "text/sanitize.hpp"
+#include "core/model/question.hpp"
+#include "core/text/sanitize.hpp"
+#include "json/json_text.hpp"
 
 using askhost::sanitize_for_terminal;
 

@@ -11,8 +11,8 @@
 
 #include <rapidjson/document.h>
 
+#include "app/store_commands.hpp"
 #include "store/answer_spec.hpp"
-#include "store/commands.hpp"
 #include "store/fs_util.hpp"
 #include "store/journal.hpp"
 #include "store/pending_file.hpp"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "transport/framing.hpp"
-#include "transport/json_codec.hpp"
+#include "json/json_codec.hpp"
 #include "transport/jsonrpc.hpp"
 #include "transport/rpc_binder.hpp"
 
@@ -262,17 +262,17 @@ struct TParams {
     std::map<std::string, std::int64_t> counts;
     std::string hint = "none";
 };
-Status from_json(const rapidjson::Value& v, TOption& out, const json::Path& at) {
+json::Status from_json(const rapidjson::Value& v, TOption& out, const json::Path& at) {
     return json::ObjectReader(v, at).required("label", out.label).optional("description", out.description).status();
 }
-Status from_json(const rapidjson::Value& v, TQuestion& out, const json::Path& at) {
+json::Status from_json(const rapidjson::Value& v, TQuestion& out, const json::Path& at) {
     return json::ObjectReader(v, at)
         .required("question", out.question)
         .required("options", out.options)
         .optional("multiSelect", out.multi)
         .status();
 }
-Status from_json(const rapidjson::Value& v, TParams& out, const json::Path& at) {
+json::Status from_json(const rapidjson::Value& v, TParams& out, const json::Path& at) {
     return json::ObjectReader(v, at)
         .required("questions", out.questions)
         .optional("counts", out.counts)

@@ -1,8 +1,8 @@
 // One ask's dialog state without any window: keys and clicks in, a view and an outcome out.
-// The same rules as the terminal dialog (host/tui/dialog_model.cpp) and the Neovim dialog: number
-// keys pick, 0 is Other, Space toggles, Tab walks the questions and a Submit tab, Enter confirms,
-// Esc cancels (asking "Discard N answers?" once something is answered). The webview only draws
-// the view and forwards keys, so everything here runs in unit tests without a browser.
+// The same rules as the terminal dialog (host/frontends/tui/dialog_model.cpp) and the Neovim
+// dialog: number keys pick, 0 is Other, Space toggles, Tab walks the questions and a Submit tab,
+// Enter confirms, Esc cancels (asking "Discard N answers?" once something is answered). The webview
+// only draws the view and forwards keys, so everything here runs in unit tests without a browser.
 
 export const OTHER_LABEL = 'Other (type your answer)';
 /** The spec's soft limit per typed answer: longer asks "Continue anyway?". */

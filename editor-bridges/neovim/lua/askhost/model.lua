@@ -1,7 +1,7 @@
 -- One ask's dialog state without any window: keys in, outcome out. The same rules as the
--- terminal dialog (host/tui/dialog_model.cpp): number keys pick, Space toggles, Tab walks the
--- questions and a Submit tab, Esc cancels (asking "Discard N answers?" once something is answered).
--- Rows are 1-based: the options, then "Other"; a free-text question has no rows.
+-- terminal dialog (host/frontends/tui/dialog_model.cpp): number keys pick, Space toggles, Tab walks
+-- the questions and a Submit tab, Esc cancels (asking "Discard N answers?" once something is
+-- answered). Rows are 1-based: the options, then "Other"; a free-text question has no rows.
 ---@class askhost.Option
 ---@field label string
 ---@field description? string

@@ -1,0 +1,213 @@
+#include "app/attach.hpp"
+
+#include <csignal>
+#include <cstdlib>
+#include <map>
+#include <memory>
+
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+
+#include "app/hosts_command.hpp"
+#include "askhost_config.h"
+#include "frontends/editor/ask_json.hpp"
+#include "frontends/editor/editor_protocol.hpp"
+#include "frontends/editor/registry.hpp"
+#include "frontends/editor/socket_listener.hpp"
+#include "frontends/terminal_output.hpp"
+#include "transport/connection.hpp"
+#include "transport/rpc_errors.hpp"
+#if ASKHOST_HAVE_TUI
+#include "frontends/tui/terminal_dialog.hpp"
+#endif
+
+namespace askhost {
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: askhost attach [SOCKET | --next] [--popup]\n"
+    "Attach to a running askhost and answer its questions in this terminal.\n"
+    "--next attaches to the host whose questions have waited longest (askhost status) and ends\n"
+    "once nothing waits there, e.g. in a tmux popup:\n"
+    "  bind-key A display-popup -E \"askhost attach --next\"\n"
+    "--popup ends once nothing waits and drops the keys typed in the moment a question opens\n"
+    "(how askhost opens it in a tmux popup over the agent that asks).\n"
+    "SOCKET defaults to $ASKHOST_SOCKET, else the host whose workspace holds this directory\n"
+    "(the deepest one; see `askhost hosts`).\n";
+
+// The Ask an ask/show request carries, checked like an agent's (lenient: the host already checked).
+struct AskShowParams {
+    Ask ask;
+};
+json::Status from_json(const rapidjson::Value& v, AskShowParams& out, const json::Path& at) {
+    json::Borrowed questions;
+    json::ObjectReader o(v, at);
+    if (!o.required("id", out.ask.id).optional("questions", questions).lenient("agent", out.ask.agent).ok())
+        return o.status();
+    rapidjson::Document tool(rapidjson::kObjectType);
+    if (questions.value)
+        tool.AddMember("questions", rapidjson::Value(*questions.value, tool.GetAllocator()), tool.GetAllocator());
+    auto parsed = parse_ask_input(tool, Profile::Lenient);
+    if (auto* r = std::get_if<Refusal>(&parsed)) return json::FieldError{r->path, r->message};
+    out.ask.questions = std::get<AskInput>(std::move(parsed)).questions;
+    return {};
+}
+
+}  // namespace
+
+int run_attach(const std::vector<std::string>& args) {
+    bool next = false, popup = false;
+    std::vector<std::string> sockets;
+    for (const auto& a : args) {
+        if (a == "-h" || a == "--help") {
+            write_all(1, kUsage);
+            return 0;
+        }
+        if (a == "--next") next = true;
+        else if (a == "--popup") popup = true;
+        else if (a.rfind("-", 0) == 0) {
+            write_all(2, "askhost attach: unknown option " + a + "\n" + kUsage);
+            return 2;
+        } else sockets.push_back(a);
+    }
+    if (sockets.size() > 1 || (next && !sockets.empty())) {
+        write_all(2, std::string("askhost attach: ") + (next ? "--next takes no SOCKET" : "too many arguments") + "\n" + kUsage);
+        return 2;
+    }
+    // Both end once nothing waits; a popup also drops the keys typed the moment it opened.
+    const bool until_idle = next || popup;
+#if !ASKHOST_HAVE_TUI
+    write_all(2, "askhost attach: this askhost was built without the terminal dialog\n");
+    return 2;
+#else
+    if (auto why = TerminalDialog::unavailable_reason()) {
+        write_all(2, "askhost attach: needs a terminal that can show the dialog (" + *why + ")\n");
+        return 2;
+    }
+    std::string why;
+    std::string path;
+    if (next) {
+        auto oldest = oldest_waiting_host(&why);
+        if (!oldest) {
+            write_all(2, "askhost attach: " + why + "\n");
+            return 1;
+        }
+        path = oldest->socket;
+    } else if (!sockets.empty()) {
+        path = sockets[0];
+    } else {
+        const char* env = std::getenv("ASKHOST_SOCKET");
+        char buf[4096];
+        std::string here = ::getcwd(buf, sizeof buf) ? buf : ".";
+        auto found = find_host(here, env ? env : "", &why, true);
+        if (!found) {
+            write_all(2, "askhost attach: " + why + "\n  `askhost hosts` lists the running hosts; name one's socket to attach to it\n");
+            return 1;
+        }
+        path = found->socket;
+    }
+    int fd = connect_socket(path, &why);
+    if (fd < 0) {
+        write_all(2, "askhost attach: cannot connect: " + why + "\n");
+        return 1;
+    }
+    int out_fd = ::dup(fd);
+
+    boost::asio::io_context io;
+    TerminalOutput out;
+    TerminalDialogOptions topts;
+    topts.on_active = [&out](bool active) { out.hold(active); };
+    if (popup) topts.key_guard = std::chrono::milliseconds(400);
+    TerminalDialog dialog(io, std::move(topts));
+    auto conn = std::make_shared<Connection>(io, fd, out_fd);
+    std::map<std::string, Reply<Outcome>> open;
+    int code = 0;
+    bool detaching = false;
+    bool shown_any = false;
+
+    RpcDispatcher dispatch(conn->rpc());
+    dispatch.method<AskShowParams, Outcome>("ask/show", [&](const AskShowParams& p, Reply<Outcome> reply) {
+        open.insert_or_assign(p.ask.id, reply);
+        shown_any = true;
+        dialog.show(p.ask, [&, id = p.ask.id, reply](Outcome o) {
+            open.erase(id);
+            if (o.kind == OutcomeKind::ConnectionLost) {
+                // This terminal went away (a popup closed): leaving is no answer; the question waits.
+                detaching = true;
+                conn->close("terminal closed");
+                io.stop();
+                return;
+            }
+            reply(o);
+        });
+    });
+    dispatch.notification<AskStateParams>("ask/state", [&](const AskStateParams& p) {
+        // --next: done once the host has nothing more waiting (and something was answered here).
+        if (until_idle && shown_any && open.empty() && p.state == "idle") {
+            detaching = true;
+            dialog.restore_terminal();
+            conn->close("done");
+            io.stop();
+        }
+    });
+    dispatch.notification<CancelRequestParams>("$/cancelRequest", [&](const CancelRequestParams& p) {
+        dialog.withdraw(p.ask_id);
+        auto it = open.find(p.ask_id);
+        if (it == open.end()) return;
+        it->second.error(rpc_error::request_cancelled, "withdrawn");
+        open.erase(it);
+    });
+    dispatch.notification<AgentOutputParams>("agent/output", [&](const AgentOutputParams& p) { out.write(p.stream, p.text); });
+    dispatch.notification<AgentExitParams>("agent/exit", [&](const AgentExitParams& p) {
+        std::string how = p.exit_code ? "with code " + std::to_string(*p.exit_code)
+                          : p.signal  ? "by signal " + std::to_string(*p.signal)
+                                      : "";
+        out.write(Stream::Stderr, "askhost attach: the agent exited " + how + "\n");
+    });
+    conn->on_closed = [&](std::string_view reason) {
+        dialog.restore_terminal();
+        if (!detaching) {
+            out.hold(false);
+            out.write(Stream::Stderr, "askhost attach: the host went away (" + std::string(reason) + ")\n");
+            code = 1;
+        }
+        io.stop();
+    };
+    conn->start();
+    InitializeParams hello;
+    hello.client_name = "askhost attach";
+    hello.client_version = ASKHOST_VERSION;
+    auto& rpc = conn->rpc();
+    rpc.call("initialize", json::to_text(hello),
+             [&](const rapidjson::Value*, const RpcError* err) {
+                 if (err) {
+                     write_all(2, "askhost attach: the host refused: " + err->message + "\n");
+                     code = 1;
+                     io.stop();
+                     return;
+                 }
+                 rpc.notify("initialized", "{}");
+                 out.write(Stream::Stderr, "askhost attach: attached to " + path +
+                                               "; questions appear here (Ctrl-C to detach)\n");
+             });
+
+    boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
+    signals.async_wait([&](const boost::system::error_code& ec, int) {
+        if (ec) return;
+        detaching = true;
+        dialog.restore_terminal();
+        // Leaving is not an answer: the host hears the connection close and moves on.
+        conn->close("detached");
+        io.stop();
+    });
+    io.run();
+    dialog.restore_terminal();
+    out.hold(false);
+    return code;
+#endif
+}
+
+}  // namespace askhost

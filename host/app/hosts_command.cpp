@@ -1,0 +1,233 @@
+#include "app/hosts_command.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/fd_io.hpp"
+#include "core/text/sanitize.hpp"
+#include "frontends/editor/socket_listener.hpp"
+#include "store/fs_util.hpp"
+#include "transport/jsonrpc.hpp"
+
+// `askhost hosts` and `askhost status`: what the registry says, read without asking any host (a
+// stuck host cannot make them wait).
+namespace askhost {
+
+namespace {
+
+// A record's text on the terminal: records are files anyone of this user may have written, and a
+// folder named with an escape sequence must not drive the terminal.
+std::string shown(std::string_view text) { return sanitize_for_terminal(text); }
+
+std::string cwd() {
+    char buf[PATH_MAX];
+    return ::getcwd(buf, sizeof buf) ? std::string(buf) : std::string();
+}
+
+}  // namespace
+
+int run_hosts(const std::vector<std::string>& args) {
+    bool as_json = false;
+    for (const auto& a : args) {
+        if (a == "-h" || a == "--help") {
+            write_all(1,
+                      "usage: askhost hosts [--json]\n"
+                      "The running askhost hosts of this user (the registry), with the one an agent\n"
+                      "started in this directory would ask through marked '*'. Kinds: editor (an\n"
+                      "editor's standing host), agent (askhost running an agent in a terminal), print\n"
+                      "(askhost --print: nobody to show questions to), mcp (an askhost mcp holding a\n"
+                      "question nobody could be shown). Agents ask through editor and agent hosts;\n"
+                      "`askhost attach` finds the others too.\n");
+            return 0;
+        }
+        if (a == "--json") {
+            as_json = true;
+            continue;
+        }
+        write_all(2, "askhost hosts: unknown argument '" + a + "'\nTry 'askhost hosts --help'.\n");
+        return 2;
+    }
+    std::string why;
+    auto registry = socket_directory(&why);
+    if (!registry) {
+        write_all(2, "askhost hosts: " + why + "\n");
+        return 1;
+    }
+    std::vector<std::string> skipped;
+    auto hosts = list_hosts(*registry, &skipped);
+    const char* env = std::getenv("ASKHOST_SOCKET");
+    write_all(1, hosts_report(hosts, *registry, cwd(), env ? env : "", skipped, as_json));
+    return 0;
+}
+
+std::string hosts_report(const std::vector<HostRecord>& hosts, const std::string& registry, const std::string& here,
+                         const std::string& env_socket, const std::vector<std::string>& skipped, bool as_json) {
+    // Agents ask through an editor's or agent's host; attach also finds an askhost mcp that waits.
+    std::vector<HostRecord> askable = hosts;
+    std::erase_if(askable, [](const HostRecord& r) { return !r.takes_asks(); });
+    const HostRecord* for_agents = host_for_directory(askable, here);
+    const HostRecord* chosen = for_agents ? &*std::find_if(hosts.begin(), hosts.end(), [&](const HostRecord& r) {
+        return r.pid == for_agents->pid;
+    }) : nullptr;
+    const HostRecord* for_attach = host_for_directory(hosts, here);
+    if (as_json) {
+        std::string out = "{\"registry\":" + json_quote(registry) + ",\"directory\":" + json_quote(here) +
+                          ",\"chosen\":";
+        if (!env_socket.empty()) out += json_quote(env_socket);
+        else out += chosen ? json_quote(chosen->socket) : "null";
+        out += ",\"attach\":";
+        if (!env_socket.empty()) out += json_quote(env_socket);
+        else out += for_attach ? json_quote(for_attach->socket) : "null";
+        out += ",\"hosts\":[";
+        for (std::size_t i = 0; i < hosts.size(); ++i) {
+            std::string rec = record_json(hosts[i]);
+            rec.pop_back();  // the newline
+            out += (i ? "," : "") + rec;
+        }
+        return out + "]}\n";
+    }
+    std::string out;
+    if (hosts.empty()) out += "No askhost is running (registry " + registry + ").\n";
+    for (const auto& h : hosts) {
+        bool mark = env_socket.empty() ? &h == chosen : h.socket == env_socket;
+        out += std::string(mark ? "* " : "  ") + "pid " + std::to_string(h.pid) + "  " +
+               (h.kind.empty() ? "host" : shown(h.kind)) +
+               (h.client_name.empty() ? "" : "  " + shown(h.client_name) + (h.client_version.empty() ? "" : " " + shown(h.client_version))) +
+               "  since " + store::iso8601_utc(h.start_ms) + "\n";
+        for (const auto& f : h.folders) out += "      " + shown(f.path) + "\n";
+        if (h.folders.empty()) out += "      (no workspace folder)\n";
+        out += "      socket " + shown(h.socket) + "\n";
+    }
+    if (!env_socket.empty()) out += "This directory uses $ASKHOST_SOCKET: " + shown(env_socket) + "\n";
+    else if (!hosts.empty() && !chosen) out += "No editor's or agent's host has " + shown(here) + " in its workspace.\n";
+    if (env_socket.empty() && for_attach && for_attach != chosen)
+        out += "askhost attach here answers the questions waiting in pid " + std::to_string(for_attach->pid) + " (" +
+               shown(for_attach->socket) + ")\n";
+    for (const auto& s : skipped) out += "skipped " + shown(s) + "\n";
+    return out;
+}
+
+
+
+int run_status(const std::vector<std::string>& args) {
+    StatusForm form = StatusForm::Text;
+    for (const auto& a : args) {
+        if (a == "-h" || a == "--help") {
+            write_all(1,
+                      "usage: askhost status [--tmux | --json]\n"
+                      "How many questions wait for an answer, over every running askhost of this user.\n"
+                      "It reads the registry only, so a stuck host cannot make it wait.\n"
+                      "  --tmux   one short line for tmux's status line, empty when nothing waits:\n"
+                      "           set -g status-right '#(askhost status --tmux)'\n"
+                      "  --json   {waiting, hosts: [{pid, kind, socket, waiting, waitingSince, folders}]}\n"
+                      "`askhost attach --next` answers the oldest waiting question.\n");
+            return 0;
+        }
+        if (a == "--tmux") form = StatusForm::Tmux;
+        else if (a == "--json") form = StatusForm::Json;
+        else {
+            write_all(2, "askhost status: unknown argument '" + a + "'\nTry 'askhost status --help'.\n");
+            return 2;
+        }
+    }
+    std::string why;
+    auto registry = socket_directory(&why);
+    std::vector<HostRecord> hosts;
+    if (registry) hosts = list_hosts(*registry);
+    write_all(1, status_report(hosts, form));
+    return 0;
+}
+
+std::string status_report(const std::vector<HostRecord>& hosts, StatusForm form) {
+    // Summed wide: records are files anyone of this user may have written.
+    long long total = 0;
+    for (const auto& h : hosts) total += h.waiting;
+    if (form == StatusForm::Tmux) return total ? "? " + std::to_string(total) + " waiting\n" : "\n";
+    if (form == StatusForm::Json) {
+        std::string out = "{\"waiting\":" + std::to_string(total) + ",\"hosts\":[";
+        bool first = true;
+        for (const auto& h : hosts) {
+            if (!h.waiting) continue;
+            out += std::string(first ? "" : ",") + "{\"pid\":" + std::to_string(h.pid) + ",\"kind\":" + json_quote(h.kind) +
+                   ",\"socket\":" + json_quote(h.socket) + ",\"waiting\":" + std::to_string(h.waiting) +
+                   ",\"waitingSince\":" + std::to_string(h.waiting_since_ms) +
+                   (h.tmux_pane.empty() ? std::string()
+                                        : ",\"tmux\":{\"server\":" + json_quote(h.tmux_server) + ",\"pane\":" + json_quote(h.tmux_pane) + "}") +
+                   ",\"folders\":[";
+            for (std::size_t i = 0; i < h.folders.size(); ++i) out += (i ? "," : "") + json_quote(h.folders[i].path);
+            out += "]}";
+            first = false;
+        }
+        return out + "]}\n";
+    }
+    if (!total) return "No question waits.\n";
+    std::string out = std::to_string(total) + (total == 1 ? " question waits" : " questions wait") +
+                      " (askhost attach --next answers the oldest):\n";
+    for (const auto& h : hosts) {
+        if (!h.waiting) continue;
+        out += "  " + std::to_string(h.waiting) + " in pid " + std::to_string(h.pid) + " (" + shown(h.kind) +
+               (h.folders.empty() ? "" : ", " + shown(h.folders.front().path)) + ") since " +
+               store::iso8601_utc(h.waiting_since_ms) + "\n";
+    }
+    return out;
+}
+
+
+int run_jump(const std::vector<std::string>& args) {
+    if (!args.empty()) {
+        bool help = args[0] == "-h" || args[0] == "--help";
+        write_all(help ? 1 : 2,
+                  std::string(help ? "" : "askhost jump: unknown argument '" + args[0] + "'\n") +
+                      "usage: askhost jump\n"
+                      "Switch this tmux client to the pane of the agent whose question has waited longest\n"
+                      "(bind-key J run-shell 'askhost jump'). Outside tmux it prints that pane.\n");
+        return help ? 0 : 2;
+    }
+    std::string why;
+    auto registry = socket_directory(&why);
+    std::vector<HostRecord> hosts;
+    if (registry) hosts = list_hosts(*registry);
+    const HostRecord* best = nullptr;
+    for (const auto& h : hosts)
+        if (h.waiting > 0 && !h.tmux_pane.empty() && (!best || h.waiting_since_ms < best->waiting_since_ms)) best = &h;
+    if (!best) {
+        write_all(2, "askhost jump: no waiting question comes from an agent in a known tmux pane\n");
+        return 1;
+    }
+    if (!std::getenv("TMUX")) {
+        write_all(1, best->tmux_pane + " " + best->tmux_server + "\n");
+        return 0;
+    }
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        ::execlp("tmux", "tmux", "-S", best->tmux_server.c_str(), "switch-client", "-t", best->tmux_pane.c_str(),
+                 static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    int status = 0;
+    if (pid < 0 || ::waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        write_all(2, "askhost jump: tmux could not switch to " + best->tmux_pane + "\n");
+        return 1;
+    }
+    return 0;
+}
+
+std::optional<HostRecord> oldest_waiting_host(std::string* why) {
+    auto registry = socket_directory(why);
+    if (!registry) return std::nullopt;
+    auto hosts = list_hosts(*registry);
+    const HostRecord* best = nullptr;
+    for (const auto& h : hosts)
+        if (h.waiting > 0 && (!best || h.waiting_since_ms < best->waiting_since_ms)) best = &h;
+    if (!best) {
+        if (why) *why = "no question waits in any running askhost (" + std::to_string(hosts.size()) + " running)";
+        return std::nullopt;
+    }
+    return *best;
+}
+
+}  // namespace askhost

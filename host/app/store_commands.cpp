@@ -1,0 +1,699 @@
+#include "app/store_commands.hpp"
+
+#include <filesystem>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <optional>
+#include <set>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <rapidjson/document.h>
+
+#include "core/text/sanitize.hpp"
+#include "json/json_access.hpp"
+#include "store/fs_util.hpp"
+#include "store/pending_file.hpp"
+
+namespace askhost::store {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+int usage(std::ostream& err, const std::string& cmd, const std::string& message) {
+    err << "askhost " << cmd << ": " << message << "\nTry 'askhost --help' for more information.\n";
+    return 2;
+}
+
+int failure(std::ostream& err, const std::string& cmd, const std::string& message) {
+    err << "askhost " << cmd << ": " << message << "\n";
+    return 1;
+}
+
+// Agent text on the person's terminal: shown, never interpreted.
+std::string shown(std::string_view s) { return sanitize_for_terminal(s); }
+
+std::string join_values(const std::vector<std::string>& values) {
+    std::string out;
+    for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + values[i];
+    return out;
+}
+
+std::string spec_text(const AnswerSpec& spec) {
+    std::string out;
+    for (std::size_t i = 0; i < spec.items.size(); ++i) {
+        const auto& it = spec.items[i];
+        out += (i ? ", " : "");
+        out += it.number ? "option " + it.text : it.text;
+    }
+    return out;
+}
+
+fs::path dir_of(const fs::path& file) { return file.has_parent_path() ? file.parent_path() : fs::path("."); }
+
+// As lenient as the pending file (comments, trailing commas), and as bounded: no answer nests deep.
+std::optional<std::string> parse_json(std::string_view text, rapidjson::Document& doc) {
+    auto e = json::parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(doc, text);
+    if (!e) return std::nullopt;
+    return (e->too_deep ? "refused JSON (" : "not JSON (") + line_column(text, e->offset) + ": " + e->message + ")";
+}
+
+std::string read_stdin() {
+    std::string data;
+    char buf[65536];
+    for (;;) {
+        ssize_t n = ::read(0, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        data.append(buf, static_cast<std::size_t>(n));
+    }
+    return data;
+}
+
+void print_answered(std::ostream& out, const std::string& path, const PendingFile& f, const AnswerResult& r) {
+    out << "Answered in " << path << ":\n";
+    const auto open = f.open();
+    for (std::size_t i : r.changed) {
+        const auto pos = static_cast<std::size_t>(std::find(open.begin(), open.end(), i) - open.begin());
+        out << "  " << (pos + 1) << ". " << shown(f.questions[i].question.question) << "  ->  "
+            << shown(spec_text(*f.questions[i].answer)) << "\n";
+    }
+    std::vector<std::size_t> left;
+    for (std::size_t i : open)
+        if (!f.questions[i].answer) left.push_back(i);
+    if (!left.empty()) {
+        out << "Still without an answer:\n";
+        for (std::size_t i : left) {
+            const auto pos = static_cast<std::size_t>(std::find(open.begin(), open.end(), i) - open.begin());
+            out << "  " << (pos + 1) << ". " << shown(f.questions[i].question.question) << "\n";
+        }
+    } else {
+        out << "Run the agent again: askhost hands these answers over when it asks the same questions.\n";
+    }
+}
+
+int report_errors(std::ostream& err, const std::string& path, const std::vector<std::string>& errors,
+                  const std::string& after = {}) {
+    err << "askhost answer: " << path << " is unchanged:\n";
+    for (const auto& e : errors) err << "  " << shown(e) << "\n";
+    if (!after.empty()) err << after;
+    return 1;
+}
+
+// $VISUAL, else $EDITOR, else vi, run through the shell like git does (so "code --wait" works).
+int run_editor(const std::string& file, std::string& why) {
+    const char* ed = std::getenv("VISUAL");
+    if (!ed || !*ed) ed = std::getenv("EDITOR");
+    if (!ed || !*ed) ed = "vi";
+    const std::string cmd = std::string(ed) + " \"$1\"";
+    pid_t pid = ::fork();
+    if (pid < 0) {
+        why = "cannot start the editor: " + errno_text(errno);
+        return -1;
+    }
+    if (pid == 0) {
+        ::execl("/bin/sh", "sh", "-c", cmd.c_str(), "sh", file.c_str(), static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            why = "cannot wait for the editor: " + errno_text(errno);
+            return -1;
+        }
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
+    why = std::string("the editor (") + ed + ") " +
+          (WIFEXITED(status) ? "exited with status " + std::to_string(WEXITSTATUS(status))
+                             : "was ended by signal " + std::to_string(WTERMSIG(status)));
+    return -1;
+}
+
+int answer_by_editing(const std::string& path, std::ostream& out, std::ostream& err) {
+    const fs::path p(path);
+    auto original = read_whole(p);
+    if (original.status == FileText::Status::Missing)
+        return failure(err, "answer", "no pending questions (" + path + " does not exist)");
+    if (original.status == FileText::Status::Error) return failure(err, "answer", original.error);
+    if (auto parsed = parse_pending(original.data); std::holds_alternative<std::string>(parsed))
+        return failure(err, "answer", path + ": " + std::get<std::string>(parsed) +
+                                          "\n(fix it by hand, or start over with: askhost questions clear)");
+    // The person edits a copy beside the file: the file changes only once the edit checks out.
+    std::string copy = (dir_of(p) / (p.stem().string() + ".edit-XXXXXX.json")).string();
+    int fd = ::mkstemps(copy.data(), 5);
+    if (fd < 0) return failure(err, "answer", "cannot create a copy to edit: " + errno_text(errno));
+    ::fchmod(fd, 0600);
+    ::close(fd);
+    if (auto e = atomic_write(copy, original.data, 0600)) {
+        ::unlink(copy.c_str());
+        return failure(err, "answer", e->message);
+    }
+    std::string why;
+    if (run_editor(copy, why) != 0) {
+        ::unlink(copy.c_str());
+        return failure(err, "answer", why + "; " + path + " is unchanged");
+    }
+    auto edited = read_whole(copy);
+    if (edited.status != FileText::Status::Ok) {
+        ::unlink(copy.c_str());
+        return failure(err, "answer", "cannot read the edited copy: " + edited.error);
+    }
+    if (edited.data == original.data) {
+        ::unlink(copy.c_str());
+        out << "No changes; " << path << " is as it was.\n";
+        return 0;
+    }
+    const std::string keep = "Your edit is kept in " + copy + "; fix it and run: askhost answer --file " + copy + "\n";
+    if (auto parsed = parse_pending(edited.data); std::holds_alternative<std::string>(parsed))
+        return report_errors(err, path, {"your edit: " + std::get<std::string>(parsed)}, keep);
+    rapidjson::Document doc;
+    parse_json(edited.data, doc);
+    DirLock lock(dir_of(p));
+    auto current = load_pending(p);
+    if (current.status != PendingLoad::Status::Ok)
+        return report_errors(err, path, {current.status == PendingLoad::Status::Missing
+                                             ? path + " was removed while you edited"
+                                             : current.error},
+                             keep);
+    auto res = apply_answers(current.file, doc);
+    if (!res.errors.empty()) return report_errors(err, path, res.errors, keep);
+    current.file.timestamp = iso8601_utc(now_ms());
+    if (auto e = save_pending(p, current.file)) return failure(err, "answer", e->message + "\n" + keep);
+    ::unlink(copy.c_str());
+    print_answered(out, path, current.file, res);
+    return 0;
+}
+
+}  // namespace
+
+// The pending-questions file of this directory's project: .askhost/pending-questions.json here
+// or in the nearest parent folder that has one, as git finds .git; else the default, here.
+static std::string nearest_pending_file() {
+    std::error_code ec;
+    auto dir = std::filesystem::current_path(ec);
+    for (int depth = 0; !ec && depth < 64; ++depth) {
+        auto candidate = dir / default_pending_file;
+        if (std::filesystem::exists(candidate, ec)) {
+            // Shown as the person would type it: relative when it is here.
+            return depth == 0 ? std::string(default_pending_file) : candidate.string();
+        }
+        if (!dir.has_parent_path() || dir.parent_path() == dir) break;
+        dir = dir.parent_path();
+    }
+    return default_pending_file;
+}
+
+namespace {
+
+constexpr const char* kAnswerUsage = R"(usage: askhost answer [JSON | --file F | --text T | --edit | -] [--pending-file PATH]
+
+Answers the questions waiting in the pending-questions file (the nearest .askhost/ upwards, as git
+finds .git); the agent gets them when it asks again.
+
+  JSON              an array, one answer per question in order (a label, an option number, your
+                    own text, a list for multi-select, null to skip), or an object by question text
+  --file F, -f F    the JSON from a file; - reads standard input
+  --text T, -t T    your own words, once: the answer to the first open question, the others point to it
+  --edit, -e        edit a copy in $VISUAL or $EDITOR; only its "answer" fields are taken
+  --pending-file P  another pending-questions file
+
+Exit status: 0 answered, 1 not (the message says why; the file is unchanged), 2 usage.
+)";
+
+constexpr const char* kQuestionsUsage = R"(usage: askhost questions [show|clear] [--json] [--pending-file PATH]
+
+  show     the questions waiting in the pending-questions file, with their options (the default)
+  clear    remove the file (and temporary files a killed writer left)
+  --json   the file as askhost reads it
+
+Exit status: 0 done, 1 not (the message says why), 2 usage.
+)";
+
+constexpr const char* kHistoryUsage = R"(usage: askhost history [--session ID] [--json | --summary] | --list
+
+What was asked and answered, from the session journal (docs/files.md).
+
+  --session ID   that session (default: the latest)
+  --json         {"session", "file", "exchanges": [...], "warnings": [...]}
+  --summary      one sentence per question, as at compaction
+  --list         every session: id, number of asks, last activity
+)";
+
+bool wants_help(const std::vector<std::string>& args) {
+    for (const auto& a : args) {
+        if (a == "--") return false;
+        if (a == "-h" || a == "--help") return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    if (wants_help(args)) return out << kAnswerUsage, 0;
+    std::string path = nearest_pending_file();
+    std::optional<std::string> json, file, text;
+    bool edit = false, from_stdin = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&](std::optional<std::string>& into) -> bool {
+            if (i + 1 >= args.size()) return false;
+            into = args[++i];
+            return true;
+        };
+        if (a == "--file" || a == "-f") {
+            if (!value(file)) return usage(err, "answer", a + " needs a file name");
+        } else if (a == "--text" || a == "-t") {
+            if (!value(text)) return usage(err, "answer", a + " needs the text");
+        } else if (a == "--edit" || a == "-e") {
+            edit = true;
+        } else if (a == "--pending-file") {
+            std::optional<std::string> v;
+            if (!value(v)) return usage(err, "answer", "--pending-file needs a path");
+            path = *v;
+        } else if (a == "-") {
+            from_stdin = true;
+        } else if (a == "--") {
+            if (i + 1 < args.size()) json = args[++i];
+        } else if (a.size() > 1 && a[0] == '-' && !(a[1] >= '0' && a[1] <= '9')) {
+            return usage(err, "answer", "unknown option '" + a + "'");
+        } else if (json) {
+            return usage(err, "answer", "give the answers as one JSON argument (quote it): '[\"a\", \"b\"]'");
+        } else {
+            json = a;
+        }
+    }
+    const int sources = (json ? 1 : 0) + (file ? 1 : 0) + (text ? 1 : 0) + (edit ? 1 : 0) + (from_stdin ? 1 : 0);
+    if (sources > 1) return usage(err, "answer", "give one of: JSON, --file F, --text T, --edit");
+    if (sources == 0) {
+        if (::isatty(0))
+            return usage(err, "answer",
+                         "what are the answers? askhost answer '[\"...\", ...]' | --file F | --text T | --edit");
+        from_stdin = true;
+    }
+    if (edit) return answer_by_editing(path, out, err);
+
+    std::string input;
+    if (json) {
+        input = *json;
+    } else if (file) {
+        if (*file == "-") {
+            input = read_stdin();
+        } else {
+            auto t = read_whole(*file);
+            if (t.status == FileText::Status::Missing) return failure(err, "answer", *file + ": no such file");
+            if (t.status == FileText::Status::Error) return failure(err, "answer", t.error);
+            input = std::move(t.data);
+        }
+    } else if (from_stdin) {
+        input = read_stdin();
+    }
+
+    rapidjson::Document doc;
+    if (!text) {
+        if (auto e = parse_json(input, doc)) {
+            std::string what = file ? *file + ": " : std::string();
+            return report_errors(err, path, {what + *e},
+                                 "To answer in your own words: askhost answer --text \"...\"\n");
+        }
+    }
+    const fs::path p(path);
+    DirLock lock(dir_of(p));
+    auto loaded = load_pending(p);
+    if (loaded.status == PendingLoad::Status::Missing)
+        return failure(err, "answer", "no pending questions (" + path + " does not exist)");
+    if (loaded.status == PendingLoad::Status::Error)
+        return failure(err, "answer", loaded.error + "\n(fix it by hand, or start over with: askhost questions clear)");
+    auto res = text ? apply_text(loaded.file, *text) : apply_answers(loaded.file, doc);
+    if (!res.errors.empty()) return report_errors(err, path, res.errors);
+    loaded.file.timestamp = iso8601_utc(now_ms());
+    if (auto e = save_pending(p, loaded.file)) return failure(err, "answer", e->message);
+    print_answered(out, path, loaded.file, res);
+    return 0;
+}
+
+// ---- askhost questions ----
+
+namespace {
+
+void show_questions(std::ostream& out, const std::string& path, const PendingFile& f) {
+    const auto open = f.open();
+    const std::size_t used = f.questions.size() - open.size();
+    if (open.empty()) {
+        out << "No pending questions";
+        if (used) out << " (" << used << " answered " << (used == 1 ? "question was" : "questions were")
+                      << " already handed to the agent; askhost questions clear removes them)";
+        out << ".\n";
+        return;
+    }
+    out << "Pending questions in " << path << "\n";
+    out << "(session " << shown(f.session_id.empty() ? "?" : f.session_id);
+    if (!f.agent.empty()) out << ", asked by " << shown(f.agent);
+    if (!f.timestamp.empty()) out << ", " << shown(f.timestamp);
+    out << ")\n";
+    std::string example;
+    bool all_answered = true;
+    for (std::size_t pos = 0; pos < open.size(); ++pos) {
+        const PendingQuestion& pq = f.questions[open[pos]];
+        const Question& q = pq.question;
+        out << "\n" << (pos + 1) << ". ";
+        if (!q.header.empty()) out << shown(q.header) << ": ";
+        out << shown(q.question);
+        if (q.multi_select) out << "  (choose one or more)";
+        out << "\n";
+        if (q.options.empty()) {
+            out << "     (your own text)\n";
+        } else {
+            for (std::size_t o = 0; o < q.options.size(); ++o) {
+                out << "     " << (o + 1) << ") " << shown(q.options[o].label);
+                if (!q.options[o].description.empty()) out << " - " << shown(q.options[o].description);
+                out << "\n";
+            }
+            out << "     or your own text\n";
+        }
+        out << "   answer: ";
+        if (!pq.answer) {
+            out << "(none yet)\n";
+            all_answered = false;
+        } else {
+            out << shown(spec_text(*pq.answer));
+            auto r = resolve_answer(q, *pq.answer);
+            if (auto* e = std::get_if<std::string>(&r)) {
+                out << "  (does not fit: " << shown(*e) << ")";
+                all_answered = false;
+            }
+            out << "\n";
+        }
+        example += (pos ? ", " : "");
+        example += q.options.empty() ? "\"your answer\"" : q.multi_select ? "[1, 2]" : "1";
+    }
+    if (used) out << "\n(" << used << " earlier " << (used == 1 ? "answer was" : "answers were") << " already handed to the agent.)\n";
+    out << "\n";
+    if (all_answered) {
+        out << "All answered. Run the agent again to hand the answers over.\n";
+        return;
+    }
+    out << "Answer in order (option numbers or labels, a list for several, any other text as is):\n"
+        << "  askhost answer '[" << example << "]'\n"
+        << "or edit the answers: askhost answer --edit\n"
+        << "or in your own words: askhost answer --text \"...\"\n"
+        << "Then run the agent again.\n";
+}
+
+}  // namespace
+
+int run_questions(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    if (wants_help(args)) return out << kQuestionsUsage, 0;
+    std::string path = nearest_pending_file();
+    std::string action = "show";
+    bool json = false, action_set = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--pending-file") {
+            if (i + 1 >= args.size()) return usage(err, "questions", "--pending-file needs a path");
+            path = args[++i];
+        } else if (a == "--json") {
+            json = true;
+        } else if ((a == "show" || a == "clear") && !action_set) {
+            action = a;
+            action_set = true;
+        } else {
+            return usage(err, "questions", "unknown argument '" + a + "' (askhost questions [show|clear] [--json])");
+        }
+    }
+    const fs::path p(path);
+    if (action == "clear") {
+        DirLock lock(dir_of(p));
+        auto loaded = load_pending(p);
+        if (loaded.status == PendingLoad::Status::Missing) {
+            out << "No pending questions.\n";
+            return 0;
+        }
+        if (::unlink(p.c_str()) != 0) return failure(err, "questions", "cannot remove " + path + ": " + errno_text(errno));
+        // Temporary files a killed writer left behind.
+        std::error_code ec;
+        const std::string prefix = "." + p.filename().string() + ".tmp-";
+        for (const auto& e : fs::directory_iterator(dir_of(p), ec))
+            if (e.path().filename().string().rfind(prefix, 0) == 0) fs::remove(e.path(), ec);
+        if (loaded.status == PendingLoad::Status::Error)
+            out << "Removed " << path << " (it was not readable).\n";
+        else
+            out << "Removed " << path << " (" << loaded.file.open().size() << " open questions).\n";
+        return 0;
+    }
+    auto loaded = load_pending(p);
+    if (loaded.status == PendingLoad::Status::Missing) {
+        if (json) out << "null\n";
+        else out << "No pending questions.\n";
+        return 0;
+    }
+    if (loaded.status == PendingLoad::Status::Error) return failure(err, "questions", loaded.error);
+    if (json) out << serialize_pending(loaded.file);
+    else show_questions(out, path, loaded.file);
+    return 0;
+}
+
+// ---- askhost history ----
+
+namespace {
+
+std::string strip_recommended(std::string s) {
+    static const std::string tag = " (Recommended)";
+    if (s.size() > tag.size() && s.compare(s.size() - tag.size(), tag.size(), tag) == 0) s.resize(s.size() - tag.size());
+    return s;
+}
+
+std::string and_list(const std::vector<std::string>& items) {
+    std::string out;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i) out += i + 1 == items.size() ? " and " : ", ";
+        out += items[i];
+    }
+    return out;
+}
+
+std::string quoted_questions(const std::vector<Question>& qs) {
+    std::vector<std::string> items;
+    for (const auto& q : qs) items.push_back("\"" + q.question + "\"");
+    return and_list(items);
+}
+
+bool is_label(const std::vector<Question>& qs, const std::string& question, const std::string& value) {
+    for (const auto& q : qs)
+        if (q.question == question)
+            for (const auto& o : q.options)
+                if (o.label == value) return true;
+    return false;
+}
+
+struct HistoryArgs {
+    std::string session;
+    bool json = false, summary = false, list = false;
+};
+
+std::string describe_outcome(const Exchange& e) {
+    if (e.interrupted()) return "interrupted (no outcome recorded: askhost stopped while asking)";
+    if (e.outcome == "answered") {
+        if (e.source == "pending-file") return "answered from the pending-questions file";
+        if (e.source == "answers-flag") return "answered by --answers";
+        return "answered";
+    }
+    if (e.outcome == "pending") return "pending in " + e.pending_file;
+    if (e.outcome == "cancelled") return e.detail.empty() ? "cancelled" : "cancelled: " + e.detail;
+    if (e.outcome == "timedOut") return "timed out";
+    if (e.outcome == "connectionLost") return "connection lost";
+    if (e.outcome == "refused") return "refused: " + e.detail;
+    if (e.outcome == "withdrawn") return "withdrawn (the agent stopped asking)";
+    return e.outcome;
+}
+
+void write_exchange_json(JsonWriter& w, const Exchange& e) {
+    auto s = [&](const char* k, const std::string& v) {
+        w.Key(k);
+        w.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));
+    };
+    w.StartObject();
+    s("run", e.run);
+    s("askId", e.ask_id);
+    w.Key("askedAt");
+    w.Int64(e.asked_at);
+    s("mode", e.mode);
+    s("agent", e.agent);
+    w.Key("outcome");
+    if (e.interrupted()) w.Null();
+    else w.String(e.outcome.data(), static_cast<rapidjson::SizeType>(e.outcome.size()));
+    if (!e.source.empty()) s("source", e.source);
+    if (!e.replay_of.empty()) s("replayOf", e.replay_of);
+    write_questions_json(w, e.questions);
+    if (e.outcome == "answered") {
+        write_answers_json(w, e.answers);
+        w.Key("answeredAt");
+        w.Int64(e.finished_at);
+    }
+    if (!e.pending_file.empty()) s("pendingFile", e.pending_file);
+    if (!e.detail.empty()) s("detail", e.detail);
+    if (!e.metadata_json.empty()) {
+        w.Key("metadata");
+        w.RawValue(e.metadata_json.data(), e.metadata_json.size(), rapidjson::kObjectType);
+    }
+    w.EndObject();
+}
+
+}  // namespace
+
+std::string summary_text(const std::vector<Exchange>& exchanges) {
+    std::string out;
+    auto sentence = [&](const std::string& s) {
+        if (!out.empty()) out += ' ';
+        out += s;
+    };
+    // A pending question answered later needs no "still waiting" sentence; each is said once.
+    std::set<std::string> still_waiting_said;
+    for (std::size_t i = 0; i < exchanges.size(); ++i) {
+        const Exchange& e = exchanges[i];
+        if (e.outcome == "answered") {
+            for (const auto& a : e.answers) {
+                std::vector<std::string> parts;
+                bool any_custom = false;
+                for (const auto& v : a.values) {
+                    if (is_label(e.questions, a.question, v)) {
+                        parts.push_back(strip_recommended(v));
+                    } else {
+                        parts.push_back("'" + v + "'");
+                        any_custom = true;
+                    }
+                }
+                const bool typed_only = any_custom && parts.size() == 1;
+                sentence("User was asked \"" + a.question + "\" and " + (typed_only ? "answered " : "chose ") +
+                         and_list(parts) + ".");
+            }
+        } else if (e.outcome == "cancelled") {
+            sentence("User was asked " + quoted_questions(e.questions) + " and declined to answer.");
+        } else if (e.outcome == "timedOut") {
+            sentence("User did not answer " + quoted_questions(e.questions) + " in time.");
+        } else if (e.outcome == "pending") {
+            std::vector<Question> waiting;
+            for (const auto& q : e.questions) {
+                bool later = false;
+                for (std::size_t j = i + 1; j < exchanges.size() && !later; ++j)
+                    if (exchanges[j].outcome == "answered")
+                        for (const auto& a : exchanges[j].answers) later = later || a.question == q.question;
+                if (!later && still_waiting_said.insert(q.question).second) waiting.push_back(q);
+            }
+            if (!waiting.empty())
+                sentence(quoted_questions(waiting) + (waiting.size() == 1 ? " is" : " are") +
+                         " still waiting for the user's answer (in " + e.pending_file + ").");
+        }
+    }
+    return out;
+}
+
+int run_history(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    if (wants_help(args)) return out << kHistoryUsage, 0;
+    HistoryArgs h;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--session") {
+            if (i + 1 >= args.size()) return usage(err, "history", "--session needs an id");
+            h.session = args[++i];
+            if (!valid_session_id(h.session)) return usage(err, "history", "--session: '" + h.session + "' is not a session id");
+        } else if (a == "--json") {
+            h.json = true;
+        } else if (a == "--summary") {
+            h.summary = true;
+        } else if (a == "--list") {
+            h.list = true;
+        } else {
+            return usage(err, "history", "unknown argument '" + a + "' (askhost history [--session ID] [--json|--summary] | --list)");
+        }
+    }
+    if (h.json + h.summary + h.list > 1) return usage(err, "history", "choose one of --json, --summary, --list");
+    const fs::path dir = sessions_dir();
+    if (dir.empty()) return failure(err, "history", "no state directory: set XDG_STATE_HOME or HOME");
+
+    std::vector<std::pair<fs::file_time_type, fs::path>> files;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.path().extension() == ".jsonl") files.emplace_back(e.last_write_time(ec), e.path());
+    std::sort(files.begin(), files.end());
+
+    if (h.list) {
+        if (files.empty()) out << "No sessions yet (journals are kept in " << dir.string() << ").\n";
+        for (const auto& [t, f] : files) {
+            auto c = read_journal(f);
+            std::int64_t last = 0;
+            for (const auto& e : c.exchanges) last = std::max({last, e.asked_at, e.finished_at});
+            out << f.stem().string() << "  " << c.exchanges.size() << (c.exchanges.size() == 1 ? " ask" : " asks");
+            if (last) out << "  last " << iso8601_utc(last);
+            out << "\n";
+        }
+        return 0;
+    }
+    fs::path file;
+    if (!h.session.empty()) {
+        file = journal_path(dir, h.session);
+        if (!fs::exists(file, ec))
+            return failure(err, "history", "no session '" + h.session + "' (journals are in " + dir.string() +
+                                               "; askhost history --list shows them)");
+    } else if (files.empty()) {
+        if (h.json) out << "{\"session\":null,\"exchanges\":[]}\n";
+        else if (!h.summary) out << "No sessions yet (journals are kept in " << dir.string() << ").\n";
+        return 0;
+    } else {
+        file = files.back().second;  // the latest session
+    }
+    const std::string session = file.stem().string();
+    auto contents = read_journal(file);
+    for (const auto& w : contents.warnings) err << "askhost history: warning: " << file.string() << ": " << w << "\n";
+
+    if (h.summary) {
+        std::string s = summary_text(contents.exchanges);
+        if (!s.empty()) out << s << "\n";
+        return 0;
+    }
+    if (h.json) {
+        rapidjson::StringBuffer buf;
+        JsonWriter w(buf);
+        w.StartObject();
+        w.Key("session");
+        w.String(session.c_str());
+        w.Key("file");
+        w.String(file.c_str());
+        w.Key("exchanges");
+        w.StartArray();
+        for (const auto& e : contents.exchanges) write_exchange_json(w, e);
+        w.EndArray();
+        w.Key("warnings");
+        w.StartArray();
+        for (const auto& x : contents.warnings) w.String(x.c_str());
+        w.EndArray();
+        w.EndObject();
+        out << buf.GetString() << "\n";
+        return 0;
+    }
+    out << "Session " << session << "  (" << file.string() << ")\n";
+    if (contents.exchanges.empty()) out << "\nNo questions were asked.\n";
+    for (const auto& e : contents.exchanges) {
+        out << "\n" << iso8601_utc(e.asked_at) << "  " << shown(e.agent.empty() ? "agent" : e.agent) << " ("
+            << e.mode << "): " << shown(describe_outcome(e)) << "\n";
+        if (!e.replay_of.empty()) out << "    asked again after an interruption (" << e.replay_of << ")\n";
+        for (const auto& q : e.questions) {
+            out << "    " << shown(q.question);
+            for (const auto& a : e.answers) {
+                if (a.question != q.question) continue;
+                out << "  ->  " << shown(join_values(a.values));
+                if (a.was_custom) out << "  (typed)";
+            }
+            out << "\n";
+        }
+    }
+    return 0;
+}
+
+}  // namespace askhost::store

@@ -1,0 +1,32 @@
+#include "core/adapter.hpp"
+
+namespace askhost {
+
+std::string program_name(std::string_view argv0) {
+    const auto slash = argv0.find_last_of('/');
+    return std::string(slash == std::string_view::npos ? argv0 : argv0.substr(slash + 1));
+}
+
+void AdapterRegistry::add(AdapterInfo info) { adapters_.push_back(std::move(info)); }
+
+const AdapterInfo* AdapterRegistry::find(std::string_view name) const {
+    for (const auto& a : adapters_)
+        if (a.name == name) return &a;
+    return nullptr;
+}
+
+const AdapterInfo* AdapterRegistry::detect(const std::vector<std::string>& argv,
+                                           std::string_view fallback) const {
+    for (const auto& a : adapters_)
+        if (a.detects && a.detects(argv)) return &a;
+    return find(fallback);
+}
+
+const std::function<int(const std::vector<std::string>&)>* AdapterRegistry::command(std::string_view name) const {
+    for (const auto& a : adapters_)
+        for (const auto& [n, run] : a.commands)
+            if (n == name && run) return &run;
+    return nullptr;
+}
+
+}  // namespace askhost

@@ -1,0 +1,159 @@
+#include "core/broker.hpp"
+
+#include <algorithm>
+
+#include <boost/asio/post.hpp>
+
+namespace askhost {
+
+struct Broker::Entry {
+    Ask ask;
+    Reply reply;
+    std::shared_ptr<AskSlot> slot;  // shared with the asker's ticket
+    std::unique_ptr<boost::asio::steady_timer> timer;
+    std::vector<Frontend*> showing;  // frontends that have it on screen
+    bool shown = false;
+};
+
+Broker::Broker(boost::asio::io_context& io) : io_(io) {}
+
+Broker::~Broker() {
+    for (auto& e : queue_) {
+        if (e->timer) e->timer->cancel();
+        e->slot->open = false;  // a ticket outliving the broker has nothing left to withdraw
+        e->slot->withdraw = nullptr;
+    }
+}
+
+void Broker::add_frontend(Frontend& f) {
+    if (std::find(frontends_.begin(), frontends_.end(), &f) != frontends_.end()) return;
+    frontends_.push_back(&f);
+    if (queue_.empty()) return;
+    auto head = queue_.front();
+    // The fallback had it (nobody was attached): a person is here now, so show it to them.
+    if (fallback_ && std::find(head->showing.begin(), head->showing.end(), fallback_) != head->showing.end()) {
+        head->showing.erase(std::remove(head->showing.begin(), head->showing.end(), fallback_),
+                            head->showing.end());
+        fallback_->withdraw(head->ask.id);
+    }
+    head->showing.push_back(&f);
+    const std::string id = head->ask.id;
+    f.show(head->ask, [this, id, fp = &f](Outcome o) { finish(id, std::move(o), fp); });
+}
+
+void Broker::remove_frontend(Frontend& f, bool vanished) {
+    frontends_.erase(std::remove(frontends_.begin(), frontends_.end(), &f), frontends_.end());
+    if (queue_.empty()) return;
+    auto head = queue_.front();
+    auto it = std::find(head->showing.begin(), head->showing.end(), &f);
+    if (it == head->showing.end()) return;
+    head->showing.erase(it);
+    if (!head->showing.empty()) return;
+    if (vanished) {
+        finish(head->ask.id, Outcome::connection_lost(), nullptr);
+    } else {
+        head->shown = false;
+        show_head();
+    }
+}
+
+void Broker::set_fallback(Frontend* f) { fallback_ = f; }
+
+void Broker::set_timeout(std::chrono::milliseconds t) { timeout_ = t; }
+
+std::vector<Frontend*> Broker::targets() const {
+    if (!frontends_.empty()) return frontends_;
+    if (fallback_) return {fallback_};
+    return {};
+}
+
+AskTicket Broker::ask(Ask ask, Reply reply) { return AskTicket(enqueue(std::move(ask), std::move(reply))); }
+
+std::string Broker::submit(Ask ask, Reply reply) { return enqueue(std::move(ask), std::move(reply))->id; }
+
+std::shared_ptr<AskSlot> Broker::enqueue(Ask ask, Reply reply) {
+    auto e = std::make_shared<Entry>();
+    ask.id = "ask-" + std::to_string(next_id_++);
+    e->ask = std::move(ask);
+    e->reply = std::move(reply);
+    const std::string id = e->ask.id;
+    e->slot = std::make_shared<AskSlot>();
+    e->slot->id = id;
+    e->slot->withdraw = [this, id] { withdraw(id); };
+    auto slot = e->slot;
+    if (timeout_.count() > 0) {
+        e->timer = std::make_unique<boost::asio::steady_timer>(io_, timeout_);
+        e->timer->async_wait([this, id](const boost::system::error_code& ec) {
+            if (!ec) finish(id, Outcome::timed_out(), nullptr);
+        });
+    }
+    if (on_submit) on_submit(e->ask);
+    queue_.push_back(std::move(e));
+    if (on_state) on_state();
+    show_head();
+    return slot;
+}
+
+void Broker::show_head() {
+    if (queue_.empty()) return;
+    auto head = queue_.front();
+    if (head->shown) return;
+    auto to = targets();
+    if (to.empty()) return;  // nobody yet: it waits until a frontend attaches
+    head->shown = true;
+    const std::string id = head->ask.id;
+    for (Frontend* f : to) {
+        head->showing.push_back(f);
+        f->show(head->ask, [this, id, f](Outcome o) { finish(id, std::move(o), f); });
+        // A frontend may answer from inside show(); stop if this ask is already done.
+        if (queue_.empty() || queue_.front()->ask.id != id) return;
+    }
+}
+
+void Broker::finish(const std::string& id, Outcome outcome, Frontend* from) {
+    auto it = std::find_if(queue_.begin(), queue_.end(),
+                           [&](const auto& e) { return e->ask.id == id; });
+    if (it == queue_.end()) return;  // already decided: the first answer won
+    auto entry = *it;
+    queue_.erase(it);
+    if (entry->timer) entry->timer->cancel();
+    // Everyone else who shows it closes it.
+    for (Frontend* f : entry->showing)
+        if (f != from) f->withdraw(id);
+    entry->showing.clear();
+    if (shape_outcome) shape_outcome(entry->ask, outcome);
+    if (on_outcome) on_outcome(entry->ask, outcome);
+    // The asker hears it on the next turn, never from inside submit or a frontend's done().
+    entry->slot->withdraw = nullptr;
+    deliver_later(io_, entry->slot, std::move(entry->reply), std::move(outcome));
+    if (on_state) on_state();
+    // Show the next ask after this turn, so a frontend's done() returns before it is reused.
+    boost::asio::post(io_, [this] { show_head(); });
+}
+
+void Broker::withdraw(const std::string& id) {
+    auto it = std::find_if(queue_.begin(), queue_.end(),
+                           [&](const auto& e) { return e->ask.id == id; });
+    if (it == queue_.end()) return;
+    auto entry = *it;
+    queue_.erase(it);
+    if (entry->timer) entry->timer->cancel();
+    entry->slot->open = false;  // no reply
+    entry->slot->withdraw = nullptr;
+    for (Frontend* f : entry->showing) f->withdraw(id);
+    if (on_withdrawn) on_withdrawn(entry->ask);
+    if (on_state) on_state();
+    boost::asio::post(io_, [this] { show_head(); });
+}
+
+void Broker::withdraw_all() {
+    while (!queue_.empty()) withdraw(queue_.front()->ask.id);
+}
+
+std::vector<const Ask*> Broker::pending() const {
+    std::vector<const Ask*> out;
+    for (const auto& e : queue_) out.push_back(&e->ask);
+    return out;
+}
+
+}  // namespace askhost

@@ -1,0 +1,77 @@
+// Pending asks, which frontends saw them, first answer wins, timeouts, waiting state.
+#pragma once
+
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "core/ask_ticket.hpp"
+#include "core/frontend.hpp"
+
+namespace askhost {
+
+class Broker {
+public:
+    using Reply = std::function<void(Outcome)>;
+
+    explicit Broker(boost::asio::io_context& io);
+    ~Broker();
+    Broker(const Broker&) = delete;
+    Broker& operator=(const Broker&) = delete;
+
+    // A frontend joins: it is shown the ask on screen now (if any) and every later one.
+    void add_frontend(Frontend& f);
+    // A frontend leaves. `vanished`: it went away mid-question (the ask it showed gets
+    // connectionLost when no other frontend still shows it).
+    void remove_frontend(Frontend& f, bool vanished);
+    // Shown only when no frontend is attached (e.g. the pending-questions file).
+    void set_fallback(Frontend* f);
+    // 0: wait forever (the default; the spec has no timeout).
+    void set_timeout(std::chrono::milliseconds t);
+
+    // Queue an ask (its id is assigned here). `reply` runs exactly once, on a later turn of the
+    // loop (never from inside this call), unless the ask is withdrawn or its ticket cancelled first.
+    AskTicket ask(Ask ask, Reply reply);
+    // The same, for an asker that keeps the id and withdraws by it.
+    std::string submit(Ask ask, Reply reply);
+    // The agent no longer wants an answer: close it everywhere, no reply.
+    void withdraw(const std::string& id);
+    // Close every pending ask without a reply (the agent exited: nobody is left to answer).
+    void withdraw_all();
+
+    // Asks waiting, in arrival order; the first is the one on screen.
+    std::vector<const Ask*> pending() const;
+    bool waiting() const { return !queue_.empty(); }
+
+    // Hooks: state changes (REQ-AUQ-006) and every outcome before it is handed back (journal).
+    std::function<void()> on_state;
+    // Shapes an outcome before anyone hears of it (HostCore fits strict results to their cap).
+    std::function<void(const Ask&, Outcome&)> shape_outcome;
+    std::function<void(const Ask&, const Outcome&)> on_outcome;
+    // Every ask once its id is assigned, before any frontend shows it (journal).
+    std::function<void(const Ask&)> on_submit;
+    // An ask closed without an outcome: the agent took it back (journal).
+    std::function<void(const Ask&)> on_withdrawn;
+
+private:
+    struct Entry;
+    std::shared_ptr<AskSlot> enqueue(Ask ask, Reply reply);
+    void show_head();
+    void finish(const std::string& id, Outcome outcome, Frontend* from);
+    std::vector<Frontend*> targets() const;
+
+    boost::asio::io_context& io_;
+    std::vector<Frontend*> frontends_;
+    Frontend* fallback_ = nullptr;
+    std::chrono::milliseconds timeout_{0};
+    std::deque<std::shared_ptr<Entry>> queue_;
+    unsigned long next_id_ = 1;
+};
+
+}  // namespace askhost

@@ -1,0 +1,599 @@
+// Parsing and validation of what an agent asks: both profiles, every refusal a value.
+#include "core/model/question.hpp"
+
+#include <algorithm>
+#include <array>
+#include <exception>
+#include <initializer_list>
+#include <span>
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "core/text/utf8.hpp"
+#include "json/json_access.hpp"
+
+namespace askhost {
+
+std::string_view profile_name(Profile p) {
+    return p == Profile::Strict ? "strict" : "lenient";
+}
+
+std::optional<Profile> parse_profile(std::string_view name) {
+    if (name == "strict") return Profile::Strict;
+    if (name == "lenient") return Profile::Lenient;
+    return std::nullopt;
+}
+
+bool utf8_valid(std::string_view s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const auto step = utf8::decode(s, i);
+        if (!step.ok) return false;
+        i += step.len;
+    }
+    return true;
+}
+
+std::size_t utf8_length(std::string_view s) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < s.size(); ++n) i += utf8::decode(s, i).len;
+    return n;
+}
+
+namespace {
+
+using Check = std::optional<Refusal>;
+using rapidjson::Value;
+
+Refusal schema_error(const std::string& path, std::string_view detail) {
+    std::string message = path.empty() ? std::string(detail) : path + ": " + std::string(detail);
+    return Refusal{"invalid_schema", path, std::move(message)};
+}
+
+// Agent text quoted inside a message: valid UTF-8 and short, so a refusal stays readable.
+std::string shown(std::string_view s) {
+    constexpr std::size_t max_chars = 60;
+    std::string out;
+    std::size_t chars = 0;
+    for (std::size_t i = 0; i < s.size(); ++chars) {
+        if (chars == max_chars) return out + "...";
+        const auto step = utf8::decode(s, i);
+        utf8::append(out, step.cp);
+        i += step.len;
+    }
+    return out;
+}
+
+std::string quoted(std::string_view s) { return "\"" + shown(s) + "\""; }
+
+bool blank(std::string_view s) {
+    return std::all_of(s.begin(), s.end(), [](char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+    });
+}
+
+std::string index_path(const std::string& base, std::size_t i) {
+    return base + "[" + std::to_string(i) + "]";
+}
+
+std::string count_detail(std::size_t n, std::string_view bound, std::size_t limit) {
+    return std::to_string(n) + " given, " + std::string(bound) + " " + std::to_string(limit);
+}
+
+// --- the rules, shared by the JSON parser and validate_questions ---------------------------
+
+Check check_text(const std::string& path, std::string_view s, std::size_t max_bytes) {
+    if (!utf8_valid(s)) return schema_error(path, "invalid UTF-8");
+    if (s.size() > max_bytes)
+        return schema_error(path, std::to_string(s.size()) + " bytes, at most " + std::to_string(max_bytes));
+    return std::nullopt;
+}
+
+Check check_nonblank_text(const std::string& path, std::string_view s) {
+    if (auto r = check_text(path, s, Limits::max_text_bytes)) return r;
+    if (blank(s)) return schema_error(path, "must not be empty");
+    return std::nullopt;
+}
+
+Check check_question_count(std::size_t n, Profile profile) {
+    const std::size_t max = profile == Profile::Strict ? Limits::strict_max_questions : Limits::max_questions;
+    if (n < 1) return schema_error("questions", count_detail(n, "at least", 1));
+    if (n > max) return schema_error("questions", count_detail(n, "at most", max));
+    return std::nullopt;
+}
+
+Check check_duplicate_question(const std::vector<Question>& earlier, const std::string& text, std::size_t i) {
+    for (std::size_t k = 0; k < earlier.size() && k < i; ++k) {
+        if (earlier[k].question == text)
+            return schema_error(index_path("questions", i) + ".question",
+                                "duplicate of " + index_path("questions", k) + ".question " + quoted(text));
+    }
+    return std::nullopt;
+}
+
+Check check_header(const std::string& path, std::string_view header, bool present, Profile profile) {
+    if (profile == Profile::Strict && !present) return schema_error(path, "required");
+    if (auto r = check_text(path, header, Limits::max_text_bytes)) return r;
+    if (profile == Profile::Strict) {
+        if (blank(header)) return schema_error(path, "must not be empty");
+        const std::size_t chars = utf8_length(header);
+        if (chars > Limits::strict_max_header_chars)
+            return schema_error(path, std::to_string(chars) + " characters, at most " +
+                                          std::to_string(Limits::strict_max_header_chars));
+    }
+    return std::nullopt;
+}
+
+Check check_option_count(const std::string& path, std::size_t n, Profile profile) {
+    if (profile == Profile::Strict) {
+        if (n < Limits::strict_min_options) return schema_error(path, count_detail(n, "at least", Limits::strict_min_options));
+        if (n > Limits::strict_max_options) return schema_error(path, count_detail(n, "at most", Limits::strict_max_options));
+    } else if (n > Limits::max_options) {
+        return schema_error(path, count_detail(n, "at most", Limits::max_options));
+    }
+    return std::nullopt;
+}
+
+Check check_duplicate_label(std::span<const Option> earlier, const std::string& label, const std::string& path) {
+    for (const auto& o : earlier)
+        if (o.label == label) return schema_error(path, "duplicate label " + quoted(label));
+    return std::nullopt;
+}
+
+Check check_preview(const std::string& path, std::string_view preview) {
+    if (auto r = check_text(path, preview, Limits::max_preview_bytes)) return r;
+    if (auto reason = check_html_preview(preview)) return schema_error(path, *reason);
+    return std::nullopt;
+}
+
+// --- JSON access ---------------------------------------------------------------------------
+
+// Reads a JSON object into the model. Fields are checked in a fixed order, first error wins.
+class AskParser {
+public:
+    explicit AskParser(Profile profile) : profile_(profile) {}
+
+    Parsed<AskInput> parse(const Value& obj) {
+        AskInput input;
+        if (auto r = parse_top(obj, input)) return *r;
+        return input;
+    }
+
+private:
+    Profile profile_;
+
+    bool strict() const { return profile_ == Profile::Strict; }
+
+    static std::string key_of(const Value::ConstMemberIterator& m) {
+        return std::string(m->name.GetString(), m->name.GetStringLength());
+    }
+
+    static std::string member_path(const std::string& base, std::string_view key) {
+        return base.empty() ? std::string(key) : base + "." + std::string(key);
+    }
+
+    // Known keys at most once; unknown keys refused in the strict profile, ignored otherwise.
+    Check check_keys(const Value& obj, const std::string& path, std::initializer_list<std::string_view> allowed) const {
+        std::array<bool, 8> seen{};
+        for (auto m = obj.MemberBegin(); m != obj.MemberEnd(); ++m) {
+            const std::string key = key_of(m);
+            const auto it = std::find(allowed.begin(), allowed.end(), key);
+            if (it == allowed.end()) {
+                if (strict()) return schema_error(member_path(path, shown(key)), "unknown field");
+                continue;
+            }
+            auto& flag = seen[static_cast<std::size_t>(it - allowed.begin())];
+            if (flag) return schema_error(member_path(path, key), "given twice");
+            flag = true;
+        }
+        return std::nullopt;
+    }
+
+    // The member, or nullptr when absent (or null in the lenient profile, which means absent).
+    const Value* find(const Value& obj, const char* key) const {
+        const auto m = obj.FindMember(key);
+        if (m == obj.MemberEnd()) return nullptr;
+        if (!strict() && m->value.IsNull()) return nullptr;
+        return &m->value;
+    }
+
+    static Check read_string(const Value* v, const std::string& path, std::string& out) {
+        if (!v->IsString()) return schema_error(path, "expected a string");
+        out.assign(v->GetString(), v->GetStringLength());
+        return std::nullopt;
+    }
+
+    Check parse_top(const Value& obj, AskInput& input) const {
+        if (!obj.IsObject()) return schema_error("", "expected a JSON object with a \"questions\" array");
+        if (auto r = check_keys(obj, "", {"questions", "answers", "annotations", "metadata"})) return r;
+
+        const Value* qs = find(obj, "questions");
+        if (qs == nullptr) return schema_error("questions", "required");
+        if (!qs->IsArray()) return schema_error("questions", "expected an array");
+        if (auto r = check_question_count(qs->Size(), profile_)) return r;
+        input.questions.reserve(qs->Size());
+        for (rapidjson::SizeType i = 0; i < qs->Size(); ++i) {
+            if (auto r = parse_question((*qs)[i], i, input.questions)) return r;
+        }
+
+        if (auto r = parse_metadata(find(obj, "metadata"), input.metadata_json)) return r;
+        if (auto r = parse_answers(find(obj, "answers"), input)) return r;
+        if (auto r = parse_annotations(find(obj, "annotations"), input)) return r;
+        return std::nullopt;
+    }
+
+    Check parse_question(const Value& v, std::size_t i, std::vector<Question>& out) const {
+        const std::string path = index_path("questions", i);
+        if (!v.IsObject()) return schema_error(path, "expected an object");
+        if (auto r = check_keys(v, path, {"question", "header", "options", "multiSelect"})) return r;
+        Question q;
+
+        const std::string text_path = path + ".question";
+        const Value* text = find(v, "question");
+        if (text == nullptr) return schema_error(text_path, "required");
+        if (auto r = read_string(text, text_path, q.question)) return r;
+        if (auto r = check_nonblank_text(text_path, q.question)) return r;
+        if (auto r = check_duplicate_question(out, q.question, i)) return r;
+
+        const std::string header_path = path + ".header";
+        const Value* header = find(v, "header");
+        if (header != nullptr) {
+            if (auto r = read_string(header, header_path, q.header)) return r;
+        }
+        if (auto r = check_header(header_path, q.header, header != nullptr, profile_)) return r;
+
+        const std::string options_path = path + ".options";
+        const Value* options = find(v, "options");
+        if (options == nullptr) {
+            if (strict()) return schema_error(options_path, "required");
+        } else {
+            if (!options->IsArray()) return schema_error(options_path, "expected an array");
+            if (auto r = check_option_count(options_path, options->Size(), profile_)) return r;
+            q.options.reserve(options->Size());
+            for (rapidjson::SizeType j = 0; j < options->Size(); ++j) {
+                if (auto r = parse_option((*options)[j], index_path(options_path, j), q.options)) return r;
+            }
+        }
+
+        const Value* multi = find(v, "multiSelect");
+        if (multi != nullptr) {
+            if (!multi->IsBool()) return schema_error(path + ".multiSelect", "expected a boolean");
+            // A free-text question has nothing to select several of.
+            q.multi_select = multi->GetBool() && !q.options.empty();
+        }
+        out.push_back(std::move(q));
+        return std::nullopt;
+    }
+
+    Check parse_option(const Value& v, const std::string& path, std::vector<Option>& out) const {
+        if (!v.IsObject()) return schema_error(path, "expected an object");
+        if (auto r = check_keys(v, path, {"label", "description", "preview"})) return r;
+        Option o;
+
+        const std::string label_path = path + ".label";
+        const Value* label = find(v, "label");
+        if (label == nullptr) return schema_error(label_path, "required");
+        if (auto r = read_string(label, label_path, o.label)) return r;
+        if (auto r = check_nonblank_text(label_path, o.label)) return r;
+        if (auto r = check_duplicate_label(out, o.label, label_path)) return r;
+
+        if (const Value* d = find(v, "description")) {
+            const std::string d_path = path + ".description";
+            if (auto r = read_string(d, d_path, o.description)) return r;
+            if (auto r = check_text(d_path, o.description, Limits::max_text_bytes)) return r;
+        }
+        if (const Value* p = find(v, "preview")) {
+            const std::string p_path = path + ".preview";
+            std::string preview;
+            if (auto r = read_string(p, p_path, preview)) return r;
+            if (auto r = check_preview(p_path, preview)) return r;
+            if (!preview.empty()) o.preview = std::move(preview);
+        }
+        out.push_back(std::move(o));
+        return std::nullopt;
+    }
+
+    Check parse_metadata(const Value* v, std::string& out) const {
+        if (v == nullptr) return std::nullopt;
+        if (!json::is_object(*v)) return schema_error("metadata", "expected an object");
+        if (strict()) {
+            const auto source = v->FindMember("source");
+            if (source != v->MemberEnd() && !source->value.IsString())
+                return schema_error("metadata.source", "expected a string");
+        }
+        // Metadata is the one agent value this parser re-serialises (Accept recurses once a level).
+        if (json::deeper_than(*v, Limits::max_json_depth))
+            return schema_error("metadata", "nested deeper than " + std::to_string(Limits::max_json_depth) + " levels");
+        rapidjson::StringBuffer buffer;
+        rapidjson::Writer<rapidjson::StringBuffer, rapidjson::UTF8<>, rapidjson::UTF8<>, rapidjson::CrtAllocator,
+                          rapidjson::kWriteValidateEncodingFlag>
+            writer(buffer);
+        if (!json::write(*v, writer)) return schema_error("metadata", "invalid UTF-8");
+        if (buffer.GetSize() > Limits::max_metadata_bytes)
+            return schema_error("metadata", std::to_string(buffer.GetSize()) + " bytes, at most " +
+                                                std::to_string(Limits::max_metadata_bytes));
+        out.assign(buffer.GetString(), buffer.GetSize());
+        return std::nullopt;
+    }
+
+    // Shared by answers and annotations: both are objects keyed by question text.
+    static Check check_question_key(const std::vector<Question>& questions, const std::string& key,
+                                    const std::string& path, std::vector<std::string>& seen) {
+        if (std::find(seen.begin(), seen.end(), key) != seen.end()) return schema_error(path, "given twice");
+        const bool known = std::any_of(questions.begin(), questions.end(),
+                                       [&](const Question& q) { return q.question == key; });
+        if (!known) return schema_error(path, "no such question");
+        seen.push_back(key);
+        return std::nullopt;
+    }
+
+    static std::string keyed_path(std::string_view base, const std::string& key) {
+        return std::string(base) + "[" + quoted(key) + "]";
+    }
+
+    Check parse_answers(const Value* v, AskInput& input) const {
+        if (v == nullptr) return std::nullopt;
+        if (!v->IsObject()) return schema_error("answers", "expected an object");
+        std::vector<std::string> seen;
+        for (auto m = v->MemberBegin(); m != v->MemberEnd(); ++m) {
+            PresetAnswer preset;
+            preset.question = key_of(m);
+            const std::string path = keyed_path("answers", preset.question);
+            if (auto r = check_question_key(input.questions, preset.question, path, seen)) return r;
+            const Value& value = m->value;
+            if (value.IsString()) {
+                preset.values.emplace_back(value.GetString(), value.GetStringLength());
+                if (auto r = check_text(path, preset.values.back(), Limits::max_answer_bytes)) return r;
+            } else if (value.IsArray()) {
+                preset.multi = true;
+                if (value.Size() > Limits::max_options)
+                    return schema_error(path, count_detail(value.Size(), "at most", Limits::max_options));
+                for (rapidjson::SizeType j = 0; j < value.Size(); ++j) {
+                    const std::string item_path = index_path(path, j);
+                    std::string item;
+                    if (auto r = read_string(&value[j], item_path, item)) return r;
+                    if (auto r = check_text(item_path, item, Limits::max_answer_bytes)) return r;
+                    preset.values.push_back(std::move(item));
+                }
+            } else {
+                return schema_error(path, "expected a string or an array of strings");
+            }
+            input.preset_answers.push_back(std::move(preset));
+        }
+        return std::nullopt;
+    }
+
+    Check parse_annotations(const Value* v, AskInput& input) const {
+        if (v == nullptr) return std::nullopt;
+        if (!v->IsObject()) return schema_error("annotations", "expected an object");
+        std::vector<std::string> seen;
+        for (auto m = v->MemberBegin(); m != v->MemberEnd(); ++m) {
+            PresetAnnotation note;
+            note.question = key_of(m);
+            const std::string path = keyed_path("annotations", note.question);
+            if (auto r = check_question_key(input.questions, note.question, path, seen)) return r;
+            if (!m->value.IsObject()) return schema_error(path, "expected an object");
+            if (const Value* p = find(m->value, "preview")) {
+                if (auto r = read_string(p, path + ".preview", note.preview)) return r;
+                if (auto r = check_text(path + ".preview", note.preview, Limits::max_preview_bytes)) return r;
+            }
+            if (const Value* n = find(m->value, "notes")) {
+                if (auto r = read_string(n, path + ".notes", note.notes)) return r;
+                if (auto r = check_text(path + ".notes", note.notes, Limits::max_answer_bytes)) return r;
+            }
+            input.preset_annotations.push_back(std::move(note));
+        }
+        return std::nullopt;
+    }
+};
+
+Refusal request_error(std::string message) { return Refusal{"invalid_request", "", std::move(message)}; }
+
+Refusal internal_error(const std::exception& e) {
+    return request_error(std::string("could not process the request: ") + e.what());
+}
+
+}  // namespace
+
+Parsed<AskInput> parse_ask_input(const rapidjson::Value& obj, Profile profile) {
+    try {
+        return AskParser(profile).parse(obj);
+    } catch (const std::exception& e) {  // allocation failure on hostile input: still a refusal
+        return internal_error(e);
+    }
+}
+
+Parsed<AskInput> parse_ask_input(std::string_view json, Profile profile) {
+    try {
+        if (json.size() > Limits::max_input_bytes)
+            return request_error("request is " + std::to_string(json.size()) + " bytes, at most " +
+                                 std::to_string(Limits::max_input_bytes));
+        // Any depth (at a heap cost bounded by max_input_bytes): too deep metadata is refused by name.
+        rapidjson::Document doc;
+        if (auto err = json::parse(doc, json, json::no_depth_limit))
+            return request_error("invalid JSON at offset " + std::to_string(err->offset) + ": " + err->message);
+        return AskParser(profile).parse(doc);
+    } catch (const std::exception& e) {
+        return internal_error(e);
+    }
+}
+
+std::optional<Refusal> validate_questions(const std::vector<Question>& questions, Profile profile) {
+    if (auto r = check_question_count(questions.size(), profile)) return r;
+    for (std::size_t i = 0; i < questions.size(); ++i) {
+        const Question& q = questions[i];
+        const std::string path = index_path("questions", i);
+        if (auto r = check_nonblank_text(path + ".question", q.question)) return r;
+        if (auto r = check_duplicate_question(questions, q.question, i)) return r;
+        if (auto r = check_header(path + ".header", q.header, true, profile)) return r;
+        const std::string options_path = path + ".options";
+        if (auto r = check_option_count(options_path, q.options.size(), profile)) return r;
+        for (std::size_t j = 0; j < q.options.size(); ++j) {
+            const Option& o = q.options[j];
+            const std::string option_path = index_path(options_path, j);
+            if (auto r = check_nonblank_text(option_path + ".label", o.label)) return r;
+            const std::span<const Option> earlier(q.options.data(), j);
+            if (auto r = check_duplicate_label(earlier, o.label, option_path + ".label")) return r;
+            if (auto r = check_text(option_path + ".description", o.description, Limits::max_text_bytes)) return r;
+            if (o.preview)
+                if (auto r = check_preview(option_path + ".preview", *o.preview)) return r;
+        }
+    }
+    return std::nullopt;
+}
+
+// --- HTML previews -------------------------------------------------------------------------
+
+namespace {
+
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+bool starts_with_ci(std::string_view s, std::size_t pos, std::string_view prefix) {
+    if (s.size() - std::min(pos, s.size()) < prefix.size()) return false;
+    for (std::size_t k = 0; k < prefix.size(); ++k)
+        if (lower(s[pos + k]) != prefix[k]) return false;
+    return true;
+}
+
+bool looks_like_html(std::string_view p) {
+    std::size_t i = 0;
+    while (i < p.size() && is_space(p[i])) ++i;
+    if (i < p.size() && p[i] == '<') return true;
+    for (std::size_t k = p.find('<'); k != std::string_view::npos; k = p.find('<', k + 1)) {
+        std::size_t n = k + 1;
+        if (n < p.size() && (p[n] == '/' || p[n] == '!')) ++n;
+        if (n < p.size() && is_alpha(p[n])) return true;
+    }
+    return false;
+}
+
+// What a browser would read as the URL: a few entities decoded, whitespace and controls dropped.
+std::string normalise_url(std::string_view v) {
+    std::string out;
+    for (std::size_t i = 0; i < v.size();) {
+        if (v[i] == '&') {
+            std::size_t k = i + 1;
+            if (k < v.size() && v[k] == '#') {
+                ++k;
+                const bool hex = k < v.size() && lower(v[k]) == 'x';
+                if (hex) ++k;
+                unsigned long code = 0;
+                std::size_t digits = 0;
+                for (; k < v.size() && digits < 8; ++k, ++digits) {
+                    const char c = lower(v[k]);
+                    if (c >= '0' && c <= '9') code = code * (hex ? 16 : 10) + static_cast<unsigned long>(c - '0');
+                    else if (hex && c >= 'a' && c <= 'f') code = code * 16 + static_cast<unsigned long>(c - 'a' + 10);
+                    else break;
+                }
+                if (digits > 0) {
+                    if (k < v.size() && v[k] == ';') ++k;
+                    if (code > 0x20 && code < 0x7F) out += lower(static_cast<char>(code));
+                    else if (code >= 0x7F) out += '?';  // non-ASCII never forms "javascript:"
+                    i = k;
+                    continue;
+                }
+            } else if (starts_with_ci(v, k, "colon;")) {
+                out += ':'; i = k + 6; continue;
+            } else if (starts_with_ci(v, k, "tab;")) {
+                i = k + 4; continue;
+            } else if (starts_with_ci(v, k, "newline;")) {
+                i = k + 8; continue;
+            }
+        }
+        const auto c = static_cast<unsigned char>(v[i]);
+        if (c > 0x20 && c != 0x7F) out += lower(v[i]);
+        ++i;
+    }
+    return out;
+}
+
+bool dangerous_url(std::string_view value) {
+    const std::string url = normalise_url(value);
+    return url.find("javascript:") != std::string::npos || url.find("vbscript:") != std::string::npos;
+}
+
+constexpr std::array<std::string_view, 12> kForbiddenTags = {
+    "script", "style", "iframe", "frame", "frameset", "object", "embed", "applet", "base", "meta", "link", "noscript"};
+constexpr std::array<std::string_view, 3> kDocumentTags = {"html", "head", "body"};
+
+std::optional<std::string> check_html(std::string_view p) {
+    std::size_t i = 0;
+    while ((i = p.find('<', i)) != std::string_view::npos) {
+        if (p.compare(i, 4, "<!--") == 0) {
+            const auto end = p.find("-->", i + 4);
+            if (end == std::string_view::npos) return std::nullopt;
+            i = end + 3;
+            continue;
+        }
+        if (starts_with_ci(p, i, "<!doctype")) return "must be an HTML fragment, not a full document (<!DOCTYPE>)";
+        std::size_t k = i + 1;
+        if (k < p.size() && p[k] == '/') ++k;
+        if (k >= p.size() || !is_alpha(p[k])) {
+            ++i;
+            continue;
+        }
+        std::string name;
+        while (k < p.size() && (is_alpha(p[k]) || (p[k] >= '0' && p[k] <= '9') || p[k] == '-')) name += lower(p[k++]);
+        if (std::find(kForbiddenTags.begin(), kForbiddenTags.end(), name) != kForbiddenTags.end())
+            return "<" + name + "> is not allowed";
+        if (std::find(kDocumentTags.begin(), kDocumentTags.end(), name) != kDocumentTags.end())
+            return "must be an HTML fragment, not a full document (<" + name + ">)";
+
+        // Attributes up to the closing '>': names, then quoted or bare values.
+        while (k < p.size() && p[k] != '>') {
+            if (is_space(p[k]) || p[k] == '/') {
+                ++k;
+                continue;
+            }
+            std::string attr;
+            while (k < p.size() && !is_space(p[k]) && p[k] != '/' && p[k] != '>' && p[k] != '=') attr += lower(p[k++]);
+            if (attr.size() > 2 && attr.compare(0, 2, "on") == 0)
+                return "event-handler attribute " + attr + "= is not allowed";
+            while (k < p.size() && is_space(p[k])) ++k;
+            if (k >= p.size() || p[k] != '=') continue;
+            ++k;
+            while (k < p.size() && is_space(p[k])) ++k;
+            std::size_t begin = k;
+            std::size_t end = k;
+            if (k < p.size() && (p[k] == '"' || p[k] == '\'')) {
+                const char quote = p[k];
+                begin = k + 1;
+                end = p.find(quote, begin);
+                if (end == std::string_view::npos) end = p.size();
+                k = std::min(end + 1, p.size());
+            } else {
+                while (k < p.size() && !is_space(p[k]) && p[k] != '>') ++k;
+                end = k;
+            }
+            if (dangerous_url(p.substr(begin, end - begin))) return "javascript: URL is not allowed";
+        }
+        i = k;
+    }
+    return std::nullopt;
+}
+
+// Markdown stays markdown, but a link target can still be a script.
+std::optional<std::string> check_markdown(std::string_view p) {
+    for (std::size_t i = p.find("]("); i != std::string_view::npos; i = p.find("](", i + 2)) {
+        const std::size_t close = p.find(')', i + 2);
+        const std::string_view target = p.substr(i + 2, close == std::string_view::npos ? p.npos : close - i - 2);
+        const std::string url = normalise_url(target);
+        const std::size_t start = url.empty() || url[0] != '<' ? 0 : 1;
+        if (url.compare(start, 11, "javascript:") == 0 || url.compare(start, 9, "vbscript:") == 0)
+            return "javascript: URL is not allowed";
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> check_html_preview(std::string_view preview) {
+    if (looks_like_html(preview)) {
+        if (auto reason = check_html(preview)) return reason;
+    }
+    return check_markdown(preview);  // markdown may carry HTML, and HTML may carry markdown links
+}
+
+}  // namespace askhost

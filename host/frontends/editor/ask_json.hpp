@@ -1,0 +1,36 @@
+// Asks as the editor protocol carries them, and outcomes as editors return them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <rapidjson/document.h>
+
+#include "core/model/outcome.hpp"
+
+namespace askhost {
+
+// What a client said it can show (initialize's capabilities.ask); the host adapts to it.
+struct ClientAskCaps {
+    bool multi_select = true;  // false: multi-select questions come as plain single-choice lists
+    bool previews = true;      // false: option previews are left out
+    bool notes = true;         // whether the client may return notes
+};
+
+ClientAskCaps parse_client_caps(const rapidjson::Value& capabilities);
+
+// {id, questions, metadata?, agent, route, cwd?} as members of an open object.
+void write_ask_members(JsonWriter& w, const Ask& ask, const ClientAskCaps& caps);
+// The ask/show params object, as JSON text.
+std::string ask_show_params(const Ask& ask, const ClientAskCaps& caps);
+// The ask/state params: {state, pending:[{id, questions, agent, route, cwd?}]}.
+std::string ask_state_params(const std::vector<const Ask*>& pending);
+
+// A client's ask/show result (native shape) checked against the ask. Answers are matched to the
+// questions by text and returned in question order; a malformed result is a Refusal naming the field.
+Parsed<Outcome> parse_client_outcome(const rapidjson::Value& result, const Ask& ask);
+
+// The outcome as an ask/show result (native shape), as JSON text.
+std::string outcome_json(const Outcome& outcome);
+
+}  // namespace askhost

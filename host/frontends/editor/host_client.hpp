@@ -1,0 +1,54 @@
+// A client of a running host's socket that asks through it (ask/submit): askhost mcp and askhost
+// hook use it to put an agent's questions in front of the editor or terminal of that host.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <boost/asio/io_context.hpp>
+
+#include "core/model/outcome.hpp"
+#include "transport/connection.hpp"
+
+namespace askhost {
+
+// The host's outcome (native shape, as ask/submit returns it) back into an Outcome for `ask`.
+Outcome outcome_from_native(const rapidjson::Value& result, const Ask& ask);
+
+class HostClient {
+public:
+    using Reply = std::function<void(Outcome)>;
+
+    // `client_name` is what the host's log and clients see ("askhost mcp", "askhost hook").
+    HostClient(boost::asio::io_context& io, std::string socket, std::string client_name);
+    ~HostClient();
+    HostClient(const HostClient&) = delete;
+    HostClient& operator=(const HostClient&) = delete;
+
+    // Connects (once, again after the host went away); false + why when it cannot be reached.
+    bool connect(std::string* why);
+    bool connected() const { return conn_ && !conn_->closed(); }
+    // Bytes not yet written to the host (a process that ends waits for 0: its cancel must arrive).
+    std::size_t queued_bytes() const { return conn_ ? conn_->queued_bytes() : 0; }
+    const std::string& socket() const { return socket_; }
+
+    // Asks through the host: ask.agent, ask.route and ask.cwd go along; `profile` is the rules the
+    // questions were checked against. `reply` runs once (connectionLost when the host goes away)
+    // unless the returned cancel function runs first; cancelling withdraws the ask in the host.
+    std::function<void()> submit(const Ask& ask, Profile profile, Reply reply);
+
+    // The connection closed (the host exited); asks in flight got connectionLost.
+    std::function<void()> on_closed;
+    std::function<void(std::string_view)> on_log;
+
+private:
+    void log(std::string_view m) const;
+
+    boost::asio::io_context& io_;
+    std::string socket_, client_name_;
+    std::shared_ptr<Connection> conn_;
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace askhost

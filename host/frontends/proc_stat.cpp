@@ -1,0 +1,29 @@
+#include "frontends/proc_stat.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace askhost {
+
+std::optional<ProcStat> read_proc_stat(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(stat, line)) return std::nullopt;
+    // The command name (field 2) is in parentheses and may hold spaces and ')': fields after the
+    // last ')' are the rest, from the state (field 3) on.
+    auto close = line.rfind(')');
+    if (close == std::string::npos || close + 2 > line.size()) return std::nullopt;
+    std::istringstream rest(line.substr(close + 2));
+    std::string field;
+    ProcStat s;
+    long ppid = 0;
+    if (!(rest >> field >> ppid)) return std::nullopt;
+    s.ppid = static_cast<pid_t>(ppid);
+    for (int i = 5; i <= 21; ++i)  // fields 5..21 come before the start time
+        if (!(rest >> field)) return std::nullopt;
+    if (!(rest >> s.start_ticks)) return std::nullopt;
+    return s;
+}
+
+}  // namespace askhost

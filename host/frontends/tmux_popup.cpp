@@ -1,0 +1,262 @@
+#include "frontends/tmux_popup.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/fd_io.hpp"
+#include "frontends/proc_stat.hpp"
+
+extern char** environ;
+
+namespace askhost::tmux {
+
+namespace {
+
+// Runs argv (no shell), its stdout captured; nullopt when it fails or takes longer than a second
+// (a stuck tmux server must not stall the host's loop for long).
+std::optional<std::string> run(const std::vector<std::string>& argv) {
+    int out[2];
+    if (::pipe2(out, O_CLOEXEC) != 0) return std::nullopt;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    pid_t pid = -1;
+    int rc = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(out[1]);
+    if (rc != 0) {
+        ::close(out[0]);
+        return std::nullopt;
+    }
+    std::string text;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    char buf[4096];
+    bool ended = false;
+    for (;;) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) break;
+        pollfd p{out[0], POLLIN, 0};
+        if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) break;
+        ssize_t n = ::read(out[0], buf, sizeof buf);
+        if (n <= 0) {
+            ended = n == 0;
+            break;
+        }
+        text.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(out[0]);
+    int status = 0;
+    if (!ended) {
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, &status, 0);
+        return std::nullopt;
+    }
+    ::waitpid(pid, &status, 0);  // its output ended: it is exiting
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
+    return text;
+}
+
+std::vector<std::vector<std::string>> rows(const std::string& text) {
+    std::vector<std::vector<std::string>> out;
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line)) {
+        std::vector<std::string> fields;
+        std::size_t start = 0;
+        for (;;) {
+            auto tab = line.find('\t', start);
+            fields.push_back(line.substr(start, tab == std::string::npos ? std::string::npos : tab - start));
+            if (tab == std::string::npos) break;
+            start = tab + 1;
+        }
+        out.push_back(std::move(fields));
+    }
+    return out;
+}
+
+bool listening(const std::string& socket) {
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    if (socket.size() >= sizeof addr.sun_path) return false;
+    std::memcpy(addr.sun_path, socket.c_str(), socket.size() + 1);
+    int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return false;
+    bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+    ::close(fd);
+    return ok;
+}
+
+// tmux servers of this user: the one $TMUX names first, then every socket in the tmux folder.
+std::vector<std::string> servers() {
+    std::vector<std::string> out;
+    if (const char* env = std::getenv("TMUX"); env && *env) {
+        std::string s = env;
+        out.push_back(s.substr(0, s.find(',')));
+    }
+    const char* tmpdir = std::getenv("TMUX_TMPDIR");
+    std::string dir = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/tmux-" + std::to_string(::geteuid());
+    if (DIR* d = ::opendir(dir.c_str())) {
+        while (dirent* e = ::readdir(d)) {
+            if (e->d_name[0] == '.') continue;
+            std::string path = dir + "/" + e->d_name;
+            if (std::find(out.begin(), out.end(), path) == out.end()) out.push_back(path);
+        }
+        ::closedir(d);
+    }
+    return out;
+}
+
+std::string parent_terminal(pid_t pid) {
+    for (int fd : {0, 1, 2}) {
+        char buf[PATH_MAX];
+        std::string link = "/proc/" + std::to_string(pid) + "/fd/" + std::to_string(fd);
+        ssize_t n = ::readlink(link.c_str(), buf, sizeof buf - 1);
+        if (n <= 0) continue;
+        std::string target(buf, static_cast<std::size_t>(n));
+        if (target.rfind("/dev/pts/", 0) == 0) return target;
+    }
+    return {};
+}
+
+std::string shell_quote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) {
+        if (c == '\'') out += "'\\''";
+        else out.push_back(c);
+    }
+    return out + "'";
+}
+
+}  // namespace
+
+std::string terminal_of_ancestors(pid_t pid) {
+    for (int depth = 0; depth < 32 && pid > 1; ++depth) {
+        if (auto tty = parent_terminal(pid); !tty.empty()) return tty;
+        auto stat = read_proc_stat(pid);
+        if (!stat) break;
+        pid = stat->ppid;
+    }
+    return {};
+}
+
+std::optional<Pane> pane_for_terminal(const std::string& tty) {
+    if (tty.empty()) return std::nullopt;
+    for (const auto& server : servers()) {
+        if (!listening(server)) continue;  // a dead server's leftover socket
+        auto panes = run({"tmux", "-S", server, "list-panes", "-a", "-F", "#{pane_tty}\t#{pane_id}\t#{window_id}"});
+        if (!panes) continue;
+        for (const auto& p : rows(*panes)) {
+            if (p.size() < 3 || p[0] != tty) continue;
+            Pane pane{server, p[1], p[2], tty, "", 0, 0};
+            auto clients = run({"tmux", "-S", server, "list-clients", "-F",
+                                "#{client_name}\t#{window_id}\t#{client_width}\t#{client_height}"});
+            for (const auto& c : clients ? rows(*clients) : std::vector<std::vector<std::string>>{}) {
+                if (c.size() < 4 || c[1] != pane.window_id) continue;
+                pane.client = c[0];
+                pane.client_width = std::atoi(c[2].c_str());
+                pane.client_height = std::atoi(c[3].c_str());
+                break;
+            }
+            return pane;
+        }
+    }
+    return std::nullopt;
+}
+
+bool popups_enabled() {
+    const char* xdg = std::getenv("XDG_CONFIG_HOME");
+    const char* home = std::getenv("HOME");
+    std::string path = xdg && *xdg == '/' ? std::string(xdg) + "/askhost/config"
+                       : home && *home ? std::string(home) + "/.config/askhost/config" : std::string();
+    if (path.empty()) return true;
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line)) {
+        auto hash = line.find('#');
+        if (hash != std::string::npos) line.resize(hash);
+        auto eq = line.find('=');
+        if (eq == std::string::npos) continue;
+        auto trim = [](std::string s) {
+            s.erase(0, s.find_first_not_of(" \t"));
+            s.erase(s.find_last_not_of(" \t\r") + 1);
+            return s;
+        };
+        if (trim(line.substr(0, eq)) != "tmux-popup") continue;
+        std::string v = trim(line.substr(eq + 1));
+        return !(v == "false" || v == "no" || v == "off" || v == "0");
+    }
+    return true;
+}
+
+pid_t open_popup(const Pane& pane, const std::vector<std::string>& command, int width, int height, std::string* why) {
+    if (pane.client.empty()) {
+        if (why) *why = "no client looks at pane " + pane.pane_id;
+        return -1;
+    }
+    std::string shell;
+    for (const auto& c : command) shell += (shell.empty() ? "" : " ") + shell_quote(c);
+    if (pane.client_width > 0) width = std::min(width, pane.client_width);
+    if (pane.client_height > 0) height = std::min(height, pane.client_height);
+    std::vector<std::string> argv = {"tmux", "-S", pane.server, "display-popup", "-E", "-c", pane.client,
+                                     "-t", pane.pane_id, "-w", std::to_string(width), "-h", std::to_string(height),
+                                     "-T", " askhost ", shell};
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(a.data());
+    args.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid = -1;
+    int rc = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) {
+        if (why) *why = std::string("cannot run tmux: ") + std::strerror(rc);
+        return -1;
+    }
+    return pid;
+}
+
+void notify_pane(const Pane& pane, const std::string& message) {
+    if (auto clients = run({"tmux", "-S", pane.server, "list-clients", "-F", "#{client_name}"}))
+        for (const auto& c : rows(*clients))
+            if (!c.empty() && !c[0].empty()) run({"tmux", "-S", pane.server, "display-message", "-c", c[0], message});
+    // The bell in the asking pane: tmux flags its window in the status line.
+    int fd = ::open(pane.tty.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) {
+        write_all(fd, "\a");
+        ::close(fd);
+    }
+}
+
+std::pair<int, int> dialog_size(const std::vector<std::string>& lines, int options) {
+    std::size_t longest = 40;
+    for (const auto& l : lines) longest = std::max(longest, l.size());
+    const int width = static_cast<int>(std::min<std::size_t>(longest + 10, 120));
+    const int height = std::min(12 + 2 * options, 40);
+    return {width, height};
+}
+
+}  // namespace askhost::tmux

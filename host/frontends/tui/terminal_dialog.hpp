@@ -1,0 +1,49 @@
+// The ncurses dialog on the controlling terminal: the ask_user spec's interactive mode.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <boost/asio/io_context.hpp>
+
+#include "core/frontend.hpp"
+
+namespace askhost {
+
+struct TerminalDialogOptions {
+    std::string tty_path = "/dev/tty";
+    bool bell = true;  // ring the terminal bell when a question opens
+    // Keys that arrive this soon after a question opens are dropped, not taken as a pick or a
+    // cancel: the person was typing into something else when it appeared (a popup, attach).
+    std::chrono::milliseconds key_guard{0};
+    // Called with true when the dialog takes the screen and false when it gives it back,
+    // so the host can hold the agent's output meanwhile.
+    std::function<void(bool active)> on_active;
+};
+
+class TerminalDialog final : public Frontend {
+public:
+    TerminalDialog(boost::asio::io_context& io, TerminalDialogOptions options);
+    ~TerminalDialog() override;
+
+    // Why no dialog can be shown on the terminal at tty_path ("no terminal", "TERM=dumb cannot move
+    // the cursor", an unknown TERM), or nullopt when one can. Writes nothing to the terminal.
+    static std::optional<std::string> unavailable_reason(const std::string& tty_path = "/dev/tty");
+    static bool available(const std::string& tty_path = "/dev/tty") { return !unavailable_reason(tty_path); }
+
+    std::string_view name() const override { return "terminal"; }
+    void show(const Ask& ask, Done done) override;
+    void withdraw(const std::string& ask_id) override;
+
+    // Puts the terminal back (endwin) if a dialog is open; safe to call from a signal path.
+    void restore_terminal();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace askhost

@@ -1,0 +1,50 @@
+// Whether the terminal can show the dialog, read from its terminfo entry without drawing anything.
+// Its own file: term.h defines a macro for every capability (bell, lines, columns ...), which
+// would break the dialog's code.
+#include "frontends/tui/terminal_dialog.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#define NCURSES_NOMACROS 1
+#if __has_include(<ncursesw/curses.h>)
+#include <ncursesw/curses.h>
+#include <ncursesw/term.h>
+#else
+#include <curses.h>
+#include <term.h>
+#endif
+
+namespace askhost {
+
+std::optional<std::string> TerminalDialog::unavailable_reason(const std::string& tty_path) {
+    const int fd = ::open(tty_path.c_str(), O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return "no terminal (" + tty_path + ")";
+    if (!::isatty(fd)) {
+        ::close(fd);
+        return tty_path + " is not a terminal";
+    }
+    const char* term = std::getenv("TERM");
+    if (!term || !*term) {
+        ::close(fd);
+        return "TERM is not set";
+    }
+    // The terminal's description, as the dialog will read it, without drawing anything.
+    TERMINAL* saved = cur_term;
+    int err = 0;
+    std::optional<std::string> why;
+    if (::setupterm(const_cast<char*>(term), fd, &err) != OK) {
+        why = std::string("unknown terminal type TERM=") + term;
+    } else {
+        const char* cup = ::tigetstr(const_cast<char*>("cup"));
+        if (cup == nullptr || cup == reinterpret_cast<char*>(-1))
+            why = std::string("TERM=") + term + " cannot move the cursor";
+        ::del_curterm(::set_curterm(saved));
+    }
+    ::close(fd);
+    return why;
+}
+
+}  // namespace askhost

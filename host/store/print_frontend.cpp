@@ -1,0 +1,49 @@
+#include "store/print_frontend.hpp"
+
+#include <cstdio>
+
+#include "store/fs_util.hpp"
+#include "store/pending_file.hpp"
+
+namespace askhost {
+
+PrintFrontend::PrintFrontend(std::string pending_file, std::string session_id, Log log)
+    : pending_file_(std::move(pending_file)), session_id_(std::move(session_id)), log_(std::move(log)) {}
+
+void PrintFrontend::show(const Ask& ask, Done done) {
+    namespace fs = std::filesystem;
+    const fs::path path(pending_file_);
+    const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    Status error = store::make_dirs(dir, 0700);
+    if (!error) {
+        store::DirLock lock(dir);  // another askhost may be adding its questions right now
+        auto loaded = store::load_pending(path);
+        store::PendingFile file;
+        if (loaded.status == store::PendingLoad::Status::Ok) {
+            file = std::move(loaded.file);
+        } else if (loaded.status == store::PendingLoad::Status::Error) {
+            // A broken hand edit is the person's work: keep it beside the new file, never overwrite it.
+            const std::string aside =
+                pending_file_ + ".broken-" + std::to_string(store::now_ms());
+            if (std::rename(path.c_str(), aside.c_str()) == 0)
+                log_(loaded.error + "; kept as " + aside + ", starting a new file");
+            else
+                error = Error::failed(loaded.error, pending_file_);
+        }
+        if (!error) {
+            store::add_ask(file, ask, session_id_, store::iso8601_utc(store::now_ms()));
+            error = store::save_pending(path, file);
+        }
+    }
+    if (error) {
+        log_("cannot write the pending-questions file: " + error->message);
+        done(Outcome::cancelled("askhost could not write the pending-questions file: " + error->message));
+        return;
+    }
+    const std::size_t n = ask.questions.size();
+    log_(std::to_string(n) + (n == 1 ? " question" : " questions") + " pending in " + pending_file_ +
+         ": answer with `askhost answer` (`askhost questions` shows them), then run the agent again");
+    done(Outcome::pending(pending_file_));
+}
+
+}  // namespace askhost

@@ -1,0 +1,202 @@
+#include "common/permission_question.hpp"
+
+#include <set>
+
+#include "core/text/utf8.hpp"
+
+namespace askhost {
+namespace {
+
+constexpr std::size_t kMaxTitleChars = 300;
+constexpr std::size_t kMaxDetailChars = 500;
+
+// One line of at most `max` code points: whitespace runs that hold a line break become one
+// space (a multi-line command reads as one line), invalid UTF-8 becomes U+FFFD.
+std::string one_line(std::string_view s, std::size_t max) {
+    std::string out;
+    std::size_t chars = 0;
+    bool pending_space = false;
+    for (std::size_t i = 0; i < s.size();) {
+        const auto step = utf8::decode(s, i);
+        i += step.len;
+        if (step.cp == U'\n' || step.cp == U'\r') {
+            pending_space = true;
+            continue;
+        }
+        if (pending_space) {
+            while (!out.empty() && (out.back() == ' ' || out.back() == '\t')) out.pop_back();
+            if (!out.empty()) {
+                out.push_back(' ');
+                ++chars;
+            }
+            pending_space = false;
+            if (step.cp == U' ' || step.cp == U'\t') {
+                pending_space = true;  // swallow the indentation of the next line too
+                continue;
+            }
+        }
+        if (chars == max) {
+            out += "\xE2\x80\xA6";  // …
+            return out;
+        }
+        utf8::append(out, step.cp);
+        ++chars;
+    }
+    return out;
+}
+
+std::string_view string_member(const rapidjson::Value& v, const char* key) {
+    if (!v.IsObject()) return {};
+    auto it = v.FindMember(key);
+    if (it == v.MemberEnd() || !it->value.IsString()) return {};
+    return {it->value.GetString(), it->value.GetStringLength()};
+}
+
+}  // namespace
+
+PermissionKind parse_permission_kind(std::string_view kind) {
+    if (kind == "allow_once") return PermissionKind::AllowOnce;
+    if (kind == "allow_always") return PermissionKind::AllowAlways;
+    if (kind == "reject_once") return PermissionKind::RejectOnce;
+    if (kind == "reject_always") return PermissionKind::RejectAlways;
+    return PermissionKind::Other;
+}
+
+std::vector<PermissionChoice> default_permission_choices(std::string_view tool) {
+    const std::string name = tool.empty() ? std::string("this tool") : std::string(tool);
+    return {
+        {"allow", "Allow", PermissionKind::AllowOnce, "Run it this time"},
+        {"deny", "Deny", PermissionKind::RejectOnce, "Do not run it; the agent is told you refused"},
+        {"always", "Always allow this tool", PermissionKind::AllowAlways,
+         "Allow " + name + " without asking for the rest of this run"},
+    };
+}
+
+std::string describe_tool_input(const rapidjson::Value& input) {
+    if (!input.IsObject()) return {};
+    std::string out;
+    auto add = [&](std::string_view s) {
+        if (s.empty()) return;
+        if (!out.empty()) out += ", ";
+        out += s;
+    };
+    for (const char* key : {"command", "file_path", "notebook_path", "path", "url", "pattern", "query"})
+        add(string_member(input, key));
+    auto paths = input.FindMember("paths");
+    if (paths != input.MemberEnd() && paths->value.IsArray())
+        for (const auto& p : paths->value.GetArray())
+            if (p.IsString()) add({p.GetString(), p.GetStringLength()});
+    return out;
+}
+
+AskInput permission_ask(const PermissionRequest& request) {
+    const std::string tool = one_line(request.tool, 60);
+    const std::string title = one_line(request.title, kMaxTitleChars);
+    const std::string detail = one_line(request.detail, kMaxDetailChars);
+    std::string what = title.empty() ? tool : title;
+    std::string text;
+    if (what.empty()) text = "Allow the agent to use a tool?";
+    else if (tool.empty() || what.rfind(tool, 0) == 0) text = "Allow " + what + "?";
+    else text = "Allow " + tool + ": " + what + "?";
+    if (!detail.empty() && what.find(detail) == std::string::npos) text += " (" + detail + ")";
+
+    Question q;
+    q.question = std::move(text);
+    q.header = "Permission";
+    std::set<std::string> used;
+    for (const auto& c : request.choices) {
+        std::string label = one_line(c.label, 200);
+        if (label.empty()) label = one_line(c.id, 200);
+        if (label.empty()) label = "Option";
+        if (used.count(label)) {
+            const std::string base = label;
+            for (int n = 2; used.count(label); ++n) label = base + " (" + std::to_string(n) + ")";
+        }
+        used.insert(label);
+        q.options.push_back({label, one_line(c.description, 300), std::nullopt});
+    }
+    AskInput input;
+    input.questions.push_back(std::move(q));
+    input.metadata_json = R"({"source":"permission"})";
+    return input;
+}
+
+PermissionDecision decide_permission(const PermissionRequest& request, const Outcome& outcome) {
+    PermissionDecision d;
+    if (outcome.kind != OutcomeKind::Answered || outcome.answers.empty()) return d;
+    const Answer& a = outcome.answers.front();
+    // The labels as shown: permission_ask may have made them unique.
+    const AskInput shown = permission_ask(request);
+    const auto& options = shown.questions.front().options;
+    if (a.selected_option && !a.was_custom) {
+        for (std::size_t i = 0; i < options.size() && i < request.choices.size(); ++i)
+            if (options[i].label == *a.selected_option) {
+                d.choice = &request.choices[i];
+                return d;
+            }
+    }
+    // Typed text: a refusal in the person's words (an agent that takes a message shows it).
+    std::string text;
+    for (const auto& v : a.values) text += (text.empty() ? "" : ", ") + v;
+    if (text.empty()) return d;
+    for (const auto& c : request.choices)
+        if (c.kind == PermissionKind::RejectOnce) {
+            d.choice = &c;
+            break;
+        }
+    if (!d.choice)
+        for (const auto& c : request.choices)
+            if (c.kind == PermissionKind::RejectAlways) {
+                d.choice = &c;
+                break;
+            }
+    if (d.choice) d.message = std::move(text);
+    return d;
+}
+
+void ToolPolicy::allow(std::string_view list) {
+    std::size_t i = 0;
+    while (i < list.size()) {
+        while (i < list.size() && (list[i] == ',' || list[i] == ' ' || list[i] == '\t')) ++i;
+        std::size_t start = i;
+        while (i < list.size() && list[i] != ',' && list[i] != ' ' && list[i] != '\t') ++i;
+        if (i > start) patterns_.push_back({std::string(list.substr(start, i - start)), false});
+    }
+}
+
+const ToolPolicy::Pattern* ToolPolicy::match(std::string_view tool) const {
+    if (tool.empty()) return nullptr;
+    for (const auto& pattern : patterns_) {
+        std::string_view p = pattern.text;
+        if (p == "*") return &pattern;
+        if (!p.empty() && p.back() == '*') {
+            if (tool.substr(0, p.size() - 1) == p.substr(0, p.size() - 1)) return &pattern;
+        } else if (p == tool) {
+            return &pattern;
+        }
+    }
+    return nullptr;
+}
+
+bool ToolPolicy::allows(std::string_view tool) const { return match(tool) != nullptr; }
+
+std::string_view ToolPolicy::reason(std::string_view tool) const {
+    const Pattern* p = match(tool);
+    if (!p) return {};
+    return p->remembered ? "you chose Always earlier in this session" : "--allow-tools";
+}
+
+const PermissionChoice* ToolPolicy::automatic_choice(const PermissionRequest& request) const {
+    if (!allows(request.tool)) return nullptr;
+    for (auto kind : {PermissionKind::AllowOnce, PermissionKind::AllowAlways})
+        for (const auto& c : request.choices)
+            if (c.kind == kind) return &c;
+    return nullptr;
+}
+
+void ToolPolicy::remember(const PermissionRequest& request, const PermissionChoice& choice) {
+    if (choice.kind == PermissionKind::AllowAlways && !request.tool.empty() && !allows(request.tool))
+        patterns_.push_back({request.tool, true});
+}
+
+}  // namespace askhost
