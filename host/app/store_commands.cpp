@@ -15,6 +15,7 @@
 
 #include <rapidjson/document.h>
 
+#include "core/fd_io.hpp"
 #include "core/text/sanitize.hpp"
 #include "json/json_access.hpp"
 #include "store/fs_util.hpp"
@@ -62,18 +63,6 @@ std::optional<std::string> parse_json(std::string_view text, rapidjson::Document
     auto e = json::parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(doc, text);
     if (!e) return std::nullopt;
     return (e->too_deep ? "refused JSON (" : "not JSON (") + line_column(text, e->offset) + ": " + e->message + ")";
-}
-
-std::string read_stdin() {
-    std::string data;
-    char buf[65536];
-    for (;;) {
-        ssize_t n = ::read(0, buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        data.append(buf, static_cast<std::size_t>(n));
-    }
-    return data;
 }
 
 void print_answered(std::ostream& out, const std::string& path, const PendingFile& f, const AnswerResult& r) {
@@ -304,7 +293,7 @@ int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ost
         input = *json;
     } else if (file) {
         if (*file == "-") {
-            input = read_stdin();
+            input = read_all(0);
         } else {
             auto t = read_whole(*file);
             if (t.status == FileText::Status::Missing) return failure(err, "answer", *file + ": no such file");
@@ -312,7 +301,7 @@ int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ost
             input = std::move(t.data);
         }
     } else if (from_stdin) {
-        input = read_stdin();
+        input = read_all(0);
     }
 
     rapidjson::Document doc;

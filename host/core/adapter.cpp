@@ -7,6 +7,12 @@ std::string program_name(std::string_view argv0) {
     return std::string(slash == std::string_view::npos ? argv0 : argv0.substr(slash + 1));
 }
 
+std::function<bool(const std::vector<std::string>&)> detects_program(std::string name) {
+    return [name = std::move(name)](const std::vector<std::string>& argv) {
+        return !argv.empty() && program_name(argv[0]) == name;
+    };
+}
+
 void AdapterRegistry::add(AdapterInfo info) { adapters_.push_back(std::move(info)); }
 
 const AdapterInfo* AdapterRegistry::find(std::string_view name) const {

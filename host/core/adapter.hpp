@@ -83,6 +83,9 @@ public:
 // The program's name in an argv[0]: what follows its last '/' (how adapters recognise an agent).
 std::string program_name(std::string_view argv0);
 
+// An AdapterInfo::detects that recognises the agent by its program name (argv[0] after its last '/').
+std::function<bool(const std::vector<std::string>& argv)> detects_program(std::string name);
+
 struct AdapterInfo {
     std::string name;
     std::string summary;
@@ -96,6 +99,20 @@ struct AdapterInfo {
     // the function that runs it and returns the exit status.
     std::vector<std::pair<std::string, std::function<int(const std::vector<std::string>& args)>>> commands;
 };
+
+// The AdapterInfo of the adapter class Adapter (made from the AdapterHost); the caller adds any
+// prepare_argv and commands.
+template <typename Adapter>
+AdapterInfo adapter_info(std::string name, std::string summary, Profile default_profile,
+                         std::function<bool(const std::vector<std::string>& argv)> detects) {
+    AdapterInfo info;
+    info.name = std::move(name);
+    info.summary = std::move(summary);
+    info.default_profile = default_profile;
+    info.create = [](AdapterHost& host) -> std::unique_ptr<AgentAdapter> { return std::make_unique<Adapter>(host); };
+    info.detects = std::move(detects);
+    return info;
+}
 
 class AdapterRegistry {
 public:

@@ -18,6 +18,22 @@ bool write_all(int fd, std::string_view data) {
     return true;
 }
 
+std::string read_all(int fd, std::size_t limit, bool* over_limit) {
+    std::string data;
+    char buf[65536];
+    for (;;) {
+        ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        data.append(buf, static_cast<std::size_t>(n));
+        if (data.size() > limit) {
+            if (over_limit) *over_limit = true;
+            break;
+        }
+    }
+    return data;
+}
+
 FdOStream::Buf::Buf(int fd) : fd_(fd) { setp(buf_.data(), buf_.data() + buf_.size()); }
 
 int FdOStream::Buf::sync() {

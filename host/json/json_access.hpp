@@ -88,6 +88,20 @@ inline std::string string_of(const rapidjson::Value& obj, const char* key) {
     return v && v->IsString() ? std::string(str(*v)) : std::string();
 }
 
+// Writes the member `key` of the object a writer is in: an array of one object per item, whose
+// members members(item) writes.
+template <typename Writer, typename Items, typename Members>
+void write_objects(Writer& w, const char* key, const Items& items, Members members) {
+    w.Key(key);
+    w.StartArray();
+    for (const auto& item : items) {
+        w.StartObject();
+        members(item);
+        w.EndObject();
+    }
+    w.EndArray();
+}
+
 // Levels of nesting: a value is level 1, what an object or array holds one level deeper.
 // max_depth is what JSON from outside may have: real messages nest a dozen levels, and rapidjson
 // copies and serialises (Accept, Value(v, alloc)) recurse once a level, which is safe this shallow.

@@ -33,17 +33,7 @@ std::string_view journal_mode_name(JournalMode m) {
     return "interactive";
 }
 
-std::string_view journal_outcome_name(OutcomeKind k) {
-    switch (k) {
-        case OutcomeKind::Answered: return "answered";
-        case OutcomeKind::Cancelled: return "cancelled";
-        case OutcomeKind::TimedOut: return "timedOut";
-        case OutcomeKind::ConnectionLost: return "connectionLost";
-        case OutcomeKind::Pending: return "pending";
-        case OutcomeKind::Refused: return "refused";
-    }
-    return "cancelled";
-}
+std::string_view journal_outcome_name(OutcomeKind k) { return outcome_kind_name(k); }
 
 fs::path sessions_dir() {
     const char* xdg = std::getenv("XDG_STATE_HOME");
@@ -105,50 +95,35 @@ void write_str(JsonWriter& w, std::string_view s) {
     w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
 }
 
+void write_member(JsonWriter& w, const char* key, std::string_view s) {
+    w.Key(key);
+    write_str(w, s);
+}
+
+// The member only when s is not empty: a record leaves out what its ask does not have.
+void write_if_any(JsonWriter& w, const char* key, std::string_view s) {
+    if (!s.empty()) write_member(w, key, s);
+}
+
 void write_questions(JsonWriter& w, const std::vector<Question>& qs) {
-    w.Key("questions");
-    w.StartArray();
-    for (const auto& q : qs) {
-        w.StartObject();
-        w.Key("question");
-        write_str(w, q.question);
-        if (!q.header.empty()) {
-            w.Key("header");
-            write_str(w, q.header);
-        }
+    json::write_objects(w, "questions", qs, [&w](const Question& q) {
+        write_member(w, "question", q.question);
+        write_if_any(w, "header", q.header);
         if (!q.options.empty()) {
-            w.Key("options");
-            w.StartArray();
-            for (const auto& o : q.options) {
-                w.StartObject();
-                w.Key("label");
-                write_str(w, o.label);
-                if (!o.description.empty()) {
-                    w.Key("description");
-                    write_str(w, o.description);
-                }
-                if (o.preview) {
-                    w.Key("preview");
-                    write_str(w, *o.preview);
-                }
-                w.EndObject();
-            }
-            w.EndArray();
+            json::write_objects(w, "options", q.options, [&w](const Option& o) {
+                write_member(w, "label", o.label);
+                write_if_any(w, "description", o.description);
+                if (o.preview) write_member(w, "preview", *o.preview);
+            });
         }
         w.Key("multiSelect");
         w.Bool(q.multi_select);
-        w.EndObject();
-    }
-    w.EndArray();
+    });
 }
 
 void write_answers(JsonWriter& w, const std::vector<Answer>& answers) {
-    w.Key("answers");
-    w.StartArray();
-    for (const auto& a : answers) {
-        w.StartObject();
-        w.Key("question");
-        write_str(w, a.question);
+    json::write_objects(w, "answers", answers, [&w](const Answer& a) {
+        write_member(w, "question", a.question);
         w.Key("answer");
         if (a.multi) {
             w.StartArray();
@@ -157,23 +132,12 @@ void write_answers(JsonWriter& w, const std::vector<Answer>& answers) {
         } else {
             write_str(w, a.values.empty() ? std::string_view() : std::string_view(a.values.front()));
         }
-        if (a.selected_option) {
-            w.Key("selectedOption");
-            write_str(w, *a.selected_option);
-        }
+        if (a.selected_option) write_member(w, "selectedOption", *a.selected_option);
         w.Key("wasCustom");
         w.Bool(a.was_custom);
-        if (!a.preview.empty()) {
-            w.Key("preview");
-            write_str(w, a.preview);
-        }
-        if (!a.notes.empty()) {
-            w.Key("notes");
-            write_str(w, a.notes);
-        }
-        w.EndObject();
-    }
-    w.EndArray();
+        write_if_any(w, "preview", a.preview);
+        write_if_any(w, "notes", a.notes);
+    });
 }
 
 void write_metadata(JsonWriter& w, const std::string& metadata_json) {
@@ -419,11 +383,7 @@ Status Journal::record_withdrawn(const Ask& ask) {
 
 namespace {
 
-std::string get_str(const rapidjson::Value& o, const char* key) {
-    auto it = o.FindMember(key);
-    if (it == o.MemberEnd() || !it->value.IsString()) return {};
-    return std::string(it->value.GetString(), it->value.GetStringLength());
-}
+std::string get_str(const rapidjson::Value& o, const char* key) { return json::string_of(o, key); }
 
 std::int64_t get_ms(const rapidjson::Value& o, const char* key) {
     auto it = o.FindMember(key);
@@ -431,33 +391,44 @@ std::int64_t get_ms(const rapidjson::Value& o, const char* key) {
     return it->value.GetInt64();
 }
 
+bool get_bool(const rapidjson::Value& o, const char* key) {
+    const rapidjson::Value* v = json::member(o, key);
+    return v && v->IsBool() && v->GetBool();
+}
+
+// The members of o's array `key` that are objects (none when it is missing or no array).
+std::vector<const rapidjson::Value*> objects_in(const rapidjson::Value& o, const char* key) {
+    std::vector<const rapidjson::Value*> out;
+    const rapidjson::Value* array = json::member(o, key);
+    if (!array || !array->IsArray()) return out;
+    for (const auto& v : array->GetArray())
+        if (v.IsObject()) out.push_back(&v);
+    return out;
+}
+
+Option get_option(const rapidjson::Value& ov) {
+    Option op;
+    if (ov.IsString()) {
+        op.label = ov.GetString();
+    } else if (ov.IsObject()) {
+        op.label = get_str(ov, "label");
+        op.description = get_str(ov, "description");
+        const rapidjson::Value* pv = json::member(ov, "preview");
+        if (pv && pv->IsString()) op.preview = std::string(json::str(*pv));
+    }
+    return op;
+}
+
 std::vector<Question> get_questions(const rapidjson::Value& o) {
     std::vector<Question> out;
-    auto it = o.FindMember("questions");
-    if (it == o.MemberEnd() || !it->value.IsArray()) return out;
-    for (const auto& q : it->value.GetArray()) {
-        if (!q.IsObject()) continue;
+    for (const rapidjson::Value* q : objects_in(o, "questions")) {
         Question x;
-        x.question = get_str(q, "question");
-        x.header = get_str(q, "header");
-        auto ms = q.FindMember("multiSelect");
-        x.multi_select = ms != q.MemberEnd() && ms->value.IsBool() && ms->value.GetBool();
-        auto opts = q.FindMember("options");
-        if (opts != q.MemberEnd() && opts->value.IsArray()) {
-            for (const auto& ov : opts->value.GetArray()) {
-                Option op;
-                if (ov.IsString()) {
-                    op.label = ov.GetString();
-                } else if (ov.IsObject()) {
-                    op.label = get_str(ov, "label");
-                    op.description = get_str(ov, "description");
-                    auto pv = ov.FindMember("preview");
-                    if (pv != ov.MemberEnd() && pv->value.IsString())
-                        op.preview = std::string(pv->value.GetString(), pv->value.GetStringLength());
-                }
-                x.options.push_back(std::move(op));
-            }
-        }
+        x.question = get_str(*q, "question");
+        x.header = get_str(*q, "header");
+        x.multi_select = get_bool(*q, "multiSelect");
+        const rapidjson::Value* opts = json::member(*q, "options");
+        if (opts && opts->IsArray())
+            for (const auto& ov : opts->GetArray()) x.options.push_back(get_option(ov));
         out.push_back(std::move(x));
     }
     return out;
@@ -465,10 +436,8 @@ std::vector<Question> get_questions(const rapidjson::Value& o) {
 
 std::vector<Answer> get_answers(const rapidjson::Value& o) {
     std::vector<Answer> out;
-    auto it = o.FindMember("answers");
-    if (it == o.MemberEnd() || !it->value.IsArray()) return out;
-    for (const auto& a : it->value.GetArray()) {
-        if (!a.IsObject()) continue;
+    for (const rapidjson::Value* ap : objects_in(o, "answers")) {
+        const rapidjson::Value& a = *ap;
         Answer x;
         x.question = get_str(a, "question");
         auto v = a.FindMember("answer");
@@ -481,8 +450,7 @@ std::vector<Answer> get_answers(const rapidjson::Value& o) {
         }
         auto so = a.FindMember("selectedOption");
         if (so != a.MemberEnd() && so->value.IsString()) x.selected_option = std::string(so->value.GetString());
-        auto wc = a.FindMember("wasCustom");
-        x.was_custom = wc != a.MemberEnd() && wc->value.IsBool() && wc->value.GetBool();
+        x.was_custom = get_bool(a, "wasCustom");
         x.preview = get_str(a, "preview");
         x.notes = get_str(a, "notes");
         out.push_back(std::move(x));
@@ -532,35 +500,28 @@ JournalContents parse_journal(std::string_view text) {
         if (type != "ask" && type != "outcome") continue;  // a newer record kind: not ours to judge
         const std::string key = get_str(doc, "run") + "/" + get_str(doc, "askId");
         auto found = by_key.find(key);
-        if (type == "ask") {
+        // The exchange as the record states it: an ask record, or an outcome record (self-contained).
+        const auto add_exchange = [&] {
             Exchange e;
             e.run = get_str(doc, "run");
             e.ask_id = get_str(doc, "askId");
             e.asked_at = get_ms(doc, "at");
             e.mode = get_str(doc, "mode");
             e.agent = get_str(doc, "agent");
+            e.questions = get_questions(doc);
+            e.metadata_json = get_metadata(doc);
+            by_key[key] = out.exchanges.size();
+            out.exchanges.push_back(std::move(e));
+            return by_key.find(key);
+        };
+        if (type == "ask") {
+            Exchange& e = out.exchanges[add_exchange()->second];
             e.source = get_str(doc, "source");
             e.replay_of = get_str(doc, "replayOf");
-            e.questions = get_questions(doc);
-            e.metadata_json = get_metadata(doc);
-            by_key[key] = out.exchanges.size();
-            out.exchanges.push_back(std::move(e));
             continue;
         }
-        if (found == by_key.end()) {
-            // An outcome whose ask line was lost: it is self-contained, keep it.
-            Exchange e;
-            e.run = get_str(doc, "run");
-            e.ask_id = get_str(doc, "askId");
-            e.asked_at = get_ms(doc, "at");
-            e.mode = get_str(doc, "mode");
-            e.agent = get_str(doc, "agent");
-            e.questions = get_questions(doc);
-            e.metadata_json = get_metadata(doc);
-            by_key[key] = out.exchanges.size();
-            out.exchanges.push_back(std::move(e));
-            found = by_key.find(key);
-        }
+        // An outcome whose ask line was lost: it is self-contained, keep it.
+        if (found == by_key.end()) found = add_exchange();
         Exchange& e = out.exchanges[found->second];
         e.outcome = get_str(doc, "outcome");
         if (e.outcome.empty()) e.outcome = "unknown";

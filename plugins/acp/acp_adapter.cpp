@@ -542,14 +542,10 @@ bool detects_acp(const std::vector<std::string>& argv) {
 }  // namespace
 
 void register_acp_adapter(AdapterRegistry& registry) {
-    AdapterInfo info;
-    info.name = "acp";
-    info.summary = "Agent Client Protocol (claude-agent-acp, gemini --acp, ...): elicitations and "
-                   "permission requests as questions";
-    info.default_profile = Profile::Lenient;
-    info.create = [](AdapterHost& host) -> std::unique_ptr<AgentAdapter> { return std::make_unique<AcpAdapter>(host); };
-    info.detects = detects_acp;
-    registry.add(std::move(info));
+    registry.add(adapter_info<AcpAdapter>("acp",
+                                          "Agent Client Protocol (claude-agent-acp, gemini --acp, ...): elicitations "
+                                          "and permission requests as questions",
+                                          Profile::Lenient, detects_acp));
 }
 
 }  // namespace askhost

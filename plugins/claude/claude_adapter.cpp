@@ -12,12 +12,12 @@
 #include <rapidjson/writer.h>
 
 #include "claude_tools.hpp"
+#include "common/first_line.hpp"
 #include "common/pending_asks.hpp"
 #include "common/permission_question.hpp"
 #include "common/tool_input.hpp"
 #include "core/adapter.hpp"
 #include "json/json_access.hpp"
-#include "common/permission_question.hpp"
 #include "transport/jsonrpc.hpp"
 
 namespace askhost {
@@ -26,25 +26,11 @@ namespace {
 using claude::kAskTool;
 constexpr const char* kDeclined = "User declined to answer";
 
-std::string str(const rapidjson::Value& v, const char* key) {
-    if (!v.IsObject()) return {};
-    auto it = v.FindMember(key);
-    return it != v.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString(), it->value.GetStringLength())
-                                                        : std::string();
-}
-
-std::string first_line(std::string s, std::size_t max = 200) {
-    auto nl = s.find('\n');
-    if (nl != std::string::npos) s = s.substr(0, nl) + " ...";
-    if (s.size() > max) s = s.substr(0, max) + "...";
-    return s;
-}
-
 std::string text_of(const rapidjson::Value& content) {
     if (content.IsString()) return content.GetString();
     std::string out;
     if (content.IsArray())
-        for (const auto& c : content.GetArray()) out += str(c, "text");
+        for (const auto& c : content.GetArray()) out += json::string_of(c, "text");
     return out;
 }
 
@@ -174,18 +160,18 @@ public:
         rapidjson::Document doc;
         // Any depth here (on the heap), so that a request too deep is still answered below.
         if (json::parse(doc, line, json::no_depth_limit) || !doc.IsObject()) return pass_on(line);
-        const std::string type = str(doc, "type");
+        const std::string type = json::string_of(doc, "type");
         if (json::deeper_than(doc, json::max_depth)) return too_deep(doc, type);
         if (type == "control_request") return control_request(doc);
-        if (type == "control_cancel_request") return (void)open_.take(str(doc, "request_id"));
+        if (type == "control_cancel_request") return (void)open_.take(json::string_of(doc, "request_id"));
         if (type == "assistant") return assistant(doc);
         if (type == "user") return tool_results(doc);
         if (type == "result") return result(doc);
         if (type == "system") return system(doc);
         if (type == "control_response") {
             auto r = doc.FindMember("response");
-            if (r != doc.MemberEnd() && str(r->value, "subtype") == "error")
-                host_.log("claude: " + str(r->value, "error"));
+            if (r != doc.MemberEnd() && json::string_of(r->value, "subtype") == "error")
+                host_.log("claude: " + json::string_of(r->value, "error"));
             return;
         }
         // stream_event, keep_alive and later additions carry nothing a person needs to read.
@@ -201,7 +187,7 @@ private:
     // nests: a request is denied, anything else noted and dropped.
     void too_deep(const rapidjson::Document& doc, const std::string& type) {
         const std::string why = "nested deeper than " + std::to_string(json::max_depth) + " levels";
-        const std::string id = str(doc, "request_id");
+        const std::string id = json::string_of(doc, "request_id");
         if (type == "control_request" && !id.empty()) {
             host_.log("claude: refused a control request " + why);
             return deny(id, "askhost: the request is " + why);
@@ -227,10 +213,10 @@ private:
     }
 
     void control_request(const rapidjson::Document& doc) {
-        const std::string id = str(doc, "request_id");
+        const std::string id = json::string_of(doc, "request_id");
         auto req = doc.FindMember("request");
         if (req == doc.MemberEnd() || !req->value.IsObject()) return;
-        const std::string subtype = str(req->value, "subtype");
+        const std::string subtype = json::string_of(req->value, "subtype");
         if (subtype != "can_use_tool") {
             // Hooks and MCP messages are not ours to answer: say so, so Claude does not wait.
             host_.send("{\"type\":\"control_response\",\"response\":{\"subtype\":\"error\",\"request_id\":" +
@@ -240,11 +226,11 @@ private:
         static const rapidjson::Value empty(rapidjson::kObjectType);
         auto in = req->value.FindMember("input");
         const rapidjson::Value& input = in != req->value.MemberEnd() ? in->value : empty;
-        const std::string tool = str(req->value, "tool_name");
+        const std::string tool = json::string_of(req->value, "tool_name");
         if (tool.empty()) return deny(id, "askhost: a can_use_tool request without a tool_name");
         // A sub-agent's call carries its agent_id (Claude Code 2.1): REQ-AUQ-005, it may not ask.
-        if (claude::is_question_tool(tool) && !str(req->value, "agent_id").empty()) {
-            host_.log("claude: refused a question from sub-agent " + str(req->value, "agent_id"));
+        if (claude::is_question_tool(tool) && !json::string_of(req->value, "agent_id").empty()) {
+            host_.log("claude: refused a question from sub-agent " + json::string_of(req->value, "agent_id"));
             return deny(id, kSubagentRefusal);
         }
         if (tool == kAskTool) ask_user_question(id, input);
@@ -295,11 +281,11 @@ private:
         auto content = msg->value.FindMember("content");
         if (content == msg->value.MemberEnd() || !content->value.IsArray()) return;
         for (const auto& block : content->value.GetArray()) {
-            const std::string t = str(block, "type");
+            const std::string t = json::string_of(block, "type");
             if (t == "text") {
-                say(Stream::Stdout, str(block, "text"));
+                say(Stream::Stdout, json::string_of(block, "text"));
             } else if (t == "tool_use") {
-                const std::string name = str(block, "name");
+                const std::string name = json::string_of(block, "name");
                 if (name == kAskTool) continue;  // shown as the question itself
                 auto in = block.FindMember("input");
                 std::string what = in != block.MemberEnd() ? describe_tool_input(in->value) : std::string();
@@ -314,7 +300,7 @@ private:
         auto content = msg->value.FindMember("content");
         if (content == msg->value.MemberEnd() || !content->value.IsArray()) return;
         for (const auto& block : content->value.GetArray()) {
-            if (str(block, "type") != "tool_result") continue;
+            if (json::string_of(block, "type") != "tool_result") continue;
             auto c = block.FindMember("content");
             std::string text = c != block.MemberEnd() ? text_of(c->value) : std::string();
             auto err = block.FindMember("is_error");
@@ -327,20 +313,23 @@ private:
         busy_ = false;
         auto err = doc.FindMember("is_error");
         if (err != doc.MemberEnd() && err->value.IsBool() && err->value.GetBool())
-            say(Stream::Stderr, "claude: " + str(doc, "subtype") + ": " + first_line(str(doc, "result")));
+            say(Stream::Stderr,
+                "claude: " + json::string_of(doc, "subtype") + ": " + first_line(json::string_of(doc, "result")));
         // One turn (see started): then Claude may exit.
         if (one_shot_) host_.close_input();
     }
 
     void system(const rapidjson::Document& doc) {
-        const std::string subtype = str(doc, "subtype");
+        const std::string subtype = json::string_of(doc, "subtype");
         if (subtype == "init") {
-            say(Stream::Stderr, "claude: session " + str(doc, "session_id") + ", model " + str(doc, "model"));
+            say(Stream::Stderr,
+                "claude: session " + json::string_of(doc, "session_id") + ", model " + json::string_of(doc, "model"));
         } else if (subtype == "api_retry") {
             auto n = doc.FindMember("attempt");
-            say(Stream::Stderr, "claude: model API retry " +
-                                    (n != doc.MemberEnd() && n->value.IsInt() ? std::to_string(n->value.GetInt()) : "?") +
-                                    " (" + str(doc, "error") + ")");
+            say(Stream::Stderr,
+                "claude: model API retry " +
+                    (n != doc.MemberEnd() && n->value.IsInt() ? std::to_string(n->value.GetInt()) : "?") + " (" +
+                    json::string_of(doc, "error") + ")");
         }
     }
 
@@ -357,14 +346,9 @@ private:
 }  // namespace
 
 void register_claude_adapter(AdapterRegistry& registry) {
-    AdapterInfo info;
-    info.name = "claude";
-    info.summary = "Claude Code on its stream-json control channel (AskUserQuestion, tool permissions)";
-    info.default_profile = Profile::Strict;
-    info.create = [](AdapterHost& host) -> std::unique_ptr<AgentAdapter> { return std::make_unique<ClaudeAdapter>(host); };
-    info.detects = [](const std::vector<std::string>& argv) {
-        return !argv.empty() && program_name(argv[0]) == "claude";
-    };
+    auto info = adapter_info<ClaudeAdapter>(
+        "claude", "Claude Code on its stream-json control channel (AskUserQuestion, tool permissions)", Profile::Strict,
+        detects_program("claude"));
     info.commands.emplace_back("hook", claude::run_hook);
     registry.add(std::move(info));
 }

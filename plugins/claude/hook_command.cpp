@@ -48,22 +48,6 @@ constexpr const char* kUsage =
 constexpr std::size_t kMaxInput = 8u << 20;
 void note(const std::string& m) { write_all(2, "askhost hook: " + m + "\n"); }
 
-std::string read_stdin(bool* too_big) {
-    std::string in;
-    char buf[65536];
-    for (;;) {
-        ssize_t n = ::read(0, buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        in.append(buf, static_cast<std::size_t>(n));
-        if (in.size() > kMaxInput) {
-            *too_big = true;
-            break;
-        }
-    }
-    return in;
-}
-
 off_t file_size(const std::string& path) {
     struct stat st {};
     return !path.empty() && ::stat(path.c_str(), &st) == 0 ? st.st_size : -1;
@@ -329,7 +313,7 @@ int run_hook(const std::vector<std::string>& args) {
         return 2;
     }
     bool too_big = false;
-    std::string in = read_stdin(&too_big);
+    std::string in = read_all(0, kMaxInput, &too_big);
     if (too_big) {
         note("the hook's input is over " + std::to_string(kMaxInput) + " bytes; left to Claude");
         return 0;

@@ -29,14 +29,9 @@ private:
 }  // namespace
 
 void register_mcp_adapter(AdapterRegistry& registry) {
-    AdapterInfo info;
-    info.name = "mcp";
-    info.summary = "agents that ask through `askhost mcp` (Codex, any MCP client): output passed on";
-    info.default_profile = Profile::Strict;
-    info.create = [](AdapterHost& host) -> std::unique_ptr<AgentAdapter> { return std::make_unique<McpAdapter>(host); };
-    info.detects = [](const std::vector<std::string>& argv) {
-        return !argv.empty() && program_name(argv[0]) == "codex";
-    };
+    auto info = adapter_info<McpAdapter>(
+        "mcp", "agents that ask through `askhost mcp` (Codex, any MCP client): output passed on", Profile::Strict,
+        detects_program("codex"));
     info.commands.emplace_back("mcp", mcp::run_mcp);
     registry.add(std::move(info));
 }

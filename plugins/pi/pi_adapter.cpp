@@ -11,6 +11,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "common/first_line.hpp"
 #include "common/pending_asks.hpp"
 #include "core/adapter.hpp"
 #include "json/json_access.hpp"
@@ -20,20 +21,6 @@ namespace askhost {
 namespace {
 
 constexpr const char* kKeep = "Keep it as it is";
-
-std::string str(const rapidjson::Value& v, const char* key) {
-    if (!v.IsObject()) return {};
-    auto it = v.FindMember(key);
-    return it != v.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString(), it->value.GetStringLength())
-                                                        : std::string();
-}
-
-std::string first_line(std::string s, std::size_t max = 200) {
-    auto nl = s.find('\n');
-    if (nl != std::string::npos) s = s.substr(0, nl) + " ...";
-    if (s.size() > max) s = s.substr(0, max) + "...";
-    return s;
-}
 
 const std::set<std::string> kValueFlags = {"--provider", "--model", "--api-key", "--system-prompt",
                                            "--append-system-prompt", "--mode", "--session", "--fork",
@@ -133,7 +120,7 @@ public:
     void on_line(std::string_view line) override {
         rapidjson::Document doc;
         if (json::parse(doc, line, json::no_depth_limit) || !doc.IsObject()) return pass_on(line);
-        const std::string type = str(doc, "type");
+        const std::string type = json::string_of(doc, "type");
         if (type == "extension_ui_request") return ui_request(doc);
         if (type == "agent_start") {
             streaming_ = true;
@@ -146,13 +133,13 @@ public:
             return;
         }
         if (type == "tool_execution_start") {
-            running_tools_.push_back(str(doc, "toolCallId"));
+            running_tools_.push_back(json::string_of(doc, "toolCallId"));
             auto args = doc.FindMember("args");
             // Serialising recurses as deep as the value nests.
             std::string shown;
             if (args != doc.MemberEnd())
                 shown = json::deeper_than(args->value, json::max_depth) ? "(...)" : "(" + first_line(to_json(args->value), 120) + ")";
-            say(Stream::Stdout, "* " + str(doc, "toolName") + shown);
+            say(Stream::Stdout, "* " + json::string_of(doc, "toolName") + shown);
             return;
         }
         if (type == "tool_execution_end") return tool_ended(doc);
@@ -160,7 +147,8 @@ public:
         if (type == "response") {
             auto ok = doc.FindMember("success");
             if (ok != doc.MemberEnd() && ok->value.IsBool() && !ok->value.GetBool())
-                say(Stream::Stderr, "pi: " + str(doc, "command") + " failed: " + str(doc, "error"));
+                say(Stream::Stderr,
+                    "pi: " + json::string_of(doc, "command") + " failed: " + json::string_of(doc, "error"));
             return;
         }
         // turn_*, message_start/update, tool_execution_update, queue and state events: nothing to show.
@@ -185,13 +173,14 @@ private:
     void reply_cancelled(const std::string& id) { send_response(id, "\"cancelled\":true"); }
 
     void ui_request(const rapidjson::Document& doc) {
-        const std::string id = str(doc, "id");
-        const std::string method = str(doc, "method");
-        const std::string title = str(doc, "title");
+        const std::string id = json::string_of(doc, "id");
+        const std::string method = json::string_of(doc, "method");
+        const std::string title = json::string_of(doc, "title");
         if (method == "notify") {
-            const std::string kind = str(doc, "notifyType");
+            const std::string kind = json::string_of(doc, "notifyType");
             say(kind == "error" || kind == "warning" ? Stream::Stderr : Stream::Stdout,
-                "pi" + (kind.empty() || kind == "info" ? std::string() : " " + kind) + ": " + str(doc, "message"));
+                "pi" + (kind.empty() || kind == "info" ? std::string() : " " + kind) + ": " +
+                    json::string_of(doc, "message"));
             return;
         }
         if (method != "select" && method != "input" && method != "confirm" && method != "editor") return;  // fire and forget
@@ -209,11 +198,11 @@ private:
         } else if (method == "input") {
             // A free-text question: pi's placeholder has no place in the question model.
         } else if (method == "confirm") {
-            const std::string message = str(doc, "message");
+            const std::string message = json::string_of(doc, "message");
             if (!message.empty()) q.question += "\n\n" + message;
             q.options = {{"Yes", "", {}}, {"No", "", {}}};
         } else {
-            d.prefill = str(doc, "prefill");
+            d.prefill = json::string_of(doc, "prefill");
             if (!d.prefill.empty()) q.options.push_back({kKeep, first_line(d.prefill, 80), d.prefill});
         }
         AskInput input;
@@ -246,7 +235,7 @@ private:
     }
 
     void tool_ended(const rapidjson::Document& doc) {
-        const std::string call = str(doc, "toolCallId");
+        const std::string call = json::string_of(doc, "toolCallId");
         std::erase(running_tools_, call);
         if (!call.empty())
             for (const auto& id : dialogs_.ids_where([&](const Dialog& d) { return d.tool == call; })) dialogs_.take(id);
@@ -257,19 +246,20 @@ private:
         if (result != doc.MemberEnd() && result->value.IsObject()) {
             auto content = result->value.FindMember("content");
             if (content != result->value.MemberEnd() && content->value.IsArray())
-                for (const auto& c : content->value.GetArray()) text += str(c, "text");
+                for (const auto& c : content->value.GetArray()) text += json::string_of(c, "text");
         }
         say(Stream::Stdout, std::string("  -> ") + (is_error ? "error: " : "") + first_line(text));
     }
 
     void message_end(const rapidjson::Document& doc) {
         auto msg = doc.FindMember("message");
-        if (msg == doc.MemberEnd() || str(msg->value, "role") != "assistant") return;
+        if (msg == doc.MemberEnd() || json::string_of(msg->value, "role") != "assistant") return;
         auto content = msg->value.FindMember("content");
         if (content == msg->value.MemberEnd() || !content->value.IsArray()) return;
         for (const auto& c : content->value.GetArray())
-            if (str(c, "type") == "text" && !str(c, "text").empty()) say(Stream::Stdout, str(c, "text"));
-        const std::string error = str(msg->value, "errorMessage");
+            if (json::string_of(c, "type") == "text" && !json::string_of(c, "text").empty())
+                say(Stream::Stdout, json::string_of(c, "text"));
+        const std::string error = json::string_of(msg->value, "errorMessage");
         if (!error.empty()) say(Stream::Stderr, "pi: " + error);
     }
 
@@ -285,13 +275,8 @@ private:
 }  // namespace
 
 void register_pi_adapter(AdapterRegistry& registry) {
-    AdapterInfo info;
-    info.name = "pi";
-    info.summary = "pi in RPC mode (extension dialogs: select, input, confirm, editor)";
-    info.default_profile = Profile::Lenient;
-    info.create = [](AdapterHost& host) -> std::unique_ptr<AgentAdapter> { return std::make_unique<PiAdapter>(host); };
-    info.detects = [](const std::vector<std::string>& argv) { return !argv.empty() && program_name(argv[0]) == "pi"; };
-    registry.add(std::move(info));
+    registry.add(adapter_info<PiAdapter>("pi", "pi in RPC mode (extension dialogs: select, input, confirm, editor)",
+                                         Profile::Lenient, detects_program("pi")));
 }
 
 }  // namespace askhost

@@ -55,4 +55,10 @@ inline std::unique_ptr<AgentAdapter> make_adapter(void (*register_fn)(AdapterReg
     return reg.find(name)->create(host);
 }
 
+// Launches the agent on argv as a session does: the adapter's launching(), then started().
+inline void launch(AgentAdapter& adapter, std::vector<std::string> argv) {
+    adapter.launching(argv);
+    adapter.started();
+}
+
 }  // namespace askhost::testing

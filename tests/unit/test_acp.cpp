@@ -14,8 +14,10 @@
 
 #include "../../plugins/acp/elicitation.hpp"
 #include "../../plugins/acp/workspace_files.hpp"
+#include "answers.hpp"
 #include "core/adapter.hpp"
 #include "fake_adapter_host.hpp"
+#include "parsed.hpp"
 
 using namespace askhost;
 using namespace askhost::acp;
@@ -27,12 +29,7 @@ void register_acp_adapter(AdapterRegistry&);
 
 namespace {
 
-rapidjson::Document parse(const std::string& s) {
-    rapidjson::Document d;
-    d.Parse(s.c_str());
-    BOOST_REQUIRE(!d.HasParseError());
-    return d;
-}
+using testing::parse;
 
 // What claude-agent-acp 0.100.0 sends for one AskUserQuestion question (checked on this machine).
 const char* kClaudeSingle = R"J({"mode":"form","sessionId":"s","toolCallId":"toolu_1",
@@ -67,31 +64,14 @@ std::string refusal_of(const char* json, Profile p = Profile::Lenient) {
     return r ? r->message : std::string("(accepted)");
 }
 
-Answer pick(const std::string& q, const std::string& label, const std::string& notes = "") {
-    Answer a;
-    a.question = q;
-    a.values = {label};
-    a.selected_option = label;
-    a.notes = notes;
-    return a;
+// The elicitation result for the form `json` answered with `answers`.
+std::string result_for(const char* json, std::vector<Answer> answers) {
+    return elicitation_result_json(form_of(json), Outcome::answered(std::move(answers)));
 }
 
-Answer typed(const std::string& q, const std::string& text) {
-    Answer a;
-    a.question = q;
-    a.values = {text};
-    a.was_custom = true;
-    return a;
-}
-
-Answer multi(const std::string& q, std::vector<std::string> values, bool custom = false) {
-    Answer a;
-    a.question = q;
-    a.values = std::move(values);
-    a.multi = true;
-    a.was_custom = custom;
-    return a;
-}
+using testing::multi;
+using testing::picked;
+using testing::typed;
 
 }  // namespace
 
@@ -193,27 +173,23 @@ BOOST_AUTO_TEST_CASE(strict_profile_gets_a_header_from_the_key) {
 // ---- outcome -> elicitation result ------------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(a_chosen_option_is_accepted_with_its_const) {
-    auto f = form_of(kClaudeSingle);
-    auto out = elicitation_result_json(f, Outcome::answered({pick("Which database should we use?", "SQLite")}));
+    auto out = result_for(kClaudeSingle, {picked("Which database should we use?", "SQLite")});
     BOOST_TEST(out == R"({"action":"accept","content":{"question_0":"SQLite"}})");
 }
 
 BOOST_AUTO_TEST_CASE(notes_on_a_chosen_option_go_in_the_companion) {
-    auto f = form_of(kClaudeSingle);
-    auto out = elicitation_result_json(f, Outcome::answered({pick("Which database should we use?", "SQLite", "keep it small")}));
+    auto out = result_for(kClaudeSingle, {picked("Which database should we use?", "SQLite", "keep it small")});
     BOOST_TEST(out == R"({"action":"accept","content":{"question_0":"SQLite","question_0_custom":"keep it small"}})");
 }
 
 BOOST_AUTO_TEST_CASE(other_goes_in_the_companion_alone) {
-    auto f = form_of(kClaudeSingle);
-    auto out = elicitation_result_json(f, Outcome::answered({typed("Which database should we use?", "DynamoDB")}));
+    auto out = result_for(kClaudeSingle, {typed("Which database should we use?", "DynamoDB")});
     BOOST_TEST(out == R"({"action":"accept","content":{"question_0_custom":"DynamoDB"}})");
 }
 
 BOOST_AUTO_TEST_CASE(multi_select_picks_and_typed_extra) {
-    auto f = form_of(kClaudeTwo);
-    auto out = elicitation_result_json(f, Outcome::answered({pick("Which database?", "PostgreSQL"),
-                                                             multi("Which features?", {"Auth", "REST API", "GraphQL"}, true)}));
+    auto out = result_for(kClaudeTwo, {picked("Which database?", "PostgreSQL"),
+                                       multi("Which features?", {"Auth", "REST API", "GraphQL"}, true)});
     BOOST_TEST(out == R"({"action":"accept","content":{"question_0":"PostgreSQL","question_1":["Auth","REST"],)"
                       R"("question_1_custom":"GraphQL"}})");
 }
@@ -223,9 +199,9 @@ BOOST_AUTO_TEST_CASE(typed_values_follow_the_field_type) {
         "port":{"type":"integer","description":"Port?"},"ratio":{"type":"number","description":"Ratio?"},
         "name":{"type":"string","description":"Name?"},"ok":{"type":"boolean","description":"OK?"},
         "n":{"type":"integer","description":"N?"}}}})");
-    auto out = elicitation_result_json(f, Outcome::answered({typed("Port?", "8080"), typed("Ratio?", "0.5"),
-                                                             typed("Name?", "42"), pick("OK?", "No"),
-                                                             typed("N?", "many")}));
+    auto out =
+        elicitation_result_json(f, Outcome::answered({typed("Port?", "8080"), typed("Ratio?", "0.5"),
+                                                      typed("Name?", "42"), picked("OK?", "No"), typed("N?", "many")}));
     BOOST_TEST(out == R"({"action":"accept","content":{"port":8080,"ratio":0.5,"name":"42","ok":false,"n":"many"}})");
 }
 
@@ -238,8 +214,7 @@ BOOST_AUTO_TEST_CASE(every_other_outcome_declines_or_cancels) {
 }
 
 BOOST_AUTO_TEST_CASE(invalid_utf8_from_a_frontend_still_makes_json) {
-    auto f = form_of(kClaudeSingle);
-    auto out = elicitation_result_json(f, Outcome::answered({typed("Which database should we use?", "a\xff")}));
+    auto out = result_for(kClaudeSingle, {typed("Which database should we use?", "a\xff")});
     BOOST_TEST(out == "{\"action\":\"accept\",\"content\":{\"question_0_custom\":\"a\xEF\xBF\xBD\"}}");
 }
 
@@ -352,6 +327,15 @@ std::unique_ptr<AgentAdapter> ready(FakeHost& h) {
     return a;
 }
 
+// An adapter on a one-shot host whose agent answered `initialize`: session/new is the call waiting.
+std::unique_ptr<AgentAdapter> initialized_one_shot(FakeHost& h) {
+    h.settings_.one_shot = true;
+    auto a = make(h);
+    a->started();
+    a->on_line(R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}})");
+    return a;
+}
+
 const char* kPermission = R"({"jsonrpc":"2.0","id":0,"method":"session/request_permission","params":{
   "sessionId":"sess-1","toolCall":{"toolCallId":"toolu_1","name":"Bash","title":"touch x","kind":"execute",
   "rawInput":{"command":"touch x","description":"Create a marker file"},"_meta":{"claudeCode":{"toolName":"Bash"}}},
@@ -406,10 +390,7 @@ BOOST_AUTO_TEST_CASE(one_shot_ends_the_agent_after_its_last_turn) {
 
 BOOST_AUTO_TEST_CASE(session_errors_are_told) {
     FakeHost h;
-    h.settings_.one_shot = true;
-    auto a = make(h);
-    a->started();
-    a->on_line(R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}})");
+    auto a = initialized_one_shot(h);
     a->on_line(R"({"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"Authentication required"}})");
     BOOST_TEST(h.all_output().find("the agent could not start a session: Authentication required (code -32000)") !=
                std::string::npos);
@@ -552,10 +533,7 @@ BOOST_AUTO_TEST_CASE(messages_nested_too_deep_are_refused_and_the_adapter_goes_o
 
 BOOST_AUTO_TEST_CASE(a_response_too_deep_is_an_error_for_the_call_waiting) {
     FakeHost h;
-    h.settings_.one_shot = true;
-    auto a = make(h);
-    a->started();
-    a->on_line(R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}})");
+    auto a = initialized_one_shot(h);
     a->on_line(R"({"jsonrpc":"2.0","id":2,"result":{"sessionId":)" + std::string(200000, '[') +
                std::string(200000, ']') + "}}");
     BOOST_TEST(h.all_output().find("the agent could not start a session: message nested deeper than 128 levels "

@@ -8,30 +8,12 @@
 #include <vector>
 
 #include "core/broker.hpp"
+#include "fake_frontend.hpp"
 
 using namespace askhost;
+using namespace askhost::testing;
 
 namespace {
-
-// The loop's next turn (restart: a poll that ran out of work leaves the context stopped).
-void next_turn(boost::asio::io_context& io) {
-    io.restart();
-    io.poll();
-}
-
-struct FakeFrontend final : Frontend {
-    std::vector<std::string> shown, withdrawn;
-    std::map<std::string, Done> open;
-    std::string_view name() const override { return "fake"; }
-    void show(const Ask& ask, Done done) override {
-        shown.push_back(ask.id);
-        open[ask.id] = std::move(done);
-    }
-    void withdraw(const std::string& id) override {
-        withdrawn.push_back(id);
-        open.erase(id);
-    }
-};
 
 // Answers from inside show(), as the print frontend does.
 struct InstantFrontend final : Frontend {
@@ -39,13 +21,6 @@ struct InstantFrontend final : Frontend {
     void show(const Ask&, Done done) override { done(Outcome::cancelled("at once")); }
     void withdraw(const std::string&) override {}
 };
-
-Ask make_ask(const std::string& q) {
-    Ask a;
-    a.questions.push_back(Question{q, "", {}, false});
-    a.agent = "test";
-    return a;
-}
 
 struct Fixture {
     boost::asio::io_context io;

@@ -5,62 +5,39 @@
 #include <string>
 #include <vector>
 
+#include "answers.hpp"
 #include "core/broker.hpp"
+#include "fake_frontend.hpp"
 
 using namespace askhost;
+using namespace askhost::testing;
 
 namespace {
 
-// The loop's next turn (restart: a poll that ran out of work leaves the context stopped).
-void next_turn(boost::asio::io_context& io) {
-    io.restart();
-    io.poll();
-}
+Outcome answer_with(const std::string& q, const std::string& v) { return Outcome::answered({typed(q, v)}); }
 
-// A frontend that remembers what it was shown and answers when told to.
-struct FakeFrontend final : Frontend {
-    std::string label;
-    std::vector<std::string> shown, withdrawn;
-    std::map<std::string, Done> open;
-    explicit FakeFrontend(std::string l) : label(std::move(l)) {}
-    std::string_view name() const override { return label; }
-    void show(const Ask& ask, Done done) override {
-        shown.push_back(ask.id);
-        open[ask.id] = std::move(done);
-    }
-    void withdraw(const std::string& id) override {
-        withdrawn.push_back(id);
-        open.erase(id);
-    }
-    void answer(const std::string& id, Outcome o) {
-        auto d = std::move(open.at(id));
-        open.erase(id);
-        d(std::move(o));
+// A broker on a loop of its own, with one frontend f.
+struct OneFrontend {
+    boost::asio::io_context io;
+    Broker b{io};
+    FakeFrontend f{"f"};
+    OneFrontend() { b.add_frontend(f); }
+};
+
+// A broker on a loop of its own, with two frontends: f1 the editor, f2 the terminal.
+struct TwoFrontends {
+    boost::asio::io_context io;
+    Broker b{io};
+    FakeFrontend f1{"editor"}, f2{"terminal"};
+    TwoFrontends() {
+        b.add_frontend(f1);
+        b.add_frontend(f2);
     }
 };
 
-Ask make_ask(const std::string& q) {
-    Ask a;
-    a.questions.push_back(Question{q, "", {}, false});
-    a.agent = "test";
-    return a;
-}
-
-Outcome answer_with(const std::string& q, const std::string& v) {
-    Answer a;
-    a.question = q;
-    a.values = {v};
-    a.was_custom = true;
-    return Outcome::answered({a});
-}
-
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(asks_are_shown_one_at_a_time_in_arrival_order) {
-    boost::asio::io_context io;
-    Broker b(io);
-    FakeFrontend f("f");
-    b.add_frontend(f);
+BOOST_FIXTURE_TEST_CASE(asks_are_shown_one_at_a_time_in_arrival_order, OneFrontend) {
     std::vector<std::string> replies;
     auto id1 = b.submit(make_ask("one"), [&](Outcome o) { replies.push_back("1:" + o.answers.at(0).values.at(0)); });
     auto id2 = b.submit(make_ask("two"), [&](Outcome o) { replies.push_back("2:" + o.answers.at(0).values.at(0)); });
@@ -75,12 +52,7 @@ BOOST_AUTO_TEST_CASE(asks_are_shown_one_at_a_time_in_arrival_order) {
     BOOST_TEST(!b.waiting());
 }
 
-BOOST_AUTO_TEST_CASE(first_answer_wins_and_the_others_are_withdrawn) {
-    boost::asio::io_context io;
-    Broker b(io);
-    FakeFrontend f1("editor"), f2("terminal");
-    b.add_frontend(f1);
-    b.add_frontend(f2);
+BOOST_FIXTURE_TEST_CASE(first_answer_wins_and_the_others_are_withdrawn, TwoFrontends) {
     int replies = 0;
     auto id = b.submit(make_ask("q"), [&](Outcome o) {
         ++replies;
@@ -97,11 +69,7 @@ BOOST_AUTO_TEST_CASE(first_answer_wins_and_the_others_are_withdrawn) {
     BOOST_TEST(replies == 1);
 }
 
-BOOST_AUTO_TEST_CASE(state_hook_sees_waiting_then_idle_and_the_reply_comes_on_a_later_turn) {
-    boost::asio::io_context io;
-    Broker b(io);
-    FakeFrontend f("f");
-    b.add_frontend(f);
+BOOST_FIXTURE_TEST_CASE(state_hook_sees_waiting_then_idle_and_the_reply_comes_on_a_later_turn, OneFrontend) {
     std::vector<std::string> events;
     b.on_state = [&] { events.push_back(b.waiting() ? "waiting" : "idle"); };
     b.on_outcome = [&](const Ask&, const Outcome&) { events.push_back("journal"); };
@@ -112,11 +80,7 @@ BOOST_AUTO_TEST_CASE(state_hook_sees_waiting_then_idle_and_the_reply_comes_on_a_
     BOOST_TEST(events == (std::vector<std::string>{"waiting", "journal", "idle", "reply"}));
 }
 
-BOOST_AUTO_TEST_CASE(a_vanished_frontend_gives_connection_lost) {
-    boost::asio::io_context io;
-    Broker b(io);
-    FakeFrontend f("editor");
-    b.add_frontend(f);
+BOOST_FIXTURE_TEST_CASE(a_vanished_frontend_gives_connection_lost, OneFrontend) {
     std::optional<OutcomeKind> got;
     b.submit(make_ask("q"), [&](Outcome o) { got = o.kind; });
     b.remove_frontend(f, true);
@@ -125,12 +89,7 @@ BOOST_AUTO_TEST_CASE(a_vanished_frontend_gives_connection_lost) {
     BOOST_TEST(static_cast<int>(*got) == static_cast<int>(OutcomeKind::ConnectionLost));
 }
 
-BOOST_AUTO_TEST_CASE(a_vanished_frontend_is_no_loss_while_another_still_shows_the_ask) {
-    boost::asio::io_context io;
-    Broker b(io);
-    FakeFrontend f1("a"), f2("b");
-    b.add_frontend(f1);
-    b.add_frontend(f2);
+BOOST_FIXTURE_TEST_CASE(a_vanished_frontend_is_no_loss_while_another_still_shows_the_ask, TwoFrontends) {
     std::optional<Outcome> got;
     auto id = b.submit(make_ask("q"), [&](Outcome o) { got = std::move(o); });
     b.remove_frontend(f1, true);
@@ -142,11 +101,7 @@ BOOST_AUTO_TEST_CASE(a_vanished_frontend_is_no_loss_while_another_still_shows_th
     BOOST_TEST(static_cast<int>(got->kind) == static_cast<int>(OutcomeKind::Answered));
 }
 
-BOOST_AUTO_TEST_CASE(timeout_gives_a_typed_timed_out_outcome) {
-    boost::asio::io_context io;
-    Broker b(io);
-    FakeFrontend f("f");
-    b.add_frontend(f);
+BOOST_FIXTURE_TEST_CASE(timeout_gives_a_typed_timed_out_outcome, OneFrontend) {
     b.set_timeout(std::chrono::milliseconds(10));
     std::optional<OutcomeKind> got;
     auto id = b.submit(make_ask("q"), [&](Outcome o) { got = o.kind; });
@@ -179,11 +134,7 @@ BOOST_AUTO_TEST_CASE(asks_wait_until_a_frontend_attaches) {
     BOOST_TEST(f.shown == std::vector<std::string>{id});
 }
 
-BOOST_AUTO_TEST_CASE(withdraw_closes_everywhere_without_reply) {
-    boost::asio::io_context io;
-    Broker b(io);
-    FakeFrontend f("f");
-    b.add_frontend(f);
+BOOST_FIXTURE_TEST_CASE(withdraw_closes_everywhere_without_reply, OneFrontend) {
     bool replied = false;
     auto id = b.submit(make_ask("q"), [&](Outcome) { replied = true; });
     b.withdraw(id);

@@ -8,6 +8,7 @@
 
 #include "core/adapter.hpp"
 #include "fake_adapter_host.hpp"
+#include "parsed.hpp"
 
 using namespace askhost;
 
@@ -25,12 +26,7 @@ std::unique_ptr<AgentAdapter> make(FakeHost& host) {
     return testing::make_adapter(register_claude_adapter, "claude", host);
 }
 
-rapidjson::Document parse(const std::string& s) {
-    rapidjson::Document d;
-    d.Parse(s.c_str());
-    BOOST_REQUIRE(!d.HasParseError());
-    return d;
-}
+using testing::parse;
 
 const std::string kAsk =
     R"J({"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion","input":{"questions":[{"question":"Which database?","header":"Database","options":[{"label":"PostgreSQL (Recommended)","description":"relational"},{"label":"SQLite","description":"a file"}],"multiSelect":false}]},"tool_use_id":"toolu_1"}})J";
@@ -173,9 +169,7 @@ BOOST_AUTO_TEST_CASE(a_command_line_prompt_is_one_turn_only_when_no_editor_can_p
         FakeHost host;
         host.settings_.one_shot = one_shot;  // not --stdio / --stdio
         auto a = make(host);
-        std::vector<std::string> argv = {"claude", "do it"};
-        a->launching(argv);
-        a->started();
+        testing::launch(*a, {"claude", "do it"});
         BOOST_REQUIRE(host.sent.size() == 2u);
         BOOST_TEST(std::string(parse(host.sent[1])["message"]["content"].GetString()) == "do it");
         BOOST_TEST(!host.input_closed);

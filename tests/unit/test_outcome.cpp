@@ -7,6 +7,7 @@
 
 #include <rapidjson/document.h>
 
+#include "answers.hpp"
 #include "core/model/outcome.hpp"
 
 using namespace askhost;
@@ -31,29 +32,9 @@ std::string answers_map(const std::vector<Answer>& answers) {
     return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-Answer chosen(std::string question, std::string label) {
-    Answer a;
-    a.question = std::move(question);
-    a.values = {label};
-    a.selected_option = std::move(label);
-    return a;
-}
-
-Answer typed(std::string question, std::string text) {
-    Answer a;
-    a.question = std::move(question);
-    a.values = {std::move(text)};
-    a.was_custom = true;
-    return a;
-}
-
-Answer several(std::string question, std::vector<std::string> labels) {
-    Answer a;
-    a.question = std::move(question);
-    a.values = std::move(labels);
-    a.multi = true;
-    return a;
-}
+using testing::multi;
+using testing::picked;
+using testing::typed;
 
 bool valid_json(const std::string& s) {
     rapidjson::Document d;
@@ -100,9 +81,9 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(native_shape)
 
 BOOST_AUTO_TEST_CASE(answered_as_in_the_spec_example) {
-    const Outcome o = Outcome::answered({chosen("Which database should we use?", "PostgreSQL (Recommended)"),
+    const Outcome o = Outcome::answered({picked("Which database should we use?", "PostgreSQL (Recommended)"),
                                          typed("What should we name this service?", "order-processor"),
-                                         several("Which features?", {"Auth", "REST API"})});
+                                         multi("Which features?", {"Auth", "REST API"})});
     BOOST_TEST(native(o) ==
                R"({"answered":true,"answers":[)"
                R"j({"question":"Which database should we use?","answer":"PostgreSQL (Recommended)","selectedOption":"PostgreSQL (Recommended)","wasCustom":false},)j"
@@ -114,7 +95,7 @@ BOOST_AUTO_TEST_CASE(answered_as_in_the_spec_example) {
 }
 
 BOOST_AUTO_TEST_CASE(answered_with_preview_and_notes) {
-    Answer a = chosen("Layout?", "Grid");
+    Answer a = picked("Layout?", "Grid");
     a.preview = "<b>grid</b>";
     a.notes = "make it 3 columns";
     BOOST_TEST(native(Outcome::answered({a})) ==
@@ -125,9 +106,10 @@ BOOST_AUTO_TEST_CASE(answered_with_preview_and_notes) {
 }
 
 BOOST_AUTO_TEST_CASE(multi_select_with_nothing_chosen_is_an_empty_array) {
-    BOOST_TEST(native(Outcome::answered({several("Extras?", {})})) ==
-               R"({"answered":true,"answers":[{"question":"Extras?","answer":[],"wasCustom":false}],)"
-               R"("text":"User has answered your questions: \"Extras?\"=\"\". You can now continue with the user's answers in mind."})");
+    BOOST_TEST(
+        native(Outcome::answered({multi("Extras?", {})})) ==
+        R"({"answered":true,"answers":[{"question":"Extras?","answer":[],"wasCustom":false}],)"
+        R"("text":"User has answered your questions: \"Extras?\"=\"\". You can now continue with the user's answers in mind."})");
 }
 
 BOOST_AUTO_TEST_CASE(cancelled) {
@@ -176,17 +158,18 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(answers_map_shape)
 
 BOOST_AUTO_TEST_CASE(labels_keyed_by_question_text) {
-    BOOST_TEST(answers_map({chosen("Which database?", "SQLite"), typed("Name?", "order-processor"),
-                            several("Features?", {"Auth", "REST API", "Admin"})}) ==
-               R"({"answers":{"Which database?":"SQLite","Name?":"order-processor","Features?":"Auth, REST API, Admin"}})");
+    BOOST_TEST(
+        answers_map({picked("Which database?", "SQLite"), typed("Name?", "order-processor"),
+                     multi("Features?", {"Auth", "REST API", "Admin"})}) ==
+        R"({"answers":{"Which database?":"SQLite","Name?":"order-processor","Features?":"Auth, REST API, Admin"}})");
 }
 
 BOOST_AUTO_TEST_CASE(annotations_only_when_present) {
-    Answer a = chosen("Layout?", "Grid");
+    Answer a = picked("Layout?", "Grid");
     a.preview = "<b>grid</b>";
     Answer b = typed("Name?", "svc");
     b.notes = "short";
-    Answer c = chosen("Db?", "PG");
+    Answer c = picked("Db?", "PG");
     BOOST_TEST(answers_map({a, b, c}) ==
                R"({"answers":{"Layout?":"Grid","Name?":"svc","Db?":"PG"},)"
                R"("annotations":{"Layout?":{"preview":"<b>grid</b>"},"Name?":{"notes":"short"}}})");
@@ -198,28 +181,27 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(model_texts)
 
 BOOST_AUTO_TEST_CASE(entries_joined_as_the_reference_does) {
-    BOOST_TEST(model_text({chosen("Which database?", "SQLite")}) ==
-               prefix + "\"Which database?\"=\"SQLite\"" + suffix);
-    BOOST_TEST(model_text({chosen("A?", "x"), typed("B?", "y")}) == prefix + "\"A?\"=\"x\", \"B?\"=\"y\"" + suffix);
+    BOOST_TEST(model_text({picked("Which database?", "SQLite")}) == prefix + "\"Which database?\"=\"SQLite\"" + suffix);
+    BOOST_TEST(model_text({picked("A?", "x"), typed("B?", "y")}) == prefix + "\"A?\"=\"x\", \"B?\"=\"y\"" + suffix);
     BOOST_TEST(model_text(std::vector<Answer>{}) ==
                "User has answered your questions: . You can now continue with the user's answers in mind.");
 }
 
 BOOST_AUTO_TEST_CASE(multi_select_joined_with_comma_space) {
-    BOOST_TEST(model_text({several("Features?", {"Auth", "REST API", "Admin"})}) ==
+    BOOST_TEST(model_text({multi("Features?", {"Auth", "REST API", "Admin"})}) ==
                prefix + "\"Features?\"=\"Auth, REST API, Admin\"" + suffix);
 }
 
 BOOST_AUTO_TEST_CASE(preview_and_notes_parts) {
-    Answer both = chosen("Layout?", "Grid");
+    Answer both = picked("Layout?", "Grid");
     both.preview = "| a | b |\n|---|---|";
     both.notes = "looks fine";
     BOOST_TEST(model_text({both}) ==
                "User has answered your questions: \"Layout?\"=\"Grid\" selected preview:\n| a | b |\n|---|---| "
                "user notes: looks fine. You can now continue with the user's answers in mind.");
-    Answer preview_only = chosen("P?", "x");
+    Answer preview_only = picked("P?", "x");
     preview_only.preview = "P";
-    Answer notes_only = chosen("N?", "y");
+    Answer notes_only = picked("N?", "y");
     notes_only.notes = "N";
     BOOST_TEST(model_text({preview_only, notes_only}) ==
                prefix + "\"P?\"=\"x\" selected preview:\nP, \"N?\"=\"y\" user notes: N" + suffix);
@@ -319,7 +301,7 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(result_cap)
 
 BOOST_AUTO_TEST_CASE(small_results_fit) {
-    BOOST_TEST(result_within_cap(Outcome::answered({chosen("Q?", "A")})));
+    BOOST_TEST(result_within_cap(Outcome::answered({picked("Q?", "A")})));
     BOOST_TEST(result_within_cap(Outcome::cancelled()));
     BOOST_TEST(result_within_cap(Outcome::connection_lost()));
 }

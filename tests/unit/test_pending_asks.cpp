@@ -7,34 +7,22 @@
 
 #include <rapidjson/document.h>
 
-#include "core/broker.hpp"
+#include "answers.hpp"
 #include "common/pending_asks.hpp"
 #include "common/tool_input.hpp"
+#include "core/broker.hpp"
 #include "fake_adapter_host.hpp"
+#include "fake_frontend.hpp"
 
 using namespace askhost;
-using askhost::testing::FakeHost;
+using namespace askhost::testing;
 
 namespace {
-
-// The loop's next turn (restart: a poll that ran out of work leaves the context stopped).
-void next_turn(boost::asio::io_context& io) {
-    io.restart();
-    io.poll();
-}
 
 AskInput one_question(const std::string& q) {
     AskInput in;
     in.questions.push_back(Question{q, "", {}, false});
     return in;
-}
-
-Answer typed(const std::string& q, const std::string& v) {
-    Answer a;
-    a.question = q;
-    a.values = {v};
-    a.was_custom = true;
-    return a;
 }
 
 // An adapter host on a real broker: outcomes come the way a session hands them over.

@@ -3,6 +3,7 @@
 
 #include <rapidjson/document.h>
 
+#include "answers.hpp"
 #include "common/permission_question.hpp"
 
 using namespace askhost;
@@ -21,19 +22,11 @@ PermissionRequest bash_request() {
 }
 
 Outcome picked(const std::string& question, const std::string& label) {
-    Answer a;
-    a.question = question;
-    a.values = {label};
-    a.selected_option = label;
-    return Outcome::answered({a});
+    return Outcome::answered({testing::picked(question, label)});
 }
 
 Outcome typed(const std::string& question, const std::string& text) {
-    Answer a;
-    a.question = question;
-    a.values = {text};
-    a.was_custom = true;
-    return Outcome::answered({a});
+    return Outcome::answered({testing::typed(question, text)});
 }
 
 }  // namespace

@@ -106,9 +106,7 @@ BOOST_AUTO_TEST_CASE(command_line_prompt_ends_with_the_turn_only_when_no_editor_
         FakeHost host;
         host.settings_.one_shot = one_shot;  // not --stdio / --stdio
         auto a = make(host);
-        std::vector<std::string> argv = {"pi", "hello"};
-        a->launching(argv);
-        a->started();
+        testing::launch(*a, {"pi", "hello"});
         BOOST_TEST(host.sent.back() == R"({"id":"askhost-1","type":"prompt","message":"hello"})");
         a->on_line(R"({"type":"agent_start"})");
         BOOST_TEST(a->prompt("more"));

@@ -7,42 +7,41 @@
 
 namespace askhost {
 
-Outcome Outcome::answered(std::vector<Answer> a) {
+namespace {
+
+// An outcome of kind k and nothing else: the factories add what their kind carries.
+Outcome of_kind(OutcomeKind k) {
     Outcome o;
-    o.kind = OutcomeKind::Answered;
+    o.kind = k;
+    return o;
+}
+
+}  // namespace
+
+Outcome Outcome::answered(std::vector<Answer> a) {
+    Outcome o = of_kind(OutcomeKind::Answered);
     o.answers = std::move(a);
     return o;
 }
 
 Outcome Outcome::cancelled(std::string reason) {
-    Outcome o;
-    o.kind = OutcomeKind::Cancelled;
+    Outcome o = of_kind(OutcomeKind::Cancelled);
     o.reason = std::move(reason);
     return o;
 }
 
-Outcome Outcome::timed_out() {
-    Outcome o;
-    o.kind = OutcomeKind::TimedOut;
-    return o;
-}
+Outcome Outcome::timed_out() { return of_kind(OutcomeKind::TimedOut); }
 
-Outcome Outcome::connection_lost() {
-    Outcome o;
-    o.kind = OutcomeKind::ConnectionLost;
-    return o;
-}
+Outcome Outcome::connection_lost() { return of_kind(OutcomeKind::ConnectionLost); }
 
 Outcome Outcome::pending(std::string file) {
-    Outcome o;
-    o.kind = OutcomeKind::Pending;
+    Outcome o = of_kind(OutcomeKind::Pending);
     o.pending_file = std::move(file);
     return o;
 }
 
 Outcome Outcome::refused(Refusal r) {
-    Outcome o;
-    o.kind = OutcomeKind::Refused;
+    Outcome o = of_kind(OutcomeKind::Refused);
     o.error = std::move(r);
     return o;
 }
@@ -94,6 +93,18 @@ std::string joined(const std::vector<std::string>& values) {
     return out;
 }
 
+// An answer's preview and notes, those it has.
+void write_annotation(JsonWriter& w, const Answer& a) {
+    if (!a.preview.empty()) {
+        key(w, "preview");
+        put(w, a.preview);
+    }
+    if (!a.notes.empty()) {
+        key(w, "notes");
+        put(w, a.notes);
+    }
+}
+
 void write_answer(JsonWriter& w, const Answer& a) {
     w.StartObject();
     key(w, "question");
@@ -112,14 +123,7 @@ void write_answer(JsonWriter& w, const Answer& a) {
     }
     key(w, "wasCustom");
     w.Bool(a.was_custom);
-    if (!a.preview.empty()) {
-        key(w, "preview");
-        put(w, a.preview);
-    }
-    if (!a.notes.empty()) {
-        key(w, "notes");
-        put(w, a.notes);
-    }
+    write_annotation(w, a);
     w.EndObject();
 }
 
@@ -212,14 +216,7 @@ void write_answers_map(JsonWriter& w, const std::vector<Answer>& answers) {
         if (a.preview.empty() && a.notes.empty()) continue;
         key(w, a.question);
         w.StartObject();
-        if (!a.preview.empty()) {
-            key(w, "preview");
-            put(w, a.preview);
-        }
-        if (!a.notes.empty()) {
-            key(w, "notes");
-            put(w, a.notes);
-        }
+        write_annotation(w, a);
         w.EndObject();
     }
     w.EndObject();

@@ -3,6 +3,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "json/json_access.hpp"
+
 namespace askhost {
 
 namespace {
@@ -33,27 +35,17 @@ ClientAskCaps parse_client_caps(const rapidjson::Value& capabilities) {
 
 void write_ask_members(JsonWriter& w, const Ask& ask, const ClientAskCaps& caps) {
     write_str(w, "id", ask.id);
-    w.Key("questions");
-    w.StartArray();
-    for (const auto& q : ask.questions) {
-        w.StartObject();
+    json::write_objects(w, "questions", ask.questions, [&](const Question& q) {
         write_str(w, "question", q.question);
         if (!q.header.empty()) write_str(w, "header", q.header);
-        w.Key("options");
-        w.StartArray();
-        for (const auto& o : q.options) {
-            w.StartObject();
+        json::write_objects(w, "options", q.options, [&](const Option& o) {
             write_str(w, "label", o.label);
             if (!o.description.empty()) write_str(w, "description", o.description);
             if (o.preview && caps.previews) write_str(w, "preview", *o.preview);
-            w.EndObject();
-        }
-        w.EndArray();
+        });
         w.Key("multiSelect");
         w.Bool(q.multi_select && caps.multi_select);
-        w.EndObject();
-    }
-    w.EndArray();
+    });
     if (!ask.metadata_json.empty()) {
         w.Key("metadata");
         w.RawValue(ask.metadata_json.data(), ask.metadata_json.size(), rapidjson::kObjectType);
