@@ -13,6 +13,7 @@
 #include "app/hosts_command.hpp"
 #include "askhost_config.h"
 #include "frontends/editor/ask_json.hpp"
+#include "frontends/editor/editor_protocol.hpp"
 #include "frontends/editor/registry.hpp"
 #include "frontends/editor/socket_listener.hpp"
 #include "frontends/terminal_output.hpp"
@@ -38,22 +39,21 @@ constexpr const char* kUsage =
     "(the deepest one; see `askhost hosts`).\n";
 
 // The Ask an ask/show request carries, checked like an agent's (lenient: the host already checked).
-Parsed<Ask> ask_from_params(const rapidjson::Value& params) {
-    if (!params.IsObject()) return Refusal{"invalid_request", "params", "params: expected an object"};
-    auto id = params.FindMember("id");
-    if (id == params.MemberEnd() || !id->value.IsString())
-        return Refusal{"invalid_request", "params.id", "params.id: expected a string"};
-    rapidjson::Document tool(rapidjson::kObjectType);
-    auto q = params.FindMember("questions");
-    if (q != params.MemberEnd()) tool.AddMember("questions", rapidjson::Value(q->value, tool.GetAllocator()), tool.GetAllocator());
-    auto parsed = parse_ask_input(tool, Profile::Lenient);
-    if (auto* r = std::get_if<Refusal>(&parsed)) return *r;
+struct AskShowParams {
     Ask ask;
-    ask.id = id->value.GetString();
-    ask.questions = std::get<AskInput>(std::move(parsed)).questions;
-    auto agent = params.FindMember("agent");
-    if (agent != params.MemberEnd() && agent->value.IsString()) ask.agent = agent->value.GetString();
-    return ask;
+};
+json::Status from_json(const rapidjson::Value& v, AskShowParams& out, const json::Path& at) {
+    json::Borrowed questions;
+    json::ObjectReader o(v, at);
+    if (!o.required("id", out.ask.id).optional("questions", questions).lenient("agent", out.ask.agent).ok())
+        return o.status();
+    rapidjson::Document tool(rapidjson::kObjectType);
+    if (questions.value)
+        tool.AddMember("questions", rapidjson::Value(*questions.value, tool.GetAllocator()), tool.GetAllocator());
+    auto parsed = parse_ask_input(tool, Profile::Lenient);
+    if (auto* r = std::get_if<Refusal>(&parsed)) return json::FieldError{r->path, r->message};
+    out.ask.questions = std::get<AskInput>(std::move(parsed)).questions;
+    return {};
 }
 
 }  // namespace
@@ -123,28 +123,16 @@ int run_attach(const std::vector<std::string>& args) {
     if (popup) topts.key_guard = std::chrono::milliseconds(400);
     TerminalDialog dialog(io, std::move(topts));
     auto conn = std::make_shared<Connection>(io, fd, out_fd);
-    std::map<std::string, std::shared_ptr<Responder>> open;
+    std::map<std::string, Reply<Outcome>> open;
     int code = 0;
     bool detaching = false;
     bool shown_any = false;
 
-    auto& rpc = conn->rpc();
-    rpc.on_request = [&](std::string_view method, const rapidjson::Value& params, Responder r) {
-        if (method != "ask/show") {
-            r.error(rpc_error::method_not_found, "method not found: " + std::string(method));
-            return;
-        }
-        auto parsed = ask_from_params(params);
-        if (auto* bad = std::get_if<Refusal>(&parsed)) {
-            r.error(rpc_error::invalid_params, bad->message);
-            return;
-        }
-        Ask ask = std::get<Ask>(std::move(parsed));
-        auto responder = std::make_shared<Responder>(std::move(r));
-        open[ask.id] = responder;
+    RpcDispatcher dispatch(conn->rpc());
+    dispatch.method<AskShowParams, Outcome>("ask/show", [&](const AskShowParams& p, Reply<Outcome> reply) {
+        open.insert_or_assign(p.ask.id, reply);
         shown_any = true;
-        std::string id = ask.id;
-        dialog.show(ask, [&, id, responder](Outcome o) {
+        dialog.show(p.ask, [&, id = p.ask.id, reply](Outcome o) {
             open.erase(id);
             if (o.kind == OutcomeKind::ConnectionLost) {
                 // This terminal went away (a popup closed): leaving is no answer; the question waits.
@@ -153,46 +141,32 @@ int run_attach(const std::vector<std::string>& args) {
                 io.stop();
                 return;
             }
-            responder->result(outcome_json(o));
+            reply(o);
         });
-    };
-    rpc.on_notify = [&](std::string_view method, const rapidjson::Value& params) {
-        if (method == "ask/state" && params.IsObject()) {
-            // --next: done once the host has nothing more waiting (and something was answered here).
-            auto state = params.FindMember("state");
-            if (until_idle && shown_any && open.empty() && state != params.MemberEnd() && state->value.IsString() &&
-                std::string_view(state->value.GetString()) == "idle") {
-                detaching = true;
-                dialog.restore_terminal();
-                conn->close("done");
-                io.stop();
-            }
-        } else if (method == "$/cancelRequest" && params.IsObject()) {
-            auto id = params.FindMember("askId");
-            if (id == params.MemberEnd() || !id->value.IsString()) return;
-            std::string ask_id = id->value.GetString();
-            dialog.withdraw(ask_id);
-            auto it = open.find(ask_id);
-            if (it != open.end()) {
-                it->second->error(rpc_error::request_cancelled, "withdrawn");
-                open.erase(it);
-            }
-        } else if (method == "agent/output" && params.IsObject()) {
-            auto s = params.FindMember("stream");
-            auto t = params.FindMember("text");
-            if (t == params.MemberEnd() || !t->value.IsString()) return;
-            bool err = s != params.MemberEnd() && s->value.IsString() && std::string_view(s->value.GetString()) == "stderr";
-            out.write(err ? Stream::Stderr : Stream::Stdout,
-                      std::string_view(t->value.GetString(), t->value.GetStringLength()));
-        } else if (method == "agent/exit" && params.IsObject()) {
-            auto c = params.FindMember("exitCode");
-            auto sig = params.FindMember("signal");
-            std::string how = c != params.MemberEnd() && c->value.IsInt() ? "with code " + std::to_string(c->value.GetInt())
-                              : sig != params.MemberEnd() && sig->value.IsInt() ? "by signal " + std::to_string(sig->value.GetInt())
-                                                                                : "";
-            out.write(Stream::Stderr, "askhost attach: the agent exited " + how + "\n");
+    });
+    dispatch.notification<AskStateParams>("ask/state", [&](const AskStateParams& p) {
+        // --next: done once the host has nothing more waiting (and something was answered here).
+        if (until_idle && shown_any && open.empty() && p.state == "idle") {
+            detaching = true;
+            dialog.restore_terminal();
+            conn->close("done");
+            io.stop();
         }
-    };
+    });
+    dispatch.notification<CancelRequestParams>("$/cancelRequest", [&](const CancelRequestParams& p) {
+        dialog.withdraw(p.ask_id);
+        auto it = open.find(p.ask_id);
+        if (it == open.end()) return;
+        it->second.error(rpc_error::request_cancelled, "withdrawn");
+        open.erase(it);
+    });
+    dispatch.notification<AgentOutputParams>("agent/output", [&](const AgentOutputParams& p) { out.write(p.stream, p.text); });
+    dispatch.notification<AgentExitParams>("agent/exit", [&](const AgentExitParams& p) {
+        std::string how = p.exit_code ? "with code " + std::to_string(*p.exit_code)
+                          : p.signal  ? "by signal " + std::to_string(*p.signal)
+                                      : "";
+        out.write(Stream::Stderr, "askhost attach: the agent exited " + how + "\n");
+    });
     conn->on_closed = [&](std::string_view reason) {
         dialog.restore_terminal();
         if (!detaching) {
@@ -203,9 +177,11 @@ int run_attach(const std::vector<std::string>& args) {
         io.stop();
     };
     conn->start();
-    rpc.call("initialize",
-             "{\"clientInfo\":{\"name\":\"askhost attach\",\"version\":\"" ASKHOST_VERSION "\"},"
-             "\"capabilities\":{\"ask\":{\"multiSelect\":true,\"previews\":true,\"notes\":true}}}",
+    InitializeParams hello;
+    hello.client_name = "askhost attach";
+    hello.client_version = ASKHOST_VERSION;
+    auto& rpc = conn->rpc();
+    rpc.call("initialize", json::to_text(hello),
              [&](const rapidjson::Value*, const RpcError* err) {
                  if (err) {
                      write_all(2, "askhost attach: the host refused: " + err->message + "\n");

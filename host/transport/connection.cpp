@@ -8,14 +8,7 @@
 namespace askhost {
 
 Connection::Connection(boost::asio::io_context& io, int in_fd, int out_fd, std::size_t max_body, Framing framing)
-    : in_(io, in_fd), out_(io, out_fd), framing_(framing), decoder_(max_body), lines_(max_body),
-      rpc_([this, a = alive_](std::string body) {
-          if (*a) send(std::move(body));
-      }) {
-    rpc_.on_problem = [this](std::string_view p) {
-        if (on_problem) on_problem(p);
-    };
-}
+    : Channel(framing, max_body), in_(io, in_fd), out_(io, out_fd) {}
 
 Connection::~Connection() { *alive_ = false; }
 
@@ -25,22 +18,8 @@ void Connection::read() {
     in_.async_read_some(boost::asio::buffer(buf_),
         [this, a = alive_](const boost::system::error_code& ec, std::size_t n) {
             if (!*a) return;
-            if (n) {
-                auto on_event = [this, a](FrameDecoder::Event ev) {
-                    if (!*a || closed_) return;
-                    if (ev.ok) {
-                        rpc_.receive(ev.body);
-                    } else {
-                        if (on_problem) on_problem(ev.error);
-                        // A framing error is answered like a JSON-RPC error with no id.
-                        send(jsonrpc::error("null", rpc_error::invalid_request, ev.error));
-                    }
-                };
-                std::string_view data(buf_.data(), n);
-                if (framing_ == Framing::Lines) lines_.feed(data, on_event);
-                else decoder_.feed(data, on_event);
-            }
-            if (!*a || closed_) return;
+            if (n) received(std::string_view(buf_.data(), n));
+            if (!*a || closed()) return;
             if (ec) {
                 close(ec == boost::asio::error::eof ? "end of input" : ec.message());
                 return;
@@ -49,20 +28,12 @@ void Connection::read() {
         });
 }
 
-void Connection::send(std::string body) {
-    if (closed_) return;
-    if (framing_ == Framing::Lines) {
-        body.push_back('\n');
-    } else {
-        // The header on its own: a large body is queued as it is, not copied behind it.
-        std::string header = encode_frame_header(body.size());
-        queued_ += header.size();
-        queue_.push_back(std::move(header));
-    }
-    queued_ += body.size();
-    queue_.push_back(std::move(body));
-    // Written at the end of this turn of the event loop: what the same event produces (an
-    // ask/show and the ask/state after it) goes out in one write, and wakes the peer once.
+void Connection::queue(std::string bytes) {
+    queued_ += bytes.size();
+    queue_.push_back(std::move(bytes));
+}
+
+void Connection::flush() {
     if (writing_ || pump_posted_) return;
     pump_posted_ = true;
     boost::asio::post(in_.get_executor(), [this, a = alive_] {
@@ -110,14 +81,9 @@ void Connection::pump() {
     });
 }
 
-void Connection::close(std::string_view reason) {
-    if (closed_) return;
-    closed_ = true;
+void Connection::stop_reading() {
     boost::system::error_code ignored;
     in_.cancel(ignored);
-    rpc_.close(reason);
-    auto cb = on_closed;  // the callback may destroy this connection
-    if (cb) cb(reason);
 }
 
 }  // namespace askhost

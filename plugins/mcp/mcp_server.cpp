@@ -3,7 +3,6 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "askhost_config.h"
 #include "json/json_access.hpp"
 #include "transport/rpc_errors.hpp"
 
@@ -153,9 +152,20 @@ std::string tool_result_json(const Outcome& outcome) {
 }
 
 McpServer::McpServer(RpcEndpoint& rpc, McpAsker& asker, Log log, boost::asio::io_context* io)
-    : rpc_(rpc), asker_(asker), log_(std::move(log)), io_(io) {
-    rpc_.on_request = [this](std::string_view m, const rapidjson::Value& p, Responder r) { on_request(m, p, std::move(r)); };
-    rpc_.on_notify = [this](std::string_view m, const rapidjson::Value& p) { on_notify(m, p); };
+    : rpc_(rpc), asker_(asker), log_(std::move(log)), io_(io), bind_(rpc, *this) {
+    // MCP forbids reusing an id in a session. Taking it again would orphan the open call (its
+    // question could no longer be cancelled); the newcomer is refused, the open call goes on.
+    bind_.gate = [this](std::string_view, const Responder& r) -> std::optional<RpcError> {
+        if (!open_.count(r.id_json())) return std::nullopt;
+        return RpcError{rpc_error::invalid_request,
+                        "request id already in use: " + r.id_json() + " is a tools/call still waiting for its answer"};
+    };
+    bind_.not_found = "Method not found: ";
+    bind_.method("initialize", &McpServer::initialize);
+    bind_.method("ping", &McpServer::ping);
+    bind_.method("tools/list", &McpServer::list_tools);
+    bind_.method("tools/call", &McpServer::call_tool);
+    bind_.notification("notifications/cancelled", &McpServer::cancelled);
 }
 
 McpServer::~McpServer() {
@@ -172,81 +182,38 @@ void McpServer::close() {
         if (cancel) cancel();
 }
 
-void McpServer::on_request(std::string_view method, const rapidjson::Value& params, Responder r) {
-    // MCP forbids reusing an id in a session. Taking it again would orphan the open call (its
-    // question could no longer be cancelled); the newcomer is refused, the open call goes on.
-    if (open_.count(r.id_json()))
-        return r.error(rpc_error::invalid_request,
-                       "request id already in use: " + r.id_json() + " is a tools/call still waiting for its answer");
-    if (method == "initialize") {
-        std::string requested;
-        if (params.IsObject()) {
-            auto v = params.FindMember("protocolVersion");
-            if (v != params.MemberEnd() && v->value.IsString()) requested = v->value.GetString();
-            auto ci = params.FindMember("clientInfo");
-            if (ci != params.MemberEnd() && ci->value.IsObject()) {
-                auto n = ci->value.FindMember("name");
-                if (n != ci->value.MemberEnd() && n->value.IsString() && n->value.GetStringLength() > 0)
-                    client_name_ = n->value.GetString();
-            }
-            auto caps = params.FindMember("capabilities");
-            client_elicits_ = caps != params.MemberEnd() && caps->value.IsObject() && caps->value.HasMember("elicitation");
-        }
-        r.result("{\"protocolVersion\":" + json_quote(negotiate_version(requested)) +
-                 ",\"capabilities\":{\"tools\":{\"listChanged\":false}},"
-                 "\"serverInfo\":{\"name\":\"askhost\",\"title\":\"askhost\",\"version\":\"" ASKHOST_VERSION "\"},"
-                 "\"instructions\":\"ask_user_question shows your questions to the user (in their editor, "
-                 "terminal or any attached askhost client) and returns their answers.\"}");
-        return;
-    }
-    if (method == "ping") return r.result("{}");
-    if (method == "tools/list") {
-        static const std::string tools = tools_list_json();  // the same text every time
-        return r.result(tools);
-    }
-    if (method == "tools/call") return call_tool(params, std::move(r));
-    r.error(rpc_error::method_not_found, "Method not found: " + std::string(method));
+void McpServer::initialize(const InitializeParams& p, Reply<InitializeResult> reply) {
+    if (!p.client_name.empty()) client_name_ = p.client_name;
+    client_elicits_ = p.elicits;
+    reply({negotiate_version(p.protocol_version)});
 }
 
-void McpServer::on_notify(std::string_view method, const rapidjson::Value& params) {
-    if (method != "notifications/cancelled" || !params.IsObject()) return;
-    auto id = params.FindMember("requestId");
-    // An id is a string or a number (so its JSON text is short; a nested one would serialise recursively).
-    if (id == params.MemberEnd() || !(id->value.IsString() || id->value.IsInt64())) return;
-    auto it = open_.find(to_json(id->value));
+void McpServer::ping(const json::Ignored&, Reply<json::EmptyObject> reply) { reply({}); }
+
+void McpServer::list_tools(const json::Ignored&, Reply<json::RawJson> reply) {
+    static const json::RawJson tools{tools_list_json()};  // the same text every time
+    reply(tools);
+}
+
+void McpServer::cancelled(const CancelledParams& p) {
+    auto it = open_.find(p.request_id.json);
     if (it == open_.end()) return;
     auto cancel = std::move(it->second);
     open_.erase(it);
     if (cancel) cancel();
 }
 
-// REQ-AUQ-005. Codex 0.169 marks a sub-agent's call in _meta["x-codex-turn-metadata"]
-// (thread_source "subagent", a subagent_kind); Claude Code and Gemini CLI mark nothing here
-// (docs/subagents.md).
-bool McpServer::from_subagent(const rapidjson::Value& params) {
-    const rapidjson::Value* meta = json::member(params, "_meta");
-    const rapidjson::Value* codex = meta ? json::member(*meta, "x-codex-turn-metadata") : nullptr;
-    if (!codex || !codex->IsObject()) return false;
-    return json::string_of(*codex, "thread_source") == "subagent" || !json::string_of(*codex, "subagent_kind").empty();
-}
-
-void McpServer::call_tool(const rapidjson::Value& params, Responder r) {
-    if (!params.IsObject()) return r.error(rpc_error::invalid_params, "params: expected an object");
-    auto name = params.FindMember("name");
-    if (name == params.MemberEnd() || !name->value.IsString())
-        return r.error(rpc_error::invalid_params, "params.name: expected a string");
-    std::string_view tool(name->value.GetString(), name->value.GetStringLength());
-    if (tool != kToolName && tool != kToolAlias)
-        return r.error(rpc_error::invalid_params, "Unknown tool: " + std::string(tool));
+void McpServer::call_tool(const CallToolParams& p, Reply<json::RawJson> reply) {
+    if (p.name != kToolName && p.name != kToolAlias)
+        return reply.error(rpc_error::invalid_params, "Unknown tool: " + p.name);
     static const rapidjson::Value empty(rapidjson::kObjectType);
-    auto args_it = params.FindMember("arguments");
-    const rapidjson::Value& args = args_it == params.MemberEnd() || args_it->value.IsNull() ? empty : args_it->value;
+    const rapidjson::Value& args = p.arguments.value && !p.arguments.value->IsNull() ? *p.arguments.value : empty;
     auto parsed = parse_ask_input(args, Profile::Strict);
-    if (std::holds_alternative<AskInput>(parsed) && from_subagent(params))
+    if (std::holds_alternative<AskInput>(parsed) && p.meta.from_subagent)
         parsed = Refusal{"subagent", "subagent", kSubagentRefusal};
     if (auto now = outcome_without_asking(parsed)) {
         if (now->kind == OutcomeKind::Refused && log_) log_("refused an ask_user_question call: " + now->error.message);
-        return r.result(tool_result_json(*now));
+        return reply({tool_result_json(*now)});
     }
     auto input = std::get<AskInput>(std::move(parsed));
     Ask ask;
@@ -254,8 +221,7 @@ void McpServer::call_tool(const rapidjson::Value& params, Responder r) {
     ask.metadata_json = std::move(input.metadata_json);
     ask.agent = client_name_;
     ask.profile = Profile::Strict;
-    const std::string id = r.id_json();
-    auto responder = std::make_shared<Responder>(std::move(r));
+    const std::string id = reply.id_json();
     open_[id] = {};
     auto stop_ticking = [this, id, alive = alive_] {
         if (!*alive) return;
@@ -264,26 +230,23 @@ void McpServer::call_tool(const rapidjson::Value& params, Responder r) {
         t->second->cancel();
         ticking_.erase(t);
     };
-    auto cancel = asker_.ask(std::move(ask), *this, [this, id, responder, stop_ticking, alive = alive_](Outcome o) {
+    auto cancel = asker_.ask(std::move(ask), *this, [this, id, reply, stop_ticking, alive = alive_](Outcome o) {
         if (*alive) open_.erase(id);
         stop_ticking();
-        responder->result(tool_result_json(o));
+        reply({tool_result_json(o)});
     });
     auto it = open_.find(id);
     if (it == open_.end()) return;  // answered at once
     // A cancelled call is answered too: the client ignores a reply to what it cancelled.
-    it->second = [cancel = std::move(cancel), responder, stop_ticking] {
+    it->second = [cancel = std::move(cancel), reply, stop_ticking] {
         stop_ticking();
         if (cancel) cancel();
-        responder->error(rpc_error::request_cancelled, "cancelled by the client");
+        reply.error(rpc_error::request_cancelled, "cancelled by the client");
     };
     // The person may take a while: say so where the client shows progress.
-    const rapidjson::Value* meta = json::member(params, "_meta");
-    const rapidjson::Value* token = meta ? json::member(*meta, "progressToken") : nullptr;
-    // A string or a number, echoed as the client wrote it (an integer past 64 bits included).
-    if (io_ && token && (token->IsString() || json::is_number(*token))) {
+    if (io_ && p.meta.progress_token) {
         ticking_[id] = std::make_shared<boost::asio::steady_timer>(*io_);
-        tick(id, to_json(*token), 1);
+        tick(id, *p.meta.progress_token, 1);
     }
 }
 
@@ -321,8 +284,7 @@ std::function<void()> McpServer::elicit(const Ask& ask, McpAsker::Reply reply) {
 
 void McpServer::progress(const std::string& token_json, int step, std::string_view message) {
     if (token_json.empty()) return;
-    rpc_.notify("notifications/progress", "{\"progressToken\":" + token_json + ",\"progress\":" + std::to_string(step) +
-                                              ",\"message\":" + json_quote(message) + "}");
+    rpc_.notify("notifications/progress", json::to_text(ProgressParams{token_json, step, std::string(message)}));
 }
 
 }  // namespace askhost::mcp

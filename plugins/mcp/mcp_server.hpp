@@ -13,7 +13,9 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "core/model/outcome.hpp"
+#include "mcp_protocol.hpp"
 #include "transport/jsonrpc.hpp"
+#include "transport/rpc_binder.hpp"
 
 namespace askhost::mcp {
 
@@ -78,10 +80,12 @@ public:
     void progress(const std::string& token_json, int step, std::string_view message);
 
 private:
-    void on_request(std::string_view method, const rapidjson::Value& params, Responder r);
-    void on_notify(std::string_view method, const rapidjson::Value& params);
-    void call_tool(const rapidjson::Value& params, Responder r);
-    static bool from_subagent(const rapidjson::Value& params);
+    // The protocol, bound one line a method (the types: mcp_protocol.hpp).
+    void initialize(const InitializeParams& p, Reply<InitializeResult> reply);
+    void ping(const json::Ignored&, Reply<json::EmptyObject> reply);
+    void list_tools(const json::Ignored&, Reply<json::RawJson> reply);
+    void call_tool(const CallToolParams& p, Reply<json::RawJson> reply);
+    void cancelled(const CancelledParams& p);
     void tick(const std::string& id, const std::string& token_json, int step);
 
     RpcEndpoint& rpc_;
@@ -93,6 +97,7 @@ private:
     boost::asio::io_context* io_;
     std::map<std::string, std::shared_ptr<boost::asio::steady_timer>> ticking_;  // calls sending progress
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    RpcBinder<McpServer> bind_;  // last: its handlers use everything above
 };
 
 }  // namespace askhost::mcp

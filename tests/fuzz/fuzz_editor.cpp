@@ -1,11 +1,10 @@
-// JSON-RPC dispatch as a client reaches it: bytes on a socket to the editor hub, which frames
-// them, parses them, answers requests, shows a pending ask and takes the client's answer.
+// JSON-RPC dispatch as a client reaches it: bytes on a connection to the editor hub, which frames
+// them, parses them, answers requests, shows a pending ask and takes the client's answer. The
+// connection is in memory (no socket pair, no system calls): the hub cannot tell, and a run
+// costs what the hub does, not what the kernel does.
 // Input: a first byte 'R' sends the rest as a raw stream; otherwise each line after the first
 // byte is one message body, framed here (so the fuzzer spends its time on the JSON).
 // Everything the host writes back must be framed, valid JSON; the ask ends at most once.
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -13,14 +12,13 @@
 #include <string_view>
 
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/posix/stream_descriptor.hpp>
-#include <boost/asio/write.hpp>
 
 #include "core/broker.hpp"
 #include "frontends/editor/editor_hub.hpp"
 #include "fuzz.hpp"
 #include "json_check.hpp"
 #include "transport/framing.hpp"
+#include "transport/memory_connection.hpp"
 
 using namespace askhost;
 
@@ -55,10 +53,8 @@ std::string input_stream(std::string_view in) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string stream = input_stream({reinterpret_cast<const char*>(data), size});
-    int fds[2];
-    FUZZ_CHECK(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) == 0);
 
-    // One event loop for the whole run, as a host has; each input gets its own socket pair.
+    // One event loop for the whole run, as a host has; each input gets its own connection.
     static boost::asio::io_context io;
     io.restart();
     Broker broker(io);
@@ -76,33 +72,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     bool exited = false;
     hub.on_exit = [&](int) { exited = true; };
     hub.on_primary_lost = [&] { exited = true; };
-    int dup_fd = ::dup(fds[0]);
-    FUZZ_CHECK(dup_fd >= 0);
-    hub.add_client(std::make_shared<Connection>(io, fds[0], dup_fd), primary);
+    // The peer: reads (and checks) everything the host writes until the host is done.
+    auto conn = std::make_shared<MemoryConnection>(io);
+    FrameDecoder replies;
+    conn->on_peer_bytes = [&](std::string_view bytes) {
+        replies.feed(bytes, [](FrameDecoder::Event ev) {
+            FUZZ_CHECK(ev.ok);
+            if (!valid_json(ev.body)) std::fprintf(stderr, "invalid JSON written: %s\n", ev.body.c_str());
+            FUZZ_CHECK(valid_json(ev.body));
+        });
+    };
+    hub.add_client(conn, primary);
     // After one exchange, a second round of state and output reaches the client too.
     hub.agent_output(Stream::Stdout, "out\xff\n");
     // The input as the agent's output too: every byte must come out as valid JSON text.
     hub.agent_output(Stream::Stderr, std::string_view(reinterpret_cast<const char*>(data), std::min<std::size_t>(size, 4096)));
     hub.state_changed();
 
-    // The peer: writes the input, then reads (and checks) everything until the host closes.
-    boost::asio::posix::stream_descriptor peer(io, fds[1]);
-    FrameDecoder replies;
-    std::array<char, 65536> buf{};
-    std::function<void()> read = [&] {
-        peer.async_read_some(boost::asio::buffer(buf), [&](const boost::system::error_code& ec, std::size_t n) {
-            replies.feed({buf.data(), n}, [](FrameDecoder::Event ev) {
-                FUZZ_CHECK(ev.ok);
-                if (!valid_json(ev.body)) std::fprintf(stderr, "invalid JSON written: %s\n", ev.body.c_str());
-                FUZZ_CHECK(valid_json(ev.body));
-            });
-            if (!ec) read();
-        });
-    };
-    boost::asio::async_write(peer, boost::asio::buffer(stream), [&](const boost::system::error_code&, std::size_t) {
-        ::shutdown(fds[1], SHUT_WR);
-    });
-    read();
+    // The peer writes the input, then closes its end.
+    conn->peer_write(stream);
+    conn->peer_close();
     io.run();
     FUZZ_CHECK(outcomes <= 2);
     FUZZ_CHECK(hub.client_count() == 0);

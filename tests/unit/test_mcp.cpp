@@ -224,3 +224,39 @@ BOOST_FIXTURE_TEST_CASE(closing_cancels_every_open_call, Fixture) {
     server.close();
     BOOST_TEST(asker.cancels == 2);
 }
+
+BOOST_FIXTURE_TEST_CASE(bad_params_are_32602_naming_the_field, Fixture) {
+    rpc.receive(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5}})");
+    BOOST_TEST(last()["error"]["code"].GetInt() == -32602);
+    BOOST_TEST(std::string(last()["error"]["message"].GetString()) == "params.name: expected a string");
+    rpc.receive(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":[]})");
+    BOOST_TEST(std::string(last()["error"]["message"].GetString()) == "params: expected an object");
+    rpc.receive(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"Bash"}})");
+    BOOST_TEST(std::string(last()["error"]["message"].GetString()) == "Unknown tool: Bash");
+    rpc.receive(R"({"jsonrpc":"2.0","id":4,"method":"nope"})");
+    BOOST_TEST(std::string(last()["error"]["message"].GetString()) == "Method not found: nope");
+    // initialize reads what it can and never refuses.
+    rpc.receive(R"({"jsonrpc":"2.0","id":5,"method":"initialize","params":{"protocolVersion":7,"clientInfo":{"name":""},"capabilities":{"elicitation":{}}}})");
+    BOOST_TEST(std::string(last()["result"]["protocolVersion"].GetString()) == "2025-11-25");
+    BOOST_TEST(server.client_name() == "mcp client");
+    BOOST_TEST(server.client_elicits());
+    BOOST_TEST(asker.asks.empty());
+}
+
+BOOST_FIXTURE_TEST_CASE(an_id_in_use_is_refused_and_progress_is_sent_for_the_token, Fixture) {
+    rpc.receive(R"({"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"ask_user_question","_meta":{"progressToken":12345678901234567890123},"arguments":{"questions":[)" +
+                std::string(kQuestion) + "]}}}");
+    BOOST_REQUIRE(asker.asks.size() == 1u);
+    rpc.receive(R"({"jsonrpc":"2.0","id":"c","method":"ping"})");
+    BOOST_TEST(last()["error"]["code"].GetInt() == -32600);
+    BOOST_TEST(std::string(last()["error"]["message"].GetString()) ==
+               R"(request id already in use: "c" is a tools/call still waiting for its answer)");
+    server.progress("12345678901234567890123", 1, "waiting");
+    BOOST_TEST(sent.back() ==
+               R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":12345678901234567890123,"progress":1,"message":"waiting"}})");
+    rpc.receive(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c"}})");
+    BOOST_TEST(last()["error"]["code"].GetInt() == -32800);
+    BOOST_TEST(asker.cancels == 1);
+    rpc.receive(R"({"jsonrpc":"2.0","id":"c","method":"ping"})");
+    BOOST_TEST(last()["result"].IsObject());
+}

@@ -1,11 +1,15 @@
 #define BOOST_TEST_MODULE transport
 #include <boost/test/unit_test.hpp>
 
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "transport/framing.hpp"
+#include "json/json_codec.hpp"
 #include "transport/jsonrpc.hpp"
+#include "transport/rpc_binder.hpp"
 
 using namespace askhost;
 
@@ -238,4 +242,165 @@ BOOST_AUTO_TEST_CASE(abandon_drops_calls_and_silences_responders_still_held) {
     p.ep.notify("n", "{}");
     BOOST_TEST(p.sent.empty());
     BOOST_TEST(replies == 0);
+}
+
+// --- the typed layer: json_codec and RpcBinder ---------------------------------------------
+
+namespace {
+
+struct TOption {
+    std::string label;
+    std::optional<std::string> description;
+};
+struct TQuestion {
+    std::string question;
+    std::vector<TOption> options;
+    bool multi = false;
+};
+struct TParams {
+    std::vector<TQuestion> questions;
+    std::map<std::string, std::int64_t> counts;
+    std::string hint = "none";
+};
+json::Status from_json(const rapidjson::Value& v, TOption& out, const json::Path& at) {
+    return json::ObjectReader(v, at).required("label", out.label).optional("description", out.description).status();
+}
+json::Status from_json(const rapidjson::Value& v, TQuestion& out, const json::Path& at) {
+    return json::ObjectReader(v, at)
+        .required("question", out.question)
+        .required("options", out.options)
+        .optional("multiSelect", out.multi)
+        .status();
+}
+json::Status from_json(const rapidjson::Value& v, TParams& out, const json::Path& at) {
+    return json::ObjectReader(v, at)
+        .required("questions", out.questions)
+        .optional("counts", out.counts)
+        .lenient("hint", out.hint)
+        .status();
+}
+
+// The error message from_json gives for `text`, or "" when it reads.
+std::string problem_reading(const std::string& text) {
+    rapidjson::Document d;
+    BOOST_REQUIRE_MESSAGE(!json::parse(d, text), text);
+    TParams p;
+    auto e = from_json(d, p, json::Path("params"));
+    return e ? e->message : std::string();
+}
+
+struct TResult {
+    std::string name;
+    std::optional<int> count;
+};
+void to_json(const TResult& r, json::Writer& w) {
+    json::ObjectWriter(w).field("name", r.name).optional("count", r.count);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(from_json_names_the_path_of_the_bad_field) {
+    const std::string q0 = R"({"question":"A?","options":[{"label":"x"}]})";
+    BOOST_TEST(problem_reading(R"({"questions":[)" + q0 + "]}") == "");
+    BOOST_TEST(problem_reading(R"({"questions":[)" + q0 + "," + q0 +
+                               R"(,{"question":"C?","options":[{"label":3}]}]})") ==
+               "params.questions[2].options[0].label: expected a string");
+    BOOST_TEST(problem_reading(R"({"questions":[{"question":"A?"}]})") == "params.questions[0].options: expected an array");
+    BOOST_TEST(problem_reading(R"({"questions":[{"question":"A?","options":[],"multiSelect":"yes"}]})") ==
+               "params.questions[0].multiSelect: expected a boolean");
+    BOOST_TEST(problem_reading(R"({"questions":[{"question":"A?","options":[{"label":"x","description":null}]}]})") ==
+               "params.questions[0].options[0].description: expected a string");
+    BOOST_TEST(problem_reading(R"({"questions":[],"counts":{"a b\"":1.5}})") ==
+               R"(params.counts["a b\""]: expected an integer)");
+    BOOST_TEST(problem_reading(R"({"questions":[],"hint":5})") == "");  // lenient: read as absent
+    BOOST_TEST(problem_reading(R"([])") == "params: expected an object");
+    BOOST_TEST(problem_reading(R"({"questions":1E+2})") == "params.questions: expected an array");
+
+    rapidjson::Document d;
+    BOOST_REQUIRE(!json::parse(d, R"({"questions":[],"counts":{"a":-7},"hint":"h"})"));
+    TParams p;
+    auto e = from_json(d, p, json::Path("params"));
+    BOOST_TEST(!e);
+    BOOST_TEST(p.counts.at("a") == -7);
+    BOOST_TEST(p.hint == "h");
+}
+
+BOOST_AUTO_TEST_CASE(to_json_writes_fields_and_leaves_out_empty_optionals) {
+    BOOST_TEST(json::to_text(TResult{"a\"b", 3}) == R"({"name":"a\"b","count":3})");
+    BOOST_TEST(json::to_text(TResult{"x", std::nullopt}) == R"({"name":"x"})");
+    BOOST_TEST(json::to_text(std::vector<TResult>{{"x", 1}}) == R"([{"name":"x","count":1}])");
+    BOOST_TEST(json::to_text(json::Null{}) == "null");
+    BOOST_TEST(json::to_text(json::EmptyObject{}) == "{}");
+    BOOST_TEST(json::to_text(RequestId{"\"id-1\""}) == R"("id-1")");
+}
+
+namespace {
+
+struct Server {
+    std::vector<std::string> sent;
+    RpcEndpoint rpc{[this](std::string body) { sent.push_back(std::move(body)); }};
+    RpcBinder<Server> bind{rpc, *this};
+    std::vector<std::string> heard;
+    std::optional<Reply<TResult>> held;
+    bool open = true;
+
+    Server() {
+        bind.gate = [this](std::string_view method, const Responder&) -> std::optional<RpcError> {
+            if (open || method == "count") return std::nullopt;
+            return RpcError{-32002, "closed"};
+        };
+        bind.method("count", &Server::count);
+        bind.method("later", &Server::later);
+        bind.notification("note", &Server::note);
+    }
+    void count(const TParams& p, Reply<TResult> reply) {
+        if (p.questions.empty()) return reply.error(-32001, "no questions");
+        reply({p.hint, static_cast<int>(p.questions.size())});
+    }
+    void later(const json::Ignored&, Reply<TResult> reply) { held = reply; }
+    void note(const TOption& o) { heard.push_back(o.label); }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_bound_method_reads_its_params_and_writes_its_result) {
+    Server s;
+    s.rpc.receive(R"({"jsonrpc":"2.0","id":1,"method":"count","params":{"questions":[{"question":"A?","options":[]}],"hint":"h"}})");
+    BOOST_TEST(s.sent.back() == R"({"jsonrpc":"2.0","id":1,"result":{"name":"h","count":1}})");
+    s.rpc.receive(R"({"jsonrpc":"2.0","id":2,"method":"count","params":{"questions":[{"question":"A?","options":[{}]}]}})");
+    BOOST_TEST(s.sent.back() == R"({"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"params.questions[0].options[0].label: expected a string"}})");
+    s.rpc.receive(R"({"jsonrpc":"2.0","id":3,"method":"count","params":{"questions":[]}})");
+    BOOST_TEST(s.sent.back() == R"({"jsonrpc":"2.0","id":3,"error":{"code":-32001,"message":"no questions"}})");
+    s.rpc.receive(R"({"jsonrpc":"2.0","id":4,"method":"nope"})");
+    BOOST_TEST(s.sent.back() == R"({"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"method not found: nope"}})");
+    s.open = false;
+    s.rpc.receive(R"({"jsonrpc":"2.0","id":5,"method":"nope"})");
+    BOOST_TEST(s.sent.back() == R"({"jsonrpc":"2.0","id":5,"error":{"code":-32002,"message":"closed"}})");
+    BOOST_TEST(s.sent.size() == 5u);
+}
+
+BOOST_AUTO_TEST_CASE(bound_notifications_with_bad_params_are_ignored) {
+    Server s;
+    s.rpc.receive(R"({"jsonrpc":"2.0","method":"note","params":{"label":"a"}})");
+    s.rpc.receive(R"({"jsonrpc":"2.0","method":"note","params":{"label":1}})");
+    s.rpc.receive(R"({"jsonrpc":"2.0","method":"other","params":{}})");
+    BOOST_TEST(s.heard == std::vector<std::string>{"a"});
+    BOOST_TEST(s.sent.empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_reply_kept_for_later_answers_once_and_a_dropped_one_errs) {
+    Server s;
+    s.rpc.receive(R"({"jsonrpc":"2.0","id":"a","method":"later"})");
+    BOOST_TEST(s.sent.empty());
+    BOOST_REQUIRE(s.held.has_value());
+    BOOST_TEST(s.held->id_json() == R"("a")");
+    Reply<TResult> copy = *s.held;
+    (*s.held)({"done", std::nullopt});
+    copy({"again", 2});
+    BOOST_TEST(s.sent.size() == 1u);
+    BOOST_TEST(s.sent[0] == R"({"jsonrpc":"2.0","id":"a","result":{"name":"done"}})");
+    s.held.reset();
+    s.rpc.receive(R"({"jsonrpc":"2.0","id":"b","method":"later"})");
+    s.held.reset();  // the last copy goes unanswered
+    BOOST_TEST(s.sent.back().find(R"("id":"b","error":{"code":-32603)") != std::string::npos);
 }

@@ -4,11 +4,9 @@
 #include <map>
 
 #include <boost/asio/post.hpp>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
-#include "askhost_config.h"
 #include "frontends/editor/ask_json.hpp"
+#include "frontends/editor/editor_protocol.hpp"
 #include "json/json_access.hpp"
 #include "json/json_text.hpp"
 #include "transport/rpc_errors.hpp"
@@ -21,19 +19,13 @@ namespace {
 // not for the primary editor, for which the agent's output waits instead.
 constexpr std::size_t kMaxQueuedOutput = 16 * 1024 * 1024;
 
-using json::member;
-
 }  // namespace
 
 class EditorClient final : public Frontend {
 public:
-    EditorClient(EditorHub& hub, std::shared_ptr<Connection> conn, bool primary)
-        : hub_(hub), conn_(std::move(conn)), primary_(primary) {
-        auto& rpc = conn_->rpc();
-        rpc.on_request = [this](std::string_view m, const rapidjson::Value& p, Responder r) {
-            on_request(m, p, std::move(r));
-        };
-        rpc.on_notify = [this](std::string_view m, const rapidjson::Value& p) { on_notify(m, p); };
+    EditorClient(EditorHub& hub, std::shared_ptr<Channel> conn, bool primary)
+        : hub_(hub), conn_(std::move(conn)), primary_(primary), bind_(conn_->rpc(), *this) {
+        bind_protocol();
         if (primary_)
             conn_->on_written = [this, alive = alive_] {
                 if (*alive && hub_.on_primary_written) hub_.on_primary_written();
@@ -64,7 +56,7 @@ public:
     // Bytes waiting for this client: queued for writing, or kept until it is initialized.
     std::size_t backlog() const { return conn_->queued_bytes() + early_bytes_; }
     bool ready() const { return initialized_ && !conn_->closed(); }
-    Connection& connection() { return *conn_; }
+    Channel& connection() { return *conn_; }
 
     std::string_view name() const override { return client_name_; }
 
@@ -96,9 +88,9 @@ public:
     void withdraw(const std::string& ask_id) override {
         auto it = open_.find(ask_id);
         if (it == open_.end()) return;
-        std::string params = "{\"id\":" + it->second + ",\"askId\":" + json_quote(ask_id) + "}";
+        CancelRequestParams params{{it->second}, ask_id};
         open_.erase(it);
-        conn_->rpc().notify("$/cancelRequest", params);
+        conn_->rpc().notify("$/cancelRequest", json::to_text(params));
     }
 
     void notify(std::string_view method, const std::string& params) {
@@ -114,23 +106,14 @@ public:
             dropped_ += text.size();
             return;
         }
-        if (dropped_) {
-            std::string note = "[askhost: " + std::to_string(dropped_) +
-                               " bytes of agent output dropped: the client was not reading]\n";
-            dropped_ = 0;
-            output(Stream::Stderr, note);
-        }
-        std::string_view head = stream == Stream::Stdout ? "{\"stream\":\"stdout\",\"text\":" : "{\"stream\":\"stderr\",\"text\":";
+        if (dropped_) output(Stream::Stderr, dropped_note());
         if (!ready()) {
-            std::string params(head);
-            append_json_text(params, text);
-            params.push_back('}');
-            keep_early("agent/output", params);
+            keep_early("agent/output", json::to_text(AgentOutputParams{stream, text}));
             return;
         }
         // The whole message is built in one string: the bulk of the bytes is copied once.
         std::string msg = jsonrpc::notification_head("agent/output");
-        msg.append(head);
+        msg.append(stream == Stream::Stdout ? "{\"stream\":\"stdout\",\"text\":" : "{\"stream\":\"stderr\",\"text\":");
         append_json_text(msg, text);
         msg.append("}}");
         conn_->rpc().send_message(std::move(msg));
@@ -139,133 +122,109 @@ public:
     // The agent is done: output dropped since the last note is reported now, or never would be.
     void report_dropped() {
         if (!dropped_ || conn_->closed()) return;
-        std::string note = "[askhost: " + std::to_string(dropped_) +
-                           " bytes of agent output dropped: the client was not reading]\n";
-        dropped_ = 0;
-        notify("agent/output", "{\"stream\":\"stderr\",\"text\":" + json_quote(note) + "}");
+        notify("agent/output", json::to_text(AgentOutputParams{Stream::Stderr, dropped_note()}));
     }
 
 private:
-    void on_request(std::string_view method, const rapidjson::Value& params, Responder r) {
-        if (method == "initialize") {
-            if (initialize_seen_) return r.error(rpc_error::invalid_request, "initialize was already called");
-            initialize_seen_ = true;
-            if (const auto* ci = member(params, "clientInfo")) client_name_ = json::string_of(*ci, "name");
-            if (client_name_.empty()) client_name_ = primary_ ? "editor" : "client";
-            if (const auto* ci = member(params, "clientInfo")) client_version_ = json::string_of(*ci, "version");
-            read_workspace(params);
-            if (const auto* caps = member(params, "capabilities")) {
-                caps_ = parse_client_caps(*caps);
-                const auto* ask = member(*caps, "ask");
-                if (ask && ask->IsBool()) can_show_ = ask->GetBool();
-            }
-            r.result(std::string("{\"serverInfo\":{\"name\":\"askhost\",\"version\":\"") + ASKHOST_VERSION +
-                     "\"},\"capabilities\":{\"ask\":{\"multiSelect\":true,\"previews\":true,\"notes\":true},"
-                     "\"agent\":{\"start\":true,\"prompt\":true,\"stop\":true},"
-                     "\"workspace\":{\"workspaceFolders\":{\"supported\":true,\"changeNotifications\":true}}},"
-                     "\"socket\":" + (hub_.socket_path_.empty() ? std::string("null") : json_quote(hub_.socket_path_)) + "}");
-            if (!folders_.empty() || primary_) workspace_changed();
-            return;
-        }
-        if (!initialize_seen_) return r.error(rpc_error::server_not_initialized, "initialize first");
-        if (shutdown_) return r.error(rpc_error::invalid_request, "the server is shutting down");
-        if (method == "shutdown") {
-            shutdown_ = true;
-            r.result("null");
-            return;
-        }
-        if (method == "agent/start") return agent_start(params, std::move(r));
-        if (method == "ask/submit") return ask_submit(params, std::move(r));
-        if (method == "agent/prompt") {
-            std::string text;
-            const auto* t = member(params, "text");
-            if (!t || !t->IsString()) return r.error(rpc_error::invalid_params, "params.text: expected a string");
-            text.assign(t->GetString(), t->GetStringLength());
-            if (auto err = hub_.control_.prompt_agent(text)) return r.error(rpc_error::agent_error, err->message);
-            r.result("{}");
-            return;
-        }
-        if (method == "agent/stop") {
-            auto shared = std::make_shared<Responder>(std::move(r));
-            bool running = hub_.control_.stop_agent([shared](AgentExit e) {
-                shared->result("{\"exitCode\":" + (e.signal ? std::string("null") : std::to_string(e.exit_code)) +
-                               ",\"signal\":" + (e.signal ? std::to_string(e.signal) : std::string("null")) + "}");
-            });
-            if (!running) shared->error(rpc_error::agent_error, "no agent is running");
-            return;
-        }
-        r.error(rpc_error::method_not_found, "method not found: " + std::string(method));
+    std::string dropped_note() {
+        std::string note = "[askhost: " + std::to_string(dropped_) +
+                           " bytes of agent output dropped: the client was not reading]\n";
+        dropped_ = 0;
+        return note;
     }
 
-    void agent_start(const rapidjson::Value& params, Responder r) {
-        if (!params.IsObject()) return r.error(rpc_error::invalid_params, "params: expected an object");
-        auto cmd = params.FindMember("command");
-        if (cmd == params.MemberEnd() || !cmd->value.IsArray() || cmd->value.Empty())
-            return r.error(rpc_error::invalid_params, "params.command: expected a non-empty array of strings");
-        LaunchSpec spec;
-        for (const auto& a : cmd->value.GetArray()) {
-            if (!a.IsString()) return r.error(rpc_error::invalid_params, "params.command: expected strings");
-            spec.argv.emplace_back(a.GetString(), a.GetStringLength());
-        }
-        spec.cwd = json::string_of(params, "cwd");
-        auto env = params.FindMember("env");
-        if (env != params.MemberEnd()) {
-            if (!env->value.IsObject()) return r.error(rpc_error::invalid_params, "params.env: expected an object");
-            for (const auto& m : env->value.GetObject()) {
-                if (!m.value.IsString()) return r.error(rpc_error::invalid_params, "params.env: values must be strings");
-                spec.env[m.name.GetString()] = m.value.GetString();
-            }
-        }
-        std::string adapter = json::string_of(params, "adapter");
-        auto res = hub_.control_.start_agent(spec, adapter.empty() ? "auto" : adapter);
-        if (auto* err = std::get_if<Error>(&res)) return r.error(rpc_error::agent_error, err->message);
-        r.result("{\"pid\":" + std::to_string(std::get<int>(res)) + "}");
+    // The editor protocol, one line a method (the types: editor/editor_protocol.hpp).
+    void bind_protocol() {
+        bind_.gate = [this](std::string_view method, const Responder&) -> std::optional<RpcError> {
+            if (method == "initialize") return std::nullopt;
+            if (!initialize_seen_) return RpcError{rpc_error::server_not_initialized, "initialize first"};
+            if (shutdown_) return RpcError{rpc_error::invalid_request, "the server is shutting down"};
+            return std::nullopt;
+        };
+        bind_.method("initialize", &EditorClient::initialize);
+        bind_.method("shutdown", &EditorClient::shutdown);
+        bind_.method("agent/start", &EditorClient::agent_start);
+        bind_.method("agent/prompt", &EditorClient::agent_prompt);
+        bind_.method("agent/stop", &EditorClient::agent_stop);
+        bind_.method("ask/submit", &EditorClient::ask_submit);
+        bind_.notification("initialized", &EditorClient::initialized);
+        bind_.notification("workspace/didChangeWorkspaceFolders", &EditorClient::did_change_workspace_folders);
+        bind_.notification("exit", &EditorClient::exit_requested);
+        bind_.notification("$/cancelRequest", &EditorClient::cancel_request);
+        // Other notifications ($/setTrace, ...) need nothing from the host.
+    }
+
+    void initialize(const InitializeParams& p, Reply<InitializeResult> reply) {
+        if (initialize_seen_) return reply.error(rpc_error::invalid_request, "initialize was already called");
+        initialize_seen_ = true;
+        client_name_ = !p.client_name.empty() ? p.client_name : primary_ ? "editor" : "client";
+        client_version_ = p.client_version;
+        read_workspace(p);
+        caps_ = p.ask_caps;
+        can_show_ = p.show_asks.value_or(can_show_);
+        reply({hub_.socket_path_});
+        if (!folders_.empty() || primary_) workspace_changed();
+    }
+
+    void shutdown(const json::Ignored&, Reply<json::Null> reply) {
+        shutdown_ = true;
+        reply({});
+    }
+
+    void agent_start(const AgentStartParams& p, Reply<AgentStartResult> reply) {
+        auto res = hub_.control_.start_agent(p.spec, p.adapter);
+        if (auto* err = std::get_if<Error>(&res)) return reply.error(rpc_error::agent_error, err->message);
+        reply({std::get<int>(res)});
+    }
+
+    void agent_prompt(const AgentPromptParams& p, Reply<json::EmptyObject> reply) {
+        if (auto err = hub_.control_.prompt_agent(p.text)) return reply.error(rpc_error::agent_error, err->message);
+        reply({});
+    }
+
+    void agent_stop(const json::Ignored&, Reply<AgentExit> reply) {
+        if (!hub_.control_.stop_agent([reply](AgentExit e) { reply(e); }))
+            reply.error(rpc_error::agent_error, "no agent is running");
     }
 
     // A client asks the person (askhost mcp, the pi extension): the broker shows it like an agent's.
-    void ask_submit(const rapidjson::Value& params, Responder r) {
-        if (!params.IsObject()) return r.error(rpc_error::invalid_params, "params: expected an object");
-        Profile profile = Profile::Lenient;
-        auto p = params.FindMember("profile");
-        if (p != params.MemberEnd()) {
-            auto parsed = p->value.IsString() ? parse_profile(p->value.GetString()) : std::nullopt;
-            if (!parsed) return r.error(rpc_error::invalid_params, "params.profile: expected \"strict\" or \"lenient\"");
-            profile = *parsed;
-        }
-        rapidjson::Document tool(rapidjson::kObjectType);
-        for (const char* key : {"questions", "metadata", "answers", "annotations"}) {
-            auto it = params.FindMember(key);
-            if (it == params.MemberEnd()) continue;
-            // The copy below recurses as deep as the value nests; the model refuses far less.
-            if (json::deeper_than(it->value, 2 * Limits::max_json_depth))
-                return r.result(outcome_json(Outcome::refused(
-                    {"invalid_schema", key, std::string(key) + ": nested deeper than " +
-                                                std::to_string(2 * Limits::max_json_depth) + " levels"})));
-            tool.AddMember(rapidjson::Value(key, tool.GetAllocator()), rapidjson::Value(it->value, tool.GetAllocator()),
-                           tool.GetAllocator());
-        }
-        auto parsed = parse_ask_input(tool, profile);
-        if (auto now = outcome_without_asking(parsed)) return r.result(outcome_json(*now));
+    void ask_submit(const AskSubmitParams& p, Reply<Outcome> reply) {
+        auto parsed = submitted_input(p);
+        if (auto now = outcome_without_asking(parsed)) return reply(*now);
         auto input = std::get<AskInput>(std::move(parsed));
         Ask ask;
         ask.questions = std::move(input.questions);
         ask.metadata_json = std::move(input.metadata_json);
-        ask.agent = json::string_of(params, "agent");
-        if (ask.agent.empty()) ask.agent = client_name_;
-        ask.client = json::string_of(params, "client");
-        ask.profile = profile;
-        ask.route = json::string_of(params, "route");
-        if (ask.route.empty() || ask.route == "agent") ask.route = "submit";
-        ask.cwd = json::string_of(params, "cwd");
-        const std::string request_id = r.id_json();
-        auto responder = std::make_shared<Responder>(std::move(r));
+        ask.agent = p.agent.empty() ? client_name_ : p.agent;
+        ask.client = p.client;
+        ask.profile = p.profile;
+        ask.route = p.route.empty() || p.route == "agent" ? "submit" : p.route;
+        ask.cwd = p.cwd;
+        const std::string request_id = reply.id_json();
         submitted_[request_id] = {};
-        std::string ask_id = hub_.broker_.submit(std::move(ask), [this, request_id, responder, alive = alive_](Outcome o) {
+        std::string ask_id = hub_.broker_.submit(std::move(ask), [this, request_id, reply, alive = alive_](Outcome o) {
             if (*alive) submitted_.erase(request_id);
-            responder->result(outcome_json(o));
+            reply(o);
         });
         auto it = submitted_.find(request_id);
         if (it != submitted_.end()) it->second = ask_id;  // still waiting (not answered inside submit)
+    }
+
+    // The question parts of an ask/submit as one tool input. A part nested deeper than the model
+    // would ever accept is refused before it is copied (the copy recurses as deep as it nests).
+    static Parsed<AskInput> submitted_input(const AskSubmitParams& p) {
+        rapidjson::Document tool(rapidjson::kObjectType);
+        const std::pair<const char*, const json::Borrowed*> parts[] = {
+            {"questions", &p.questions}, {"metadata", &p.metadata}, {"answers", &p.answers}, {"annotations", &p.annotations}};
+        for (const auto& [key, part] : parts) {
+            if (!part->value) continue;
+            constexpr std::size_t limit = 2 * Limits::max_json_depth;
+            if (json::deeper_than(*part->value, limit))
+                return Refusal{"invalid_schema", key, std::string(key) + ": nested deeper than " + std::to_string(limit) + " levels"};
+            tool.AddMember(rapidjson::Value(key, tool.GetAllocator()), rapidjson::Value(*part->value, tool.GetAllocator()),
+                           tool.GetAllocator());
+        }
+        return parse_ask_input(tool, p.profile);
     }
 
     void withdraw_submitted() {
@@ -274,73 +233,66 @@ private:
         for (const auto& [request, ask_id] : open) hub_.broker_.withdraw(ask_id);
     }
 
-    void on_notify(std::string_view method, const rapidjson::Value& params) {
-        if (method == "initialized") {
-            if (!initialize_seen_ || initialized_) return;
-            initialized_ = true;
-            // What the agent said before the client was ready (it starts with askhost) comes first.
-            auto early = std::move(early_);
-            early_.clear();
-            early_bytes_ = 0;
-            for (const auto& [m, p] : early)
-                if (m != "ask/state") conn_->rpc().notify(m, p);
-            notify("ask/state", ask_state_params(hub_.broker_.pending()));
-            if (can_show_) {
-                showing_frontend_ = true;
-                hub_.broker_.add_frontend(*this);
-            }
-        } else if (method == "workspace/didChangeWorkspaceFolders") {
-            const auto* event = member(params, "event");
-            if (!initialize_seen_ || !event) return;
-            auto removed = folders_from(member(*event, "removed"));
-            std::erase_if(folders_, [&](const WorkspaceFolder& f) {
-                return std::any_of(removed.begin(), removed.end(), [&](const WorkspaceFolder& r) { return r.path == f.path; });
-            });
-            for (auto& f : folders_from(member(*event, "added"))) add_folder(std::move(f));
-            workspace_changed();
-        } else if (method == "exit") {
-            said_exit_ = true;
-            int code = shutdown_ ? 0 : 1;
-            if (primary_ && hub_.on_exit) hub_.on_exit(code);
-            conn_->close("exit");
-        } else if (method == "$/cancelRequest" && params.IsObject()) {
-            // The client no longer wants the answer to one of its ask/submit requests.
-            auto id = params.FindMember("id");
-            // Only a string or an integer can be an id we gave out (and serialising anything
-            // else would recurse as deep as a peer nests it).
-            if (id == params.MemberEnd() || !(id->value.IsString() || id->value.IsInt64())) return;
-            auto it = submitted_.find(to_json(id->value));
-            if (it == submitted_.end()) return;
-            std::string ask_id = it->second;
-            submitted_.erase(it);
-            hub_.broker_.withdraw(ask_id);
+    void initialized(const json::Ignored&) {
+        if (!initialize_seen_ || initialized_) return;
+        initialized_ = true;
+        // What the agent said before the client was ready (it starts with askhost) comes first.
+        auto early = std::move(early_);
+        early_.clear();
+        early_bytes_ = 0;
+        for (const auto& [m, p] : early)
+            if (m != "ask/state") conn_->rpc().notify(m, p);
+        notify("ask/state", ask_state_params(hub_.broker_.pending()));
+        if (can_show_) {
+            showing_frontend_ = true;
+            hub_.broker_.add_frontend(*this);
         }
-        // Other notifications ($/setTrace, ...) need nothing from the host.
+    }
+
+    void did_change_workspace_folders(const DidChangeWorkspaceFoldersParams& p) {
+        if (!initialize_seen_ || !p.event) return;
+        auto removed = folders_from(p.event->removed);
+        std::erase_if(folders_, [&](const WorkspaceFolder& f) {
+            return std::any_of(removed.begin(), removed.end(), [&](const WorkspaceFolder& r) { return r.path == f.path; });
+        });
+        for (auto& f : folders_from(p.event->added)) add_folder(std::move(f));
+        workspace_changed();
+    }
+
+    void exit_requested(const json::Ignored&) {
+        said_exit_ = true;
+        int code = shutdown_ ? 0 : 1;
+        if (primary_ && hub_.on_exit) hub_.on_exit(code);
+        conn_->close("exit");
+    }
+
+    // The client no longer wants the answer to one of its ask/submit requests.
+    void cancel_request(const CancelParams& p) {
+        auto it = submitted_.find(p.id.json);
+        if (it == submitted_.end()) return;
+        std::string ask_id = it->second;
+        submitted_.erase(it);
+        hub_.broker_.withdraw(ask_id);
     }
 
     // LSP's workspaceFolders (or rootUri when they are absent): file:// folders only.
-    void read_workspace(const rapidjson::Value& params) {
-        const auto* folders = member(params, "workspaceFolders");
-        if (folders && folders->IsArray()) {
-            for (auto& f : folders_from(folders)) add_folder(std::move(f));
+    void read_workspace(const InitializeParams& p) {
+        if (p.workspace_folders) {
+            for (auto& f : folders_from(*p.workspace_folders)) add_folder(std::move(f));
             return;
         }
-        const auto* root = member(params, "rootUri");
-        if (root && root->IsString())
-            if (auto path = path_from_file_uri(json::str(*root))) add_folder(folder_from_path(*path));
+        if (auto path = path_from_file_uri(p.root_uri)) add_folder(folder_from_path(*path));
     }
 
-    static std::vector<WorkspaceFolder> folders_from(const rapidjson::Value* list) {
+    static std::vector<WorkspaceFolder> folders_from(const std::vector<WorkspaceFolderParam>& list) {
         std::vector<WorkspaceFolder> out;
-        if (!list || !list->IsArray()) return out;
-        for (const auto& f : list->GetArray()) {
+        for (const auto& f : list) {
             if (out.size() >= kMaxFolders) break;
-            std::string uri = json::string_of(f, "uri");
-            auto path = path_from_file_uri(uri);
+            auto path = path_from_file_uri(f.uri);
             if (!path) continue;
             WorkspaceFolder wf = folder_from_path(*path);
-            wf.uri = uri;
-            if (std::string name = json::string_of(f, "name"); !name.empty()) wf.name = name;
+            wf.uri = f.uri;
+            if (!f.name.empty()) wf.name = f.name;
             out.push_back(std::move(wf));
         }
         return out;
@@ -369,8 +321,9 @@ private:
     std::size_t early_bytes_ = 0;
 
     EditorHub& hub_;
-    std::shared_ptr<Connection> conn_;
+    std::shared_ptr<Channel> conn_;
     bool primary_;
+    RpcBinder<EditorClient> bind_;
     bool initialize_seen_ = false, initialized_ = false, shutdown_ = false, said_exit_ = false;
     bool can_show_ = true, showing_frontend_ = false;
     ClientAskCaps caps_;
@@ -399,7 +352,7 @@ EditorHub::~EditorHub() {
     for (auto& c : clients_) c->mark_dead();
 }
 
-void EditorHub::add_client(std::shared_ptr<Connection> connection, bool primary) {
+void EditorHub::add_client(std::shared_ptr<Channel> connection, bool primary) {
     clients_.push_back(std::make_unique<EditorClient>(*this, std::move(connection), primary));
     clients_.back()->start();
 }
@@ -472,8 +425,7 @@ void EditorHub::agent_output(Stream stream, std::string_view text) {
 void EditorHub::agent_exit(AgentExit e) {
     // The asks the agent took with it are gone before it is: clients hear the state first.
     flush_state();
-    std::string params = "{\"exitCode\":" + (e.signal ? std::string("null") : std::to_string(e.exit_code)) +
-                         ",\"signal\":" + (e.signal ? std::to_string(e.signal) : std::string("null")) + "}";
+    const std::string params = json::to_text(e);
     for (auto& c : clients_) {
         c->report_dropped();
         c->notify("agent/exit", params);

@@ -26,9 +26,9 @@ public:
     EditorHub(boost::asio::io_context& io, Broker& broker, AgentControl& control);
     ~EditorHub();
 
-    // A new peer. The primary one is the editor that started askhost (--stdio): when it says exit
+    // A new peer (on any channel: a socket, stdio, or memory in tests). The primary one is the editor that started askhost (--stdio): when it says exit
     // or goes away, askhost ends.
-    void add_client(std::shared_ptr<Connection> connection, bool primary);
+    void add_client(std::shared_ptr<Channel> connection, bool primary);
     std::size_t client_count() const { return clients_.size(); }
     // Bytes queued for clients and not yet written to them; for the primary client alone.
     std::size_t queued_bytes() const;

@@ -4,6 +4,7 @@
 
 #include "askhost_config.h"
 #include "frontends/editor/ask_json.hpp"
+#include "frontends/editor/editor_protocol.hpp"
 #include "frontends/editor/socket_listener.hpp"
 #include "json/json_access.hpp"
 
@@ -59,9 +60,11 @@ bool HostClient::connect(std::string* why) {
     };
     conn_->start();
     // The host handles requests in order, so an ask may follow at once.
-    conn_->rpc().call("initialize",
-                      "{\"clientInfo\":{\"name\":" + json_quote(client_name_) +
-                          ",\"version\":\"" ASKHOST_VERSION "\"},\"capabilities\":{\"ask\":false}}",
+    InitializeParams hello;
+    hello.client_name = client_name_;
+    hello.client_version = ASKHOST_VERSION;
+    hello.show_asks = false;  // it asks; it shows nothing
+    conn_->rpc().call("initialize", json::to_text(hello),
                       [this, alive = alive_](const rapidjson::Value*, const RpcError* err) {
                           if (err && *alive) log("the host refused: " + err->message);
                       });
@@ -70,9 +73,7 @@ bool HostClient::connect(std::string* why) {
 }
 
 std::function<void()> HostClient::submit(const Ask& ask, Profile profile, Reply reply) {
-    std::string params = ask_show_params(ask, ClientAskCaps{});
-    params.pop_back();  // the ask's own fields, and the rules they were checked against
-    params += std::string(",\"profile\":\"") + (profile == Profile::Strict ? "strict" : "lenient") + "\"}";
+    const std::string params = json::to_text(SubmitAsk{ask, profile});
     auto done = std::make_shared<bool>(false);
     auto conn = conn_;
     std::string id = conn->rpc().call("ask/submit", params,
@@ -89,7 +90,7 @@ std::function<void()> HostClient::submit(const Ask& ask, Profile profile, Reply 
     return [conn, id, done] {
         if (*done) return;
         *done = true;
-        if (!conn->closed()) conn->rpc().notify("$/cancelRequest", "{\"id\":" + id + "}");
+        if (!conn->closed()) conn->rpc().notify("$/cancelRequest", json::to_text(CancelParams{{id}}));
     };
 }
 

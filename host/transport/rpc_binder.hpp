@@ -1,0 +1,137 @@
+// Typed dispatch over an RpcEndpoint (clangd's LSPBinder): a method is one line,
+//   bind.method("agent/start", &EditorClient::agent_start);
+// where the handler takes its params as a struct (read with from_json) and a Reply<Result> (written
+// with to_json). Params that do not read are refused with -32602 naming the field's path; an
+// unknown method gets -32601; unknown notifications, and notifications whose params do not read,
+// are ignored.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "json/json_codec.hpp"
+#include "transport/jsonrpc.hpp"
+#include "transport/rpc_errors.hpp"
+
+namespace askhost {
+
+// A JSON-RPC request id as its JSON text: a string or an integer, the only ids a peer is given
+// (and serialising anything else would recurse as deep as a peer nests it).
+struct RequestId {
+    std::string json;
+};
+inline json::Status from_json(const rapidjson::Value& v, RequestId& out, const json::Path& at) {
+    if (!v.IsString() && !v.IsInt64()) return json::invalid(at, "expected a string or an integer");
+    out.json = to_json(v);
+    return {};
+}
+inline void to_json(const RequestId& id, json::Writer& w) {
+    if (id.json.empty()) {
+        w.Null();
+        return;
+    }
+    w.RawValue(id.json.data(), id.json.size(), id.json.front() == '"' ? rapidjson::kStringType : rapidjson::kNumberType);
+}
+
+// The reply to one request, typed. Copies share one Responder: the request is answered once, and
+// when the last copy goes unanswered the peer gets an internal error (never waits forever).
+template <class Result>
+class Reply {
+public:
+    explicit Reply(Responder r) : r_(std::make_shared<Responder>(std::move(r))) {}
+    void operator()(const Result& result) const { r_->result(json::to_text(result)); }
+    void error(int code, std::string_view message) const { r_->error(code, message); }
+    void error(const RpcError& e) const { r_->error(e.code, e.message); }
+    // The request's id as JSON text (what the peer names in a cancel).
+    std::string id_json() const { return r_->id_json(); }
+
+private:
+    std::shared_ptr<Responder> r_;
+};
+
+// Typed dispatch to handlers that are functions (a client's lambdas); RpcBinder below binds an
+// object's member functions.
+class RpcDispatcher {
+public:
+    // Takes over the endpoint's on_request and on_notify.
+    explicit RpcDispatcher(RpcEndpoint& rpc) {
+        rpc.on_request = [this](std::string_view m, const rapidjson::Value& p, Responder r) {
+            request(m, p, std::move(r));
+        };
+        rpc.on_notify = [this](std::string_view m, const rapidjson::Value& p) { notify(m, p); };
+    }
+    RpcDispatcher(const RpcDispatcher&) = delete;
+    RpcDispatcher& operator=(const RpcDispatcher&) = delete;
+
+    template <class Params, class Result>
+    void method(std::string name, std::function<void(const Params&, Reply<Result>)> handler) {
+        requests_[std::move(name)] = [handler = std::move(handler)](const rapidjson::Value& raw, Responder r) {
+            Params params{};
+            if (auto e = from_json(raw, params, json::Path("params")))
+                return r.error(rpc_error::invalid_params, e->message);
+            handler(params, Reply<Result>(std::move(r)));
+        };
+    }
+
+    template <class Params>
+    void notification(std::string name, std::function<void(const Params&)> handler) {
+        notifications_[std::move(name)] = [handler = std::move(handler)](const rapidjson::Value& raw) {
+            Params params{};
+            if (!from_json(raw, params, json::Path("params"))) handler(params);
+        };
+    }
+
+    // Asked before every request, known or not, is dispatched: an error refuses it (LSP's
+    // "initialize first", a server shutting down, an id still in use).
+    std::function<std::optional<RpcError>(std::string_view method, const Responder& r)> gate;
+    // The words before the method's name in -32601's message.
+    std::string not_found = "method not found: ";
+
+private:
+    void request(std::string_view method, const rapidjson::Value& params, Responder r) {
+        if (gate)
+            if (auto refused = gate(method, r)) return r.error(refused->code, refused->message);
+        auto it = requests_.find(method);
+        if (it == requests_.end()) return r.error(rpc_error::method_not_found, not_found + std::string(method));
+        it->second(params, std::move(r));
+    }
+
+    void notify(std::string_view method, const rapidjson::Value& params) {
+        auto it = notifications_.find(method);
+        if (it != notifications_.end()) it->second(params);
+    }
+
+    std::map<std::string, std::function<void(const rapidjson::Value&, Responder)>, std::less<>> requests_;
+    std::map<std::string, std::function<void(const rapidjson::Value&)>, std::less<>> notifications_;
+};
+
+template <class Owner>
+class RpcBinder : public RpcDispatcher {
+public:
+    RpcBinder(RpcEndpoint& rpc, Owner& owner) : RpcDispatcher(rpc), owner_(owner) {}
+
+    using RpcDispatcher::method;
+    using RpcDispatcher::notification;
+
+    template <class Params, class Result>
+    void method(std::string name, void (Owner::*handler)(const Params&, Reply<Result>)) {
+        RpcDispatcher::method<Params, Result>(std::move(name), [this, handler](const Params& p, Reply<Result> r) {
+            (owner_.*handler)(p, std::move(r));
+        });
+    }
+
+    template <class Params>
+    void notification(std::string name, void (Owner::*handler)(const Params&)) {
+        RpcDispatcher::notification<Params>(std::move(name), [this, handler](const Params& p) { (owner_.*handler)(p); });
+    }
+
+private:
+    Owner& owner_;
+};
+
+}  // namespace askhost

@@ -1,0 +1,58 @@
+// The MCP messages `askhost mcp` reads and writes, as types (docs/mcp.md), read with from_json and
+// written with to_json. McpServer binds them to its handlers.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "json/json_codec.hpp"
+#include "transport/rpc_binder.hpp"
+
+namespace askhost::mcp {
+
+// initialize: read leniently, as clients send it (a wrong or missing field reads as absent).
+struct InitializeParams {
+    std::string protocol_version;
+    std::string client_name;  // clientInfo.name, when a non-empty string
+    bool elicits = false;     // capabilities.elicitation is there
+};
+struct InitializeResult {
+    std::string protocol_version;  // the one negotiated
+};
+
+// tools/call's _meta, as far as askhost reads it (leniently).
+struct ToolCallMeta {
+    // REQ-AUQ-005: Codex 0.169 marks a sub-agent's call in x-codex-turn-metadata (thread_source
+    // "subagent", a subagent_kind); Claude Code and Gemini CLI mark nothing here (docs/subagents.md).
+    bool from_subagent = false;
+    // The progress token (a string or a number) as the client wrote it, integers past 64 bits included.
+    std::optional<std::string> progress_token;
+};
+
+struct CallToolParams {
+    std::string name;
+    json::Borrowed arguments;  // for parse_ask_input, which names the fields it refuses
+    ToolCallMeta meta;
+};
+
+// notifications/cancelled.
+struct CancelledParams {
+    RequestId request_id;
+};
+
+// notifications/progress.
+struct ProgressParams {
+    std::string token_json;
+    int progress = 0;
+    std::string message;
+};
+
+json::Status from_json(const rapidjson::Value& v, InitializeParams& out, const json::Path& at);
+json::Status from_json(const rapidjson::Value& v, ToolCallMeta& out, const json::Path& at);
+json::Status from_json(const rapidjson::Value& v, CallToolParams& out, const json::Path& at);
+json::Status from_json(const rapidjson::Value& v, CancelledParams& out, const json::Path& at);
+
+void to_json(const InitializeResult& r, json::Writer& w);
+void to_json(const ProgressParams& p, json::Writer& w);
+
+}  // namespace askhost::mcp
