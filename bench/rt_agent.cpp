@@ -19,7 +19,9 @@ std::string request(long id) {
            "\",\"questions\":[{\"question\":\"Which database should we use?\",\"header\":\"Database\","
            "\"options\":[{\"label\":\"PostgreSQL (Recommended)\",\"description\":\"Battle-tested relational DB\"},"
            "{\"label\":\"SQLite\",\"description\":\"Lightweight, file-based\"}]},"
-           "{\"question\":\"What should we name this service? (" + std::to_string(id) + ")\",\"header\":\"Service Name\"}],"
+           "{\"question\":\"What should we name this service? (" +
+           std::to_string(id) +
+           ")\",\"header\":\"Service Name\"}],"
            "\"metadata\":{\"source\":\"bench\"}}\n";
 }
 
@@ -89,8 +91,7 @@ int main(int argc, char** argv) {
         for (long i = 0; i < count; ++i) all += request(i);
         if (!write_all(1, all)) return 2;
         std::string line;
-        while (read_line(line)) {
-        }
+        while (read_line(line)) {}
         return 0;
     }
     std::fprintf(stderr, "usage: rt_agent roundtrip COUNT WARMUP OUT | pending COUNT\n");

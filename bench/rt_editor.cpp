@@ -170,7 +170,9 @@ void write_answers(Writer& w, const rapidjson::Value& questions) {
 void send_rpc(const Child& c, const std::string& body) { write_all(c.in, frame_of(body)); }
 
 void initialize(const Child& c) {
-    send_rpc(c, R"({"jsonrpc":"2.0","id":"init","method":"initialize","params":{"clientInfo":{"name":"rt_editor"},"capabilities":{"ask":{}}}})");
+    send_rpc(
+        c,
+        R"({"jsonrpc":"2.0","id":"init","method":"initialize","params":{"clientInfo":{"name":"rt_editor"},"capabilities":{"ask":{}}}})");
     send_rpc(c, R"({"jsonrpc":"2.0","method":"initialized","params":{}})");
 }
 
@@ -294,8 +296,7 @@ int mode_hold(long n, char** cmd) {
         }
     }
     ::close(c.in);  // the editor goes away: askhost stops the agent and exits
-    while (r.frame(body)) {
-    }
+    while (r.frame(body)) {}
     wait_child(c);
     return 0;
 }
@@ -313,10 +314,15 @@ int mode_mcp(char** cmd) {
             if (line.find(want) != std::string::npos) return true;
         return false;
     };
-    bool ok = call(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"rt_editor","version":"1"}}})", "1") &&
-              call(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", nullptr) &&
-              call(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", "2") &&
-              call(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"ask_user_question","arguments":{"questions":[{"question":"Which database should we use?","header":"Database","options":[{"label":"PostgreSQL","description":"Relational"},{"label":"SQLite","description":"File-based"}],"multiSelect":false}],"answers":{"Which database should we use?":"SQLite"}}}})", "3");
+    bool ok =
+        call(
+            R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"rt_editor","version":"1"}}})",
+            "1") &&
+        call(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", nullptr) &&
+        call(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", "2") &&
+        call(
+            R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"ask_user_question","arguments":{"questions":[{"question":"Which database should we use?","header":"Database","options":[{"label":"PostgreSQL","description":"Relational"},{"label":"SQLite","description":"File-based"}],"multiSelect":false}],"answers":{"Which database should we use?":"SQLite"}}}})",
+            "3");
     double s = std::chrono::duration<double>(Clock::now() - t0).count();
     if (!ok || line.find("SQLite") == std::string::npos) {
         std::fprintf(stderr, "rt_editor mcp: no result (last line: %s)\n", line.c_str());

@@ -7,8 +7,7 @@
 
 namespace askhost {
 
-Session::Session(boost::asio::io_context& io, Broker& broker, const AdapterInfo& adapter,
-                 Profile profile, Hooks hooks)
+Session::Session(boost::asio::io_context& io, Broker& broker, const AdapterInfo& adapter, Profile profile, Hooks hooks)
     : io_(io), broker_(broker), profile_(profile), hooks_(std::move(hooks)) {
     Supervisor::Callbacks cb;
     cb.on_stdout_line = [this](std::string_view line) { adapter_->on_line(line); };
@@ -120,9 +119,7 @@ void Session::output(Stream stream, std::string_view text) {
     }
 }
 
-void Session::output_line(Stream stream, std::string_view line) {
-    hold(stream, line, true);
-}
+void Session::output_line(Stream stream, std::string_view line) { hold(stream, line, true); }
 
 void Session::hold(Stream stream, std::string_view text, bool line) {
     if (!held_output_.empty() && stream != held_stream_) flush_held();

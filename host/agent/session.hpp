@@ -26,8 +26,7 @@ public:
         AdapterSettings settings;  // handed to the adapter (--allow-tools)
     };
 
-    Session(boost::asio::io_context& io, Broker& broker, const AdapterInfo& adapter, Profile profile,
-            Hooks hooks);
+    Session(boost::asio::io_context& io, Broker& broker, const AdapterInfo& adapter, Profile profile, Hooks hooks);
     ~Session() override;
 
     std::optional<Error> start(const LaunchSpec& spec);

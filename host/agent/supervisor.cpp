@@ -48,28 +48,36 @@ struct Supervisor::Impl {
     std::shared_ptr<bool> alive = std::make_shared<bool>(true);
 
     Impl(boost::asio::io_context& io_, Callbacks c)
-        : io(io_), cb(std::move(c)), in_pipe(io_), out_pipe(io_), err_pipe(io_),
-          sigchld(io_, SIGCHLD), kill_timer(io_), drain_timer(io_), term_timer(io_) {}
+        : io(io_),
+          cb(std::move(c)),
+          in_pipe(io_),
+          out_pipe(io_),
+          err_pipe(io_),
+          sigchld(io_, SIGCHLD),
+          kill_timer(io_),
+          drain_timer(io_),
+          term_timer(io_) {}
 
     void read_out() {
         out_pipe.async_read_some(boost::asio::buffer(out_buf),
-            [this, a = alive](const boost::system::error_code& ec, std::size_t n) {
-                if (!*a) return;
-                if (n) take_stdout(std::string_view(out_buf.data(), n));
-                if (ec) {
-                    if (!line.empty()) {
-                        if (line_overflowed) { if (cb.on_stdout_raw) cb.on_stdout_raw(line); }
-                        else if (cb.on_stdout_line) cb.on_stdout_line(line);
-                        line.clear();
-                    }
-                    out_open = false;
-                    if (cb.on_stdout_closed) cb.on_stdout_closed();
-                    maybe_report();
-                    return;
-                }
-                if (paused) out_parked = true;  // resume_output() reads on
-                else read_out();
-            });
+                                 [this, a = alive](const boost::system::error_code& ec, std::size_t n) {
+                                     if (!*a) return;
+                                     if (n) take_stdout(std::string_view(out_buf.data(), n));
+                                     if (ec) {
+                                         if (!line.empty()) {
+                                             if (line_overflowed) {
+                                                 if (cb.on_stdout_raw) cb.on_stdout_raw(line);
+                                             } else if (cb.on_stdout_line) cb.on_stdout_line(line);
+                                             line.clear();
+                                         }
+                                         out_open = false;
+                                         if (cb.on_stdout_closed) cb.on_stdout_closed();
+                                         maybe_report();
+                                         return;
+                                     }
+                                     if (paused) out_parked = true;  // resume_output() reads on
+                                     else read_out();
+                                 });
     }
 
     void take_stdout(std::string_view data) {
@@ -85,7 +93,10 @@ struct Supervisor::Impl {
             if (line.size() + part.size() > max_line_bytes) {
                 // Too long for a protocol message: pass it on as output, in pieces.
                 line_overflowed = true;
-                if (cb.on_stdout_raw) { cb.on_stdout_raw(line); cb.on_stdout_raw(part); }
+                if (cb.on_stdout_raw) {
+                    cb.on_stdout_raw(line);
+                    cb.on_stdout_raw(part);
+                }
                 line.clear();
             } else {
                 line.append(part);
@@ -104,17 +115,17 @@ struct Supervisor::Impl {
 
     void read_err() {
         err_pipe.async_read_some(boost::asio::buffer(err_buf),
-            [this, a = alive](const boost::system::error_code& ec, std::size_t n) {
-                if (!*a) return;
-                if (n && cb.on_stderr) cb.on_stderr(std::string_view(err_buf.data(), n));
-                if (ec) {
-                    err_open = false;
-                    maybe_report();
-                    return;
-                }
-                if (paused) err_parked = true;
-                else read_err();
-            });
+                                 [this, a = alive](const boost::system::error_code& ec, std::size_t n) {
+                                     if (!*a) return;
+                                     if (n && cb.on_stderr) cb.on_stderr(std::string_view(err_buf.data(), n));
+                                     if (ec) {
+                                         err_open = false;
+                                         maybe_report();
+                                         return;
+                                     }
+                                     if (paused) err_parked = true;
+                                     else read_err();
+                                 });
     }
 
     void wait_child() {
@@ -191,24 +202,24 @@ struct Supervisor::Impl {
         // in_pipe after a partial write even when this Impl was destroyed meanwhile (the
         // use-after-free ./dev fuzz found in Connection). Every continuation checks `alive`.
         in_pipe.async_write_some(boost::asio::buffer(write_queue.front()) + front_written,
-            [this, a = alive](const boost::system::error_code& ec, std::size_t n) {
-                if (!*a) return;
-                writing = false;
-                if (ec) {
-                    // The agent closed its stdin: nothing more can reach it.
-                    stdin_open = false;
-                    write_queue.clear();
-                    front_written = 0;
-                    return;
-                }
-                if (write_queue.empty()) return;  // a new start() cleared it meanwhile
-                front_written += n;
-                if (front_written >= write_queue.front().size()) {
-                    write_queue.pop_front();
-                    front_written = 0;
-                }
-                pump();
-            });
+                                 [this, a = alive](const boost::system::error_code& ec, std::size_t n) {
+                                     if (!*a) return;
+                                     writing = false;
+                                     if (ec) {
+                                         // The agent closed its stdin: nothing more can reach it.
+                                         stdin_open = false;
+                                         write_queue.clear();
+                                         front_written = 0;
+                                         return;
+                                     }
+                                     if (write_queue.empty()) return;  // a new start() cleared it meanwhile
+                                     front_written += n;
+                                     if (front_written >= write_queue.front().size()) {
+                                         write_queue.pop_front();
+                                         front_written = 0;
+                                     }
+                                     pump();
+                                 });
     }
 };
 
@@ -293,7 +304,7 @@ std::optional<Error> Supervisor::start(const LaunchSpec& spec) {
     });
     std::error_code ec;
     std::string cwd = spec.cwd.empty() ? std::string(".") : spec.cwd;
-    bp::child child(bp::exe = exe, bp::args = args, bp::std_in < d.in_pipe, bp::std_out > d.out_pipe,
+    bp::child child(bp::exe = exe, bp::args = args, bp::std_in<d.in_pipe, bp::std_out> d.out_pipe,
                     bp::std_err > d.err_pipe, bp::start_dir = cwd, env, setup, ec);
     if (ec) {
         const std::string why = "cannot run '" + spec.argv[0] + "': " + ec.message();
@@ -303,7 +314,7 @@ std::optional<Error> Supervisor::start(const LaunchSpec& spec) {
         return Error::failed(why);
     }
     d.pid = child.id();
-    child.detach();  // reaped here with waitpid, so exit status and signal are both known
+    child.detach();           // reaped here with waitpid, so exit status and signal are both known
     ::setpgid(d.pid, d.pid);  // also from the parent: no race with an early kill()
     d.stdin_open = d.out_open = d.err_open = true;
     d.read_out();

@@ -68,13 +68,14 @@ int run_attach(const std::vector<std::string>& args) {
         }
         if (a == "--next") next = true;
         else if (a == "--popup") popup = true;
-        else if (a.rfind("-", 0) == 0) {
+        else if (a.rfind('-', 0) == 0) {
             write_all(2, "askhost attach: unknown option " + a + "\n" + kUsage);
             return 2;
         } else sockets.push_back(a);
     }
     if (sockets.size() > 1 || (next && !sockets.empty())) {
-        write_all(2, std::string("askhost attach: ") + (next ? "--next takes no SOCKET" : "too many arguments") + "\n" + kUsage);
+        write_all(2, std::string("askhost attach: ") + (next ? "--next takes no SOCKET" : "too many arguments") + "\n" +
+                         kUsage);
         return 2;
     }
     // Both end once nothing waits; a popup also drops the keys typed the moment it opened.
@@ -104,7 +105,8 @@ int run_attach(const std::vector<std::string>& args) {
         std::string here = ::getcwd(buf, sizeof buf) ? buf : ".";
         auto found = find_host(here, env ? env : "", &why, true);
         if (!found) {
-            write_all(2, "askhost attach: " + why + "\n  `askhost hosts` lists the running hosts; name one's socket to attach to it\n");
+            write_all(2, "askhost attach: " + why +
+                             "\n  `askhost hosts` lists the running hosts; name one's socket to attach to it\n");
             return 1;
         }
         path = found->socket;
@@ -132,7 +134,7 @@ int run_attach(const std::vector<std::string>& args) {
     dispatch.method<AskShowParams, Outcome>("ask/show", [&](const AskShowParams& p, Reply<Outcome> reply) {
         open.insert_or_assign(p.ask.id, reply);
         shown_any = true;
-        dialog.show(p.ask, [&, id = p.ask.id, reply](Outcome o) {
+        dialog.show(p.ask, [&, id = p.ask.id, reply](const Outcome& o) {
             open.erase(id);
             if (o.kind == OutcomeKind::ConnectionLost) {
                 // This terminal went away (a popup closed): leaving is no answer; the question waits.
@@ -160,7 +162,8 @@ int run_attach(const std::vector<std::string>& args) {
         it->second.error(rpc_error::request_cancelled, "withdrawn");
         open.erase(it);
     });
-    dispatch.notification<AgentOutputParams>("agent/output", [&](const AgentOutputParams& p) { out.write(p.stream, p.text); });
+    dispatch.notification<AgentOutputParams>("agent/output",
+                                             [&](const AgentOutputParams& p) { out.write(p.stream, p.text); });
     dispatch.notification<AgentExitParams>("agent/exit", [&](const AgentExitParams& p) {
         std::string how = p.exit_code ? "with code " + std::to_string(*p.exit_code)
                           : p.signal  ? "by signal " + std::to_string(*p.signal)
@@ -181,18 +184,17 @@ int run_attach(const std::vector<std::string>& args) {
     hello.client_name = "askhost attach";
     hello.client_version = ASKHOST_VERSION;
     auto& rpc = conn->rpc();
-    rpc.call("initialize", json::to_text(hello),
-             [&](const rapidjson::Value*, const RpcError* err) {
-                 if (err) {
-                     write_all(2, "askhost attach: the host refused: " + err->message + "\n");
-                     code = 1;
-                     io.stop();
-                     return;
-                 }
-                 rpc.notify("initialized", "{}");
-                 out.write(Stream::Stderr, "askhost attach: attached to " + path +
-                                               "; questions appear here (Ctrl-C to detach)\n");
-             });
+    rpc.call("initialize", json::to_text(hello), [&](const rapidjson::Value*, const RpcError* err) {
+        if (err) {
+            write_all(2, "askhost attach: the host refused: " + err->message + "\n");
+            code = 1;
+            io.stop();
+            return;
+        }
+        rpc.notify("initialized", "{}");
+        out.write(Stream::Stderr,
+                  "askhost attach: attached to " + path + "; questions appear here (Ctrl-C to detach)\n");
+    });
 
     boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
     signals.async_wait([&](const boost::system::error_code& ec, int) {

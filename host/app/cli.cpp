@@ -86,8 +86,7 @@ std::optional<std::chrono::milliseconds> parse_seconds(const std::string& s) {
     char* end = nullptr;
     errno = 0;
     double v = std::strtod(s.c_str(), &end);
-    if (errno != 0 || end != s.c_str() + s.size() || !std::isfinite(v) || v < 0 || v > 31536000)
-        return std::nullopt;
+    if (errno != 0 || end != s.c_str() + s.size() || !std::isfinite(v) || v < 0 || v > 31536000) return std::nullopt;
     return std::chrono::milliseconds(static_cast<long long>(v * 1000.0));
 }
 
@@ -119,11 +118,9 @@ Result<CliOptions> parse_cli(const std::vector<std::string>& args) {
     if (!args.empty()) {
         const std::string& first = args[0];
         static const std::pair<const char*, Command> subcommands[] = {
-            {"mcp", Command::Plugin},          {"hook", Command::Plugin},
-            {"answer", Command::Answer},       {"questions", Command::Questions},
-            {"history", Command::History},     {"attach", Command::Attach},
-            {"hosts", Command::Hosts},         {"status", Command::Status},
-            {"jump", Command::Jump},
+            {"mcp", Command::Plugin},          {"hook", Command::Plugin},     {"answer", Command::Answer},
+            {"questions", Command::Questions}, {"history", Command::History}, {"attach", Command::Attach},
+            {"hosts", Command::Hosts},         {"status", Command::Status},   {"jump", Command::Jump},
         };
         for (const auto& [name, cmd] : subcommands) {
             if (first == name) {

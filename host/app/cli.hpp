@@ -20,18 +20,18 @@ struct CliOptions {
     Command command = Command::Run;
     Mode mode = Mode::Auto;
     std::optional<Profile> profile;
-    std::string answers_json;                  // --answers
-    std::chrono::milliseconds timeout{0};      // --timeout, 0 = wait forever
-    std::string pending_file;                  // --pending-file
-    std::string session;                       // --session
-    bool journal_sync_always = false;          // --journal-sync always (default deferred)
-    std::string adapter = "auto";              // --adapter
-    std::vector<std::string> on_question;      // --on-question CMD (split on spaces? no: one argv word)
-    std::vector<std::string> allow_tools;      // --allow-tools LIST (repeatable)
-    std::string prompt;                        // --prompt TEXT: the first user message
-    std::vector<std::string> agent_argv;       // after --
-    std::string command_name;                  // the subcommand as typed
-    std::vector<std::string> command_args;     // arguments of a subcommand
+    std::string answers_json;               // --answers
+    std::chrono::milliseconds timeout{0};   // --timeout, 0 = wait forever
+    std::string pending_file;               // --pending-file
+    std::string session;                    // --session
+    bool journal_sync_always = false;       // --journal-sync always (default deferred)
+    std::string adapter = "auto";           // --adapter
+    std::vector<std::string> on_question;   // --on-question CMD (split on spaces? no: one argv word)
+    std::vector<std::string> allow_tools;   // --allow-tools LIST (repeatable)
+    std::string prompt;                     // --prompt TEXT: the first user message
+    std::vector<std::string> agent_argv;    // after --
+    std::string command_name;               // the subcommand as typed
+    std::vector<std::string> command_args;  // arguments of a subcommand
 };
 
 // The options, or a Usage error (exit 2) that says what is wrong with the command line.

@@ -18,7 +18,11 @@
 namespace askhost {
 
 Host::Host(const CliOptions& options, Mode mode)
-    : opts_(options), mode_(mode), core_(io_, *this), broker_(core_.broker()), hub_(core_.hub()),
+    : opts_(options),
+      mode_(mode),
+      core_(io_, *this),
+      broker_(core_.broker()),
+      hub_(core_.hub()),
       signals_(io_, SIGINT, SIGTERM, SIGHUP) {
     register_builtin_adapters(registry_);
     broker_.set_timeout(opts_.timeout);
@@ -28,8 +32,9 @@ Host::Host(const CliOptions& options, Mode mode)
         so.pending_file = opts_.pending_file;
         so.answers_json = opts_.answers_json;
         so.journal_sync = opts_.journal_sync_always ? store::JournalSync::Always : store::JournalSync::Deferred;
-        so.mode = mode_ == Mode::Print ? store::JournalMode::Print
-                  : mode_ == Mode::Stdio ? store::JournalMode::Rpc : store::JournalMode::Interactive;
+        so.mode = mode_ == Mode::Print   ? store::JournalMode::Print
+                  : mode_ == Mode::Stdio ? store::JournalMode::Rpc
+                                         : store::JournalMode::Interactive;
         so.log = [this](std::string_view m) { log(m); };
         auto made = store::SessionStore::create(std::move(so));
         if (auto* s = std::get_if<std::unique_ptr<store::SessionStore>>(&made)) {
@@ -108,8 +113,8 @@ void Host::log(std::string_view message) {
 std::variant<int, Error> Host::start_agent(const LaunchSpec& spec, const std::string& adapter_name) {
     if (session_ && session_->running())
         return Error::failed("an agent is already running (pid " + std::to_string(session_->pid()) + ")");
-    const AdapterInfo* adapter = adapter_name == "auto" ? registry_.detect(spec.argv, "native")
-                                                        : registry_.find(adapter_name);
+    const AdapterInfo* adapter =
+        adapter_name == "auto" ? registry_.detect(spec.argv, "native") : registry_.find(adapter_name);
     if (!adapter) {
         std::string names;
         for (const auto& a : registry_.all()) names += (names.empty() ? "" : ", ") + a.name;
@@ -140,7 +145,8 @@ std::variant<int, Error> Host::start_agent(const LaunchSpec& spec, const std::st
 Status Host::prompt_agent(std::string_view text) {
     if (!session_ || !session_->running()) return Error::failed("no agent is running");
     if (!session_->prompt(text))
-        return Error::failed("the " + std::string(session_->adapter_name()) + " adapter has no conversation to send a prompt to");
+        return Error::failed("the " + std::string(session_->adapter_name()) +
+                             " adapter has no conversation to send a prompt to");
     return std::nullopt;
 }
 
@@ -210,7 +216,8 @@ int Host::run() {
         write_all(2, "askhost: " + store_error_ + "\nTry 'askhost --help' for more information.\n");
         return 2;
     }
-    if (auto err = core_.listen(mode_ == Mode::Stdio ? "editor" : mode_ == Mode::Print ? "print" : "agent")) log(err->message + " (other clients cannot attach)");
+    if (auto err = core_.listen(mode_ == Mode::Stdio ? "editor" : mode_ == Mode::Print ? "print" : "agent"))
+        log(err->message + " (other clients cannot attach)");
     wait_signal();
     if (mode_ == Mode::Stdio) {
         auto [in, out] = claim_stdio();

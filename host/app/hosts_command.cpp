@@ -69,13 +69,14 @@ std::string hosts_report(const std::vector<HostRecord>& hosts, const std::string
     std::vector<HostRecord> askable = hosts;
     std::erase_if(askable, [](const HostRecord& r) { return !r.takes_asks(); });
     const HostRecord* for_agents = host_for_directory(askable, here);
-    const HostRecord* chosen = for_agents ? &*std::find_if(hosts.begin(), hosts.end(), [&](const HostRecord& r) {
-        return r.pid == for_agents->pid;
-    }) : nullptr;
+    const HostRecord* chosen =
+        for_agents
+            ? &*std::find_if(hosts.begin(), hosts.end(), [&](const HostRecord& r) { return r.pid == for_agents->pid; })
+            : nullptr;
     const HostRecord* for_attach = host_for_directory(hosts, here);
     if (as_json) {
-        std::string out = "{\"registry\":" + json_quote(registry) + ",\"directory\":" + json_quote(here) +
-                          ",\"chosen\":";
+        std::string out =
+            "{\"registry\":" + json_quote(registry) + ",\"directory\":" + json_quote(here) + ",\"chosen\":";
         if (!env_socket.empty()) out += json_quote(env_socket);
         else out += chosen ? json_quote(chosen->socket) : "null";
         out += ",\"attach\":";
@@ -95,22 +96,23 @@ std::string hosts_report(const std::vector<HostRecord>& hosts, const std::string
         bool mark = env_socket.empty() ? &h == chosen : h.socket == env_socket;
         out += std::string(mark ? "* " : "  ") + "pid " + std::to_string(h.pid) + "  " +
                (h.kind.empty() ? "host" : shown(h.kind)) +
-               (h.client_name.empty() ? "" : "  " + shown(h.client_name) + (h.client_version.empty() ? "" : " " + shown(h.client_version))) +
+               (h.client_name.empty()
+                    ? ""
+                    : "  " + shown(h.client_name) + (h.client_version.empty() ? "" : " " + shown(h.client_version))) +
                "  since " + store::iso8601_utc(h.start_ms) + "\n";
         for (const auto& f : h.folders) out += "      " + shown(f.path) + "\n";
         if (h.folders.empty()) out += "      (no workspace folder)\n";
         out += "      socket " + shown(h.socket) + "\n";
     }
     if (!env_socket.empty()) out += "This directory uses $ASKHOST_SOCKET: " + shown(env_socket) + "\n";
-    else if (!hosts.empty() && !chosen) out += "No editor's or agent's host has " + shown(here) + " in its workspace.\n";
+    else if (!hosts.empty() && !chosen)
+        out += "No editor's or agent's host has " + shown(here) + " in its workspace.\n";
     if (env_socket.empty() && for_attach && for_attach != chosen)
         out += "askhost attach here answers the questions waiting in pid " + std::to_string(for_attach->pid) + " (" +
                shown(for_attach->socket) + ")\n";
     for (const auto& s : skipped) out += "skipped " + shown(s) + "\n";
     return out;
 }
-
-
 
 int run_status(const std::vector<std::string>& args) {
     StatusForm form = StatusForm::Text;
@@ -150,11 +152,13 @@ std::string status_report(const std::vector<HostRecord>& hosts, StatusForm form)
         bool first = true;
         for (const auto& h : hosts) {
             if (!h.waiting) continue;
-            out += std::string(first ? "" : ",") + "{\"pid\":" + std::to_string(h.pid) + ",\"kind\":" + json_quote(h.kind) +
-                   ",\"socket\":" + json_quote(h.socket) + ",\"waiting\":" + std::to_string(h.waiting) +
+            out += std::string(first ? "" : ",") + "{\"pid\":" + std::to_string(h.pid) +
+                   ",\"kind\":" + json_quote(h.kind) + ",\"socket\":" + json_quote(h.socket) +
+                   ",\"waiting\":" + std::to_string(h.waiting) +
                    ",\"waitingSince\":" + std::to_string(h.waiting_since_ms) +
                    (h.tmux_pane.empty() ? std::string()
-                                        : ",\"tmux\":{\"server\":" + json_quote(h.tmux_server) + ",\"pane\":" + json_quote(h.tmux_pane) + "}") +
+                                        : ",\"tmux\":{\"server\":" + json_quote(h.tmux_server) +
+                                              ",\"pane\":" + json_quote(h.tmux_pane) + "}") +
                    ",\"folders\":[";
             for (std::size_t i = 0; i < h.folders.size(); ++i) out += (i ? "," : "") + json_quote(h.folders[i].path);
             out += "]}";
@@ -173,7 +177,6 @@ std::string status_report(const std::vector<HostRecord>& hosts, StatusForm form)
     }
     return out;
 }
-
 
 int run_jump(const std::vector<std::string>& args) {
     if (!args.empty()) {

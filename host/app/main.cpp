@@ -59,14 +59,9 @@ static int askhost_main(int argc, char** argv) {
     if (!parsed) return fail(parsed.error());
     const CliOptions& opts = *parsed;
     switch (opts.command) {
-        case Command::Help:
-            write_all(1, usage_text());
-            return 0;
-        case Command::Version:
-            write_all(1, "askhost " ASKHOST_FULL_VERSION "\n");
-            return 0;
-        case Command::Run:
-            return run_agent(opts);
+        case Command::Help: write_all(1, usage_text()); return 0;
+        case Command::Version: write_all(1, "askhost " ASKHOST_FULL_VERSION "\n"); return 0;
+        case Command::Run: return run_agent(opts);
         case Command::Plugin: {
             // Served by a plugin (askhost mcp: plugins/mcp, askhost hook: plugins/claude), when built in.
             AdapterRegistry registry;
@@ -75,14 +70,10 @@ static int askhost_main(int argc, char** argv) {
             if (!run) return usage_error("'" + opts.command_name + "' is not built into this askhost");
             return (*run)(opts.command_args);
         }
-        case Command::Hosts:
-            return run_hosts(opts.command_args);
-        case Command::Status:
-            return run_status(opts.command_args);
-        case Command::Jump:
-            return run_jump(opts.command_args);
-        case Command::Attach:
-            return run_attach(opts.command_args);
+        case Command::Hosts: return run_hosts(opts.command_args);
+        case Command::Status: return run_status(opts.command_args);
+        case Command::Jump: return run_jump(opts.command_args);
+        case Command::Attach: return run_attach(opts.command_args);
         case Command::Answer: {
             FdOStream out(1), err(2);
             return store::run_answer(opts.command_args, out, err);
@@ -95,8 +86,7 @@ static int askhost_main(int argc, char** argv) {
             FdOStream out(1), err(2);
             return store::run_history(opts.command_args, out, err);
         }
-        default:
-            return usage_error("'" + args[0] + "' is not available in this build yet");
+        default: return usage_error("'" + args[0] + "' is not available in this build yet");
     }
 }
 

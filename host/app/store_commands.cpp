@@ -133,8 +133,9 @@ int answer_by_editing(const std::string& path, std::ostream& out, std::ostream& 
         return failure(err, "answer", "no pending questions (" + path + " does not exist)");
     if (original.status == FileText::Status::Error) return failure(err, "answer", original.error);
     if (auto parsed = parse_pending(original.data); std::holds_alternative<std::string>(parsed))
-        return failure(err, "answer", path + ": " + std::get<std::string>(parsed) +
-                                          "\n(fix it by hand, or start over with: askhost questions clear)");
+        return failure(err, "answer",
+                       path + ": " + std::get<std::string>(parsed) +
+                           "\n(fix it by hand, or start over with: askhost questions clear)");
     // The person edits a copy beside the file: the file changes only once the edit checks out.
     std::string copy = (dir_of(p) / (p.stem().string() + ".edit-XXXXXX.json")).string();
     int fd = ::mkstemps(copy.data(), 5);
@@ -168,10 +169,10 @@ int answer_by_editing(const std::string& path, std::ostream& out, std::ostream& 
     DirLock lock(dir_of(p));
     auto current = load_pending(p);
     if (current.status != PendingLoad::Status::Ok)
-        return report_errors(err, path, {current.status == PendingLoad::Status::Missing
-                                             ? path + " was removed while you edited"
-                                             : current.error},
-                             keep);
+        return report_errors(
+            err, path,
+            {current.status == PendingLoad::Status::Missing ? path + " was removed while you edited" : current.error},
+            keep);
     auto res = apply_answers(current.file, doc);
     if (!res.errors.empty()) return report_errors(err, path, res.errors, keep);
     current.file.timestamp = iso8601_utc(now_ms());
@@ -202,7 +203,8 @@ static std::string nearest_pending_file() {
 
 namespace {
 
-constexpr const char* kAnswerUsage = R"(usage: askhost answer [JSON | --file F | --text T | --edit | -] [--pending-file PATH]
+constexpr const char* kAnswerUsage =
+    R"(usage: askhost answer [JSON | --file F | --text T | --edit | -] [--pending-file PATH]
 
 Answers the questions waiting in the pending-questions file (the nearest .askhost/ upwards, as git
 finds .git); the agent gets them when it asks again.
@@ -338,8 +340,9 @@ void show_questions(std::ostream& out, const std::string& path, const PendingFil
     const std::size_t used = f.questions.size() - open.size();
     if (open.empty()) {
         out << "No pending questions";
-        if (used) out << " (" << used << " answered " << (used == 1 ? "question was" : "questions were")
-                      << " already handed to the agent; askhost questions clear removes them)";
+        if (used)
+            out << " (" << used << " answered " << (used == 1 ? "question was" : "questions were")
+                << " already handed to the agent; askhost questions clear removes them)";
         out << ".\n";
         return;
     }
@@ -384,7 +387,9 @@ void show_questions(std::ostream& out, const std::string& path, const PendingFil
         example += (pos ? ", " : "");
         example += q.options.empty() ? "\"your answer\"" : q.multi_select ? "[1, 2]" : "1";
     }
-    if (used) out << "\n(" << used << " earlier " << (used == 1 ? "answer was" : "answers were") << " already handed to the agent.)\n";
+    if (used)
+        out << "\n(" << used << " earlier " << (used == 1 ? "answer was" : "answers were")
+            << " already handed to the agent.)\n";
     out << "\n";
     if (all_answered) {
         out << "All answered. Run the agent again to hand the answers over.\n";
@@ -426,16 +431,15 @@ int run_questions(const std::vector<std::string>& args, std::ostream& out, std::
             out << "No pending questions.\n";
             return 0;
         }
-        if (::unlink(p.c_str()) != 0) return failure(err, "questions", "cannot remove " + path + ": " + errno_text(errno));
+        if (::unlink(p.c_str()) != 0)
+            return failure(err, "questions", "cannot remove " + path + ": " + errno_text(errno));
         // Temporary files a killed writer left behind.
         std::error_code ec;
         const std::string prefix = "." + p.filename().string() + ".tmp-";
         for (const auto& e : fs::directory_iterator(dir_of(p), ec))
             if (e.path().filename().string().rfind(prefix, 0) == 0) fs::remove(e.path(), ec);
-        if (loaded.status == PendingLoad::Status::Error)
-            out << "Removed " << path << " (it was not readable).\n";
-        else
-            out << "Removed " << path << " (" << loaded.file.open().size() << " open questions).\n";
+        if (loaded.status == PendingLoad::Status::Error) out << "Removed " << path << " (it was not readable).\n";
+        else out << "Removed " << path << " (" << loaded.file.open().size() << " open questions).\n";
         return 0;
     }
     auto loaded = load_pending(p);
@@ -456,7 +460,8 @@ namespace {
 
 std::string strip_recommended(std::string s) {
     static const std::string tag = " (Recommended)";
-    if (s.size() > tag.size() && s.compare(s.size() - tag.size(), tag.size(), tag) == 0) s.resize(s.size() - tag.size());
+    if (s.size() > tag.size() && s.compare(s.size() - tag.size(), tag.size(), tag) == 0)
+        s.resize(s.size() - tag.size());
     return s;
 }
 
@@ -593,7 +598,8 @@ int run_history(const std::vector<std::string>& args, std::ostream& out, std::os
         if (a == "--session") {
             if (i + 1 >= args.size()) return usage(err, "history", "--session needs an id");
             h.session = args[++i];
-            if (!valid_session_id(h.session)) return usage(err, "history", "--session: '" + h.session + "' is not a session id");
+            if (!valid_session_id(h.session))
+                return usage(err, "history", "--session: '" + h.session + "' is not a session id");
         } else if (a == "--json") {
             h.json = true;
         } else if (a == "--summary") {
@@ -601,7 +607,8 @@ int run_history(const std::vector<std::string>& args, std::ostream& out, std::os
         } else if (a == "--list") {
             h.list = true;
         } else {
-            return usage(err, "history", "unknown argument '" + a + "' (askhost history [--session ID] [--json|--summary] | --list)");
+            return usage(err, "history",
+                         "unknown argument '" + a + "' (askhost history [--session ID] [--json|--summary] | --list)");
         }
     }
     if (h.json + h.summary + h.list > 1) return usage(err, "history", "choose one of --json, --summary, --list");
@@ -630,8 +637,9 @@ int run_history(const std::vector<std::string>& args, std::ostream& out, std::os
     if (!h.session.empty()) {
         file = journal_path(dir, h.session);
         if (!fs::exists(file, ec))
-            return failure(err, "history", "no session '" + h.session + "' (journals are in " + dir.string() +
-                                               "; askhost history --list shows them)");
+            return failure(err, "history",
+                           "no session '" + h.session + "' (journals are in " + dir.string() +
+                               "; askhost history --list shows them)");
     } else if (files.empty()) {
         if (h.json) out << "{\"session\":null,\"exchanges\":[]}\n";
         else if (!h.summary) out << "No sessions yet (journals are kept in " << dir.string() << ").\n";
@@ -671,8 +679,9 @@ int run_history(const std::vector<std::string>& args, std::ostream& out, std::os
     out << "Session " << session << "  (" << file.string() << ")\n";
     if (contents.exchanges.empty()) out << "\nNo questions were asked.\n";
     for (const auto& e : contents.exchanges) {
-        out << "\n" << iso8601_utc(e.asked_at) << "  " << shown(e.agent.empty() ? "agent" : e.agent) << " ("
-            << e.mode << "): " << shown(describe_outcome(e)) << "\n";
+        out << "\n"
+            << iso8601_utc(e.asked_at) << "  " << shown(e.agent.empty() ? "agent" : e.agent) << " (" << e.mode
+            << "): " << shown(describe_outcome(e)) << "\n";
         if (!e.replay_of.empty()) out << "    asked again after an interruption (" << e.replay_of << ")\n";
         for (const auto& q : e.questions) {
             out << "    " << shown(q.question);

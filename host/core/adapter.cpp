@@ -21,8 +21,7 @@ const AdapterInfo* AdapterRegistry::find(std::string_view name) const {
     return nullptr;
 }
 
-const AdapterInfo* AdapterRegistry::detect(const std::vector<std::string>& argv,
-                                           std::string_view fallback) const {
+const AdapterInfo* AdapterRegistry::detect(const std::vector<std::string>& argv, std::string_view fallback) const {
     for (const auto& a : adapters_)
         if (a.detects && a.detects(argv)) return &a;
     return find(fallback);

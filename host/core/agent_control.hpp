@@ -22,7 +22,7 @@ struct AgentExit {
 
 struct LaunchSpec {
     std::vector<std::string> argv;
-    std::string cwd;                          // empty: askhost's own
+    std::string cwd;                         // empty: askhost's own
     std::map<std::string, std::string> env;  // added to (or replacing in) askhost's environment
 };
 

@@ -21,7 +21,7 @@ Broker::~Broker() {
     for (auto& e : queue_) {
         boost::system::error_code ignored;
         if (e->timer) e->timer->cancel(ignored);  // the throwing form must not run in a destructor
-        e->slot->open = false;  // a ticket outliving the broker has nothing left to withdraw
+        e->slot->open = false;                    // a ticket outliving the broker has nothing left to withdraw
         e->slot->withdraw = nullptr;
     }
 }
@@ -33,8 +33,7 @@ void Broker::add_frontend(Frontend& f) {
     auto head = queue_.front();
     // The fallback had it (nobody was attached): a person is here now, so show it to them.
     if (fallback_ && std::find(head->showing.begin(), head->showing.end(), fallback_) != head->showing.end()) {
-        head->showing.erase(std::remove(head->showing.begin(), head->showing.end(), fallback_),
-                            head->showing.end());
+        head->showing.erase(std::remove(head->showing.begin(), head->showing.end(), fallback_), head->showing.end());
         fallback_->withdraw(head->ask.id);
     }
     head->showing.push_back(&f);
@@ -112,8 +111,7 @@ void Broker::show_head() {
 }
 
 void Broker::finish(const std::string& id, Outcome outcome, Frontend* from) {
-    auto it = std::find_if(queue_.begin(), queue_.end(),
-                           [&](const auto& e) { return e->ask.id == id; });
+    auto it = std::find_if(queue_.begin(), queue_.end(), [&](const auto& e) { return e->ask.id == id; });
     if (it == queue_.end()) return;  // already decided: the first answer won
     auto entry = *it;
     queue_.erase(it);
@@ -133,8 +131,7 @@ void Broker::finish(const std::string& id, Outcome outcome, Frontend* from) {
 }
 
 void Broker::withdraw(const std::string& id) {
-    auto it = std::find_if(queue_.begin(), queue_.end(),
-                           [&](const auto& e) { return e->ask.id == id; });
+    auto it = std::find_if(queue_.begin(), queue_.end(), [&](const auto& e) { return e->ask.id == id; });
     if (it == queue_.end()) return;
     auto entry = *it;
     queue_.erase(it);

@@ -30,10 +30,10 @@ struct Error {
 
     int exit_status() const {
         switch (kind) {
-        case Kind::Usage: return 2;
-        case Kind::NotFound: return 127;
-        case Kind::CannotRun: return 126;
-        case Kind::Failed: return 1;
+            case Kind::Usage: return 2;
+            case Kind::NotFound: return 127;
+            case Kind::CannotRun: return 126;
+            case Kind::Failed: return 1;
         }
         return 1;
     }
@@ -63,7 +63,9 @@ public:
     Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}
     Result(Error error) : v_(std::in_place_index<1>, std::move(error)) {}
     // Anything a T is made from (a string literal for a Result<std::string>, say).
+    // MakesValue excludes Result itself, so this never hides the copy and move constructors.
     template <MakesValue<T> U>
+    // NOLINTNEXTLINE(bugprone-forwarding-reference-overload)
     Result(U&& value) : v_(std::in_place_index<0>, std::forward<U>(value)) {}
 
     bool has_value() const { return v_.index() == 0; }

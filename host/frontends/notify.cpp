@@ -81,7 +81,8 @@ std::optional<std::vector<std::string>> split_command_line(std::string_view line
             else cur.push_back(c);
         } else if (quote == '"') {
             if (c == '"') quote = 0;
-            else if (c == '\\' && i + 1 < line.size() && (line[i + 1] == '"' || line[i + 1] == '\\')) cur.push_back(line[++i]);
+            else if (c == '\\' && i + 1 < line.size() && (line[i + 1] == '"' || line[i + 1] == '\\'))
+                cur.push_back(line[++i]);
             else cur.push_back(c);
         } else if (c == '\'' || c == '"') {
             quote = c;
@@ -110,7 +111,8 @@ std::string osc_notification(std::string_view term_program, std::string_view ter
         term_program == "konsole" || term.find("ghostty") != std::string_view::npos)
         return "\x1b]777;notify;" + t + ";" + b + "\x1b\\";
     // OSC 9 (one text): iTerm2, kitty, Windows Terminal, and the above accept it too.
-    if (term_program == "iTerm.app" || term.find("kitty") != std::string_view::npos || term_program == "WindowsTerminal")
+    if (term_program == "iTerm.app" || term.find("kitty") != std::string_view::npos ||
+        term_program == "WindowsTerminal")
         return "\x1b]9;" + t + ": " + b + "\x1b\\";
     return {};
 }

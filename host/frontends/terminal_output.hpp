@@ -24,5 +24,4 @@ private:
     std::vector<std::pair<Stream, std::string>> backlog_;
 };
 
-
 }  // namespace askhost

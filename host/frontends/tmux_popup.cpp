@@ -188,7 +188,8 @@ bool popups_enabled() {
     const char* xdg = std::getenv("XDG_CONFIG_HOME");
     const char* home = std::getenv("HOME");
     std::string path = xdg && *xdg == '/' ? std::string(xdg) + "/askhost/config"
-                       : home && *home ? std::string(home) + "/.config/askhost/config" : std::string();
+                       : home && *home    ? std::string(home) + "/.config/askhost/config"
+                                          : std::string();
     if (path.empty()) return true;
     std::ifstream in(path);
     std::string line;
@@ -215,9 +216,22 @@ Result<pid_t> open_popup(const Pane& pane, const std::vector<std::string>& comma
     for (const auto& c : command) shell += (shell.empty() ? "" : " ") + shell_quote(c);
     if (pane.client_width > 0) width = std::min(width, pane.client_width);
     if (pane.client_height > 0) height = std::min(height, pane.client_height);
-    std::vector<std::string> argv = {"tmux", "-S", pane.server, "display-popup", "-E", "-c", pane.client,
-                                     "-t", pane.pane_id, "-w", std::to_string(width), "-h", std::to_string(height),
-                                     "-T", " askhost ", shell};
+    std::vector<std::string> argv = {"tmux",
+                                     "-S",
+                                     pane.server,
+                                     "display-popup",
+                                     "-E",
+                                     "-c",
+                                     pane.client,
+                                     "-t",
+                                     pane.pane_id,
+                                     "-w",
+                                     std::to_string(width),
+                                     "-h",
+                                     std::to_string(height),
+                                     "-T",
+                                     " askhost ",
+                                     shell};
     std::vector<char*> args;
     for (auto& a : argv) args.push_back(a.data());
     args.push_back(nullptr);

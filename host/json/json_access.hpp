@@ -18,8 +18,8 @@
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
-#include <rapidjson/memorystream.h>
 #include <rapidjson/internal/dtoa.h>
+#include <rapidjson/memorystream.h>
 
 namespace askhost::json {
 
@@ -222,9 +222,15 @@ public:
     }
     bool Key(const char* s, rapidjson::SizeType n, bool copy) { return whole(s, n) && next_.Key(s, n, copy); }
     bool StartObject() { return open() && next_.StartObject(); }
-    bool EndObject(rapidjson::SizeType members) { --open_; return next_.EndObject(members); }
+    bool EndObject(rapidjson::SizeType members) {
+        --open_;
+        return next_.EndObject(members);
+    }
     bool StartArray() { return open() && next_.StartArray(); }
-    bool EndArray(rapidjson::SizeType elements) { --open_; return next_.EndArray(elements); }
+    bool EndArray(rapidjson::SizeType elements) {
+        --open_;
+        return next_.EndArray(elements);
+    }
 
 private:
     bool number(std::string_view lit) {

@@ -9,22 +9,22 @@ std::string Path::str() const {
     for (auto it = levels.rbegin(); it != levels.rend(); ++it) {
         const Path& p = **it;
         switch (p.kind_) {
-        case Kind::Root: out.append(p.name_); break;
-        case Kind::Field:
-            if (!out.empty()) out.push_back('.');
-            out.append(p.name_);
-            break;
-        case Kind::Index: out += "[" + std::to_string(p.index_) + "]"; break;
-        case Kind::Key: {
-            // As JSON writes the key, so any text reads back unambiguously.
-            rapidjson::StringBuffer buf;
-            Writer w(buf);
-            w.String(p.name_.data(), static_cast<rapidjson::SizeType>(p.name_.size()));
-            out += "[";
-            out.append(buf.GetString(), buf.GetSize());
-            out += "]";
-            break;
-        }
+            case Kind::Root: out.append(p.name_); break;
+            case Kind::Field:
+                if (!out.empty()) out.push_back('.');
+                out.append(p.name_);
+                break;
+            case Kind::Index: out += "[" + std::to_string(p.index_) + "]"; break;
+            case Kind::Key: {
+                // As JSON writes the key, so any text reads back unambiguously.
+                rapidjson::StringBuffer buf;
+                Writer w(buf);
+                w.String(p.name_.data(), static_cast<rapidjson::SizeType>(p.name_.size()));
+                out += "[";
+                out.append(buf.GetString(), buf.GetSize());
+                out += "]";
+                break;
+            }
         }
     }
     return out;

@@ -29,8 +29,8 @@ class Path {
 public:
     explicit Path(std::string_view root) : name_(root) {}
     Path field(std::string_view name) const { return {this, Kind::Field, name, 0}; }  // .name
-    Path index(std::size_t i) const { return {this, Kind::Index, {}, i}; }             // [i]
-    Path key(std::string_view k) const { return {this, Kind::Key, k, 0}; }             // ["k"], a map's key
+    Path index(std::size_t i) const { return {this, Kind::Index, {}, i}; }            // [i]
+    Path key(std::string_view k) const { return {this, Kind::Key, k, 0}; }            // ["k"], a map's key
     std::string str() const;
 
 private:
@@ -181,7 +181,9 @@ inline void to_json(EmptyObject, Writer& w) {
     w.StartObject();
     w.EndObject();
 }
-inline void to_json(const RawJson& raw, Writer& w) { w.RawValue(raw.text.data(), raw.text.size(), rapidjson::kObjectType); }
+inline void to_json(const RawJson& raw, Writer& w) {
+    w.RawValue(raw.text.data(), raw.text.size(), rapidjson::kObjectType);
+}
 // A value from a peer, written back as it came (raw numbers keep their literal).
 inline void to_json(const rapidjson::Value& v, Writer& w) { write(v, w); }
 

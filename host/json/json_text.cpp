@@ -49,14 +49,16 @@ std::size_t next_special(std::string_view text, std::size_t i) {
         const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
         const __m128i hit = _mm_or_si128(_mm_cmplt_epi8(x, space),
                                          _mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)));
-        if (const int m = _mm_movemask_epi8(hit)) return i + static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(m)));
+        if (const int m = _mm_movemask_epi8(hit))
+            return i + static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(m)));
     }
 #endif
     if constexpr (std::endian::native == std::endian::little) {
         for (; i + 8 <= text.size(); i += 8) {
             std::uint64_t word;
             std::memcpy(&word, text.data() + i, 8);
-            if (const std::uint64_t m = special_bytes(word)) return i + static_cast<std::size_t>(std::countr_zero(m) / 8);
+            if (const std::uint64_t m = special_bytes(word))
+                return i + static_cast<std::size_t>(std::countr_zero(m) / 8);
         }
     }
     for (; i < text.size(); ++i) {

@@ -112,7 +112,8 @@ std::variant<Answer, std::string> resolve_answer(const Question& q, const Answer
                    std::to_string(Limits::max_answer_bytes);
         auto m = match_label(q, text);
         if (std::holds_alternative<std::monostate>(m))
-            return "\"" + shorten(text) + "\" matches several options that differ only in case; give the exact label or its number";
+            return "\"" + shorten(text) +
+                   "\" matches several options that differ only in case; give the exact label or its number";
         if (auto& label = std::get<std::string>(m); !label.empty()) {
             add(label, true);
             continue;

@@ -45,7 +45,9 @@ Status atomic_write(const fs::path& file, std::string_view data, unsigned mode) 
     if (auto err = make_dirs(dir, 0700)) return err;
     std::string tmpl = (dir / ("." + file.filename().string() + ".tmp-XXXXXX")).string();
     int fd = ::mkstemp(tmpl.data());
-    if (fd < 0) return Error::failed("cannot create a temporary file in " + dir.string() + ": " + errno_text(errno), file.string());
+    if (fd < 0)
+        return Error::failed("cannot create a temporary file in " + dir.string() + ": " + errno_text(errno),
+                             file.string());
     auto fail = [&](const std::string& what) -> Status {
         int err = errno;
         ::close(fd);
@@ -129,7 +131,8 @@ std::string iso8601_utc(std::int64_t ms) {
     struct tm tm {};
     char buf[64];
     // A time from a hand-edited file may be out of any calendar's range.
-    if (!::gmtime_r(&t, &tm) || std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0) return "(no valid time)";
+    if (!::gmtime_r(&t, &tm) || std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+        return "(no valid time)";
     return buf;
 }
 

@@ -43,15 +43,13 @@ fs::path sessions_dir() {
     return {};
 }
 
-fs::path journal_path(const fs::path& dir, const std::string& session_id) {
-    return dir / (session_id + ".jsonl");
-}
+fs::path journal_path(const fs::path& dir, const std::string& session_id) { return dir / (session_id + ".jsonl"); }
 
 bool valid_session_id(std::string_view id) {
     if (id.empty() || id.size() > 64 || id.front() == '.') return false;
     for (char c : id) {
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                  c == '_' || c == '-';
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+                  c == '-';
         if (!ok) return false;
     }
     return true;
@@ -91,9 +89,7 @@ std::string questions_key(const std::vector<Question>& questions) {
 
 namespace {
 
-void write_str(JsonWriter& w, std::string_view s) {
-    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-}
+void write_str(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
 
 void write_member(JsonWriter& w, const char* key, std::string_view s) {
     w.Key(key);
@@ -230,8 +226,7 @@ Status Journal::append(std::string line) {
         if (fd_ < 0) return Error::failed("cannot open " + file_.string() + ": " + errno_text(errno), file_.string());
     }
     // Two hosts may share a session (--session): one writer at a time keeps lines whole.
-    while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
-    }
+    while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {}
     // A torn line left by a crash must not swallow this record: end it first.
     // (When the file ends where our last record did, that record's newline is its last byte.)
     struct stat st {};
@@ -266,7 +261,8 @@ Status Journal::append(std::string line) {
                 return error;
             }
         }
-        if (auto e = syncer_->take_error()) error = Error::failed("cannot sync " + file_.string() + ": " + *e, file_.string());
+        if (auto e = syncer_->take_error())
+            error = Error::failed("cannot sync " + file_.string() + ": " + *e, file_.string());
         syncer_->written();
     }
     return error;
@@ -490,7 +486,7 @@ JournalContents parse_journal(std::string_view text) {
         if (error || !doc.IsObject()) {
             // A crash mid-write leaves the last line cut short; a later run then starts a new line after it.
             const bool at_end = last_unterminated || text.find_first_not_of('\n', pos) == std::string_view::npos;
-            const char* why = at_end ? ": torn last record (askhost stopped while writing it), skipped"
+            const char* why = at_end                ? ": torn last record (askhost stopped while writing it), skipped"
                               : line.front() == '{' ? ": torn record (askhost stopped while writing it), skipped"
                                                     : ": not a JSON record, skipped";
             out.warnings.push_back("line " + std::to_string(line_no) + why);

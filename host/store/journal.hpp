@@ -43,28 +43,28 @@ std::string_view journal_outcome_name(OutcomeKind k);
 
 // One ask and what became of it, as read back.
 struct Exchange {
-    std::string run;      // the host run that asked
-    std::string ask_id;   // unique within the run
+    std::string run;     // the host run that asked
+    std::string ask_id;  // unique within the run
     std::int64_t asked_at = 0;
     std::int64_t finished_at = 0;  // 0 while interrupted
     std::string mode;
     std::string agent;
-    std::string source;   // how it was answered without asking: "answers-flag", "pending-file"
+    std::string source;     // how it was answered without asking: "answers-flag", "pending-file"
     std::string replay_of;  // "run/askId" of the interrupted ask it repeats
     std::vector<Question> questions;
     std::string metadata_json;
     std::string outcome;  // journal_outcome_name, or "" when no outcome was recorded (interrupted)
     std::vector<Answer> answers;
     std::string pending_file;
-    std::string detail;   // a cancel reason or a refusal message
+    std::string detail;  // a cancel reason or a refusal message
 
     bool interrupted() const { return outcome.empty(); }
     std::string key() const { return run + "/" + ask_id; }
 };
 
 struct JournalContents {
-    std::vector<Exchange> exchanges;   // in the order they were asked
-    std::vector<std::string> warnings; // torn or unreadable lines, skipped
+    std::vector<Exchange> exchanges;    // in the order they were asked
+    std::vector<std::string> warnings;  // torn or unreadable lines, skipped
 };
 
 JournalContents parse_journal(std::string_view text);

@@ -201,8 +201,8 @@ std::string serialize_pending(const PendingFile& f) {
             w.StartArray();
             for (const auto& o : q.options) s(o.label);
             w.EndArray();
-            bool any = std::any_of(q.options.begin(), q.options.end(),
-                                   [](const Option& o) { return !o.description.empty(); });
+            bool any =
+                std::any_of(q.options.begin(), q.options.end(), [](const Option& o) { return !o.description.empty(); });
             if (any) {
                 w.Key("descriptions");
                 w.StartObject();
@@ -267,9 +267,9 @@ Status save_pending(const std::filesystem::path& path, const PendingFile& file) 
 }
 
 void add_ask(PendingFile& f, const Ask& ask, const std::string& session_id, const std::string& timestamp) {
-    f.questions.erase(std::remove_if(f.questions.begin(), f.questions.end(),
-                                     [](const PendingQuestion& q) { return q.used; }),
-                      f.questions.end());
+    f.questions.erase(
+        std::remove_if(f.questions.begin(), f.questions.end(), [](const PendingQuestion& q) { return q.used; }),
+        f.questions.end());
     // Entries keep the session that asked them when the file changes hands.
     for (auto& q : f.questions)
         if (q.session_id.empty()) q.session_id = f.session_id;
@@ -320,8 +320,7 @@ std::optional<std::vector<Answer>> take_answers(PendingFile& f, const std::vecto
 namespace {
 
 bool all_digits(std::string_view s) {
-    return !s.empty() && s.size() < 6 &&
-           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return !s.empty() && s.size() < 6 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 }  // namespace
@@ -339,8 +338,8 @@ AnswerResult apply_answers(PendingFile& f, const rapidjson::Value& input) {
     // One answer for the question at file_index (errors name it by its place among the open ones).
     auto take = [&](std::size_t file_index, const rapidjson::Value& v) {
         const Question& q = f.questions[file_index].question;
-        const std::size_t pos = static_cast<std::size_t>(
-            std::find(open.begin(), open.end(), file_index) - open.begin());
+        const std::size_t pos =
+            static_cast<std::size_t>(std::find(open.begin(), open.end(), file_index) - open.begin());
         const std::string who = question_ref(pos, q);
         if (!seen.insert(file_index).second) {
             res.errors.push_back(who + ": answered twice");
@@ -460,11 +459,10 @@ AnswerResult apply_text(PendingFile& f, std::string_view text) {
     for (std::size_t i : open) {
         if (f.questions[i].answer) continue;
         AnswerSpec spec;
-        if (res.changed.empty())
-            spec.items.push_back({std::string(t), std::nullopt});
+        if (res.changed.empty()) spec.items.push_back({std::string(t), std::nullopt});
         else
-            spec.items.push_back({"(see my answer to \"" + f.questions[res.changed.front()].question.question + "\")",
-                                  std::nullopt});
+            spec.items.push_back(
+                {"(see my answer to \"" + f.questions[res.changed.front()].question.question + "\")", std::nullopt});
         f.questions[i].answer = std::move(spec);
         res.changed.push_back(i);
     }

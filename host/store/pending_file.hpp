@@ -30,7 +30,7 @@ struct PendingQuestion {
 
 struct PendingFile {
     std::string session_id;
-    std::string timestamp;      // ISO 8601 UTC of the last change by askhost
+    std::string timestamp;  // ISO 8601 UTC of the last change by askhost
     std::string agent;
     std::string metadata_json;  // "" or an object: the latest ask's metadata
     std::vector<PendingQuestion> questions;

@@ -23,12 +23,10 @@ void PrintFrontend::show(const Ask& ask, Done done) {
             file = std::move(loaded.file);
         } else if (loaded.status == store::PendingLoad::Status::Error) {
             // A broken hand edit is the person's work: keep it beside the new file, never overwrite it.
-            const std::string aside =
-                pending_file_ + ".broken-" + std::to_string(store::now_ms());
+            const std::string aside = pending_file_ + ".broken-" + std::to_string(store::now_ms());
             if (std::rename(path.c_str(), aside.c_str()) == 0)
                 log_(loaded.error + "; kept as " + aside + ", starting a new file");
-            else
-                error = Error::failed(loaded.error, pending_file_);
+            else error = Error::failed(loaded.error, pending_file_);
         }
         if (!error) {
             store::add_ask(file, ask, session_id_, store::iso8601_utc(store::now_ms()));

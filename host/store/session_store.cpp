@@ -47,7 +47,8 @@ std::variant<std::unique_ptr<SessionStore>, std::string> SessionStore::create(Se
         auto contents = read_journal(store->journal_.path());
         for (const auto& w : contents.warnings) store->warn(store->journal_.path().string() + ": " + w);
         for (const auto& e : contents.exchanges)
-            if (e.interrupted() || e.outcome == "withdrawn") store->interrupted_.emplace_back(questions_key(e.questions), e.key());
+            if (e.interrupted() || e.outcome == "withdrawn")
+                store->interrupted_.emplace_back(questions_key(e.questions), e.key());
     }
     return store;
 }

@@ -55,7 +55,7 @@ private:
     std::string pending_file_;
     Journal journal_;
     PrintFrontend print_;
-    std::unique_ptr<rapidjson::Document> answers_;  // --answers until the first ask uses it
+    std::unique_ptr<rapidjson::Document> answers_;                  // --answers until the first ask uses it
     std::vector<std::pair<std::string, std::string>> interrupted_;  // questions_key, run/askId
     unsigned long next_pre_id_ = 1;
     bool journal_warned_ = false;

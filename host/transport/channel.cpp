@@ -14,7 +14,7 @@ Channel::Channel(Framing framing, std::size_t max_body)
 Channel::~Channel() { *alive_ = false; }
 
 void Channel::received(std::string_view data) {
-    auto on_event = [this, a = alive_](FrameDecoder::Event ev) {
+    auto on_event = [this, a = alive_](const FrameDecoder::Event& ev) {
         if (!*a || closed_) return;
         if (ev.ok) {
             rpc_.receive(ev.body);

@@ -16,16 +16,16 @@ void Connection::start() { read(); }
 
 void Connection::read() {
     in_.async_read_some(boost::asio::buffer(buf_),
-        [this, a = alive_](const boost::system::error_code& ec, std::size_t n) {
-            if (!*a) return;
-            if (n) received(std::string_view(buf_.data(), n));
-            if (!*a || closed()) return;
-            if (ec) {
-                close(ec == boost::asio::error::eof ? "end of input" : ec.message());
-                return;
-            }
-            read();
-        });
+                        [this, a = alive_](const boost::system::error_code& ec, std::size_t n) {
+                            if (!*a) return;
+                            if (n) received(std::string_view(buf_.data(), n));
+                            if (!*a || closed()) return;
+                            if (ec) {
+                                close(ec == boost::asio::error::eof ? "end of input" : ec.message());
+                                return;
+                            }
+                            read();
+                        });
 }
 
 void Connection::queue(std::string bytes) {

@@ -71,8 +71,10 @@ bool FrameDecoder::parse_header(const Sink& sink) {
         return false;
     }
     if (length > max_body_) {
-        sink({false, {}, "frame of " + std::to_string(length) + " bytes is over the limit of " +
-                             std::to_string(max_body_) + " bytes; skipped"});
+        sink({false,
+              {},
+              "frame of " + std::to_string(length) + " bytes is over the limit of " + std::to_string(max_body_) +
+                  " bytes; skipped"});
         state_ = State::Skip;
         want_ = length;
         return true;
@@ -96,8 +98,13 @@ void FrameDecoder::feed(std::string_view data, const Sink& sink) {
                 std::size_t from = before >= 3 ? before - 3 : 0;
                 auto crlf = header_.find("\r\n\r\n", from);
                 auto lf = header_.find("\n\n", from);
-                if (crlf != std::string::npos && (lf == std::string::npos || crlf + 2 <= lf)) { end = crlf; sep = 4; }
-                else if (lf != std::string::npos) { end = lf; sep = 2; }
+                if (crlf != std::string::npos && (lf == std::string::npos || crlf + 2 <= lf)) {
+                    end = crlf;
+                    sep = 4;
+                } else if (lf != std::string::npos) {
+                    end = lf;
+                    sep = 2;
+                }
                 if (end == std::string::npos) {
                     if (header_.size() > max_header_bytes) {
                         sink({false, {}, "header block over " + std::to_string(max_header_bytes) + " bytes; dropped"});

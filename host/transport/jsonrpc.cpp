@@ -77,8 +77,8 @@ std::string result(std::string_view id_json, std::string_view result_json) {
 }
 
 std::string error(std::string_view id_json, int code, std::string_view message, std::string_view data_json) {
-    std::string msg = reply_head(id_json) + "\"error\":{\"code\":" + std::to_string(code) + ",\"message\":" +
-                      json_quote(message);
+    std::string msg =
+        reply_head(id_json) + "\"error\":{\"code\":" + std::to_string(code) + ",\"message\":" + json_quote(message);
     if (!data_json.empty()) {
         msg += ",\"data\":";
         msg.append(data_json);
@@ -217,7 +217,6 @@ void RpcEndpoint::reply_received(const rapidjson::Value& doc, const std::string&
         if (handler) handler(nullptr, &e);
     }
 }
-
 
 void RpcEndpoint::send_message(std::string message) {
     if (!closed_) send_(std::move(message));

@@ -35,7 +35,8 @@ inline void to_json(const RequestId& id, json::Writer& w) {
         w.Null();
         return;
     }
-    w.RawValue(id.json.data(), id.json.size(), id.json.front() == '"' ? rapidjson::kStringType : rapidjson::kNumberType);
+    w.RawValue(id.json.data(), id.json.size(),
+               id.json.front() == '"' ? rapidjson::kStringType : rapidjson::kNumberType);
 }
 
 // The reply to one request, typed. Copies share one Responder: the request is answered once, and
@@ -120,14 +121,14 @@ public:
 
     template <class Params, class Result>
     void method(std::string name, void (Owner::*handler)(const Params&, Reply<Result>)) {
-        RpcDispatcher::method<Params, Result>(std::move(name), [this, handler](const Params& p, Reply<Result> r) {
-            (owner_.*handler)(p, std::move(r));
-        });
+        RpcDispatcher::method<Params, Result>(
+            std::move(name), [this, handler](const Params& p, Reply<Result> r) { (owner_.*handler)(p, std::move(r)); });
     }
 
     template <class Params>
     void notification(std::string name, void (Owner::*handler)(const Params&)) {
-        RpcDispatcher::notification<Params>(std::move(name), [this, handler](const Params& p) { (owner_.*handler)(p); });
+        RpcDispatcher::notification<Params>(std::move(name),
+                                            [this, handler](const Params& p) { (owner_.*handler)(p); });
     }
 
 private:

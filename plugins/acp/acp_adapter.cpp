@@ -11,13 +11,9 @@
 
 #include <rapidjson/document.h>
 
-#include "askhost_config.h"
-#include "common/pending_asks.hpp"
-#include "core/adapter.hpp"
-#include "elicitation.hpp"
-#include "json/json_access.hpp"
 #include "acp_errors.hpp"
 #include "askhost_config.h"
+#include "common/pending_asks.hpp"
 #include "common/permission_question.hpp"
 #include "core/adapter.hpp"
 #include "elicitation.hpp"
@@ -38,9 +34,7 @@ using json::member;
 using json::str;
 using json::string_of;
 
-void write_string(JsonWriter& w, std::string_view s) {
-    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-}
+void write_string(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
 
 std::string_view ltrim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
@@ -154,7 +148,7 @@ public:
     }
 
     void finished() override {
-        rpc_.abandon();  // nobody is left to answer, nor to wait for our calls
+        rpc_.abandon();    // nobody is left to answer, nor to wait for our calls
         open_.take_all();  // their asks are withdrawn
         queued_prompts_.clear();
     }
@@ -175,9 +169,7 @@ private:
     }
 
     // A line of its own, whatever the agent's streamed text left open.
-    void show_line(const std::string& text) {
-        show((line_start_ ? "" : "\n") + text + "\n");
-    }
+    void show_line(const std::string& text) { show((line_start_ ? "" : "\n") + text + "\n"); }
 
     static std::string error_text(const RpcError& error) {
         std::string message = error.message;
@@ -254,22 +246,23 @@ private:
         w.EndArray();
         w.EndObject();
         turn_running_ = true;
-        rpc_.call("session/prompt", {buf.GetString(), buf.GetSize()}, [this](const Value* result, const RpcError* error) {
-            turn_running_ = false;
-            if (error) {
-                show_line("[askhost] the prompt failed: " + error_text(*error));
-            } else {
-                const std::string reason = string_of(*result, "stopReason");
-                if (reason.empty() || reason == "end_turn") {
-                    if (!line_start_) show("\n");
-                } else {
-                    show_line("[turn ended: " + reason + "]");
-                }
-            }
-            send_next_prompt();
-            // Nobody can send another prompt: the conversation is over, the agent may exit.
-            if (!turn_running_ && host_.settings().one_shot) host_.close_input();
-        });
+        rpc_.call("session/prompt", {buf.GetString(), buf.GetSize()},
+                  [this](const Value* result, const RpcError* error) {
+                      turn_running_ = false;
+                      if (error) {
+                          show_line("[askhost] the prompt failed: " + error_text(*error));
+                      } else {
+                          const std::string reason = string_of(*result, "stopReason");
+                          if (reason.empty() || reason == "end_turn") {
+                              if (!line_start_) show("\n");
+                          } else {
+                              show_line("[turn ended: " + reason + "]");
+                          }
+                      }
+                      send_next_prompt();
+                      // Nobody can send another prompt: the conversation is over, the agent may exit.
+                      if (!turn_running_ && host_.settings().one_shot) host_.close_input();
+                  });
     }
 
     // ---- what the agent tells --------------------------------------------------------------
@@ -281,7 +274,8 @@ private:
             // The agent gave up on one of its requests: close the question, answer the request.
             const Value* rid = member(params, "requestId");
             if (!rid) return;
-            if (auto req = open_.take(to_json(*rid))) req->reply.error(rpc_error::request_cancelled, "cancelled by the agent");
+            if (auto req = open_.take(to_json(*rid)))
+                req->reply.error(rpc_error::request_cancelled, "cancelled by the agent");
         }
         // Other notifications (extensions, auth status) carry nothing for the person.
     }
@@ -299,7 +293,8 @@ private:
             const bool has_input = raw && raw->IsObject() && raw->MemberCount() > 0;
             const std::string status = string_of(u, "status");
             // Announce once the call's real title is known (the first update often only says "Terminal").
-            if (!view.announced && (has_input || status == "in_progress" || status == "completed" || status == "failed")) {
+            if (!view.announced &&
+                (has_input || status == "in_progress" || status == "completed" || status == "failed")) {
                 view.announced = true;
                 show_line("* " + (view.title.empty() ? std::string("(untitled)") : view.title));
             }
@@ -315,7 +310,10 @@ private:
             std::string text = "Plan:";
             for (const auto& e : entries->GetArray()) {
                 const std::string st = string_of(e, "status");
-                text += std::string("\n  ") + (st == "completed" ? "[x] " : st == "in_progress" ? "[>] " : "[ ] ") +
+                text += std::string("\n  ") +
+                        (st == "completed"     ? "[x] "
+                         : st == "in_progress" ? "[>] "
+                                               : "[ ] ") +
                         string_of(e, "content");
             }
             show_line(text);
@@ -521,7 +519,7 @@ private:
     bool failed_ = false;
     bool turn_running_ = false;
     std::deque<std::string> queued_prompts_;
-    PendingAsks<OpenRequest> open_;  // by the agent's request id (as JSON)
+    PendingAsks<OpenRequest> open_;              // by the agent's request id (as JSON)
     std::map<std::string, ToolCallView> tools_;  // toolCallId -> how it was shown
     bool line_start_ = true;
 };

@@ -28,8 +28,7 @@ Refusal refuse(const std::string& path, const std::string& what) {
 }
 
 // Options from a list of {const, title, description} objects or from enum (+ enumNames).
-std::optional<Refusal> read_options(const Value& holder, const std::string& path, Question& q,
-                                    FormField& f) {
+std::optional<Refusal> read_options(const Value& holder, const std::string& path, Question& q, FormField& f) {
     const Value* list = member(holder, "oneOf");
     const char* list_name = "oneOf";
     if (!list) {
@@ -50,7 +49,8 @@ std::optional<Refusal> read_options(const Value& holder, const std::string& path
             opt.description = string_of(o, "description");
             if (const Value* meta = member(o, "_meta"))
                 if (const Value* extra = member(*meta, kOptionMeta))
-                    if (const Value* p = member(*extra, "preview"); p && p->IsString()) opt.preview = std::string(str(*p));
+                    if (const Value* p = member(*extra, "preview"); p && p->IsString())
+                        opt.preview = std::string(str(*p));
             q.options.push_back(std::move(opt));
             f.values_json.push_back(to_json(*c));
         }
@@ -111,8 +111,7 @@ void write_typed(JsonWriter& w, const std::string& text, FormField::Type type) {
         if (!text.empty() && errno == 0 && end == text.c_str() + text.size() && std::isfinite(v)) {
             if (type == FormField::Type::Integer && v == std::floor(v) && std::fabs(v) < 9e15)
                 w.Int64(static_cast<int64_t>(v));
-            else
-                w.Double(v);
+            else w.Double(v);
             return;
         }
     } else if (type == FormField::Type::Boolean) {
@@ -128,9 +127,7 @@ void write_typed(JsonWriter& w, const std::string& text, FormField::Type type) {
     write_string(w, text);
 }
 
-void write_raw(JsonWriter& w, const std::string& json) {
-    w.RawValue(json.data(), json.size(), rapidjson::kStringType);
-}
+void write_raw(JsonWriter& w, const std::string& json) { w.RawValue(json.data(), json.size(), rapidjson::kStringType); }
 
 void write_key(JsonWriter& w, const std::string& key) {
     w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
@@ -149,7 +146,8 @@ Parsed<ElicitationForm> parse_elicitation_form(const Value& params, Profile prof
         return Refusal{"invalid_schema", "requestedSchema", "requestedSchema: expected an object"};
     const Value* props = member(*schema, "properties");
     if (!props || !props->IsObject())
-        return Refusal{"invalid_schema", "requestedSchema.properties", "requestedSchema.properties: expected an object"};
+        return Refusal{"invalid_schema", "requestedSchema.properties",
+                       "requestedSchema.properties: expected an object"};
 
     std::set<std::string> keys;
     for (const auto& m : props->GetObject()) keys.insert(std::string(str(m.name)));
@@ -193,8 +191,7 @@ Parsed<ElicitationForm> parse_elicitation_form(const Value& params, Profile prof
         form.input.questions.push_back(std::move(q));
     }
     if (form.fields.empty())
-        return Refusal{"invalid_schema", "requestedSchema.properties",
-                       "requestedSchema.properties: no field to ask"};
+        return Refusal{"invalid_schema", "requestedSchema.properties", "requestedSchema.properties: no field to ask"};
 
     const bool single = form.fields.size() == 1;
     bool message_used = false;

@@ -14,15 +14,15 @@ namespace askhost::acp {
 // One question of the form: the property it answers and how its answer is written back.
 struct FormField {
     enum class Type { String, Number, Integer, Boolean };
-    std::string key;          // the property ("question_0")
-    std::string custom_key;   // its "Other" companion ("question_0_custom"), or ""
-    Type type = Type::String; // of the value (of the items, for an array)
-    bool array = false;       // multi-select
+    std::string key;                       // the property ("question_0")
+    std::string custom_key;                // its "Other" companion ("question_0_custom"), or ""
+    Type type = Type::String;              // of the value (of the items, for an array)
+    bool array = false;                    // multi-select
     std::vector<std::string> values_json;  // option i's value as JSON (its const), parallel to options
 };
 
 struct ElicitationForm {
-    AskInput input;                // one question per field, validated
+    AskInput input;                 // one question per field, validated
     std::vector<FormField> fields;  // parallel to input.questions
 };
 

@@ -34,7 +34,8 @@ std::string valid_utf8(std::string s) {
 }
 
 FsError sys_error(const std::string& what, const fs::path& p, int err) {
-    return {err == ENOENT ? acp_error::resource_not_found : rpc_error::internal_error, what + " " + p.string() + ": " + std::strerror(err)};
+    return {err == ENOENT ? acp_error::resource_not_found : rpc_error::internal_error,
+            what + " " + p.string() + ": " + std::strerror(err)};
 }
 
 }  // namespace
@@ -47,7 +48,8 @@ WorkspaceFiles::WorkspaceFiles(const fs::path& root) {
 
 std::variant<fs::path, FsError> WorkspaceFiles::resolve(std::string_view path) const {
     if (path.empty()) return FsError{rpc_error::invalid_params, "path: required"};
-    if (path.find('\0') != std::string_view::npos) return FsError{rpc_error::invalid_params, "path: contains a NUL byte"};
+    if (path.find('\0') != std::string_view::npos)
+        return FsError{rpc_error::invalid_params, "path: contains a NUL byte"};
     fs::path p(path);
     if (!p.is_absolute()) return FsError{rpc_error::invalid_params, std::string(path) + ": not an absolute path"};
     std::error_code ec;
@@ -55,7 +57,8 @@ std::variant<fs::path, FsError> WorkspaceFiles::resolve(std::string_view path) c
     if (ec) return FsError{rpc_error::internal_error, std::string(path) + ": " + ec.message()};
     fs::path rel = real.lexically_relative(root_);
     if (rel.empty() || *rel.begin() == "..")
-        return FsError{rpc_error::invalid_params, std::string(path) + ": outside the working directory " + root_.string()};
+        return FsError{rpc_error::invalid_params,
+                       std::string(path) + ": outside the working directory " + root_.string()};
     return real;
 }
 
@@ -74,7 +77,7 @@ std::variant<std::string, FsError> WorkspaceFiles::read(std::string_view path, s
     if (static_cast<std::size_t>(st.st_size) > max_read_bytes) {
         ::close(fd);
         return FsError{rpc_error::invalid_params, "cannot read " + p.string() + ": " + std::to_string(st.st_size) +
-                                   " bytes, at most " + std::to_string(max_read_bytes)};
+                                                      " bytes, at most " + std::to_string(max_read_bytes)};
     }
     std::string data;
     char buf[65536];
@@ -90,7 +93,8 @@ std::variant<std::string, FsError> WorkspaceFiles::read(std::string_view path, s
         data.append(buf, static_cast<std::size_t>(n));
         if (data.size() > max_read_bytes) {
             ::close(fd);
-            return FsError{rpc_error::invalid_params, "cannot read " + p.string() + ": more than " + std::to_string(max_read_bytes) + " bytes"};
+            return FsError{rpc_error::invalid_params,
+                           "cannot read " + p.string() + ": more than " + std::to_string(max_read_bytes) + " bytes"};
         }
     }
     ::close(fd);
@@ -118,16 +122,19 @@ std::optional<FsError> WorkspaceFiles::write(std::string_view path, std::string_
     auto resolved = resolve(path);
     if (auto* e = std::get_if<FsError>(&resolved)) return *e;
     const fs::path& p = std::get<fs::path>(resolved);
-    if (p == root_) return FsError{rpc_error::invalid_params, "cannot write " + p.string() + ": it is the working directory"};
+    if (p == root_)
+        return FsError{rpc_error::invalid_params, "cannot write " + p.string() + ": it is the working directory"};
     std::error_code ec;
     fs::create_directories(p.parent_path(), ec);
-    if (ec) return FsError{rpc_error::internal_error, "cannot create " + p.parent_path().string() + ": " + ec.message()};
+    if (ec)
+        return FsError{rpc_error::internal_error, "cannot create " + p.parent_path().string() + ": " + ec.message()};
     struct stat st {};
     const bool exists = ::stat(p.c_str(), &st) == 0;
-    if (exists && !S_ISREG(st.st_mode)) return FsError{rpc_error::invalid_params, "cannot write " + p.string() + ": not a regular file"};
+    if (exists && !S_ISREG(st.st_mode))
+        return FsError{rpc_error::invalid_params, "cannot write " + p.string() + ": not a regular file"};
 
-    fs::path tmp = p.parent_path() /
-                   ("." + p.filename().string() + ".askhost-" + std::to_string(::getpid()) + "-" + std::to_string(++tmp_counter_));
+    fs::path tmp = p.parent_path() / ("." + p.filename().string() + ".askhost-" + std::to_string(::getpid()) + "-" +
+                                      std::to_string(++tmp_counter_));
     int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
     if (fd < 0) return sys_error("cannot write", tmp, errno);
     bool ok = write_all(fd, content);

@@ -12,7 +12,7 @@
 namespace askhost::acp {
 
 struct FsError {
-    int code;             // rpc_error::invalid_params (bad path, outside), acp_error::resource_not_found, rpc_error::internal_error
+    int code;  // rpc_error::invalid_params (bad path, outside), acp_error::resource_not_found, rpc_error::internal_error
     std::string message;  // names the path and the reason
 };
 

@@ -36,17 +36,36 @@ std::string text_of(const rapidjson::Value& content) {
 
 // Claude Code's options, as its command line parser reads them: which take a value, which take
 // every following word. What is left is the prompt.
-const std::set<std::string> kValueFlags = {
-    "--agent", "--agents", "--append-system-prompt", "--append-system-prompt-file", "--debug-file", "--effort",
-    "--fallback-model", "--input-format", "--json-schema", "--max-budget-usd", "--max-turns", "--model", "-n",
-    "--name", "--output-format", "--permission-mode", "--permission-prompt-tool", "--plugin-dir", "--plugin-url",
-    "--remote-control-session-name-prefix", "--session-id", "--setting-sources", "--settings", "--system-prompt",
-    "--system-prompt-file"};
-const std::set<std::string> kOptionalValueFlags = {"-d", "--debug", "--from-pr", "--prompt-suggestions",
-                                                   "--remote-control", "-r", "--resume", "-w", "--worktree"};
-const std::set<std::string> kListFlags = {"--add-dir", "--allowedTools", "--allowed-tools", "--betas",
-                                          "--disallowedTools", "--disallowed-tools", "--file", "--mcp-config",
-                                          "--tools"};
+const std::set<std::string> kValueFlags = {"--agent",
+                                           "--agents",
+                                           "--append-system-prompt",
+                                           "--append-system-prompt-file",
+                                           "--debug-file",
+                                           "--effort",
+                                           "--fallback-model",
+                                           "--input-format",
+                                           "--json-schema",
+                                           "--max-budget-usd",
+                                           "--max-turns",
+                                           "--model",
+                                           "-n",
+                                           "--name",
+                                           "--output-format",
+                                           "--permission-mode",
+                                           "--permission-prompt-tool",
+                                           "--plugin-dir",
+                                           "--plugin-url",
+                                           "--remote-control-session-name-prefix",
+                                           "--session-id",
+                                           "--setting-sources",
+                                           "--settings",
+                                           "--system-prompt",
+                                           "--system-prompt-file"};
+const std::set<std::string> kOptionalValueFlags = {
+    "-d", "--debug", "--from-pr", "--prompt-suggestions", "--remote-control", "-r", "--resume", "-w", "--worktree"};
+const std::set<std::string> kListFlags = {"--add-dir", "--allowedTools",    "--allowed-tools",
+                                          "--betas",   "--disallowedTools", "--disallowed-tools",
+                                          "--file",    "--mcp-config",      "--tools"};
 // Ours to set: the control channel.
 const std::set<std::string> kReplacedFlags = {"--input-format", "--output-format", "--permission-prompt-tool"};
 
@@ -151,7 +170,8 @@ public:
     }
 
     void stopping() override {
-        if (!open_.empty() || busy_) send_control("askhost_interrupt_" + std::to_string(++next_id_), R"({"subtype":"interrupt"})");
+        if (!open_.empty() || busy_)
+            send_control("askhost_interrupt_" + std::to_string(++next_id_), R"({"subtype":"interrupt"})");
     }
 
     void finished() override { open_.take_all(); }
@@ -196,7 +216,8 @@ private:
     }
 
     void send_control(const std::string& id, const std::string& request_json) {
-        host_.send("{\"type\":\"control_request\",\"request_id\":" + json_quote(id) + ",\"request\":" + request_json + "}");
+        host_.send("{\"type\":\"control_request\",\"request_id\":" + json_quote(id) + ",\"request\":" + request_json +
+                   "}");
     }
 
     void respond(const std::string& request_id, const std::string& response_json) {
@@ -241,18 +262,20 @@ private:
         auto parsed = tool_ask_input(input, host_.profile());
         const std::string original = to_json(input);
         // Every answer given already: Claude's own input goes back as it came.
-        if (auto* given = std::get_if<AskInput>(&parsed); given && !given->preset_answers.empty()) return allow(id, original);
+        if (auto* given = std::get_if<AskInput>(&parsed); given && !given->preset_answers.empty())
+            return allow(id, original);
         ask_tool_input(open_, id, std::move(parsed), {}, [this, id, original](const Outcome& o, std::monostate) {
             switch (o.kind) {
-            case OutcomeKind::Answered: return allow(id, claude::input_with_answers(original, o.answers));
-            case OutcomeKind::Cancelled: return deny(id, kDeclined);
-            case OutcomeKind::TimedOut: return deny(id, std::string(kDeclined) + " (no answer within the time limit)");
-            case OutcomeKind::ConnectionLost:
-                return deny(id, std::string(kDeclined) + " (the connection to the user was lost)");
-            case OutcomeKind::Pending: return deny(id, pending_text(o.pending_file));
-            case OutcomeKind::Refused:
-                host_.log("claude: refused AskUserQuestion: " + o.error.message);
-                return deny(id, "Invalid AskUserQuestion input: " + o.error.message);
+                case OutcomeKind::Answered: return allow(id, claude::input_with_answers(original, o.answers));
+                case OutcomeKind::Cancelled: return deny(id, kDeclined);
+                case OutcomeKind::TimedOut:
+                    return deny(id, std::string(kDeclined) + " (no answer within the time limit)");
+                case OutcomeKind::ConnectionLost:
+                    return deny(id, std::string(kDeclined) + " (the connection to the user was lost)");
+                case OutcomeKind::Pending: return deny(id, pending_text(o.pending_file));
+                case OutcomeKind::Refused:
+                    host_.log("claude: refused AskUserQuestion: " + o.error.message);
+                    return deny(id, "Invalid AskUserQuestion input: " + o.error.message);
             }
         });
     }
@@ -270,7 +293,8 @@ private:
             if (d.choice->kind == PermissionKind::AllowAlways) policy_.remember(req, *d.choice);
             if (d.choice->kind == PermissionKind::AllowOnce || d.choice->kind == PermissionKind::AllowAlways)
                 return allow(id, original);
-            deny(id, d.message.empty() ? "The user denied " + req.tool : "The user denied " + req.tool + ": " + d.message);
+            deny(id,
+                 d.message.empty() ? "The user denied " + req.tool : "The user denied " + req.tool + ": " + d.message);
         });
     }
 

@@ -14,12 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
 
 #include "claude_tools.hpp"
 #include "core/fd_io.hpp"
@@ -62,7 +62,8 @@ bool transcript_moved_on(const std::string& path, off_t from) {
     char buf[65536];
     if (::lseek(fd, from, SEEK_SET) == from) {
         ssize_t n;
-        while (tail.size() < (4u << 20) && (n = ::read(fd, buf, sizeof buf)) > 0) tail.append(buf, static_cast<std::size_t>(n));
+        while (tail.size() < (4u << 20) && (n = ::read(fd, buf, sizeof buf)) > 0)
+            tail.append(buf, static_cast<std::size_t>(n));
     }
     ::close(fd);
     return tail.find("\"tool_result\"") != std::string::npos;
@@ -270,11 +271,13 @@ int install(const std::vector<std::string>& args) {
         write_all(2, "askhost hook install: " + text.error + "\n");
         return 1;
     }
-    if (text.status == store::FileText::Status::Missing || text.data.find_first_not_of(" \t\r\n") == std::string::npos) {
+    if (text.status == store::FileText::Status::Missing ||
+        text.data.find_first_not_of(" \t\r\n") == std::string::npos) {
         doc.SetObject();
     } else if (auto err = json::parse(doc, text.data); err || !doc.IsObject()) {
         write_all(2, "askhost hook install: " + path + " is not a JSON object" +
-                         (err ? " (" + store::line_column(text.data, err->offset) + ": " + err->message + ")" : std::string()) +
+                         (err ? " (" + store::line_column(text.data, err->offset) + ": " + err->message + ")"
+                              : std::string()) +
                          "; left as it is\n");
         return 1;
     }
@@ -295,8 +298,9 @@ int install(const std::vector<std::string>& args) {
         write_all(2, "askhost hook install: " + err->message + "\n");
         return 1;
     }
-    write_all(1, "askhost hook added to " + path + " (PreToolUse: AskUserQuestion and MCP ask_user_question; PermissionRequest: every tool).\n"
-                 "Claude Code asks in the askhost of its workspace from its next start (`askhost hosts`).\n");
+    write_all(1, "askhost hook added to " + path +
+                     " (PreToolUse: AskUserQuestion and MCP ask_user_question; PermissionRequest: every tool).\n"
+                     "Claude Code asks in the askhost of its workspace from its next start (`askhost hosts`).\n");
     return 0;
 }
 
@@ -320,7 +324,8 @@ int run_hook(const std::vector<std::string>& args) {
     }
     rapidjson::Document doc;
     if (auto err = json::parse(doc, in); err || !doc.IsObject()) {
-        note("the hook's input is not a JSON object" + (err ? ": " + err->message : std::string()) + "; left to Claude");
+        note("the hook's input is not a JSON object" + (err ? ": " + err->message : std::string()) +
+             "; left to Claude");
         return 0;
     }
     return ask(doc);

@@ -27,17 +27,18 @@ std::string output(std::string_view event, const std::string& decision_json) {
 std::string answer_for_question(std::string_view event, const std::string& original, const Outcome& o) {
     const bool pre = event == "PreToolUse";
     switch (o.kind) {
-    case OutcomeKind::Answered: {
-        std::string updated = input_with_answers(original, o.answers);
-        return output(event, pre ? "\"permissionDecision\":\"allow\",\"updatedInput\":" + updated
-                                 : "{\"behavior\":\"allow\",\"updatedInput\":" + updated + "}");
-    }
-    case OutcomeKind::Cancelled:
-        // The person said no in askhost: a decline the model reads, never an empty answer.
-        return output(event, pre ? std::string("\"permissionDecision\":\"deny\",\"permissionDecisionReason\":") + json_quote(kDeclined)
-                                 : std::string("{\"behavior\":\"deny\",\"message\":") + json_quote(kDeclined) + "}");
-    default:
-        return {};  // timed out, gone, pending, refused: Claude asks in its own dialog
+        case OutcomeKind::Answered: {
+            std::string updated = input_with_answers(original, o.answers);
+            return output(event, pre ? "\"permissionDecision\":\"allow\",\"updatedInput\":" + updated
+                                     : "{\"behavior\":\"allow\",\"updatedInput\":" + updated + "}");
+        }
+        case OutcomeKind::Cancelled:
+            // The person said no in askhost: a decline the model reads, never an empty answer.
+            return output(event,
+                          pre ? std::string("\"permissionDecision\":\"deny\",\"permissionDecisionReason\":") +
+                                    json_quote(kDeclined)
+                              : std::string("{\"behavior\":\"deny\",\"message\":") + json_quote(kDeclined) + "}");
+        default: return {};  // timed out, gone, pending, refused: Claude asks in its own dialog
     }
 }
 
@@ -45,14 +46,17 @@ std::string answer_for_permission(const PermissionRequest& req, const Outcome& o
     if (o.kind != OutcomeKind::Answered && o.kind != OutcomeKind::Cancelled) return {};
     PermissionDecision d = decide_permission(req, o);
     if (d.cancelled())
-        return output("PermissionRequest", "{\"behavior\":\"deny\",\"message\":" + json_quote("The user did not allow " + req.tool) + "}");
+        return output("PermissionRequest",
+                      "{\"behavior\":\"deny\",\"message\":" + json_quote("The user did not allow " + req.tool) + "}");
     if (d.choice->kind == PermissionKind::AllowOnce) return output("PermissionRequest", "{\"behavior\":\"allow\"}");
     if (d.choice->kind == PermissionKind::AllowAlways)
         // Claude keeps the rule for the rest of its session, as its own "don't ask again" does.
-        return output("PermissionRequest",
-                      "{\"behavior\":\"allow\",\"updatedPermissions\":[{\"type\":\"addRules\",\"rules\":[{\"toolName\":" +
-                          json_quote(req.tool) + "}],\"behavior\":\"allow\",\"destination\":\"session\"}]}");
-    const std::string why = d.message.empty() ? "The user denied " + req.tool : "The user denied " + req.tool + ": " + d.message;
+        return output(
+            "PermissionRequest",
+            "{\"behavior\":\"allow\",\"updatedPermissions\":[{\"type\":\"addRules\",\"rules\":[{\"toolName\":" +
+                json_quote(req.tool) + "}],\"behavior\":\"allow\",\"destination\":\"session\"}]}");
+    const std::string why =
+        d.message.empty() ? "The user denied " + req.tool : "The user denied " + req.tool + ": " + d.message;
     return output("PermissionRequest", "{\"behavior\":\"deny\",\"message\":" + json_quote(why) + "}");
 }
 
@@ -117,10 +121,10 @@ HookRequest read_hook_request(const rapidjson::Value& hook) {
 
 std::string hook_reply(const HookRequest& request, const Outcome& outcome) {
     switch (request.kind) {
-    case HookRequest::Kind::Question: return answer_for_question(request.event, request.original, outcome);
-    case HookRequest::Kind::Permission: return answer_for_permission(request.permission, outcome);
-    case HookRequest::Kind::Reply: return request.reply;
-    case HookRequest::Kind::NotOurs: break;
+        case HookRequest::Kind::Question: return answer_for_question(request.event, request.original, outcome);
+        case HookRequest::Kind::Permission: return answer_for_permission(request.permission, outcome);
+        case HookRequest::Kind::Reply: return request.reply;
+        case HookRequest::Kind::NotOurs: break;
     }
     return {};
 }

@@ -16,16 +16,16 @@ namespace askhost::claude {
 // One hook input, read.
 struct HookRequest {
     enum class Kind {
-        NotOurs,   // another event or tool, or an input Claude's own dialog should take: print nothing
-        Reply,     // decided at once (a sub-agent's question is refused): print `reply`
-        Question,  // AskUserQuestion to ask: `ask`
-        Permission // a tool's permission to ask: `ask` from `permission`
+        NotOurs,    // another event or tool, or an input Claude's own dialog should take: print nothing
+        Reply,      // decided at once (a sub-agent's question is refused): print `reply`
+        Question,   // AskUserQuestion to ask: `ask`
+        Permission  // a tool's permission to ask: `ask` from `permission`
     };
     Kind kind = Kind::NotOurs;
-    std::string event;     // hook_event_name: PreToolUse or PermissionRequest
-    std::string reply;     // Kind::Reply
-    std::string why;       // Kind::NotOurs: what to log, if anything
-    Ask ask;               // Question, Permission (agent "claude", route "hook", strict)
+    std::string event;  // hook_event_name: PreToolUse or PermissionRequest
+    std::string reply;  // Kind::Reply
+    std::string why;    // Kind::NotOurs: what to log, if anything
+    Ask ask;            // Question, Permission (agent "claude", route "hook", strict)
     PermissionRequest permission;
     std::string original;  // the tool input as askhost writes it (Question: updatedInput is built on it)
 };

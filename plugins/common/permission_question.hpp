@@ -21,8 +21,8 @@ PermissionKind parse_permission_kind(std::string_view acp_kind);  // "allow_once
 
 // One answer the agent accepts, in the agent's own words.
 struct PermissionChoice {
-    std::string id;           // what goes back to the agent (ACP's optionId, or the adapter's own)
-    std::string label;        // "Yes", "Always allow this tool", ...
+    std::string id;     // what goes back to the agent (ACP's optionId, or the adapter's own)
+    std::string label;  // "Yes", "Always allow this tool", ...
     PermissionKind kind = PermissionKind::AllowOnce;
     std::string description;  // optional
 };
@@ -50,7 +50,7 @@ AskInput permission_ask(const PermissionRequest& request);
 // What the person decided.
 struct PermissionDecision {
     const PermissionChoice* choice = nullptr;  // null when cancelled
-    std::string message;  // text the person typed ("Other"): the choice is then a rejection
+    std::string message;                       // text the person typed ("Other"): the choice is then a rejection
     bool cancelled() const { return choice == nullptr; }
 };
 

@@ -11,7 +11,8 @@ Parsed<AskInput> project(const rapidjson::Value& input, Profile profile, Transfe
     rapidjson::Document tool(rapidjson::kObjectType);
     if (input.IsObject())
         for (const char* key : kToolFields)
-            if (input.HasMember(key)) tool.AddMember(rapidjson::Value(key, tool.GetAllocator()), transfer(key, tool), tool.GetAllocator());
+            if (input.HasMember(key))
+                tool.AddMember(rapidjson::Value(key, tool.GetAllocator()), transfer(key, tool), tool.GetAllocator());
     return parse_ask_input(tool, profile);
 }
 

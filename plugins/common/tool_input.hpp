@@ -6,8 +6,8 @@
 
 #include <rapidjson/document.h>
 
-#include "core/model/outcome.hpp"
 #include "common/pending_asks.hpp"
+#include "core/model/outcome.hpp"
 
 namespace askhost {
 

@@ -27,7 +27,8 @@ std::string elicitation_params(const Ask& ask) {
     JsonWriter w(buf);
     w.StartObject();
     std::string message = (ask.agent.empty() ? std::string("The agent") : ask.agent) +
-                          (ask.questions.size() == 1 ? " asks a question" : " asks " + std::to_string(ask.questions.size()) + " questions") +
+                          (ask.questions.size() == 1 ? " asks a question"
+                                                     : " asks " + std::to_string(ask.questions.size()) + " questions") +
                           ". Pick an option, or type your own answer in the Other field.";
     str(w, "message", message);
     w.Key("requestedSchema");
@@ -50,7 +51,8 @@ std::string elicitation_params(const Ask& ask) {
                 str(w, "type", "string");
                 w.Key("enum");
                 w.StartArray();
-                for (const auto& o : q.options) w.String(o.label.data(), static_cast<rapidjson::SizeType>(o.label.size()));
+                for (const auto& o : q.options)
+                    w.String(o.label.data(), static_cast<rapidjson::SizeType>(o.label.size()));
                 w.EndArray();
                 w.EndObject();
             } else {

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <optional>
-#include <map>
-#include <set>
-#include <variant>
 #include <fstream>
-#include <sstream>
+#include <map>
 #include <memory>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <variant>
 
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -103,7 +103,7 @@ bool terminal_is_free() {
     if (const char* e = std::getenv("CLAUDE_CODE_ENTRYPOINT"); e && std::string_view(e) == "cli") return false;
     int fd = ::open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) return false;
-    termios t {};
+    termios t{};
     bool free = ::tcgetattr(fd, &t) == 0 && (t.c_lflag & ICANON) && ::tcgetpgrp(fd) == ::getpgrp();
     ::close(fd);
     return free && TerminalDialog::available();
@@ -154,13 +154,14 @@ public:
     std::string_view name() const override { return "editor host"; }
     void show(const Ask& ask, Done done) override {
         std::string id = ask.id;
-        open_[id] = client_.submit(ask, Profile::Strict, [this, id, done = std::move(done), token = lifetime_.token()](Outcome o) {
-            if (!token) return;
-            open_.erase(id);
-            // The host went away: not an answer; it is taken off the broker by `gone`.
-            if (o.kind == OutcomeKind::ConnectionLost) return;
-            done(std::move(o));
-        });
+        open_[id] = client_.submit(ask, Profile::Strict,
+                                   [this, id, done = std::move(done), token = lifetime_.token()](Outcome o) {
+                                       if (!token) return;
+                                       open_.erase(id);
+                                       // The host went away: not an answer; it is taken off the broker by `gone`.
+                                       if (o.kind == OutcomeKind::ConnectionLost) return;
+                                       done(std::move(o));
+                                   });
     }
     void withdraw(const std::string& ask_id) override {
         auto it = open_.find(ask_id);
@@ -252,8 +253,13 @@ private:
 class OwnHost {
 public:
     OwnHost(boost::asio::io_context& io, const std::string& pending_file, std::string cwd, bool print_only)
-        : io_(io), core_(io, no_agent_), print_(pending_file, "", log_line), record_(pending_file), cwd_(std::move(cwd)),
-          print_only_(print_only), watch_(io) {
+        : io_(io),
+          core_(io, no_agent_),
+          print_(pending_file, "", log_line),
+          record_(pending_file),
+          cwd_(std::move(cwd)),
+          print_only_(print_only),
+          watch_(io) {
         core_.on_log = log_line;
         if (print_only_) core_.broker().set_fallback(&print_);
         else core_.broker().add_frontend(record_);
@@ -348,8 +354,8 @@ private:
 #endif
         const Ask& head = *pending.front();
         if (!popped_.insert(head.id).second) return;
-        auto pane = tmux::popups_enabled() ? tmux::pane_for_terminal(tmux::terminal_of_ancestors(::getpid()))
-                                           : std::nullopt;
+        auto pane =
+            tmux::popups_enabled() ? tmux::pane_for_terminal(tmux::terminal_of_ancestors(::getpid())) : std::nullopt;
         if (!pane) return tell(head);
         core_.set_tmux(pane->server, pane->pane_id);
         if (pane->client.empty()) {
@@ -416,7 +422,10 @@ private:
 class RoutingAsker final : public McpAsker {
 public:
     RoutingAsker(boost::asio::io_context& io, std::string socket_hint, std::string pending_file, bool print_only)
-        : io_(io), hint_(std::move(socket_hint)), pending_file_(std::move(pending_file)), print_only_(print_only),
+        : io_(io),
+          hint_(std::move(socket_hint)),
+          pending_file_(std::move(pending_file)),
+          print_only_(print_only),
           cwd_(current_directory()) {}
 
     std::function<void()> ask(Ask ask, McpServer& server, Reply reply) override {
@@ -435,8 +444,7 @@ public:
             }
             // In tmux, a popup over the asking pane comes before the client's own form: it is the
             // whole dialog (Codex's form has no multi-select field).
-            if (server.client_elicits() && !popup_possible())
-                return elicit_then_wait(ask, server, reply);
+            if (server.client_elicits() && !popup_possible()) return elicit_then_wait(ask, server, reply);
         }
         return wait(std::move(ask), std::move(reply));
     }
@@ -522,12 +530,14 @@ int run_mcp(const std::vector<std::string>& args) {
             print_only = true;
             continue;
         }
-        if ((args[i] == "--progress-interval" && i + 1 < args.size()) || args[i].rfind("--progress-interval=", 0) == 0) {
+        if ((args[i] == "--progress-interval" && i + 1 < args.size()) ||
+            args[i].rfind("--progress-interval=", 0) == 0) {
             std::string v = args[i].size() > 19 ? args[i].substr(20) : args[++i];
             char* end = nullptr;
             double seconds = std::strtod(v.c_str(), &end);
             if (v.empty() || *end || !(seconds >= 0.05 && seconds <= 3600)) {
-                write_all(2, "askhost mcp: --progress-interval: '" + v + "' is not a number of seconds (0.05 to 3600)\n");
+                write_all(2,
+                          "askhost mcp: --progress-interval: '" + v + "' is not a number of seconds (0.05 to 3600)\n");
                 return 2;
             }
             progress_every = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));

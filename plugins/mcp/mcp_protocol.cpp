@@ -21,7 +21,10 @@ struct CodexTurnMetadata {
     std::string thread_source, subagent_kind;
 };
 json::Status from_json(const rapidjson::Value& v, CodexTurnMetadata& out, const Path& at) {
-    return ObjectReader(v, at).lenient("thread_source", out.thread_source).lenient("subagent_kind", out.subagent_kind).status();
+    return ObjectReader(v, at)
+        .lenient("thread_source", out.thread_source)
+        .lenient("subagent_kind", out.subagent_kind)
+        .status();
 }
 
 }  // namespace
@@ -42,7 +45,8 @@ json::Status from_json(const rapidjson::Value& v, ToolCallMeta& out, const Path&
     json::Borrowed token;
     o.lenient("x-codex-turn-metadata", codex).lenient("progressToken", token);
     out.from_subagent = codex && (codex->thread_source == "subagent" || !codex->subagent_kind.empty());
-    if (token.value && (token.value->IsString() || json::is_number(*token.value))) out.progress_token = askhost::to_json(*token.value);
+    if (token.value && (token.value->IsString() || json::is_number(*token.value)))
+        out.progress_token = askhost::to_json(*token.value);
     return {};
 }
 

@@ -28,7 +28,8 @@ constexpr std::string_view kDescription =
 
 // The reference implementation's schema (1-4 questions, 2-4 options, header at most 12), as askhost
 // accepts it: an option's description is optional (REQ-AUQ-004) and metadata takes any members.
-constexpr std::string_view kInputSchema = R"({"type":"object","required":["questions"],"additionalProperties":false,"properties":{
+constexpr std::string_view kInputSchema =
+    R"({"type":"object","required":["questions"],"additionalProperties":false,"properties":{
 "questions":{"type":"array","minItems":1,"maxItems":4,"description":"Questions to ask the user. Provide 1-4 multiple-choice questions in one batch.","items":{"type":"object","required":["question","header","options"],"additionalProperties":false,"properties":{
 "question":{"type":"string","description":"The full question shown to the user. Keep it clear and specific; if multiSelect is true, phrase it as a multi-select question."},
 "header":{"type":"string","maxLength":12,"description":"Very short chip/tag label for the question (max 12 chars)."},
@@ -127,26 +128,26 @@ std::string tools_list_json() {
 
 std::string tool_result_json(const Outcome& outcome) {
     switch (outcome.kind) {
-    case OutcomeKind::Answered: {
-        std::string result = tool_result(model_text(outcome.answers), false,
-                                         [&](JsonWriter& w) { write_answers_map(w, outcome.answers); });
-        if (result.size() > Limits::max_result_bytes)
-            return error_result("The answers are " + std::to_string(result.size()) + " bytes, more than the " +
-                                std::to_string(Limits::max_result_bytes) +
-                                "-byte limit for this tool's result; ask again for shorter answers.");
-        return result;
-    }
-    case OutcomeKind::Cancelled: return declined(outcome.reason);
-    case OutcomeKind::TimedOut: return declined("no answer within the time limit");
-    case OutcomeKind::ConnectionLost: return declined("the connection to the user was lost");
-    case OutcomeKind::Pending:
-        return tool_result(pending_text(outcome.pending_file), false, [&](JsonWriter& w) {
-            w.Key("pendingFile");
-            w.String(outcome.pending_file.data(), static_cast<rapidjson::SizeType>(outcome.pending_file.size()));
-        });
-    case OutcomeKind::Refused:
-        if (outcome.error.code == "subagent") return error_result(outcome.error.message);
-        return error_result("Invalid ask_user_question input: " + outcome.error.message);
+        case OutcomeKind::Answered: {
+            std::string result = tool_result(model_text(outcome.answers), false,
+                                             [&](JsonWriter& w) { write_answers_map(w, outcome.answers); });
+            if (result.size() > Limits::max_result_bytes)
+                return error_result("The answers are " + std::to_string(result.size()) + " bytes, more than the " +
+                                    std::to_string(Limits::max_result_bytes) +
+                                    "-byte limit for this tool's result; ask again for shorter answers.");
+            return result;
+        }
+        case OutcomeKind::Cancelled: return declined(outcome.reason);
+        case OutcomeKind::TimedOut: return declined("no answer within the time limit");
+        case OutcomeKind::ConnectionLost: return declined("the connection to the user was lost");
+        case OutcomeKind::Pending:
+            return tool_result(pending_text(outcome.pending_file), false, [&](JsonWriter& w) {
+                w.Key("pendingFile");
+                w.String(outcome.pending_file.data(), static_cast<rapidjson::SizeType>(outcome.pending_file.size()));
+            });
+        case OutcomeKind::Refused:
+            if (outcome.error.code == "subagent") return error_result(outcome.error.message);
+            return error_result("Invalid ask_user_question input: " + outcome.error.message);
     }
     return declined({});
 }
@@ -174,7 +175,8 @@ McpServer::~McpServer() {
 }
 
 void McpServer::close() {
-    for (auto& [id, timer] : ticking_) timer->cancel();
+    boost::system::error_code ignored;  // the throwing cancel must not run in the destructor's path
+    for (auto& [id, timer] : ticking_) timer->cancel(ignored);
     ticking_.clear();
     auto open = std::move(open_);
     open_.clear();
@@ -230,7 +232,7 @@ void McpServer::call_tool(const CallToolParams& p, Reply<json::RawJson> reply) {
         t->second->cancel();
         ticking_.erase(t);
     };
-    auto cancel = asker_.ask(std::move(ask), *this, [this, id, reply, stop_ticking, alive = alive_](Outcome o) {
+    auto cancel = asker_.ask(std::move(ask), *this, [this, id, reply, stop_ticking, alive = alive_](const Outcome& o) {
         if (*alive) open_.erase(id);
         stop_ticking();
         reply({tool_result_json(o)});

@@ -87,8 +87,8 @@ private:
         const std::string id = request_id_json(doc);
         if (id.empty()) {
             host_.log("native adapter: ask_user_request without a string or number requestId");
-            respond(id, Outcome::refused({"invalid_request", "requestId",
-                                          "requestId: required, a string or a number"}));
+            respond(id,
+                    Outcome::refused({"invalid_request", "requestId", "requestId: required, a string or a number"}));
             return;
         }
         if (open_.contains(id)) {
@@ -117,12 +117,14 @@ private:
 }  // namespace
 
 void register_native_adapter(AdapterRegistry& registry) {
-    registry.add({"native", "askhost's own JSON-lines protocol (ask_user_request / ask_user_response)",
-                  Profile::Lenient,
-                  [](AdapterHost& host) -> std::unique_ptr<AgentAdapter> {
-                      return std::make_unique<NativeAdapter>(host);
-                  },
-                  nullptr, nullptr, {}});
+    registry.add(
+        {"native",
+         "askhost's own JSON-lines protocol (ask_user_request / ask_user_response)",
+         Profile::Lenient,
+         [](AdapterHost& host) -> std::unique_ptr<AgentAdapter> { return std::make_unique<NativeAdapter>(host); },
+         nullptr,
+         nullptr,
+         {}});
 }
 
 }  // namespace askhost

@@ -22,10 +22,24 @@ namespace {
 
 constexpr const char* kKeep = "Keep it as it is";
 
-const std::set<std::string> kValueFlags = {"--provider", "--model", "--api-key", "--system-prompt",
-                                           "--append-system-prompt", "--mode", "--session", "--fork",
-                                           "--session-dir", "--models", "--tools", "-t", "--thinking",
-                                           "--extension", "-e", "--skill", "--prompt-template", "--theme",
+const std::set<std::string> kValueFlags = {"--provider",
+                                           "--model",
+                                           "--api-key",
+                                           "--system-prompt",
+                                           "--append-system-prompt",
+                                           "--mode",
+                                           "--session",
+                                           "--fork",
+                                           "--session-dir",
+                                           "--models",
+                                           "--tools",
+                                           "-t",
+                                           "--thinking",
+                                           "--extension",
+                                           "-e",
+                                           "--skill",
+                                           "--prompt-template",
+                                           "--theme",
                                            "--export"};
 
 }  // namespace
@@ -138,7 +152,9 @@ public:
             // Serialising recurses as deep as the value nests.
             std::string shown;
             if (args != doc.MemberEnd())
-                shown = json::deeper_than(args->value, json::max_depth) ? "(...)" : "(" + first_line(to_json(args->value), 120) + ")";
+                shown = json::deeper_than(args->value, json::max_depth)
+                            ? "(...)"
+                            : "(" + first_line(to_json(args->value), 120) + ")";
             say(Stream::Stdout, "* " + json::string_of(doc, "toolName") + shown);
             return;
         }
@@ -183,7 +199,8 @@ private:
                     json::string_of(doc, "message"));
             return;
         }
-        if (method != "select" && method != "input" && method != "confirm" && method != "editor") return;  // fire and forget
+        if (method != "select" && method != "input" && method != "confirm" && method != "editor")
+            return;  // fire and forget
         Question q;
         q.question = title.empty() ? "pi asks" : title;
         Dialog d;
@@ -211,7 +228,8 @@ private:
             host_.log("pi: cannot show a " + method + " dialog: " + refusal->message);
             return reply_cancelled(id);
         }
-        if (!dialogs_.ask(id, std::move(input), std::move(d), [this, id](const Outcome& o, const Dialog& dialog) { answer(id, dialog, o); }))
+        if (!dialogs_.ask(id, std::move(input), std::move(d),
+                          [this, id](const Outcome& o, const Dialog& dialog) { answer(id, dialog, o); }))
             return;
         auto timeout = doc.FindMember("timeout");
         const auto ms = timeout != doc.MemberEnd() ? json::number_of(timeout->value) : std::nullopt;
@@ -238,7 +256,8 @@ private:
         const std::string call = json::string_of(doc, "toolCallId");
         std::erase(running_tools_, call);
         if (!call.empty())
-            for (const auto& id : dialogs_.ids_where([&](const Dialog& d) { return d.tool == call; })) dialogs_.take(id);
+            for (const auto& id : dialogs_.ids_where([&](const Dialog& d) { return d.tool == call; }))
+                dialogs_.take(id);
         auto err = doc.FindMember("isError");
         bool is_error = err != doc.MemberEnd() && err->value.IsBool() && err->value.GetBool();
         std::string text;

@@ -16,8 +16,10 @@ Ask make_ask() {
     Ask ask;
     ask.id = "ask-1";
     ask.agent = "fuzz";
-    ask.questions.push_back({"Which database?", "Database", {{"PostgreSQL", "relational", std::nullopt},
-                                                             {"SQLite", "", std::string("<b>file</b>")}}, false});
+    ask.questions.push_back({"Which database?",
+                             "Database",
+                             {{"PostgreSQL", "relational", std::nullopt}, {"SQLite", "", std::string("<b>file</b>")}},
+                             false});
     ask.questions.push_back({"Name?", "", {}, false});
     ask.questions.push_back({"Features?", "Features", {{"Auth", "", std::nullopt}, {"API", "", std::nullopt}}, true});
     return ask;

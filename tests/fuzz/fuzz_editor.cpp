@@ -63,7 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     int outcomes = 0;
     Ask ask;
     ask.agent = "fuzz";
-    ask.questions.push_back({"Which database?", "Database", {{"PostgreSQL", "", std::nullopt}, {"SQLite", "", std::nullopt}}, false});
+    ask.questions.push_back(
+        {"Which database?", "Database", {{"PostgreSQL", "", std::nullopt}, {"SQLite", "", std::nullopt}}, false});
     ask.questions.push_back({"Name?", "", {}, false});
     broker.submit(ask, [&](Outcome) { ++outcomes; });
     broker.submit(ask, [&](Outcome) { ++outcomes; });
@@ -86,7 +87,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // After one exchange, a second round of state and output reaches the client too.
     hub.agent_output(Stream::Stdout, "out\xff\n");
     // The input as the agent's output too: every byte must come out as valid JSON text.
-    hub.agent_output(Stream::Stderr, std::string_view(reinterpret_cast<const char*>(data), std::min<std::size_t>(size, 4096)));
+    hub.agent_output(Stream::Stderr,
+                     std::string_view(reinterpret_cast<const char*>(data), std::min<std::size_t>(size, 4096)));
     hub.state_changed();
 
     // The peer writes the input, then closes its end.

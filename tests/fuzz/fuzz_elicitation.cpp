@@ -18,20 +18,24 @@ using namespace askhost;
 namespace {
 
 Ask make_ask(unsigned which) {
-    const Question db{"Which database?", "Database",
-                      {{"PostgreSQL", "Relational", std::nullopt}, {"SQLite", "File-based", std::nullopt}}, false};
-    const Question features{"Which features?", "Features",
-                            {{"Auth", "", std::nullopt}, {"REST API", "", std::nullopt}, {"Admin", "", std::nullopt}}, true};
+    const Question db{"Which database?",
+                      "Database",
+                      {{"PostgreSQL", "Relational", std::nullopt}, {"SQLite", "File-based", std::nullopt}},
+                      false};
+    const Question features{"Which features?",
+                            "Features",
+                            {{"Auth", "", std::nullopt}, {"REST API", "", std::nullopt}, {"Admin", "", std::nullopt}},
+                            true};
     const Question name{"Name the service?", "Name", {}, false};
     Ask a;
     a.id = "ask-1";
     a.agent = "fuzz";
     a.profile = Profile::Strict;
     switch (which % 4) {
-    case 0: a.questions = {db}; break;
-    case 1: a.questions = {features}; break;
-    case 2: a.questions = {name}; break;
-    default: a.questions = {db, features, name}; break;
+        case 0: a.questions = {db}; break;
+        case 1: a.questions = {features}; break;
+        case 2: a.questions = {name}; break;
+        default: a.questions = {db, features, name}; break;
     }
     return a;
 }

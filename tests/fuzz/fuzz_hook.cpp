@@ -44,19 +44,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (json::parse(hook, text) || !json::is_object(hook)) return 0;
     const HookRequest r = read_hook_request(hook);
     switch (r.kind) {
-    case HookRequest::Kind::NotOurs:
-        FUZZ_CHECK(hook_reply(r, Outcome::cancelled()).empty());
-        return 0;
-    case HookRequest::Kind::Reply:
-        FUZZ_CHECK(!r.reply.empty());
-        check_reply(r.reply);
-        return 0;
-    case HookRequest::Kind::Question:
-    case HookRequest::Kind::Permission: break;
+        case HookRequest::Kind::NotOurs: FUZZ_CHECK(hook_reply(r, Outcome::cancelled()).empty()); return 0;
+        case HookRequest::Kind::Reply:
+            FUZZ_CHECK(!r.reply.empty());
+            check_reply(r.reply);
+            return 0;
+        case HookRequest::Kind::Question:
+        case HookRequest::Kind::Permission: break;
     }
     FUZZ_CHECK(!validate_questions(r.ask.questions, Profile::Strict));
     FUZZ_CHECK(r.ask.agent == "claude" && r.ask.route == "hook");
-    for (const Outcome& o : {Outcome::cancelled(), Outcome::timed_out(), Outcome::connection_lost()}) check_reply(hook_reply(r, o));
+    for (const Outcome& o : {Outcome::cancelled(), Outcome::timed_out(), Outcome::connection_lost()})
+        check_reply(hook_reply(r, o));
     // Answered: the first option of each question, then each one typed (with quotes and an emoji).
     for (int typed = 0; typed < 2; ++typed) {
         std::vector<Answer> answers;
@@ -82,7 +81,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const rapidjson::Value* spec = json::member(out, "hookSpecificOutput");
         FUZZ_CHECK(spec != nullptr);
         const rapidjson::Value* updated = json::member(*spec, "updatedInput");
-        if (const rapidjson::Value* decision = json::member(*spec, "decision")) updated = json::member(*decision, "updatedInput");
+        if (const rapidjson::Value* decision = json::member(*spec, "decision"))
+            updated = json::member(*decision, "updatedInput");
         FUZZ_CHECK(updated != nullptr && json::member(*updated, "answers") != nullptr);
         const rapidjson::Value* input = json::member(hook, "tool_input");
         FUZZ_CHECK(input != nullptr);

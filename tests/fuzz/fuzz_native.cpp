@@ -47,9 +47,7 @@ public:
         });
         return AskTicket(slot);
     }
-    void output(Stream, std::string_view text) override {
-        FUZZ_CHECK(!text.empty() && text.back() == '\n');
-    }
+    void output(Stream, std::string_view text) override { FUZZ_CHECK(!text.empty() && text.back() == '\n'); }
     void send(std::string_view line) override {
         FUZZ_CHECK(line.find('\n') == std::string_view::npos);
         FUZZ_CHECK(valid_json(line));

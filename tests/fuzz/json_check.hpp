@@ -26,20 +26,47 @@ inline std::vector<std::string> json_events(std::string_view text) {
     struct Recorder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Recorder> {
         std::vector<std::string> out;
         bool Default() { return false; }  // numbers come as RawNumber: no other event is expected
-        bool Null() { out.emplace_back("null"); return true; }
-        bool Bool(bool b) { out.emplace_back(b ? "true" : "false"); return true; }
-        bool RawNumber(const char* s, rapidjson::SizeType n, bool) { out.push_back("n:" + std::string(s, n)); return true; }
-        bool String(const char* s, rapidjson::SizeType n, bool) { out.push_back("s:" + std::string(s, n)); return true; }
-        bool Key(const char* s, rapidjson::SizeType n, bool) { out.push_back("k:" + std::string(s, n)); return true; }
-        bool StartObject() { out.emplace_back("{"); return true; }
-        bool EndObject(rapidjson::SizeType) { out.emplace_back("}"); return true; }
-        bool StartArray() { out.emplace_back("["); return true; }
-        bool EndArray(rapidjson::SizeType) { out.emplace_back("]"); return true; }
+        bool Null() {
+            out.emplace_back("null");
+            return true;
+        }
+        bool Bool(bool b) {
+            out.emplace_back(b ? "true" : "false");
+            return true;
+        }
+        bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
+            out.push_back("n:" + std::string(s, n));
+            return true;
+        }
+        bool String(const char* s, rapidjson::SizeType n, bool) {
+            out.push_back("s:" + std::string(s, n));
+            return true;
+        }
+        bool Key(const char* s, rapidjson::SizeType n, bool) {
+            out.push_back("k:" + std::string(s, n));
+            return true;
+        }
+        bool StartObject() {
+            out.emplace_back("{");
+            return true;
+        }
+        bool EndObject(rapidjson::SizeType) {
+            out.emplace_back("}");
+            return true;
+        }
+        bool StartArray() {
+            out.emplace_back("[");
+            return true;
+        }
+        bool EndArray(rapidjson::SizeType) {
+            out.emplace_back("]");
+            return true;
+        }
     } recorder;
     rapidjson::MemoryStream in(text.data(), text.size());
     rapidjson::Reader reader;
-    constexpr unsigned kFlags = rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag |
-                                rapidjson::kParseNumbersAsStringsFlag;
+    constexpr unsigned kFlags =
+        rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag;
     if (reader.Parse<kFlags>(in, recorder).IsError()) return {};
     return std::move(recorder.out);
 }

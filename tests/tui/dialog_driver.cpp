@@ -6,8 +6,8 @@
 #include <chrono>
 #include <clocale>
 #include <csignal>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -15,11 +15,11 @@
 #include <string>
 #include <variant>
 
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include "core/model/outcome.hpp"
 #include "core/model/question.hpp"

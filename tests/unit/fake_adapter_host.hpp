@@ -28,7 +28,8 @@ struct FakeHost final : AdapterHost {
         auto slot = std::make_shared<AskSlot>();
         slot->id = "ask-" + std::to_string(asks.size() + 1);
         slot->withdraw = [this, id = slot->id] { withdrawn.push_back(id); };
-        asks.emplace_back(std::move(input), [slot, reply = std::move(reply)](Outcome o) { slot->deliver(reply, std::move(o)); });
+        asks.emplace_back(std::move(input),
+                          [slot, reply = std::move(reply)](Outcome o) { slot->deliver(reply, std::move(o)); });
         return AskTicket(slot);
     }
     void output(Stream, std::string_view text) override { printed.emplace_back(text); }

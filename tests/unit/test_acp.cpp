@@ -125,8 +125,8 @@ BOOST_AUTO_TEST_CASE(generic_mcp_forms_enum_boolean_number_and_free_text) {
     BOOST_TEST(f.input.questions[2].options[0].label == "Yes");
     BOOST_TEST(f.fields[2].values_json[0] == "true");
     BOOST_TEST(f.input.questions[3].question == "Port");  // no description: the title
-    BOOST_TEST(f.input.questions[3].header == "");          // not repeated as a header
-    BOOST_TEST(f.input.questions[4].question == "tags");    // nothing else: the key
+    BOOST_TEST(f.input.questions[3].header == "");        // not repeated as a header
+    BOOST_TEST(f.input.questions[4].question == "tags");  // nothing else: the key
     BOOST_TEST(f.input.questions[4].multi_select);
     BOOST_TEST(f.fields[0].custom_key.empty());
 }
@@ -149,8 +149,7 @@ BOOST_AUTO_TEST_CASE(forms_that_cannot_be_asked_are_refused_with_the_field) {
     BOOST_TEST(refusal_of(R"({"mode":"form"})") == "requestedSchema: expected an object");
     BOOST_TEST(refusal_of(R"({"requestedSchema":{"type":"object"}})") ==
                "requestedSchema.properties: expected an object");
-    BOOST_TEST(refusal_of(R"({"requestedSchema":{"properties":{}}})") ==
-               "requestedSchema.properties: no field to ask");
+    BOOST_TEST(refusal_of(R"({"requestedSchema":{"properties":{}}})") == "requestedSchema.properties: no field to ask");
     BOOST_TEST(refusal_of(R"({"requestedSchema":{"properties":{"x":{"type":"object"}}}})") ==
                "requestedSchema.properties.x.type: 'object' fields cannot be asked");
     BOOST_TEST(refusal_of(R"({"requestedSchema":{"properties":{"x":3}}})") ==
@@ -273,9 +272,12 @@ BOOST_AUTO_TEST_CASE(paths_outside_the_working_directory_are_refused) {
     const std::string ws = (t.root / "ws").string();
     BOOST_TEST(error_of(files.read((t.root / "secret.txt").string(), {}, {})) ==
                (t.root / "secret.txt").string() + ": outside the working directory " + ws);
-    BOOST_TEST(error_of(files.read(ws + "/../secret.txt", {}, {})).find("outside the working directory") != std::string::npos);
-    BOOST_TEST(error_of(files.read(ws + "/up/secret.txt", {}, {})).find("outside the working directory") != std::string::npos);
-    BOOST_TEST(error_of(files.read(ws + "/link.txt", {}, {})).find("outside the working directory") != std::string::npos);
+    BOOST_TEST(error_of(files.read(ws + "/../secret.txt", {}, {})).find("outside the working directory") !=
+               std::string::npos);
+    BOOST_TEST(error_of(files.read(ws + "/up/secret.txt", {}, {})).find("outside the working directory") !=
+               std::string::npos);
+    BOOST_TEST(error_of(files.read(ws + "/link.txt", {}, {})).find("outside the working directory") !=
+               std::string::npos);
     BOOST_TEST(error_of(files.read("in.txt", {}, {})) == "in.txt: not an absolute path");
     BOOST_TEST(error_of(files.read("/etc/passwd", {}, {})).find("outside") != std::string::npos);
     BOOST_TEST(error_of(files.read(ws + "-sibling/x", {}, {})).find("outside") != std::string::npos);
@@ -360,7 +362,8 @@ BOOST_AUTO_TEST_CASE(handshake_then_queued_prompt) {
     BOOST_REQUIRE_EQUAL(h.sent.size(), 1u);
     a->on_line(R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}})");
     BOOST_REQUIRE_EQUAL(h.sent.size(), 2u);
-    BOOST_TEST(h.sent[1] == R"({"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/work/project","mcpServers":[]}})");
+    BOOST_TEST(h.sent[1] ==
+               R"({"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/work/project","mcpServers":[]}})");
     a->on_line(R"({"jsonrpc":"2.0","id":2,"result":{"sessionId":"sess-1"}})");
     BOOST_REQUIRE_EQUAL(h.sent.size(), 3u);
     BOOST_TEST(h.sent[2] == R"({"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"sess-1",)"
@@ -412,7 +415,8 @@ BOOST_AUTO_TEST_CASE(permission_request_becomes_a_question_and_the_option_id_goe
     no.selected_option = "No";
     h.asks[0].second(Outcome::answered({no}));
     BOOST_REQUIRE_EQUAL(h.sent.size(), 1u);
-    BOOST_TEST(h.sent[0] == R"({"jsonrpc":"2.0","id":0,"result":{"outcome":{"outcome":"selected","optionId":"reject"}}})");
+    BOOST_TEST(h.sent[0] ==
+               R"({"jsonrpc":"2.0","id":0,"result":{"outcome":{"outcome":"selected","optionId":"reject"}}})");
 }
 
 BOOST_AUTO_TEST_CASE(a_cancelled_permission_question_is_cancelled) {
@@ -431,7 +435,8 @@ BOOST_AUTO_TEST_CASE(allow_tools_answers_without_asking) {
     h.sent.clear();
     a->on_line(kPermission);
     BOOST_TEST(h.asks.empty());
-    BOOST_TEST(h.sent.at(0) == R"({"jsonrpc":"2.0","id":0,"result":{"outcome":{"outcome":"selected","optionId":"allow-once"}}})");
+    BOOST_TEST(h.sent.at(0) ==
+               R"({"jsonrpc":"2.0","id":0,"result":{"outcome":{"outcome":"selected","optionId":"allow-once"}}})");
     BOOST_TEST(h.all_output().find("allowed Bash (--allow-tools): touch x") != std::string::npos);
 }
 
@@ -444,7 +449,8 @@ BOOST_AUTO_TEST_CASE(allow_tools_matches_the_kind_when_the_agent_names_no_tool) 
         "toolCall":{"toolCallId":"t","title":"Shell ls","kind":"execute"},
         "options":[{"optionId":"proceed_once","name":"Allow","kind":"allow_once"},{"optionId":"cancel","name":"Cancel","kind":"reject_once"}]}})");
     BOOST_TEST(h.asks.empty());
-    BOOST_TEST(h.sent.at(0) == R"({"jsonrpc":"2.0","id":"p1","result":{"outcome":{"outcome":"selected","optionId":"proceed_once"}}})");
+    BOOST_TEST(h.sent.at(0) ==
+               R"({"jsonrpc":"2.0","id":"p1","result":{"outcome":{"outcome":"selected","optionId":"proceed_once"}}})");
 }
 
 BOOST_AUTO_TEST_CASE(elicitation_round_trip) {
@@ -454,7 +460,8 @@ BOOST_AUTO_TEST_CASE(elicitation_round_trip) {
     a->on_line(std::string(R"({"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":)") + kClaudeSingle + "}");
     BOOST_REQUIRE_EQUAL(h.asks.size(), 1u);
     h.asks[0].second(Outcome::answered({typed("Which database should we use?", "DynamoDB")}));
-    BOOST_TEST(h.sent.at(0) == R"({"jsonrpc":"2.0","id":5,"result":{"action":"accept","content":{"question_0_custom":"DynamoDB"}}})");
+    BOOST_TEST(h.sent.at(0) ==
+               R"({"jsonrpc":"2.0","id":5,"result":{"action":"accept","content":{"question_0_custom":"DynamoDB"}}})");
 }
 
 BOOST_AUTO_TEST_CASE(stopping_cancels_the_turn_and_answers_open_requests_cancelled) {
@@ -482,7 +489,8 @@ BOOST_AUTO_TEST_CASE(the_agent_may_cancel_its_own_request) {
     h.sent.clear();
     a->on_line(R"({"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":0}})");
     BOOST_TEST(h.withdrawn == std::vector<std::string>{"ask-1"});
-    BOOST_TEST(h.sent.at(0) == R"({"jsonrpc":"2.0","id":0,"error":{"code":-32800,"message":"cancelled by the agent"}})");
+    BOOST_TEST(h.sent.at(0) ==
+               R"({"jsonrpc":"2.0","id":0,"error":{"code":-32800,"message":"cancelled by the agent"}})");
 }
 
 BOOST_AUTO_TEST_CASE(bad_messages_get_errors_and_output_stays_output) {
@@ -499,10 +507,16 @@ BOOST_AUTO_TEST_CASE(bad_messages_get_errors_and_output_stays_output) {
     BOOST_TEST(h.all_output().find("plain text from the agent\n") != std::string::npos);
     BOOST_TEST(h.all_output().find("{not json\n") != std::string::npos);
     BOOST_REQUIRE_EQUAL(h.sent.size(), 4u);
-    BOOST_TEST(h.sent[0] == R"({"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"askhost does not offer terminal/create"}})");
-    BOOST_TEST(h.sent[1] == R"({"jsonrpc":"2.0","id":10,"error":{"code":-32600,"message":"method: expected a string"}})");
-    BOOST_TEST(h.sent[2] == R"({"jsonrpc":"2.0","id":11,"error":{"code":-32602,"message":"options: expected a non-empty array"}})");
-    BOOST_TEST(h.sent[3] == R"({"jsonrpc":"2.0","id":12,"error":{"code":-32602,"message":"mode: 'url' is not supported, only form"}})");
+    BOOST_TEST(
+        h.sent[0] ==
+        R"({"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"askhost does not offer terminal/create"}})");
+    BOOST_TEST(h.sent[1] ==
+               R"({"jsonrpc":"2.0","id":10,"error":{"code":-32600,"message":"method: expected a string"}})");
+    BOOST_TEST(h.sent[2] ==
+               R"({"jsonrpc":"2.0","id":11,"error":{"code":-32602,"message":"options: expected a non-empty array"}})");
+    BOOST_TEST(
+        h.sent[3] ==
+        R"({"jsonrpc":"2.0","id":12,"error":{"code":-32602,"message":"mode: 'url' is not supported, only form"}})");
     BOOST_TEST(h.asks.empty());
 }
 
@@ -515,9 +529,11 @@ BOOST_AUTO_TEST_CASE(messages_nested_too_deep_are_refused_and_the_adapter_goes_o
     a->on_line(R"({"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":)" + deep + "}");
     a->on_line(R"({"jsonrpc":"2.0","method":"session/update","params":{"update":)" + deep + "}}");
     a->on_line(R"({"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":)" + deep + "}}");
-    a->on_line(R"({"jsonrpc":"2.0","id":8,"method":"session/request_permission","params":{"x":)" + std::string(200000, '['));
+    a->on_line(R"({"jsonrpc":"2.0","id":8,"method":"session/request_permission","params":{"x":)" +
+               std::string(200000, '['));
     BOOST_REQUIRE_EQUAL(h.sent.size(), 1u);
-    BOOST_TEST(h.sent[0] == R"({"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"message nested deeper than 128 levels"}})");
+    BOOST_TEST(h.sent[0] ==
+               R"({"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"message nested deeper than 128 levels"}})");
     BOOST_TEST(h.logs.at(h.logs.size() - 3) == "acp: the agent sent a message nested deeper than 128 levels; ignored");
     BOOST_TEST(h.logs.at(h.logs.size() - 2) == "acp: the agent sent a message nested deeper than 128 levels; ignored");
     BOOST_TEST(h.logs.back() == "acp: the agent printed a line that is not JSON-RPC; shown as output");
@@ -551,16 +567,20 @@ BOOST_AUTO_TEST_CASE(session_updates_read_as_text) {
     update(R"({"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Let me "}})");
     update(R"({"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"look."}})");
     update(R"({"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"hmm"}})");
-    update(R"({"sessionUpdate":"tool_call","toolCallId":"t1","title":"Terminal","kind":"execute","status":"pending","rawInput":{}})");
-    update(R"({"sessionUpdate":"tool_call_update","toolCallId":"t1","title":"ls -la","rawInput":{"command":"ls -la"}})");
+    update(
+        R"({"sessionUpdate":"tool_call","toolCallId":"t1","title":"Terminal","kind":"execute","status":"pending","rawInput":{}})");
+    update(
+        R"({"sessionUpdate":"tool_call_update","toolCallId":"t1","title":"ls -la","rawInput":{"command":"ls -la"}})");
     update(R"({"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed"})");
     update(R"({"sessionUpdate":"tool_call","toolCallId":"t2","title":"Write a.txt","status":"in_progress"})");
     update(R"({"sessionUpdate":"tool_call_update","toolCallId":"t2","status":"failed","content":[)"
            R"({"type":"content","content":{"type":"text","text":"```\nPermission denied\nmore\n```"}}]})");
-    update(R"({"sessionUpdate":"plan","entries":[{"content":"Read","status":"completed"},{"content":"Write","status":"pending"}]})");
+    update(
+        R"({"sessionUpdate":"plan","entries":[{"content":"Read","status":"completed"},{"content":"Write","status":"pending"}]})");
     update(R"({"sessionUpdate":"usage_update","used":1})");
-    BOOST_TEST(h.all_output() == "Let me look.\n* ls -la\n  -> done\n* Write a.txt\n  -> failed: Permission denied\n"
-                                   "Plan:\n  [x] Read\n  [ ] Write\n");
+    BOOST_TEST(h.all_output() ==
+               "Let me look.\n* ls -la\n  -> done\n* Write a.txt\n  -> failed: Permission denied\n"
+               "Plan:\n  [x] Read\n  [ ] Write\n");
 }
 
 BOOST_AUTO_TEST_CASE(fs_requests_are_served_inside_and_refused_outside) {
@@ -575,12 +595,15 @@ BOOST_AUTO_TEST_CASE(fs_requests_are_served_inside_and_refused_outside) {
                inside + R"(","content":"hi\nthere\n"}})");
     a->on_line(R"({"jsonrpc":"2.0","id":2,"method":"fs/read_text_file","params":{"sessionId":"sess-1","path":")" +
                inside + R"(","line":2,"limit":1}})");
-    a->on_line(R"({"jsonrpc":"2.0","id":3,"method":"fs/read_text_file","params":{"sessionId":"sess-1","path":"/etc/passwd"}})");
+    a->on_line(
+        R"({"jsonrpc":"2.0","id":3,"method":"fs/read_text_file","params":{"sessionId":"sess-1","path":"/etc/passwd"}})");
     BOOST_REQUIRE_EQUAL(h.sent.size(), 3u);
     BOOST_TEST(h.sent[0] == R"({"jsonrpc":"2.0","id":1,"result":{}})");
     BOOST_TEST(h.sent[1] == R"({"jsonrpc":"2.0","id":2,"result":{"content":"there\n"}})");
-    BOOST_TEST(h.sent[2] == R"({"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"/etc/passwd: outside the working directory )" +
-                                h.cwd + R"("}})");
+    BOOST_TEST(
+        h.sent[2] ==
+        R"({"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"/etc/passwd: outside the working directory )" +
+            h.cwd + R"("}})");
 }
 
 BOOST_AUTO_TEST_CASE(known_acp_agents_are_detected) {

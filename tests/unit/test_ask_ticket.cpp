@@ -149,12 +149,14 @@ BOOST_AUTO_TEST_CASE(a_ticket_may_outlive_its_broker) {
 BOOST_AUTO_TEST_CASE(an_ask_answered_before_anyone_was_asked_arrives_on_a_later_turn) {
     boost::asio::io_context io;
     int replies = 0;
-    AskTicket t = AskTicket::answered(io, [&](Outcome) { ++replies; }, Outcome::cancelled());
+    AskTicket t = AskTicket::answered(
+        io, [&](Outcome) { ++replies; }, Outcome::cancelled());
     BOOST_TEST(replies == 0);
     next_turn(io);
     BOOST_TEST(replies == 1);
 
-    AskTicket dropped = AskTicket::answered(io, [&](Outcome) { ++replies; }, Outcome::cancelled());
+    AskTicket dropped = AskTicket::answered(
+        io, [&](Outcome) { ++replies; }, Outcome::cancelled());
     dropped.cancel();
     next_turn(io);
     BOOST_TEST(replies == 1);

@@ -15,7 +15,7 @@ using namespace askhost;
 namespace askhost {
 void register_claude_adapter(AdapterRegistry&);
 std::vector<std::string> claude_control_argv(const std::vector<std::string>& argv, std::string& prompt);
-}
+}  // namespace askhost
 
 namespace {
 
@@ -49,17 +49,20 @@ Answer one(std::string q, std::string v) {
 BOOST_AUTO_TEST_CASE(argv_gets_the_control_channel_and_loses_its_prompt) {
     std::string prompt;
     auto argv = claude_control_argv({"claude", "--model", "opus", "set up", "the project"}, prompt);
-    BOOST_TEST(joined(argv) == "claude --model opus -p --input-format stream-json --output-format stream-json "
-                               "--verbose --permission-prompt-tool stdio");
+    BOOST_TEST(joined(argv) ==
+               "claude --model opus -p --input-format stream-json --output-format stream-json "
+               "--verbose --permission-prompt-tool stdio");
     BOOST_TEST(prompt == "set up the project");
-    argv = claude_control_argv({"claude", "-p", "--output-format", "text", "--allowedTools", "Bash", "Edit", "--verbose"},
-                               prompt);
-    BOOST_TEST(joined(argv) == "claude -p --allowedTools Bash Edit --verbose --input-format stream-json "
-                               "--output-format stream-json --permission-prompt-tool stdio");
+    argv = claude_control_argv(
+        {"claude", "-p", "--output-format", "text", "--allowedTools", "Bash", "Edit", "--verbose"}, prompt);
+    BOOST_TEST(joined(argv) ==
+               "claude -p --allowedTools Bash Edit --verbose --input-format stream-json "
+               "--output-format stream-json --permission-prompt-tool stdio");
     BOOST_TEST(prompt.empty());
     argv = claude_control_argv({"claude", "--resume", "abc", "--output-format=json", "hello"}, prompt);
-    BOOST_TEST(joined(argv) == "claude --resume abc -p --input-format stream-json --output-format stream-json "
-                               "--verbose --permission-prompt-tool stdio");
+    BOOST_TEST(joined(argv) ==
+               "claude --resume abc -p --input-format stream-json --output-format stream-json "
+               "--verbose --permission-prompt-tool stdio");
     BOOST_TEST(prompt == "hello");
 }
 
@@ -98,7 +101,8 @@ BOOST_AUTO_TEST_CASE(cancel_denies_and_cancel_request_withdraws) {
 BOOST_AUTO_TEST_CASE(invalid_questions_are_denied_naming_the_field) {
     FakeHost host;
     auto a = make(host);
-    a->on_line(R"({"type":"control_request","request_id":"r2","request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion","input":{"questions":[{"question":"Q?","header":"H","options":[{"label":"A"}]}]}}})");
+    a->on_line(
+        R"({"type":"control_request","request_id":"r2","request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion","input":{"questions":[{"question":"Q?","header":"H","options":[{"label":"A"}]}]}}})");
     BOOST_TEST(host.asks.empty());
     auto d = parse(host.sent.back());
     BOOST_TEST(std::string(d["response"]["response"]["message"].GetString()) ==
@@ -158,7 +162,8 @@ BOOST_AUTO_TEST_CASE(other_tools_are_questions_unless_allowed) {
 BOOST_AUTO_TEST_CASE(stream_json_becomes_readable_output) {
     FakeHost host;
     auto a = make(host);
-    a->on_line(R"({"type":"assistant","message":{"content":[{"type":"text","text":"Hello."},{"type":"tool_use","name":"Bash","input":{"command":"ls"}}]}})");
+    a->on_line(
+        R"({"type":"assistant","message":{"content":[{"type":"text","text":"Hello."},{"type":"tool_use","name":"Bash","input":{"command":"ls"}}]}})");
     a->on_line(R"({"type":"stream_event","event":{}})");
     a->on_line("plain text");
     BOOST_TEST(joined(host.printed) == "Hello.\n * Bash(ls)\n plain text\n");

@@ -50,8 +50,7 @@ Question database() {
 
 Question features() {
     return choice("Which features should we include?", "Feature Selection",
-                  {"Authentication", "REST API", "Admin Dashboard"}, {"OAuth2 + JWT", "OpenAPI spec included"},
-                  true);
+                  {"Authentication", "REST API", "Admin Dashboard"}, {"OAuth2 + JWT", "OpenAPI spec included"}, true);
 }
 
 std::vector<Question> three_questions() {
@@ -719,9 +718,10 @@ BOOST_AUTO_TEST_CASE(text_input_matches_the_spec) {
 }
 
 BOOST_AUTO_TEST_CASE(tabbed_view_matches_the_spec) {
-    DialogModel m({choice("Which database should we use?", "Database", {"PostgreSQL (Recommended)", "SQLite", "MongoDB"}),
-                   free_text("What should we name this service?", "Service Name"),
-                   choice("Which features?", "Features", {"Auth", "API"}, {}, true)});
+    DialogModel m(
+        {choice("Which database should we use?", "Database", {"PostgreSQL (Recommended)", "SQLite", "MongoDB"}),
+         free_text("What should we name this service?", "Service Name"),
+         choice("Which features?", "Features", {"Auth", "API"}, {}, true)});
     const std::string expected = rule80() + "\n" +
                                  " ← ■ Database  □ Service Name  □ Features  ✓ Submit →\n"
                                  "\n"
@@ -751,7 +751,8 @@ BOOST_AUTO_TEST_CASE(current_tab_is_reversed) {
 
 BOOST_AUTO_TEST_CASE(many_tabs_fit_the_width) {
     std::vector<Question> qs;
-    for (int i = 0; i < 10; ++i) qs.push_back(free_text("Question number " + std::to_string(i), "Header " + std::to_string(i)));
+    for (int i = 0; i < 10; ++i)
+        qs.push_back(free_text("Question number " + std::to_string(i), "Header " + std::to_string(i)));
     DialogModel m(qs);
     for (int i = 0; i < 6; ++i) press(m, {tab()});
     const std::string bar = layout_dialog(m, 60, 24)[1].plain();
@@ -844,8 +845,8 @@ BOOST_AUTO_TEST_CASE(typed_text_wraps_and_shows_its_end) {
     }
     BOOST_TEST(has_cursor);
     const std::string scr = screen(m);
-    BOOST_TEST(contains(scr, "\n  … zzzz"), scr);            // scrolled: marked, not "> "
-    BOOST_TEST(contains(scr, "  Paste\n\n"), scr);          // the layout keeps its blank lines
+    BOOST_TEST(contains(scr, "\n  … zzzz"), scr);                // scrolled: marked, not "> "
+    BOOST_TEST(contains(scr, "  Paste\n\n"), scr);               // the layout keeps its blank lines
     BOOST_TEST(lines.size() == 1u + 1 + 1 + 1 + 8 + 1 + 1 + 1);  // no header: no header line
 }
 
@@ -875,7 +876,8 @@ BOOST_AUTO_TEST_CASE(wide_characters_are_measured) {
     for (const auto& l : lines) BOOST_TEST(display_width(l) <= 10u, l);
     BOOST_TEST(lines.size() == 3u);
 
-    DialogModel m({choice("どのデータベースを使いますか？🚀", "データベース", {"ポストグレス", "エスキューライト 🗄️"})});
+    DialogModel m({choice("どのデータベースを使いますか？🚀", "データベース",
+                          {"ポストグレス", "エスキューライト 🗄️"})});
     for (const auto& l : layout_dialog(m, 30, 24)) BOOST_TEST(display_width(l.plain()) <= 30u, l.plain());
     const std::string s = screen(m, 60, 24);
     BOOST_TEST(contains(s, " データベース\n"), s);
@@ -1028,7 +1030,7 @@ BOOST_AUTO_TEST_CASE(a_multi_line_paste_is_text_for_the_question_on_screen) {
     BOOST_TEST(contains(s, "call it billing↵"), s);
     press(m, {enter()});  // confirms the typed text: the next tab
     BOOST_TEST(m.tab() == 1u);
-    press(m, {ch(U'2')});     // SQLite; then the Submit tab
+    press(m, {ch(U'2')});  // SQLite; then the Submit tab
     press(m, {enter()});
     BOOST_REQUIRE(m.finished());
     BOOST_TEST(m.outcome()->answers[0].values[0] == "use postgres\ncall it billing\nthen done");
@@ -1105,8 +1107,7 @@ BOOST_AUTO_TEST_CASE(the_preview_of_the_option_under_the_cursor_shows_under_the_
 
 BOOST_AUTO_TEST_CASE(html_previews_are_text_and_agent_escapes_are_shown_not_sent) {
     BOOST_TEST(preview_text("**bold** and `code`") == "**bold** and `code`");  // markdown as it is
-    BOOST_TEST(preview_text("<div>a<br>b</div><!-- x > y --><p>&lt;c&gt; &quot;d&quot;</p>") ==
-               "a\nb\n<c> \"d\"");
+    BOOST_TEST(preview_text("<div>a<br>b</div><!-- x > y --><p>&lt;c&gt; &quot;d&quot;</p>") == "a\nb\n<c> \"d\"");
     Question q = choice("Which?", "", {"A", "B"});
     q.options[0].preview = "\x1b[2Jgone";
     DialogModel m({q});

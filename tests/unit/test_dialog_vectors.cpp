@@ -38,7 +38,7 @@ std::string read_file(const fs::path& p) {
 std::string str(const rapidjson::Value& v, const char* key) {
     auto it = v.FindMember(key);
     return it != v.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString(), it->value.GetStringLength())
-                                                        : std::string();
+                                                       : std::string();
 }
 
 std::string to_json(const rapidjson::Value& v) {
@@ -116,30 +116,39 @@ std::string outcome_of(const DialogModel& m) {
 
 const char* result_name(DialogModel::Result r) {
     switch (r) {
-    case DialogModel::Result::Ignored: return "ignored";
-    case DialogModel::Result::Changed: return "changed";
-    case DialogModel::Result::Rejected: return "rejected";
-    case DialogModel::Result::Finished: return "finished";
+        case DialogModel::Result::Ignored: return "ignored";
+        case DialogModel::Result::Changed: return "changed";
+        case DialogModel::Result::Rejected: return "rejected";
+        case DialogModel::Result::Finished: return "finished";
     }
     return "?";
 }
 
 const char* mode_name(DialogModel::Mode m) {
     switch (m) {
-    case DialogModel::Mode::Browse: return "browse";
-    case DialogModel::Mode::EditText: return "edit";
-    case DialogModel::Mode::ConfirmDiscard: return "confirm_discard";
-    case DialogModel::Mode::ConfirmLong: return "confirm_long";
+        case DialogModel::Mode::Browse: return "browse";
+        case DialogModel::Mode::EditText: return "edit";
+        case DialogModel::Mode::EditNote: return "note";  // as the Lua model names it
+        case DialogModel::Mode::ConfirmDiscard: return "confirm_discard";
+        case DialogModel::Mode::ConfirmLong: return "confirm_long";
     }
     return "?";
 }
 
 std::optional<Key> named_key(const std::string& k) {
     static const std::vector<std::pair<std::string, KeyKind>> names = {
-        {"up", KeyKind::Up},         {"down", KeyKind::Down},       {"pageup", KeyKind::PageUp},
-        {"pagedown", KeyKind::PageDown}, {"home", KeyKind::Home},   {"end", KeyKind::End},
-        {"left", KeyKind::Left},     {"right", KeyKind::Right},     {"tab", KeyKind::Tab},
-        {"backtab", KeyKind::BackTab}, {"enter", KeyKind::Enter},   {"esc", KeyKind::Escape},
+        {"up", KeyKind::Up},
+        {"down", KeyKind::Down},
+        {"pageup", KeyKind::PageUp},
+        {"pagedown", KeyKind::PageDown},
+        {"home", KeyKind::Home},
+        {"end", KeyKind::End},
+        {"left", KeyKind::Left},
+        {"right", KeyKind::Right},
+        {"tab", KeyKind::Tab},
+        {"backtab", KeyKind::BackTab},
+        {"enter", KeyKind::Enter},
+        {"esc", KeyKind::Escape},
         {"backspace", KeyKind::Backspace},
     };
     for (const auto& [name, kind] : names)
@@ -172,8 +181,7 @@ void check_state(const DialogModel& m, const rapidjson::Value& expect, DialogMod
             else if (field == "notes") BOOST_TEST(u32_to_utf8(m.notes(q)) == want.GetString());
             else if (field == "confirm") BOOST_TEST(m.confirm_text() == want.GetString());
             else if (field == "hint") BOOST_TEST(m.hint() == want.GetString());
-            else if (field == "notice")
-                BOOST_TEST(std::string(m.notice()) == (want.IsNull() ? "" : want.GetString()));
+            else if (field == "notice") BOOST_TEST(std::string(m.notice()) == (want.IsNull() ? "" : want.GetString()));
             else if (field == "more") {
                 const std::size_t rows = m.row_count(q), first = m.scroll_offset(q);
                 const std::size_t below = rows - std::min(rows, first + m.visible_rows(q));

@@ -13,9 +13,9 @@
 #include <string_view>
 #include <vector>
 
+#include <rapidjson/document.h>
 #include <boost/asio/io_context.hpp>
 #include <boost/test/unit_test.hpp>
-#include <rapidjson/document.h>
 
 #include "core/broker.hpp"
 #include "frontends/editor/editor_hub.hpp"
@@ -35,7 +35,8 @@ public:
     bool running = false;
 
     std::variant<int, Error> start_agent(const LaunchSpec& spec, const std::string& adapter) override {
-        if (spec.argv.empty() || spec.argv[0] != "ok") return Error::not_found("cannot run '" + spec.argv.at(0) + "': not found on PATH");
+        if (spec.argv.empty() || spec.argv[0] != "ok")
+            return Error::not_found("cannot run '" + spec.argv.at(0) + "': not found on PATH");
         started.push_back(spec);
         adapters.push_back(adapter);
         running = true;
@@ -113,8 +114,7 @@ public:
         return io.poll_one() != 0;
     }
     void drain() {
-        while (step()) {
-        }
+        while (step()) {}
     }
 };
 
@@ -167,7 +167,8 @@ public:
     // The reply (result or error) to request `id`.
     Message reply_to(int id) {
         const std::string want = std::to_string(id);
-        return take([&](const Message& m) { return m.method().empty() && m.id_json() == want; }, "the reply to " + want);
+        return take([&](const Message& m) { return m.method().empty() && m.id_json() == want; },
+                    "the reply to " + want);
     }
     // The next notification or request of `method` from the host.
     Message next(std::string_view method) {

@@ -21,7 +21,8 @@ Ask database_ask() {
     Ask ask;
     ask.agent = "demo-agent";
     ask.route = "agent";
-    ask.questions.push_back({"Which database?", "Database", {{"PostgreSQL", "", std::nullopt}, {"SQLite", "", std::nullopt}}, false});
+    ask.questions.push_back(
+        {"Which database?", "Database", {{"PostgreSQL", "", std::nullopt}, {"SQLite", "", std::nullopt}}, false});
     return ask;
 }
 
@@ -30,7 +31,8 @@ Ask database_ask() {
 BOOST_AUTO_TEST_CASE(initialize_answers_with_server_info_and_capabilities) {
     TestEditor ed;
     ed.hub.set_socket_path("/run/user/1000/askhost/host-1.sock");
-    Message r = ed.reply_to(ed.request("initialize", R"({"clientInfo":{"name":"nvim","version":"0.10"},"capabilities":{"ask":{}}})"));
+    Message r = ed.reply_to(
+        ed.request("initialize", R"({"clientInfo":{"name":"nvim","version":"0.10"},"capabilities":{"ask":{}}})"));
     BOOST_TEST(r.str({"result", "serverInfo", "name"}) == "askhost");
     BOOST_TEST(!r.str({"result", "serverInfo", "version"}).empty());
     const auto& caps = r["result"]["capabilities"];
@@ -54,7 +56,9 @@ BOOST_AUTO_TEST_CASE(initialize_reads_what_it_can_and_never_refuses) {
     BOOST_TEST(ed.hub.primary_client().first == "editor");  // no clientInfo: named for its role
 
     TestEditor other;
-    r = other.reply_to(other.request("initialize", R"({"clientInfo":{"name":7},"capabilities":true,"workspaceFolders":[5,{"uri":"file:///home/me/shop","name":"shop"},{"uri":"https://x"}]})"));
+    r = other.reply_to(other.request(
+        "initialize",
+        R"({"clientInfo":{"name":7},"capabilities":true,"workspaceFolders":[5,{"uri":"file:///home/me/shop","name":"shop"},{"uri":"https://x"}]})"));
     BOOST_TEST(r.has("result"));
     BOOST_TEST(r["result"]["socket"].IsNull());
     auto folders = other.hub.workspace_folders();
@@ -69,8 +73,9 @@ BOOST_AUTO_TEST_CASE(initialized_brings_the_state_and_workspace_changes_count) {
     Message state = ed.next("ask/state");
     BOOST_TEST(state.str({"params", "state"}) == "idle");
     BOOST_TEST(state["params"]["pending"].Size() == 0u);
-    ed.notify("workspace/didChangeWorkspaceFolders",
-              R"({"event":{"added":[{"uri":"file:///home/me/b","name":"b"}],"removed":[{"uri":"file:///home/me/a"}]}})");
+    ed.notify(
+        "workspace/didChangeWorkspaceFolders",
+        R"({"event":{"added":[{"uri":"file:///home/me/b","name":"b"}],"removed":[{"uri":"file:///home/me/a"}]}})");
     ed.settle();
     auto folders = ed.hub.workspace_folders();
     BOOST_REQUIRE(folders.size() == 1u);
@@ -110,12 +115,14 @@ BOOST_AUTO_TEST_CASE(bad_params_are_32602_naming_the_path) {
     BOOST_TEST(error_of("agent/start", R"({"command":"ok"})") == "params.command: expected an array");
     BOOST_TEST(error_of("agent/start", R"({})") == "params.command: expected an array");
     BOOST_TEST(error_of("agent/start", R"({"command":[]})") == "params.command: expected a non-empty array of strings");
-    BOOST_TEST(error_of("agent/start", R"({"command":["ok"],"env":{"DEBUG":1}})") == R"(params.env["DEBUG"]: expected a string)");
+    BOOST_TEST(error_of("agent/start", R"({"command":["ok"],"env":{"DEBUG":1}})") ==
+               R"(params.env["DEBUG"]: expected a string)");
     BOOST_TEST(error_of("agent/start", R"({"command":["ok"],"env":[]})") == "params.env: expected an object");
     BOOST_TEST(error_of("agent/start", R"([])") == "params: expected an object");
     BOOST_TEST(error_of("agent/prompt", R"({"text":5})") == "params.text: expected a string");
     BOOST_TEST(error_of("agent/prompt", R"({})") == "params.text: expected a string");
-    BOOST_TEST(error_of("ask/submit", R"({"profile":"loose","questions":[]})") == R"(params.profile: expected "strict" or "lenient")");
+    BOOST_TEST(error_of("ask/submit", R"({"profile":"loose","questions":[]})") ==
+               R"(params.profile: expected "strict" or "lenient")");
     BOOST_TEST(error_of("ask/submit", R"([{"questions":[]}])") == "params: expected an object");
     BOOST_TEST(ed.agent.started.empty());
 }
@@ -163,7 +170,9 @@ BOOST_AUTO_TEST_CASE(ask_show_round_trip_with_an_answer) {
     BOOST_TEST(show.str({"params", "questions"}) == "");  // an array, not a string
     BOOST_TEST(show["params"]["questions"][0]["options"][1]["label"].GetString() == std::string("SQLite"));
 
-    ed.respond(show, R"({"answered":true,"answers":[{"question":"Which database?","answer":"SQLite","selectedOption":"SQLite","wasCustom":false}]})");
+    ed.respond(
+        show,
+        R"({"answered":true,"answers":[{"question":"Which database?","answer":"SQLite","selectedOption":"SQLite","wasCustom":false}]})");
     Message idle = ed.next("ask/state");
     BOOST_TEST(idle.str({"params", "state"}) == "idle");
     ed.drain();  // the broker hands the outcome over on a later turn
@@ -183,14 +192,18 @@ BOOST_AUTO_TEST_CASE(the_first_answer_wins_and_the_other_client_is_told) {
     ed.broker.submit(database_ask(), [&](Outcome o) { outcome = std::move(o); });
     Message shown_here = ed.next("ask/show");
     Message shown_there = attach.next("ask/show");
-    attach.respond(shown_there, R"({"answered":true,"answers":[{"question":"Which database?","answer":"PostgreSQL","selectedOption":"PostgreSQL","wasCustom":false}]})");
+    attach.respond(
+        shown_there,
+        R"({"answered":true,"answers":[{"question":"Which database?","answer":"PostgreSQL","selectedOption":"PostgreSQL","wasCustom":false}]})");
     Message cancel = ed.next("$/cancelRequest");
     BOOST_TEST(to_json(cancel["params"]["id"]) == shown_here.id_json());
     ed.drain();
     BOOST_REQUIRE(outcome.has_value());
     BOOST_TEST(outcome->answers.at(0).values.at(0) == "PostgreSQL");
     // The editor's late answer changes nothing.
-    ed.respond(shown_here, R"({"answered":true,"answers":[{"question":"Which database?","answer":"SQLite","selectedOption":"SQLite","wasCustom":false}]})");
+    ed.respond(
+        shown_here,
+        R"({"answered":true,"answers":[{"question":"Which database?","answer":"SQLite","selectedOption":"SQLite","wasCustom":false}]})");
     ed.settle();
     BOOST_TEST(outcome->answers.at(0).values.at(0) == "PostgreSQL");
     for (const auto& m : attach.settle()) BOOST_TEST(m.method() != "$/cancelRequest");
@@ -253,17 +266,23 @@ BOOST_AUTO_TEST_CASE(a_withdrawn_ask_is_cancelled_with_the_show_requests_id) {
 BOOST_AUTO_TEST_CASE(ask_submit_round_trip_and_cancel_request_from_the_client) {
     TestEditor ed;
     ed.initialize(R"({"clientInfo":{"name":"submitter"}})");
-    const int submit = ed.request("ask/submit", R"({"profile":"strict","agent":"claude-code","questions":[{"question":"Which database?","header":"Database","options":[{"label":"PostgreSQL"},{"label":"SQLite"}]}]})");
+    const int submit = ed.request(
+        "ask/submit",
+        R"({"profile":"strict","agent":"claude-code","questions":[{"question":"Which database?","header":"Database","options":[{"label":"PostgreSQL"},{"label":"SQLite"}]}]})");
     Message show = ed.next("ask/show");
     BOOST_TEST(show.str({"params", "agent"}) == "claude-code");
     BOOST_TEST(show.str({"params", "route"}) == "submit");
-    ed.respond(show, R"({"answered":true,"answers":[{"question":"Which database?","answer":"SQLite","selectedOption":"SQLite","wasCustom":false}]})");
+    ed.respond(
+        show,
+        R"({"answered":true,"answers":[{"question":"Which database?","answer":"SQLite","selectedOption":"SQLite","wasCustom":false}]})");
     Message r = ed.reply_to(submit);
     BOOST_TEST(r["result"]["answered"].GetBool());
     BOOST_TEST(r.str({"result", "text"}).find("\"Which database?\"=\"SQLite\"") != std::string::npos);
 
     // Refused at once: the path names the field.
-    r = ed.reply_to(ed.request("ask/submit", R"({"profile":"strict","questions":[{"question":"Q?","header":"H","options":[{"label":""},{"label":"B"}]}]})"));
+    r = ed.reply_to(ed.request(
+        "ask/submit",
+        R"({"profile":"strict","questions":[{"question":"Q?","header":"H","options":[{"label":""},{"label":"B"}]}]})"));
     BOOST_TEST(!r["result"]["answered"].GetBool());
     BOOST_TEST(r.str({"result", "error", "code"}) == "invalid_schema");
     BOOST_TEST(r.str({"result", "error", "path"}).find("questions[0].options[0]") == 0u);
@@ -353,10 +372,12 @@ BOOST_AUTO_TEST_CASE(askhosts_own_clients_write_the_protocol_with_to_json) {
     InitializeParams hello;
     hello.client_name = "askhost attach";
     hello.client_version = "1.2.3";
-    BOOST_TEST(json::to_text(hello) ==
-               R"({"clientInfo":{"name":"askhost attach","version":"1.2.3"},"capabilities":{"ask":{"multiSelect":true,"previews":true,"notes":true}}})");
+    BOOST_TEST(
+        json::to_text(hello) ==
+        R"({"clientInfo":{"name":"askhost attach","version":"1.2.3"},"capabilities":{"ask":{"multiSelect":true,"previews":true,"notes":true}}})");
     hello.show_asks = false;
-    BOOST_TEST(json::to_text(hello) == R"({"clientInfo":{"name":"askhost attach","version":"1.2.3"},"capabilities":{"ask":false}})");
+    BOOST_TEST(json::to_text(hello) ==
+               R"({"clientInfo":{"name":"askhost attach","version":"1.2.3"},"capabilities":{"ask":false}})");
     BOOST_TEST(json::to_text(CancelParams{{"7"}}) == R"({"id":7})");
     Ask ask = database_ask();
     ask.id = "ask-3";
@@ -383,14 +404,17 @@ BOOST_AUTO_TEST_CASE(a_client_without_multi_select_or_previews_gets_plain_lists)
     ed.initialize(R"({"clientInfo":{"name":"plain"},"capabilities":{"ask":{"multiSelect":false,"previews":false}}})");
     Ask ask;
     ask.agent = "demo-agent";
-    ask.questions.push_back({"Which features?", "Features", {{"Auth", "", "<b>auth</b>"}, {"REST", "", std::nullopt}}, true});
+    ask.questions.push_back(
+        {"Which features?", "Features", {{"Auth", "", "<b>auth</b>"}, {"REST", "", std::nullopt}}, true});
     std::optional<Outcome> outcome;
     ed.broker.submit(ask, [&](Outcome o) { outcome = std::move(o); });
     Message show = ed.next("ask/show");
     const auto& q = show["params"]["questions"][0];
     BOOST_TEST(!q["multiSelect"].GetBool());
     BOOST_TEST(!q["options"][0].HasMember("preview"));
-    ed.respond(show, R"({"answered":true,"answers":[{"question":"Which features?","answer":"REST","selectedOption":"REST","wasCustom":false}]})");
+    ed.respond(
+        show,
+        R"({"answered":true,"answers":[{"question":"Which features?","answer":"REST","selectedOption":"REST","wasCustom":false}]})");
     ed.settle();
     BOOST_REQUIRE(outcome.has_value());
     BOOST_TEST(static_cast<int>(outcome->kind) == static_cast<int>(OutcomeKind::Answered));

@@ -63,7 +63,8 @@ BOOST_AUTO_TEST_CASE(errors_name_the_offset_and_leave_null) {
 BOOST_AUTO_TEST_CASE(extra_flags_add_to_the_safe_ones) {
     rapidjson::Document doc;
     BOOST_TEST(json::parse(doc, "[1, /* two */ 2,]").has_value());
-    BOOST_REQUIRE(!json::parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(doc, "[1, /* two */ 2,]"));
+    BOOST_REQUIRE(
+        !json::parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(doc, "[1, /* two */ 2,]"));
     BOOST_TEST(doc.Size() == 2u);
     // Still checked for depth and encoding.
     BOOST_TEST(json::parse<rapidjson::kParseCommentsFlag>(doc, repeat("[", 200) + repeat("]", 200))->too_deep);
@@ -149,10 +150,26 @@ std::string round_trip(std::string_view text) {
 
 // Issue 20: what askhost only passes along keeps its literal; the rest is correctly rounded.
 BOOST_AUTO_TEST_CASE(number_literals_come_back_as_written) {
-    for (const char* lit : {"4633e49", "123456789012345678901234567890", "-0", "-0.0", "5e-324",
-                            "1.7976931348623157e308", "9223372036854775807", "-9223372036854775808",
-                            "18446744073709551615", "18446744073709551616", "1E+2", "1.50", "0.1",
-                            "-1e-400", "100", "0", "-7", "2.5e-5", "1e-7", "0.30000000000000004"}) {
+    for (const char* lit : {"4633e49",
+                            "123456789012345678901234567890",
+                            "-0",
+                            "-0.0",
+                            "5e-324",
+                            "1.7976931348623157e308",
+                            "9223372036854775807",
+                            "-9223372036854775808",
+                            "18446744073709551615",
+                            "18446744073709551616",
+                            "1E+2",
+                            "1.50",
+                            "0.1",
+                            "-1e-400",
+                            "100",
+                            "0",
+                            "-7",
+                            "2.5e-5",
+                            "1e-7",
+                            "0.30000000000000004"}) {
         BOOST_TEST_CONTEXT(lit) {
             BOOST_TEST(round_trip(lit) == lit);
             const std::string in = std::string(R"({"metadata":{"n":[)") + lit + "]}}";
@@ -217,6 +234,14 @@ BOOST_AUTO_TEST_CASE(a_byte_order_mark_is_skipped_whole_and_only_whole) {
     BOOST_REQUIRE(!json::parse(doc, "\xEF\xBB\xBF[6]"));
     BOOST_TEST(doc[0].GetInt() == 6);
     // rapidjson's own stream skipped each byte of the mark alone: "\xBB" + "6" read as 6.
-    for (const char* text : {"\xBB" "6", "\xBF" "6", "\xEF" "6", "\xEF\xBB" "6"}) BOOST_TEST(outcome(text) == "0: Invalid value.");
+    for (const char* text : {"\xBB"
+                             "6",
+                             "\xBF"
+                             "6",
+                             "\xEF"
+                             "6",
+                             "\xEF\xBB"
+                             "6"})
+        BOOST_TEST(outcome(text) == "0: Invalid value.");
     BOOST_TEST(outcome("\xEF\xBB\xBF[1,") == "6: Invalid value.");
 }

@@ -138,9 +138,11 @@ BOOST_AUTO_TEST_CASE(unanswered_results_are_tool_errors) {
         return std::string(d["content"][0]["text"].GetString());
     };
     BOOST_TEST(text(Outcome::cancelled()) == "User declined to answer questions");
-    BOOST_TEST(text(Outcome::cancelled("Discarded 2 answers")) == "User declined to answer questions (Discarded 2 answers)");
+    BOOST_TEST(text(Outcome::cancelled("Discarded 2 answers")) ==
+               "User declined to answer questions (Discarded 2 answers)");
     BOOST_TEST(text(Outcome::timed_out()) == "User declined to answer questions (no answer within the time limit)");
-    BOOST_TEST(text(Outcome::connection_lost()) == "User declined to answer questions (the connection to the user was lost)");
+    BOOST_TEST(text(Outcome::connection_lost()) ==
+               "User declined to answer questions (the connection to the user was lost)");
     BOOST_TEST(text(Outcome::refused({"invalid_schema", "questions", "questions: 5 given, at most 4"})) ==
                "Invalid ask_user_question input: questions: 5 given, at most 4");
 }
@@ -160,7 +162,8 @@ BOOST_AUTO_TEST_CASE(pending_result_names_the_file) {
 }
 
 BOOST_FIXTURE_TEST_CASE(initialize_then_call_then_answer, Fixture) {
-    rpc.receive(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","clientInfo":{"name":"claude-code"}}})");
+    rpc.receive(
+        R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","clientInfo":{"name":"claude-code"}}})");
     BOOST_TEST(std::string(last()["result"]["protocolVersion"].GetString()) == "2025-06-18");
     rpc.receive(call(2, std::string(R"({"questions":[)") + kQuestion + "]}"));
     BOOST_REQUIRE(asker.asks.size() == 1u);
@@ -168,7 +171,8 @@ BOOST_FIXTURE_TEST_CASE(initialize_then_call_then_answer, Fixture) {
     BOOST_TEST(server.open_calls() == 1u);
     asker.asks[0].second(Outcome::answered({answer("Which database?", {"SQLite"})}));
     BOOST_TEST(last()["id"].GetInt() == 2);
-    BOOST_TEST(std::string(last()["result"]["structuredContent"]["answers"]["Which database?"].GetString()) == "SQLite");
+    BOOST_TEST(std::string(last()["result"]["structuredContent"]["answers"]["Which database?"].GetString()) ==
+               "SQLite");
     BOOST_TEST(server.open_calls() == 0u);
 }
 
@@ -189,10 +193,11 @@ BOOST_FIXTURE_TEST_CASE(a_codex_subagents_call_is_refused, Fixture) {
     const std::string args = std::string(R"({"questions":[)") + kQuestion + "]}";
     auto with_meta = [&](int id, const std::string& meta) {
         return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
-               R"(,"method":"tools/call","params":{"name":"ask_user_question","_meta":)" + meta +
-               R"(,"arguments":)" + args + "}}";
+               R"(,"method":"tools/call","params":{"name":"ask_user_question","_meta":)" + meta + R"(,"arguments":)" +
+               args + "}}";
     };
-    rpc.receive(with_meta(1, R"({"x-codex-turn-metadata":{"thread_source":"subagent","subagent_kind":"thread_spawn"}})"));
+    rpc.receive(
+        with_meta(1, R"({"x-codex-turn-metadata":{"thread_source":"subagent","subagent_kind":"thread_spawn"}})"));
     BOOST_TEST(last()["result"]["isError"].GetBool());
     BOOST_TEST(std::string(last()["result"]["content"][0]["text"].GetString()) == kSubagentRefusal);
     rpc.receive(with_meta(2, R"({"x-codex-turn-metadata":{"subagent_kind":"review"}})"));
@@ -236,7 +241,8 @@ BOOST_FIXTURE_TEST_CASE(bad_params_are_32602_naming_the_field, Fixture) {
     rpc.receive(R"({"jsonrpc":"2.0","id":4,"method":"nope"})");
     BOOST_TEST(std::string(last()["error"]["message"].GetString()) == "Method not found: nope");
     // initialize reads what it can and never refuses.
-    rpc.receive(R"({"jsonrpc":"2.0","id":5,"method":"initialize","params":{"protocolVersion":7,"clientInfo":{"name":""},"capabilities":{"elicitation":{}}}})");
+    rpc.receive(
+        R"({"jsonrpc":"2.0","id":5,"method":"initialize","params":{"protocolVersion":7,"clientInfo":{"name":""},"capabilities":{"elicitation":{}}}})");
     BOOST_TEST(std::string(last()["result"]["protocolVersion"].GetString()) == "2025-11-25");
     BOOST_TEST(server.client_name() == "mcp client");
     BOOST_TEST(server.client_elicits());
@@ -244,16 +250,18 @@ BOOST_FIXTURE_TEST_CASE(bad_params_are_32602_naming_the_field, Fixture) {
 }
 
 BOOST_FIXTURE_TEST_CASE(an_id_in_use_is_refused_and_progress_is_sent_for_the_token, Fixture) {
-    rpc.receive(R"({"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"ask_user_question","_meta":{"progressToken":12345678901234567890123},"arguments":{"questions":[)" +
-                std::string(kQuestion) + "]}}}");
+    rpc.receive(
+        R"({"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"ask_user_question","_meta":{"progressToken":12345678901234567890123},"arguments":{"questions":[)" +
+        std::string(kQuestion) + "]}}}");
     BOOST_REQUIRE(asker.asks.size() == 1u);
     rpc.receive(R"({"jsonrpc":"2.0","id":"c","method":"ping"})");
     BOOST_TEST(last()["error"]["code"].GetInt() == -32600);
     BOOST_TEST(std::string(last()["error"]["message"].GetString()) ==
                R"(request id already in use: "c" is a tools/call still waiting for its answer)");
     server.progress("12345678901234567890123", 1, "waiting");
-    BOOST_TEST(sent.back() ==
-               R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":12345678901234567890123,"progress":1,"message":"waiting"}})");
+    BOOST_TEST(
+        sent.back() ==
+        R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":12345678901234567890123,"progress":1,"message":"waiting"}})");
     rpc.receive(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c"}})");
     BOOST_TEST(last()["error"]["code"].GetInt() == -32800);
     BOOST_TEST(asker.cancels == 1);

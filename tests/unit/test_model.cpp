@@ -108,8 +108,8 @@ BOOST_AUTO_TEST_CASE(valid_refuses_malformed) {
     BOOST_TEST(!utf8_valid("\xED\xBF\xBF"));      // surrogate U+DFFF
     BOOST_TEST(!utf8_valid("\xF4\x90\x80\x80"));  // U+110000
     BOOST_TEST(!utf8_valid("\xF5\x80\x80\x80"));
-    BOOST_TEST(!utf8_valid("\x80"));              // lone continuation
-    BOOST_TEST(!utf8_valid("\xE2\x82"));          // truncated
+    BOOST_TEST(!utf8_valid("\x80"));      // lone continuation
+    BOOST_TEST(!utf8_valid("\xE2\x82"));  // truncated
     BOOST_TEST(!utf8_valid("\xE2\x82x"));
     BOOST_TEST(!utf8_valid("\xFF"));
 }
@@ -211,10 +211,12 @@ BOOST_AUTO_TEST_CASE(wrong_json_types) {
                "questions[0].multiSelect: expected a boolean");
     BOOST_TEST(strict(ask("[" + question("Q?", "H", 2, R"(,"multiSelect":null)") + "]")) ==
                "questions[0].multiSelect: expected a boolean");
-    BOOST_TEST(strict(ask(R"([{"question":"Q?","header":"H","options":[{"label":"A","description":1},{"label":"B"}]}])")) ==
-               "questions[0].options[0].description: expected a string");
-    BOOST_TEST(strict(ask(R"([{"question":"Q?","header":"H","options":[{"label":"A"},{"label":"B","preview":true}]}])")) ==
-               "questions[0].options[1].preview: expected a string");
+    BOOST_TEST(
+        strict(ask(R"([{"question":"Q?","header":"H","options":[{"label":"A","description":1},{"label":"B"}]}])")) ==
+        "questions[0].options[0].description: expected a string");
+    BOOST_TEST(
+        strict(ask(R"([{"question":"Q?","header":"H","options":[{"label":"A"},{"label":"B","preview":true}]}])")) ==
+        "questions[0].options[1].preview: expected a string");
     BOOST_TEST(strict(ask(R"([{"question":"Q?","header":"H","options":[{"label":7},{"label":"B"}]}])")) ==
                "questions[0].options[0].label: expected a string");
 }
@@ -234,8 +236,8 @@ BOOST_AUTO_TEST_CASE(known_key_given_twice_is_refused) {
 }
 
 BOOST_AUTO_TEST_CASE(duplicate_question_texts) {
-    const std::string qs = "[" + question("Which database?") + "," + question("Name?") + "," +
-                           question("Which database?") + "]";
+    const std::string qs =
+        "[" + question("Which database?") + "," + question("Name?") + "," + question("Which database?") + "]";
     const Refusal& r = refused(parse_ask_input(ask(qs), Profile::Strict));
     BOOST_TEST(r.path == "questions[2].question");
     BOOST_TEST(r.message == R"(questions[2].question: duplicate of questions[0].question "Which database?")");
@@ -301,8 +303,8 @@ BOOST_AUTO_TEST_CASE(first_error_in_document_order_wins) {
 BOOST_AUTO_TEST_CASE(metadata) {
     BOOST_TEST(strict(ask(questions(1), R"(,"metadata":[])")) == "metadata: expected an object");
     BOOST_TEST(strict(ask(questions(1), R"(,"metadata":{"source":1})")) == "metadata.source: expected a string");
-    const AskInput& in = accepted(parse_ask_input(ask(questions(1), R"(, "metadata" : { "source" : "wizard" } )"),
-                                                  Profile::Strict));
+    const AskInput& in =
+        accepted(parse_ask_input(ask(questions(1), R"(, "metadata" : { "source" : "wizard" } )"), Profile::Strict));
     BOOST_TEST(in.metadata_json == R"({"source":"wizard"})");
     const AskInput& none = accepted(parse_ask_input(ask(questions(1)), Profile::Strict));
     BOOST_TEST(none.metadata_json == "");
@@ -313,8 +315,8 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(lenient_profile)
 
 BOOST_AUTO_TEST_CASE(free_text_question_and_optional_header) {
-    const AskInput& in =
-        accepted(parse_ask_input(R"({"questions":[{"question":"What should we name this service?"}]})", Profile::Lenient));
+    const AskInput& in = accepted(
+        parse_ask_input(R"({"questions":[{"question":"What should we name this service?"}]})", Profile::Lenient));
     BOOST_TEST_REQUIRE(in.questions.size() == 1u);
     BOOST_TEST(in.questions[0].header == "");
     BOOST_TEST(in.questions[0].options.empty());
@@ -368,7 +370,8 @@ BOOST_AUTO_TEST_CASE(wrong_types_still_refused) {
 }
 
 BOOST_AUTO_TEST_CASE(multi_select_needs_options) {
-    const AskInput& free = accepted(parse_ask_input(ask(R"([{"question":"Q?","multiSelect":true}])"), Profile::Lenient));
+    const AskInput& free =
+        accepted(parse_ask_input(ask(R"([{"question":"Q?","multiSelect":true}])"), Profile::Lenient));
     BOOST_TEST(!free.questions[0].multi_select);
     const AskInput& multi =
         accepted(parse_ask_input(ask("[" + question("Q?", "H", 3, R"(,"multiSelect":true)") + "]"), Profile::Lenient));
@@ -386,15 +389,14 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(presets)
 
-const std::string two_questions = "[" + question("Which database?") + "," +
-                                  question("Features?", "Features", 3, R"(,"multiSelect":true)") + "]";
+const std::string two_questions =
+    "[" + question("Which database?") + "," + question("Features?", "Features", 3, R"(,"multiSelect":true)") + "]";
 
 BOOST_AUTO_TEST_CASE(answers_and_annotations_in_json_order) {
-    const auto p = parse_ask_input(
-        ask(two_questions,
-            R"(,"answers":{"Features?":["Option 1","Option 3"],"Which database?":"Option 2"},
+    const auto p = parse_ask_input(ask(two_questions,
+                                       R"(,"answers":{"Features?":["Option 1","Option 3"],"Which database?":"Option 2"},
                 "annotations":{"Which database?":{"preview":"P","notes":"N"},"Features?":{"notes":"only notes"}})"),
-        Profile::Strict);
+                                   Profile::Strict);
     const AskInput& in = accepted(p);
     BOOST_TEST_REQUIRE(in.preset_answers.size() == 2u);
     BOOST_TEST(in.preset_answers[0].question == "Features?");
@@ -412,8 +414,7 @@ BOOST_AUTO_TEST_CASE(answers_and_annotations_in_json_order) {
 }
 
 BOOST_AUTO_TEST_CASE(answer_keys_must_name_a_question) {
-    const Refusal& r =
-        refused(parse_ask_input(ask(two_questions, R"(,"answers":{"x":"y"})"), Profile::Strict));
+    const Refusal& r = refused(parse_ask_input(ask(two_questions, R"(,"answers":{"x":"y"})"), Profile::Strict));
     BOOST_TEST(r.path == R"(answers["x"])");
     BOOST_TEST(r.message == R"(answers["x"]: no such question)");
     BOOST_TEST(lenient(ask(two_questions, R"(,"annotations":{"Nope?":{}})")) ==
@@ -445,8 +446,7 @@ BOOST_AUTO_TEST_CASE(syntax_errors_are_invalid_request) {
     BOOST_TEST(r.path == "");
     BOOST_TEST(r.message == "invalid JSON at offset 15: Invalid value.");
     BOOST_TEST(strict("") == "invalid JSON at offset 0: The document is empty.");
-    BOOST_TEST(strict("{\"questions\":[] ,}") ==
-               "invalid JSON at offset 17: Missing a name for object member.");
+    BOOST_TEST(strict("{\"questions\":[] ,}") == "invalid JSON at offset 17: Missing a name for object member.");
 }
 
 BOOST_AUTO_TEST_CASE(trailing_garbage_is_refused) {
@@ -529,8 +529,8 @@ BOOST_AUTO_TEST_CASE(huge_input_is_refused_cheaply) {
 BOOST_AUTO_TEST_CASE(long_quoted_text_in_messages_is_shortened) {
     const std::string text = repeat("long question ", 10);  // 140 characters
     const std::string qs = "[" + question(text) + "," + question(text) + "]";
-    BOOST_TEST(strict(ask(qs)) == "questions[1].question: duplicate of questions[0].question \"" + text.substr(0, 60) +
-                                      "...\"");
+    BOOST_TEST(strict(ask(qs)) ==
+               "questions[1].question: duplicate of questions[0].question \"" + text.substr(0, 60) + "...\"");
 }
 
 BOOST_AUTO_TEST_CASE(parsed_value_overload) {
@@ -570,8 +570,9 @@ BOOST_AUTO_TEST_CASE(same_rules_as_parsing) {
                "questions[0].header: must not be empty");
     BOOST_TEST(validate_questions({built("A?", "Базаданных123", {"x", "y"})}, Profile::Strict)->message ==
                "questions[0].header: 13 characters, at most 12");
-    BOOST_TEST(validate_questions({built("A?", "H", {"x", "y"}), built("A?", "H", {"x", "y"})}, Profile::Lenient)
-                   ->message == R"(questions[1].question: duplicate of questions[0].question "A?")");
+    BOOST_TEST(
+        validate_questions({built("A?", "H", {"x", "y"}), built("A?", "H", {"x", "y"})}, Profile::Lenient)->message ==
+        R"(questions[1].question: duplicate of questions[0].question "A?")");
     BOOST_TEST(validate_questions({built("A?", "H", {"x", "y", "x"})}, Profile::Lenient)->message ==
                R"(questions[0].options[2].label: duplicate label "x")");
     BOOST_TEST(validate_questions({built(" ", "H", {"x", "y"})}, Profile::Lenient)->message ==
@@ -611,7 +612,8 @@ BOOST_AUTO_TEST_CASE(markdown_link_to_script_is_refused) {
 }
 
 BOOST_AUTO_TEST_CASE(static_html_is_accepted) {
-    BOOST_TEST(!check_html_preview(R"x(<div style="color: red"><b>Hi</b> <a href="https://x.y/">x</a></div>)x").has_value());
+    BOOST_TEST(
+        !check_html_preview(R"x(<div style="color: red"><b>Hi</b> <a href="https://x.y/">x</a></div>)x").has_value());
     BOOST_TEST(!check_html_preview("<img src=x alt='on'>").has_value());
     BOOST_TEST(!check_html_preview(R"x(<p title="onclick=x">text</p>)x").has_value());
     BOOST_TEST(!check_html_preview("<p>Never use javascript: URLs</p>").has_value());
@@ -629,10 +631,8 @@ BOOST_AUTO_TEST_CASE(scripts_styles_and_embeds_are_refused) {
     BOOST_TEST(reason("<object data=x>") == "<object> is not allowed");
     BOOST_TEST(reason("<embed src=x>") == "<embed> is not allowed");
     BOOST_TEST(reason("<meta http-equiv=refresh content='0;url=x'>") == "<meta> is not allowed");
-    BOOST_TEST(reason("<html><body>x</body></html>") ==
-               "must be an HTML fragment, not a full document (<html>)");
-    BOOST_TEST(reason("<!DOCTYPE html><p>x</p>") ==
-               "must be an HTML fragment, not a full document (<!DOCTYPE>)");
+    BOOST_TEST(reason("<html><body>x</body></html>") == "must be an HTML fragment, not a full document (<html>)");
+    BOOST_TEST(reason("<!DOCTYPE html><p>x</p>") == "must be an HTML fragment, not a full document (<!DOCTYPE>)");
     // Markdown with raw HTML inside is HTML.
     BOOST_TEST(reason("# Title\n\n<script>x()</script>") == "<script> is not allowed");
 }
@@ -641,8 +641,7 @@ BOOST_AUTO_TEST_CASE(event_handlers_are_refused) {
     BOOST_TEST(reason("<img src=x onerror=alert(1)>") == "event-handler attribute onerror= is not allowed");
     BOOST_TEST(reason("<svg/onload=alert(1)>") == "event-handler attribute onload= is not allowed");
     BOOST_TEST(reason("<div OnClick = 'x()'>") == "event-handler attribute onclick= is not allowed");
-    BOOST_TEST(reason("<a href=\"#\"\nonmouseover=\"x()\">") ==
-               "event-handler attribute onmouseover= is not allowed");
+    BOOST_TEST(reason("<a href=\"#\"\nonmouseover=\"x()\">") == "event-handler attribute onmouseover= is not allowed");
     BOOST_TEST(check_html_preview("<p class=a onfocus>x").has_value());
 }
 
@@ -671,4 +670,3 @@ BOOST_AUTO_TEST_CASE(malformed_html_does_not_hang) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
-

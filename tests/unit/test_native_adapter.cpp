@@ -23,7 +23,9 @@ namespace {
 
 using testing::FakeHost;
 
-std::unique_ptr<AgentAdapter> make(FakeHost& host) { return testing::make_adapter(register_native_adapter, "native", host); }
+std::unique_ptr<AgentAdapter> make(FakeHost& host) {
+    return testing::make_adapter(register_native_adapter, "native", host);
+}
 
 rapidjson::Document parse(const std::string& s) {
     rapidjson::Document d;
@@ -42,7 +44,8 @@ BOOST_AUTO_TEST_CASE(output_lines_pass_through_with_their_newline) {
     a->on_line("{\"type\":\"other\"}");
     a->on_line("{broken \"type\"");
     a->on_line("");
-    BOOST_TEST(h.printed == (std::vector<std::string>{"hello\n", "{\"type\":\"other\"}\n", "{broken \"type\"\n", "\n"}));
+    BOOST_TEST(h.printed ==
+               (std::vector<std::string>{"hello\n", "{\"type\":\"other\"}\n", "{broken \"type\"\n", "\n"}));
     BOOST_TEST(h.asks.empty());
 }
 
@@ -89,7 +92,8 @@ BOOST_AUTO_TEST_CASE(strict_profile_checks_only_the_tool_fields) {
     FakeHost h;
     h.prof = Profile::Strict;
     auto a = make(h);
-    a->on_line(R"({"type":"ask_user_request","requestId":"r","questions":[{"question":"Q?","header":"H","options":[{"label":"a","description":""},{"label":"b","description":""}]}]})");
+    a->on_line(
+        R"({"type":"ask_user_request","requestId":"r","questions":[{"question":"Q?","header":"H","options":[{"label":"a","description":""},{"label":"b","description":""}]}]})");
     BOOST_TEST(h.asks.size() == 1u);
     BOOST_TEST(h.sent.empty());
 }
@@ -142,15 +146,18 @@ BOOST_AUTO_TEST_CASE(client_outcome_refusals_name_the_field) {
           "result.answers: question 2 (\"Features?\") has no answer");
     check(R"({"answered":true,"answers":[{"question":"Nope","answer":"x"}]})",
           "result.answers[0].question: no such question \"Nope\"");
-    check(R"({"answered":true,"answers":[{"question":"Which DB?","answer":""},{"question":"Features?","answer":["Auth"]}]})",
-          "result.answers[0].answer: empty: an answer that says nothing is not an answer");
-    check(R"({"answered":true,"answers":[{"question":"Which DB?","answer":["a","b"]},{"question":"Features?","answer":["Auth"]}]})",
-          "result.answers[0].answer: several values for a single-choice question");
+    check(
+        R"({"answered":true,"answers":[{"question":"Which DB?","answer":""},{"question":"Features?","answer":["Auth"]}]})",
+        "result.answers[0].answer: empty: an answer that says nothing is not an answer");
+    check(
+        R"({"answered":true,"answers":[{"question":"Which DB?","answer":["a","b"]},{"question":"Features?","answer":["Auth"]}]})",
+        "result.answers[0].answer: several values for a single-choice question");
 }
 
 BOOST_AUTO_TEST_CASE(a_typed_answer_that_is_no_label_is_custom) {
     auto ask = two_questions();
-    auto d = parse(R"({"answered":true,"answers":[{"question":"Which DB?","answer":"DynamoDB"},{"question":"Features?","answer":"Auth"}]})");
+    auto d = parse(
+        R"({"answered":true,"answers":[{"question":"Which DB?","answer":"DynamoDB"},{"question":"Features?","answer":"Auth"}]})");
     auto o = std::get<Outcome>(parse_client_outcome(d, ask));
     BOOST_TEST(o.answers[0].was_custom);
     BOOST_TEST(!o.answers[0].selected_option.has_value());
@@ -180,8 +187,11 @@ BOOST_AUTO_TEST_CASE(capabilities_downgrade_what_is_sent) {
 
 BOOST_AUTO_TEST_CASE(repair_utf8_keeps_valid_text_and_replaces_bad_bytes) {
     BOOST_TEST(repair_utf8("héllo 中文 ✓ 😀") == "héllo 中文 ✓ 😀");
-    BOOST_TEST(repair_utf8("a\xff" "b") == "a\xEF\xBF\xBD" "b");
-    BOOST_TEST(repair_utf8("\xC0\xAF") == "\xEF\xBF\xBD\xEF\xBF\xBD");      // overlong
+    BOOST_TEST(repair_utf8("a\xff"
+                           "b") ==
+               "a\xEF\xBF\xBD"
+               "b");
+    BOOST_TEST(repair_utf8("\xC0\xAF") == "\xEF\xBF\xBD\xEF\xBF\xBD");                  // overlong
     BOOST_TEST(repair_utf8("\xED\xA0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // surrogate
-    BOOST_TEST(repair_utf8("\xE4\xB8") == "\xEF\xBF\xBD\xEF\xBF\xBD");      // cut short
+    BOOST_TEST(repair_utf8("\xE4\xB8") == "\xEF\xBF\xBD\xEF\xBF\xBD");                  // cut short
 }

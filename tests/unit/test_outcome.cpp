@@ -86,14 +86,15 @@ BOOST_AUTO_TEST_CASE(answered_as_in_the_spec_example) {
     const Outcome o = Outcome::answered({picked("Which database should we use?", "PostgreSQL (Recommended)"),
                                          typed("What should we name this service?", "order-processor"),
                                          multi("Which features?", {"Auth", "REST API"})});
-    BOOST_TEST(native(o) ==
-               R"({"answered":true,"answers":[)"
-               R"j({"question":"Which database should we use?","answer":"PostgreSQL (Recommended)","selectedOption":"PostgreSQL (Recommended)","wasCustom":false},)j"
-               R"({"question":"What should we name this service?","answer":"order-processor","wasCustom":true},)"
-               R"({"question":"Which features?","answer":["Auth","REST API"],"wasCustom":false}],)"
-               R"j("text":"User has answered your questions: \"Which database should we use?\"=\"PostgreSQL (Recommended)\", )j"
-               R"(\"What should we name this service?\"=\"order-processor\", \"Which features?\"=\"Auth, REST API\". )"
-               R"(You can now continue with the user's answers in mind."})");
+    BOOST_TEST(
+        native(o) ==
+        R"({"answered":true,"answers":[)"
+        R"j({"question":"Which database should we use?","answer":"PostgreSQL (Recommended)","selectedOption":"PostgreSQL (Recommended)","wasCustom":false},)j"
+        R"({"question":"What should we name this service?","answer":"order-processor","wasCustom":true},)"
+        R"({"question":"Which features?","answer":["Auth","REST API"],"wasCustom":false}],)"
+        R"j("text":"User has answered your questions: \"Which database should we use?\"=\"PostgreSQL (Recommended)\", )j"
+        R"(\"What should we name this service?\"=\"order-processor\", \"Which features?\"=\"Auth, REST API\". )"
+        R"(You can now continue with the user's answers in mind."})");
 }
 
 BOOST_AUTO_TEST_CASE(answered_with_preview_and_notes) {
@@ -138,18 +139,23 @@ BOOST_AUTO_TEST_CASE(pending) {
 }
 
 BOOST_AUTO_TEST_CASE(refused) {
-    BOOST_TEST(native(Outcome::refused(Refusal{"invalid_schema", "questions[1].options",
-                                               "questions[1].options: 5 given, at most 4"})) ==
+    BOOST_TEST(native(Outcome::refused(
+                   Refusal{"invalid_schema", "questions[1].options", "questions[1].options: 5 given, at most 4"})) ==
                R"({"answered":false,"error":{"code":"invalid_schema",)"
                R"("message":"questions[1].options: 5 given, at most 4","path":"questions[1].options"}})");
 }
 
 BOOST_AUTO_TEST_CASE(strings_are_escaped_and_repaired) {
-    const Outcome o = Outcome::answered({typed("Say \"hi\"\\?", std::string("a\x07" "b\xFF" "c\n", 6))});
+    const Outcome o = Outcome::answered({typed("Say \"hi\"\\?", std::string("a\x07"
+                                                                            "b\xFF"
+                                                                            "c\n",
+                                                                            6))});
     const std::string json = native(o);
     BOOST_TEST(valid_json(json));
     BOOST_TEST(json.find(R"("question":"Say \"hi\"\\?")") != std::string::npos);
-    BOOST_TEST(json.find(R"("answer":"a\u0007b)" "\xEF\xBF\xBD" R"(c\n")") != std::string::npos);
+    BOOST_TEST(json.find(R"("answer":"a\u0007b)"
+                         "\xEF\xBF\xBD"
+                         R"(c\n")") != std::string::npos);
     for (const Outcome& other : {Outcome::cancelled("\xC0"), Outcome::pending("p\xFF"),
                                  Outcome::refused(Refusal{"invalid_schema", "\xED\xA0\x80", "m"})})
         BOOST_TEST(valid_json(native(other)));
@@ -293,9 +299,8 @@ BOOST_AUTO_TEST_CASE(from_parsed_input_to_the_same_model_text) {
         prefix + "\"Which database?\"=\"PG\" user notes: keep it simple, \"Features?\"=\"Auth, Admin\"" + suffix;
     BOOST_TEST(model_text(in.preset_answers, in.preset_annotations) == expected);
     BOOST_TEST(model_text(answers) == expected);
-    BOOST_TEST(answers_map(answers) ==
-               R"({"answers":{"Which database?":"PG","Features?":"Auth, Admin"},)"
-               R"("annotations":{"Which database?":{"notes":"keep it simple"}}})");
+    BOOST_TEST(answers_map(answers) == R"({"answers":{"Which database?":"PG","Features?":"Auth, Admin"},)"
+                                       R"("annotations":{"Which database?":{"notes":"keep it simple"}}})");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

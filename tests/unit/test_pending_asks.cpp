@@ -116,7 +116,8 @@ BOOST_AUTO_TEST_CASE(ids_where_finds_requests_by_their_data) {
     pending.ask("1", one_question("A?"), "tool-x", [](Outcome, std::string) {});
     pending.ask("2", one_question("B?"), "tool-y", [](Outcome, std::string) {});
     pending.ask("3", one_question("C?"), "tool-x", [](Outcome, std::string) {});
-    BOOST_TEST((pending.ids_where([](const std::string& t) { return t == "tool-x"; }) == std::vector<std::string>{"1", "3"}));
+    BOOST_TEST(
+        (pending.ids_where([](const std::string& t) { return t == "tool-x"; }) == std::vector<std::string>{"1", "3"}));
 }
 
 BOOST_AUTO_TEST_CASE(destroying_the_container_withdraws_every_ask) {
@@ -167,7 +168,8 @@ BOOST_AUTO_TEST_CASE(a_tool_input_is_asked_or_answered_at_once) {
     BOOST_TEST(static_cast<int>(now[1]) == static_cast<int>(OutcomeKind::Answered));
     BOOST_TEST(host.asks.empty());
     // The envelope's own members (type, requestId) are not the tool's, even in the strict profile.
-    doc.Parse(R"({"type":"x","requestId":"r3","questions":[{"question":"Q?","header":"H","options":[{"label":"a"},{"label":"b"}]}]})");
+    doc.Parse(
+        R"({"type":"x","requestId":"r3","questions":[{"question":"Q?","header":"H","options":[{"label":"a"},{"label":"b"}]}]})");
     ask_tool_input(pending, "r3", take_tool_ask_input(doc, Profile::Strict), {}, answer);
     BOOST_TEST(now.size() == 2u);
     BOOST_REQUIRE(host.asks.size() == 1u);

@@ -15,7 +15,7 @@ using namespace askhost;
 namespace askhost {
 void register_pi_adapter(AdapterRegistry&);
 std::vector<std::string> pi_rpc_argv(const std::vector<std::string>& argv, std::string& prompt);
-}
+}  // namespace askhost
 
 namespace {
 
@@ -52,9 +52,12 @@ BOOST_AUTO_TEST_CASE(argv_runs_rpc_mode_and_takes_the_prompt_out) {
 BOOST_AUTO_TEST_CASE(select_input_confirm_editor_answers) {
     FakeHost host;
     auto a = make(host);
-    a->on_line(R"({"type":"extension_ui_request","id":"u1","method":"select","title":"Pick a color","options":["red","green"]})");
-    a->on_line(R"({"type":"extension_ui_request","id":"u2","method":"input","title":"Your name?","placeholder":"type here"})");
-    a->on_line(R"({"type":"extension_ui_request","id":"u3","method":"confirm","title":"Proceed?","message":"Really?"})");
+    a->on_line(
+        R"({"type":"extension_ui_request","id":"u1","method":"select","title":"Pick a color","options":["red","green"]})");
+    a->on_line(
+        R"({"type":"extension_ui_request","id":"u2","method":"input","title":"Your name?","placeholder":"type here"})");
+    a->on_line(
+        R"({"type":"extension_ui_request","id":"u3","method":"confirm","title":"Proceed?","message":"Really?"})");
     a->on_line(R"({"type":"extension_ui_request","id":"u4","method":"editor","title":"Edit","prefill":"a\nb"})");
     BOOST_REQUIRE(host.asks.size() == 4u);
     BOOST_TEST(host.asks[0].first.questions[0].options.size() == 2u);
@@ -87,11 +90,13 @@ BOOST_AUTO_TEST_CASE(abandoned_dialogs_close) {
     auto a = make(host);
     a->on_line(R"({"type":"tool_execution_start","toolCallId":"c1","toolName":"t","args":{}})");
     a->on_line(R"({"type":"extension_ui_request","id":"u1","method":"input","title":"A?"})");
-    a->on_line(R"({"type":"extension_ui_request","id":"u2","method":"select","title":"B?","options":["x","y"],"timeout":500})");
+    a->on_line(
+        R"({"type":"extension_ui_request","id":"u2","method":"select","title":"B?","options":["x","y"],"timeout":500})");
     BOOST_REQUIRE(host.timers.size() == 1u);
     host.timers[0]();  // pi's own timeout ran out
     BOOST_TEST(host.withdrawn == std::vector<std::string>{"ask-2"});
-    a->on_line(R"({"type":"tool_execution_end","toolCallId":"c1","toolName":"t","result":{"content":[]},"isError":false})");
+    a->on_line(
+        R"({"type":"tool_execution_end","toolCallId":"c1","toolName":"t","result":{"content":[]},"isError":false})");
     BOOST_TEST((host.withdrawn == std::vector<std::string>{"ask-2", "ask-1"}));
     BOOST_TEST(host.sent.empty());  // pi gave up on them: no reply is owed
 

@@ -46,7 +46,7 @@ BOOST_AUTO_TEST_CASE(file_uris_round_trip_and_refuse_other_schemes) {
     BOOST_TEST(*path_from_file_uri("FILE://localhost/srv/x") == "/srv/x");
     BOOST_TEST(!path_from_file_uri("vscode-remote://ssh/home/me"));
     BOOST_TEST(!path_from_file_uri("file://otherhost/x"));
-    BOOST_TEST(!path_from_file_uri("file:///a%00b"));  // a NUL cannot be in a path
+    BOOST_TEST(!path_from_file_uri("file:///a%00b"));   // a NUL cannot be in a path
     BOOST_TEST(!path_from_file_uri("file:///a/%E2p"));  // nor bytes that are not UTF-8 (found by fuzz_registry)
     BOOST_TEST(file_uri("/home/me/my shop") == "file:///home/me/my%20shop");
     BOOST_TEST(*path_from_file_uri(file_uri("/tmp/ä b#c")) == "/tmp/ä b#c");
@@ -54,8 +54,8 @@ BOOST_AUTO_TEST_CASE(file_uris_round_trip_and_refuse_other_schemes) {
 }
 
 BOOST_AUTO_TEST_CASE(the_deepest_folder_wins_and_ties_go_to_the_newest) {
-    std::vector<HostRecord> hosts = {host(10, 100, {"/srv"}), host(11, 50, {"/srv/shop"}),
-                                     host(12, 200, {"/srv/shop"}), host(13, 300, {"/srv/shopping"})};
+    std::vector<HostRecord> hosts = {host(10, 100, {"/srv"}), host(11, 50, {"/srv/shop"}), host(12, 200, {"/srv/shop"}),
+                                     host(13, 300, {"/srv/shopping"})};
     BOOST_TEST(host_for_directory(hosts, "/srv/shop/api")->pid == 12);
     BOOST_TEST(host_for_directory(hosts, "/srv/shop")->pid == 12);
     BOOST_TEST(host_for_directory(hosts, "/srv/shopx")->pid == 10);  // a prefix is no parent
@@ -77,8 +77,9 @@ BOOST_AUTO_TEST_CASE(records_read_back_and_bad_ones_are_refused) {
     BOOST_TEST(!parse_record("{\"version\":1,\"pid\":3,\"socket\":\"relative.sock\"}"));
     BOOST_TEST(!parse_record("{\"version\":1,\"pid\":3,"));  // torn
     // A relative or non-file folder is dropped, the record kept.
-    auto some = parse_record("{\"version\":1,\"pid\":3,\"socket\":\"/x\",\"workspaceFolders\":"
-                             "[{\"uri\":\"http://x/y\"},{\"path\":\"rel\"},{\"uri\":\"file:///ok\"}]}");
+    auto some = parse_record(
+        "{\"version\":1,\"pid\":3,\"socket\":\"/x\",\"workspaceFolders\":"
+        "[{\"uri\":\"http://x/y\"},{\"path\":\"rel\"},{\"uri\":\"file:///ok\"}]}");
     BOOST_REQUIRE(some);
     BOOST_REQUIRE(some->folders.size() == 1);
     BOOST_TEST(some->folders[0].path == "/ok");

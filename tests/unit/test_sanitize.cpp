@@ -36,7 +36,8 @@ BOOST_AUTO_TEST_CASE(wide_and_combining_characters_untouched) {
     BOOST_TEST(sanitize_for_terminal("\xF0\x9F\x98\x80 emoji") == "\xF0\x9F\x98\x80 emoji");
     BOOST_TEST(sanitize_for_terminal("e\xCC\x81t\xC3\xA9") == "e\xCC\x81t\xC3\xA9");  // e + U+0301, é
     BOOST_TEST(sanitize_for_terminal("Базаданных") == "Базаданных");
-    BOOST_TEST(sanitize_for_terminal("\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D") == "\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D");  // Hebrew
+    BOOST_TEST(sanitize_for_terminal("\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D") ==
+               "\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D");  // Hebrew
 }
 
 BOOST_AUTO_TEST_CASE(escape_sequences_become_visible) {
@@ -66,19 +67,23 @@ BOOST_AUTO_TEST_CASE(tabs_and_newlines) {
 }
 
 BOOST_AUTO_TEST_CASE(c1_controls_shown_as_code_points) {
-    BOOST_TEST(sanitize_for_terminal("\xC2\x9B" "2J") == "<U+009B>2J");  // C1 CSI
-    BOOST_TEST(sanitize_for_terminal("\xC2\x9D" "52;c;x\xC2\x9C") == "<U+009D>52;c;x<U+009C>");  // C1 OSC .. ST
+    BOOST_TEST(sanitize_for_terminal("\xC2\x9B"
+                                     "2J") == "<U+009B>2J");  // C1 CSI
+    BOOST_TEST(sanitize_for_terminal("\xC2\x9D"
+                                     "52;c;x\xC2\x9C") == "<U+009D>52;c;x<U+009C>");  // C1 OSC .. ST
     BOOST_TEST(sanitize_for_terminal("\xC2\x80\xC2\x85") == "<U+0080><U+0085>");
     BOOST_TEST(sanitize_for_terminal("\xC2\xA0") == "\xC2\xA0");  // NBSP is not a control
 }
 
 BOOST_AUTO_TEST_CASE(raw_c1_bytes_are_invalid_utf8) {
     // A bare 0x9B byte is what 8-bit terminals read as CSI: it is not UTF-8, so U+FFFD.
-    BOOST_TEST(sanitize_for_terminal("\x9b" "2J") == replacement + "2J");
+    BOOST_TEST(sanitize_for_terminal("\x9b"
+                                     "2J") == replacement + "2J");
 }
 
 BOOST_AUTO_TEST_CASE(bidi_controls_are_neutralised) {
-    BOOST_TEST(sanitize_for_terminal("abc\xE2\x80\xAE" "fed") == "abc<U+202E>fed");  // RLO
+    BOOST_TEST(sanitize_for_terminal("abc\xE2\x80\xAE"
+                                     "fed") == "abc<U+202E>fed");  // RLO
     BOOST_TEST(sanitize_for_terminal("\xE2\x80\xAA\xE2\x80\xAB\xE2\x80\xAC\xE2\x80\xAD") ==
                "<U+202A><U+202B><U+202C><U+202D>");
     BOOST_TEST(sanitize_for_terminal("\xE2\x81\xA6x\xE2\x81\xA7y\xE2\x81\xA8z\xE2\x81\xA9") ==
@@ -87,7 +92,8 @@ BOOST_AUTO_TEST_CASE(bidi_controls_are_neutralised) {
 }
 
 BOOST_AUTO_TEST_CASE(invalid_bytes_become_replacement_characters) {
-    BOOST_TEST(sanitize_for_terminal("a\xFF" "b") == "a" + replacement + "b");
+    BOOST_TEST(sanitize_for_terminal("a\xFF"
+                                     "b") == "a" + replacement + "b");
     BOOST_TEST(sanitize_for_terminal("\xC0\xAF") == replacement + replacement);  // overlong: two bad bytes
     BOOST_TEST(sanitize_for_terminal("\xED\xA0\x80") == replacement + replacement + replacement);  // surrogate
     BOOST_TEST(sanitize_for_terminal("\xE2\x82x") == replacement + "x");  // one truncated sequence
@@ -158,10 +164,15 @@ std::string json_text(const std::string& text) {
 
 BOOST_AUTO_TEST_CASE(json_text_escapes_and_repairs_like_the_bytewise_reference) {
     BOOST_TEST(json_text("") == "\"\"");
-    BOOST_TEST(json_text("plain ascii text, longer than one word\n") == "\"plain ascii text, longer than one word\\n\"");
-    BOOST_TEST(json_text("tab\there \"q\" back\\slash \x1b[31m") == "\"tab\\there \\\"q\\\" back\\\\slash \\u001b[31m\"");
+    BOOST_TEST(json_text("plain ascii text, longer than one word\n") ==
+               "\"plain ascii text, longer than one word\\n\"");
+    BOOST_TEST(json_text("tab\there \"q\" back\\slash \x1b[31m") ==
+               "\"tab\\there \\\"q\\\" back\\\\slash \\u001b[31m\"");
     BOOST_TEST(json_text("héllo 中文 😀") == "\"héllo 中文 😀\"");
-    BOOST_TEST(json_text("a\xff" "b") == "\"a\xEF\xBF\xBD" "b\"");
+    BOOST_TEST(json_text("a\xff"
+                         "b") ==
+               "\"a\xEF\xBF\xBD"
+               "b\"");
     BOOST_TEST(json_text(std::string("nul\0byte", 8)) == "\"nul\\u0000byte\"");
     BOOST_TEST(json_text("\x7f del stays") == "\"\x7f del stays\"");
     // Every special byte at every offset of a word, and random bytes of every length.

@@ -212,7 +212,8 @@ BOOST_AUTO_TEST_CASE(parse_errors_name_the_field) {
     BOOST_TEST(parse_error(R"({"questions": [{"question": "a", "used": "yes"}]})") ==
                "questions[0].used: expected true or false");
     BOOST_TEST(parse_error(R"({"questions": [], "metadata": 3})") == "metadata: expected an object");
-    BOOST_TEST(parse_error("{\n  \"questions\": [\n    {\"question\": \"a\",, }\n]}").find("not valid JSON at line 3, column") == 0u);
+    BOOST_TEST(parse_error("{\n  \"questions\": [\n    {\"question\": \"a\",, }\n]}")
+                   .find("not valid JSON at line 3, column") == 0u);
     BOOST_TEST(parse_error("{\"questions\": [{\"question\": \"\xff\"}]}").find("not valid JSON") == 0u);
 }
 
@@ -254,8 +255,8 @@ BOOST_AUTO_TEST_CASE(add_ask_merges_by_question_text) {
     BOOST_REQUIRE(f.questions.size() == 3u);  // the used one went, the same text merged
     BOOST_TEST(f.questions[0].question.question == db_question().question);
     BOOST_TEST(f.questions[0].answer->items[0].text == "SQLite");  // kept
-    BOOST_TEST(f.questions[0].session_id.empty());                  // now s2's, the file's
-    BOOST_TEST(f.questions[1].session_id == "s1");                  // still s1's
+    BOOST_TEST(f.questions[0].session_id.empty());                 // now s2's, the file's
+    BOOST_TEST(f.questions[1].session_id == "s1");                 // still s1's
     BOOST_TEST(f.questions[2].question.question == "Which port?");
     BOOST_TEST(f.session_id == "s2");
     BOOST_TEST(f.agent == "other-agent");
@@ -276,8 +277,9 @@ BOOST_AUTO_TEST_CASE(take_answers_needs_every_question_answered) {
     f.questions[2].answer = spec("[9]");
     BOOST_TEST(!take_answers(f, spec_ask().questions, warnings));
     BOOST_REQUIRE(warnings.size() == 1u);
-    BOOST_TEST(warnings[0] == "question 3 (\"Which features should we include?\"): the answer in the file does not "
-                              "fit: option 9 does not exist (2 options)");
+    BOOST_TEST(warnings[0] ==
+               "question 3 (\"Which features should we include?\"): the answer in the file does not "
+               "fit: option 9 does not exist (2 options)");
     f.questions[2].answer = spec(R"(["REST API"])");
     auto got = take_answers(f, spec_ask().questions, warnings);
     BOOST_REQUIRE(got);
@@ -307,7 +309,8 @@ BOOST_AUTO_TEST_CASE(apply_answers_is_all_or_nothing) {
     auto r = apply_answers(f, json(R"([9, "svc", [5]])"));
     BOOST_REQUIRE(r.errors.size() == 2u);
     BOOST_TEST(r.errors[0] == "question 1 (\"Which database should we use?\"): option 9 does not exist (3 options)");
-    BOOST_TEST(r.errors[1] == "question 3 (\"Which features should we include?\"): option 5 does not exist (2 options)");
+    BOOST_TEST(r.errors[1] ==
+               "question 3 (\"Which features should we include?\"): option 5 does not exist (2 options)");
     BOOST_TEST(serialize_pending(f) == before);
     r = apply_answers(f, json(R"([1, "svc"])"));
     BOOST_TEST(r.errors.front().find("too few answers: 2 given for 3 open questions") == 0u);
@@ -372,8 +375,10 @@ BOOST_AUTO_TEST_CASE(atomic_write_is_private_and_replaces) {
 
 namespace {
 
-const char* kAsk = R"J({"type":"ask","session":"s","run":"r1","askId":"ask-1","at":1000,"mode":"print","agent":"a","questions":[{"question":"Which database should we use?","options":[{"label":"PostgreSQL (Recommended)"},{"label":"SQLite"}],"multiSelect":false},{"question":"What should we name this service?","multiSelect":false}],"metadata":{"source":"x"}})J";
-const char* kAnswered = R"J({"type":"outcome","session":"s","run":"r1","askId":"ask-1","at":2000,"mode":"print","agent":"a","outcome":"answered","answers":[{"question":"Which database should we use?","answer":"PostgreSQL (Recommended)","selectedOption":"PostgreSQL (Recommended)","wasCustom":false},{"question":"What should we name this service?","answer":"order-processor","wasCustom":true}],"answeredAt":2000})J";
+const char* kAsk =
+    R"J({"type":"ask","session":"s","run":"r1","askId":"ask-1","at":1000,"mode":"print","agent":"a","questions":[{"question":"Which database should we use?","options":[{"label":"PostgreSQL (Recommended)"},{"label":"SQLite"}],"multiSelect":false},{"question":"What should we name this service?","multiSelect":false}],"metadata":{"source":"x"}})J";
+const char* kAnswered =
+    R"J({"type":"outcome","session":"s","run":"r1","askId":"ask-1","at":2000,"mode":"print","agent":"a","outcome":"answered","answers":[{"question":"Which database should we use?","answer":"PostgreSQL (Recommended)","selectedOption":"PostgreSQL (Recommended)","wasCustom":false},{"question":"What should we name this service?","answer":"order-processor","wasCustom":true}],"answeredAt":2000})J";
 
 }  // namespace
 
@@ -412,7 +417,8 @@ BOOST_AUTO_TEST_CASE(journal_torn_lines_are_skipped_with_a_warning) {
     BOOST_TEST(c.exchanges[0].interrupted());
     // Torn in the middle (a later run ended it with a newline and went on).
     c = parse_journal(std::string(kAsk) + "\n" + torn + "\n" + kAnswered + "\n");
-    BOOST_TEST(c.warnings == std::vector<std::string>{"line 2: torn record (askhost stopped while writing it), skipped"});
+    BOOST_TEST(c.warnings ==
+               std::vector<std::string>{"line 2: torn record (askhost stopped while writing it), skipped"});
     BOOST_TEST(c.exchanges[0].outcome == "answered");
     // Not JSON at all, and a record kind from a newer askhost: skipped, one warned.
     c = parse_journal(std::string("garbage\n") + R"({"type":"future"})" + "\n" + kAsk + "\n");
@@ -455,7 +461,8 @@ BOOST_AUTO_TEST_CASE(journal_writes_what_it_reads_back) {
         BOOST_TEST(!j.record_ask(a, {}, "r0/ask-9"));
     }
     auto c = read_journal(file);
-    BOOST_TEST(c.warnings == std::vector<std::string>{"line 5: torn record (askhost stopped while writing it), skipped"});
+    BOOST_TEST(c.warnings ==
+               std::vector<std::string>{"line 5: torn record (askhost stopped while writing it), skipped"});
     BOOST_REQUIRE(c.exchanges.size() == 3u);
     BOOST_TEST(c.exchanges[0].mode == "interactive");
     BOOST_TEST(c.exchanges[0].outcome == "answered");

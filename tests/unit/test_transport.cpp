@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "transport/framing.hpp"
 #include "json/json_codec.hpp"
+#include "transport/framing.hpp"
 #include "transport/jsonrpc.hpp"
 #include "transport/rpc_binder.hpp"
 
@@ -48,8 +48,9 @@ BOOST_AUTO_TEST_CASE(every_split_of_the_stream_gives_the_same_messages) {
 }
 
 BOOST_AUTO_TEST_CASE(header_names_are_case_insensitive_and_other_headers_ignored) {
-    std::string stream = "content-length: 2\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{}"
-                         "CONTENT-LENGTH:2\r\n\r\n[]";
+    std::string stream =
+        "content-length: 2\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{}"
+        "CONTENT-LENGTH:2\r\n\r\n[]";
     auto c = feed_in_pieces(stream, stream.size());
     BOOST_TEST(c.errors.empty());
     BOOST_REQUIRE_EQUAL(c.bodies.size(), 2u);
@@ -221,10 +222,12 @@ BOOST_AUTO_TEST_CASE(max_depth_refuses_a_message_whole_and_answers_what_waits) {
     p.ep.receive(R"({"jsonrpc":"2.0","id":)" + id + R"(,"result":)" + deep + "}");
     p.ep.receive(R"({"jsonrpc":"2.0","method":"n","params":[[[]]]})");  // deep enough is fine
     BOOST_REQUIRE_EQUAL(p.sent.size(), 2u);
-    BOOST_TEST(p.sent[0] == R"({"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"message nested deeper than 8 levels"}})");
+    BOOST_TEST(p.sent[0] ==
+               R"({"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"message nested deeper than 8 levels"}})");
     BOOST_TEST(got == (std::vector<std::string>{"-32600 message nested deeper than 8 levels", "notified"}));
-    BOOST_TEST(problems == (std::vector<std::string>{"refused a request of the agent: message nested deeper than 8 levels",
-                                                     "the agent sent a message nested deeper than 8 levels; ignored"}));
+    BOOST_TEST(problems ==
+               (std::vector<std::string>{"refused a request of the agent: message nested deeper than 8 levels",
+                                         "the agent sent a message nested deeper than 8 levels; ignored"}));
 }
 
 BOOST_AUTO_TEST_CASE(abandon_drops_calls_and_silences_responders_still_held) {
@@ -302,10 +305,11 @@ void to_json(const TResult& r, json::Writer& w) {
 BOOST_AUTO_TEST_CASE(from_json_names_the_path_of_the_bad_field) {
     const std::string q0 = R"({"question":"A?","options":[{"label":"x"}]})";
     BOOST_TEST(problem_reading(R"({"questions":[)" + q0 + "]}") == "");
-    BOOST_TEST(problem_reading(R"({"questions":[)" + q0 + "," + q0 +
-                               R"(,{"question":"C?","options":[{"label":3}]}]})") ==
-               "params.questions[2].options[0].label: expected a string");
-    BOOST_TEST(problem_reading(R"({"questions":[{"question":"A?"}]})") == "params.questions[0].options: expected an array");
+    BOOST_TEST(
+        problem_reading(R"({"questions":[)" + q0 + "," + q0 + R"(,{"question":"C?","options":[{"label":3}]}]})") ==
+        "params.questions[2].options[0].label: expected a string");
+    BOOST_TEST(problem_reading(R"({"questions":[{"question":"A?"}]})") ==
+               "params.questions[0].options: expected an array");
     BOOST_TEST(problem_reading(R"({"questions":[{"question":"A?","options":[],"multiSelect":"yes"}]})") ==
                "params.questions[0].multiSelect: expected a boolean");
     BOOST_TEST(problem_reading(R"({"questions":[{"question":"A?","options":[{"label":"x","description":null}]}]})") ==
@@ -365,14 +369,19 @@ struct Server {
 
 BOOST_AUTO_TEST_CASE(a_bound_method_reads_its_params_and_writes_its_result) {
     Server s;
-    s.rpc.receive(R"({"jsonrpc":"2.0","id":1,"method":"count","params":{"questions":[{"question":"A?","options":[]}],"hint":"h"}})");
+    s.rpc.receive(
+        R"({"jsonrpc":"2.0","id":1,"method":"count","params":{"questions":[{"question":"A?","options":[]}],"hint":"h"}})");
     BOOST_TEST(s.sent.back() == R"({"jsonrpc":"2.0","id":1,"result":{"name":"h","count":1}})");
-    s.rpc.receive(R"({"jsonrpc":"2.0","id":2,"method":"count","params":{"questions":[{"question":"A?","options":[{}]}]}})");
-    BOOST_TEST(s.sent.back() == R"({"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"params.questions[0].options[0].label: expected a string"}})");
+    s.rpc.receive(
+        R"({"jsonrpc":"2.0","id":2,"method":"count","params":{"questions":[{"question":"A?","options":[{}]}]}})");
+    BOOST_TEST(
+        s.sent.back() ==
+        R"({"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"params.questions[0].options[0].label: expected a string"}})");
     s.rpc.receive(R"({"jsonrpc":"2.0","id":3,"method":"count","params":{"questions":[]}})");
     BOOST_TEST(s.sent.back() == R"({"jsonrpc":"2.0","id":3,"error":{"code":-32001,"message":"no questions"}})");
     s.rpc.receive(R"({"jsonrpc":"2.0","id":4,"method":"nope"})");
-    BOOST_TEST(s.sent.back() == R"({"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"method not found: nope"}})");
+    BOOST_TEST(s.sent.back() ==
+               R"({"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"method not found: nope"}})");
     s.open = false;
     s.rpc.receive(R"({"jsonrpc":"2.0","id":5,"method":"nope"})");
     BOOST_TEST(s.sent.back() == R"({"jsonrpc":"2.0","id":5,"error":{"code":-32002,"message":"closed"}})");

@@ -48,12 +48,12 @@ Outcome Outcome::refused(Refusal r) {
 
 std::string_view outcome_kind_name(OutcomeKind k) {
     switch (k) {
-    case OutcomeKind::Answered: return "answered";
-    case OutcomeKind::Cancelled: return "cancelled";
-    case OutcomeKind::TimedOut: return "timedOut";
-    case OutcomeKind::ConnectionLost: return "connectionLost";
-    case OutcomeKind::Pending: return "pending";
-    case OutcomeKind::Refused: return "refused";
+        case OutcomeKind::Answered: return "answered";
+        case OutcomeKind::Cancelled: return "cancelled";
+        case OutcomeKind::TimedOut: return "timedOut";
+        case OutcomeKind::ConnectionLost: return "connectionLost";
+        case OutcomeKind::Pending: return "pending";
+        case OutcomeKind::Refused: return "refused";
     }
     return "unknown";
 }
@@ -153,49 +153,49 @@ void write_native_result(JsonWriter& w, const Outcome& outcome) {
     key(w, "answered");
     w.Bool(outcome.kind == OutcomeKind::Answered);
     switch (outcome.kind) {
-    case OutcomeKind::Answered:
-        key(w, "answers");
-        w.StartArray();
-        for (const auto& a : outcome.answers) write_answer(w, a);
-        w.EndArray();
-        key(w, "text");
-        put(w, model_text(outcome.answers));
-        break;
-    case OutcomeKind::Cancelled:
-        empty_answers(w);
-        key(w, "cancelled");
-        w.Bool(true);
-        if (!outcome.reason.empty()) {
-            key(w, "reason");
-            put(w, outcome.reason);
-        }
-        break;
-    case OutcomeKind::TimedOut:
-        empty_answers(w);
-        key(w, "timedOut");
-        w.Bool(true);
-        break;
-    case OutcomeKind::ConnectionLost:
-        key(w, "connectionLost");
-        w.Bool(true);
-        break;
-    case OutcomeKind::Pending:
-        key(w, "pendingFile");
-        put(w, outcome.pending_file);
-        key(w, "text");
-        put(w, pending_text(outcome.pending_file));
-        break;
-    case OutcomeKind::Refused:
-        key(w, "error");
-        w.StartObject();
-        key(w, "code");
-        put(w, outcome.error.code);
-        key(w, "message");
-        put(w, outcome.error.message);
-        key(w, "path");
-        put(w, outcome.error.path);
-        w.EndObject();
-        break;
+        case OutcomeKind::Answered:
+            key(w, "answers");
+            w.StartArray();
+            for (const auto& a : outcome.answers) write_answer(w, a);
+            w.EndArray();
+            key(w, "text");
+            put(w, model_text(outcome.answers));
+            break;
+        case OutcomeKind::Cancelled:
+            empty_answers(w);
+            key(w, "cancelled");
+            w.Bool(true);
+            if (!outcome.reason.empty()) {
+                key(w, "reason");
+                put(w, outcome.reason);
+            }
+            break;
+        case OutcomeKind::TimedOut:
+            empty_answers(w);
+            key(w, "timedOut");
+            w.Bool(true);
+            break;
+        case OutcomeKind::ConnectionLost:
+            key(w, "connectionLost");
+            w.Bool(true);
+            break;
+        case OutcomeKind::Pending:
+            key(w, "pendingFile");
+            put(w, outcome.pending_file);
+            key(w, "text");
+            put(w, pending_text(outcome.pending_file));
+            break;
+        case OutcomeKind::Refused:
+            key(w, "error");
+            w.StartObject();
+            key(w, "code");
+            put(w, outcome.error.code);
+            key(w, "message");
+            put(w, outcome.error.message);
+            key(w, "path");
+            put(w, outcome.error.path);
+            w.EndObject();
+            break;
     }
 }
 
@@ -207,8 +207,8 @@ void write_answers_map(JsonWriter& w, const std::vector<Answer>& answers) {
         put(w, joined(a.values));
     }
     w.EndObject();
-    const bool annotated =
-        std::any_of(answers.begin(), answers.end(), [](const Answer& a) { return !a.preview.empty() || !a.notes.empty(); });
+    const bool annotated = std::any_of(answers.begin(), answers.end(),
+                                       [](const Answer& a) { return !a.preview.empty() || !a.notes.empty(); });
     if (!annotated) return;
     key(w, "annotations");
     w.StartObject();
@@ -266,8 +266,8 @@ std::vector<Answer> answers_from_presets(const std::vector<Question>& questions,
         const auto q = std::find_if(questions.begin(), questions.end(),
                                     [&](const Question& x) { return x.question == p.question; });
         const auto is_label = [&](const std::string& v) {
-            return q != questions.end() && std::any_of(q->options.begin(), q->options.end(),
-                                                       [&](const Option& o) { return o.label == v; });
+            return q != questions.end() &&
+                   std::any_of(q->options.begin(), q->options.end(), [&](const Option& o) { return o.label == v; });
         };
         Answer a;
         a.question = p.question;
@@ -330,10 +330,11 @@ std::size_t fit_result_cap(Outcome& outcome,
             end += step.len;
         }
         const std::string where = keep(question, *longest);
-        const std::string note = where.empty()
-            ? " [... cut: the whole answer was " + std::to_string(longest->size()) +
-                  " bytes, more than this tool's result may hold, and askhost could not save the rest]"
-            : " [... cut: the whole answer, " + std::to_string(longest->size()) + " bytes, is in " + where + "]";
+        const std::string note =
+            where.empty()
+                ? " [... cut: the whole answer was " + std::to_string(longest->size()) +
+                      " bytes, more than this tool's result may hold, and askhost could not save the rest]"
+                : " [... cut: the whole answer, " + std::to_string(longest->size()) + " bytes, is in " + where + "]";
         longest->resize(end);
         *longest += note;
         ++cut;

@@ -18,22 +18,22 @@ namespace askhost {
 struct Ask {
     std::string id;  // host-assigned, unique in one host run ("ask-1")
     std::vector<Question> questions;
-    std::string metadata_json;  // "" or a JSON object
-    std::string agent;          // the agent's program name, for display ("codex")
-    std::string client;         // the program that brought it, when another: an MCP client's name
-    std::string route;          // how it arrived: "" (the agent askhost runs), "mcp", "hook", "submit"
-    std::string cwd;            // the asking agent's working directory, when known
+    std::string metadata_json;           // "" or a JSON object
+    std::string agent;                   // the agent's program name, for display ("codex")
+    std::string client;                  // the program that brought it, when another: an MCP client's name
+    std::string route;                   // how it arrived: "" (the agent askhost runs), "mcp", "hook", "submit"
+    std::string cwd;                     // the asking agent's working directory, when known
     Profile profile = Profile::Lenient;  // the rules it was checked by; a strict result is capped
 };
 
 struct Answer {
     std::string question;
-    std::vector<std::string> values;            // one value unless the question is multi-select
-    bool multi = false;                         // answer is an array (multi-select question)
-    std::optional<std::string> selected_option; // the option label, when one option was chosen
-    bool was_custom = false;                    // typed through "Other" or a free-text question
-    std::string preview;                        // the chosen option's preview, when shown
-    std::string notes;                          // the user's notes, when given
+    std::vector<std::string> values;             // one value unless the question is multi-select
+    bool multi = false;                          // answer is an array (multi-select question)
+    std::optional<std::string> selected_option;  // the option label, when one option was chosen
+    bool was_custom = false;                     // typed through "Other" or a free-text question
+    std::string preview;                         // the chosen option's preview, when shown
+    std::string notes;                           // the user's notes, when given
 };
 
 enum class OutcomeKind { Answered, Cancelled, TimedOut, ConnectionLost, Pending, Refused };
@@ -68,8 +68,7 @@ void write_answers_map(JsonWriter& w, const std::vector<Answer>& answers);
 
 // The reference implementation's text for the model, byte for byte.
 std::string model_text(const std::vector<Answer>& answers);
-std::string model_text(const std::vector<PresetAnswer>& answers,
-                       const std::vector<PresetAnnotation>& annotations);
+std::string model_text(const std::vector<PresetAnswer>& answers, const std::vector<PresetAnnotation>& annotations);
 
 // The instruction text handed back with a pending-questions file.
 std::string pending_text(const std::string& pending_file);

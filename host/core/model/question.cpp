@@ -15,9 +15,7 @@
 
 namespace askhost {
 
-std::string_view profile_name(Profile p) {
-    return p == Profile::Strict ? "strict" : "lenient";
-}
+std::string_view profile_name(Profile p) { return p == Profile::Strict ? "strict" : "lenient"; }
 
 std::optional<Profile> parse_profile(std::string_view name) {
     if (name == "strict") return Profile::Strict;
@@ -72,9 +70,7 @@ bool blank(std::string_view s) {
     });
 }
 
-std::string index_path(const std::string& base, std::size_t i) {
-    return base + "[" + std::to_string(i) + "]";
-}
+std::string index_path(const std::string& base, std::size_t i) { return base + "[" + std::to_string(i) + "]"; }
 
 std::string count_detail(std::size_t n, std::string_view bound, std::size_t limit) {
     return std::to_string(n) + " given, " + std::string(bound) + " " + std::to_string(limit);
@@ -126,8 +122,10 @@ Check check_header(const std::string& path, std::string_view header, bool presen
 
 Check check_option_count(const std::string& path, std::size_t n, Profile profile) {
     if (profile == Profile::Strict) {
-        if (n < Limits::strict_min_options) return schema_error(path, count_detail(n, "at least", Limits::strict_min_options));
-        if (n > Limits::strict_max_options) return schema_error(path, count_detail(n, "at most", Limits::strict_max_options));
+        if (n < Limits::strict_min_options)
+            return schema_error(path, count_detail(n, "at least", Limits::strict_min_options));
+        if (n > Limits::strict_max_options)
+            return schema_error(path, count_detail(n, "at most", Limits::strict_max_options));
     } else if (n > Limits::max_options) {
         return schema_error(path, count_detail(n, "at most", Limits::max_options));
     }
@@ -320,8 +318,8 @@ private:
     static Check check_question_key(const std::vector<Question>& questions, const std::string& key,
                                     const std::string& path, std::vector<std::string>& seen) {
         if (std::find(seen.begin(), seen.end(), key) != seen.end()) return schema_error(path, "given twice");
-        const bool known = std::any_of(questions.begin(), questions.end(),
-                                       [&](const Question& q) { return q.question == key; });
+        const bool known =
+            std::any_of(questions.begin(), questions.end(), [&](const Question& q) { return q.question == key; });
         if (!known) return schema_error(path, "no such question");
         seen.push_back(key);
         return std::nullopt;
@@ -495,11 +493,15 @@ std::string normalise_url(std::string_view v) {
                     continue;
                 }
             } else if (starts_with_ci(v, k, "colon;")) {
-                out += ':'; i = k + 6; continue;
+                out += ':';
+                i = k + 6;
+                continue;
             } else if (starts_with_ci(v, k, "tab;")) {
-                i = k + 4; continue;
+                i = k + 4;
+                continue;
             } else if (starts_with_ci(v, k, "newline;")) {
-                i = k + 8; continue;
+                i = k + 8;
+                continue;
             }
         }
         const auto c = static_cast<unsigned char>(v[i]);

@@ -42,13 +42,13 @@ struct Limits {
     static constexpr std::size_t strict_max_header_chars = 12;  // Unicode code points
     static constexpr std::size_t max_questions = 32;
     static constexpr std::size_t max_options = 64;
-    static constexpr std::size_t max_text_bytes = 4096;      // question, header, label, description
+    static constexpr std::size_t max_text_bytes = 4096;  // question, header, label, description
     static constexpr std::size_t max_preview_bytes = 65536;
-    static constexpr std::size_t max_result_bytes = 100000;  // reference implementation's cap
-    static constexpr std::size_t max_answer_bytes = 65536;   // a pre-supplied answer value or notes
-    static constexpr std::size_t max_metadata_bytes = 65536; // metadata serialised
-    static constexpr std::size_t max_json_depth = 32;        // nesting levels inside metadata
-    static constexpr std::size_t max_input_bytes = 8u << 20; // JSON text given to parse_ask_input
+    static constexpr std::size_t max_result_bytes = 100000;   // reference implementation's cap
+    static constexpr std::size_t max_answer_bytes = 65536;    // a pre-supplied answer value or notes
+    static constexpr std::size_t max_metadata_bytes = 65536;  // metadata serialised
+    static constexpr std::size_t max_json_depth = 32;         // nesting levels inside metadata
+    static constexpr std::size_t max_input_bytes = 8u << 20;  // JSON text given to parse_ask_input
 };
 
 // A refusal the agent caused: a value, never an exception.

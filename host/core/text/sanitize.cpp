@@ -15,9 +15,7 @@ void append_code(std::string& out, char32_t cp) {
 }
 
 // Bidi embeddings, overrides and isolates can make shown text read differently from its bytes.
-bool is_bidi_control(char32_t cp) {
-    return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
-}
+bool is_bidi_control(char32_t cp) { return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069); }
 
 }  // namespace
 

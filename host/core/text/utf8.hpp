@@ -8,8 +8,8 @@
 namespace askhost::utf8 {
 
 struct Step {
-    char32_t cp = 0;       // the code point, or U+FFFD when !ok
-    std::size_t len = 1;   // bytes consumed; on error the maximal invalid subpart (at least 1)
+    char32_t cp = 0;      // the code point, or U+FFFD when !ok
+    std::size_t len = 1;  // bytes consumed; on error the maximal invalid subpart (at least 1)
     bool ok = false;
 };
 
@@ -24,13 +24,16 @@ inline Step decode(std::string_view s, std::size_t pos) {
     char32_t cp = 0;
     unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
     if (b0 >= 0xC2 && b0 <= 0xDF) {
-        need = 1; cp = b0 & 0x1Fu;
+        need = 1;
+        cp = b0 & 0x1Fu;
     } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-        need = 2; cp = b0 & 0x0Fu;
+        need = 2;
+        cp = b0 & 0x0Fu;
         if (b0 == 0xE0) lo = 0xA0;       // overlong
         else if (b0 == 0xED) hi = 0x9F;  // surrogates
     } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-        need = 3; cp = b0 & 0x07u;
+        need = 3;
+        cp = b0 & 0x07u;
         if (b0 == 0xF0) lo = 0x90;       // overlong
         else if (b0 == 0xF4) hi = 0x8F;  // above U+10FFFF
     } else {

@@ -93,7 +93,7 @@ std::string outcome_json(const Outcome& outcome) {
 }
 
 Parsed<Outcome> parse_client_outcome(const rapidjson::Value& result, const Ask& ask) {
-    auto bad = [](std::string path, std::string why) -> Parsed<Outcome> {
+    auto bad = [](const std::string& path, const std::string& why) -> Parsed<Outcome> {
         return Refusal{"invalid_result", path, path + ": " + why};
     };
     if (!result.IsObject()) return bad("result", "expected an object");
@@ -108,8 +108,7 @@ Parsed<Outcome> parse_client_outcome(const rapidjson::Value& result, const Ask& 
         return Outcome::cancelled(reason);
     }
     auto answers = result.FindMember("answers");
-    if (answers == result.MemberEnd() || !answers->value.IsArray())
-        return bad("result.answers", "expected an array");
+    if (answers == result.MemberEnd() || !answers->value.IsArray()) return bad("result.answers", "expected an array");
     std::vector<std::optional<Answer>> by_question(ask.questions.size());
     rapidjson::SizeType i = 0;
     for (const auto& a : answers->value.GetArray()) {
@@ -161,8 +160,9 @@ Parsed<Outcome> parse_client_outcome(const rapidjson::Value& result, const Ask& 
     }
     std::vector<Answer> ordered;
     for (std::size_t k = 0; k < by_question.size(); ++k) {
-        if (!by_question[k]) return bad("result.answers", "question " + std::to_string(k + 1) + " (\"" +
-                                                              ask.questions[k].question + "\") has no answer");
+        if (!by_question[k])
+            return bad("result.answers",
+                       "question " + std::to_string(k + 1) + " (\"" + ask.questions[k].question + "\") has no answer");
         ordered.push_back(std::move(*by_question[k]));
     }
     return Outcome::answered(std::move(ordered));

@@ -17,7 +17,7 @@ namespace {
 
 // Output beyond this, queued for a client that does not read, is dropped (and the drop reported);
 // not for the primary editor, for which the agent's output waits instead.
-constexpr std::size_t kMaxQueuedOutput = 16 * 1024 * 1024;
+constexpr std::size_t kMaxQueuedOutput = std::size_t{16} * 1024 * 1024;
 
 }  // namespace
 
@@ -64,7 +64,8 @@ public:
         // A client hears of an ask (ask/state) before it is asked to show it.
         hub_.flush_state();
         const std::string ask_id = ask.id;
-        auto request = conn_->rpc().call("ask/show", ask_show_params(ask, caps_),
+        auto request = conn_->rpc().call(
+            "ask/show", ask_show_params(ask, caps_),
             [this, ask, done = std::move(done), alive = alive_](const rapidjson::Value* result, const RpcError* err) {
                 if (!*alive || conn_->closed()) return;  // gone: the broker hears it from on_closed
                 auto it = open_.find(ask.id);
@@ -76,7 +77,8 @@ public:
                 }
                 auto parsed = parse_client_outcome(*result, ask);
                 if (auto* bad = std::get_if<Refusal>(&parsed)) {
-                    if (hub_.on_log) hub_.on_log("client " + client_name_ + " returned an invalid answer: " + bad->message);
+                    if (hub_.on_log)
+                        hub_.on_log("client " + client_name_ + " returned an invalid answer: " + bad->message);
                     done(Outcome::cancelled("invalid answer from the client: " + bad->message));
                     return;
                 }
@@ -127,8 +129,8 @@ public:
 
 private:
     std::string dropped_note() {
-        std::string note = "[askhost: " + std::to_string(dropped_) +
-                           " bytes of agent output dropped: the client was not reading]\n";
+        std::string note =
+            "[askhost: " + std::to_string(dropped_) + " bytes of agent output dropped: the client was not reading]\n";
         dropped_ = 0;
         return note;
     }
@@ -202,10 +204,11 @@ private:
         ask.cwd = p.cwd;
         const std::string request_id = reply.id_json();
         submitted_[request_id] = {};
-        std::string ask_id = hub_.broker_.submit(std::move(ask), [this, request_id, reply, alive = alive_](Outcome o) {
-            if (*alive) submitted_.erase(request_id);
-            reply(o);
-        });
+        std::string ask_id =
+            hub_.broker_.submit(std::move(ask), [this, request_id, reply, alive = alive_](const Outcome& o) {
+                if (*alive) submitted_.erase(request_id);
+                reply(o);
+            });
         auto it = submitted_.find(request_id);
         if (it != submitted_.end()) it->second = ask_id;  // still waiting (not answered inside submit)
     }
@@ -214,15 +217,18 @@ private:
     // would ever accept is refused before it is copied (the copy recurses as deep as it nests).
     static Parsed<AskInput> submitted_input(const AskSubmitParams& p) {
         rapidjson::Document tool(rapidjson::kObjectType);
-        const std::pair<const char*, const json::Borrowed*> parts[] = {
-            {"questions", &p.questions}, {"metadata", &p.metadata}, {"answers", &p.answers}, {"annotations", &p.annotations}};
+        const std::pair<const char*, const json::Borrowed*> parts[] = {{"questions", &p.questions},
+                                                                       {"metadata", &p.metadata},
+                                                                       {"answers", &p.answers},
+                                                                       {"annotations", &p.annotations}};
         for (const auto& [key, part] : parts) {
             if (!part->value) continue;
             constexpr std::size_t limit = 2 * Limits::max_json_depth;
             if (json::deeper_than(*part->value, limit))
-                return Refusal{"invalid_schema", key, std::string(key) + ": nested deeper than " + std::to_string(limit) + " levels"};
-            tool.AddMember(rapidjson::Value(key, tool.GetAllocator()), rapidjson::Value(*part->value, tool.GetAllocator()),
-                           tool.GetAllocator());
+                return Refusal{"invalid_schema", key,
+                               std::string(key) + ": nested deeper than " + std::to_string(limit) + " levels"};
+            tool.AddMember(rapidjson::Value(key, tool.GetAllocator()),
+                           rapidjson::Value(*part->value, tool.GetAllocator()), tool.GetAllocator());
         }
         return parse_ask_input(tool, p.profile);
     }
@@ -253,7 +259,8 @@ private:
         if (!initialize_seen_ || !p.event) return;
         auto removed = folders_from(p.event->removed);
         std::erase_if(folders_, [&](const WorkspaceFolder& f) {
-            return std::any_of(removed.begin(), removed.end(), [&](const WorkspaceFolder& r) { return r.path == f.path; });
+            return std::any_of(removed.begin(), removed.end(),
+                               [&](const WorkspaceFolder& r) { return r.path == f.path; });
         });
         for (auto& f : folders_from(p.event->added)) add_folder(std::move(f));
         workspace_changed();
@@ -330,7 +337,7 @@ private:
     std::string client_name_ = "client";
     std::string client_version_;
     std::vector<WorkspaceFolder> folders_;
-    std::map<std::string, std::string> open_;  // ask id -> ask/show request id (JSON)
+    std::map<std::string, std::string> open_;       // ask id -> ask/show request id (JSON)
     std::map<std::string, std::string> submitted_;  // ask/submit request id (JSON) -> ask id
     std::size_t dropped_ = 0;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);

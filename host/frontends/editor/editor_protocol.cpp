@@ -41,7 +41,7 @@ json::Status from_json(const rapidjson::Value& v, DidChangeWorkspaceFoldersParam
 json::Status from_json(const rapidjson::Value& v, AgentStartParams& out, const Path& at) {
     ObjectReader o(v, at);
     o.required("command", out.spec.argv)
-        .check(out.spec.argv.size() > 0, "command", "expected a non-empty array of strings")
+        .check(!out.spec.argv.empty(), "command", "expected a non-empty array of strings")
         .lenient("cwd", out.spec.cwd)
         .optional("env", out.spec.env)
         .lenient("adapter", out.adapter);
@@ -103,7 +103,8 @@ json::Status from_json(const rapidjson::Value& v, AgentExitParams& out, const Pa
 
 void to_json(const InitializeParams& p, json::Writer& w) {
     ObjectWriter o(w);
-    o.object("clientInfo", [&](ObjectWriter& info) { info.field("name", p.client_name).field("version", p.client_version); });
+    o.object("clientInfo",
+             [&](ObjectWriter& info) { info.field("name", p.client_name).field("version", p.client_version); });
     o.object("capabilities", [&](ObjectWriter& caps) {
         if (p.show_asks == false) {
             caps.field("ask", false);
@@ -132,9 +133,8 @@ void to_json(const InitializeResult& r, json::Writer& w) {
         caps.object("ask", [](ObjectWriter& ask) {
             ask.field("multiSelect", true).field("previews", true).field("notes", true);
         });
-        caps.object("agent", [](ObjectWriter& agent) {
-            agent.field("start", true).field("prompt", true).field("stop", true);
-        });
+        caps.object("agent",
+                    [](ObjectWriter& agent) { agent.field("start", true).field("prompt", true).field("stop", true); });
         caps.object("workspace", [](ObjectWriter& ws) {
             ws.object("workspaceFolders", [](ObjectWriter& folders) {
                 folders.field("supported", true).field("changeNotifications", true);
@@ -153,7 +153,9 @@ void to_json(const AgentExit& e, json::Writer& w) {
     else o.field("exitCode", e.exit_code).field("signal", json::Null{});
 }
 
-void to_json(const CancelRequestParams& p, json::Writer& w) { ObjectWriter(w).field("id", p.id).field("askId", p.ask_id); }
+void to_json(const CancelRequestParams& p, json::Writer& w) {
+    ObjectWriter(w).field("id", p.id).field("askId", p.ask_id);
+}
 
 void to_json(const AgentOutputParams& p, json::Writer& w) {
     ObjectWriter o(w);

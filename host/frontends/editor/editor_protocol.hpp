@@ -8,8 +8,8 @@
 
 #include "core/adapter.hpp"
 #include "core/agent_control.hpp"
-#include "frontends/editor/ask_json.hpp"
 #include "core/model/question.hpp"
+#include "frontends/editor/ask_json.hpp"
 #include "json/json_codec.hpp"
 #include "transport/rpc_binder.hpp"
 

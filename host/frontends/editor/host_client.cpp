@@ -77,16 +77,17 @@ std::function<void()> HostClient::submit(const Ask& ask, Profile profile, Reply 
     auto done = std::make_shared<bool>(false);
     auto conn = conn_;
     std::string id = conn->rpc().call("ask/submit", params,
-        [this, ask, reply = std::move(reply), done, alive = alive_](const rapidjson::Value* result, const RpcError* err) {
-            if (*done) return;
-            *done = true;
-            if (err) {
-                if (*alive) log("the host could not ask: " + err->message);
-                reply(Outcome::connection_lost());
-                return;
-            }
-            reply(outcome_from_native(*result, ask));
-        });
+                                      [this, ask, reply = std::move(reply), done, alive = alive_](
+                                          const rapidjson::Value* result, const RpcError* err) {
+                                          if (*done) return;
+                                          *done = true;
+                                          if (err) {
+                                              if (*alive) log("the host could not ask: " + err->message);
+                                              reply(Outcome::connection_lost());
+                                              return;
+                                          }
+                                          reply(outcome_from_native(*result, ask));
+                                      });
     return [conn, id, done] {
         if (*done) return;
         *done = true;

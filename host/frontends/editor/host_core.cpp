@@ -22,7 +22,8 @@ bool has_folder(const std::vector<WorkspaceFolder>& folders, const std::string& 
 }  // namespace
 
 HostCore::HostCore(boost::asio::io_context& io, AgentControl& control)
-    : broker_(io), hub_(io, broker_, control),
+    : broker_(io),
+      hub_(io, broker_, control),
       listener_(io, [this](std::shared_ptr<Connection> c) { hub_.add_client(std::move(c), false); }) {
     hub_.on_workspace_changed = [this] { update_registration(); };
     listener_.on_log = [this](std::string_view m) { log(m); };
@@ -54,7 +55,8 @@ Status HostCore::listen(const std::string& kind) {
     if (auto err = listener_.listen()) return err;
     hub_.set_socket_path(listener_.path());
     // Agents started anywhere in this host's workspace find it here (askhost mcp, hook, attach).
-    if (auto why = registration_.publish(listener_.path(), kind)) log("cannot register in the host registry: " + why->message);
+    if (auto why = registration_.publish(listener_.path(), kind))
+        log("cannot register in the host registry: " + why->message);
     update_registration();
     return std::nullopt;
 }
@@ -62,7 +64,8 @@ Status HostCore::listen(const std::string& kind) {
 void HostCore::add_folder(const std::string& path) {
     char here[PATH_MAX];
     std::string dir = path;
-    if (dir.empty() || dir[0] != '/') dir = std::string(::getcwd(here, sizeof here) ? here : "") + (dir.empty() ? "" : "/" + dir);
+    if (dir.empty() || dir[0] != '/')
+        dir = std::string(::getcwd(here, sizeof here) ? here : "") + (dir.empty() ? "" : "/" + dir);
     if (char* real = ::realpath(dir.c_str(), nullptr)) {
         dir = real;
         std::free(real);

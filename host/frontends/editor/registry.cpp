@@ -30,7 +30,7 @@ namespace {
 using json::member;
 using json::string_of;
 
-constexpr std::size_t kMaxRecordBytes = 256 * 1024;  // a hand-edited giant is skipped, not read
+constexpr std::size_t kMaxRecordBytes = std::size_t{256} * 1024;  // a hand-edited giant is skipped, not read
 constexpr std::size_t kMaxFolders = 256;
 
 int hex_value(char c) {
@@ -60,10 +60,9 @@ std::string resolved(const std::string& path) {
 
 bool holds(const std::string& folder, const std::string& dir) {
     if (folder == "/") return true;
-    return dir == folder || (dir.size() > folder.size() && dir.compare(0, folder.size(), folder) == 0 &&
-                             dir[folder.size()] == '/');
+    return dir == folder ||
+           (dir.size() > folder.size() && dir.compare(0, folder.size(), folder) == 0 && dir[folder.size()] == '/');
 }
-
 
 }  // namespace
 
@@ -232,7 +231,8 @@ void Registration::update(std::vector<WorkspaceFolder> folders, std::string clie
             if (a[i].path != b[i].path || a[i].name != b[i].name || a[i].uri != b[i].uri) return false;
         return true;
     };
-    if (same(folders, record_.folders) && client_name == record_.client_name && client_version == record_.client_version)
+    if (same(folders, record_.folders) && client_name == record_.client_name &&
+        client_version == record_.client_version)
         return;
     record_.folders = std::move(folders);
     record_.client_name = std::move(client_name);

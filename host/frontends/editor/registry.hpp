@@ -85,8 +85,8 @@ const HostRecord* host_for_directory(const std::vector<HostRecord>& hosts, const
 
 struct FoundHost {
     std::string socket;
-    std::string source;               // "$ASKHOST_SOCKET" or "workspace /abs/folder"
-    std::optional<HostRecord> record; // when found in the registry
+    std::string source;                // "$ASKHOST_SOCKET" or "workspace /abs/folder"
+    std::optional<HostRecord> record;  // when found in the registry
 };
 
 // The one lookup: `socket_hint` ($ASKHOST_SOCKET, or what the agent's environment named) first;

@@ -18,8 +18,7 @@ constexpr std::size_t max_tab_label_width = 20;
 constexpr std::size_t max_input_lines = 8;
 
 bool printable(char32_t c) {
-    return c >= 0x20 && c != 0x7f && !(c >= 0x80 && c < 0xa0) && c <= 0x10ffff &&
-           !(c >= 0xd800 && c <= 0xdfff);
+    return c >= 0x20 && c != 0x7f && !(c >= 0x80 && c < 0xa0) && c <= 0x10ffff && !(c >= 0xd800 && c <= 0xdfff);
 }
 
 // Text as a text field keeps it: CR LF and a lone CR are one line break, a tab is a space, other
@@ -71,10 +70,19 @@ std::u32string utf8_to_u32(std::string_view s) {
         const auto b = static_cast<unsigned char>(s[i]);
         std::size_t len = 0;
         char32_t cp = 0;
-        if (b < 0x80) { len = 1; cp = b; }
-        else if ((b & 0xe0) == 0xc0) { len = 2; cp = b & 0x1f; }
-        else if ((b & 0xf0) == 0xe0) { len = 3; cp = b & 0x0f; }
-        else if ((b & 0xf8) == 0xf0) { len = 4; cp = b & 0x07; }
+        if (b < 0x80) {
+            len = 1;
+            cp = b;
+        } else if ((b & 0xe0) == 0xc0) {
+            len = 2;
+            cp = b & 0x1f;
+        } else if ((b & 0xf0) == 0xe0) {
+            len = 3;
+            cp = b & 0x0f;
+        } else if ((b & 0xf8) == 0xf0) {
+            len = 4;
+            cp = b & 0x07;
+        }
         bool ok = len > 0 && i + len <= s.size();
         for (std::size_t k = 1; ok && k < len; ++k) {
             const auto c = static_cast<unsigned char>(s[i + k]);
@@ -243,8 +251,9 @@ std::string lower_ascii(std::string_view s) {
 
 std::string preview_text(std::string_view preview) {
     if (!looks_like_html(preview)) return std::string(preview);
-    static const std::vector<std::string_view> blocks = {"p", "div", "br", "li", "ul", "ol", "tr", "table", "pre",
-                                                         "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "hr"};
+    static const std::vector<std::string_view> blocks = {"p",  "div",   "br",  "li",         "ul", "ol",
+                                                         "tr", "table", "pre", "h1",         "h2", "h3",
+                                                         "h4", "h5",    "h6",  "blockquote", "hr"};
     std::string out;
     for (std::size_t i = 0; i < preview.size();) {
         const char c = preview[i];
@@ -269,8 +278,8 @@ std::string preview_text(std::string_view preview) {
         }
         if (c == '&') {
             static const std::vector<std::pair<std::string_view, std::string_view>> entities = {
-                {"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}, {"&quot;", "\""}, {"&#39;", "'"}, {"&apos;", "'"},
-                {"&nbsp;", " "}};
+                {"&lt;", "<"},  {"&gt;", ">"},   {"&amp;", "&"}, {"&quot;", "\""},
+                {"&#39;", "'"}, {"&apos;", "'"}, {"&nbsp;", " "}};
             bool done = false;
             for (const auto& [name, text] : entities)
                 if (lower_ascii(preview.substr(i, name.size())) == name) {
@@ -317,18 +326,14 @@ bool DialogModel::is_recommended(std::string_view label) {
     return label.size() >= mark.size() && label.substr(label.size() - mark.size()) == mark;
 }
 
-std::size_t DialogModel::row_count(std::size_t q) const {
-    return free_text(q) ? 0 : questions_[q].options.size() + 1;
-}
+std::size_t DialogModel::row_count(std::size_t q) const { return free_text(q) ? 0 : questions_[q].options.size() + 1; }
 
 bool DialogModel::checked(std::size_t q, std::size_t row) const {
     const auto& c = states_[q].checked;
     return row < c.size() && c[row];
 }
 
-bool DialogModel::editing(std::size_t q) const {
-    return free_text(q) || states_[q].editing_other;
-}
+bool DialogModel::editing(std::size_t q) const { return free_text(q) || states_[q].editing_other; }
 
 std::size_t DialogModel::visible_rows(std::size_t q) const {
     return questions_[q].options.size() > scroll_threshold ? scroll_window : row_count(q);
@@ -365,8 +370,7 @@ std::string DialogModel::confirm_text() const {
         const std::size_t n = answered_count();
         return "Discard " + std::to_string(n) + (n == 1 ? " answer?" : " answers?");
     }
-    if (confirm_ == Confirm::Long)
-        return "Answer is long (" + format_count(long_chars_) + " chars). Continue anyway?";
+    if (confirm_ == Confirm::Long) return "Answer is long (" + format_count(long_chars_) + " chars). Continue anyway?";
     return {};
 }
 
@@ -430,36 +434,36 @@ DialogModel::Result DialogModel::handle_browse(const Key& key) {
     const Question& q = questions_[tab_];
     QuestionState& s = cur();
     switch (key.kind) {
-    case KeyKind::Up: return move_cursor(-1);
-    case KeyKind::Down: return move_cursor(1);
-    case KeyKind::PageUp: return move_cursor(-static_cast<long>(visible_rows(tab_)));
-    case KeyKind::PageDown: return move_cursor(static_cast<long>(visible_rows(tab_)));
-    case KeyKind::Home: return set_cursor(0);
-    case KeyKind::End: return set_cursor(other_row(tab_));
-    case KeyKind::Tab:
-    case KeyKind::Right: return switch_tab(1);
-    case KeyKind::BackTab:
-    case KeyKind::Left: return switch_tab(-1);
-    case KeyKind::Escape: return escape();
-    case KeyKind::Enter:
-        if (q.multi_select) return submit_multi_select();
-        return choose_row(s.cursor);
-    case KeyKind::Char:
-        if (key.ch == U'k') return move_cursor(-1);
-        if (key.ch == U'j') return move_cursor(1);
-        if (key.ch == U' ') return q.multi_select ? toggle_row(s.cursor) : Result::Ignored;
-        if (key.ch == U'0') return quick_select(other_row(tab_));
-        if (key.ch == U'n') {  // the question's note, as VS Code's `n` (docs/dialog.md)
-            noting_ = true;
-            return Result::Changed;
-        }
-        if (key.ch >= U'1' && key.ch <= U'9') {
-            const std::size_t row = static_cast<std::size_t>(key.ch - U'1');
-            if (row >= row_count(tab_)) return Result::Rejected;
-            return quick_select(row);
-        }
-        return Result::Ignored;
-    default: return Result::Ignored;
+        case KeyKind::Up: return move_cursor(-1);
+        case KeyKind::Down: return move_cursor(1);
+        case KeyKind::PageUp: return move_cursor(-static_cast<long>(visible_rows(tab_)));
+        case KeyKind::PageDown: return move_cursor(static_cast<long>(visible_rows(tab_)));
+        case KeyKind::Home: return set_cursor(0);
+        case KeyKind::End: return set_cursor(other_row(tab_));
+        case KeyKind::Tab:
+        case KeyKind::Right: return switch_tab(1);
+        case KeyKind::BackTab:
+        case KeyKind::Left: return switch_tab(-1);
+        case KeyKind::Escape: return escape();
+        case KeyKind::Enter:
+            if (q.multi_select) return submit_multi_select();
+            return choose_row(s.cursor);
+        case KeyKind::Char:
+            if (key.ch == U'k') return move_cursor(-1);
+            if (key.ch == U'j') return move_cursor(1);
+            if (key.ch == U' ') return q.multi_select ? toggle_row(s.cursor) : Result::Ignored;
+            if (key.ch == U'0') return quick_select(other_row(tab_));
+            if (key.ch == U'n') {  // the question's note, as VS Code's `n` (docs/dialog.md)
+                noting_ = true;
+                return Result::Changed;
+            }
+            if (key.ch >= U'1' && key.ch <= U'9') {
+                const std::size_t row = static_cast<std::size_t>(key.ch - U'1');
+                if (row >= row_count(tab_)) return Result::Rejected;
+                return quick_select(row);
+            }
+            return Result::Ignored;
+        default: return Result::Ignored;
     }
 }
 
@@ -482,98 +486,92 @@ DialogModel::Result DialogModel::handle_edit(const Key& key) {
     QuestionState& s = cur();
     const bool other = !free_text(tab_);
     switch (key.kind) {
-    case KeyKind::Char:
-        if (!printable(key.ch)) return Result::Ignored;
-        if (utf8_bytes(s.text) + utf8_bytes(std::u32string_view(&key.ch, 1)) > max_text_bytes) {
-            notice_ = true;
-            return Result::Rejected;
-        }
-        s.text.insert(s.text.begin() + static_cast<std::ptrdiff_t>(s.text_pos), key.ch);
-        ++s.text_pos;
-        return Result::Changed;
-    case KeyKind::Backspace:
-        if (s.text_pos == 0) return Result::Rejected;
-        s.text.erase(--s.text_pos, 1);
-        return Result::Changed;
-    case KeyKind::Delete:
-        if (s.text_pos >= s.text.size()) return Result::Rejected;
-        s.text.erase(s.text_pos, 1);
-        return Result::Changed;
-    case KeyKind::ClearLine:
-        if (s.text.empty()) return Result::Ignored;
-        s.text.clear();
-        s.text_pos = 0;
-        return Result::Changed;
-    case KeyKind::Left:
-        // With nothing typed the arrows still switch tabs, as on every other tab.
-        if (s.text.empty() && multi_question()) return switch_tab(-1);
-        if (s.text_pos == 0) return Result::Ignored;
-        --s.text_pos;
-        return Result::Changed;
-    case KeyKind::Right:
-        if (s.text.empty() && multi_question()) return switch_tab(1);
-        if (s.text_pos >= s.text.size()) return Result::Ignored;
-        ++s.text_pos;
-        return Result::Changed;
-    case KeyKind::Home:
-        s.text_pos = 0;
-        return Result::Changed;
-    case KeyKind::End:
-        s.text_pos = s.text.size();
-        return Result::Changed;
-    case KeyKind::Tab: return switch_tab(1);
-    case KeyKind::BackTab: return switch_tab(-1);
-    case KeyKind::Up:
-    case KeyKind::PageUp:
-        if (!other) return Result::Ignored;
-        leave_edit();
-        move_cursor(-1);
-        return Result::Changed;
-    case KeyKind::Enter: return commit_text(false);
-    case KeyKind::Escape:
-        if (other) {  // back to the list, keeping what was typed
-            leave_edit();
+        case KeyKind::Char:
+            if (!printable(key.ch)) return Result::Ignored;
+            if (utf8_bytes(s.text) + utf8_bytes(std::u32string_view(&key.ch, 1)) > max_text_bytes) {
+                notice_ = true;
+                return Result::Rejected;
+            }
+            s.text.insert(s.text.begin() + static_cast<std::ptrdiff_t>(s.text_pos), key.ch);
+            ++s.text_pos;
             return Result::Changed;
-        }
-        return escape();
-    default: return Result::Ignored;
+        case KeyKind::Backspace:
+            if (s.text_pos == 0) return Result::Rejected;
+            s.text.erase(--s.text_pos, 1);
+            return Result::Changed;
+        case KeyKind::Delete:
+            if (s.text_pos >= s.text.size()) return Result::Rejected;
+            s.text.erase(s.text_pos, 1);
+            return Result::Changed;
+        case KeyKind::ClearLine:
+            if (s.text.empty()) return Result::Ignored;
+            s.text.clear();
+            s.text_pos = 0;
+            return Result::Changed;
+        case KeyKind::Left:
+            // With nothing typed the arrows still switch tabs, as on every other tab.
+            if (s.text.empty() && multi_question()) return switch_tab(-1);
+            if (s.text_pos == 0) return Result::Ignored;
+            --s.text_pos;
+            return Result::Changed;
+        case KeyKind::Right:
+            if (s.text.empty() && multi_question()) return switch_tab(1);
+            if (s.text_pos >= s.text.size()) return Result::Ignored;
+            ++s.text_pos;
+            return Result::Changed;
+        case KeyKind::Home: s.text_pos = 0; return Result::Changed;
+        case KeyKind::End: s.text_pos = s.text.size(); return Result::Changed;
+        case KeyKind::Tab: return switch_tab(1);
+        case KeyKind::BackTab: return switch_tab(-1);
+        case KeyKind::Up:
+        case KeyKind::PageUp:
+            if (!other) return Result::Ignored;
+            leave_edit();
+            move_cursor(-1);
+            return Result::Changed;
+        case KeyKind::Enter: return commit_text(false);
+        case KeyKind::Escape:
+            if (other) {  // back to the list, keeping what was typed
+                leave_edit();
+                return Result::Changed;
+            }
+            return escape();
+        default: return Result::Ignored;
     }
 }
 
 DialogModel::Result DialogModel::handle_note(const Key& key) {
     QuestionState& s = cur();
     switch (key.kind) {
-    case KeyKind::Char:
-        if (!printable(key.ch)) return Result::Ignored;
-        return set_notes(tab_, s.notes + key.ch);
-    case KeyKind::Backspace:
-        if (s.notes.empty()) return Result::Rejected;
-        s.notes.pop_back();
-        return Result::Changed;
-    case KeyKind::ClearLine:
-        if (s.notes.empty()) return Result::Ignored;
-        s.notes.clear();
-        return Result::Changed;
-    case KeyKind::Enter:
-    case KeyKind::Escape:
-        noting_ = false;
-        return Result::Changed;
-    default: return Result::Ignored;
+        case KeyKind::Char:
+            if (!printable(key.ch)) return Result::Ignored;
+            return set_notes(tab_, s.notes + key.ch);
+        case KeyKind::Backspace:
+            if (s.notes.empty()) return Result::Rejected;
+            s.notes.pop_back();
+            return Result::Changed;
+        case KeyKind::ClearLine:
+            if (s.notes.empty()) return Result::Ignored;
+            s.notes.clear();
+            return Result::Changed;
+        case KeyKind::Enter:
+        case KeyKind::Escape: noting_ = false; return Result::Changed;
+        default: return Result::Ignored;
     }
 }
 
 DialogModel::Result DialogModel::handle_submit_tab(const Key& key) {
     switch (key.kind) {
-    case KeyKind::Enter:
-        if (answered_count() != questions_.size()) return Result::Rejected;
-        finish_answered();
-        return Result::Finished;
-    case KeyKind::Tab:
-    case KeyKind::Right: return switch_tab(1);
-    case KeyKind::BackTab:
-    case KeyKind::Left: return switch_tab(-1);
-    case KeyKind::Escape: return escape();
-    default: return Result::Ignored;
+        case KeyKind::Enter:
+            if (answered_count() != questions_.size()) return Result::Rejected;
+            finish_answered();
+            return Result::Finished;
+        case KeyKind::Tab:
+        case KeyKind::Right: return switch_tab(1);
+        case KeyKind::BackTab:
+        case KeyKind::Left: return switch_tab(-1);
+        case KeyKind::Escape: return escape();
+        default: return Result::Ignored;
     }
 }
 
@@ -583,8 +581,8 @@ DialogModel::Result DialogModel::handle_confirm_discard(const Key& key) {
         outcome_ = Outcome::cancelled();
         return Result::Finished;
     }
-    if ((key.kind == KeyKind::Char && (key.ch == U'n' || key.ch == U'N')) ||
-        key.kind == KeyKind::Escape || key.kind == KeyKind::Enter) {
+    if ((key.kind == KeyKind::Char && (key.ch == U'n' || key.ch == U'N')) || key.kind == KeyKind::Escape ||
+        key.kind == KeyKind::Enter) {
         confirm_ = Confirm::None;
         return Result::Changed;
     }
@@ -789,8 +787,8 @@ ScreenLine line_of(std::string text, unsigned attrs = AttrNone) {
 }
 
 // Wrapped text, the first line after `first` and the rest after `rest` (both plain).
-void add_wrapped(std::vector<ScreenLine>& out, std::string_view text, std::size_t width,
-                 const std::string& first, const std::string& rest, unsigned attrs) {
+void add_wrapped(std::vector<ScreenLine>& out, std::string_view text, std::size_t width, const std::string& first,
+                 const std::string& rest, unsigned attrs) {
     const std::size_t indent = std::max(display_width(first), display_width(rest));
     const auto lines = wrap_text(text, width > indent ? width - indent : 1);
     for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -802,12 +800,14 @@ void add_wrapped(std::vector<ScreenLine>& out, std::string_view text, std::size_
 }
 
 // A text input: wrapped by characters, the cursor drawn as a reversed cell or "█" at the end.
-std::vector<ScreenLine> input_lines(const std::u32string& text, std::size_t pos, bool show_cursor,
-                                    std::size_t width, const std::string& first, const std::string& rest,
-                                    std::size_t max_lines) {
+std::vector<ScreenLine> input_lines(const std::u32string& text, std::size_t pos, bool show_cursor, std::size_t width,
+                                    const std::string& first, const std::string& rest, std::size_t max_lines) {
     const std::size_t indent = std::max(display_width(first), display_width(rest));
     const std::size_t avail = width > indent + 1 ? width - indent : 2;
-    struct Cell { std::u32string text; bool cursor = false; };
+    struct Cell {
+        std::u32string text;
+        bool cursor = false;
+    };
     std::vector<std::vector<Cell>> rows(1);
     std::size_t col = 0, cursor_row = 0;
     auto put = [&](char32_t c, bool is_cursor) {
@@ -853,7 +853,8 @@ std::vector<ScreenLine> input_lines(const std::u32string& text, std::size_t pos,
         ScreenLine l;
         l.spans.push_back(Span{r == 0 ? first : (r == begin ? scrolled : rest), AttrNone});
         for (const auto& cell : rows[r])
-            if (!cell.text.empty()) l.spans.push_back(Span{u32_to_utf8(cell.text), cell.cursor ? AttrReverse : AttrNone});
+            if (!cell.text.empty())
+                l.spans.push_back(Span{u32_to_utf8(cell.text), cell.cursor ? AttrReverse : AttrNone});
         out.push_back(std::move(l));
     }
     return out;
@@ -866,7 +867,10 @@ std::string rule(std::size_t width) {
 }
 
 ScreenLine tab_bar(const DialogModel& m, std::size_t width) {
-    struct Item { std::string text; bool current; };
+    struct Item {
+        std::string text;
+        bool current;
+    };
     std::vector<Item> items;
     for (std::size_t q = 0; q < m.question_count(); ++q) {
         const bool current = m.tab() == q;
@@ -909,9 +913,9 @@ ScreenLine tab_bar(const DialogModel& m, std::size_t width) {
 
 std::string hint_text(const DialogModel& m) {
     switch (m.mode()) {
-    case DialogModel::Mode::ConfirmDiscard: return m.confirm_text() + " [y/N]";
-    case DialogModel::Mode::ConfirmLong: return m.confirm_text() + " [Y/n]";
-    default: return m.hint();
+        case DialogModel::Mode::ConfirmDiscard: return m.confirm_text() + " [y/N]";
+        case DialogModel::Mode::ConfirmLong: return m.confirm_text() + " [Y/n]";
+        default: return m.hint();
     }
 }
 
@@ -973,8 +977,7 @@ std::vector<ScreenLine> option_lines(const DialogModel& m, std::size_t q, std::s
     if (is_other) {
         const bool edit = m.editing(q);
         if (edit || !m.text(q).empty()) {
-            auto in = input_lines(m.text(q), m.text_cursor(q), edit, width, spaces(indent), spaces(indent),
-                                  text_room);
+            auto in = input_lines(m.text(q), m.text_cursor(q), edit, width, spaces(indent), spaces(indent), text_room);
             out.insert(out.end(), in.begin(), in.end());
         }
     }
@@ -1015,8 +1018,7 @@ std::vector<ScreenLine> review_body(const DialogModel& m, std::size_t width) {
     for (std::size_t q = 0; q < m.question_count(); ++q) {
         if (!m.answered(q)) continue;
         any = true;
-        add_wrapped(out, m.tab_label(q) + ": " + answer_text(*m.answer(q), ", "), width, "  ", "    ",
-                    AttrNone);
+        add_wrapped(out, m.tab_label(q) + ": " + answer_text(*m.answer(q), ", "), width, "  ", "    ", AttrNone);
         if (!m.notes(q).empty())
             add_wrapped(out, "Note: " + sanitize_for_terminal(u32_to_utf8(m.notes(q)), true), width, "    ", "    ",
                         AttrDim);
@@ -1043,16 +1045,14 @@ std::vector<ScreenLine> layout_dialog(const DialogModel& m, std::size_t width, s
     if (m.multi_question()) {
         bar.push_back(tab_bar(m, w));
     } else if (!m.question(0).header.empty()) {
-        bar.push_back(line_of(" " + truncate_to_width(sanitize_for_terminal(m.question(0).header),
-                                                      w > 1 ? w - 1 : 1),
-                              AttrBold));
+        bar.push_back(
+            line_of(" " + truncate_to_width(sanitize_for_terminal(m.question(0).header), w > 1 ? w - 1 : 1), AttrBold));
     }
     std::vector<ScreenLine> title;
     if (m.on_submit_tab()) title.push_back(line_of("  Review your answers", AttrBold));
     else add_wrapped(title, sanitize_for_terminal(m.question(m.tab()).question, true), w, "  ", "  ", AttrBold);
 
-    const bool confirming =
-        m.mode() == DialogModel::Mode::ConfirmDiscard || m.mode() == DialogModel::Mode::ConfirmLong;
+    const bool confirming = m.mode() == DialogModel::Mode::ConfirmDiscard || m.mode() == DialogModel::Mode::ConfirmLong;
     std::vector<ScreenLine> hint;
     add_hint(hint, hint_text(m), w, confirming ? AttrBold : AttrDim);
     // The typed-text limit's words, above the hint, before anything is submitted.
@@ -1074,18 +1074,17 @@ std::vector<ScreenLine> layout_dialog(const DialogModel& m, std::size_t width, s
     auto fixed = [&] { return 2 + bar.size() + title.size() + notice.size() + hint.size() + (gaps ? 3 : 0); };
     if (fixed() + natural_body > height && hint.size() > 1) {
         hint.clear();
-        hint.push_back(line_of("  " + truncate_to_width(hint_text(m), w > 2 ? w - 2 : 1),
-                               confirming ? AttrBold : AttrDim));
+        hint.push_back(
+            line_of("  " + truncate_to_width(hint_text(m), w > 2 ? w - 2 : 1), confirming ? AttrBold : AttrDim));
     }
     if (fixed() + natural_body > height) gaps = false;
     if (fixed() + std::min<std::size_t>(natural_body, 3) > height && title.size() > 1) {
         const std::size_t others = fixed() - title.size();
-        const std::size_t keep =
-            std::max<std::size_t>(1, height > others + 3 ? height - others - 3 : 1);
+        const std::size_t keep = std::max<std::size_t>(1, height > others + 3 ? height - others - 3 : 1);
         if (title.size() > keep) {
             title.resize(keep);
-            title.back().spans.back().text = truncate_to_width(title.back().spans.back().text + " …",
-                                                               w > 2 ? w - 2 : 1);
+            title.back().spans.back().text =
+                truncate_to_width(title.back().spans.back().text + " …", w > 2 ? w - 2 : 1);
         }
     }
     // The question's note, and the preview of the option under the cursor, go under the list:

@@ -16,8 +16,20 @@ namespace askhost::tui {
 // A key as the dialog sees it; the ncurses layer maps wget_wch results onto this.
 enum class KeyKind {
     Char,  // a printable character in `ch`
-    Up, Down, Left, Right, Home, End, PageUp, PageDown,
-    Tab, BackTab, Enter, Escape, Backspace, Delete,
+    Up,
+    Down,
+    Left,
+    Right,
+    Home,
+    End,
+    PageUp,
+    PageDown,
+    Tab,
+    BackTab,
+    Enter,
+    Escape,
+    Backspace,
+    Delete,
     ClearLine,  // Ctrl-U
     Paste,      // pasted text in `text` (bracketed paste): text, never keys
     Unknown,
@@ -180,8 +192,7 @@ std::string preview_text(std::string_view preview);
 
 // The one line left on the terminal after the dialog closes, at most `width` columns.
 // "withdrawn" marks an ask closed from elsewhere.
-std::string summary_line(const std::vector<Question>& questions, const Outcome* outcome,
-                         std::size_t width);
+std::string summary_line(const std::vector<Question>& questions, const Outcome* outcome, std::size_t width);
 
 // Terminal columns of UTF-8 text (wcwidth per code point; needs a UTF-8 LC_CTYPE for non-ASCII).
 std::size_t display_width(std::string_view utf8);

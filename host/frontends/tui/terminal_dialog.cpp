@@ -64,32 +64,32 @@ std::optional<tui::Key> map_key(int status, wint_t ch) {
     using tui::KeyKind;
     if (status == KEY_CODE_YES) {
         switch (ch) {
-        case KEY_UP: return Key::of(KeyKind::Up);
-        case KEY_DOWN: return Key::of(KeyKind::Down);
-        case KEY_LEFT: return Key::of(KeyKind::Left);
-        case KEY_RIGHT: return Key::of(KeyKind::Right);
-        case KEY_HOME: return Key::of(KeyKind::Home);
-        case KEY_END: return Key::of(KeyKind::End);
-        case KEY_PPAGE: return Key::of(KeyKind::PageUp);
-        case KEY_NPAGE: return Key::of(KeyKind::PageDown);
-        case KEY_BTAB: return Key::of(KeyKind::BackTab);
-        case KEY_ENTER: return Key::of(KeyKind::Enter);
-        case KEY_BACKSPACE: return Key::of(KeyKind::Backspace);
-        case KEY_DC: return Key::of(KeyKind::Delete);
-        default: return std::nullopt;
+            case KEY_UP: return Key::of(KeyKind::Up);
+            case KEY_DOWN: return Key::of(KeyKind::Down);
+            case KEY_LEFT: return Key::of(KeyKind::Left);
+            case KEY_RIGHT: return Key::of(KeyKind::Right);
+            case KEY_HOME: return Key::of(KeyKind::Home);
+            case KEY_END: return Key::of(KeyKind::End);
+            case KEY_PPAGE: return Key::of(KeyKind::PageUp);
+            case KEY_NPAGE: return Key::of(KeyKind::PageDown);
+            case KEY_BTAB: return Key::of(KeyKind::BackTab);
+            case KEY_ENTER: return Key::of(KeyKind::Enter);
+            case KEY_BACKSPACE: return Key::of(KeyKind::Backspace);
+            case KEY_DC: return Key::of(KeyKind::Delete);
+            default: return std::nullopt;
         }
     }
     switch (ch) {
-    case L'\t': return Key::of(KeyKind::Tab);
-    case L'\n':
-    case L'\r': return Key::of(KeyKind::Enter);
-    case 0x1b: return Key::of(KeyKind::Escape);
-    case 0x7f:
-    case 0x08: return Key::of(KeyKind::Backspace);
-    case 0x15: return Key::of(KeyKind::ClearLine);  // Ctrl-U
-    case 0x01: return Key::of(KeyKind::Home);       // Ctrl-A
-    case 0x05: return Key::of(KeyKind::End);        // Ctrl-E
-    default: break;
+        case L'\t': return Key::of(KeyKind::Tab);
+        case L'\n':
+        case L'\r': return Key::of(KeyKind::Enter);
+        case 0x1b: return Key::of(KeyKind::Escape);
+        case 0x7f:
+        case 0x08: return Key::of(KeyKind::Backspace);
+        case 0x15: return Key::of(KeyKind::ClearLine);  // Ctrl-U
+        case 0x01: return Key::of(KeyKind::Home);       // Ctrl-A
+        case 0x05: return Key::of(KeyKind::End);        // Ctrl-E
+        default: break;
     }
     if (ch < 0x20) return std::nullopt;
     return Key::character(static_cast<char32_t>(ch));
@@ -116,7 +116,7 @@ struct TerminalDialog::Impl {
         Ask ask;
         Done done;
         tui::DialogModel model;
-        int fd = -1;             // owned by `file`
+        int fd = -1;  // owned by `file`
         FILE* file = nullptr;
         SCREEN* screen = nullptr;
         std::unique_ptr<boost::asio::posix::stream_descriptor> input;  // a dup of fd
@@ -285,10 +285,13 @@ struct TerminalDialog::Impl {
             if (!key) continue;
             if (std::chrono::steady_clock::now() - open->opened_at < options.key_guard) continue;
             switch (open->model.handle(*key)) {
-            case tui::DialogModel::Result::Finished: finish(); return;
-            case tui::DialogModel::Result::Rejected: ::beep(); changed = true; break;
-            case tui::DialogModel::Result::Changed: changed = true; break;
-            case tui::DialogModel::Result::Ignored: break;
+                case tui::DialogModel::Result::Finished: finish(); return;
+                case tui::DialogModel::Result::Rejected:
+                    ::beep();
+                    changed = true;
+                    break;
+                case tui::DialogModel::Result::Changed: changed = true; break;
+                case tui::DialogModel::Result::Ignored: break;
             }
         }
         if (!got_any && terminal_gone()) {
@@ -352,8 +355,8 @@ struct TerminalDialog::Impl {
         if (o->fd >= 0 && !o->suspended) write_all(o->fd, kBracketedPasteOff);
         (void)rows;
         if (summary && o->fd >= 0) {
-            const std::string line = tui::summary_line(o->model.questions(), outcome,
-                                                       static_cast<std::size_t>(cols > 1 ? cols - 1 : 79));
+            const std::string line =
+                tui::summary_line(o->model.questions(), outcome, static_cast<std::size_t>(cols > 1 ? cols - 1 : 79));
             write_all(o->fd, line + "\n");
         }
         if (o->screen) ::delscreen(o->screen);
