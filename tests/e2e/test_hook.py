@@ -138,13 +138,26 @@ def claude_tui_permission_answered_in_claudes_own_dialog_withdraws_the_editors()
         c.prompt("Make the marker file.")
         show = ed.method("ask/show", timeout=TIMEOUT)
         c.t.wait_screen("Do you want to proceed?", timeout=TIMEOUT)  # Claude's own dialog, beside it
-        c.t.keys("Enter")  # Yes
+        press_until_gone(c.t, "Enter", "Do you want to proceed?")  # Yes
         cancel = ed.method("$/cancelRequest", timeout=TIMEOUT)
         equal(cancel["params"]["id"], show["id"], "the editor's question is withdrawn")
         equal(mock.tool_result()["is_error"], False, "the command ran")
     finally:
         c.t.kill()
         mock.stop()
+
+
+def press_until_gone(t, key, text, tries=8):
+    """Claude's dialog shows its text a moment before it takes keys, longer on a loaded machine:
+    press `key` until `text` leaves the screen."""
+    for _ in range(tries):
+        t.keys(key)
+        deadline = time.time() + 1.5
+        while time.time() < deadline:
+            if text not in t.screen():
+                return
+            time.sleep(0.1)
+    raise AssertionError(f"{text!r} stayed on screen after {tries} presses of {key}")
 
 
 def choose_second_option(t):
