@@ -2,6 +2,7 @@
 // (PreToolUse) and its permission requests (PermissionRequest) are asked in the askhost whose
 // workspace holds the session's folder; the answer goes back as the hook's output. With no host,
 // or when nobody answers there, the hook prints nothing and Claude shows its own dialog.
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -159,7 +160,9 @@ int ask(const rapidjson::Value& hook) {
     boost::asio::steady_timer watch(io);
     const pid_t claude = ::getppid();
     const std::string transcript = json::string_of(hook, "transcript_path");
-    const off_t transcript_from = file_size(transcript);
+    // Claude writes its transcript a moment after the fact: a file not there yet is read from its
+    // start once it is (on a loaded machine the hook can start first, and never noticed before).
+    const off_t transcript_from = transcript.empty() ? -1 : std::max<off_t>(0, file_size(transcript));
     std::function<void()> look;
     look = [&] {
         watch.expires_after(std::chrono::milliseconds(300));
