@@ -1,9 +1,7 @@
 """Hostile input: control sequences in every text field, invalid UTF-8, absurd frame lengths,
-deeply nested JSON, HTML previews with script, and socket clients of another user."""
-import json
+deeply nested JSON, and socket clients of another user. What is only messages in and replies out
+(HTML previews with script, params of the wrong type, broken Content-Lengths) is in tests/transcripts/."""
 import os
-import socket
-import stat
 import subprocess
 import sys
 import time
@@ -97,14 +95,11 @@ def content_length_of_2_to_the_40_is_refused_without_buffering():
 
 
 @case
-def content_length_overflow_and_garbage_headers_keep_the_stream():
+def header_block_over_the_limit_keeps_the_stream():
+    """A 9000-byte header line is dropped whole (overflowing and negative Content-Lengths: framing.test)."""
     wd = Workdir()
     ed = Editor(wd)
     ed.initialize()
-    ed.send_raw(b"Content-Length: 18446744073709551617\r\n\r\n")
-    ed.wait(lambda m: "invalid Content-Length" in m.get("error", {}).get("message", ""), what="overflow refused")
-    ed.send_raw(b"Content-Length: -5\r\n\r\n")
-    ed.wait(lambda m: "invalid Content-Length" in m.get("error", {}).get("message", ""), what="negative refused")
     ed.send_raw(b"X" * 9000 + b"\r\n\r\n")
     ed.wait(lambda m: "header block over" in m.get("error", {}).get("message", ""), what="long header refused")
     equal(shutdown(ed), 0, "exit code: the stream went on")
@@ -196,35 +191,6 @@ def answers_flag_nested_deep_is_refused_by_name():
 
 
 @case
-def html_previews_with_script_are_refused_before_anyone_sees_them():
-    wd = Workdir()
-    hostile = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "<svg/onload=alert(1)>",
-               '<a href="javascript:alert(1)">x</a>', '<a href="jav&#x61;script:alert(1)">x</a>',
-               '<a href="java\tscript:alert(1)">x</a>', "[click](javascript:alert(1))",
-               "<iframe src=//evil></iframe>", '<div style="x" ONMOUSEOVER="alert(1)">x</div>']
-    steps = [{"sleep": 0.5}]
-    for i, h in enumerate(hostile):
-        q = {"question": f"Pick {i}?", "options": [{"label": "a", "preview": h}, {"label": "b"}]}
-        steps += [{"send": ask_request(f"r{i}", [q])}, {"recv": 1}]
-    steps.append({"send": ask_request("ok", [{"question": "Fine?", "options": [
-        {"label": "a", "preview": "<b>bold</b> and <a href=\"https://example.org\">a link</a>"}, {"label": "b"}]}])})
-    steps.append({"recv": 1})
-    ed = Editor(wd, ["--"] + wd.agent(steps))
-    ed.initialize()
-    show = ed.method("ask/show", timeout=20)
-    equal(show["params"]["questions"][0]["question"], "Fine?", "the only question shown")
-    ed.reply(show["id"], {"answered": True, "answers": [{"question": "Fine?", "answer": "a"}]})
-    ed.method("agent/exit", timeout=20)
-    got = responses(wd)
-    equal(len(got), len(hostile) + 1, "one response each")
-    for i, r in enumerate(got[:-1]):
-        equal((r["requestId"], r["answered"], r["error"]["code"], r["error"]["path"]),
-              (f"r{i}", False, "invalid_schema", "questions[0].options[0].preview"), f"preview {hostile[i]!r}")
-    equal(got[-1]["answered"], True, "the clean preview")
-    equal(shutdown(ed), 0, "exit code")
-
-
-@case
 def socket_client_of_another_user_is_refused():
     if os.geteuid() != 0:
         raise Skip("needs root to act as another user")
@@ -262,23 +228,6 @@ def socket_client_of_another_user_is_refused():
     rid = ed.request("agent/stop")
     ed.result_of(rid, timeout=20)
     equal(shutdown(ed), 0, "exit code")
-
-
-@case
-def params_of_the_wrong_type_are_refused_not_fatal():
-    """An array or a boolean where an object belongs (params, capabilities) once aborted askhost."""
-    wd = Workdir()
-    ed = Editor(wd)
-    rid = ed.request("initialize", {"clientInfo": {"name": "t"}, "capabilities": True})
-    check("result" in ed.result_of(rid), "initialize with capabilities: true")
-    ed.notify("initialized", {})
-    rid = ed.request("agent/prompt", [1, 2])
-    equal(ed.result_of(rid)["error"]["code"], -32602, "agent/prompt with params []")
-    other = Editor(wd)
-    rid = other.request("initialize", [])
-    check("result" in other.result_of(rid), "initialize with params []")
-    other.kill()
-    equal(shutdown(ed), 0, "exit code: still serving")
 
 
 if __name__ == "__main__":

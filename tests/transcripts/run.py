@@ -7,11 +7,15 @@ parses; `#` starts a comment line):
   agent: [STEPS]        the scripted agent (tests/agents/scripted-agent) askhost runs
   args: --stdio ...     askhost's arguments before `-- AGENT` (default: --stdio)
   --> MESSAGE           send MESSAGE (a JSON object) in a Content-Length frame
-  --> raw: "TEXT"       send TEXT as is (a JSON string: escapes allowed), e.g. a broken frame
+  --> raw: "TEXT"       send TEXT as is (a JSON string: escapes allowed, "\\udcff" for the byte 0xff
+                        that is not UTF-8), e.g. a broken frame
   <-- MESSAGE           wait for a message from askhost that matches MESSAGE: every key given must
                         be there with an equal value ("{{any}}" matches anything; "{{NAME=}}"
                         captures the value as $NAME for later messages, written "{{$NAME}}")
-  <-/ MESSAGE           assert that no message matching MESSAGE has arrived so far
+  <-- then: MESSAGE     like <--, but only a message that arrived after the one the previous <--
+                        matched will do: an order check
+  <-/ MESSAGE           assert that no message matching MESSAGE has arrived so far (messages are
+                        read up to each <--'s match; those a <-- matched do not count)
   agent-received: [RESPONSES]   the agent's received responses, each matched like <--
   exit: N               close nothing; wait for askhost to exit with N
 
@@ -47,9 +51,10 @@ def parse(path):
                 directives.append((tag, text, start))
                 pending = None
                 continue
-            if tag == "-->" and text.startswith("raw:"):
+            modifier = {"-->": "raw:", "<--": "then:"}.get(tag)
+            if modifier and text.startswith(modifier):
                 try:
-                    directives.append(("raw", json.loads(text[4:]), start))
+                    directives.append((modifier[:-1], json.loads(text[len(modifier):]), start))
                     pending = None
                 except json.JSONDecodeError:
                     pass
@@ -108,21 +113,33 @@ def run(path):
         extra = extra[1:]
     ed = Editor(wd, extra + (args + agent if agent else []))
     captures = {}
+    arrival = {}  # id(message) -> its place in the order askhost sent it
+    kept = []  # the numbered messages, alive so that their ids stay theirs
+    last = -1  # the place of the message the previous <-- matched
+
+    def place(m):
+        if id(m) not in arrival:
+            arrival[id(m)] = len(kept)
+            kept.append(m)
+        return arrival[id(m)]
+
     for tag, value, lineno in directives:
         where = f"{os.path.basename(path)}:{lineno}"
         if tag == "-->":
             ed.send(substitute(value, captures))
         elif tag == "raw":
             ed.send_raw(value.encode("utf-8", "surrogateescape"))
-        elif tag == "<--":
-            def pred(m, value=value):
+        elif tag in ("<--", "then"):
+            def pred(m, value=value, after=last if tag == "then" else -1):
                 new = {}
-                if matches(value, m, captures, new):
+                # Every message reaches pred first in the order it arrived, so place() numbers it so.
+                if place(m) > after and matches(value, m, captures, new):
                     captures.update(new)
                     return True
                 return False
             try:
-                ed.wait(pred, what=f"{where} {json.dumps(value)}")
+                what = f"{where} {'then: ' if tag == 'then' else ''}{json.dumps(value)}"
+                last = place(ed.wait(pred, what=what))
             except Failure as f:
                 raise Failure(f"{where}: {f}")
         elif tag == "<-/":
