@@ -84,16 +84,15 @@ int run_attach(const std::vector<std::string>& args) {
     write_all(2, "askhost attach: this askhost was built without the terminal dialog\n");
     return 2;
 #else
-    if (auto why = TerminalDialog::unavailable_reason()) {
-        write_all(2, "askhost attach: needs a terminal that can show the dialog (" + *why + ")\n");
+    if (auto why = TerminalDialog::check_terminal()) {
+        write_all(2, "askhost attach: needs a terminal that can show the dialog (" + why->message + ")\n");
         return 2;
     }
-    std::string why;
     std::string path;
     if (next) {
-        auto oldest = oldest_waiting_host(&why);
+        auto oldest = oldest_waiting_host();
         if (!oldest) {
-            write_all(2, "askhost attach: " + why + "\n");
+            write_all(2, "askhost attach: " + oldest.error().message + "\n");
             return 1;
         }
         path = oldest->socket;
@@ -103,19 +102,20 @@ int run_attach(const std::vector<std::string>& args) {
         const char* env = std::getenv("ASKHOST_SOCKET");
         char buf[4096];
         std::string here = ::getcwd(buf, sizeof buf) ? buf : ".";
-        auto found = find_host(here, env ? env : "", &why, true);
+        auto found = find_host(here, env ? env : "", true);
         if (!found) {
-            write_all(2, "askhost attach: " + why +
+            write_all(2, "askhost attach: " + found.error().message +
                              "\n  `askhost hosts` lists the running hosts; name one's socket to attach to it\n");
             return 1;
         }
         path = found->socket;
     }
-    int fd = connect_socket(path, &why);
-    if (fd < 0) {
-        write_all(2, "askhost attach: cannot connect: " + why + "\n");
+    auto connected = connect_socket(path);
+    if (!connected) {
+        write_all(2, "askhost attach: cannot connect: " + connected.error().message + "\n");
         return 1;
     }
+    const int fd = *connected;
     int out_fd = ::dup(fd);
 
     boost::asio::io_context io;

@@ -110,7 +110,7 @@ void Host::log(std::string_view message) {
     else terminal_.write(Stream::Stderr, line);
 }
 
-std::variant<int, Error> Host::start_agent(const LaunchSpec& spec, const std::string& adapter_name) {
+Result<int> Host::start_agent(const LaunchSpec& spec, const std::string& adapter_name) {
     if (session_ && session_->running())
         return Error::failed("an agent is already running (pid " + std::to_string(session_->pid()) + ")");
     const AdapterInfo* adapter =
@@ -228,14 +228,15 @@ int Host::run() {
         LaunchSpec spec;
         spec.argv = opts_.agent_argv;
         auto started = start_agent(spec, opts_.adapter);
-        if (auto* err = std::get_if<Error>(&started)) {
+        if (!started) {
+            const Error& err = started.error();
             if (mode_ != Mode::Stdio) {
-                write_all(2, "askhost: " + err->message + "\n");
-                return err->exit_status();
+                write_all(2, "askhost: " + err.message + "\n");
+                return err.exit_status();
             }
-            log(err->message);
+            log(err.message);
             // The editor hears about it as an agent/exit it can react to.
-            hub_.agent_exit(AgentExit{err->exit_status(), 0});
+            hub_.agent_exit(AgentExit{err.exit_status(), 0});
         } else if (!opts_.prompt.empty()) {
             if (auto why = prompt_agent(opts_.prompt)) log("--prompt: " + why->message);
         }

@@ -32,7 +32,7 @@ public:
     int run();
 
     // AgentControl
-    std::variant<int, Error> start_agent(const LaunchSpec& spec, const std::string& adapter) override;
+    Result<int> start_agent(const LaunchSpec& spec, const std::string& adapter) override;
     Status prompt_agent(std::string_view text) override;
     bool stop_agent(std::function<void(AgentExit)> done) override;
 

@@ -228,11 +228,4 @@ Result<HostRecord> oldest_waiting_host() {
     return *best;
 }
 
-std::optional<HostRecord> oldest_waiting_host(std::string* why) {
-    auto oldest = oldest_waiting_host();
-    if (oldest) return *std::move(oldest);
-    if (why) *why = oldest.error().message;
-    return std::nullopt;
-}
-
 }  // namespace askhost

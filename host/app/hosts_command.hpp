@@ -2,7 +2,6 @@
 // `askhost jump`, and the lookup askhost attach --next makes.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,7 +23,5 @@ std::string status_report(const std::vector<HostRecord>& hosts, StatusForm form)
 int run_jump(const std::vector<std::string>& args);
 // The host whose questions have waited longest (askhost attach --next), or why there is none.
 Result<HostRecord> oldest_waiting_host();
-// The same as nullopt + why, for app/attach.cpp (being rewritten elsewhere) until it moves to the above.
-std::optional<HostRecord> oldest_waiting_host(std::string* why);
 
 }  // namespace askhost

@@ -6,7 +6,6 @@
 #include <map>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 #include "core/error.hpp"
@@ -31,7 +30,7 @@ class AgentControl {
 public:
     virtual ~AgentControl() = default;
     // The agent's pid, or why it could not be started.
-    virtual std::variant<int, Error> start_agent(const LaunchSpec& spec, const std::string& adapter) = 0;
+    virtual Result<int> start_agent(const LaunchSpec& spec, const std::string& adapter) = 0;
     // nullopt when sent, else why not.
     virtual Status prompt_agent(std::string_view text) = 0;
     // false when no agent runs; else `done` runs once the agent has exited.

@@ -103,9 +103,8 @@ int ask(const rapidjson::Value& hook) {
     if (found) {
         client = std::make_unique<HostClient>(io, found->socket, "askhost hook");
         client->on_log = [](std::string_view m) { note(std::string(m)); };
-        std::string why;  // HostClient::connect keeps its out-parameter until host_client.cpp moves to Status
-        if (!client->connect(&why)) {
-            note(why);
+        if (Status unreachable = client->connect()) {
+            note(unreachable->message);
             return 0;
         }
         cancel = client->submit(a, Profile::Strict, on_outcome);

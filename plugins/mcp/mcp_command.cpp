@@ -121,10 +121,9 @@ public:
 
     // Connects (once); false when the host cannot be reached.
     bool connect() {
-        std::string why;
-        if (client_.connect(&why)) return true;
-        log_line(why);
-        return false;
+        Status unreachable = client_.connect();
+        if (unreachable) log_line(unreachable->message);
+        return !unreachable;
     }
 
     std::function<void()> ask(const Ask& ask, McpAsker::Reply reply) {
@@ -144,11 +143,7 @@ public:
         client_.on_log = log_line;
         client_.on_closed = std::move(gone);
     }
-    Status connect() {
-        std::string why;  // HostClient::connect keeps its out-parameter until host_client.cpp moves to Status
-        if (client_.connect(&why)) return std::nullopt;
-        return Error::failed(why);
-    }
+    Status connect() { return client_.connect(); }
     const std::string& socket() const { return client_.socket(); }
 
     std::string_view name() const override { return "editor host"; }

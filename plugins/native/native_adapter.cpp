@@ -3,18 +3,15 @@
 #include <string>
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 
 #include "common/pending_asks.hpp"
 #include "common/tool_input.hpp"
 #include "core/adapter.hpp"
 #include "json/json_access.hpp"
+#include "native_protocol.hpp"
 
 namespace askhost {
 namespace {
-
-constexpr std::string_view kRequest = "ask_user_request";
-constexpr std::string_view kCancel = "ask_user_cancel";
 
 std::string_view ltrim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
@@ -23,29 +20,21 @@ std::string_view ltrim(std::string_view s) {
 
 class NativeAdapter final : public AgentAdapter {
 public:
-    explicit NativeAdapter(AdapterHost& host) : host_(host), open_(host) {}
+    explicit NativeAdapter(AdapterHost& host) : host_(host), open_(host) {
+        messages_
+            .on<native::Request>(native::kRequest,
+                                 [this](const native::Request& r, rapidjson::Document& doc) { on_request(r, doc); })
+            .on<native::Cancel>(native::kCancel,
+                                [this](const native::Cancel& c, rapidjson::Document&) { on_cancel(c); });
+    }
 
     std::string_view name() const override { return "native"; }
 
     void on_line(std::string_view line) override {
-        if (!looks_like_message(line)) {
-            pass_on(line);
-            return;
-        }
+        if (!looks_like_message(line)) return pass_on(line);
         rapidjson::Document doc;
-        if (json::parse(doc, line, json::no_depth_limit) || !json::is_object(doc)) {
-            pass_on(line);  // not a protocol message after all: it is the agent's output
-            return;
-        }
-        auto type = doc.FindMember("type");
-        if (type == doc.MemberEnd() || !type->value.IsString()) {
-            pass_on(line);
-            return;
-        }
-        std::string_view t(type->value.GetString(), type->value.GetStringLength());
-        if (t == kRequest) handle_request(doc);
-        else if (t == kCancel) handle_cancel(doc);
-        else pass_on(line);
+        // Not a protocol message after all (no JSON, no known type): it is the agent's output.
+        if (json::parse(doc, line, json::no_depth_limit) || !messages_.dispatch(doc)) pass_on(line);
     }
 
     void finished() override { open_.take_all(); }
@@ -59,59 +48,33 @@ private:
 
     void pass_on(std::string_view line) { host_.output_line(Stream::Stdout, line); }
 
-    // The requestId is echoed back as given: a string, or a number.
-    static std::string request_id_json(const rapidjson::Value& doc) {
-        auto it = doc.FindMember("requestId");
-        if (it == doc.MemberEnd()) return {};
-        rapidjson::StringBuffer buf;
-        JsonWriter w(buf);
-        if (it->value.IsString() || json::is_number(it->value)) json::write(it->value, w);
-        return buf.GetString();
+    void respond(const native::RequestId& id, const Outcome& outcome) {
+        host_.send(json::to_text(native::Response{id, outcome}));
     }
 
-    void respond(const std::string& id_json, const Outcome& outcome) {
-        rapidjson::StringBuffer buf;
-        JsonWriter w(buf);
-        w.StartObject();
-        w.Key("type");
-        w.String("ask_user_response");
-        w.Key("requestId");
-        if (id_json.empty()) w.Null();
-        else w.RawValue(id_json.data(), id_json.size(), rapidjson::kStringType);
-        write_native_result(w, outcome);
-        w.EndObject();
-        host_.send(std::string_view(buf.GetString(), buf.GetSize()));
-    }
-
-    void handle_request(rapidjson::Document& doc) {
-        const std::string id = request_id_json(doc);
+    void on_request(const native::Request& r, rapidjson::Document& doc) {
+        const std::string& id = r.request_id.json;
         if (id.empty()) {
             host_.log("native adapter: ask_user_request without a string or number requestId");
-            respond(id,
-                    Outcome::refused({"invalid_request", "requestId", "requestId: required, a string or a number"}));
-            return;
+            return respond(r.request_id, Outcome::refused({"invalid_request", "requestId",
+                                                           "requestId: required, a string or a number"}));
         }
-        if (open_.contains(id)) {
-            respond(id, Outcome::refused({"invalid_request", "requestId",
-                                          "requestId: " + id + " is already waiting for an answer"}));
-            return;
-        }
-        auto sub = doc.FindMember("subagent");
-        if (sub != doc.MemberEnd() && sub->value.IsBool() && sub->value.GetBool()) {
-            // REQ-AUQ-005: a sub-agent runs on its own; it must not block on the user.
-            respond(id, Outcome::refused({"subagent", "subagent", kSubagentRefusal}));
-            return;
-        }
+        if (open_.contains(id))
+            return respond(r.request_id, Outcome::refused({"invalid_request", "requestId",
+                                                           "requestId: " + id + " is already waiting for an answer"}));
+        // REQ-AUQ-005: a sub-agent runs on its own; it must not block on the user.
+        if (r.subagent) return respond(r.request_id, Outcome::refused({"subagent", "subagent", kSubagentRefusal}));
         // Only the tool's own fields are checked against the profile, not the envelope's. Refused,
         // or the agent already knows the answers: handed back without showing anything.
         ask_tool_input(open_, id, take_tool_ask_input(doc, host_.profile()), {},
-                       [this, id](const Outcome& o, std::monostate) { respond(id, o); });
+                       [this, rid = r.request_id](const Outcome& o, std::monostate) { respond(rid, o); });
     }
 
-    void handle_cancel(const rapidjson::Document& doc) { open_.take(request_id_json(doc)); }
+    void on_cancel(const native::Cancel& c) { open_.take(c.request_id.json); }
 
     AdapterHost& host_;
     PendingAsks<> open_;  // by requestId (as JSON)
+    native::MessageTable messages_;
 };
 
 }  // namespace

@@ -26,7 +26,7 @@ namespace {
 
 class NoAgent final : public AgentControl {
 public:
-    std::variant<int, Error> start_agent(const LaunchSpec& spec, const std::string&) override {
+    Result<int> start_agent(const LaunchSpec& spec, const std::string&) override {
         if (spec.argv.size() == 1 && spec.argv[0] == "ok") return 4242;
         return Error::failed("no agents in the fuzzer");
     }

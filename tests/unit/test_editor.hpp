@@ -34,7 +34,7 @@ public:
     std::vector<std::string> adapters, prompts;
     bool running = false;
 
-    std::variant<int, Error> start_agent(const LaunchSpec& spec, const std::string& adapter) override {
+    Result<int> start_agent(const LaunchSpec& spec, const std::string& adapter) override {
         if (spec.argv.empty() || spec.argv[0] != "ok")
             return Error::not_found("cannot run '" + spec.argv.at(0) + "': not found on PATH");
         started.push_back(spec);

@@ -107,6 +107,53 @@ BOOST_AUTO_TEST_CASE(subagent_refused_before_validation) {
     BOOST_TEST(std::string(d["error"]["code"].GetString()) == "subagent");
 }
 
+BOOST_AUTO_TEST_CASE(a_request_id_comes_back_byte_for_byte) {
+    // Numbers keep their value (docs/robustness.md): a literal no double holds, or written its own way.
+    for (std::string id : {"123456789012345678901234567890", "1.50", "-0", "1E+2", "7", "\"r-1\""}) {
+        FakeHost h;
+        auto a = make(h);
+        a->on_line(R"({"type":"ask_user_request","requestId":)" + id + R"(,"subagent":true,"questions":[]})");
+        BOOST_REQUIRE_EQUAL(h.sent.size(), 1u);
+        BOOST_TEST(h.sent[0].rfind(R"({"type":"ask_user_response","requestId":)" + id + ",", 0) == 0u, h.sent[0]);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_request_id_that_is_no_string_or_number_is_refused_with_null) {
+    for (const char* id : {"null", "true", "[1]", "{\"a\":1}"}) {
+        FakeHost h;
+        auto a = make(h);
+        a->on_line(std::string(R"({"type":"ask_user_request","requestId":)") + id + R"(,"questions":[]})");
+        BOOST_REQUIRE_EQUAL(h.sent.size(), 1u);
+        BOOST_TEST(h.sent[0] ==
+                   R"({"type":"ask_user_response","requestId":null,"answered":false,"error":{"code":"invalid_request",)"
+                   R"("message":"requestId: required, a string or a number","path":"requestId"}})");
+        BOOST_TEST(h.logs.size() == 1u);
+        BOOST_TEST(h.asks.empty());
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_cancel_names_the_request_as_it_was_written) {
+    FakeHost h;
+    auto a = make(h);
+    a->on_line(
+        R"({"type":"ask_user_request","requestId":123456789012345678901234567890,"questions":[{"question":"Q?"}]})");
+    a->on_line(R"({"type":"ask_user_cancel","requestId":123456789012345678901234567891})");
+    BOOST_TEST(h.withdrawn.empty());
+    a->on_line(R"({"type":"ask_user_cancel","requestId":123456789012345678901234567890})");
+    BOOST_TEST(h.withdrawn == std::vector<std::string>{"ask-1"});
+    BOOST_TEST(h.sent.empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_type_that_is_no_string_or_unknown_is_output) {
+    FakeHost h;
+    auto a = make(h);
+    a->on_line(R"({"type":1,"requestId":"r"})");
+    a->on_line(R"({"type":"ask_user_response","requestId":"r"})");
+    a->on_line(R"(["type"])");
+    BOOST_TEST(h.printed.size() == 3u);
+    BOOST_TEST(h.sent.empty());
+}
+
 namespace {
 
 Ask two_questions() {

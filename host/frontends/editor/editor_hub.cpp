@@ -174,9 +174,9 @@ private:
     }
 
     void agent_start(const AgentStartParams& p, Reply<AgentStartResult> reply) {
-        auto res = hub_.control_.start_agent(p.spec, p.adapter);
-        if (auto* err = std::get_if<Error>(&res)) return reply.error(rpc_error::agent_error, err->message);
-        reply({std::get<int>(res)});
+        auto pid = hub_.control_.start_agent(p.spec, p.adapter);
+        if (!pid) return reply.error(rpc_error::agent_error, pid.error().message);
+        reply({*pid});
     }
 
     void agent_prompt(const AgentPromptParams& p, Reply<json::EmptyObject> reply) {

@@ -43,15 +43,11 @@ void HostClient::log(std::string_view m) const {
     if (on_log) on_log(m);
 }
 
-bool HostClient::connect(std::string* why) {
-    if (connected()) return true;
-    std::string reason;
-    int fd = connect_socket(socket_, &reason);
-    if (fd < 0) {
-        if (why) *why = "cannot reach askhost at " + socket_ + ": " + reason;
-        return false;
-    }
-    conn_ = std::make_shared<Connection>(io_, fd, ::dup(fd));
+Status HostClient::connect() {
+    if (connected()) return std::nullopt;
+    auto fd = connect_socket(socket_);
+    if (!fd) return Error::failed("cannot reach askhost at " + socket_ + ": " + fd.error().message, socket_);
+    conn_ = std::make_shared<Connection>(io_, *fd, ::dup(*fd));
     conn_->on_problem = [this, alive = alive_](std::string_view p) {
         if (*alive) log("host connection: " + std::string(p));
     };
@@ -69,7 +65,7 @@ bool HostClient::connect(std::string* why) {
                           if (err && *alive) log("the host refused: " + err->message);
                       });
     conn_->rpc().notify("initialized", "{}");
-    return true;
+    return std::nullopt;
 }
 
 std::function<void()> HostClient::submit(const Ask& ask, Profile profile, Reply reply) {

@@ -8,6 +8,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include "core/error.hpp"
 #include "core/model/outcome.hpp"
 #include "transport/connection.hpp"
 
@@ -26,8 +27,8 @@ public:
     HostClient(const HostClient&) = delete;
     HostClient& operator=(const HostClient&) = delete;
 
-    // Connects (once, again after the host went away); false + why when it cannot be reached.
-    bool connect(std::string* why);
+    // Connects (once, again after the host went away); else why the host cannot be reached.
+    Status connect();
     bool connected() const { return conn_ && !conn_->closed(); }
     // Bytes not yet written to the host (a process that ends waits for 0: its cancel must arrive).
     std::size_t queued_bytes() const { return conn_ ? conn_->queued_bytes() : 0; }

@@ -22,9 +22,7 @@ namespace askhost {
 class NoAgentControl final : public AgentControl {
 public:
     explicit NoAgentControl(std::string who) : who_(std::move(who)) {}
-    std::variant<int, Error> start_agent(const LaunchSpec&, const std::string&) override {
-        return Error::failed(why());
-    }
+    Result<int> start_agent(const LaunchSpec&, const std::string&) override { return Error::failed(why()); }
     Status prompt_agent(std::string_view) override { return Error::failed(why()); }
     bool stop_agent(std::function<void(AgentExit)>) override { return false; }
 

@@ -386,12 +386,4 @@ Result<FoundHost> find_host(const std::string& dir, const std::string& socket_hi
     return FoundHost{h->socket, "workspace " + folder, *h};
 }
 
-std::optional<FoundHost> find_host(const std::string& dir, const std::string& socket_hint, std::string* why,
-                                   bool include_waiting) {
-    auto found = find_host(dir, socket_hint, include_waiting);
-    if (found) return *std::move(found);
-    if (why) *why = found.error().message;
-    return std::nullopt;
-}
-
 }  // namespace askhost

@@ -94,8 +94,5 @@ struct FoundHost {
 // only with `include_waiting` (askhost attach).
 // Else why there is none.
 Result<FoundHost> find_host(const std::string& dir, const std::string& socket_hint, bool include_waiting = false);
-// The same as nullopt + why, for app/attach.cpp (being rewritten elsewhere) until it moves to the above.
-std::optional<FoundHost> find_host(const std::string& dir, const std::string& socket_hint, std::string* why,
-                                   bool include_waiting = false);
 
 }  // namespace askhost

@@ -139,11 +139,4 @@ Result<int> connect_socket(const std::string& path) {
     return fd;
 }
 
-int connect_socket(const std::string& path, std::string* why) {
-    auto fd = connect_socket(path);
-    if (fd) return *fd;
-    if (why) *why = fd.error().message;
-    return -1;
-}
-
 }  // namespace askhost

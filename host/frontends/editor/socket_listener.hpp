@@ -45,7 +45,5 @@ private:
 
 // Connects to a host's socket: the connected fd, or why not.
 Result<int> connect_socket(const std::string& path);
-// The same as -1 and why, for the callers not converted yet (host_client.cpp, app/attach.cpp).
-int connect_socket(const std::string& path, std::string* why);
 
 }  // namespace askhost

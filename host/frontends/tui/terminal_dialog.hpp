@@ -4,7 +4,6 @@
 #include <chrono>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 
 #include <boost/asio/io_context.hpp>
@@ -35,8 +34,6 @@ public:
     // nothing to the terminal.
     static Status check_terminal(const std::string& tty_path = "/dev/tty");
     static bool available(const std::string& tty_path = "/dev/tty") { return !check_terminal(tty_path); }
-    // check_terminal's message alone, for app/attach.cpp (being rewritten elsewhere) until it moves.
-    static std::optional<std::string> unavailable_reason(const std::string& tty_path = "/dev/tty");
 
     std::string_view name() const override { return "terminal"; }
     void show(const Ask& ask, Done done) override;

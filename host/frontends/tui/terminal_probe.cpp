@@ -49,9 +49,4 @@ Status TerminalDialog::check_terminal(const std::string& tty_path) {
     return why;
 }
 
-std::optional<std::string> TerminalDialog::unavailable_reason(const std::string& tty_path) {
-    if (auto why = check_terminal(tty_path)) return std::move(why->message);
-    return std::nullopt;
-}
-
 }  // namespace askhost
