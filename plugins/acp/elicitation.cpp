@@ -8,6 +8,7 @@
 
 #include "core/text/utf8.hpp"
 #include "json/json_access.hpp"
+#include "json/json_codec.hpp"
 #include "transport/jsonrpc.hpp"
 
 namespace askhost::acp {
@@ -82,6 +83,14 @@ FormField::Type type_of(std::string_view t) {
     return FormField::Type::String;
 }
 
+// The ask's metadata when the form's message is not a question's text.
+struct ElicitationMetadata {
+    std::string_view message;
+};
+void to_json(const ElicitationMetadata& m, JsonWriter& w) {
+    json::ObjectWriter(w).field("source", "elicitation").field("message", m.message);
+}
+
 std::string join(const std::vector<std::string>& v) {
     std::string out;
     for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
@@ -127,10 +136,63 @@ void write_typed(JsonWriter& w, const std::string& text, FormField::Type type) {
     write_string(w, text);
 }
 
-void write_raw(JsonWriter& w, const std::string& json) { w.RawValue(json.data(), json.size(), rapidjson::kStringType); }
+// Values of the result's content, each as the field wants it.
+struct FormText {  // text from a frontend
+    std::string_view text;
+};
+struct TypedText {  // text in a field of a type
+    const std::string& text;
+    FormField::Type type;
+};
+struct Const {  // an option's const, as JSON text
+    const std::string& json;
+};
+struct MultiSelect {  // the consts picked, then the texts typed when no companion carries them
+    const std::vector<const std::string*>& picks;
+    const std::vector<std::string>& typed;
+    bool with_typed;
+    FormField::Type type;
+};
 
-void write_key(JsonWriter& w, const std::string& key) {
-    w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+void to_json(const FormText& t, JsonWriter& w) { write_string(w, t.text); }
+void to_json(const TypedText& t, JsonWriter& w) { write_typed(w, t.text, t.type); }
+void to_json(const Const& c, JsonWriter& w) { w.RawValue(c.json.data(), c.json.size(), rapidjson::kStringType); }
+void to_json(const MultiSelect& m, JsonWriter& w) {
+    w.StartArray();
+    for (const auto* j : m.picks) to_json(Const{*j}, w);
+    if (m.with_typed)
+        for (const auto& t : m.typed) write_typed(w, t, m.type);
+    w.EndArray();
+}
+
+// The answer `a` to field `f` (question `q`), as members of the result's content.
+void write_answer(json::ObjectWriter& content, const FormField& f, const Question& q, const Answer& a) {
+    auto value_of = [&](const std::string& label) -> const std::string* {
+        for (std::size_t j = 0; j < q.options.size() && j < f.values_json.size(); ++j)
+            if (q.options[j].label == label) return &f.values_json[j];
+        return nullptr;
+    };
+    if (f.array) {
+        std::vector<const std::string*> picks;
+        std::vector<std::string> typed;
+        for (const auto& v : a.values) {
+            if (const std::string* j = value_of(v)) picks.push_back(j);
+            else typed.push_back(v);
+        }
+        if (!picks.empty() || f.custom_key.empty())
+            content.field(f.key, MultiSelect{picks, typed, f.custom_key.empty(), f.type});
+        if (!f.custom_key.empty() && !typed.empty()) content.field(f.custom_key, FormText{join(typed)});
+        return;
+    }
+    const std::string* picked = a.selected_option && !a.was_custom ? value_of(*a.selected_option) : nullptr;
+    if (picked) {
+        content.field(f.key, Const{*picked});
+        if (!f.custom_key.empty() && !a.notes.empty()) content.field(f.custom_key, FormText{a.notes});
+        return;
+    }
+    const std::string text = join(a.values);
+    if (!f.custom_key.empty() && !q.options.empty()) content.field(f.custom_key, FormText{text});
+    else content.field(f.key, TypedText{text, f.type});
 }
 
 }  // namespace
@@ -208,17 +270,7 @@ Parsed<ElicitationForm> parse_elicitation_form(const Value& params, Profile prof
         if (q.header == q.question) q.header.clear();
         if (q.header.empty() && profile == Profile::Strict) q.header = form.fields[i].key.substr(0, 12);
     }
-    if (!message.empty() && !message_used) {
-        rapidjson::StringBuffer buf;
-        JsonWriter w(buf);
-        w.StartObject();
-        w.Key("source");
-        w.String("elicitation");
-        w.Key("message");
-        w.String(message.data(), static_cast<rapidjson::SizeType>(message.size()));
-        w.EndObject();
-        form.input.metadata_json.assign(buf.GetString(), buf.GetSize());
-    }
+    if (!message.empty() && !message_used) form.input.metadata_json = json::to_text(ElicitationMetadata{message});
     if (auto r = validate_questions(form.input.questions, profile)) return *r;
     return form;
 }
@@ -226,72 +278,25 @@ Parsed<ElicitationForm> parse_elicitation_form(const Value& params, Profile prof
 std::string elicitation_result_json(const ElicitationForm& form, const Outcome& outcome) {
     rapidjson::StringBuffer buf;
     JsonWriter w(buf);
-    w.StartObject();
-    w.Key("action");
-    if (outcome.kind == OutcomeKind::Cancelled || outcome.kind == OutcomeKind::Pending) {
-        w.String("decline");
-    } else if (outcome.kind != OutcomeKind::Answered) {
-        w.String("cancel");
-    } else {
-        w.String("accept");
-        w.Key("content");
-        w.StartObject();
-        for (std::size_t i = 0; i < form.fields.size() && i < form.input.questions.size(); ++i) {
-            const FormField& f = form.fields[i];
-            const Question& q = form.input.questions[i];
-            const Answer* a = nullptr;
-            for (const auto& ans : outcome.answers)
-                if (ans.question == q.question) a = &ans;
-            if (!a) continue;
-            auto value_of = [&](const std::string& label) -> const std::string* {
-                for (std::size_t j = 0; j < q.options.size() && j < f.values_json.size(); ++j)
-                    if (q.options[j].label == label) return &f.values_json[j];
-                return nullptr;
-            };
-            if (f.array) {
-                std::vector<const std::string*> picks;
-                std::vector<std::string> typed;
-                for (const auto& v : a->values) {
-                    if (const std::string* j = value_of(v)) picks.push_back(j);
-                    else typed.push_back(v);
+    {
+        json::ObjectWriter o(w);
+        if (outcome.kind == OutcomeKind::Cancelled || outcome.kind == OutcomeKind::Pending) {
+            o.field("action", "decline");
+        } else if (outcome.kind != OutcomeKind::Answered) {
+            o.field("action", "cancel");
+        } else {
+            o.field("action", "accept");
+            o.object("content", [&](json::ObjectWriter& content) {
+                for (std::size_t i = 0; i < form.fields.size() && i < form.input.questions.size(); ++i) {
+                    const Question& q = form.input.questions[i];
+                    const Answer* a = nullptr;
+                    for (const auto& ans : outcome.answers)
+                        if (ans.question == q.question) a = &ans;
+                    if (a) write_answer(content, form.fields[i], q, *a);
                 }
-                if (!picks.empty() || f.custom_key.empty()) {
-                    write_key(w, f.key);
-                    w.StartArray();
-                    for (const auto* j : picks) write_raw(w, *j);
-                    if (f.custom_key.empty())
-                        for (const auto& t : typed) write_typed(w, t, f.type);
-                    w.EndArray();
-                }
-                if (!f.custom_key.empty() && !typed.empty()) {
-                    write_key(w, f.custom_key);
-                    const std::string text = join(typed);
-                    write_string(w, text);
-                }
-                continue;
-            }
-            const std::string* picked = a->selected_option && !a->was_custom ? value_of(*a->selected_option) : nullptr;
-            if (picked) {
-                write_key(w, f.key);
-                write_raw(w, *picked);
-                if (!f.custom_key.empty() && !a->notes.empty()) {
-                    write_key(w, f.custom_key);
-                    write_string(w, a->notes);
-                }
-                continue;
-            }
-            const std::string text = join(a->values);
-            if (!f.custom_key.empty() && !q.options.empty()) {
-                write_key(w, f.custom_key);
-                write_string(w, text);
-            } else {
-                write_key(w, f.key);
-                write_typed(w, text, f.type);
-            }
+            });
         }
-        w.EndObject();
     }
-    w.EndObject();
     return {buf.GetString(), buf.GetSize()};
 }
 

@@ -233,7 +233,7 @@ def malformed_agent_messages_do_not_stop_the_adapter():
     ed.reply(show["id"], pick(BASH_QUESTION, "Yes"))
     equal(response_to(wd, 4)["result"]["outcome"]["optionId"], "allow-once", "answered")
     equal(response_to(wd, 0)["error"]["code"], -32601, "terminal/create: method not found")
-    equal(response_to(wd, 1)["error"], {"code": -32602, "message": "options: expected a non-empty array"}, "bad permission")
+    equal(response_to(wd, 1)["error"], {"code": -32602, "message": "params.options: expected a non-empty array"}, "bad permission")
     equal(response_to(wd, 2)["error"]["message"], "mode: 'url' is not supported, only form", "url elicitation")
     equal(response_to(wd, 3)["error"]["message"], "requestedSchema.properties: no field to ask", "empty form")
     check(any(m.get("id") == 78 and m.get("error", {}).get("code") == -32600 for m in received(wd)),

@@ -338,6 +338,16 @@ std::unique_ptr<AgentAdapter> initialized_one_shot(FakeHost& h) {
     return a;
 }
 
+// What a one-shot host shows once session/new is answered with `reply` (a result or an error
+// member); a session that fails ends the agent.
+std::string told_after_session_new(const std::string& reply) {
+    FakeHost h;
+    auto a = initialized_one_shot(h);
+    a->on_line(R"({"jsonrpc":"2.0","id":2,)" + reply + "}");
+    BOOST_TEST(h.input_closed);
+    return h.all_output();
+}
+
 const char* kPermission = R"({"jsonrpc":"2.0","id":0,"method":"session/request_permission","params":{
   "sessionId":"sess-1","toolCall":{"toolCallId":"toolu_1","name":"Bash","title":"touch x","kind":"execute",
   "rawInput":{"command":"touch x","description":"Create a marker file"},"_meta":{"claudeCode":{"toolName":"Bash"}}},
@@ -392,12 +402,15 @@ BOOST_AUTO_TEST_CASE(one_shot_ends_the_agent_after_its_last_turn) {
 }
 
 BOOST_AUTO_TEST_CASE(session_errors_are_told) {
-    FakeHost h;
-    auto a = initialized_one_shot(h);
-    a->on_line(R"({"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"Authentication required"}})");
-    BOOST_TEST(h.all_output().find("the agent could not start a session: Authentication required (code -32000)") !=
+    BOOST_TEST(told_after_session_new(R"("error":{"code":-32000,"message":"Authentication required"})")
+                   .find("the agent could not start a session: Authentication required (code -32000) (the agent "
+                         "wants you to log in first") != std::string::npos);
+    BOOST_TEST(told_after_session_new(R"("result":{"sessionId":""})")
+                   .find("the agent could not start a session: result.sessionId: expected a non-empty string\n") !=
                std::string::npos);
-    BOOST_TEST(h.input_closed);
+    BOOST_TEST(told_after_session_new(R"("result":{"sessionId":7})")
+                   .find("the agent could not start a session: result.sessionId: expected a string\n") !=
+               std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(permission_request_becomes_a_question_and_the_option_id_goes_back) {
@@ -512,12 +525,67 @@ BOOST_AUTO_TEST_CASE(bad_messages_get_errors_and_output_stays_output) {
         R"({"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"askhost does not offer terminal/create"}})");
     BOOST_TEST(h.sent[1] ==
                R"({"jsonrpc":"2.0","id":10,"error":{"code":-32600,"message":"method: expected a string"}})");
-    BOOST_TEST(h.sent[2] ==
-               R"({"jsonrpc":"2.0","id":11,"error":{"code":-32602,"message":"options: expected a non-empty array"}})");
+    BOOST_TEST(
+        h.sent[2] ==
+        R"({"jsonrpc":"2.0","id":11,"error":{"code":-32602,"message":"params.options: expected a non-empty array"}})");
     BOOST_TEST(
         h.sent[3] ==
         R"({"jsonrpc":"2.0","id":12,"error":{"code":-32602,"message":"mode: 'url' is not supported, only form"}})");
     BOOST_TEST(h.asks.empty());
+}
+
+BOOST_AUTO_TEST_CASE(params_that_do_not_read_are_refused_naming_the_field) {
+    FakeHost h;
+    auto a = ready(h);
+    h.sent.clear();
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {R"("session/request_permission","params":{"toolCall":3,"options":[]})", "params.toolCall: expected an object"},
+        {R"("session/request_permission","params":{"toolCall":{},"options":"x"})", "params.options: expected an array"},
+        {R"("session/request_permission","params":{"toolCall":{},"options":[]})",
+         "params.options: expected a non-empty array"},
+        {R"("session/request_permission","params":{"toolCall":{},"options":[{"optionId":"a"},{"name":"No"}]})",
+         "params.options[1].optionId: expected a string"},
+        {R"("session/request_permission","params":{"toolCall":{},"options":[{"optionId":""}]})",
+         "params.options[0].optionId: expected a non-empty string"},
+        {R"("session/request_permission","params":[])", "params: expected an object"},
+        {R"("fs/read_text_file","params":{"sessionId":"sess-1"})", "params.path: expected a string"},
+        {R"("fs/write_text_file","params":{"path":"/work/project/a","content":1})",
+         "params.content: expected a string"},
+    };
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        h.sent.clear();
+        a->on_line(R"({"jsonrpc":"2.0","id":)" + std::to_string(i) + R"(,"method":)" + cases[i].first + "}");
+        BOOST_TEST(h.sent.at(0) == R"({"jsonrpc":"2.0","id":)" + std::to_string(i) +
+                                       R"(,"error":{"code":-32602,"message":")" + cases[i].second + R"("}})");
+    }
+    BOOST_TEST(h.asks.empty());
+}
+
+BOOST_AUTO_TEST_CASE(an_id_that_is_waiting_is_not_taken_again) {
+    FakeHost h;
+    auto a = ready(h);
+    a->on_line(kPermission);
+    h.sent.clear();
+    a->on_line(kPermission);
+    a->on_line(R"({"jsonrpc":"2.0","id":0,"method":"fs/read_text_file","params":{"path":"/work/project/a"}})");
+    BOOST_REQUIRE_EQUAL(h.sent.size(), 2u);
+    BOOST_TEST(h.sent[0] ==
+               R"({"jsonrpc":"2.0","id":0,"error":{"code":-32600,"message":"id 0 is already waiting for an answer"}})");
+    BOOST_TEST(h.sent[1] == h.sent[0]);
+    BOOST_TEST(h.asks.size() == 1u);
+    h.asks[0].second(Outcome::cancelled());  // the first request is answered as ever
+    BOOST_TEST(h.sent.at(2) == R"({"jsonrpc":"2.0","id":0,"result":{"outcome":{"outcome":"cancelled"}}})");
+}
+
+BOOST_AUTO_TEST_CASE(a_permission_without_input_names_its_locations) {
+    FakeHost h;
+    auto a = ready(h);
+    a->on_line(R"({"jsonrpc":"2.0","id":"w","method":"session/request_permission","params":{"sessionId":"s",
+        "toolCall":{"toolCallId":"t","title":"Write","kind":"edit","locations":[{"path":"/work/project/a.txt"},5]},
+        "options":[{"optionId":"ok","name":"Allow","kind":"allow_once"},{"optionId":"no","name":"Reject","kind":"reject_once"}]}})");
+    BOOST_REQUIRE_EQUAL(h.asks.size(), 1u);
+    BOOST_TEST(h.asks[0].first.questions[0].question.find("/work/project/a.txt") != std::string::npos);
+    BOOST_TEST(h.asks[0].first.questions[0].options[1].label == "Reject");
 }
 
 // Serialising or copying such a message would recurse once a level (200 000 overflowed the stack).
@@ -548,13 +616,10 @@ BOOST_AUTO_TEST_CASE(messages_nested_too_deep_are_refused_and_the_adapter_goes_o
 }
 
 BOOST_AUTO_TEST_CASE(a_response_too_deep_is_an_error_for_the_call_waiting) {
-    FakeHost h;
-    auto a = initialized_one_shot(h);
-    a->on_line(R"({"jsonrpc":"2.0","id":2,"result":{"sessionId":)" + std::string(200000, '[') +
-               std::string(200000, ']') + "}}");
-    BOOST_TEST(h.all_output().find("the agent could not start a session: message nested deeper than 128 levels "
-                                   "(code -32600)") != std::string::npos);
-    BOOST_TEST(h.input_closed);
+    const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+    BOOST_TEST(told_after_session_new(R"("result":{"sessionId":)" + deep + "}")
+                   .find("the agent could not start a session: message nested deeper than 128 levels "
+                         "(code -32600)") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(session_updates_read_as_text) {
