@@ -91,8 +91,8 @@ AskTicket Session::ask(AskInput input, Reply reply) {
 // The lines of one read go on as one piece: a flood costs one agent/output per read, not one per
 // line. Output that is not read as lines (stderr; stdout an adapter passes on) goes on in whole
 // lines too, as the agent writes them: the part after the last '\n' waits for the rest of its line,
-// at most kPartialWait (a prompt without a line break still shows). Anything else the agent does
-// (ask, cancel, exit) first sends what is held, partial lines too, so order stays.
+// at most Hooks::partial_line_wait (a prompt without a line break still shows). Anything else the
+// agent does (ask, cancel, exit) first sends what is held, partial lines too, so order stays.
 void Session::output(Stream stream, std::string_view text) {
     std::string& partial = partial_[stream == Stream::Stdout ? 0 : 1];
     const auto nl = text.rfind('\n');
@@ -111,7 +111,7 @@ void Session::output(Stream stream, std::string_view text) {
     }
     if (!partial.empty() && !partial_wait_armed_) {
         partial_wait_armed_ = true;
-        after(kPartialWait, [this] {
+        after(hooks_.partial_line_wait, [this] {
             partial_wait_armed_ = false;
             release_partial_lines();
             flush_held();

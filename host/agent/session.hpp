@@ -1,6 +1,7 @@
 // One agent run: the supervisor, its adapter, and the broker the adapter asks through.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -24,6 +25,8 @@ public:
         // to hand back at once, or nullopt to ask.
         std::function<std::optional<Outcome>(const Ask&)> pre_answer;
         AdapterSettings settings;  // handed to the adapter (--allow-tools)
+        // How long a partial line (output after the last '\n') waits for its end before it goes on.
+        std::chrono::milliseconds partial_line_wait{50};
     };
 
     Session(boost::asio::io_context& io, Broker& broker, const AdapterInfo& adapter, Profile profile, Hooks hooks);
@@ -71,7 +74,6 @@ private:
     void hold(Stream stream, std::string_view text, bool line = false);
     void release_partial_lines();
     void output_added();
-    static constexpr std::chrono::milliseconds kPartialWait{50};  // a partial line waits at most this
     std::string partial_[2];  // stdout, stderr: after the last '\n', waiting for the rest of the line
     bool partial_wait_armed_ = false;
     static constexpr std::size_t kOutputPiece = 1u << 20;  // the most output held before it goes on

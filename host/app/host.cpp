@@ -1,6 +1,8 @@
 #include "app/host.hpp"
 
+#include <charconv>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 
@@ -16,6 +18,25 @@
 #include "transport/stdio.hpp"
 
 namespace askhost {
+
+namespace {
+
+// ASKHOST_PARTIAL_LINE_MS: how long a partial line of the agent's output waits for its end (tests
+// set a long wait so that fragments always join). Unset: the default; not 0..60000: an error.
+Result<std::chrono::milliseconds> partial_line_wait_from_env(std::chrono::milliseconds fallback) {
+    constexpr long kMaxMs = 60000;
+    const char* env = std::getenv("ASKHOST_PARTIAL_LINE_MS");
+    if (!env || !*env) return fallback;
+    const std::string_view text(env);
+    long ms = -1;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), ms);
+    if (ec != std::errc() || end != text.data() + text.size() || ms < 0 || ms > kMaxMs)
+        return Error::usage("ASKHOST_PARTIAL_LINE_MS=" + std::string(text) + ": expected milliseconds, 0 to " +
+                            std::to_string(kMaxMs) + "; using " + std::to_string(fallback.count()));
+    return std::chrono::milliseconds(ms);
+}
+
+}  // namespace
 
 Host::Host(const CliOptions& options, Mode mode)
     : opts_(options),
@@ -71,6 +92,10 @@ Host::Host(const CliOptions& options, Mode mode)
         else finish(1);
     };
     core_.on_log = [this](std::string_view m) { log(m); };
+    const auto default_wait = Session::Hooks{}.partial_line_wait;
+    auto wait = partial_line_wait_from_env(default_wait);
+    partial_line_wait_ = wait ? *wait : default_wait;
+    if (!wait) log(wait.error().message);
 
 #if ASKHOST_HAVE_TUI
     if (mode_ == Mode::Tui) {
@@ -127,6 +152,7 @@ Result<int> Host::start_agent(const LaunchSpec& spec, const std::string& adapter
     hooks.pre_answer = [this](const Ask& a) { return store_ ? store_->pre_answer(a) : std::nullopt; };
     hooks.settings.allow_tools = opts_.allow_tools;
     hooks.settings.one_shot = mode_ != Mode::Stdio;
+    hooks.partial_line_wait = partial_line_wait_;
     if (session_) retired_ = std::move(session_);
     output_paused_ = false;  // a new agent: nothing of it is waiting
     session_ = std::make_unique<Session>(io_, broker_, *adapter, opts_.profile.value_or(adapter->default_profile),

@@ -72,7 +72,8 @@ private:
     bool output_paused_ = false;
     bool primary_gone_ = false;
     std::optional<int> editor_exit_code_;
-    std::string last_hooked_;  // the ask --on-question last ran for
+    std::string last_hooked_;                      // the ask --on-question last ran for
+    std::chrono::milliseconds partial_line_wait_;  // ASKHOST_PARTIAL_LINE_MS (Session::Hooks)
 };
 
 }  // namespace askhost

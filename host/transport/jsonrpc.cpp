@@ -90,10 +90,12 @@ std::string error(std::string_view id_json, int code, std::string_view message, 
 }  // namespace jsonrpc
 
 Responder::Responder(std::function<void(std::string)> send, std::string id_json, std::shared_ptr<const bool> silenced)
-    : state_(std::make_unique<State>(State{std::move(send), std::move(id_json), std::move(silenced), false})) {}
+    : state_(std::make_shared<State>(State{std::move(send), std::move(id_json), std::move(silenced)})) {}
 
 Responder::~Responder() {
-    if (state_ && !state_->done) error(rpc_error::internal_error, "request dropped without a reply");
+    if (!state_ || state_->done) return;
+    if (state_->cancelled) error(rpc_error::request_cancelled, "request cancelled");
+    else error(rpc_error::internal_error, "request dropped without a reply");
 }
 
 void Responder::send(std::string message) {
@@ -180,12 +182,33 @@ void RpcEndpoint::receive(const rapidjson::Value& doc) {
         return;
     }
     if (has_id) {
-        Responder r(send_, id_json, silenced_);
+        Responder r = respond_to(id_json);
         if (on_request) on_request(method, params, std::move(r));
         else r.error(rpc_error::method_not_found, "method not found: " + std::string(method));
-    } else if (on_notify) {
-        on_notify(method, params);
+    } else {
+        if (method == "$/cancelRequest") cancel_requested(params);
+        if (on_notify) on_notify(method, params);
     }
+}
+
+Responder RpcEndpoint::respond_to(const std::string& id_json) {
+    std::erase_if(unanswered_, [](const auto& entry) {
+        auto state = entry.second.lock();
+        return !state || state->done;
+    });
+    Responder r(send_, id_json, silenced_);
+    unanswered_[id_json] = r.state_;
+    return r;
+}
+
+void RpcEndpoint::cancel_requested(const rapidjson::Value& params) {
+    if (!params.IsObject()) return;
+    auto id = params.FindMember("id");
+    // The type first: serialising a nested id would recurse as deep as it is nested.
+    if (id == params.MemberEnd() || (!id->value.IsString() && !id->value.IsInt64())) return;
+    auto it = unanswered_.find(to_json(id->value));
+    if (it == unanswered_.end()) return;
+    if (auto state = it->second.lock()) state->cancelled = true;
 }
 
 // A reply to one of our calls.

@@ -33,7 +33,7 @@ struct RpcError {
 };
 
 // Replies to one incoming request, exactly once (a Responder dropped unanswered replies with an
-// internal error, so a client never waits forever).
+// internal error, so a client never waits forever; with -32800 when the client cancelled it).
 class Responder {
 public:
     Responder() = default;
@@ -51,14 +51,16 @@ public:
     std::string id_json() const { return state_ ? state_->id_json : std::string("null"); }
 
 private:
+    friend class RpcEndpoint;  // marks the request cancelled ($/cancelRequest)
     struct State {
         std::function<void(std::string)> send;
         std::string id_json;
         std::shared_ptr<const bool> silenced;
         bool done = false;
+        bool cancelled = false;  // the peer sent $/cancelRequest for it
     };
     void send(std::string message);
-    std::unique_ptr<State> state_;
+    std::shared_ptr<State> state_;
 };
 
 class RpcEndpoint {
@@ -84,7 +86,8 @@ public:
     // for our call waiting for a reply, a problem for anything else), before any handler sees it.
     std::size_t max_depth = 0;
 
-    // One complete message body.
+    // One complete message body. A $/cancelRequest (LSP's) marks the request it names, so that if
+    // its handler drops it the peer hears -32800, and then goes to on_notify like any other.
     void receive(std::string_view body);
     // One message its channel has parsed already (with json::parse), e.g. to keep lines that are
     // not JSON for itself.
@@ -106,10 +109,14 @@ private:
     void send_error(std::string_view id_json, int code, std::string_view message);
 
     void reply_received(const rapidjson::Value& message, const std::string& id_json);
+    Responder respond_to(const std::string& id_json);
+    void cancel_requested(const rapidjson::Value& params);
 
     Send send_;
     std::shared_ptr<bool> silenced_ = std::make_shared<bool>(false);
     std::map<std::string, OnReply> calls_;  // id (JSON text) -> reply handler
+    // The peer's requests not answered yet: id (JSON text) -> its Responder's state.
+    std::map<std::string, std::weak_ptr<Responder::State>> unanswered_;
     long next_id_ = 1;
     bool closed_ = false;
 };

@@ -137,7 +137,9 @@ def codex_output_in_whole_lines():
     mock = Mock(wd, ["mcp__ask__ask_user_question", "ask_user_question"], QUESTIONS)
     write_codex_config(wd, mock)
     codex = agent_bin("openai-codex", "codex")
-    ed = start(wd, agent_env(wd, mock), [codex, "exec", "--skip-git-repo-check", "Set up the project."])
+    # A long partial-line wait: the fragments join however loaded the machine is.
+    ed = start(wd, agent_env(wd, mock, ASKHOST_PARTIAL_LINE_MS="2000"),
+               [codex, "exec", "--skip-git-repo-check", "Set up the project."])
     answer(ed, {"answered": True, "answers": [option(DB_Q, "SQLite")]})
     ed.method("agent/exit", timeout=TIMEOUT)
     err = [m["params"]["text"] for m in ed.seen if m.get("method") == "agent/output" and m["params"]["stream"] == "stderr"]

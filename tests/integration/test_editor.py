@@ -52,22 +52,45 @@ def strict_answers_over_the_cap_are_kept_in_a_file_lenient_ones_whole():
         shutdown(ed)
 
 
+def stderr_output(ed):
+    return ed.method("agent/output", where=lambda m: m["params"]["stream"] == "stderr")["params"]["text"]
+
+
 @case
 def agent_output_goes_on_in_whole_lines():
     """stderr written in fragments (as Codex writes `workdir: DIR`) reaches the editor as one line;
-    a partial line with no line break after it (a prompt) still goes on, without waiting for exit."""
+    a partial line with no line break after it (a prompt) still goes on, while the agent waits.
+    The partial-line wait is long here (ASKHOST_PARTIAL_LINE_MS) so that fragments 5 ms apart join
+    however loaded the machine is; the agent waits for input, far longer than that."""
     wd = Workdir()
-    ed, _ = start(wd, [{"errraw": "workdir:"}, {"sleep": 0.005}, {"errraw": " "}, {"sleep": 0.005},
-                       {"errraw": "/tmp/project"}, {"sleep": 0.005}, {"errraw": "\n"}, {"errraw": "Continue? "},
-                       {"sleep": 1.5}, {"err": "bye"}])
-    first = ed.method("agent/output", where=lambda m: m["params"]["stream"] == "stderr")
-    equal(first["params"]["text"], "workdir: /tmp/project\n", "one whole line")
-    prompt = ed.method("agent/output", where=lambda m: m["params"]["stream"] == "stderr")
-    equal(prompt["params"]["text"], "Continue? ", "the partial line on its own")
+    steps = [{"errraw": "workdir:"}, {"sleep": 0.005}, {"errraw": " "}, {"sleep": 0.005},
+             {"errraw": "/tmp/project"}, {"sleep": 0.005}, {"errraw": "\n"}, {"errraw": "Continue? "}, {"recv": 1}]
+    ed = Editor(wd, ["--"] + wd.agent(steps), env=wd.env(ASKHOST_PARTIAL_LINE_MS="2000"))
+    ed.initialize()
+    equal(stderr_output(ed), "workdir: /tmp/project\n", "one whole line")
+    equal(stderr_output(ed), "Continue? ", "the partial line on its own")
     check(not [m for m in ed.seen if m.get("method") == "agent/exit"], "before the agent exits")
-    ed.method("agent/output", where=lambda m: m["params"]["text"] == "bye\n")
-    ed.method("agent/exit")
     shutdown(ed)
+
+
+@case
+def a_partial_line_goes_on_after_the_wait():
+    """The default wait (and the default when ASKHOST_PARTIAL_LINE_MS does not read, which is
+    reported): the whole line goes on at once, the prompt after it on its own, while the agent
+    waits for input."""
+    for env, problem in ((None, None), ("soon", "ASKHOST_PARTIAL_LINE_MS=soon: expected milliseconds")):
+        wd = Workdir()
+        steps = [{"errraw": "ready\nContinue? "}, {"recv": 1}]
+        ed = Editor(wd, ["--"] + wd.agent(steps), env=wd.env(**({"ASKHOST_PARTIAL_LINE_MS": env} if env else {})))
+        ed.initialize()
+        equal(stderr_output(ed), "ready\n", "the whole line")
+        equal(stderr_output(ed), "Continue? ", "the partial line, after the wait")
+        check(not [m for m in ed.seen if m.get("method") == "agent/exit"], "before the agent exits")
+        shutdown(ed)
+        if problem:
+            with open(ed.stderr_path) as f:
+                logged = f.read()
+            check(problem in logged, f"reported: {logged!r}")
 
 
 @case

@@ -414,3 +414,41 @@ BOOST_AUTO_TEST_CASE(a_reply_kept_for_later_answers_once_and_a_dropped_one_errs)
     s.held.reset();  // the last copy goes unanswered
     BOOST_TEST(s.sent.back().find(R"("id":"b","error":{"code":-32603)") != std::string::npos);
 }
+
+// LSP's $/cancelRequest: a request the peer cancelled and its handler then dropped is answered
+// -32800 (RequestCancelled), not as a request dropped by mistake.
+BOOST_AUTO_TEST_CASE(a_cancelled_request_dropped_unanswered_is_request_cancelled) {
+    Pair p;
+    std::map<std::string, Responder> held;
+    std::vector<std::string> notified;
+    p.ep.on_request = [&](std::string_view, const rapidjson::Value& params, Responder r) {
+        held.emplace(params["k"].GetString(), std::move(r));
+    };
+    p.ep.on_notify = [&](std::string_view m, const rapidjson::Value&) { notified.emplace_back(m); };
+    p.ep.receive(R"({"jsonrpc":"2.0","id":7,"method":"wait","params":{"k":"int"}})");
+    p.ep.receive(R"({"jsonrpc":"2.0","id":"7","method":"wait","params":{"k":"string"}})");
+    p.ep.receive(R"({"jsonrpc":"2.0","id":8,"method":"wait","params":{"k":"answered"}})");
+    p.ep.receive(R"({"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":7}})");
+    p.ep.receive(R"({"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":8}})");
+    p.ep.receive(R"({"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":[[7]]}})");  // not an id: ignored
+    BOOST_TEST(notified == std::vector<std::string>(3, "$/cancelRequest"));  // the handler hears them all
+    held.at("answered").result("{}");  // a handler may still answer a cancelled request
+    held.erase("int");
+    held.erase("string");
+    held.clear();
+    BOOST_REQUIRE_EQUAL(p.sent.size(), 3u);
+    BOOST_TEST(p.sent[0] == R"({"jsonrpc":"2.0","id":8,"result":{}})");
+    BOOST_TEST(p.sent[1] == R"({"jsonrpc":"2.0","id":7,"error":{"code":-32800,"message":"request cancelled"}})");
+    BOOST_TEST(p.sent[2] ==
+               R"({"jsonrpc":"2.0","id":"7","error":{"code":-32603,"message":"request dropped without a reply"}})");
+}
+
+BOOST_AUTO_TEST_CASE(a_cancelled_typed_reply_dropped_is_request_cancelled) {
+    Server s;
+    s.rpc.receive(R"({"jsonrpc":"2.0","id":"c","method":"later"})");
+    s.rpc.receive(R"({"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"c"}})");
+    BOOST_TEST(s.sent.empty());
+    s.held.reset();
+    BOOST_REQUIRE_EQUAL(s.sent.size(), 1u);
+    BOOST_TEST(s.sent[0] == R"({"jsonrpc":"2.0","id":"c","error":{"code":-32800,"message":"request cancelled"}})");
+}
