@@ -118,12 +118,11 @@ public:
     explicit ClaudeAdapter(AdapterHost& host) : host_(host), open_(host) {
         for (const auto& t : host_.settings().allow_tools) policy_.allow(t);
         messages_.on<claude::ControlRequest>(claude::kControlRequest, [this](const auto& r) { control_request(r); })
-            .on<claude::ControlCancelRequest>(claude::kControlCancelRequest,
-                                              [this](const auto& c) { open_.take(c.request_id); })
-            .on<claude::ConversationMessage>(claude::kAssistant, [this](const auto& m) { assistant(m.message); })
-            .on<claude::ConversationMessage>(claude::kUser, [this](const auto& m) { tool_results(m.message); })
-            .on<claude::Result>(claude::kResult, [this](const auto& r) { result(r); })
-            .on<claude::System>(claude::kSystem, [this](const auto& s) { system(s); })
+            .on<claude::Envelope>("control_cancel_request", [this](const auto& c) { open_.take(c.request_id); })
+            .on<claude::ConversationMessage>("assistant", [this](const auto& m) { assistant(m.message); })
+            .on<claude::ConversationMessage>("user", [this](const auto& m) { tool_results(m.message); })
+            .on<claude::Result>("result", [this](const auto& r) { result(r); })
+            .on<claude::System>("system", [this](const auto& s) { system(s); })
             .on<claude::ControlResponse>(claude::kControlResponse, [this](const auto& r) {
                 if (r.response.subtype == "error") host_.log("claude: " + r.response.error);
             });
@@ -202,7 +201,7 @@ private:
         const claude::ToolRequest& req = *r.request;
         const std::string& id = r.request_id;
         // Hooks and MCP messages are not ours to answer: say so, so Claude does not wait.
-        if (req.subtype != claude::kCanUseTool)
+        if (req.subtype != "can_use_tool")
             return send(claude::ControlError{id, "askhost does not handle " + req.subtype});
         if (req.tool_name.empty()) return deny(id, "askhost: a can_use_tool request without a tool_name");
         // A sub-agent's call carries its agent_id (Claude Code 2.1): REQ-AUQ-005, it may not ask.

@@ -50,20 +50,13 @@ const rapidjson::Value& ToolRequest::input_or_empty() const {
 }
 
 json::Status from_json(const rapidjson::Value& v, ToolRequest& out, const Path& at) {
-    return ObjectReader(v, at)
-        .lenient("subtype", out.subtype)
-        .lenient("tool_name", out.tool_name)
-        .lenient("agent_id", out.agent_id)
-        .lenient("input", out.input)
-        .status();
+    ObjectReader o(v, at);
+    o.lenient("subtype", out.subtype).lenient("tool_name", out.tool_name).lenient("agent_id", out.agent_id);
+    return o.lenient("input", out.input).status();
 }
 
 json::Status from_json(const rapidjson::Value& v, ControlRequest& out, const Path& at) {
     return ObjectReader(v, at).lenient("request_id", out.request_id).lenient("request", out.request).status();
-}
-
-json::Status from_json(const rapidjson::Value& v, ControlCancelRequest& out, const Path& at) {
-    return ObjectReader(v, at).lenient("request_id", out.request_id).status();
 }
 
 json::Status from_json(const rapidjson::Value& v, ControlResponseBody& out, const Path& at) {
@@ -86,14 +79,9 @@ json::Status from_json(const rapidjson::Value& v, ResultText& out, const Path& a
 
 json::Status from_json(const rapidjson::Value& v, ContentBlock& out, const Path& at) {
     if (!json::is_object(v)) return {};  // skipped, not the end of the message
-    return ObjectReader(v, at)
-        .lenient("type", out.type)
-        .lenient("text", out.text)
-        .lenient("name", out.name)
-        .lenient("input", out.input)
-        .lenient("content", out.content)
-        .lenient("is_error", out.is_error)
-        .status();
+    ObjectReader o(v, at);
+    o.lenient("type", out.type).lenient("text", out.text).lenient("name", out.name).lenient("input", out.input);
+    return o.lenient("content", out.content).lenient("is_error", out.is_error).status();
 }
 
 json::Status from_json(const rapidjson::Value& v, MessageBody& out, const Path& at) {
@@ -105,28 +93,21 @@ json::Status from_json(const rapidjson::Value& v, ConversationMessage& out, cons
 }
 
 json::Status from_json(const rapidjson::Value& v, Result& out, const Path& at) {
-    return ObjectReader(v, at)
-        .lenient("subtype", out.subtype)
-        .lenient("result", out.result)
-        .lenient("is_error", out.is_error)
-        .status();
+    ObjectReader o(v, at);
+    return o.lenient("subtype", out.subtype).lenient("result", out.result).lenient("is_error", out.is_error).status();
 }
 
 json::Status from_json(const rapidjson::Value& v, System& out, const Path& at) {
-    return ObjectReader(v, at)
-        .lenient("subtype", out.subtype)
-        .lenient("session_id", out.session_id)
-        .lenient("model", out.model)
-        .lenient("error", out.error)
-        .lenient("attempt", out.attempt)
-        .status();
+    ObjectReader o(v, at);
+    o.lenient("subtype", out.subtype).lenient("session_id", out.session_id).lenient("model", out.model);
+    return o.lenient("error", out.error).lenient("attempt", out.attempt).status();
 }
 
 // ---- writing ------------------------------------------------------------------------------------
 
 void to_json(const UserMessage& m, json::Writer& w) {
     ObjectWriter o(w);
-    o.field("type", kUser).field("session_id", "");
+    o.field("type", "user").field("session_id", "");
     o.object("message", [&](ObjectWriter& msg) { msg.field("role", "user").field("content", m.text); });
     o.field("parent_tool_use_id", json::Null{});
 }

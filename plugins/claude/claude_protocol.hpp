@@ -14,20 +14,14 @@
 
 namespace askhost::claude {
 
-// The message types askhost reads.
+// Both ways: Claude's requests and askhost's, and the answers to them.
 inline constexpr std::string_view kControlRequest = "control_request";
-inline constexpr std::string_view kControlCancelRequest = "control_cancel_request";
 inline constexpr std::string_view kControlResponse = "control_response";
-inline constexpr std::string_view kAssistant = "assistant";
-inline constexpr std::string_view kUser = "user";
-inline constexpr std::string_view kResult = "result";
-inline constexpr std::string_view kSystem = "system";
-
-inline constexpr std::string_view kCanUseTool = "can_use_tool";
 
 // ---- what askhost reads ---------------------------------------------------------------------
 
-// What any message says of itself: enough to answer one too deep to read further.
+// What any message says of itself: enough to answer one too deep to read further, and all of
+// control_cancel_request (Claude no longer wants request_id answered).
 struct Envelope {
     std::string type, request_id;
 };
@@ -48,12 +42,6 @@ struct ControlRequest {
     std::optional<ToolRequest> request;  // no object: the message is ignored
 };
 json::Status from_json(const rapidjson::Value& v, ControlRequest& out, const json::Path& at);
-
-// Claude no longer wants request_id answered.
-struct ControlCancelRequest {
-    std::string request_id;
-};
-json::Status from_json(const rapidjson::Value& v, ControlCancelRequest& out, const json::Path& at);
 
 // Claude's answer to askhost's own requests: only an error is worth a word.
 struct ControlResponseBody {
@@ -127,20 +115,17 @@ void to_json(const Interrupt& r, json::Writer& w);
 // can_use_tool's answers: allow with the tool's input (JSON text, numbers as Claude wrote them),
 // or deny with the message the model reads.
 struct Allow {
-    std::string_view request_id;
-    std::string_view updated_input_json;
+    std::string_view request_id, updated_input_json;
 };
 struct Deny {
-    std::string_view request_id;
-    std::string_view message;
+    std::string_view request_id, message;
 };
 void to_json(const Allow& a, json::Writer& w);
 void to_json(const Deny& d, json::Writer& w);
 
 // A control request askhost does not handle, said so that Claude does not wait.
 struct ControlError {
-    std::string_view request_id;
-    std::string_view error;
+    std::string_view request_id, error;
 };
 void to_json(const ControlError& e, json::Writer& w);
 

@@ -84,13 +84,13 @@ namespace {
 class PiAdapter final : public AgentAdapter {
 public:
     explicit PiAdapter(AdapterHost& host) : host_(host), dialogs_(host) {
-        messages_.on<pi::UiRequest>(pi::kExtensionUiRequest, [this](const auto& r) { ui_request(r); })
-            .on<json::Ignored>(pi::kAgentStart, [this](const auto&) { streaming_ = true; })
-            .on<json::Ignored>(pi::kAgentEnd, [this](const auto&) { agent_end(); })
-            .on<pi::ToolExecutionStart>(pi::kToolExecutionStart, [this](const auto& t) { tool_started(t); })
-            .on<pi::ToolExecutionEnd>(pi::kToolExecutionEnd, [this](const auto& t) { tool_ended(t); })
-            .on<pi::MessageEnd>(pi::kMessageEnd, [this](const auto& m) { message_end(m.message); })
-            .on<pi::Response>(pi::kResponse, [this](const auto& r) {
+        messages_.on<pi::UiRequest>("extension_ui_request", [this](const auto& r) { ui_request(r); })
+            .on<json::Ignored>("agent_start", [this](const auto&) { streaming_ = true; })
+            .on<json::Ignored>("agent_end", [this](const auto&) { agent_end(); })
+            .on<pi::ToolExecution>("tool_execution_start", [this](const auto& t) { tool_started(t); })
+            .on<pi::ToolExecution>("tool_execution_end", [this](const auto& t) { tool_ended(t); })
+            .on<pi::MessageEnd>("message_end", [this](const auto& m) { message_end(m.message); })
+            .on<pi::Response>("response", [this](const auto& r) {
                 if (!r.success) say(Stream::Stderr, "pi: " + r.command + " failed: " + r.error);
             });
     }
@@ -214,7 +214,7 @@ private:
         if (one_shot_) host_.close_input();
     }
 
-    void tool_started(const pi::ToolExecutionStart& t) {
+    void tool_started(const pi::ToolExecution& t) {
         running_tools_.push_back(t.tool_call_id);
         // Serialising recurses as deep as the value nests.
         std::string shown;
@@ -224,7 +224,7 @@ private:
         say(Stream::Stdout, "* " + t.tool_name + shown);
     }
 
-    void tool_ended(const pi::ToolExecutionEnd& t) {
+    void tool_ended(const pi::ToolExecution& t) {
         std::erase(running_tools_, t.tool_call_id);
         if (!t.tool_call_id.empty())
             for (const auto& id : dialogs_.ids_where([&](const Dialog& d) { return d.tool == t.tool_call_id; }))

@@ -30,44 +30,26 @@ json::Status from_json(const rapidjson::Value& v, Millis& out, const Path& at) {
 }
 
 json::Status from_json(const rapidjson::Value& v, UiRequest& out, const Path& at) {
-    return ObjectReader(v, at)
-        .lenient("id", out.id)
-        .lenient("method", out.method)
-        .lenient("title", out.title)
-        .lenient("message", out.message)
-        .lenient("notifyType", out.notify_type)
-        .lenient("prefill", out.prefill)
-        .lenient("options", out.options)
-        .lenient("timeout", out.timeout)
-        .status();
-}
-
-json::Status from_json(const rapidjson::Value& v, ToolExecutionStart& out, const Path& at) {
-    return ObjectReader(v, at)
-        .lenient("toolCallId", out.tool_call_id)
-        .lenient("toolName", out.tool_name)
-        .lenient("args", out.args)
-        .status();
+    ObjectReader o(v, at);
+    o.lenient("id", out.id).lenient("method", out.method).lenient("title", out.title).lenient("message", out.message);
+    o.lenient("notifyType", out.notify_type).lenient("prefill", out.prefill).lenient("options", out.options);
+    return o.lenient("timeout", out.timeout).status();
 }
 
 json::Status from_json(const rapidjson::Value& v, ToolResult& out, const Path& at) {
     return ObjectReader(v, at).lenient("content", out.content).status();
 }
 
-json::Status from_json(const rapidjson::Value& v, ToolExecutionEnd& out, const Path& at) {
-    return ObjectReader(v, at)
-        .lenient("toolCallId", out.tool_call_id)
-        .lenient("isError", out.is_error)
-        .lenient("result", out.result)
-        .status();
+json::Status from_json(const rapidjson::Value& v, ToolExecution& out, const Path& at) {
+    ObjectReader o(v, at);
+    o.lenient("toolCallId", out.tool_call_id).lenient("toolName", out.tool_name).lenient("args", out.args);
+    return o.lenient("isError", out.is_error).lenient("result", out.result).status();
 }
 
 json::Status from_json(const rapidjson::Value& v, AgentMessage& out, const Path& at) {
-    return ObjectReader(v, at)
-        .lenient("role", out.role)
-        .lenient("errorMessage", out.error_message)
-        .lenient("content", out.content)
-        .status();
+    ObjectReader o(v, at);
+    o.lenient("role", out.role).lenient("errorMessage", out.error_message);
+    return o.lenient("content", out.content).status();
 }
 
 json::Status from_json(const rapidjson::Value& v, MessageEnd& out, const Path& at) {
@@ -75,11 +57,8 @@ json::Status from_json(const rapidjson::Value& v, MessageEnd& out, const Path& a
 }
 
 json::Status from_json(const rapidjson::Value& v, Response& out, const Path& at) {
-    return ObjectReader(v, at)
-        .lenient("command", out.command)
-        .lenient("error", out.error)
-        .lenient("success", out.success)
-        .status();
+    ObjectReader o(v, at);
+    return o.lenient("command", out.command).lenient("error", out.error).lenient("success", out.success).status();
 }
 
 // ---- writing ------------------------------------------------------------------------------------
@@ -94,10 +73,8 @@ void to_json(const Abort& a, json::Writer& w) { ObjectWriter(w).field("id", a.id
 
 void to_json(const UiResponse& r, json::Writer& w) {
     ObjectWriter o(w);
-    o.field("type", "extension_ui_response")
-        .field("id", r.id)
-        .optional("value", r.value)
-        .optional("confirmed", r.confirmed);
+    o.field("type", "extension_ui_response").field("id", r.id);
+    o.optional("value", r.value).optional("confirmed", r.confirmed);
     if (r.cancelled) o.field("cancelled", true);
 }
 

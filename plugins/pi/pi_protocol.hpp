@@ -13,15 +13,6 @@
 
 namespace askhost::pi {
 
-// The message types askhost reads.
-inline constexpr std::string_view kExtensionUiRequest = "extension_ui_request";
-inline constexpr std::string_view kAgentStart = "agent_start";
-inline constexpr std::string_view kAgentEnd = "agent_end";
-inline constexpr std::string_view kToolExecutionStart = "tool_execution_start";
-inline constexpr std::string_view kToolExecutionEnd = "tool_execution_end";
-inline constexpr std::string_view kMessageEnd = "message_end";
-inline constexpr std::string_view kResponse = "response";
-
 // ---- what askhost reads ---------------------------------------------------------------------
 
 // A content block; a block that is no object reads as one of no type.
@@ -54,23 +45,19 @@ struct UiRequest {
 };
 json::Status from_json(const rapidjson::Value& v, UiRequest& out, const json::Path& at);
 
-struct ToolExecutionStart {
-    std::string tool_call_id, tool_name;
-    json::Borrowed args;
-};
-json::Status from_json(const rapidjson::Value& v, ToolExecutionStart& out, const json::Path& at);
-
 struct ToolResult {
     std::vector<ContentBlock> content;
 };
 json::Status from_json(const rapidjson::Value& v, ToolResult& out, const json::Path& at);
 
-struct ToolExecutionEnd {
-    std::string tool_call_id;
+// tool_execution_start (its arguments) and tool_execution_end (its result).
+struct ToolExecution {
+    std::string tool_call_id, tool_name;
+    json::Borrowed args;
     bool is_error = false;
     ToolResult result;
 };
-json::Status from_json(const rapidjson::Value& v, ToolExecutionEnd& out, const json::Path& at);
+json::Status from_json(const rapidjson::Value& v, ToolExecution& out, const json::Path& at);
 
 // A message of the conversation; its content is absent unless it was an array.
 struct AgentMessage {
@@ -96,14 +83,12 @@ json::Status from_json(const rapidjson::Value& v, Response& out, const json::Pat
 // A prompt; during a turn pi refuses one that does not say to follow up.
 struct Prompt {
     std::string_view id, message;
-    bool follow_up = false;
+    bool follow_up = false;  // streamingBehavior: followUp
 };
-void to_json(const Prompt& p, json::Writer& w);
 
 struct Abort {
     std::string_view id;
 };
-void to_json(const Abort& a, json::Writer& w);
 
 // A dialog's answer: one of value (select, input, editor), confirmed (confirm) or cancelled.
 struct UiResponse {
@@ -112,6 +97,9 @@ struct UiResponse {
     std::optional<bool> confirmed;
     bool cancelled = false;
 };
+
+void to_json(const Prompt& p, json::Writer& w);
+void to_json(const Abort& a, json::Writer& w);
 void to_json(const UiResponse& r, json::Writer& w);
 
 }  // namespace askhost::pi
