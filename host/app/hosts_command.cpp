@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <initializer_list>
+#include <optional>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,29 +30,40 @@ std::string cwd() {
     return ::getcwd(buf, sizeof buf) ? std::string(buf) : std::string();
 }
 
-}  // namespace
-
-int run_hosts(const std::vector<std::string>& args) {
-    bool as_json = false;
+// `askhost COMMAND`'s arguments: -h/--help prints the usage (exit 0), and anything but one of
+// `flags` is refused (exit 2); otherwise nullopt, with `flag` the last of them given.
+std::optional<int> read_flags(std::string_view command, std::string_view usage, const std::vector<std::string>& args,
+                              std::initializer_list<std::string_view> flags, std::string_view& flag) {
     for (const auto& a : args) {
         if (a == "-h" || a == "--help") {
-            write_all(1,
-                      "usage: askhost hosts [--json]\n"
-                      "The running askhost hosts of this user (the registry), with the one an agent\n"
-                      "started in this directory would ask through marked '*'. Kinds: editor (an\n"
-                      "editor's standing host), agent (askhost running an agent in a terminal), print\n"
-                      "(askhost --print: nobody to show questions to), mcp (an askhost mcp holding a\n"
-                      "question nobody could be shown). Agents ask through editor and agent hosts;\n"
-                      "`askhost attach` finds the others too.\n");
+            write_all(1, usage);
             return 0;
         }
-        if (a == "--json") {
-            as_json = true;
-            continue;
+        if (std::find(flags.begin(), flags.end(), a) == flags.end()) {
+            const std::string name(command);
+            write_all(2, "askhost " + name + ": unknown argument '" + a + "'\nTry 'askhost " + name + " --help'.\n");
+            return 2;
         }
-        write_all(2, "askhost hosts: unknown argument '" + a + "'\nTry 'askhost hosts --help'.\n");
-        return 2;
+        flag = a;
     }
+    return std::nullopt;
+}
+
+}  // namespace
+
+constexpr std::string_view kHostsUsage =
+    "usage: askhost hosts [--json]\n"
+    "The running askhost hosts of this user (the registry), with the one an agent\n"
+    "started in this directory would ask through marked '*'. Kinds: editor (an\n"
+    "editor's standing host), agent (askhost running an agent in a terminal), print\n"
+    "(askhost --print: nobody to show questions to), mcp (an askhost mcp holding a\n"
+    "question nobody could be shown). Agents ask through editor and agent hosts;\n"
+    "`askhost attach` finds the others too.\n";
+
+int run_hosts(const std::vector<std::string>& args) {
+    std::string_view flag;
+    if (auto done = read_flags("hosts", kHostsUsage, args, {"--json"}, flag)) return *done;
+    const bool as_json = flag == "--json";
     auto registry = socket_directory();
     if (!registry) {
         write_all(2, "askhost hosts: " + registry.error().message + "\n");
@@ -114,27 +127,21 @@ std::string hosts_report(const std::vector<HostRecord>& hosts, const std::string
     return out;
 }
 
+constexpr std::string_view kStatusUsage =
+    "usage: askhost status [--tmux | --json]\n"
+    "How many questions wait for an answer, over every running askhost of this user.\n"
+    "It reads the registry only, so a stuck host cannot make it wait.\n"
+    "  --tmux   one short line for tmux's status line, empty when nothing waits:\n"
+    "           set -g status-right '#(askhost status --tmux)'\n"
+    "  --json   {waiting, hosts: [{pid, kind, socket, waiting, waitingSince, folders}]}\n"
+    "`askhost attach --next` answers the oldest waiting question.\n";
+
 int run_status(const std::vector<std::string>& args) {
-    StatusForm form = StatusForm::Text;
-    for (const auto& a : args) {
-        if (a == "-h" || a == "--help") {
-            write_all(1,
-                      "usage: askhost status [--tmux | --json]\n"
-                      "How many questions wait for an answer, over every running askhost of this user.\n"
-                      "It reads the registry only, so a stuck host cannot make it wait.\n"
-                      "  --tmux   one short line for tmux's status line, empty when nothing waits:\n"
-                      "           set -g status-right '#(askhost status --tmux)'\n"
-                      "  --json   {waiting, hosts: [{pid, kind, socket, waiting, waitingSince, folders}]}\n"
-                      "`askhost attach --next` answers the oldest waiting question.\n");
-            return 0;
-        }
-        if (a == "--tmux") form = StatusForm::Tmux;
-        else if (a == "--json") form = StatusForm::Json;
-        else {
-            write_all(2, "askhost status: unknown argument '" + a + "'\nTry 'askhost status --help'.\n");
-            return 2;
-        }
-    }
+    std::string_view flag;
+    if (auto done = read_flags("status", kStatusUsage, args, {"--tmux", "--json"}, flag)) return *done;
+    const StatusForm form = flag == "--tmux"   ? StatusForm::Tmux
+                            : flag == "--json" ? StatusForm::Json
+                                               : StatusForm::Text;
     auto registry = socket_directory();
     std::vector<HostRecord> hosts;
     if (registry) hosts = list_hosts(*registry);

@@ -98,20 +98,23 @@ struct AdapterInfo {
     std::function<std::vector<std::string>(std::vector<std::string> argv)> prepare_argv;
     // Subcommands this plugin serves, `askhost NAME ARGS...` (askhost mcp, askhost hook): name ->
     // the function that runs it and returns the exit status.
-    std::vector<std::pair<std::string, std::function<int(const std::vector<std::string>& args)>>> commands;
+    using Commands = std::vector<std::pair<std::string, std::function<int(const std::vector<std::string>& args)>>>;
+    Commands commands;
 };
 
-// The AdapterInfo of the adapter class Adapter (made from the AdapterHost); the caller adds any
-// prepare_argv and commands.
+// The AdapterInfo of the adapter class Adapter (made from the AdapterHost), with the subcommands
+// its plugin serves; the caller adds any prepare_argv.
 template <typename Adapter>
 AdapterInfo adapter_info(std::string name, std::string summary, Profile default_profile,
-                         std::function<bool(const std::vector<std::string>& argv)> detects) {
+                         std::function<bool(const std::vector<std::string>& argv)> detects,
+                         AdapterInfo::Commands commands = {}) {
     AdapterInfo info;
     info.name = std::move(name);
     info.summary = std::move(summary);
     info.default_profile = default_profile;
     info.create = [](AdapterHost& host) -> std::unique_ptr<AgentAdapter> { return std::make_unique<Adapter>(host); };
     info.detects = std::move(detects);
+    info.commands = std::move(commands);
     return info;
 }
 

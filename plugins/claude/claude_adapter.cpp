@@ -302,11 +302,9 @@ private:
 }  // namespace
 
 void register_claude_adapter(AdapterRegistry& registry) {
-    auto info = adapter_info<ClaudeAdapter>(
+    registry.add(adapter_info<ClaudeAdapter>(
         "claude", "Claude Code on its stream-json control channel (AskUserQuestion, tool permissions)", Profile::Strict,
-        detects_program("claude"));
-    info.commands.emplace_back("hook", claude::run_hook);
-    registry.add(std::move(info));
+        detects_program("claude"), {{"hook", claude::run_hook}}));
 }
 
 }  // namespace askhost

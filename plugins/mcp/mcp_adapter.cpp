@@ -7,10 +7,6 @@
 
 namespace askhost {
 
-namespace mcp {
-int run_mcp(const std::vector<std::string>& args);
-}
-
 namespace {
 
 class McpAdapter final : public AgentAdapter {
@@ -28,12 +24,14 @@ private:
 
 }  // namespace
 
+namespace mcp {
+int run_mcp(const std::vector<std::string>& args);  // `askhost mcp` (mcp_command.cpp)
+}
+
 void register_mcp_adapter(AdapterRegistry& registry) {
-    auto info = adapter_info<McpAdapter>(
+    registry.add(adapter_info<McpAdapter>(
         "mcp", "agents that ask through `askhost mcp` (Codex, any MCP client): output passed on", Profile::Strict,
-        detects_program("codex"));
-    info.commands.emplace_back("mcp", mcp::run_mcp);
-    registry.add(std::move(info));
+        detects_program("codex"), {{"mcp", mcp::run_mcp}}));
 }
 
 }  // namespace askhost

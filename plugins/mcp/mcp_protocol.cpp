@@ -7,20 +7,21 @@ namespace askhost::mcp {
 using json::ObjectReader;
 using json::ObjectWriter;
 using json::Path;
+using rapidjson::Value;
 
 namespace {
 
 struct ClientInfo {
     std::string name;
 };
-json::Status from_json(const rapidjson::Value& v, ClientInfo& out, const Path& at) {
+json::Status from_json(const Value& v, ClientInfo& out, const Path& at) {
     return ObjectReader(v, at).required("name", out.name).status();
 }
 
 struct CodexTurnMetadata {
     std::string thread_source, subagent_kind;
 };
-json::Status from_json(const rapidjson::Value& v, CodexTurnMetadata& out, const Path& at) {
+json::Status from_json(const Value& v, CodexTurnMetadata& out, const Path& at) {
     return ObjectReader(v, at)
         .lenient("thread_source", out.thread_source)
         .lenient("subagent_kind", out.subagent_kind)
@@ -29,7 +30,7 @@ json::Status from_json(const rapidjson::Value& v, CodexTurnMetadata& out, const 
 
 }  // namespace
 
-json::Status from_json(const rapidjson::Value& v, InitializeParams& out, const Path& at) {
+json::Status from_json(const Value& v, InitializeParams& out, const Path& at) {
     ObjectReader o(v, at);
     std::optional<ClientInfo> client;
     o.lenient("protocolVersion", out.protocol_version).lenient("clientInfo", client);
@@ -39,7 +40,7 @@ json::Status from_json(const rapidjson::Value& v, InitializeParams& out, const P
     return {};
 }
 
-json::Status from_json(const rapidjson::Value& v, ToolCallMeta& out, const Path& at) {
+json::Status from_json(const Value& v, ToolCallMeta& out, const Path& at) {
     ObjectReader o(v, at);
     std::optional<CodexTurnMetadata> codex;
     json::Borrowed token;
@@ -50,7 +51,7 @@ json::Status from_json(const rapidjson::Value& v, ToolCallMeta& out, const Path&
     return {};
 }
 
-json::Status from_json(const rapidjson::Value& v, CallToolParams& out, const Path& at) {
+json::Status from_json(const Value& v, CallToolParams& out, const Path& at) {
     return ObjectReader(v, at)
         .required("name", out.name)
         .optional("arguments", out.arguments)
@@ -58,7 +59,7 @@ json::Status from_json(const rapidjson::Value& v, CallToolParams& out, const Pat
         .status();
 }
 
-json::Status from_json(const rapidjson::Value& v, CancelledParams& out, const Path& at) {
+json::Status from_json(const Value& v, CancelledParams& out, const Path& at) {
     return ObjectReader(v, at).required("requestId", out.request_id).status();
 }
 

@@ -1,5 +1,5 @@
-// The MCP messages `askhost mcp` reads and writes, as types (docs/mcp.md), read with from_json and
-// written with to_json. McpServer binds them to its handlers.
+// The MCP messages `askhost mcp` reads and writes, as types (docs/mcp.md), each with its
+// from_json or to_json. McpServer binds them to its handlers.
 #pragma once
 
 #include <optional>
@@ -16,9 +16,11 @@ struct InitializeParams {
     std::string client_name;  // clientInfo.name, when a non-empty string
     bool elicits = false;     // capabilities.elicitation is there
 };
+json::Status from_json(const rapidjson::Value& v, InitializeParams& out, const json::Path& at);
 struct InitializeResult {
     std::string protocol_version;  // the one negotiated
 };
+void to_json(const InitializeResult& r, json::Writer& w);
 
 // tools/call's _meta, as far as askhost reads it (leniently).
 struct ToolCallMeta {
@@ -28,17 +30,20 @@ struct ToolCallMeta {
     // The progress token (a string or a number) as the client wrote it, integers past 64 bits included.
     std::optional<std::string> progress_token;
 };
+json::Status from_json(const rapidjson::Value& v, ToolCallMeta& out, const json::Path& at);
 
 struct CallToolParams {
     std::string name;
     json::Borrowed arguments;  // for parse_ask_input, which names the fields it refuses
     ToolCallMeta meta;
 };
+json::Status from_json(const rapidjson::Value& v, CallToolParams& out, const json::Path& at);
 
 // notifications/cancelled.
 struct CancelledParams {
     RequestId request_id;
 };
+json::Status from_json(const rapidjson::Value& v, CancelledParams& out, const json::Path& at);
 
 // notifications/progress.
 struct ProgressParams {
@@ -46,13 +51,6 @@ struct ProgressParams {
     int progress = 0;
     std::string message;
 };
-
-json::Status from_json(const rapidjson::Value& v, InitializeParams& out, const json::Path& at);
-json::Status from_json(const rapidjson::Value& v, ToolCallMeta& out, const json::Path& at);
-json::Status from_json(const rapidjson::Value& v, CallToolParams& out, const json::Path& at);
-json::Status from_json(const rapidjson::Value& v, CancelledParams& out, const json::Path& at);
-
-void to_json(const InitializeResult& r, json::Writer& w);
 void to_json(const ProgressParams& p, json::Writer& w);
 
 }  // namespace askhost::mcp

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <rapidjson/document.h>
@@ -26,40 +27,17 @@ inline std::vector<std::string> json_events(std::string_view text) {
     struct Recorder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Recorder> {
         std::vector<std::string> out;
         bool Default() { return false; }  // numbers come as RawNumber: no other event is expected
-        bool Null() {
-            out.emplace_back("null");
-            return true;
-        }
-        bool Bool(bool b) {
-            out.emplace_back(b ? "true" : "false");
-            return true;
-        }
-        bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
-            out.push_back("n:" + std::string(s, n));
-            return true;
-        }
-        bool String(const char* s, rapidjson::SizeType n, bool) {
-            out.push_back("s:" + std::string(s, n));
-            return true;
-        }
-        bool Key(const char* s, rapidjson::SizeType n, bool) {
-            out.push_back("k:" + std::string(s, n));
-            return true;
-        }
-        bool StartObject() {
-            out.emplace_back("{");
-            return true;
-        }
-        bool EndObject(rapidjson::SizeType) {
-            out.emplace_back("}");
-            return true;
-        }
-        bool StartArray() {
-            out.emplace_back("[");
-            return true;
-        }
-        bool EndArray(rapidjson::SizeType) {
-            out.emplace_back("]");
+        bool Null() { return event("null"); }
+        bool Bool(bool b) { return event(b ? "true" : "false"); }
+        bool RawNumber(const char* s, rapidjson::SizeType n, bool) { return event("n:" + std::string(s, n)); }
+        bool String(const char* s, rapidjson::SizeType n, bool) { return event("s:" + std::string(s, n)); }
+        bool Key(const char* s, rapidjson::SizeType n, bool) { return event("k:" + std::string(s, n)); }
+        bool StartObject() { return event("{"); }
+        bool EndObject(rapidjson::SizeType) { return event("}"); }
+        bool StartArray() { return event("["); }
+        bool EndArray(rapidjson::SizeType) { return event("]"); }
+        bool event(std::string e) {
+            out.push_back(std::move(e));
             return true;
         }
     } recorder;

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include <boost/test/unit_test.hpp>
+
 #include "core/adapter.hpp"
 
 namespace askhost::testing {
@@ -60,6 +62,19 @@ inline std::unique_ptr<AgentAdapter> make_adapter(void (*register_fn)(AdapterReg
 inline void launch(AgentAdapter& adapter, std::vector<std::string> argv) {
     adapter.launching(argv);
     adapter.started();
+}
+
+// body(host, adapter, one_shot) for a command-line prompt both ways: the agent launched on argv
+// once as a one-shot run (no --stdio: no editor can prompt) and once not.
+template <typename Make, typename Body>
+void for_each_one_shot(Make make, const std::vector<std::string>& argv, Body body) {
+    for (bool one_shot : {true, false}) {
+        FakeHost host;
+        host.settings_.one_shot = one_shot;
+        auto adapter = make(host);
+        launch(*adapter, argv);
+        BOOST_TEST_CONTEXT("one_shot " << one_shot) { body(host, *adapter, one_shot); }
+    }
 }
 
 }  // namespace askhost::testing

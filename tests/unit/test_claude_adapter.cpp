@@ -170,17 +170,13 @@ BOOST_AUTO_TEST_CASE(stream_json_becomes_readable_output) {
 }
 
 BOOST_AUTO_TEST_CASE(a_command_line_prompt_is_one_turn_only_when_no_editor_can_prompt) {
-    for (bool one_shot : {true, false}) {
-        FakeHost host;
-        host.settings_.one_shot = one_shot;  // not --stdio / --stdio
-        auto a = make(host);
-        testing::launch(*a, {"claude", "do it"});
+    testing::for_each_one_shot(make, {"claude", "do it"}, [](FakeHost& host, AgentAdapter& a, bool one_shot) {
         BOOST_REQUIRE(host.sent.size() == 2u);
         BOOST_TEST(std::string(parse(host.sent[1])["message"]["content"].GetString()) == "do it");
         BOOST_TEST(!host.input_closed);
-        a->on_line(R"({"type":"result","subtype":"success","is_error":false,"result":"done"})");
+        a.on_line(R"({"type":"result","subtype":"success","is_error":false,"result":"done"})");
         BOOST_TEST(host.input_closed == one_shot);
-    }
+    });
 }
 
 // What askhost writes to Claude, byte for byte: the control channel's shapes stay as Claude reads them.

@@ -5,6 +5,7 @@
 #include <clocale>
 #include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
@@ -53,6 +54,11 @@ Question features() {
                   {"Authentication", "REST API", "Admin Dashboard"}, {"OAuth2 + JWT", "OpenAPI spec included"}, true);
 }
 
+Question frameworks() {
+    return choice("Which framework should we use?", "Framework Selection",
+                  {"Express.js", "Fastify", "Hono", "Koa", "NestJS", "Next.js", "Remix"});
+}
+
 std::vector<Question> three_questions() {
     return {choice("Which database should we use?", "Database", {"PostgreSQL (Recommended)", "SQLite", "MongoDB"}),
             free_text("What should we name this service?", "Service Name"),
@@ -76,6 +82,15 @@ R press(DialogModel& m, std::initializer_list<Key> keys) {
     return last;
 }
 
+// Each key in turn, and the row the cursor of the first question is on after it.
+void expect_cursor_after(DialogModel& m, std::initializer_list<std::pair<Key, std::size_t>> steps) {
+    std::size_t step = 0;
+    for (const auto& [key, row] : steps) {
+        m.handle(key);
+        BOOST_TEST_CONTEXT("after key " << step++) { BOOST_TEST(m.cursor(0) == row); }
+    }
+}
+
 R type(DialogModel& m, const std::string& text) {
     R last = R::Ignored;
     for (char32_t c : utf8_to_u32(text)) last = m.handle(Key::character(c));
@@ -97,10 +112,34 @@ const Answer& only_answer(const DialogModel& m) {
     return m.outcome()->answers[0];
 }
 
+// `text` typed and Enter: the value of the one answer the dialog finishes with.
+std::string answer_by_typing(DialogModel& m, const std::string& text) {
+    type(m, text);
+    press(m, {enter()});
+    return only_answer(m).values[0];
+}
+
+// `text` typed and Enter: the dialog finishes with it as the one answer, typed, not an option.
+void expect_typed_answer(DialogModel& m, const std::string& text) {
+    type(m, text);
+    BOOST_TEST((press(m, {enter()}) == R::Finished));
+    const Answer& a = only_answer(m);
+    BOOST_TEST(a.values[0] == text);
+    BOOST_TEST(a.was_custom);
+    BOOST_TEST(!a.selected_option.has_value());
+}
+
 std::string rule80() {
     std::string s;
     for (int i = 0; i < 80; ++i) s += "─";
     return s;
+}
+
+// A screen as the dialog draws it 80 columns wide: its lines between two rules.
+std::string framed(std::initializer_list<std::string_view> lines) {
+    std::string s = rule80() + "\n";
+    for (auto line : lines) s.append(line).append("\n");
+    return s + rule80() + "\n";
 }
 
 }  // namespace
@@ -135,10 +174,7 @@ BOOST_AUTO_TEST_CASE(arrows_and_vi_keys_move_the_cursor_and_stop_at_the_ends) {
 
 BOOST_AUTO_TEST_CASE(home_and_end) {
     DialogModel m({database()});
-    press(m, {Key::of(KeyKind::End)});
-    BOOST_TEST(m.cursor(0) == 3u);
-    press(m, {Key::of(KeyKind::Home)});
-    BOOST_TEST(m.cursor(0) == 0u);
+    expect_cursor_after(m, {{Key::of(KeyKind::End), 3}, {Key::of(KeyKind::Home), 0}});
 }
 
 BOOST_AUTO_TEST_CASE(number_quick_selects_and_answers) {
@@ -159,12 +195,7 @@ BOOST_AUTO_TEST_CASE(other_by_zero_takes_typed_text) {
     BOOST_TEST((press(m, {ch(U'0')}) == R::Changed));
     BOOST_TEST((m.mode() == Mode::EditText));
     BOOST_TEST(m.cursor(0) == 3u);
-    type(m, "I want to use DynamoDB");
-    BOOST_TEST((press(m, {enter()}) == R::Finished));
-    const Answer& a = only_answer(m);
-    BOOST_TEST(a.values[0] == "I want to use DynamoDB");
-    BOOST_TEST(a.was_custom);
-    BOOST_TEST(!a.selected_option.has_value());
+    expect_typed_answer(m, "I want to use DynamoDB");
 }
 
 BOOST_AUTO_TEST_CASE(other_by_its_number_and_by_arrows) {
@@ -177,18 +208,14 @@ BOOST_AUTO_TEST_CASE(other_by_its_number_and_by_arrows) {
         DialogModel m({database()});
         press(m, {down(), down(), down(), enter()});
         BOOST_TEST((m.mode() == Mode::EditText));
-        type(m, "x");
-        press(m, {enter()});
-        BOOST_TEST(only_answer(m).values[0] == "x");
+        BOOST_TEST(answer_by_typing(m, "x") == "x");
     }
 }
 
 BOOST_AUTO_TEST_CASE(keys_typed_into_other_are_text_not_commands) {
     DialogModel m({database()});
     press(m, {ch(U'0')});
-    type(m, "jk 12 0");
-    press(m, {enter()});
-    BOOST_TEST(only_answer(m).values[0] == "jk 12 0");
+    BOOST_TEST(answer_by_typing(m, "jk 12 0") == "jk 12 0");
 }
 
 BOOST_AUTO_TEST_CASE(empty_other_is_refused) {
@@ -242,12 +269,7 @@ BOOST_AUTO_TEST_SUITE(free_text_question)
 BOOST_AUTO_TEST_CASE(typed_text_is_the_answer) {
     DialogModel m({free_text("What should we name this service?", "Service Setup")});
     BOOST_TEST((m.mode() == Mode::EditText));
-    type(m, "order-processor");
-    BOOST_TEST((press(m, {enter()}) == R::Finished));
-    const Answer& a = only_answer(m);
-    BOOST_TEST(a.values[0] == "order-processor");
-    BOOST_TEST(a.was_custom);
-    BOOST_TEST(!a.selected_option.has_value());
+    expect_typed_answer(m, "order-processor");
 }
 
 BOOST_AUTO_TEST_CASE(backspace_ctrl_u_and_cursor_movement) {
@@ -585,36 +607,11 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(scrolling)
 
-Question frameworks() {
-    return choice("Which framework should we use?", "Framework Selection",
-                  {"Express.js", "Fastify", "Hono", "Koa", "NestJS", "Next.js", "Remix"});
-}
-
 BOOST_AUTO_TEST_CASE(more_than_six_options_scroll) {
     DialogModel m({frameworks()});
     BOOST_TEST(m.visible_rows(0) == 5u);
     DialogModel few({database()});
     BOOST_TEST(few.visible_rows(0) == 4u);
-}
-
-BOOST_AUTO_TEST_CASE(the_spec_drawing) {
-    DialogModel m({frameworks()});
-    press(m, {down(), down()});
-    const std::string expected = rule80() + "\n" +
-                                 " Framework Selection\n"
-                                 "\n"
-                                 "  Which framework should we use?\n"
-                                 "\n"
-                                 "    1. Express.js\n"
-                                 "    2. Fastify\n"
-                                 "  > 3. Hono\n"
-                                 "    4. Koa\n"
-                                 "    5. NestJS\n"
-                                 "    ↓ 3 more...\n"
-                                 "\n"
-                                 "  ↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel\n" +
-                                 rule80() + "\n";
-    BOOST_TEST(screen(m) == expected);
 }
 
 BOOST_AUTO_TEST_CASE(scrolling_down_shows_both_indicators_and_other) {
@@ -639,17 +636,12 @@ BOOST_AUTO_TEST_CASE(quick_select_reaches_rows_out_of_view) {
 }
 
 BOOST_AUTO_TEST_CASE(page_keys) {
+    const Key page_down = Key::of(KeyKind::PageDown);
     DialogModel m({frameworks()});
-    press(m, {Key::of(KeyKind::PageDown)});
-    BOOST_TEST(m.cursor(0) == 5u);
-    press(m, {Key::of(KeyKind::PageDown)});
-    BOOST_TEST(m.cursor(0) == 7u);
-    press(m, {Key::of(KeyKind::PageUp)});
-    BOOST_TEST(m.cursor(0) == 2u);
+    expect_cursor_after(m, {{page_down, 5}, {page_down, 7}, {Key::of(KeyKind::PageUp), 2}});
     // Exactly 6 options do not scroll: the whole list is one page (the rule VS Code follows too).
     DialogModel six({choice("Six?", "Six", {"a", "b", "c", "d", "e", "f"})});
-    press(six, {Key::of(KeyKind::PageDown)});
-    BOOST_TEST(six.cursor(0) == 6u);
+    expect_cursor_after(six, {{page_down, 6}});
 }
 
 BOOST_AUTO_TEST_CASE(short_terminal_keeps_the_cursor_in_view) {
@@ -671,23 +663,54 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(layout)
 
 BOOST_AUTO_TEST_CASE(single_question_matches_the_spec) {
-    DialogModel m({database()});
-    const std::string expected = rule80() + "\n" +
-                                 " Database Selection\n"
-                                 "\n"
-                                 "  Which database should we use?\n"
-                                 "\n"
-                                 "  > 1. PostgreSQL (Recommended)\n"
-                                 "       Battle-tested relational DB\n"
-                                 "    2. SQLite\n"
-                                 "       Lightweight, file-based\n"
-                                 "    3. MongoDB\n"
-                                 "       Document store\n"
-                                 "    4. Other (type your answer)\n"
-                                 "\n"
-                                 "  ↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel\n" +
-                                 rule80() + "\n";
-    BOOST_TEST(screen(m) == expected);
+    struct Case {
+        const char* name;
+        Question question;
+        std::vector<Key> keys;
+        std::string expected;
+    };
+    const Case cases[] = {
+        {"as first shown",
+         database(),
+         {},
+         framed({
+             " Database Selection",
+             "",
+             "  Which database should we use?",
+             "",
+             "  > 1. PostgreSQL (Recommended)",
+             "       Battle-tested relational DB",
+             "    2. SQLite",
+             "       Lightweight, file-based",
+             "    3. MongoDB",
+             "       Document store",
+             "    4. Other (type your answer)",
+             "",
+             "  ↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel",
+         })},
+        {"a long list scrolled",
+         frameworks(),
+         {down(), down()},
+         framed({
+             " Framework Selection",
+             "",
+             "  Which framework should we use?",
+             "",
+             "    1. Express.js",
+             "    2. Fastify",
+             "  > 3. Hono",
+             "    4. Koa",
+             "    5. NestJS",
+             "    ↓ 3 more...",
+             "",
+             "  ↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel",
+         })},
+    };
+    for (const auto& c : cases) {
+        DialogModel m({c.question});
+        for (const auto& k : c.keys) m.handle(k);
+        BOOST_TEST_CONTEXT(c.name) { BOOST_TEST(screen(m) == c.expected); }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(rule_follows_the_width_up_to_80) {
@@ -705,15 +728,15 @@ BOOST_AUTO_TEST_CASE(hints_wrap_between_their_parts) {
 BOOST_AUTO_TEST_CASE(text_input_matches_the_spec) {
     DialogModel m({free_text("What should we name this service?", "Service Setup")});
     type(m, "order-processor");
-    const std::string expected = rule80() + "\n" +
-                                 " Service Setup\n"
-                                 "\n"
-                                 "  What should we name this service?\n"
-                                 "\n"
-                                 "  > order-processor█\n"
-                                 "\n"
-                                 "  Enter to submit • Esc to cancel\n" +
-                                 rule80() + "\n";
+    const std::string expected = framed({
+        " Service Setup",
+        "",
+        "  What should we name this service?",
+        "",
+        "  > order-processor█",
+        "",
+        "  Enter to submit • Esc to cancel",
+    });
     BOOST_TEST(screen(m) == expected);
 }
 
@@ -722,18 +745,18 @@ BOOST_AUTO_TEST_CASE(tabbed_view_matches_the_spec) {
         {choice("Which database should we use?", "Database", {"PostgreSQL (Recommended)", "SQLite", "MongoDB"}),
          free_text("What should we name this service?", "Service Name"),
          choice("Which features?", "Features", {"Auth", "API"}, {}, true)});
-    const std::string expected = rule80() + "\n" +
-                                 " ← ■ Database  □ Service Name  □ Features  ✓ Submit →\n"
-                                 "\n"
-                                 "  Which database should we use?\n"
-                                 "\n"
-                                 "  > 1. PostgreSQL (Recommended)\n"
-                                 "    2. SQLite\n"
-                                 "    3. MongoDB\n"
-                                 "    4. Other (type your answer)\n"
-                                 "\n"
-                                 "  Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel\n" +
-                                 rule80() + "\n";
+    const std::string expected = framed({
+        " ← ■ Database  □ Service Name  □ Features  ✓ Submit →",
+        "",
+        "  Which database should we use?",
+        "",
+        "  > 1. PostgreSQL (Recommended)",
+        "    2. SQLite",
+        "    3. MongoDB",
+        "    4. Other (type your answer)",
+        "",
+        "  Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel",
+    });
     BOOST_TEST(screen(m) == expected);
     press(m, {enter()});
     BOOST_TEST(layout_dialog(m, 80, 24)[1].plain() == " ← ■ Database  ■ Service Name  □ Features  ✓ Submit →");
@@ -764,20 +787,20 @@ BOOST_AUTO_TEST_CASE(many_tabs_fit_the_width) {
 BOOST_AUTO_TEST_CASE(multi_select_matches_the_spec) {
     DialogModel m({features()});
     press(m, {ch(U' '), down(), down(), ch(U' '), up()});
-    const std::string expected = rule80() + "\n" +
-                                 " Feature Selection\n"
-                                 "\n"
-                                 "  Which features should we include?\n"
-                                 "\n"
-                                 "    [x] Authentication\n"
-                                 "        OAuth2 + JWT\n"
-                                 "  > [ ] REST API\n"
-                                 "        OpenAPI spec included\n"
-                                 "    [x] Admin Dashboard\n"
-                                 "    [ ] Other (type your answer)\n"
-                                 "\n"
-                                 "  Space to toggle • Enter to submit • Esc to cancel\n" +
-                                 rule80() + "\n";
+    const std::string expected = framed({
+        " Feature Selection",
+        "",
+        "  Which features should we include?",
+        "",
+        "    [x] Authentication",
+        "        OAuth2 + JWT",
+        "  > [ ] REST API",
+        "        OpenAPI spec included",
+        "    [x] Admin Dashboard",
+        "    [ ] Other (type your answer)",
+        "",
+        "  Space to toggle • Enter to submit • Esc to cancel",
+    });
     BOOST_TEST(screen(m) == expected);
 }
 

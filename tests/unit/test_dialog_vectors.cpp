@@ -136,20 +136,21 @@ const char* mode_name(DialogModel::Mode m) {
 }
 
 std::optional<Key> named_key(const std::string& k) {
+    using enum KeyKind;
     static const std::vector<std::pair<std::string, KeyKind>> names = {
-        {"up", KeyKind::Up},
-        {"down", KeyKind::Down},
-        {"pageup", KeyKind::PageUp},
-        {"pagedown", KeyKind::PageDown},
-        {"home", KeyKind::Home},
-        {"end", KeyKind::End},
-        {"left", KeyKind::Left},
-        {"right", KeyKind::Right},
-        {"tab", KeyKind::Tab},
-        {"backtab", KeyKind::BackTab},
-        {"enter", KeyKind::Enter},
-        {"esc", KeyKind::Escape},
-        {"backspace", KeyKind::Backspace},
+        {"up", Up},
+        {"down", Down},
+        {"left", Left},
+        {"right", Right},
+        {"pageup", PageUp},
+        {"pagedown", PageDown},
+        {"home", Home},
+        {"end", End},
+        {"tab", Tab},
+        {"backtab", BackTab},
+        {"enter", Enter},
+        {"esc", Escape},
+        {"backspace", Backspace},
     };
     for (const auto& [name, kind] : names)
         if (k == name) return Key::of(kind);

@@ -11,14 +11,12 @@ using namespace askhost;
 namespace {
 
 PermissionRequest bash_request() {
-    PermissionRequest r;
-    r.tool = "Bash";
-    r.title = "touch made-by-bash.txt";
-    r.detail = "Create a marker file";
-    r.choices = {{"allow-once", "Yes", PermissionKind::AllowOnce, ""},
-                 {"allow-always", "Yes, and don't ask again", PermissionKind::AllowAlways, ""},
-                 {"reject", "No", PermissionKind::RejectOnce, ""}};
-    return r;
+    return {.tool = "Bash",
+            .title = "touch made-by-bash.txt",
+            .detail = "Create a marker file",
+            .choices = {{"allow-once", "Yes", PermissionKind::AllowOnce, ""},
+                        {"allow-always", "Yes, and don't ask again", PermissionKind::AllowAlways, ""},
+                        {"reject", "No", PermissionKind::RejectOnce, ""}}};
 }
 
 Outcome picked(const std::string& question, const std::string& label) {

@@ -107,19 +107,15 @@ BOOST_AUTO_TEST_CASE(abandoned_dialogs_close) {
 }
 
 BOOST_AUTO_TEST_CASE(command_line_prompt_ends_with_the_turn_only_when_no_editor_can_prompt) {
-    for (bool one_shot : {true, false}) {
-        FakeHost host;
-        host.settings_.one_shot = one_shot;  // not --stdio / --stdio
-        auto a = make(host);
-        testing::launch(*a, {"pi", "hello"});
+    testing::for_each_one_shot(make, {"pi", "hello"}, [](FakeHost& host, AgentAdapter& a, bool one_shot) {
         BOOST_TEST(host.sent.back() == R"({"id":"askhost-1","type":"prompt","message":"hello"})");
-        a->on_line(R"({"type":"agent_start"})");
-        BOOST_TEST(a->prompt("more"));
+        a.on_line(R"({"type":"agent_start"})");
+        BOOST_TEST(a.prompt("more"));
         BOOST_TEST(host.sent.back() ==
                    R"({"id":"askhost-2","type":"prompt","message":"more","streamingBehavior":"followUp"})");
-        a->on_line(R"({"type":"agent_end","messages":[]})");
+        a.on_line(R"({"type":"agent_end","messages":[]})");
         BOOST_TEST(host.input_closed == one_shot);
-    }
+    });
 }
 
 // The arguments are shown serialised, which recurses once a level: 200 000 overflowed the stack.

@@ -3,15 +3,20 @@
 
 #include <string>
 
+#include "cases.hpp"
 #include "core/model/question.hpp"
 #include "core/text/sanitize.hpp"
 #include "json/json_text.hpp"
 
 using askhost::sanitize_for_terminal;
+using askhost::testing::expect_each;
 
 namespace {
 
 const std::string replacement = "\xEF\xBF\xBD";
+
+std::string shown(const std::string& s) { return sanitize_for_terminal(s); }
+std::string shown_keeping_newlines(const std::string& s) { return sanitize_for_terminal(s, true); }
 
 bool no_raw_controls(const std::string& s, bool allow_newline) {
     for (std::size_t i = 0; i < s.size(); ++i) {
@@ -26,53 +31,68 @@ bool no_raw_controls(const std::string& s, bool allow_newline) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(plain_text_untouched) {
-    BOOST_TEST(sanitize_for_terminal("") == "");
-    BOOST_TEST(sanitize_for_terminal("Which database should we use?") == "Which database should we use?");
-    BOOST_TEST(sanitize_for_terminal("PostgreSQL (Recommended) ~ [x] {y}") == "PostgreSQL (Recommended) ~ [x] {y}");
+    expect_each(shown, {
+                           {"", ""},
+                           {"Which database should we use?", "Which database should we use?"},
+                           {"PostgreSQL (Recommended) ~ [x] {y}", "PostgreSQL (Recommended) ~ [x] {y}"},
+                       });
 }
 
 BOOST_AUTO_TEST_CASE(wide_and_combining_characters_untouched) {
-    BOOST_TEST(sanitize_for_terminal("数据库 データ 데이터") == "数据库 データ 데이터");
-    BOOST_TEST(sanitize_for_terminal("\xF0\x9F\x98\x80 emoji") == "\xF0\x9F\x98\x80 emoji");
-    BOOST_TEST(sanitize_for_terminal("e\xCC\x81t\xC3\xA9") == "e\xCC\x81t\xC3\xA9");  // e + U+0301, é
-    BOOST_TEST(sanitize_for_terminal("Базаданных") == "Базаданных");
-    BOOST_TEST(sanitize_for_terminal("\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D") ==
-               "\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D");  // Hebrew
+    expect_each(shown, {
+                           {"数据库 データ 데이터", "数据库 データ 데이터"},
+                           {"\xF0\x9F\x98\x80 emoji", "\xF0\x9F\x98\x80 emoji"},
+                           {"e\xCC\x81t\xC3\xA9", "e\xCC\x81t\xC3\xA9"},  // e + U+0301, é
+                           {"Базаданных", "Базаданных"},
+                           {"\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D", "\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D"},  // Hebrew
+                       });
 }
 
 BOOST_AUTO_TEST_CASE(escape_sequences_become_visible) {
-    BOOST_TEST(sanitize_for_terminal("\x1b[2J\x1b[H") == "^[[2J^[[H");
-    BOOST_TEST(sanitize_for_terminal("\x1b[31mred\x1b[0m") == "^[[31mred^[[0m");
-    // OSC 52 would write the clipboard; both terminators are neutralised.
-    BOOST_TEST(sanitize_for_terminal("\x1b]52;c;ZXZpbA==\x07") == "^[]52;c;ZXZpbA==^G");
-    BOOST_TEST(sanitize_for_terminal("\x1b]52;c;ZXZpbA==\x1b\\") == "^[]52;c;ZXZpbA==^[\\");
-    BOOST_TEST(sanitize_for_terminal("\x1b]0;title\x07") == "^[]0;title^G");
+    expect_each(shown, {
+                           {"\x1b[2J\x1b[H", "^[[2J^[[H"},
+                           {"\x1b[31mred\x1b[0m", "^[[31mred^[[0m"},
+                           // OSC 52 would write the clipboard; both terminators are neutralised.
+                           {"\x1b]52;c;ZXZpbA==\x07", "^[]52;c;ZXZpbA==^G"},
+                           {"\x1b]52;c;ZXZpbA==\x1b\\", "^[]52;c;ZXZpbA==^[\\"},
+                           {"\x1b]0;title\x07", "^[]0;title^G"},
+                       });
 }
 
 BOOST_AUTO_TEST_CASE(c0_controls_in_caret_notation) {
-    BOOST_TEST(sanitize_for_terminal("bell\x07") == "bell^G");
-    BOOST_TEST(sanitize_for_terminal(std::string("a\0b", 3)) == "a^@b");
-    BOOST_TEST(sanitize_for_terminal("back\x08space") == "back^Hspace");
-    BOOST_TEST(sanitize_for_terminal("line\rover") == "line^Mover");
-    BOOST_TEST(sanitize_for_terminal("\x0e\x0f\x1f") == "^N^O^_");
-    BOOST_TEST(sanitize_for_terminal("del\x7f") == "del^?");
+    expect_each(shown, {
+                           {"bell\x07", "bell^G"},
+                           {std::string("a\0b", 3), "a^@b"},
+                           {"back\x08space", "back^Hspace"},
+                           {"line\rover", "line^Mover"},
+                           {"\x0e\x0f\x1f", "^N^O^_"},
+                           {"del\x7f", "del^?"},
+                       });
 }
 
 BOOST_AUTO_TEST_CASE(tabs_and_newlines) {
-    BOOST_TEST(sanitize_for_terminal("a\tb") == "a b");
-    BOOST_TEST(sanitize_for_terminal("one\ntwo") == "one two");
-    BOOST_TEST(sanitize_for_terminal("one\ntwo", true) == "one\ntwo");
-    BOOST_TEST(sanitize_for_terminal("one\r\ntwo", true) == "one^M\ntwo");
-    BOOST_TEST(sanitize_for_terminal("\x1b[2J\n", true) == "^[[2J\n");
+    expect_each(shown, {
+                           {"a\tb", "a b"},
+                           {"one\ntwo", "one two"},
+                       });
+    expect_each(shown_keeping_newlines, {
+                                            {"one\ntwo", "one\ntwo"},
+                                            {"one\r\ntwo", "one^M\ntwo"},
+                                            {"\x1b[2J\n", "^[[2J\n"},
+                                        });
 }
 
 BOOST_AUTO_TEST_CASE(c1_controls_shown_as_code_points) {
-    BOOST_TEST(sanitize_for_terminal("\xC2\x9B"
-                                     "2J") == "<U+009B>2J");  // C1 CSI
-    BOOST_TEST(sanitize_for_terminal("\xC2\x9D"
-                                     "52;c;x\xC2\x9C") == "<U+009D>52;c;x<U+009C>");  // C1 OSC .. ST
-    BOOST_TEST(sanitize_for_terminal("\xC2\x80\xC2\x85") == "<U+0080><U+0085>");
-    BOOST_TEST(sanitize_for_terminal("\xC2\xA0") == "\xC2\xA0");  // NBSP is not a control
+    expect_each(shown, {
+                           {"\xC2\x9B"
+                            "2J",
+                            "<U+009B>2J"},  // C1 CSI
+                           {"\xC2\x9D"
+                            "52;c;x\xC2\x9C",
+                            "<U+009D>52;c;x<U+009C>"},  // C1 OSC .. ST
+                           {"\xC2\x80\xC2\x85", "<U+0080><U+0085>"},
+                           {"\xC2\xA0", "\xC2\xA0"},  // NBSP is not a control
+                       });
 }
 
 BOOST_AUTO_TEST_CASE(raw_c1_bytes_are_invalid_utf8) {
@@ -82,23 +102,28 @@ BOOST_AUTO_TEST_CASE(raw_c1_bytes_are_invalid_utf8) {
 }
 
 BOOST_AUTO_TEST_CASE(bidi_controls_are_neutralised) {
-    BOOST_TEST(sanitize_for_terminal("abc\xE2\x80\xAE"
-                                     "fed") == "abc<U+202E>fed");  // RLO
-    BOOST_TEST(sanitize_for_terminal("\xE2\x80\xAA\xE2\x80\xAB\xE2\x80\xAC\xE2\x80\xAD") ==
-               "<U+202A><U+202B><U+202C><U+202D>");
-    BOOST_TEST(sanitize_for_terminal("\xE2\x81\xA6x\xE2\x81\xA7y\xE2\x81\xA8z\xE2\x81\xA9") ==
-               "<U+2066>x<U+2067>y<U+2068>z<U+2069>");
-    BOOST_TEST(sanitize_for_terminal("\xE2\x80\x8F") == "\xE2\x80\x8F");  // RLM mark stays
+    expect_each(shown,
+                {
+                    {"abc\xE2\x80\xAE"
+                     "fed",
+                     "abc<U+202E>fed"},  // RLO
+                    {"\xE2\x80\xAA\xE2\x80\xAB\xE2\x80\xAC\xE2\x80\xAD", "<U+202A><U+202B><U+202C><U+202D>"},
+                    {"\xE2\x81\xA6x\xE2\x81\xA7y\xE2\x81\xA8z\xE2\x81\xA9", "<U+2066>x<U+2067>y<U+2068>z<U+2069>"},
+                    {"\xE2\x80\x8F", "\xE2\x80\x8F"},  // RLM mark stays
+                });
 }
 
 BOOST_AUTO_TEST_CASE(invalid_bytes_become_replacement_characters) {
-    BOOST_TEST(sanitize_for_terminal("a\xFF"
-                                     "b") == "a" + replacement + "b");
-    BOOST_TEST(sanitize_for_terminal("\xC0\xAF") == replacement + replacement);  // overlong: two bad bytes
-    BOOST_TEST(sanitize_for_terminal("\xED\xA0\x80") == replacement + replacement + replacement);  // surrogate
-    BOOST_TEST(sanitize_for_terminal("\xE2\x82x") == replacement + "x");  // one truncated sequence
-    BOOST_TEST(sanitize_for_terminal("\xF0\x9F\x98") == replacement);
-    BOOST_TEST(sanitize_for_terminal("\xF4\x90\x80\x80") == replacement + replacement + replacement + replacement);
+    expect_each(shown, {
+                           {"a\xFF"
+                            "b",
+                            "a" + replacement + "b"},
+                           {"\xC0\xAF", replacement + replacement},                    // overlong: two bad bytes
+                           {"\xED\xA0\x80", replacement + replacement + replacement},  // surrogate
+                           {"\xE2\x82x", replacement + "x"},                           // one truncated sequence
+                           {"\xF0\x9F\x98", replacement},
+                           {"\xF4\x90\x80\x80", replacement + replacement + replacement + replacement},
+                       });
     BOOST_TEST(askhost::utf8_valid(sanitize_for_terminal("\xFE\xFF\x80\xC2")));
 }
 

@@ -255,26 +255,27 @@ struct TOption {
     std::string label;
     std::optional<std::string> description;
 };
+json::Status from_json(const rapidjson::Value& v, TOption& out, const json::Path& at) {
+    return json::ObjectReader(v, at).required("label", out.label).optional("description", out.description).status();
+}
+// Its reader a hidden friend: the array reader in json_codec finds it by argument-dependent lookup alone.
 struct TQuestion {
     std::string question;
     std::vector<TOption> options;
     bool multi = false;
+    friend json::Status from_json(const rapidjson::Value& v, TQuestion& out, const json::Path& at) {
+        return json::ObjectReader(v, at)
+            .required("question", out.question)
+            .required("options", out.options)
+            .optional("multiSelect", out.multi)
+            .status();
+    }
 };
 struct TParams {
     std::vector<TQuestion> questions;
     std::map<std::string, std::int64_t> counts;
     std::string hint = "none";
 };
-json::Status from_json(const rapidjson::Value& v, TOption& out, const json::Path& at) {
-    return json::ObjectReader(v, at).required("label", out.label).optional("description", out.description).status();
-}
-json::Status from_json(const rapidjson::Value& v, TQuestion& out, const json::Path& at) {
-    return json::ObjectReader(v, at)
-        .required("question", out.question)
-        .required("options", out.options)
-        .optional("multiSelect", out.multi)
-        .status();
-}
 json::Status from_json(const rapidjson::Value& v, TParams& out, const json::Path& at) {
     return json::ObjectReader(v, at)
         .required("questions", out.questions)

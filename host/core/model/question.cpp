@@ -201,6 +201,15 @@ private:
         return std::nullopt;
     }
 
+    // A field that must be there in either profile: a string with more than white space in it.
+    Check read_required_text(const Value& obj, const std::string& path, const char* key, std::string& out) const {
+        const std::string field_path = path + "." + key;
+        const Value* v = find(obj, key);
+        if (v == nullptr) return schema_error(field_path, "required");
+        if (auto r = read_string(v, field_path, out)) return r;
+        return check_nonblank_text(field_path, out);
+    }
+
     Check parse_top(const Value& obj, AskInput& input) const {
         if (!obj.IsObject()) return schema_error("", "expected a JSON object with a \"questions\" array");
         if (auto r = check_keys(obj, "", {"questions", "answers", "annotations", "metadata"})) return r;
@@ -215,8 +224,11 @@ private:
         }
 
         if (auto r = parse_metadata(find(obj, "metadata"), input.metadata_json)) return r;
-        if (auto r = parse_answers(find(obj, "answers"), input)) return r;
-        if (auto r = parse_annotations(find(obj, "annotations"), input)) return r;
+        if (auto r = parse_keyed_by_question(find(obj, "answers"), "answers", input, &AskParser::read_preset_answer))
+            return r;
+        if (auto r = parse_keyed_by_question(find(obj, "annotations"), "annotations", input,
+                                             &AskParser::read_preset_annotation))
+            return r;
         return std::nullopt;
     }
 
@@ -226,11 +238,7 @@ private:
         if (auto r = check_keys(v, path, {"question", "header", "options", "multiSelect"})) return r;
         Question q;
 
-        const std::string text_path = path + ".question";
-        const Value* text = find(v, "question");
-        if (text == nullptr) return schema_error(text_path, "required");
-        if (auto r = read_string(text, text_path, q.question)) return r;
-        if (auto r = check_nonblank_text(text_path, q.question)) return r;
+        if (auto r = read_required_text(v, path, "question", q.question)) return r;
         if (auto r = check_duplicate_question(out, q.question, i)) return r;
 
         const std::string header_path = path + ".header";
@@ -268,12 +276,8 @@ private:
         if (auto r = check_keys(v, path, {"label", "description", "preview"})) return r;
         Option o;
 
-        const std::string label_path = path + ".label";
-        const Value* label = find(v, "label");
-        if (label == nullptr) return schema_error(label_path, "required");
-        if (auto r = read_string(label, label_path, o.label)) return r;
-        if (auto r = check_nonblank_text(label_path, o.label)) return r;
-        if (auto r = check_duplicate_label(out, o.label, label_path)) return r;
+        if (auto r = read_required_text(v, path, "label", o.label)) return r;
+        if (auto r = check_duplicate_label(out, o.label, path + ".label")) return r;
 
         if (const Value* d = find(v, "description")) {
             const std::string d_path = path + ".description";
@@ -314,74 +318,71 @@ private:
         return std::nullopt;
     }
 
-    // Shared by answers and annotations: both are objects keyed by question text.
-    static Check check_question_key(const std::vector<Question>& questions, const std::string& key,
-                                    const std::string& path, std::vector<std::string>& seen) {
-        if (std::find(seen.begin(), seen.end(), key) != seen.end()) return schema_error(path, "given twice");
-        const bool known =
-            std::any_of(questions.begin(), questions.end(), [&](const Question& q) { return q.question == key; });
-        if (!known) return schema_error(path, "no such question");
-        seen.push_back(key);
-        return std::nullopt;
-    }
-
-    static std::string keyed_path(std::string_view base, const std::string& key) {
-        return std::string(base) + "[" + quoted(key) + "]";
-    }
-
-    Check parse_answers(const Value* v, AskInput& input) const {
+    // Answers and annotations are both objects keyed by question text, each question at most once;
+    // read(question, path, value, input) takes in one member.
+    using ReadKeyed = Check (AskParser::*)(std::string question, const std::string& path, const Value& value,
+                                           AskInput& input) const;
+    Check parse_keyed_by_question(const Value* v, const char* base, AskInput& input, ReadKeyed read) const {
         if (v == nullptr) return std::nullopt;
-        if (!v->IsObject()) return schema_error("answers", "expected an object");
+        if (!v->IsObject()) return schema_error(base, "expected an object");
         std::vector<std::string> seen;
         for (auto m = v->MemberBegin(); m != v->MemberEnd(); ++m) {
-            PresetAnswer preset;
-            preset.question = key_of(m);
-            const std::string path = keyed_path("answers", preset.question);
-            if (auto r = check_question_key(input.questions, preset.question, path, seen)) return r;
-            const Value& value = m->value;
-            if (value.IsString()) {
-                preset.values.emplace_back(value.GetString(), value.GetStringLength());
-                if (auto r = check_text(path, preset.values.back(), Limits::max_answer_bytes)) return r;
-            } else if (value.IsArray()) {
-                preset.multi = true;
-                if (value.Size() > Limits::max_options)
-                    return schema_error(path, count_detail(value.Size(), "at most", Limits::max_options));
-                for (rapidjson::SizeType j = 0; j < value.Size(); ++j) {
-                    const std::string item_path = index_path(path, j);
-                    std::string item;
-                    if (auto r = read_string(&value[j], item_path, item)) return r;
-                    if (auto r = check_text(item_path, item, Limits::max_answer_bytes)) return r;
-                    preset.values.push_back(std::move(item));
-                }
-            } else {
-                return schema_error(path, "expected a string or an array of strings");
-            }
-            input.preset_answers.push_back(std::move(preset));
+            std::string key = key_of(m);
+            const std::string path = std::string(base) + "[" + quoted(key) + "]";
+            if (std::find(seen.begin(), seen.end(), key) != seen.end()) return schema_error(path, "given twice");
+            const bool known = std::any_of(input.questions.begin(), input.questions.end(),
+                                           [&](const Question& q) { return q.question == key; });
+            if (!known) return schema_error(path, "no such question");
+            seen.push_back(key);
+            if (auto r = (this->*read)(std::move(key), path, m->value, input)) return r;
         }
         return std::nullopt;
     }
 
-    Check parse_annotations(const Value* v, AskInput& input) const {
-        if (v == nullptr) return std::nullopt;
-        if (!v->IsObject()) return schema_error("annotations", "expected an object");
-        std::vector<std::string> seen;
-        for (auto m = v->MemberBegin(); m != v->MemberEnd(); ++m) {
-            PresetAnnotation note;
-            note.question = key_of(m);
-            const std::string path = keyed_path("annotations", note.question);
-            if (auto r = check_question_key(input.questions, note.question, path, seen)) return r;
-            if (!m->value.IsObject()) return schema_error(path, "expected an object");
-            if (const Value* p = find(m->value, "preview")) {
-                if (auto r = read_string(p, path + ".preview", note.preview)) return r;
-                if (auto r = check_text(path + ".preview", note.preview, Limits::max_preview_bytes)) return r;
+    // An answer given in advance: one string, or an array of strings (a multi-select's).
+    Check read_preset_answer(std::string question, const std::string& path, const Value& value, AskInput& input) const {
+        PresetAnswer preset;
+        preset.question = std::move(question);
+        if (value.IsString()) {
+            preset.values.emplace_back(value.GetString(), value.GetStringLength());
+            if (auto r = check_text(path, preset.values.back(), Limits::max_answer_bytes)) return r;
+        } else if (value.IsArray()) {
+            preset.multi = true;
+            if (value.Size() > Limits::max_options)
+                return schema_error(path, count_detail(value.Size(), "at most", Limits::max_options));
+            for (rapidjson::SizeType j = 0; j < value.Size(); ++j) {
+                const std::string item_path = index_path(path, j);
+                std::string item;
+                if (auto r = read_string(&value[j], item_path, item)) return r;
+                if (auto r = check_text(item_path, item, Limits::max_answer_bytes)) return r;
+                preset.values.push_back(std::move(item));
             }
-            if (const Value* n = find(m->value, "notes")) {
-                if (auto r = read_string(n, path + ".notes", note.notes)) return r;
-                if (auto r = check_text(path + ".notes", note.notes, Limits::max_answer_bytes)) return r;
-            }
-            input.preset_annotations.push_back(std::move(note));
+        } else {
+            return schema_error(path, "expected a string or an array of strings");
         }
+        input.preset_answers.push_back(std::move(preset));
         return std::nullopt;
+    }
+
+    Check read_preset_annotation(std::string question, const std::string& path, const Value& value,
+                                 AskInput& input) const {
+        PresetAnnotation note;
+        note.question = std::move(question);
+        if (!value.IsObject()) return schema_error(path, "expected an object");
+        if (auto r = read_note_text(value, "preview", path, note.preview, Limits::max_preview_bytes)) return r;
+        if (auto r = read_note_text(value, "notes", path, note.notes, Limits::max_answer_bytes)) return r;
+        input.preset_annotations.push_back(std::move(note));
+        return std::nullopt;
+    }
+
+    // An annotation's optional text (preview, notes): a string of at most max_bytes.
+    Check read_note_text(const Value& note, const char* name, const std::string& path, std::string& out,
+                         std::size_t max_bytes) const {
+        const Value* v = find(note, name);
+        if (v == nullptr) return std::nullopt;
+        const std::string field_path = path + "." + name;
+        if (auto r = read_string(v, field_path, out)) return r;
+        return check_text(field_path, out, max_bytes);
     }
 };
 
