@@ -59,7 +59,7 @@ json::Status from_json(const rapidjson::Value& v, ControlRequest& out, const Pat
     return ObjectReader(v, at).lenient("request_id", out.request_id).lenient("request", out.request).status();
 }
 
-json::Status from_json(const rapidjson::Value& v, ControlResponseBody& out, const Path& at) {
+json::Status from_json(const rapidjson::Value& v, ControlResponse::Body& out, const Path& at) {
     return ObjectReader(v, at).lenient("subtype", out.subtype).lenient("error", out.error).status();
 }
 

@@ -44,12 +44,10 @@ struct ControlRequest {
 json::Status from_json(const rapidjson::Value& v, ControlRequest& out, const json::Path& at);
 
 // Claude's answer to askhost's own requests: only an error is worth a word.
-struct ControlResponseBody {
-    std::string subtype, error;
-};
-json::Status from_json(const rapidjson::Value& v, ControlResponseBody& out, const json::Path& at);
 struct ControlResponse {
-    ControlResponseBody response;
+    struct Body {
+        std::string subtype, error;
+    } response;
 };
 json::Status from_json(const rapidjson::Value& v, ControlResponse& out, const json::Path& at);
 

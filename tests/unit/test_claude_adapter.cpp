@@ -226,6 +226,10 @@ BOOST_AUTO_TEST_CASE(unknown_fields_and_types_are_ignored_and_untyped_lines_show
         R"({"type":"user","message":{"content":[{"type":"tool_result","content":[{"type":"text","text":"a"},{"text":"b"}],"is_error":true},{"type":"tool_result","content":"ok","is_error":"yes"}]}})");
     a->on_line(R"({"type":"system","subtype":"api_retry","attempt":"x","error":"overloaded"})");
     a->on_line(R"({"type":"control_request","request_id":"z","request":"can_use_tool"})");
+    a->on_line(
+        R"({"type":"control_response","response":{"subtype":"error","request_id":"askhost_init","error":"boom"}})");
+    a->on_line(R"({"type":"control_response","response":"error"})");
+    BOOST_TEST(host.logs == std::vector<std::string>{"claude: boom"});
     a->on_line(R"({"type":7,"text":"no type"})");
     a->on_line(R"({"type":""})");
     BOOST_TEST(joined(host.printed) ==
