@@ -8,31 +8,23 @@
 #include <vector>
 
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
+#include "claude_protocol.hpp"
 #include "claude_tools.hpp"
 #include "common/first_line.hpp"
+#include "common/message_table.hpp"
 #include "common/pending_asks.hpp"
 #include "common/permission_question.hpp"
 #include "common/tool_input.hpp"
 #include "core/adapter.hpp"
 #include "json/json_access.hpp"
-#include "transport/jsonrpc.hpp"
+#include "json/json_codec.hpp"
 
 namespace askhost {
 namespace {
 
 using claude::kAskTool;
 constexpr const char* kDeclined = "User declined to answer";
-
-std::string text_of(const rapidjson::Value& content) {
-    if (content.IsString()) return content.GetString();
-    std::string out;
-    if (content.IsArray())
-        for (const auto& c : content.GetArray()) out += json::string_of(c, "text");
-    return out;
-}
 
 // Claude Code's options, as its command line parser reads them: which take a value, which take
 // every following word. What is left is the prompt.
@@ -125,6 +117,15 @@ class ClaudeAdapter final : public AgentAdapter {
 public:
     explicit ClaudeAdapter(AdapterHost& host) : host_(host), open_(host) {
         for (const auto& t : host_.settings().allow_tools) policy_.allow(t);
+        messages_.on<claude::ControlRequest>(claude::kControlRequest, [this](const auto& r) { control_request(r); })
+            .on<claude::Envelope>("control_cancel_request", [this](const auto& c) { open_.take(c.request_id); })
+            .on<claude::ConversationMessage>("assistant", [this](const auto& m) { assistant(m.message); })
+            .on<claude::ConversationMessage>("user", [this](const auto& m) { tool_results(m.message); })
+            .on<claude::Result>("result", [this](const auto& r) { result(r); })
+            .on<claude::System>("system", [this](const auto& s) { system(s); })
+            .on<claude::ControlResponse>(claude::kControlResponse, [this](const auto& r) {
+                if (r.response.subtype == "error") host_.log("claude: " + r.response.error);
+            });
     }
 
     std::string_view name() const override { return "claude"; }
@@ -132,7 +133,7 @@ public:
     void launching(std::vector<std::string>& argv) override { argv = claude_control_argv(argv, first_prompt_); }
 
     void started() override {
-        send_control("askhost_init", R"({"subtype":"initialize","hooks":null})");
+        send(claude::Initialize{"askhost_init"});
         // One turn when no editor can send another prompt (not --stdio); under --stdio a prompt on
         // the command line is the first of many, as --prompt is.
         one_shot_ = host_.settings().one_shot;
@@ -148,30 +149,12 @@ public:
 
     bool prompt(std::string_view text) override {
         prompted_ = true;
-        rapidjson::StringBuffer buf;
-        JsonWriter w(buf);
-        w.StartObject();
-        w.Key("type");
-        w.String("user");
-        w.Key("session_id");
-        w.String("");
-        w.Key("message");
-        w.StartObject();
-        w.Key("role");
-        w.String("user");
-        w.Key("content");
-        w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
-        w.EndObject();
-        w.Key("parent_tool_use_id");
-        w.Null();
-        w.EndObject();
-        host_.send(std::string_view(buf.GetString(), buf.GetSize()));
+        send(claude::UserMessage{text});
         return true;
     }
 
     void stopping() override {
-        if (!open_.empty() || busy_)
-            send_control("askhost_interrupt_" + std::to_string(++next_id_), R"({"subtype":"interrupt"})");
+        if (!open_.empty() || busy_) send(claude::Interrupt{"askhost_interrupt_" + std::to_string(++next_id_)});
     }
 
     void finished() override { open_.take_all(); }
@@ -180,22 +163,9 @@ public:
         rapidjson::Document doc;
         // Any depth here (on the heap), so that a request too deep is still answered below.
         if (json::parse(doc, line, json::no_depth_limit) || !doc.IsObject()) return pass_on(line);
-        const std::string type = json::string_of(doc, "type");
-        if (json::deeper_than(doc, json::max_depth)) return too_deep(doc, type);
-        if (type == "control_request") return control_request(doc);
-        if (type == "control_cancel_request") return (void)open_.take(json::string_of(doc, "request_id"));
-        if (type == "assistant") return assistant(doc);
-        if (type == "user") return tool_results(doc);
-        if (type == "result") return result(doc);
-        if (type == "system") return system(doc);
-        if (type == "control_response") {
-            auto r = doc.FindMember("response");
-            if (r != doc.MemberEnd() && json::string_of(r->value, "subtype") == "error")
-                host_.log("claude: " + json::string_of(r->value, "error"));
-            return;
-        }
+        if (json::deeper_than(doc, json::max_depth)) return too_deep(doc);
         // stream_event, keep_alive and later additions carry nothing a person needs to read.
-        if (type.empty()) pass_on(line);
+        if (messages_.dispatch(doc) == Dispatch::Untyped) pass_on(line);
     }
 
 private:
@@ -203,64 +173,49 @@ private:
 
     void say(Stream s, const std::string& text) { host_.output_line(s, text); }
 
+    template <class Message>
+    void send(const Message& m) {
+        host_.send(json::to_text(m));
+    }
+
+    void allow(const std::string& id, const std::string& updated_input) { send(claude::Allow{id, updated_input}); }
+
+    void deny(const std::string& id, const std::string& message) { send(claude::Deny{id, message}); }
+
     // Copying or serialising its input (as every tool request does) would recurse as deep as it
     // nests: a request is denied, anything else noted and dropped.
-    void too_deep(const rapidjson::Document& doc, const std::string& type) {
+    void too_deep(const rapidjson::Document& doc) {
         const std::string why = "nested deeper than " + std::to_string(json::max_depth) + " levels";
-        const std::string id = json::string_of(doc, "request_id");
-        if (type == "control_request" && !id.empty()) {
+        claude::Envelope e;
+        from_json(doc, e, json::Path(""));
+        if (e.type == claude::kControlRequest && !e.request_id.empty()) {
             host_.log("claude: refused a control request " + why);
-            return deny(id, "askhost: the request is " + why);
+            return deny(e.request_id, "askhost: the request is " + why);
         }
-        host_.log("claude: a " + (type.empty() ? std::string("message") : type + " message") + " " + why + "; ignored");
+        host_.log("claude: a " + (e.type.empty() ? std::string("message") : e.type + " message") + " " + why +
+                  "; ignored");
     }
 
-    void send_control(const std::string& id, const std::string& request_json) {
-        host_.send("{\"type\":\"control_request\",\"request_id\":" + json_quote(id) + ",\"request\":" + request_json +
-                   "}");
-    }
-
-    void respond(const std::string& request_id, const std::string& response_json) {
-        host_.send("{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":" +
-                   json_quote(request_id) + ",\"response\":" + response_json + "}}");
-    }
-
-    void allow(const std::string& request_id, const std::string& updated_input_json) {
-        respond(request_id, "{\"behavior\":\"allow\",\"updatedInput\":" + updated_input_json + "}");
-    }
-
-    void deny(const std::string& request_id, const std::string& message) {
-        respond(request_id, "{\"behavior\":\"deny\",\"message\":" + json_quote(message) + "}");
-    }
-
-    void control_request(const rapidjson::Document& doc) {
-        const std::string id = json::string_of(doc, "request_id");
-        auto req = doc.FindMember("request");
-        if (req == doc.MemberEnd() || !req->value.IsObject()) return;
-        const std::string subtype = json::string_of(req->value, "subtype");
-        if (subtype != "can_use_tool") {
-            // Hooks and MCP messages are not ours to answer: say so, so Claude does not wait.
-            host_.send("{\"type\":\"control_response\",\"response\":{\"subtype\":\"error\",\"request_id\":" +
-                       json_quote(id) + ",\"error\":" + json_quote("askhost does not handle " + subtype) + "}}");
-            return;
-        }
-        static const rapidjson::Value empty(rapidjson::kObjectType);
-        auto in = req->value.FindMember("input");
-        const rapidjson::Value& input = in != req->value.MemberEnd() ? in->value : empty;
-        const std::string tool = json::string_of(req->value, "tool_name");
-        if (tool.empty()) return deny(id, "askhost: a can_use_tool request without a tool_name");
+    void control_request(const claude::ControlRequest& r) {
+        if (!r.request) return;
+        const claude::ToolRequest& req = *r.request;
+        const std::string& id = r.request_id;
+        // Hooks and MCP messages are not ours to answer: say so, so Claude does not wait.
+        if (req.subtype != "can_use_tool")
+            return send(claude::ControlError{id, "askhost does not handle " + req.subtype});
+        if (req.tool_name.empty()) return deny(id, "askhost: a can_use_tool request without a tool_name");
         // A sub-agent's call carries its agent_id (Claude Code 2.1): REQ-AUQ-005, it may not ask.
-        if (claude::is_question_tool(tool) && !json::string_of(req->value, "agent_id").empty()) {
-            host_.log("claude: refused a question from sub-agent " + json::string_of(req->value, "agent_id"));
+        if (claude::is_question_tool(req.tool_name) && !req.agent_id.empty()) {
+            host_.log("claude: refused a question from sub-agent " + req.agent_id);
             return deny(id, kSubagentRefusal);
         }
-        if (tool == kAskTool) ask_user_question(id, input);
-        else permission(id, tool, input);
+        if (req.tool_name == kAskTool) ask_user_question(id, req.input_or_empty());
+        else permission(id, req.tool_name, req.input_or_empty());
     }
 
     void ask_user_question(const std::string& id, const rapidjson::Value& input) {
         auto parsed = tool_ask_input(input, host_.profile());
-        const std::string original = to_json(input);
+        const std::string original = json::to_text(input);
         // Every answer given already: Claude's own input goes back as it came.
         if (auto* given = std::get_if<AskInput>(&parsed); given && !given->preset_answers.empty())
             return allow(id, original);
@@ -282,7 +237,7 @@ private:
 
     void permission(const std::string& id, const std::string& tool, const rapidjson::Value& input) {
         PermissionRequest req = claude::tool_permission_request(tool, input);
-        const std::string original = to_json(input);
+        const std::string original = json::to_text(input);
         if (policy_.automatic_choice(req)) {
             say(Stream::Stderr, "[askhost] allowed " + tool + " (" + std::string(policy_.reason(tool)) + ")");
             return allow(id, original);
@@ -298,62 +253,38 @@ private:
         });
     }
 
-    void assistant(const rapidjson::Document& doc) {
+    void assistant(const claude::MessageBody& message) {
         busy_ = true;
-        auto msg = doc.FindMember("message");
-        if (msg == doc.MemberEnd() || !msg->value.IsObject()) return;
-        auto content = msg->value.FindMember("content");
-        if (content == msg->value.MemberEnd() || !content->value.IsArray()) return;
-        for (const auto& block : content->value.GetArray()) {
-            const std::string t = json::string_of(block, "type");
-            if (t == "text") {
-                say(Stream::Stdout, json::string_of(block, "text"));
-            } else if (t == "tool_use") {
-                const std::string name = json::string_of(block, "name");
-                if (name == kAskTool) continue;  // shown as the question itself
-                auto in = block.FindMember("input");
-                std::string what = in != block.MemberEnd() ? describe_tool_input(in->value) : std::string();
-                say(Stream::Stdout, "* " + name + (what.empty() ? "" : "(" + first_line(what, 120) + ")"));
+        for (const auto& block : message.content) {
+            if (block.type == "text") {
+                say(Stream::Stdout, block.text);
+            } else if (block.type == "tool_use" && block.name != kAskTool) {  // AskUserQuestion: shown as the question
+                std::string what = block.input.value ? describe_tool_input(*block.input.value) : std::string();
+                say(Stream::Stdout, "* " + block.name + (what.empty() ? "" : "(" + first_line(what, 120) + ")"));
             }
         }
     }
 
-    void tool_results(const rapidjson::Document& doc) {
-        auto msg = doc.FindMember("message");
-        if (msg == doc.MemberEnd() || !msg->value.IsObject()) return;
-        auto content = msg->value.FindMember("content");
-        if (content == msg->value.MemberEnd() || !content->value.IsArray()) return;
-        for (const auto& block : content->value.GetArray()) {
-            if (json::string_of(block, "type") != "tool_result") continue;
-            auto c = block.FindMember("content");
-            std::string text = c != block.MemberEnd() ? text_of(c->value) : std::string();
-            auto err = block.FindMember("is_error");
-            bool is_error = err != block.MemberEnd() && err->value.IsBool() && err->value.GetBool();
-            say(Stream::Stdout, std::string("  -> ") + (is_error ? "error: " : "") + first_line(text));
-        }
+    void tool_results(const claude::MessageBody& message) {
+        for (const auto& block : message.content)
+            if (block.type == "tool_result")
+                say(Stream::Stdout,
+                    std::string("  -> ") + (block.is_error ? "error: " : "") + first_line(block.content.text));
     }
 
-    void result(const rapidjson::Document& doc) {
+    void result(const claude::Result& r) {
         busy_ = false;
-        auto err = doc.FindMember("is_error");
-        if (err != doc.MemberEnd() && err->value.IsBool() && err->value.GetBool())
-            say(Stream::Stderr,
-                "claude: " + json::string_of(doc, "subtype") + ": " + first_line(json::string_of(doc, "result")));
+        if (r.is_error) say(Stream::Stderr, "claude: " + r.subtype + ": " + first_line(r.result));
         // One turn (see started): then Claude may exit.
         if (one_shot_) host_.close_input();
     }
 
-    void system(const rapidjson::Document& doc) {
-        const std::string subtype = json::string_of(doc, "subtype");
-        if (subtype == "init") {
+    void system(const claude::System& s) {
+        if (s.subtype == "init") {
+            say(Stream::Stderr, "claude: session " + s.session_id + ", model " + s.model);
+        } else if (s.subtype == "api_retry") {
             say(Stream::Stderr,
-                "claude: session " + json::string_of(doc, "session_id") + ", model " + json::string_of(doc, "model"));
-        } else if (subtype == "api_retry") {
-            auto n = doc.FindMember("attempt");
-            say(Stream::Stderr,
-                "claude: model API retry " +
-                    (n != doc.MemberEnd() && n->value.IsInt() ? std::to_string(n->value.GetInt()) : "?") + " (" +
-                    json::string_of(doc, "error") + ")");
+                "claude: model API retry " + (s.attempt ? std::to_string(*s.attempt) : "?") + " (" + s.error + ")");
         }
     }
 
@@ -365,6 +296,7 @@ private:
     bool busy_ = false;
     unsigned long next_id_ = 0;
     PendingAsks<> open_;  // by can_use_tool request_id
+    MessageTable messages_;
 };
 
 }  // namespace

@@ -1,10 +1,7 @@
 #include "claude_tools.hpp"
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-
 #include "json/json_access.hpp"
-#include "transport/jsonrpc.hpp"
+#include "json/json_codec.hpp"
 
 namespace askhost::claude {
 
@@ -15,23 +12,31 @@ bool is_question_tool(std::string_view tool) {
            tool.substr(tool.size() - suffix.size()) == suffix;
 }
 
+namespace {
+
+// {"answers": {...}, "annotations": {...}}: what AskUserQuestion's input gains.
+struct AnswersMap {
+    const std::vector<Answer>& answers;
+};
+void to_json(const AnswersMap& m, json::Writer& w) {
+    json::ObjectWriter o(w);
+    write_answers_map(o.writer(), m.answers);
+}
+
+}  // namespace
+
 std::string input_with_answers(const std::string& original, const std::vector<Answer>& answers) {
-    rapidjson::StringBuffer extra;
-    JsonWriter w(extra);
-    w.StartObject();
-    write_answers_map(w, answers);
-    w.EndObject();
     rapidjson::Document doc, add;
     // Both written by askhost (original from a value checked for depth), so both parse.
     json::parse(doc, original);
-    json::parse(add, {extra.GetString(), extra.GetSize()});
+    json::parse(add, json::to_text(AnswersMap{answers}));
     if (!doc.IsObject()) doc.SetObject();
     for (auto& m : add.GetObject()) {
         doc.RemoveMember(m.name.GetString());
         doc.AddMember(rapidjson::Value(m.name, doc.GetAllocator()), rapidjson::Value(m.value, doc.GetAllocator()),
                       doc.GetAllocator());
     }
-    return to_json(doc);
+    return json::to_text(doc);
 }
 
 PermissionRequest tool_permission_request(const std::string& tool, const rapidjson::Value& input) {

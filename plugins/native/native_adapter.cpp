@@ -4,6 +4,7 @@
 
 #include <rapidjson/document.h>
 
+#include "common/message_table.hpp"
 #include "common/pending_asks.hpp"
 #include "common/tool_input.hpp"
 #include "core/adapter.hpp"
@@ -24,8 +25,7 @@ public:
         messages_
             .on<native::Request>(native::kRequest,
                                  [this](const native::Request& r, rapidjson::Document& doc) { on_request(r, doc); })
-            .on<native::Cancel>(native::kCancel,
-                                [this](const native::Cancel& c, rapidjson::Document&) { on_cancel(c); });
+            .on<native::Cancel>(native::kCancel, [this](const native::Cancel& c) { on_cancel(c); });
     }
 
     std::string_view name() const override { return "native"; }
@@ -34,7 +34,7 @@ public:
         if (!looks_like_message(line)) return pass_on(line);
         rapidjson::Document doc;
         // Not a protocol message after all (no JSON, no known type): it is the agent's output.
-        if (json::parse(doc, line, json::no_depth_limit) || !messages_.dispatch(doc)) pass_on(line);
+        if (json::parse(doc, line, json::no_depth_limit) || messages_.dispatch(doc) != Dispatch::Handled) pass_on(line);
     }
 
     void finished() override { open_.take_all(); }
@@ -74,7 +74,7 @@ private:
 
     AdapterHost& host_;
     PendingAsks<> open_;  // by requestId (as JSON)
-    native::MessageTable messages_;
+    MessageTable messages_;
 };
 
 }  // namespace

@@ -1,7 +1,5 @@
 #include "native_protocol.hpp"
 
-#include <algorithm>
-
 namespace askhost::native {
 
 using json::ObjectReader;
@@ -32,14 +30,6 @@ void to_json(const Response& r, json::Writer& w) {
     ObjectWriter o(w);
     o.field("type", kResponse).field("requestId", r.request_id);
     write_native_result(o.writer(), r.outcome);
-}
-
-bool MessageTable::dispatch(rapidjson::Document& doc) const {
-    const rapidjson::Value* type = json::is_object(doc) ? json::member(doc, "type") : nullptr;
-    if (!type || !type->IsString()) return false;
-    auto it = std::find_if(handlers_.begin(), handlers_.end(),
-                           [t = json::str(*type)](const auto& h) { return h.first == t; });
-    return it != handlers_.end() && it->second(doc);
 }
 
 }  // namespace askhost::native

@@ -1,13 +1,10 @@
 // The native agent protocol's messages as types (docs/protocol.md, "Native agent protocol"): the
 // envelopes the agent sends, read with from_json, and the response askhost writes, with to_json.
-// NativeAdapter dispatches on them through a MessageTable.
+// NativeAdapter dispatches on them through a MessageTable (common/message_table.hpp).
 #pragma once
 
-#include <functional>
 #include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
 
 #include "core/model/outcome.hpp"
 #include "json/json_codec.hpp"
@@ -49,27 +46,5 @@ json::Status from_json(const rapidjson::Value& v, Cancel& out, const json::Path&
 
 void to_json(const RequestId& id, json::Writer& w);
 void to_json(const Response& r, json::Writer& w);
-
-// The message types the agent sends, each read into its struct and handed to its handler with the
-// message (which the handler may take members from). A line of any other type is the agent's output.
-class MessageTable {
-public:
-    template <class Message, class Handler>  // Handler: void(const Message&, rapidjson::Document&)
-    MessageTable& on(std::string_view type, Handler handler) {
-        handlers_.emplace_back(type, [handler = std::move(handler)](rapidjson::Document& doc) {
-            Message message{};
-            if (from_json(doc, message, json::Path(""))) return false;
-            handler(message, doc);
-            return true;
-        });
-        return *this;
-    }
-
-    // false when doc is no message of a type in the table (nothing was handled).
-    bool dispatch(rapidjson::Document& doc) const;
-
-private:
-    std::vector<std::pair<std::string_view, std::function<bool(rapidjson::Document&)>>> handlers_;
-};
 
 }  // namespace askhost::native

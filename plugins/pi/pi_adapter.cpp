@@ -8,14 +8,14 @@
 #include <vector>
 
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include "common/first_line.hpp"
+#include "common/message_table.hpp"
 #include "common/pending_asks.hpp"
 #include "core/adapter.hpp"
 #include "json/json_access.hpp"
-#include "transport/jsonrpc.hpp"
+#include "json/json_codec.hpp"
+#include "pi_protocol.hpp"
 
 namespace askhost {
 namespace {
@@ -83,7 +83,17 @@ namespace {
 
 class PiAdapter final : public AgentAdapter {
 public:
-    explicit PiAdapter(AdapterHost& host) : host_(host), dialogs_(host) {}
+    explicit PiAdapter(AdapterHost& host) : host_(host), dialogs_(host) {
+        messages_.on<pi::UiRequest>("extension_ui_request", [this](const auto& r) { ui_request(r); })
+            .on<json::Ignored>("agent_start", [this](const auto&) { streaming_ = true; })
+            .on<json::Ignored>("agent_end", [this](const auto&) { agent_end(); })
+            .on<pi::ToolExecution>("tool_execution_start", [this](const auto& t) { tool_started(t); })
+            .on<pi::ToolExecution>("tool_execution_end", [this](const auto& t) { tool_ended(t); })
+            .on<pi::MessageEnd>("message_end", [this](const auto& m) { message_end(m.message); })
+            .on<pi::Response>("response", [this](const auto& r) {
+                if (!r.success) say(Stream::Stderr, "pi: " + r.command + " failed: " + r.error);
+            });
+    }
 
     std::string_view name() const override { return "pi"; }
 
@@ -104,27 +114,12 @@ public:
     }
 
     bool prompt(std::string_view text) override {
-        rapidjson::StringBuffer buf;
-        JsonWriter w(buf);
-        w.StartObject();
-        w.Key("id");
-        const std::string id = "askhost-" + std::to_string(++next_id_);
-        w.String(id.c_str());
-        w.Key("type");
-        w.String("prompt");
-        w.Key("message");
-        w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
-        if (streaming_) {
-            w.Key("streamingBehavior");  // pi refuses a prompt during a turn without it
-            w.String("followUp");
-        }
-        w.EndObject();
-        host_.send(std::string_view(buf.GetString(), buf.GetSize()));
+        send(pi::Prompt{"askhost-" + std::to_string(++next_id_), text, streaming_});
         return true;
     }
 
     void stopping() override {
-        host_.send("{\"id\":\"askhost-abort\",\"type\":\"abort\"}");
+        send(pi::Abort{"askhost-abort"});
         // pi may wait on a dialog it will never close: answer every one as cancelled.
         for (auto& [id, d] : dialogs_.take_all()) reply_cancelled(id);
     }
@@ -134,41 +129,8 @@ public:
     void on_line(std::string_view line) override {
         rapidjson::Document doc;
         if (json::parse(doc, line, json::no_depth_limit) || !doc.IsObject()) return pass_on(line);
-        const std::string type = json::string_of(doc, "type");
-        if (type == "extension_ui_request") return ui_request(doc);
-        if (type == "agent_start") {
-            streaming_ = true;
-            return;
-        }
-        if (type == "agent_end") {
-            streaming_ = false;
-            dialogs_.take_all();
-            if (one_shot_) host_.close_input();
-            return;
-        }
-        if (type == "tool_execution_start") {
-            running_tools_.push_back(json::string_of(doc, "toolCallId"));
-            auto args = doc.FindMember("args");
-            // Serialising recurses as deep as the value nests.
-            std::string shown;
-            if (args != doc.MemberEnd())
-                shown = json::deeper_than(args->value, json::max_depth)
-                            ? "(...)"
-                            : "(" + first_line(to_json(args->value), 120) + ")";
-            say(Stream::Stdout, "* " + json::string_of(doc, "toolName") + shown);
-            return;
-        }
-        if (type == "tool_execution_end") return tool_ended(doc);
-        if (type == "message_end") return message_end(doc);
-        if (type == "response") {
-            auto ok = doc.FindMember("success");
-            if (ok != doc.MemberEnd() && ok->value.IsBool() && !ok->value.GetBool())
-                say(Stream::Stderr,
-                    "pi: " + json::string_of(doc, "command") + " failed: " + json::string_of(doc, "error"));
-            return;
-        }
         // turn_*, message_start/update, tool_execution_update, queue and state events: nothing to show.
-        if (type.empty()) pass_on(line);
+        if (messages_.dispatch(doc) == Dispatch::Untyped) pass_on(line);
     }
 
 private:
@@ -182,44 +144,40 @@ private:
 
     void say(Stream s, const std::string& text) { host_.output_line(s, text); }
 
-    void send_response(const std::string& id, const std::string& members) {
-        host_.send("{\"type\":\"extension_ui_response\",\"id\":" + json_quote(id) + "," + members + "}");
+    template <class Message>
+    void send(const Message& m) {
+        host_.send(json::to_text(m));
     }
 
-    void reply_cancelled(const std::string& id) { send_response(id, "\"cancelled\":true"); }
+    void reply_cancelled(const std::string& id) { send(pi::UiResponse{.id = id, .cancelled = true}); }
 
-    void ui_request(const rapidjson::Document& doc) {
-        const std::string id = json::string_of(doc, "id");
-        const std::string method = json::string_of(doc, "method");
-        const std::string title = json::string_of(doc, "title");
+    void ui_request(const pi::UiRequest& r) {
+        const std::string& id = r.id;
+        const std::string& method = r.method;
         if (method == "notify") {
-            const std::string kind = json::string_of(doc, "notifyType");
+            const std::string& kind = r.notify_type;
             say(kind == "error" || kind == "warning" ? Stream::Stderr : Stream::Stdout,
-                "pi" + (kind.empty() || kind == "info" ? std::string() : " " + kind) + ": " +
-                    json::string_of(doc, "message"));
+                "pi" + (kind.empty() || kind == "info" ? std::string() : " " + kind) + ": " + r.message);
             return;
         }
         if (method != "select" && method != "input" && method != "confirm" && method != "editor")
             return;  // fire and forget
         Question q;
-        q.question = title.empty() ? "pi asks" : title;
+        q.question = r.title.empty() ? "pi asks" : r.title;
         Dialog d;
         d.method = method;
         d.tool = running_tools_.empty() ? std::string() : running_tools_.back();
         if (method == "select") {
-            auto opts = doc.FindMember("options");
             std::set<std::string> seen;
-            if (opts != doc.MemberEnd() && opts->value.IsArray())
-                for (const auto& o : opts->value.GetArray())
-                    if (o.IsString() && seen.insert(o.GetString()).second) q.options.push_back({o.GetString(), "", {}});
+            for (const auto& o : r.options.items)
+                if (seen.insert(o).second) q.options.push_back({o, "", {}});
         } else if (method == "input") {
             // A free-text question: pi's placeholder has no place in the question model.
         } else if (method == "confirm") {
-            const std::string message = json::string_of(doc, "message");
-            if (!message.empty()) q.question += "\n\n" + message;
+            if (!r.message.empty()) q.question += "\n\n" + r.message;
             q.options = {{"Yes", "", {}}, {"No", "", {}}};
         } else {
-            d.prefill = json::string_of(doc, "prefill");
+            d.prefill = r.prefill;
             if (!d.prefill.empty()) q.options.push_back({kKeep, first_line(d.prefill, 80), d.prefill});
         }
         AskInput input;
@@ -231,10 +189,8 @@ private:
         if (!dialogs_.ask(id, std::move(input), std::move(d),
                           [this, id](const Outcome& o, const Dialog& dialog) { answer(id, dialog, o); }))
             return;
-        auto timeout = doc.FindMember("timeout");
-        const auto ms = timeout != doc.MemberEnd() ? json::number_of(timeout->value) : std::nullopt;
-        if (ms && *ms > 0 && *ms < 1e12)
-            host_.after(std::chrono::milliseconds(static_cast<long long>(*ms)),
+        if (r.timeout && r.timeout->value > 0 && r.timeout->value < 1e12)
+            host_.after(std::chrono::milliseconds(static_cast<long long>(r.timeout->value)),
                         [this, id] { dialogs_.take(id); });  // pi has given up on it by now
     }
 
@@ -246,40 +202,43 @@ private:
         if (d.method == "confirm") {
             bool yes = a.selected_option ? *a.selected_option == "Yes"
                                          : (value == "yes" || value == "Yes" || value == "y" || value == "true");
-            return send_response(id, std::string("\"confirmed\":") + (yes ? "true" : "false"));
+            return send(pi::UiResponse{.id = id, .confirmed = yes});
         }
         if (d.method == "editor" && a.selected_option && *a.selected_option == kKeep) value = d.prefill;
-        send_response(id, "\"value\":" + json_quote(value));
+        send(pi::UiResponse{.id = id, .value = std::move(value)});
     }
 
-    void tool_ended(const rapidjson::Document& doc) {
-        const std::string call = json::string_of(doc, "toolCallId");
-        std::erase(running_tools_, call);
-        if (!call.empty())
-            for (const auto& id : dialogs_.ids_where([&](const Dialog& d) { return d.tool == call; }))
+    void agent_end() {
+        streaming_ = false;
+        dialogs_.take_all();
+        if (one_shot_) host_.close_input();
+    }
+
+    void tool_started(const pi::ToolExecution& t) {
+        running_tools_.push_back(t.tool_call_id);
+        // Serialising recurses as deep as the value nests.
+        std::string shown;
+        if (const rapidjson::Value* args = t.args.value)
+            shown =
+                json::deeper_than(*args, json::max_depth) ? "(...)" : "(" + first_line(json::to_text(*args), 120) + ")";
+        say(Stream::Stdout, "* " + t.tool_name + shown);
+    }
+
+    void tool_ended(const pi::ToolExecution& t) {
+        std::erase(running_tools_, t.tool_call_id);
+        if (!t.tool_call_id.empty())
+            for (const auto& id : dialogs_.ids_where([&](const Dialog& d) { return d.tool == t.tool_call_id; }))
                 dialogs_.take(id);
-        auto err = doc.FindMember("isError");
-        bool is_error = err != doc.MemberEnd() && err->value.IsBool() && err->value.GetBool();
         std::string text;
-        auto result = doc.FindMember("result");
-        if (result != doc.MemberEnd() && result->value.IsObject()) {
-            auto content = result->value.FindMember("content");
-            if (content != result->value.MemberEnd() && content->value.IsArray())
-                for (const auto& c : content->value.GetArray()) text += json::string_of(c, "text");
-        }
-        say(Stream::Stdout, std::string("  -> ") + (is_error ? "error: " : "") + first_line(text));
+        for (const auto& c : t.result.content) text += c.text;
+        say(Stream::Stdout, std::string("  -> ") + (t.is_error ? "error: " : "") + first_line(text));
     }
 
-    void message_end(const rapidjson::Document& doc) {
-        auto msg = doc.FindMember("message");
-        if (msg == doc.MemberEnd() || json::string_of(msg->value, "role") != "assistant") return;
-        auto content = msg->value.FindMember("content");
-        if (content == msg->value.MemberEnd() || !content->value.IsArray()) return;
-        for (const auto& c : content->value.GetArray())
-            if (json::string_of(c, "type") == "text" && !json::string_of(c, "text").empty())
-                say(Stream::Stdout, json::string_of(c, "text"));
-        const std::string error = json::string_of(msg->value, "errorMessage");
-        if (!error.empty()) say(Stream::Stderr, "pi: " + error);
+    void message_end(const pi::AgentMessage& m) {
+        if (m.role != "assistant" || !m.content) return;
+        for (const auto& c : *m.content)
+            if (c.type == "text" && !c.text.empty()) say(Stream::Stdout, c.text);
+        if (!m.error_message.empty()) say(Stream::Stderr, "pi: " + m.error_message);
     }
 
     AdapterHost& host_;
@@ -289,6 +248,7 @@ private:
     unsigned long next_id_ = 0;
     std::vector<std::string> running_tools_;
     PendingAsks<Dialog> dialogs_;  // by extension_ui_request id
+    MessageTable messages_;
 };
 
 }  // namespace

@@ -178,3 +178,62 @@ BOOST_AUTO_TEST_CASE(a_command_line_prompt_is_one_turn_only_when_no_editor_can_p
         BOOST_TEST(host.input_closed == one_shot);
     });
 }
+
+// What askhost writes to Claude, byte for byte: the control channel's shapes stay as Claude reads them.
+BOOST_AUTO_TEST_CASE(messages_to_claude_keep_their_shape) {
+    FakeHost host;
+    auto a = make(host);
+    testing::launch(*a, {"claude", "say \"hi\""});
+    BOOST_TEST(
+        host.sent[0] ==
+        R"({"type":"control_request","request_id":"askhost_init","request":{"subtype":"initialize","hooks":null}})");
+    BOOST_TEST(
+        host.sent[1] ==
+        R"({"type":"user","session_id":"","message":{"role":"user","content":"say \"hi\""},"parent_tool_use_id":null})");
+    a->on_line(R"({"type":"control_request","request_id":"h1","request":{"subtype":"hook_callback"}})");
+    BOOST_TEST(
+        host.sent.back() ==
+        R"({"type":"control_response","response":{"subtype":"error","request_id":"h1","error":"askhost does not handle hook_callback"}})");
+    a->on_line(
+        R"({"type":"control_request","request_id":"b1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls","n":1E+2}}})");
+    host.asks.back().second(Outcome::cancelled());
+    BOOST_TEST(
+        host.sent.back() ==
+        R"({"type":"control_response","response":{"subtype":"success","request_id":"b1","response":{"behavior":"deny","message":"The user did not allow Bash"}}})");
+    FakeHost allowed;
+    allowed.settings_.allow_tools = {"Bash"};
+    auto b = make(allowed);
+    b->on_line(
+        R"({"type":"control_request","request_id":"b2","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls","n":1E+2,"x":1.50}}})");
+    BOOST_TEST(
+        allowed.sent.back() ==
+        R"({"type":"control_response","response":{"subtype":"success","request_id":"b2","response":{"behavior":"allow","updatedInput":{"command":"ls","n":1E+2,"x":1.50}}}})");
+    a->on_line(kAsk);
+    a->stopping();
+    BOOST_TEST(host.sent.back() ==
+               R"({"type":"control_request","request_id":"askhost_interrupt_1","request":{"subtype":"interrupt"}})");
+}
+
+// Claude's stream carries fields and types askhost does not know: they are ignored, and a line
+// without a type is output.
+BOOST_AUTO_TEST_CASE(unknown_fields_and_types_are_ignored_and_untyped_lines_shown) {
+    FakeHost host;
+    auto a = make(host);
+    a->on_line(R"({"type":"keep_alive","extra":[1,2]})");
+    a->on_line(
+        R"({"type":"assistant","message":{"content":[7,{"type":"text","text":"Hi","citations":null},{"type":"thinking"}]},"uuid":"u"})");
+    a->on_line(
+        R"({"type":"user","message":{"content":[{"type":"tool_result","content":[{"type":"text","text":"a"},{"text":"b"}],"is_error":true},{"type":"tool_result","content":"ok","is_error":"yes"}]}})");
+    a->on_line(R"({"type":"system","subtype":"api_retry","attempt":"x","error":"overloaded"})");
+    a->on_line(R"({"type":"control_request","request_id":"z","request":"can_use_tool"})");
+    a->on_line(
+        R"({"type":"control_response","response":{"subtype":"error","request_id":"askhost_init","error":"boom"}})");
+    a->on_line(R"({"type":"control_response","response":"error"})");
+    BOOST_TEST(host.logs == std::vector<std::string>{"claude: boom"});
+    a->on_line(R"({"type":7,"text":"no type"})");
+    a->on_line(R"({"type":""})");
+    BOOST_TEST(joined(host.printed) ==
+               "Hi\n   -> error: ab\n   -> ok\n claude: model API retry ? (overloaded)\n {\"type\":7,\"text\":\"no "
+               "type\"}\n {\"type\":\"\"}\n");
+    BOOST_TEST(host.sent.empty());
+}

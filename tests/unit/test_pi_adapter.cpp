@@ -127,3 +127,50 @@ BOOST_AUTO_TEST_CASE(tool_arguments_nested_too_deep_are_not_shown) {
     a->on_line(R"({"type":"tool_execution_start","toolCallId":"t2","toolName":"read","args":{"path":"a.txt"}})");
     BOOST_TEST(joined(host.printed) == "* bash(...)\n * read({\"path\":\"a.txt\"})\n");
 }
+
+// pi's events carry fields and types askhost does not know: they are ignored, wrong types read as
+// absent, and a line without a type is output.
+BOOST_AUTO_TEST_CASE(lenient_reading_of_pi_events) {
+    FakeHost host;
+    auto a = make(host);
+    a->on_line(
+        R"({"type":"extension_ui_request","id":"u1","method":"select","title":"T","options":["a",7,"b","a",null],"timeout":5E+2,"extra":{}})");
+    BOOST_REQUIRE(host.asks.size() == 1u);
+    BOOST_TEST(host.asks[0].first.questions[0].options.size() == 2u);
+    BOOST_REQUIRE(host.timers.size() == 1u);
+    a->on_line(R"({"type":"extension_ui_request","id":"u2","method":"input","title":7,"timeout":"soon"})");
+    BOOST_TEST(host.asks.at(1).first.questions[0].question == "pi asks");
+    BOOST_TEST(host.timers.size() == 1u);
+    a->on_line(R"({"type":"extension_ui_request","id":"u3","method":["select"]})");
+    a->on_line(R"({"type":"turn_start","turnIndex":1})");
+    a->on_line(
+        R"({"type":"tool_execution_end","toolCallId":"c9","result":{"content":[{"type":"text","text":"x"},5,{"text":"y"}]},"isError":"no"})");
+    a->on_line(R"({"type":"tool_execution_end","result":{"content":"z"},"isError":true})");
+    a->on_line(
+        R"({"type":"message_end","message":{"role":"assistant","content":[{"type":"text","text":"Done."},{"type":"text","text":""},{"type":"toolCall"}],"errorMessage":"limit"}})");
+    a->on_line(R"({"type":"message_end","message":{"role":"assistant","content":"Done.","errorMessage":"hidden"}})");
+    a->on_line(R"({"type":"message_end","message":{"role":"user","content":[{"type":"text","text":"me"}]}})");
+    a->on_line(R"({"type":"response","command":"prompt","success":false,"error":"busy"})");
+    a->on_line(R"({"type":"response","command":"abort","success":"no"})");
+    a->on_line(R"({"type":null,"id":"x"})");
+    BOOST_TEST(host.asks.size() == 2u);
+    BOOST_TEST(joined(host.printed) ==
+               "  -> xy\n   -> error: \n Done.\n pi: limit\n pi: prompt failed: busy\n {\"type\":null,\"id\":\"x\"}\n");
+    BOOST_TEST(host.sent.empty());
+}
+
+// What askhost writes to pi, byte for byte.
+BOOST_AUTO_TEST_CASE(messages_to_pi_keep_their_shape) {
+    FakeHost host;
+    auto a = make(host);
+    BOOST_TEST(a->prompt("say \"hi\"\n"));
+    BOOST_TEST(host.sent.back() == R"({"id":"askhost-1","type":"prompt","message":"say \"hi\"\n"})");
+    a->on_line(R"({"type":"extension_ui_request","id":"e\"1","method":"editor","title":"E","prefill":"x"})");
+    host.asks[0].second(Outcome::answered({pick("E", "new\ttext", false)}));
+    BOOST_TEST(host.sent.back() == R"({"type":"extension_ui_response","id":"e\"1","value":"new\ttext"})");
+    a->on_line(R"({"type":"extension_ui_request","id":"c1","method":"confirm","title":"OK?"})");
+    host.asks[1].second(Outcome::answered({pick("OK?", "yes", false)}));
+    BOOST_TEST(host.sent.back() == R"({"type":"extension_ui_response","id":"c1","confirmed":true})");
+    a->on_line(R"({"type":"extension_ui_request","id":"s1","method":"select","title":"S","options":[""]})");
+    BOOST_TEST(host.sent.back() == R"({"type":"extension_ui_response","id":"s1","cancelled":true})");
+}
