@@ -7,6 +7,7 @@
 #include <string>
 
 #include "frontends/editor/editor_protocol.hpp"
+#include "frontends/editor/host_client.hpp"
 #include "test_editor.hpp"
 
 using namespace askhost;
@@ -440,3 +441,27 @@ BOOST_AUTO_TEST_CASE(a_client_without_multi_select_or_previews_gets_plain_lists)
     BOOST_TEST(outcome->answers.at(0).values == std::vector<std::string>{"REST"});
 }
 
+// What askhost's own clients (mcp, hook) read of ask/submit's result: the native outcome, an
+// answer checked against the ask, the rest lenient; no object at all names "result".
+BOOST_AUTO_TEST_CASE(a_hosts_submit_result_reads_back_into_an_outcome) {
+    auto read = [](const char* text) -> std::pair<std::string, Outcome> {
+        rapidjson::Document d;
+        BOOST_REQUIRE(!json::parse(d, text));
+        HostOutcome out{database_ask(), {}};
+        auto e = from_json(d, out, json::Path("result"));
+        return {e ? e->message : std::string(), out.outcome};
+    };
+    auto [ok, answered] = read(R"({"answered":true,"answers":[{"question":"Which database?","answer":"SQLite"}]})");
+    BOOST_TEST(ok == "");
+    BOOST_TEST(answered.answers.at(0).selected_option.value_or("") == "SQLite");
+    BOOST_TEST(read(R"({"answered":true,"answers":[]})").first ==
+               "result.answers: question 1 (\"Which database?\") has no answer");
+    BOOST_TEST(read("[]").first == "result: expected an object");
+    auto refused = read(R"({"answered":false,"error":{"code":"invalid_schema","message":"m","path":"p"}})").second;
+    BOOST_TEST(static_cast<int>(refused.kind) == static_cast<int>(OutcomeKind::Refused));
+    BOOST_TEST(refused.error.path == "p");
+    BOOST_TEST(read(R"({"answered":false,"pendingFile":"f"})").second.pending_file == "f");
+    BOOST_TEST(static_cast<int>(read(R"({"answered":"no","timedOut":true})").second.kind) ==
+               static_cast<int>(OutcomeKind::TimedOut));
+    BOOST_TEST(read(R"({"answered":false,"reason":"gone"})").second.reason == "gone");
+}
