@@ -3,7 +3,8 @@
 // where the handler takes its params as a struct (read with from_json) and a Reply<Result> (written
 // with to_json). Params that do not read are refused with -32602 naming the field's path; an
 // unknown method gets -32601; unknown notifications, and notifications whose params do not read,
-// are ignored.
+// are ignored. The other direction, a call to the peer, is one line too:
+//   call<InitializeResult>(rpc, "initialize", params, [](CallResult<InitializeResult> r) { ... });
 #pragma once
 
 #include <functional>
@@ -13,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 
 #include "json/json_codec.hpp"
 #include "transport/jsonrpc.hpp"
@@ -54,6 +56,45 @@ public:
 private:
     std::shared_ptr<Responder> r_;
 };
+
+// Why a call has no result: the peer's error reply (or the channel closing), or a result that does
+// not read, whose path names the field (code 0; the message starts with the path).
+struct CallError : RpcError {
+    std::string path;  // empty: the peer's error
+    bool unreadable() const { return !path.empty(); }
+};
+
+// What a call gives: its result read as T, or why there is none.
+template <class T>
+class CallResult {
+public:
+    CallResult(T result) : v_(std::in_place_index<0>, std::move(result)) {}
+    CallResult(CallError error) : v_(std::in_place_index<1>, std::move(error)) {}
+    explicit operator bool() const { return v_.index() == 0; }
+    T& operator*() { return *std::get_if<0>(&v_); }
+    T* operator->() { return std::get_if<0>(&v_); }
+    const CallError& error() const { return *std::get_if<1>(&v_); }
+
+private:
+    std::variant<T, CallError> v_;
+};
+
+// Calls the peer's `method` with params (written with to_json); `done` runs once with the result
+// read with from_json at "result", or the error. A result read in the call's own context (an
+// outcome against its ask) starts as `blank`. Returns the request id (JSON text) to cancel it by.
+template <class Result, class Params>
+std::string call(RpcEndpoint& rpc, std::string_view method, const Params& params,
+                 std::function<void(CallResult<Result>)> done, Result blank = Result{}) {
+    return rpc.call(
+        method, json::to_text(params),
+        [done = std::move(done), blank = std::move(blank)](const rapidjson::Value* raw, const RpcError* error) mutable {
+            if (error) return done(CallError{*error, {}});
+            Result result = std::move(blank);
+            if (auto e = from_json(*raw, result, json::Path("result")))
+                return done(CallError{{0, e->message}, e->path});
+            done(std::move(result));
+        });
+}
 
 // Typed dispatch to handlers that are functions (a client's lambdas); RpcBinder below binds an
 // object's member functions.

@@ -66,9 +66,8 @@ public:
 
         InitializeParams hello;
         hello.client_info = {"askhost", ASKHOST_VERSION};
-        call<InitializeResult>("initialize", hello, [this](const InitializeResult* result, const RpcError* error) {
-            initialized(result, error);
-        });
+        call<InitializeResult>(rpc_, "initialize", hello,
+                               [this](CallResult<InitializeResult> r) { initialized(std::move(r)); });
     }
 
     void on_line(std::string_view line) override {
@@ -133,33 +132,17 @@ private:
 
     // ---- the session -------------------------------------------------------------------------
 
-    // Calls the agent's `method`; `done` gets the result read as Result, or the error (a result
-    // that does not read is one, naming the field).
-    template <class Result, class Params>
-    void call(std::string_view method, const Params& params,
-              std::function<void(const Result* result, const RpcError* error)> done) {
-        rpc_.call(method, json::to_text(params), [done = std::move(done)](const Value* raw, const RpcError* error) {
-            if (error) return done(nullptr, error);
-            Result result{};
-            if (auto e = from_json(*raw, result, json::Path("result"))) {
-                const RpcError unreadable{0, e->message};
-                return done(nullptr, &unreadable);
-            }
-            done(&result, nullptr);
-        });
-    }
-
-    void initialized(const InitializeResult* result, const RpcError* error) {
-        if (error) {
-            fail("the agent refused initialize: " + error_text(*error));
+    void initialized(CallResult<InitializeResult> result) {
+        if (!result) {
+            fail("the agent refused initialize: " + error_text(result.error()));
             return;
         }
         if (result->protocol_version && *result->protocol_version != kProtocolVersion)
             host_.log("acp: the agent speaks protocol version " + std::to_string(*result->protocol_version) +
                       ", askhost version 1; going on");
-        call<NewSessionResult>("session/new", NewSessionParams{cwd_},
-                               [this](const NewSessionResult* result, const RpcError* error) {
-                                   if (error) return session_refused(*error);
+        call<NewSessionResult>(rpc_, "session/new", NewSessionParams{cwd_},
+                               [this](CallResult<NewSessionResult> result) {
+                                   if (!result) return session_refused(result.error());
                                    session_id_ = result->session_id;
                                    if (queued_prompts_.empty() && host_.settings().one_shot) {
                                        host_.log(
@@ -192,9 +175,9 @@ private:
         PromptParams params{session_id_, {{"text", std::move(queued_prompts_.front())}}};
         queued_prompts_.pop_front();
         turn_running_ = true;
-        call<PromptResult>("session/prompt", params, [this](const PromptResult* result, const RpcError* error) {
+        call<PromptResult>(rpc_, "session/prompt", params, [this](CallResult<PromptResult> result) {
             turn_running_ = false;
-            if (error) show_line("[askhost] the prompt failed: " + error_text(*error));
+            if (!result) show_line("[askhost] the prompt failed: " + error_text(result.error()));
             else if (result->stop_reason.empty() || result->stop_reason == "end_turn") show(line_start_ ? "" : "\n");
             else show_line("[turn ended: " + result->stop_reason + "]");
             send_next_prompt();

@@ -3,9 +3,11 @@
 #define BOOST_TEST_MODULE editor_protocol
 #include <boost/test/unit_test.hpp>
 
+#include <functional>
 #include <string>
 
 #include "frontends/editor/editor_protocol.hpp"
+#include "frontends/editor/host_client.hpp"
 #include "test_editor.hpp"
 
 using namespace askhost;
@@ -233,18 +235,36 @@ BOOST_AUTO_TEST_CASE(a_socket_client_leaving_is_no_answer_and_one_that_shows_not
     BOOST_TEST(status_heard_state);
 }
 
-BOOST_AUTO_TEST_CASE(an_invalid_answer_cancels_with_a_reason) {
+// The outcome of database_ask() when the client's reply to its ask/show is `reply` (made from the
+// request's id: a result or an error).
+Outcome outcome_of_reply(const std::function<std::string(const std::string& id_json)>& reply) {
     TestEditor ed;
     ed.initialize();
     std::optional<Outcome> outcome;
     ed.broker.submit(database_ask(), [&](Outcome o) { outcome = std::move(o); });
     Message show = ed.next("ask/show");
-    ed.respond(show, R"({"answered":true,"answers":[{"question":"Which database?","answer":""}]})");
+    ed.send(reply(show.id_json()));
     ed.next("ask/state");
     ed.settle();
     BOOST_REQUIRE(outcome.has_value());
-    BOOST_TEST(static_cast<int>(outcome->kind) == static_cast<int>(OutcomeKind::Cancelled));
-    BOOST_TEST(outcome->reason.find("invalid answer from the client") == 0u);
+    return *outcome;
+}
+
+BOOST_AUTO_TEST_CASE(an_invalid_answer_cancels_with_a_reason_naming_the_field) {
+    Outcome o = outcome_of_reply([](const std::string& id) {
+        return jsonrpc::result(id, R"({"answered":true,"answers":[{"question":"Which database?","answer":""}]})");
+    });
+    BOOST_TEST(static_cast<int>(o.kind) == static_cast<int>(OutcomeKind::Cancelled));
+    BOOST_TEST(o.reason ==
+               "invalid answer from the client: result.answers[0].answer: empty: an answer that says nothing is "
+               "not an answer");
+}
+
+BOOST_AUTO_TEST_CASE(an_error_reply_to_ask_show_cancels_with_the_clients_message) {
+    Outcome o =
+        outcome_of_reply([](const std::string& id) { return jsonrpc::error(id, -32603, "the dialog crashed"); });
+    BOOST_TEST(static_cast<int>(o.kind) == static_cast<int>(OutcomeKind::Cancelled));
+    BOOST_TEST(o.reason == "the client could not show the question: the dialog crashed");
 }
 
 BOOST_AUTO_TEST_CASE(a_withdrawn_ask_is_cancelled_with_the_show_requests_id) {
@@ -419,4 +439,29 @@ BOOST_AUTO_TEST_CASE(a_client_without_multi_select_or_previews_gets_plain_lists)
     BOOST_REQUIRE(outcome.has_value());
     BOOST_TEST(static_cast<int>(outcome->kind) == static_cast<int>(OutcomeKind::Answered));
     BOOST_TEST(outcome->answers.at(0).values == std::vector<std::string>{"REST"});
+}
+
+// What askhost's own clients (mcp, hook) read of ask/submit's result: the native outcome, an
+// answer checked against the ask, the rest lenient; no object at all names "result".
+BOOST_AUTO_TEST_CASE(a_hosts_submit_result_reads_back_into_an_outcome) {
+    auto read = [](const char* text) -> std::pair<std::string, Outcome> {
+        rapidjson::Document d;
+        BOOST_REQUIRE(!json::parse(d, text));
+        HostOutcome out{database_ask(), {}};
+        auto e = from_json(d, out, json::Path("result"));
+        return {e ? e->message : std::string(), out.outcome};
+    };
+    auto [ok, answered] = read(R"({"answered":true,"answers":[{"question":"Which database?","answer":"SQLite"}]})");
+    BOOST_TEST(ok == "");
+    BOOST_TEST(answered.answers.at(0).selected_option.value_or("") == "SQLite");
+    BOOST_TEST(read(R"({"answered":true,"answers":[]})").first ==
+               "result.answers: question 1 (\"Which database?\") has no answer");
+    BOOST_TEST(read("[]").first == "result: expected an object");
+    auto refused = read(R"({"answered":false,"error":{"code":"invalid_schema","message":"m","path":"p"}})").second;
+    BOOST_TEST(static_cast<int>(refused.kind) == static_cast<int>(OutcomeKind::Refused));
+    BOOST_TEST(refused.error.path == "p");
+    BOOST_TEST(read(R"({"answered":false,"pendingFile":"f"})").second.pending_file == "f");
+    BOOST_TEST(static_cast<int>(read(R"({"answered":"no","timedOut":true})").second.kind) ==
+               static_cast<int>(OutcomeKind::TimedOut));
+    BOOST_TEST(read(R"({"answered":false,"reason":"gone"})").second.reason == "gone");
 }

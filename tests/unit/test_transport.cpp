@@ -452,3 +452,67 @@ BOOST_AUTO_TEST_CASE(a_cancelled_typed_reply_dropped_is_request_cancelled) {
     BOOST_REQUIRE_EQUAL(s.sent.size(), 1u);
     BOOST_TEST(s.sent[0] == R"({"jsonrpc":"2.0","id":"c","error":{"code":-32800,"message":"request cancelled"}})");
 }
+
+// --- typed calls: the result read at "result", one error case ----------------------------------
+
+namespace {
+
+// A result read in its call's context: `scale` is set before the reply comes.
+struct TCount {
+    std::int64_t scale = 1;
+    std::int64_t x = 0;
+};
+json::Status from_json(const rapidjson::Value& v, TCount& out, const json::Path& at) {
+    json::ObjectReader r(v, at);
+    if (!r.required("x", out.x).ok()) return r.status();
+    out.x *= out.scale;
+    return {};
+}
+
+// What a typed call gave, as text: the value, or "error CODE [PATH]: MESSAGE".
+struct Caller {
+    std::vector<std::string> sent;
+    RpcEndpoint rpc{[this](std::string body) { sent.push_back(std::move(body)); }};
+    std::vector<std::string> got;
+
+    std::string count(TCount blank = {}) {
+        return call<TCount>(
+            rpc, "count", TResult{"n", std::nullopt},
+            [this](CallResult<TCount> r) {
+                if (r) got.push_back(std::to_string(r->x));
+                else
+                    got.push_back("error " + std::to_string(r.error().code) + " [" + r.error().path +
+                                  "]: " + r.error().message);
+            },
+            blank);
+    }
+    void reply(const std::string& id, const std::string& rest) {
+        rpc.receive(R"({"jsonrpc":"2.0","id":)" + id + "," + rest + "}");
+    }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_typed_call_writes_its_params_and_reads_its_result) {
+    Caller c;
+    const std::string id = c.count();
+    BOOST_TEST(c.sent.back() == R"({"jsonrpc":"2.0","id":)" + id + R"(,"method":"count","params":{"name":"n"}})");
+    c.reply(id, R"("result":{"x":3,"more":true})");
+    const std::string scaled = c.count(TCount{10, 0});
+    c.reply(scaled, R"("result":{"x":4})");
+    BOOST_TEST(c.got == (std::vector<std::string>{"3", "40"}));
+}
+
+BOOST_AUTO_TEST_CASE(a_typed_call_gets_the_peers_error_or_the_path_that_does_not_read) {
+    Caller c;
+    c.reply(c.count(), R"("error":{"code":-32001,"message":"no agent"})");
+    c.reply(c.count(), R"("result":{"x":"three"})");
+    c.reply(c.count(), R"("result":null)");
+    c.count();
+    c.rpc.close("connection lost");
+    c.count();  // after the close: at once
+    BOOST_TEST(c.got == (std::vector<std::string>{
+                            "error -32001 []: no agent", "error 0 [result.x]: result.x: expected an integer",
+                            "error 0 [result]: result: expected an object", "error -32603 []: connection lost",
+                            "error -32603 []: connection closed"}));
+}

@@ -4,6 +4,7 @@
 #include <rapidjson/writer.h>
 
 #include "json/json_access.hpp"
+#include "json/json_codec.hpp"
 
 namespace askhost {
 
@@ -56,14 +57,13 @@ void write_ask_members(JsonWriter& w, const Ask& ask, const ClientAskCaps& caps)
     if (!ask.cwd.empty()) write_str(w, "cwd", ask.cwd);
 }
 
-std::string ask_show_params(const Ask& ask, const ClientAskCaps& caps) {
-    rapidjson::StringBuffer buf;
-    JsonWriter w(buf);
+void to_json(const ShowAsk& show, JsonWriter& w) {
     w.StartObject();
-    write_ask_members(w, ask, caps);
+    write_ask_members(w, show.ask, show.caps);
     w.EndObject();
-    return std::string(buf.GetString(), buf.GetSize());
 }
+
+std::string ask_show_params(const Ask& ask, const ClientAskCaps& caps) { return json::to_text(ShowAsk{ask, caps}); }
 
 std::string ask_state_params(const std::vector<const Ask*>& pending) {
     rapidjson::StringBuffer buf;
@@ -92,80 +92,93 @@ std::string outcome_json(const Outcome& outcome) {
     return std::string(buf.GetString(), buf.GetSize());
 }
 
-Parsed<Outcome> parse_client_outcome(const rapidjson::Value& result, const Ask& ask) {
-    auto bad = [](const std::string& path, const std::string& why) -> Parsed<Outcome> {
-        return Refusal{"invalid_result", path, path + ": " + why};
-    };
-    if (!result.IsObject()) return bad("result", "expected an object");
-    auto answered = result.FindMember("answered");
-    if (answered == result.MemberEnd() || !answered->value.IsBool())
-        return bad("result.answered", "expected a boolean");
-    if (!answered->value.GetBool()) {
-        if (flag(result, "timedOut", false)) return Outcome::timed_out();
-        std::string reason;
-        auto r = result.FindMember("reason");
-        if (r != result.MemberEnd() && r->value.IsString()) reason = r->value.GetString();
-        return Outcome::cancelled(reason);
+namespace {
+
+// One of a client's answers, matched to its question (`index`); checks what one answer alone can.
+json::Status read_answer(const rapidjson::Value& v, const Ask& ask, const std::vector<std::optional<Answer>>& taken,
+                         std::size_t& index, Answer& out, const json::Path& at) {
+    json::ObjectReader r(v, at);
+    if (auto e = r.required("question", out.question).status()) return e;
+    const json::Path question_at = at.field("question");
+    index = ask.questions.size();
+    for (std::size_t k = 0; k < ask.questions.size(); ++k)
+        if (ask.questions[k].question == out.question) index = k;
+    if (index == ask.questions.size()) return json::invalid(question_at, "no such question \"" + out.question + "\"");
+    if (taken[index]) return json::invalid(question_at, "answered twice");
+    const Question& question = ask.questions[index];
+    const json::Path answer_at = at.field("answer");
+    const rapidjson::Value* answer = r.member("answer");
+    if (!answer) return json::invalid(answer_at, "missing");
+    if (answer->IsString()) {
+        out.values.push_back(answer->GetString());
+    } else if (answer->IsArray()) {
+        for (const auto& s : answer->GetArray()) {
+            if (!s.IsString()) return json::invalid(answer_at, "expected strings");
+            out.values.push_back(s.GetString());
+        }
+        out.multi = true;
+    } else {
+        return json::invalid(answer_at, "expected a string or an array of strings");
     }
-    auto answers = result.FindMember("answers");
-    if (answers == result.MemberEnd() || !answers->value.IsArray()) return bad("result.answers", "expected an array");
+    if (out.values.empty() || (out.values.size() == 1 && out.values[0].empty()))
+        return json::invalid(answer_at, "empty: an answer that says nothing is not an answer");
+    // A multi-select question shown as a plain list still answers as an array.
+    if (question.multi_select) out.multi = true;
+    else if (out.values.size() > 1) return json::invalid(answer_at, "several values for a single-choice question");
+    r.lenient("selectedOption", out.selected_option).lenient("wasCustom", out.was_custom);
+    if (!out.selected_option && !out.multi && !out.was_custom) {
+        bool is_label = false;
+        for (const auto& o : question.options) is_label |= o.label == out.values[0];
+        if (is_label) out.selected_option = out.values[0];
+        else out.was_custom = true;
+    }
+    r.lenient("notes", out.notes).lenient("preview", out.preview);
+    return {};
+}
+
+}  // namespace
+
+json::Status read_client_outcome(const rapidjson::Value& v, const Ask& ask, Outcome& out, const json::Path& at) {
+    json::ObjectReader r(v, at);
+    bool answered = false;
+    if (auto e = r.required("answered", answered).status()) return e;
+    if (!answered) {
+        bool timed_out = false;
+        std::string reason;
+        r.lenient("timedOut", timed_out).lenient("reason", reason);
+        out = timed_out ? Outcome::timed_out() : Outcome::cancelled(std::move(reason));
+        return {};
+    }
+    std::vector<json::Borrowed> answers;
+    if (auto e = r.required("answers", answers).status()) return e;
+    const json::Path list = at.field("answers");
     std::vector<std::optional<Answer>> by_question(ask.questions.size());
-    rapidjson::SizeType i = 0;
-    for (const auto& a : answers->value.GetArray()) {
-        std::string path = "result.answers[" + std::to_string(i++) + "]";
-        if (!a.IsObject()) return bad(path, "expected an object");
-        auto q = a.FindMember("question");
-        if (q == a.MemberEnd() || !q->value.IsString()) return bad(path + ".question", "expected a string");
-        std::string qtext = q->value.GetString();
-        std::size_t index = ask.questions.size();
-        for (std::size_t k = 0; k < ask.questions.size(); ++k)
-            if (ask.questions[k].question == qtext) index = k;
-        if (index == ask.questions.size()) return bad(path + ".question", "no such question \"" + qtext + "\"");
-        if (by_question[index]) return bad(path + ".question", "answered twice");
-        const Question& question = ask.questions[index];
-        Answer out;
-        out.question = qtext;
-        auto v = a.FindMember("answer");
-        if (v == a.MemberEnd()) return bad(path + ".answer", "missing");
-        if (v->value.IsString()) {
-            out.values.push_back(v->value.GetString());
-        } else if (v->value.IsArray()) {
-            for (const auto& s : v->value.GetArray()) {
-                if (!s.IsString()) return bad(path + ".answer", "expected strings");
-                out.values.push_back(s.GetString());
-            }
-            out.multi = true;
-        } else {
-            return bad(path + ".answer", "expected a string or an array of strings");
-        }
-        if (out.values.empty() || (out.values.size() == 1 && out.values[0].empty()))
-            return bad(path + ".answer", "empty: an answer that says nothing is not an answer");
-        // A multi-select question shown as a plain list still answers as an array.
-        if (question.multi_select) out.multi = true;
-        else if (out.values.size() > 1) return bad(path + ".answer", "several values for a single-choice question");
-        auto sel = a.FindMember("selectedOption");
-        if (sel != a.MemberEnd() && sel->value.IsString()) out.selected_option = sel->value.GetString();
-        out.was_custom = flag(a, "wasCustom", false);
-        if (!out.selected_option && !out.multi && !out.was_custom) {
-            bool is_label = false;
-            for (const auto& o : question.options) is_label |= o.label == out.values[0];
-            if (is_label) out.selected_option = out.values[0];
-            else out.was_custom = true;
-        }
-        auto notes = a.FindMember("notes");
-        if (notes != a.MemberEnd() && notes->value.IsString()) out.notes = notes->value.GetString();
-        auto preview = a.FindMember("preview");
-        if (preview != a.MemberEnd() && preview->value.IsString()) out.preview = preview->value.GetString();
-        by_question[index] = std::move(out);
+    for (std::size_t i = 0; i < answers.size(); ++i) {
+        std::size_t index = 0;
+        Answer a;
+        if (auto e = read_answer(*answers[i].value, ask, by_question, index, a, list.index(i))) return e;
+        by_question[index] = std::move(a);
     }
     std::vector<Answer> ordered;
     for (std::size_t k = 0; k < by_question.size(); ++k) {
         if (!by_question[k])
-            return bad("result.answers",
-                       "question " + std::to_string(k + 1) + " (\"" + ask.questions[k].question + "\") has no answer");
+            return json::invalid(
+                list, "question " + std::to_string(k + 1) + " (\"" + ask.questions[k].question + "\") has no answer");
         ordered.push_back(std::move(*by_question[k]));
     }
-    return Outcome::answered(std::move(ordered));
+    out = Outcome::answered(std::move(ordered));
+    return {};
+}
+
+json::Status from_json(const rapidjson::Value& v, ClientOutcome& out, const json::Path& at) {
+    return read_client_outcome(v, out.ask, out.outcome, at);
+}
+
+Parsed<Outcome> parse_client_outcome(const rapidjson::Value& result, const Ask& ask) {
+    Outcome out;
+    if (auto e = read_client_outcome(result, ask, out, json::Path("result")))
+        return Refusal{"invalid_result", e->path, e->message};
+    return out;
 }
 
 }  // namespace askhost

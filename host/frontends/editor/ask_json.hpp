@@ -7,6 +7,7 @@
 #include <rapidjson/document.h>
 
 #include "core/model/outcome.hpp"
+#include "json/json_codec.hpp"
 
 namespace askhost {
 
@@ -21,13 +22,29 @@ ClientAskCaps parse_client_caps(const rapidjson::Value& capabilities);
 
 // {id, questions, metadata?, agent, route, cwd?} as members of an open object.
 void write_ask_members(JsonWriter& w, const Ask& ask, const ClientAskCaps& caps);
+// The ask/show params: the ask as this client can show it.
+struct ShowAsk {
+    const Ask& ask;
+    const ClientAskCaps& caps;
+};
+void to_json(const ShowAsk& show, JsonWriter& w);
 // The ask/show params object, as JSON text.
 std::string ask_show_params(const Ask& ask, const ClientAskCaps& caps);
 // The ask/state params: {state, pending:[{id, questions, agent, route, cwd?}]}.
 std::string ask_state_params(const std::vector<const Ask*>& pending);
 
 // A client's ask/show result (native shape) checked against the ask. Answers are matched to the
-// questions by text and returned in question order; a malformed result is a Refusal naming the field.
+// questions by text and returned in question order; a malformed result is an error naming the field.
+json::Status read_client_outcome(const rapidjson::Value& v, const Ask& ask, Outcome& out, const json::Path& at);
+
+// ask/show's result, typed: an outcome read against the ask it answers (the ask is set first).
+struct ClientOutcome {
+    Ask ask;
+    Outcome outcome;
+};
+json::Status from_json(const rapidjson::Value& v, ClientOutcome& out, const json::Path& at);
+
+// The same at "result", a malformed result as a Refusal (code invalid_result).
 Parsed<Outcome> parse_client_outcome(const rapidjson::Value& result, const Ask& ask);
 
 // The outcome as an ask/show result (native shape), as JSON text.

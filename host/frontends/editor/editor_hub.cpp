@@ -64,26 +64,19 @@ public:
         // A client hears of an ask (ask/state) before it is asked to show it.
         hub_.flush_state();
         const std::string ask_id = ask.id;
-        auto request = conn_->rpc().call(
-            "ask/show", ask_show_params(ask, caps_),
-            [this, ask, done = std::move(done), alive = alive_](const rapidjson::Value* result, const RpcError* err) {
+        auto request = call<ClientOutcome>(
+            conn_->rpc(), "ask/show", ShowAsk{ask, caps_},
+            [this, ask_id, done = std::move(done), alive = alive_](CallResult<ClientOutcome> shown) {
                 if (!*alive || conn_->closed()) return;  // gone: the broker hears it from on_closed
-                auto it = open_.find(ask.id);
-                if (it == open_.end()) return;  // withdrawn meanwhile: a late reply is dropped
-                open_.erase(it);
-                if (err) {
-                    done(Outcome::cancelled("the client could not show the question: " + err->message));
-                    return;
-                }
-                auto parsed = parse_client_outcome(*result, ask);
-                if (auto* bad = std::get_if<Refusal>(&parsed)) {
-                    if (hub_.on_log)
-                        hub_.on_log("client " + client_name_ + " returned an invalid answer: " + bad->message);
-                    done(Outcome::cancelled("invalid answer from the client: " + bad->message));
-                    return;
-                }
-                done(std::get<Outcome>(std::move(parsed)));
-            });
+                if (!open_.erase(ask_id)) return;        // withdrawn meanwhile: a late reply is dropped
+                if (shown) return done(std::move(shown->outcome));
+                const CallError& e = shown.error();
+                if (!e.unreadable())
+                    return done(Outcome::cancelled("the client could not show the question: " + e.message));
+                if (hub_.on_log) hub_.on_log("client " + client_name_ + " returned an invalid answer: " + e.message);
+                done(Outcome::cancelled("invalid answer from the client: " + e.message));
+            },
+            ClientOutcome{ask, {}});
         open_[ask_id] = request;
     }
 

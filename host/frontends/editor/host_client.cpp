@@ -10,25 +10,27 @@
 
 namespace askhost {
 
-Outcome outcome_from_native(const rapidjson::Value& result, const Ask& ask) {
-    if (!result.IsObject()) return Outcome::cancelled("askhost returned no outcome");
-    auto flag = [&](const char* key) {
-        const auto* v = json::member(result, key);
-        return v && v->IsBool() && v->GetBool();
-    };
-    if (flag("answered")) {
-        auto parsed = parse_client_outcome(result, ask);
-        if (auto* bad = std::get_if<Refusal>(&parsed)) return Outcome::cancelled("invalid answer: " + bad->message);
-        return std::get<Outcome>(std::move(parsed));
-    }
-    if (const auto* err = json::member(result, "error"); err && err->IsObject())
-        return Outcome::refused(
+json::Status from_json(const rapidjson::Value& v, HostOutcome& out, const json::Path& at) {
+    json::ObjectReader r(v, at);
+    if (!r.ok()) return r.status();
+    bool answered = false;
+    r.lenient("answered", answered);
+    if (answered) return read_client_outcome(v, out.ask, out.outcome, at);
+    if (const auto* err = r.member("error"); err && err->IsObject()) {
+        out.outcome = Outcome::refused(
             {json::string_of(*err, "code"), json::string_of(*err, "path"), json::string_of(*err, "message")});
-    if (flag("timedOut")) return Outcome::timed_out();
-    if (flag("connectionLost")) return Outcome::connection_lost();
-    if (const auto* pending = json::member(result, "pendingFile"); pending && pending->IsString())
-        return Outcome::pending(pending->GetString());
-    return Outcome::cancelled(json::string_of(result, "reason"));
+        return {};
+    }
+    bool timed_out = false, connection_lost = false;
+    std::optional<std::string> pending;
+    std::string reason;
+    r.lenient("timedOut", timed_out).lenient("connectionLost", connection_lost).lenient("pendingFile", pending);
+    r.lenient("reason", reason);
+    out.outcome = timed_out         ? Outcome::timed_out()
+                  : connection_lost ? Outcome::connection_lost()
+                  : pending         ? Outcome::pending(std::move(*pending))
+                                    : Outcome::cancelled(std::move(reason));
+    return {};
 }
 
 HostClient::HostClient(boost::asio::io_context& io, std::string socket, std::string client_name)
@@ -60,30 +62,28 @@ Status HostClient::connect() {
     hello.client_name = client_name_;
     hello.client_version = ASKHOST_VERSION;
     hello.show_asks = false;  // it asks; it shows nothing
-    conn_->rpc().call("initialize", json::to_text(hello),
-                      [this, alive = alive_](const rapidjson::Value*, const RpcError* err) {
-                          if (err && *alive) log("the host refused: " + err->message);
-                      });
+    call<json::Ignored>(conn_->rpc(), "initialize", hello, [this, alive = alive_](const CallResult<json::Ignored>& r) {
+        if (!r && *alive) log("the host refused: " + r.error().message);
+    });
     conn_->rpc().notify("initialized", "{}");
     return std::nullopt;
 }
 
 std::function<void()> HostClient::submit(const Ask& ask, Profile profile, Reply reply) {
-    const std::string params = json::to_text(SubmitAsk{ask, profile});
     auto done = std::make_shared<bool>(false);
     auto conn = conn_;
-    std::string id = conn->rpc().call("ask/submit", params,
-                                      [this, ask, reply = std::move(reply), done, alive = alive_](
-                                          const rapidjson::Value* result, const RpcError* err) {
-                                          if (*done) return;
-                                          *done = true;
-                                          if (err) {
-                                              if (*alive) log("the host could not ask: " + err->message);
-                                              reply(Outcome::connection_lost());
-                                              return;
-                                          }
-                                          reply(outcome_from_native(*result, ask));
-                                      });
+    std::string id = call<HostOutcome>(
+        conn->rpc(), "ask/submit", SubmitAsk{ask, profile},
+        [this, reply = std::move(reply), done, alive = alive_](CallResult<HostOutcome> r) {
+            if (*done) return;
+            *done = true;
+            if (r) return reply(std::move(r->outcome));
+            const CallError& e = r.error();
+            if (e.unreadable()) return reply(Outcome::cancelled("invalid answer: " + e.message));
+            if (*alive) log("the host could not ask: " + e.message);
+            reply(Outcome::connection_lost());
+        },
+        HostOutcome{ask, {}});
     return [conn, id, done] {
         if (*done) return;
         *done = true;

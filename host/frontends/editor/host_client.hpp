@@ -10,12 +10,18 @@
 
 #include "core/error.hpp"
 #include "core/model/outcome.hpp"
+#include "json/json_codec.hpp"
 #include "transport/connection.hpp"
 
 namespace askhost {
 
-// The host's outcome (native shape, as ask/submit returns it) back into an Outcome for `ask`.
-Outcome outcome_from_native(const rapidjson::Value& result, const Ask& ask);
+// ask/submit's result, typed: the host's outcome (native shape) read back for the ask it answers
+// (the ask is set first). Only an answer is checked; the rest reads leniently, as a cancel.
+struct HostOutcome {
+    Ask ask;
+    Outcome outcome;
+};
+json::Status from_json(const rapidjson::Value& v, HostOutcome& out, const json::Path& at);
 
 class HostClient {
 public:
