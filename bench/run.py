@@ -8,6 +8,9 @@ the table shows medians over the rounds and the ratios. `./dev bench` builds and
                and the same tool on the official MCP TypeScript SDK
   output       an agent prints many lines; askhost forwards them as agent/output; against cat
   memory       askhost's peak RSS idle and with 1000 pending asks
+  instructions askhost's own user-space instructions (valgrind's callgrind) per round trip, per MCP
+               session and per MB of output: the same figure whatever else the machine is doing,
+               so a before/after (--against) can be read on a busy machine
 
 Nothing here is a test: no time is asserted anywhere.
 """
@@ -180,6 +183,55 @@ class Bench:
                 print(f"\nMemory, {label}, {name}: peak RSS {m:.1f} MB  {ratio}")
                 self.rows.append(("memory", f"{name}, {label}", f"{m:.1f} MB peak RSS", "", ratio))
 
+    # ---- instructions -----------------------------------------------------------------------
+    def callgrind(self, argv_before, binary, argv_after):
+        """Instructions askhost executed (callgrind's Ir) in one run, its children untraced."""
+        outdir = tempfile.mkdtemp(prefix="cg-", dir=self.tmp)
+        self.run(argv_before + ["valgrind", "--tool=callgrind", "--trace-children=no",
+                                f"--callgrind-out-file={outdir}/cg.%p", binary] + argv_after)
+        totals = []
+        for name in os.listdir(outdir):
+            with open(os.path.join(outdir, name)) as f:
+                for line in f:
+                    if line.startswith(("summary:", "totals:")):
+                        totals.append(int(line.split()[1]))
+                        break
+        shutil.rmtree(outdir, ignore_errors=True)
+        if not totals:
+            raise RuntimeError("callgrind wrote no totals")
+        return max(totals)  # askhost itself; a forked child before its exec counts little
+
+    def instructions(self):
+        if not shutil.which("valgrind"):
+            print("\ninstructions: valgrind is not installed (apt-get install valgrind); skipped")
+            return
+        binaries = [("askhost", self.askhost)] + ([(self.base_name, self.baseline)] if self.baseline else [])
+        small, large = 100, 1100
+        data = os.path.join(self.tmp, "output-10mb.txt")
+        with open(data, "w") as f:
+            f.write(("agent output line " + "x" * 81 + "\n") * 100000)
+        mb = os.path.getsize(data) / 1e6
+        figures = {}
+        for name, binary in binaries:
+            def rt(n):
+                return self.callgrind([self.editor, "rpc", "--"], binary,
+                                      ["--stdio", "--", self.agent, "roundtrip", str(n), "0", os.devnull])
+            per_rt = (rt(large) - rt(small)) / (large - small)
+            mcp = self.callgrind([self.editor, "mcp", "--"], binary, ["mcp"])
+            idle = self.callgrind([self.editor, "drain", "--"], binary, ["--stdio", "--", "true"])
+            out = (self.callgrind([self.editor, "drain", "--"], binary, ["--stdio", "--", "cat", data]) - idle) / mb
+            figures[name] = (per_rt, mcp, out)
+        print("\nInstructions (callgrind Ir, askhost's own user space; repeatable under load)")
+        base = figures.get(self.base_name)
+        for name, (per_rt, mcp, out) in figures.items():
+            for label, value, i in (("per round trip", per_rt, 0), ("per MCP session", mcp, 1),
+                                    ("per MB of output", out, 2)):
+                ratio = ""
+                if base and name == "askhost":
+                    ratio = self.vs(base[i], value, lower_is_better=True)
+                print(f"  {name:32} {label:18} {value / 1000:12.1f} k  {ratio}")
+                self.rows.append(("instructions " + label, name, f"{value / 1000:.1f} k", "", ratio))
+
     @staticmethod
     def vs(base, now, lower_is_better):
         """How the current askhost (`now`) compares with the baseline's figure."""
@@ -214,7 +266,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--roundtrips", type=int, default=2000)
     ap.add_argument("--output-mb", type=int, default=100)
-    ap.add_argument("--only", choices=["roundtrip", "mcp", "output", "memory"], action="append")
+    ap.add_argument("--only", choices=["roundtrip", "mcp", "output", "memory", "instructions"], action="append")
     ap.add_argument("--markdown", help="also write the table as markdown to this file")
     ap.add_argument("--baseline", help="another askhost binary, measured in the same rounds (./dev bench --against)")
     ap.add_argument("--baseline-label", help="its name in the table (a commit)")
@@ -223,7 +275,7 @@ def main():
     print("machine:", machine())
     if not b.node:
         print("Node peers not installed (bench/node_modules): their rows are skipped")
-    for part in args.only or ["roundtrip", "mcp", "output", "memory"]:
+    for part in args.only or ["roundtrip", "mcp", "output", "memory", "instructions"]:
         getattr(b, part)()
     md = b.markdown()
     print("\n" + md)
