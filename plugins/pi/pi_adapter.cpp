@@ -149,7 +149,7 @@ private:
         host_.send(json::to_text(m));
     }
 
-    void reply_cancelled(const std::string& id) { send(pi::UiResponse{.id = id, .cancelled = true}); }
+    void reply_cancelled(const std::string& id) { send(pi::UiResponse::of_cancel(id)); }
 
     void ui_request(const pi::UiRequest& r) {
         const std::string& id = r.id;
@@ -202,10 +202,10 @@ private:
         if (d.method == "confirm") {
             bool yes = a.selected_option ? *a.selected_option == "Yes"
                                          : (value == "yes" || value == "Yes" || value == "y" || value == "true");
-            return send(pi::UiResponse{.id = id, .confirmed = yes});
+            return send(pi::UiResponse::of_confirm(id, yes));
         }
         if (d.method == "editor" && a.selected_option && *a.selected_option == kKeep) value = d.prefill;
-        send(pi::UiResponse{.id = id, .value = std::move(value)});
+        send(pi::UiResponse::of_value(id, std::move(value)));
     }
 
     void agent_end() {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "json/json_codec.hpp"
@@ -96,6 +97,10 @@ struct UiResponse {
     std::optional<std::string> value;
     std::optional<bool> confirmed;
     bool cancelled = false;
+
+    static UiResponse of_value(std::string_view id, std::string value) { return {id, std::move(value), {}, false}; }
+    static UiResponse of_confirm(std::string_view id, bool yes) { return {id, {}, yes, false}; }
+    static UiResponse of_cancel(std::string_view id) { return {id, {}, {}, true}; }
 };
 
 void to_json(const Prompt& p, json::Writer& w);
