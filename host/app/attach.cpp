@@ -18,6 +18,7 @@
 #include "frontends/editor/socket_listener.hpp"
 #include "frontends/terminal_output.hpp"
 #include "transport/connection.hpp"
+#include "transport/rpc_binder.hpp"
 #include "transport/rpc_errors.hpp"
 #if ASKHOST_HAVE_TUI
 #include "frontends/tui/terminal_dialog.hpp"
@@ -184,9 +185,9 @@ int run_attach(const std::vector<std::string>& args) {
     hello.client_name = "askhost attach";
     hello.client_version = ASKHOST_VERSION;
     auto& rpc = conn->rpc();
-    rpc.call("initialize", json::to_text(hello), [&](const rapidjson::Value*, const RpcError* err) {
-        if (err) {
-            write_all(2, "askhost attach: the host refused: " + err->message + "\n");
+    call<json::Ignored>(rpc, "initialize", hello, [&](const CallResult<json::Ignored>& r) {
+        if (!r) {
+            write_all(2, "askhost attach: the host refused: " + r.error().message + "\n");
             code = 1;
             io.stop();
             return;

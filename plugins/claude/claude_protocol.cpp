@@ -36,6 +36,46 @@ void write_success(json::Writer& w, std::string_view request_id, Fill fill) {
     });
 }
 
+// One of the rules a PermissionRequest hook adds: the whole tool, for the session.
+struct ToolRule {
+    std::string_view tool;
+};
+void to_json(ToolRule r, json::Writer& w) { ObjectWriter(w).field("toolName", r.tool); }
+struct SessionRules {
+    std::string_view tool;
+};
+void to_json(SessionRules r, json::Writer& w) {
+    ObjectWriter(w)
+        .field("type", "addRules")
+        .field("rules", std::vector<ToolRule>{{r.tool}})
+        .field("behavior", "allow")
+        .field("destination", "session");
+}
+
+// PreToolUse: the decision's members beside hookEventName.
+void write_pre_tool_use(ObjectWriter& o, const HookOutput& h) {
+    if (const auto* deny = std::get_if<Deny>(&h.decision)) {
+        o.field("permissionDecision", "deny").field("permissionDecisionReason", deny->message);
+        return;
+    }
+    o.field("permissionDecision", "allow");
+    if (const auto* allow = std::get_if<Allow>(&h.decision); allow && !allow->updated_input_json.empty())
+        o.field("updatedInput", RawText{allow->updated_input_json});
+}
+
+// PermissionRequest: the decision object.
+void write_permission_decision(ObjectWriter& o, const HookOutput& h) {
+    if (const auto* deny = std::get_if<Deny>(&h.decision)) {
+        o.field("behavior", "deny").field("message", deny->message);
+        return;
+    }
+    o.field("behavior", "allow");
+    if (const auto* allow = std::get_if<Allow>(&h.decision); allow && !allow->updated_input_json.empty())
+        o.field("updatedInput", RawText{allow->updated_input_json});
+    if (const auto* always = std::get_if<AllowAlways>(&h.decision))
+        o.field("updatedPermissions", std::vector<SessionRules>{{always->tool}});
+}
+
 }  // namespace
 
 // ---- reading ------------------------------------------------------------------------------------
@@ -133,6 +173,14 @@ void to_json(const Deny& d, json::Writer& w) {
 void to_json(const ControlError& e, json::Writer& w) {
     ObjectWriter(w).field("type", kControlResponse).object("response", [&](ObjectWriter& r) {
         r.field("subtype", "error").field("request_id", e.request_id).field("error", e.error);
+    });
+}
+
+void to_json(const HookOutput& h, json::Writer& w) {
+    ObjectWriter(w).object("hookSpecificOutput", [&](ObjectWriter& o) {
+        o.field("hookEventName", h.event);
+        if (h.event == "PreToolUse") write_pre_tool_use(o, h);
+        else o.object("decision", [&](ObjectWriter& d) { write_permission_decision(d, h); });
     });
 }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "json/json_codec.hpp"
@@ -126,5 +127,19 @@ struct ControlError {
     std::string_view request_id, error;
 };
 void to_json(const ControlError& e, json::Writer& w);
+
+// ---- what `askhost hook` prints -------------------------------------------------------------
+
+// Allow the tool for the rest of Claude's session, as its own "don't ask again" does.
+struct AllowAlways {
+    std::string_view tool;
+};
+// hookSpecificOutput for a PreToolUse or PermissionRequest hook: the decision is can_use_tool's
+// answer without its envelope (request_id unused; an Allow without updated input allows as asked).
+struct HookOutput {
+    std::string_view event;
+    std::variant<Allow, Deny, AllowAlways> decision;
+};
+void to_json(const HookOutput& h, json::Writer& w);
 
 }  // namespace askhost::claude

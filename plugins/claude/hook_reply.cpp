@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include "claude_protocol.hpp"
 #include "claude_tools.hpp"
 #include "common/tool_input.hpp"
 #include "json/json_access.hpp"
@@ -17,47 +18,38 @@ namespace {
 
 constexpr const char* kDeclined = "User declined to answer";
 
-std::string output(std::string_view event, const std::string& decision_json) {
-    if (event == "PreToolUse")
-        return "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\"," + decision_json + "}}\n";
-    return "{\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":" + decision_json + "}}\n";
+std::string output(std::string_view event, std::variant<Allow, Deny, AllowAlways> decision) {
+    return json::to_text(HookOutput{event, decision}) + "\n";
 }
 
 // What the hook prints for the outcome ("" for nothing: Claude's own dialog decides).
 std::string answer_for_question(std::string_view event, const std::string& original, const Outcome& o) {
-    const bool pre = event == "PreToolUse";
     switch (o.kind) {
         case OutcomeKind::Answered: {
-            std::string updated = input_with_answers(original, o.answers);
-            return output(event, pre ? "\"permissionDecision\":\"allow\",\"updatedInput\":" + updated
-                                     : "{\"behavior\":\"allow\",\"updatedInput\":" + updated + "}");
+            // Written from json::write's text: numbers keep the literal Claude sent.
+            const std::string updated = input_with_answers(original, o.answers);
+            return output(event, Allow{{}, updated});
         }
-        case OutcomeKind::Cancelled:
-            // The person said no in askhost: a decline the model reads, never an empty answer.
-            return output(event,
-                          pre ? std::string("\"permissionDecision\":\"deny\",\"permissionDecisionReason\":") +
-                                    json_quote(kDeclined)
-                              : std::string("{\"behavior\":\"deny\",\"message\":") + json_quote(kDeclined) + "}");
+        // The person said no in askhost: a decline the model reads, never an empty answer.
+        case OutcomeKind::Cancelled: return output(event, Deny{{}, kDeclined});
         default: return {};  // timed out, gone, pending, refused: Claude asks in its own dialog
     }
 }
 
 std::string answer_for_permission(const PermissionRequest& req, const Outcome& o) {
     if (o.kind != OutcomeKind::Answered && o.kind != OutcomeKind::Cancelled) return {};
+    constexpr std::string_view event = "PermissionRequest";
     PermissionDecision d = decide_permission(req, o);
-    if (d.cancelled())
-        return output("PermissionRequest",
-                      "{\"behavior\":\"deny\",\"message\":" + json_quote("The user did not allow " + req.tool) + "}");
-    if (d.choice->kind == PermissionKind::AllowOnce) return output("PermissionRequest", "{\"behavior\":\"allow\"}");
-    if (d.choice->kind == PermissionKind::AllowAlways)
-        // Claude keeps the rule for the rest of its session, as its own "don't ask again" does.
-        return output(
-            "PermissionRequest",
-            "{\"behavior\":\"allow\",\"updatedPermissions\":[{\"type\":\"addRules\",\"rules\":[{\"toolName\":" +
-                json_quote(req.tool) + "}],\"behavior\":\"allow\",\"destination\":\"session\"}]}");
+    if (d.cancelled()) {
+        const std::string why = "The user did not allow " + req.tool;
+        return output(event, Deny{{}, why});
+    }
+    if (d.choice->kind == PermissionKind::AllowOnce) return output(event, Allow{});
+    // Claude keeps the rule for the rest of its session, as its own "don't ask again" does.
+    if (d.choice->kind == PermissionKind::AllowAlways) return output(event, AllowAlways{req.tool});
     const std::string why =
         d.message.empty() ? "The user denied " + req.tool : "The user denied " + req.tool + ": " + d.message;
-    return output("PermissionRequest", "{\"behavior\":\"deny\",\"message\":" + json_quote(why) + "}");
+    return output(event, Deny{{}, why});
 }
 
 std::string directory_of(const rapidjson::Value& hook) {
@@ -82,8 +74,7 @@ HookRequest read_hook_request(const rapidjson::Value& hook) {
     // AskUserQuestion or an MCP ask_user_question alike.
     if (r.event == "PreToolUse" && is_question_tool(tool) && !json::string_of(hook, "agent_id").empty()) {
         r.kind = HookRequest::Kind::Reply;
-        r.reply = output(r.event, std::string("\"permissionDecision\":\"deny\",\"permissionDecisionReason\":") +
-                                      json_quote(kSubagentRefusal));
+        r.reply = output(r.event, Deny{{}, kSubagentRefusal});
         return r;
     }
     const bool question = tool == kAskTool;
@@ -115,7 +106,7 @@ HookRequest read_hook_request(const rapidjson::Value& hook) {
     r.ask.route = "hook";
     r.ask.profile = Profile::Strict;
     r.ask.cwd = directory_of(hook);
-    r.original = to_json(input);
+    r.original = askhost::to_json(input);
     return r;
 }
 

@@ -86,11 +86,10 @@ std::string elicitation_params(const Ask& ask) {
     return std::string(buf.GetString(), buf.GetSize());
 }
 
-Outcome outcome_from_elicitation(const rapidjson::Value& result, const Ask& ask) {
-    std::string action = json::string_of(result, "action");
-    if (action == "decline") return Outcome::cancelled("declined in the client's form");
-    if (action != "accept") return Outcome::cancelled("cancelled in the client's form");
-    const rapidjson::Value* content = json::member(result, "content");
+Outcome outcome_from_elicitation(const ElicitResult& result, const Ask& ask) {
+    if (result.action == "decline") return Outcome::cancelled("declined in the client's form");
+    if (result.action != "accept") return Outcome::cancelled("cancelled in the client's form");
+    const rapidjson::Value* content = result.content.value;
     if (!content || !content->IsObject()) return Outcome::cancelled("the client's form returned no answers");
     std::vector<Answer> answers;
     for (std::size_t i = 0; i < ask.questions.size(); ++i) {

@@ -59,6 +59,11 @@ json::Status from_json(const Value& v, CallToolParams& out, const Path& at) {
         .status();
 }
 
+json::Status from_json(const Value& v, ElicitResult& out, const Path& at) {
+    ObjectReader(v, at).lenient("action", out.action).lenient("content", out.content);
+    return {};
+}
+
 json::Status from_json(const Value& v, CancelledParams& out, const Path& at) {
     return ObjectReader(v, at).required("requestId", out.request_id).status();
 }

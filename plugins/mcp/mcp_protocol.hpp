@@ -53,4 +53,11 @@ struct ProgressParams {
 };
 void to_json(const ProgressParams& p, json::Writer& w);
 
+// elicitation/create's result, read leniently: anything but an accept with content is a cancel.
+struct ElicitResult {
+    std::string action;      // accept, decline, cancel; "" when missing or no string
+    json::Borrowed content;  // the form's values by field name, as the client wrote them
+};
+json::Status from_json(const rapidjson::Value& v, ElicitResult& out, const json::Path& at);
+
 }  // namespace askhost::mcp

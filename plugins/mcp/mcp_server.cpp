@@ -270,17 +270,18 @@ void McpServer::tick(const std::string& id, const std::string& token_json, int s
 
 std::function<void()> McpServer::elicit(const Ask& ask, McpAsker::Reply reply) {
     auto done = std::make_shared<bool>(false);
-    rpc_.call("elicitation/create", elicitation_params(ask),
-              [ask, reply = std::move(reply), done, log = log_](const rapidjson::Value* result, const RpcError* err) {
-                  if (*done) return;
-                  *done = true;
-                  if (err) {
-                      if (log) log("the client's elicitation failed: " + err->message);
-                      reply(Outcome::cancelled("the client could not show the form: " + err->message));
-                      return;
-                  }
-                  reply(outcome_from_elicitation(*result, ask));
-              });
+    call<ElicitResult>(rpc_, "elicitation/create", json::RawJson{elicitation_params(ask)},
+                       [ask, reply = std::move(reply), done, log = log_](CallResult<ElicitResult> result) {
+                           if (*done) return;
+                           *done = true;
+                           if (!result) {
+                               const std::string& why = result.error().message;
+                               if (log) log("the client's elicitation failed: " + why);
+                               reply(Outcome::cancelled("the client could not show the form: " + why));
+                               return;
+                           }
+                           reply(outcome_from_elicitation(*result, ask));
+                       });
     return [done] { *done = true; };
 }
 

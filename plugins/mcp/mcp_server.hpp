@@ -55,7 +55,7 @@ public:
 std::string elicitation_params(const Ask& ask);
 // The client's elicitation result back into an outcome: accept with content -> answered,
 // decline or cancel (or an accept that answers nothing) -> cancelled.
-Outcome outcome_from_elicitation(const rapidjson::Value& result, const Ask& ask);
+Outcome outcome_from_elicitation(const ElicitResult& result, const Ask& ask);
 
 class McpServer {
 public:

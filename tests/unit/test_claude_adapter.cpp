@@ -6,6 +6,8 @@
 
 #include <rapidjson/document.h>
 
+#include "../../plugins/claude/claude_tools.hpp"
+#include "../../plugins/claude/hook_reply.hpp"
 #include "core/adapter.hpp"
 #include "fake_adapter_host.hpp"
 #include "parsed.hpp"
@@ -236,4 +238,66 @@ BOOST_AUTO_TEST_CASE(unknown_fields_and_types_are_ignored_and_untyped_lines_show
                "Hi\n   -> error: ab\n   -> ok\n claude: model API retry ? (overloaded)\n {\"type\":7,\"text\":\"no "
                "type\"}\n {\"type\":\"\"}\n");
     BOOST_TEST(host.sent.empty());
+}
+
+// `askhost hook`'s replies, byte for byte as Claude Code has always been given them.
+BOOST_AUTO_TEST_CASE(hook_replies_keep_their_bytes) {
+    auto request = [](const std::string& hook) { return claude::read_hook_request(parse(hook)); };
+    const std::string question =
+        R"({"questions":[{"question":"Which database?","header":"Database","options":[{"label":"PostgreSQL","description":"relational"},{"label":"SQLite","description":"a file"}],"multiSelect":false}],"n":0.1,"big":9007199254740993})";
+    const std::string pre = R"({"hookSpecificOutput":{"hookEventName":"PreToolUse",)";
+    const std::string perm = R"({"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":)";
+
+    auto sub = request(R"({"hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","agent_id":"a1"})");
+    BOOST_TEST(claude::hook_reply(sub, Outcome::cancelled()) ==
+               pre + R"("permissionDecision":"deny","permissionDecisionReason":")" + kSubagentRefusal + "\"}}\n");
+
+    const std::vector<Answer> picked = {one("Which database?", "SQLite")};
+    for (const std::string event : {"PreToolUse", "PermissionRequest"}) {
+        auto q = request(R"({"hook_event_name":")" + event + R"(","tool_name":"AskUserQuestion","tool_input":)" +
+                         question + "}");
+        const std::string updated = claude::input_with_answers(q.original, picked);
+        BOOST_TEST(updated.find(R"("n":0.1,"big":9007199254740993)") != std::string::npos);  // numbers keep their value
+        const bool is_pre = event == "PreToolUse";
+        BOOST_TEST(claude::hook_reply(q, Outcome::answered(picked)) ==
+                   (is_pre ? pre + R"("permissionDecision":"allow","updatedInput":)" + updated + "}}\n"
+                           : perm + R"({"behavior":"allow","updatedInput":)" + updated + "}}}\n"));
+        BOOST_TEST(claude::hook_reply(q, Outcome::cancelled()) ==
+                   (is_pre
+                        ? pre + R"("permissionDecision":"deny","permissionDecisionReason":"User declined to answer"}})"
+                                "\n"
+                        : perm + R"({"behavior":"deny","message":"User declined to answer"}}})"
+                                 "\n"));
+        BOOST_TEST(claude::hook_reply(q, Outcome::timed_out()).empty());
+    }
+
+    auto bash =
+        request(R"({"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"rm \"x\""}})");
+    BOOST_REQUIRE(bash.kind == claude::HookRequest::Kind::Permission);
+    auto choose = [&](PermissionKind kind) {
+        for (std::size_t i = 0; i < bash.permission.choices.size(); ++i)
+            if (bash.permission.choices[i].kind == kind) {
+                Answer a = one(bash.ask.questions[0].question, bash.ask.questions[0].options[i].label);
+                a.selected_option = a.values.front();
+                return Outcome::answered({a});
+            }
+        BOOST_FAIL("no such choice");
+        return Outcome::cancelled();
+    };
+    BOOST_TEST(claude::hook_reply(bash, choose(PermissionKind::AllowOnce)) == perm + R"({"behavior":"allow"}}})"
+                                                                                     "\n");
+    BOOST_TEST(
+        claude::hook_reply(bash, choose(PermissionKind::AllowAlways)) ==
+        perm +
+            R"({"behavior":"allow","updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash"}],"behavior":"allow","destination":"session"}]}}})"
+            "\n");
+    BOOST_TEST(claude::hook_reply(bash, choose(PermissionKind::RejectOnce)) ==
+               perm + R"({"behavior":"deny","message":"The user denied Bash"}}})"
+                      "\n");
+    BOOST_TEST(claude::hook_reply(bash, Outcome::answered({one(bash.ask.questions[0].question, "not \"that\"")})) ==
+               perm + R"({"behavior":"deny","message":"The user denied Bash: not \"that\""}}})"
+                      "\n");
+    BOOST_TEST(claude::hook_reply(bash, Outcome::cancelled()) ==
+               perm + R"({"behavior":"deny","message":"The user did not allow Bash"}}})"
+                      "\n");
 }
