@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <cstdlib>
 #include <initializer_list>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,8 +15,8 @@
 #include "core/fd_io.hpp"
 #include "core/text/sanitize.hpp"
 #include "frontends/editor/socket_listener.hpp"
+#include "json/json_codec.hpp"
 #include "store/fs_util.hpp"
-#include "transport/jsonrpc.hpp"
 
 // `askhost hosts` and `askhost status`: what the registry says, read without asking any host (a
 // stuck host cannot make them wait).
@@ -60,6 +63,38 @@ constexpr std::string_view kHostsUsage =
     "question nobody could be shown). Agents ask through editor and agent hosts;\n"
     "`askhost attach` finds the others too.\n";
 
+namespace {
+
+// One JSON object, written by `fill`, and a newline: the --json forms.
+template <class Fill>
+std::string json_line(Fill&& fill) {
+    rapidjson::StringBuffer buf;
+    json::Writer w(buf);
+    {
+        json::ObjectWriter o(w);
+        fill(o);
+    }
+    return std::string(buf.GetString(), buf.GetSize()) + "\n";
+}
+
+// A host with questions waiting, as `askhost status --json` lists it.
+struct WaitingHost {
+    const HostRecord& h;
+};
+void to_json(const WaitingHost& r, json::Writer& w) {
+    const HostRecord& h = r.h;
+    json::ObjectWriter o(w);
+    o.field("pid", static_cast<std::int64_t>(h.pid)).field("kind", h.kind).field("socket", h.socket);
+    o.field("waiting", h.waiting).field("waitingSince", h.waiting_since_ms);
+    if (!h.tmux_pane.empty())
+        o.object("tmux", [&](json::ObjectWriter& t) { t.field("server", h.tmux_server).field("pane", h.tmux_pane); });
+    std::vector<std::string_view> folders;
+    for (const auto& f : h.folders) folders.push_back(f.path);
+    o.field("folders", folders);
+}
+
+}  // namespace
+
 int run_hosts(const std::vector<std::string>& args) {
     std::string_view flag;
     if (auto done = read_flags("hosts", kHostsUsage, args, {"--json"}, flag)) return *done;
@@ -88,20 +123,21 @@ std::string hosts_report(const std::vector<HostRecord>& hosts, const std::string
             : nullptr;
     const HostRecord* for_attach = host_for_directory(hosts, here);
     if (as_json) {
-        std::string out =
-            "{\"registry\":" + json_quote(registry) + ",\"directory\":" + json_quote(here) + ",\"chosen\":";
-        if (!env_socket.empty()) out += json_quote(env_socket);
-        else out += chosen ? json_quote(chosen->socket) : "null";
-        out += ",\"attach\":";
-        if (!env_socket.empty()) out += json_quote(env_socket);
-        else out += for_attach ? json_quote(for_attach->socket) : "null";
-        out += ",\"hosts\":[";
-        for (std::size_t i = 0; i < hosts.size(); ++i) {
-            std::string rec = record_json(hosts[i]);
-            rec.pop_back();  // the newline
-            out += (i ? "," : "") + rec;
+        // $ASKHOST_SOCKET when set, else the record's socket, else null.
+        auto socket_of = [&](const HostRecord* r) -> std::optional<std::string> {
+            if (!env_socket.empty()) return env_socket;
+            if (r) return r->socket;
+            return std::nullopt;
+        };
+        std::vector<json::RawJson> records;
+        for (const auto& h : hosts) {
+            records.push_back({record_json(h)});
+            records.back().text.pop_back();  // the newline
         }
-        return out + "]}\n";
+        return json_line([&](json::ObjectWriter& o) {
+            o.field("registry", registry).field("directory", here);
+            o.field("chosen", socket_of(chosen)).field("attach", socket_of(for_attach)).field("hosts", records);
+        });
     }
     std::string out;
     if (hosts.empty()) out += "No askhost is running (registry " + registry + ").\n";
@@ -155,23 +191,12 @@ std::string status_report(const std::vector<HostRecord>& hosts, StatusForm form)
     for (const auto& h : hosts) total += h.waiting;
     if (form == StatusForm::Tmux) return total ? "? " + std::to_string(total) + " waiting\n" : "\n";
     if (form == StatusForm::Json) {
-        std::string out = "{\"waiting\":" + std::to_string(total) + ",\"hosts\":[";
-        bool first = true;
-        for (const auto& h : hosts) {
-            if (!h.waiting) continue;
-            out += std::string(first ? "" : ",") + "{\"pid\":" + std::to_string(h.pid) +
-                   ",\"kind\":" + json_quote(h.kind) + ",\"socket\":" + json_quote(h.socket) +
-                   ",\"waiting\":" + std::to_string(h.waiting) +
-                   ",\"waitingSince\":" + std::to_string(h.waiting_since_ms) +
-                   (h.tmux_pane.empty() ? std::string()
-                                        : ",\"tmux\":{\"server\":" + json_quote(h.tmux_server) +
-                                              ",\"pane\":" + json_quote(h.tmux_pane) + "}") +
-                   ",\"folders\":[";
-            for (std::size_t i = 0; i < h.folders.size(); ++i) out += (i ? "," : "") + json_quote(h.folders[i].path);
-            out += "]}";
-            first = false;
-        }
-        return out + "]}\n";
+        std::vector<WaitingHost> waiting;
+        for (const auto& h : hosts)
+            if (h.waiting) waiting.push_back({h});
+        return json_line([&](json::ObjectWriter& o) {
+            o.field("waiting", static_cast<std::int64_t>(total)).field("hosts", waiting);
+        });
     }
     if (!total) return "No question waits.\n";
     std::string out = std::to_string(total) + (total == 1 ? " question waits" : " questions wait") +
