@@ -357,9 +357,11 @@ H.case('log_shows_output', function()
     { out = 'later line' },
     { raw = 'no newline' },
   })
+  -- stdout and stderr are two pipes: either may arrive first, so wait for both.
   H.wait_for(function()
-    return vim.tbl_contains(require('askhost').log_lines(), 'first line')
-  end, 'the first output line')
+    local lines = require('askhost').log_lines()
+    return vim.tbl_contains(lines, 'first line') and vim.tbl_contains(lines, 'to stderr')
+  end, 'the first output lines')
   vim.cmd('AskHost log')
   local buf = vim.api.nvim_get_current_buf()
   H.eq(vim.api.nvim_buf_get_name(buf), 'askhost://log', 'the log buffer is current')
