@@ -16,7 +16,7 @@
 #include "core/broker.hpp"
 #include "frontends/editor/editor_hub.hpp"
 #include "fuzz.hpp"
-#include "json_check.hpp"
+#include "oracle.hpp"
 #include "transport/framing.hpp"
 #include "transport/memory_connection.hpp"
 
@@ -75,13 +75,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     hub.on_primary_lost = [&] { exited = true; };
     // The peer: reads (and checks) everything the host writes until the host is done.
     auto conn = std::make_shared<MemoryConnection>(io);
-    FrameDecoder replies;
+    OracleFrames replies;
     conn->on_peer_bytes = [&](std::string_view bytes) {
-        replies.feed(bytes, [](FrameDecoder::Event ev) {
-            FUZZ_CHECK(ev.ok);
-            if (!valid_json(ev.body)) std::fprintf(stderr, "invalid JSON written: %s\n", ev.body.c_str());
-            FUZZ_CHECK(valid_json(ev.body));
-        });
+        if (!replies.feed(bytes)) std::fprintf(stderr, "%s\n", replies.error().c_str());
+        FUZZ_CHECK(replies.error().empty());
     };
     hub.add_client(conn, primary);
     // After one exchange, a second round of state and output reaches the client too.
@@ -97,6 +94,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     io.run();
     FUZZ_CHECK(outcomes <= 2);
     FUZZ_CHECK(hub.client_count() == 0);
+    FUZZ_CHECK(replies.whole());
     (void)exited;
     return 0;
 }

@@ -9,7 +9,7 @@
 
 #include "../../plugins/mcp/mcp_server.hpp"
 #include "fuzz.hpp"
-#include "json_check.hpp"
+#include "oracle.hpp"
 #include "transport/framing.hpp"
 
 using namespace askhost;
@@ -52,7 +52,7 @@ private:
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     RpcEndpoint rpc([](std::string body) {
-        FUZZ_CHECK(valid_json(body));
+        FUZZ_CHECK(oracle_valid_json(body));
         FUZZ_CHECK(body.find('\n') == std::string::npos);
     });
     FakeAsker asker;
