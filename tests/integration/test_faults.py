@@ -11,7 +11,7 @@ import threading
 import time
 
 from harness import (host_socket, ASKHOST, DATABASE_Q, NAME_Q, Editor, Failure, Workdir, agent_pids, answer_of, ask_request,
-                     case, check, equal, main, wait_for)
+                     case, check, equal, main, run, wait_for)
 
 
 def responses(wd, record="record.jsonl"):
@@ -365,7 +365,10 @@ def sigkill_while_journalling_loses_no_answer_and_leaves_no_orphan():
 
 
 def kill_while_journalling(rng):
+    """Four hosts in turn on one session, each SIGKILLed while it journals the answers it hands
+    back, at a random moment; the journal it leaves is checked against its rule after each kill."""
     wd = Workdir()
+    tears = []  # the records torn as a kill mid-write tears them
     for k in range(4):
         record = f"kill{k}.jsonl"
         steps = []
@@ -406,6 +409,39 @@ def kill_while_journalling(rng):
             check(q in answered, f"kill {k}: {q!r} was handed to the agent but is not in the journal")
         # The agent must not outlive askhost (it would be an orphan, adopted by init).
         gone(pids, "the agent to end with askhost", timeout=10)
+        for cut in tears:  # ended by the next host, which wrote on a line of its own after it
+            check(cut in journal_lines(wd), f"kill {k}: the torn record {cut[:60]!r}... is not a line of its own")
+        if k % 2 == 0:
+            # A kill lands inside a record's write only now and then: tear the killed host's
+            # last record as such a kill does, so that every run sees the next host end it.
+            tears.append(tear_last_record(wd, rng))
+    # askhost's own reader skips each torn line with a warning that names it.
+    r = run(["history", "--session", "killed", "--json"], wd)
+    equal(r.returncode, 0, "askhost history's exit code")
+    warnings = json.loads(r.stdout)["warnings"]
+    for n in [i + 1 for i, line in enumerate(journal_lines(wd)) if line in tears]:
+        check(f"line {n}: torn record (askhost stopped while writing it), skipped" in warnings,
+              f"askhost history names the torn line {n}: {warnings}")
+    check(all("torn" in w for w in warnings), f"only torn lines are skipped: {warnings}")
+
+
+def journal_lines(wd):
+    with open(wd.file("state/askhost/sessions/killed.jsonl")) as f:
+        return f.read().split("\n")
+
+
+def tear_last_record(wd, rng):
+    """Cuts the journal's last record short (its newline and a random part of its end gone), as a
+    kill in the middle of its write leaves it; returns what is left of it."""
+    path = wd.file("state/askhost/sessions/killed.jsonl")
+    with open(path, "rb") as f:
+        data = f.read()
+    check(data.endswith(b"\n"), "the journal ends with a whole record before the tear")
+    start = data.rfind(b"\n", 0, len(data) - 1) + 1
+    cut = start + rng.randint(1, len(data) - 1 - start - 1)
+    with open(path, "r+b") as f:
+        f.truncate(cut)
+    return data[start:cut].decode()
 
 
 @case
