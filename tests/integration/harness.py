@@ -165,13 +165,21 @@ def processes_in(roots, exclude=(), ignore_vars=()):
                     continue
             with open(f"/proc/{d}/cmdline", "rb") as f:
                 argv = [a.decode("utf-8", "replace") for a in f.read().split(b"\0") if a]
-            places = [os.readlink(f"/proc/{d}/cwd"), os.readlink(f"/proc/{d}/exe")]
+        except OSError:
+            continue  # gone meanwhile
+        places = []
+        # Each of these may be refused (a kernel thread, a process of another user namespace).
+        for link in ("cwd", "exe"):
+            try:
+                places.append(os.readlink(f"/proc/{d}/{link}").removesuffix(" (deleted)"))
+            except OSError:
+                pass
+        try:
             with open(f"/proc/{d}/environ", "rb") as f:
                 env = [v.decode("utf-8", "replace").partition("=") for v in f.read().split(b"\0")]
             places += [value for name, _, value in env if name not in ignore_vars]
         except OSError:
-            continue  # gone meanwhile, or a kernel thread
-        places = [p.removesuffix(" (deleted)") for p in places]
+            pass
         if any(r in a for a in argv for r in roots) or any(_under(p, roots) for p in places if p):
             found.append((int(d), " ".join(argv)))
     return found
