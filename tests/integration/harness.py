@@ -216,8 +216,9 @@ def finish(passed):
     roots = [wd.path for wd in _workdirs]
     if not roots:
         return True
-    # What the case itself stopped may still be on its way out: a moment to go by itself.
-    deadline = time.monotonic() + 2.0
+    # What the case itself stopped may still be on its way out: a moment to go by itself (an
+    # `askhost --stdio` whose pipes the case still holds goes only when told).
+    deadline = time.monotonic() + 0.5
     while processes_in(roots, {os.getpid()}) and time.monotonic() < deadline:
         time.sleep(0.1)
     ended, alive = end_processes(roots)
