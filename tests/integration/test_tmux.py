@@ -5,6 +5,8 @@ pipes, no TMUX in the server's environment); a second tmux server holds the clie
 the agent's session, so the popup is really drawn and its screen can be read."""
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -13,18 +15,22 @@ from harness import (ASKHOST, DATABASE_Q, Failure, Skip, Tmux, Workdir, case, ch
                      strict, wait_for)
 
 FAKE_TUI = r'''
-import json, os, subprocess, sys, termios, tty
+import json, os, subprocess, sys, termios, time, tty
 fd = sys.stdin.fileno()
 old = termios.tcgetattr(fd)
 tty.setraw(fd)
 p = subprocess.Popen([os.environ["ASKHOST"], "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                      stderr=open("mcp-stderr.txt", "ab"))
+with open("mcp.pid", "w") as f:
+    f.write(str(p.pid))
 def send(o):
     p.stdin.write((json.dumps(o) + "\n").encode()); p.stdin.flush()
 sys.stdout.write("FAKE AGENT TUI\r\n"); sys.stdout.flush()
 send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
       "capabilities": json.loads(os.environ.get("CAPS", "{}")), "clientInfo": {"name": "codex-mcp-client", "version": "1"}}})
 p.stdout.readline()
+while os.environ.get("GO") and not os.path.exists(os.environ["GO"]):
+    time.sleep(0.01)  # the test says when this agent asks
 for i, q in enumerate(json.loads(os.environ["QUESTIONS"])):
     send({"jsonrpc": "2.0", "id": 10 + i, "method": "tools/call", "params": {"name": "ask_user_question",
           "arguments": {"questions": [q]}}})
@@ -254,6 +260,218 @@ def popups_can_be_turned_off_in_the_config_file():
         wait_for(lambda: sc.status() == 1, what="the question waiting")
         time.sleep(1.5)
         check("Which database should we use?" not in sc.screen(), "no popup:\n" + sc.screen())
+    finally:
+        sc.kill()
+
+CACHE_Q = {"question": "Which cache should we use?", "header": "Cache", "options": [
+    {"label": "Redis", "description": "in memory"}, {"label": "None", "description": "no cache"}]}
+QUEUE_Q = {"question": "Which queue should we use?", "header": "Queue", "options": [
+    {"label": "RabbitMQ", "description": "a broker"}, {"label": "Kafka", "description": "a log"}]}
+POPUP_TOP = "┌─ askhost"
+
+
+class Agents:
+    """Several agents side by side in the panes of one window, each with its own askhost mcp (its
+    own host, no editor); a client of a second server looks at that window. Each asks when the test
+    creates its go-file."""
+
+    def __init__(self, wd, agents):
+        if not subprocess.run(["sh", "-c", "command -v tmux"], capture_output=True).returncode == 0:
+            raise Skip("tmux is not installed")
+        wd.popups = True
+        self.wd = wd
+        self.inner = "askhost-qin-%d-%d" % (os.getpid(), int(time.monotonic() * 1000) % 100000)
+        self.outer = self.inner.replace("-qin-", "-qout-")
+        script = wd.file("fake_tui.py")
+        with open(script, "w") as f:
+            f.write(FAKE_TUI)
+        env = wd.env()
+        tm = ["tmux", "-f", "/dev/null", "-L", self.inner]
+        self.projects = {}
+        for i, (name, questions) in enumerate(agents):
+            project = wd.file("proj-" + name)
+            os.makedirs(project)
+            self.projects[name] = project
+            run = ("cd %s && env -u TMUX -u TMUX_PANE XDG_RUNTIME_DIR=%s HOME=%s ASKHOST=%s QUESTIONS=%s GO=%s %s %s;"
+                   " sleep 60") % (
+                shlex_quote(project), shlex_quote(env["XDG_RUNTIME_DIR"]), shlex_quote(env["HOME"]),
+                shlex_quote(ASKHOST), shlex_quote(json.dumps([strict(q) for q in questions])),
+                shlex_quote(os.path.join(project, "go")), shlex_quote(sys.executable), shlex_quote(script))
+            if i == 0:
+                subprocess.run(tm + ["new-session", "-d", "-s", "agents", "-x", "130", "-y", "40", "sh", "-c", run],
+                               check=True)
+            else:
+                subprocess.run(tm + ["split-window", "-t", "agents:0", "sh", "-c", run], check=True)
+                subprocess.run(tm + ["select-layout", "-t", "agents:0", "even-horizontal"], check=True)
+        subprocess.run(["tmux", "-f", "/dev/null", "-L", self.outer, "new-session", "-d", "-s", "look", "-x", "130",
+                        "-y", "40", "env", "-u", "TMUX", "tmux", "-L", self.inner, "attach", "-t", "agents"],
+                       check=True)
+        for name in self.projects:  # each agent has started its askhost mcp and waits for its go
+            wait_for(lambda: os.path.exists(self.file(name, "mcp.pid")), what=f"agent {name} started")
+
+    def file(self, name, leaf):
+        return os.path.join(self.projects[name], leaf)
+
+    def ask(self, *names):
+        for name in names:
+            open(self.file(name, "go"), "w").close()
+
+    def screen(self):
+        return subprocess.run(["tmux", "-L", self.outer, "capture-pane", "-p", "-t", "look"], capture_output=True,
+                              text=True).stdout
+
+    def wait_screen(self, text, timeout=10.0):
+        return wait_for(lambda: self.screen() if text in self.screen() else None, timeout=timeout,
+                        what=f"{text!r} on screen")
+
+    def popups(self):
+        return self.screen().count(POPUP_TOP)
+
+    def keys(self, *keys):
+        for k in keys:
+            subprocess.run(["tmux", "-L", self.outer, "send-keys", "-t", "look", k], check=True)
+            time.sleep(0.3)  # a person's pace
+
+    def results(self, name):
+        try:
+            with open(self.file(name, "results.jsonl")) as f:
+                return [json.loads(l) for l in f if l.strip()]
+        except FileNotFoundError:
+            return []
+
+    def log(self, name):
+        try:
+            with open(self.file(name, "mcp-stderr.txt")) as f:
+                return f.read()
+        except FileNotFoundError:
+            return ""
+
+    def waiting(self):
+        out = subprocess.run([ASKHOST, "status", "--json"], env=self.wd.env(), capture_output=True, text=True,
+                             timeout=10)
+        return json.loads(out.stdout)["waiting"]
+
+    def mcp_pid(self, name):
+        with open(self.file(name, "mcp.pid")) as f:
+            return int(f.read())
+
+    def kill(self):
+        for s in (self.outer, self.inner):
+            subprocess.run(["tmux", "-L", s, "kill-server"], capture_output=True)
+
+    def passed(self):
+        """The test passed: its servers go, and its folder (a failed one's stays to be read)."""
+        self.kill()
+        wait_for(lambda: not any(os.path.exists(self.file(n, "mcp.pid")) and pid_lives(self.mcp_pid(n))
+                                 for n in self.projects), what="every askhost mcp to end")
+        shutil.rmtree(self.wd.path)
+
+
+def pid_lives(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open("/proc/%d/stat" % pid) as f:
+        return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def read_and_answer(sc, question, key):
+    """The person reads the popup's question, then picks with a key: the popup goes once answered."""
+    screen = sc.wait_screen(question)
+    equal(screen.count(POPUP_TOP), 1, "popups on the client, never two stacked:\n" + screen)
+    time.sleep(1.0)  # reading
+    sc.keys(key)
+
+
+@case
+def two_agents_asking_at_once_get_their_popups_in_turn():
+    wd = Workdir()
+    questions = {"db": DATABASE_Q, "cache": CACHE_Q}
+    sc = Agents(wd, [("db", [DATABASE_Q]), ("cache", [CACHE_Q])])
+    try:
+        sc.ask("db", "cache")
+        screen = wait_for(lambda: (lambda s: s if any(q["question"] in s for q in questions.values()) else None)(
+            sc.screen()), what="the first popup")
+        first = "db" if DATABASE_Q["question"] in screen else "cache"
+        second = "cache" if first == "db" else "db"
+        check(questions[second]["question"] not in screen, "one question on screen at a time:\n" + screen)
+        read_and_answer(sc, questions[first]["question"], "1")
+        got = wait_for(lambda: sc.results(first), what=f"agent {first}'s answer")
+        equal(answers_of(got[0]), {questions[first]["question"]: questions[first]["options"][0]["label"]},
+              "the first agent's answer")
+        # The first popup closed: the second agent's question comes up in its own popup.
+        read_and_answer(sc, questions[second]["question"], "2")
+        got = wait_for(lambda: sc.results(second), what=f"agent {second}'s answer")
+        equal(answers_of(got[0]), {questions[second]["question"]: questions[second]["options"][1]["label"]},
+              "the second agent's answer")
+        wait_for(lambda: sc.popups() == 0, what="the last popup to close")
+        equal(len(sc.results(first)), 1, "the first agent got one answer")
+        sc.passed()
+    finally:
+        sc.kill()
+
+
+@case
+def a_queued_question_answered_elsewhere_never_pops_up():
+    wd = Workdir()
+    sc = Agents(wd, [("db", [DATABASE_Q]), ("cache", [CACHE_Q]), ("queue", [QUEUE_Q])])
+    try:
+        sc.ask("db")
+        sc.wait_screen(DATABASE_Q["question"])
+        sc.ask("cache")
+        wait_for(lambda: sc.waiting() == 2, what="the cache question waiting")
+        sc.ask("queue")
+        wait_for(lambda: sc.waiting() == 3, what="the queue question waiting")
+        # The person answers the cache question from another terminal, in that agent's folder.
+        t = Tmux(wd, ["sh", "-c", "cd %s && exec %s attach" % (shlex_quote(sc.projects["cache"]),
+                                                               shlex_quote(ASKHOST))])
+        try:
+            t.wait_screen(CACHE_Q["question"])
+            time.sleep(1.0)
+            t.keys("1")
+            got = wait_for(lambda: sc.results("cache"), what="the cache agent's answer")
+            equal(answers_of(got[0]), {CACHE_Q["question"]: "Redis"}, "answered from the other terminal")
+        finally:
+            t.kill()
+        check(CACHE_Q["question"] not in sc.screen(), "the database popup is still the one on screen")
+        read_and_answer(sc, DATABASE_Q["question"], "2")
+        wait_for(lambda: sc.results("db"), what="the database agent's answer")
+        # Next in line is the queue question, never the cache question answered meanwhile.
+        read_and_answer(sc, QUEUE_Q["question"], "1")
+        got = wait_for(lambda: sc.results("queue"), what="the queue agent's answer")
+        equal(answers_of(got[0]), {QUEUE_Q["question"]: "RabbitMQ"}, "the queue agent's answer")
+        wait_for(lambda: sc.popups() == 0, what="the popup to close")
+        time.sleep(1.5)  # several turns of every host's checks
+        check(sc.popups() == 0 and CACHE_Q["question"] not in sc.screen(),
+              "no popup for the question answered elsewhere:\n" + sc.screen())
+        check("opened in a tmux popup" not in sc.log("cache"), "the cache agent opened no popup")
+        sc.passed()
+    finally:
+        sc.kill()
+
+
+@case
+def a_killed_askhost_does_not_hold_up_the_popups_after_it():
+    wd = Workdir()
+    sc = Agents(wd, [("db", [DATABASE_Q]), ("cache", [CACHE_Q]), ("queue", [QUEUE_Q])])
+    try:
+        sc.ask("db")
+        sc.wait_screen(DATABASE_Q["question"])
+        sc.ask("cache")
+        wait_for(lambda: sc.waiting() == 2, what="the cache question waiting")
+        sc.ask("queue")
+        wait_for(lambda: sc.waiting() == 3, what="the queue question waiting")
+        os.kill(sc.mcp_pid("cache"), signal.SIGKILL)  # waiting in line
+        time.sleep(0.5)
+        os.kill(sc.mcp_pid("db"), signal.SIGKILL)  # its popup on the screen
+        # The database popup goes with its host; the queue question comes next, past the dead one.
+        read_and_answer(sc, QUEUE_Q["question"], "2")
+        got = wait_for(lambda: sc.results("queue"), what="the queue agent's answer")
+        equal(answers_of(got[0]), {QUEUE_Q["question"]: "Kafka"}, "the queue agent's answer")
+        wait_for(lambda: sc.popups() == 0, what="the popup to close")
+        equal(sc.results("db") + sc.results("cache"), [], "the killed ones answered nothing")
+        sc.passed()
     finally:
         sc.kill()
 
