@@ -476,5 +476,48 @@ def a_killed_askhost_does_not_hold_up_the_popups_after_it():
         sc.kill()
 
 
+@case
+def the_persons_own_popup_goes_first_and_a_closed_one_lets_the_next_in():
+    wd = Workdir()
+    sc = Agents(wd, [("db", [DATABASE_Q]), ("cache", [CACHE_Q])])
+    try:
+        # The person has a popup of their own open (prefix A, a menu): askhost's waits for it.
+        client = subprocess.run(["tmux", "-L", sc.inner, "list-clients", "-F", "#{client_name}"],
+                                capture_output=True, text=True).stdout.split()[0]
+        mine = subprocess.Popen(["tmux", "-L", sc.inner, "display-popup", "-c", client, "-E", "-T", " mine ",
+                                 "echo MY OWN POPUP; sleep 30"])
+        try:
+            sc.wait_screen("MY OWN POPUP")
+            sc.ask("db")
+            wait_for(lambda: sc.waiting() == 1, what="the database question waiting")
+            time.sleep(2.5)  # more than two tries of askhost's
+            screen = sc.screen()
+            check(DATABASE_Q["question"] not in screen and "MY OWN POPUP" in screen,
+                  "askhost's popup does not replace or stack on the person's own:\n" + screen)
+            sc.keys("C-c")  # the person ends their own popup
+            mine.wait(timeout=10)
+        finally:
+            if mine.poll() is None:  # failed before: the servers go, and the popup with them
+                sc.kill()
+                mine.wait(timeout=10)
+        sc.wait_screen(DATABASE_Q["question"])
+        sc.ask("cache")
+        wait_for(lambda: sc.waiting() == 2, what="the cache question waiting")
+        # Closed without an answer: the database question goes on waiting, the next one comes up.
+        time.sleep(1.0)
+        subprocess.run(["tmux", "-L", sc.inner, "display-popup", "-C", "-c", client], check=True)
+        read_and_answer(sc, CACHE_Q["question"], "1")
+        got = wait_for(lambda: sc.results("cache"), what="the cache agent's answer")
+        equal(answers_of(got[0]), {CACHE_Q["question"]: "Redis"}, "the cache agent's answer")
+        wait_for(lambda: sc.popups() == 0, what="the popup to close")
+        time.sleep(1.5)
+        check(DATABASE_Q["question"] not in sc.screen(), "no second popup for the question closed unanswered")
+        equal(sc.waiting(), 1, "the database question still waits")
+        equal(sc.results("db"), [], "closing it was no answer")
+        sc.passed()
+    finally:
+        sc.kill()
+
+
 if __name__ == "__main__":
     sys.exit(main())
