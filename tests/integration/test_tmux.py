@@ -68,10 +68,12 @@ class Scene:
         with open(script, "w") as f:
             f.write(FAKE_TUI)
         env = wd.env()
-        run = "cd %s && env -u TMUX -u TMUX_PANE XDG_RUNTIME_DIR=%s HOME=%s ASKHOST=%s QUESTIONS=%s CAPS=%s %s %s; sleep 60" % (
+        go = os.path.join(self.project, "go")
+        run = ("cd %s && env -u TMUX -u TMUX_PANE XDG_RUNTIME_DIR=%s HOME=%s ASKHOST=%s QUESTIONS=%s CAPS=%s GO=%s"
+               " %s %s; sleep 60") % (
             shlex_quote(self.project), shlex_quote(env["XDG_RUNTIME_DIR"]), shlex_quote(env.get("HOME", "/root")),
             shlex_quote(ASKHOST), shlex_quote(json.dumps(questions)), shlex_quote(json.dumps(caps or {})),
-            shlex_quote(sys.executable), shlex_quote(script))
+            shlex_quote(go), shlex_quote(sys.executable), shlex_quote(script))
         tm = ["tmux", "-f", "/dev/null"]
         if agent_window_hidden:
             subprocess.run(tm + ["-L", self.inner, "new-session", "-d", "-s", "agent", "-x", "100", "-y", "30",
@@ -83,6 +85,8 @@ class Scene:
                                  "sh", "-c", run], check=True)
         subprocess.run(tm + ["-L", self.outer, "new-session", "-d", "-s", "look", "-x", "110", "-y", "35",
                              "env", "-u", "TMUX", "tmux", "-L", self.inner, "attach", "-t", "agent"], check=True)
+        wait_for(lambda: client_of(self.inner), what="the client to look at the agent")
+        open(go, "w").close()  # the agent asks once a client looks (or, hidden, looks elsewhere)
 
     def screen(self):
         return subprocess.run(["tmux", "-L", self.outer, "capture-pane", "-p", "-t", "look"], capture_output=True,
@@ -110,6 +114,13 @@ class Scene:
     def kill(self):
         for s in (self.outer, self.inner):
             subprocess.run(["tmux", "-L", s, "kill-server"], capture_output=True)
+
+
+def client_of(server):
+    """The name of the first client of a tmux server ("" while none is attached)."""
+    out = subprocess.run(["tmux", "-L", server, "list-clients", "-F", "#{client_name}"], capture_output=True,
+                         text=True).stdout.split()
+    return out[0] if out else ""
 
 
 def answers_of(result):
@@ -306,6 +317,7 @@ class Agents:
         subprocess.run(["tmux", "-f", "/dev/null", "-L", self.outer, "new-session", "-d", "-s", "look", "-x", "130",
                         "-y", "40", "env", "-u", "TMUX", "tmux", "-L", self.inner, "attach", "-t", "agents"],
                        check=True)
+        wait_for(lambda: client_of(self.inner), what="the client to look at the agents")
         for name in self.projects:  # each agent has started its askhost mcp and waits for its go
             wait_for(lambda: os.path.exists(self.file(name, "mcp.pid")), what=f"agent {name} started")
 
@@ -482,8 +494,7 @@ def the_persons_own_popup_goes_first_and_a_closed_one_lets_the_next_in():
     sc = Agents(wd, [("db", [DATABASE_Q]), ("cache", [CACHE_Q])])
     try:
         # The person has a popup of their own open (prefix A, a menu): askhost's waits for it.
-        client = subprocess.run(["tmux", "-L", sc.inner, "list-clients", "-F", "#{client_name}"],
-                                capture_output=True, text=True).stdout.split()[0]
+        client = client_of(sc.inner)
         mine = subprocess.Popen(["tmux", "-L", sc.inner, "display-popup", "-c", client, "-E", "-T", " mine ",
                                  "echo MY OWN POPUP; sleep 30"])
         try:
