@@ -193,8 +193,9 @@ void PopupQueue::try_open() {
         return;
     }
     popup_pid_ = *popup;
+    if (popup_ask_ != offer_.ask_id)  // said once, not at each try while another popup is there
+        log_("the question opened in a tmux popup over pane " + offer_.pane.pane_id);
     popup_ask_ = offer_.ask_id;
-    log_("the question opened in a tmux popup over pane " + offer_.pane.pane_id);
 }
 
 void PopupQueue::reap() {
@@ -211,7 +212,9 @@ void PopupQueue::reap() {
         withdraw();  // the next in line goes
     } else {
         next_try_ = std::chrono::steady_clock::now() + kRetry;
-        log_("the tmux popup never reached the screen (another popup is on that client): it waits its turn");
+        if (!said_waiting_)
+            log_("the tmux popup never reached the screen (another popup is on that client): it waits its turn");
+        said_waiting_ = true;
     }
     if (on_closed) on_closed(id, !shown);
 }
