@@ -112,8 +112,26 @@ class Scene:
         return json.loads(out.stdout)["waiting"]
 
     def kill(self):
-        for s in (self.outer, self.inner):
-            subprocess.run(["tmux", "-L", s, "kill-server"], capture_output=True)
+        kill_servers(self.outer, self.inner)
+
+    def passed(self):
+        """The test passed: its servers go, and its folder (a failed one's stays to be read)."""
+        self.kill()
+        with open(os.path.join(self.project, "mcp.pid")) as f:
+            pid = int(f.read())
+        wait_for(lambda: not pid_lives(pid), what="askhost mcp to end")
+        shutil.rmtree(self.wd.path)
+
+
+def kill_servers(*names):
+    """Ends private tmux servers and removes their sockets (tmux leaves them behind)."""
+    folder = os.path.join(os.environ.get("TMUX_TMPDIR") or "/tmp", "tmux-%d" % os.geteuid())
+    for name in names:
+        subprocess.run(["tmux", "-L", name, "kill-server"], capture_output=True)
+        try:
+            os.unlink(os.path.join(folder, name))
+        except FileNotFoundError:
+            pass
 
 
 def client_of(server):
@@ -142,6 +160,7 @@ def popup_over_the_asking_pane_answers_and_leaves_its_screen():
         screen = sc.wait_screen("FAKE AGENT DONE")
         check("askhost" not in screen.split("FAKE AGENT DONE")[0].replace("FAKE AGENT TUI", ""),
               "the popup closed and left nothing on the agent's screen:\n" + screen)
+        sc.passed()
     finally:
         sc.kill()
 
@@ -158,6 +177,7 @@ def the_popup_comes_before_the_clients_own_form():
         equal(answers_of(got[0]), {DATABASE_Q["question"]: "MongoDB"}, "answers")
         with open(os.path.join(sc.project, "mcp-out.jsonl")) as f:
             check("elicitation/create" not in f.read(), "no form was asked for")
+        sc.passed()
     finally:
         sc.kill()
 
@@ -182,6 +202,7 @@ def two_questions_at_once_come_in_turn_never_stacked():
         equal(answers, sorted([json.dumps({DATABASE_Q["question"]: "SQLite"}),
                                json.dumps({"Which cache should we use?": "Redis"})]), "both answered, none lost")
         wait_for(lambda: "askhost" not in sc.screen().replace("FAKE AGENT", ""), what="the popup to close")
+        sc.passed()
     finally:
         sc.kill()
 
@@ -198,6 +219,7 @@ def keys_typed_as_the_popup_opens_are_not_an_answer():
         sc.keys("1")
         got = wait_for(sc.results, what="the tool result")
         equal(answers_of(got[0]), {DATABASE_Q["question"]: "PostgreSQL (Recommended)"}, "answers")
+        sc.passed()
     finally:
         sc.kill()
 
@@ -220,7 +242,8 @@ def a_closed_popup_leaves_the_question_waiting_and_never_reopens():
             got = wait_for(sc.results, what="the tool result")
             equal(answers_of(got[0]), {DATABASE_Q["question"]: "MongoDB"}, "answers")
         finally:
-            t.kill()
+            kill_servers(t.name)
+        sc.passed()
     finally:
         sc.kill()
 
@@ -255,7 +278,8 @@ def a_pane_nobody_looks_at_gets_no_popup():
             got = wait_for(sc.results, what="the tool result")
             equal(answers_of(got[0]), {DATABASE_Q["question"]: "SQLite"}, "answers")
         finally:
-            t.kill()
+            kill_servers(t.name)
+        sc.passed()
     finally:
         sc.kill()
 
@@ -271,6 +295,7 @@ def popups_can_be_turned_off_in_the_config_file():
         wait_for(lambda: sc.status() == 1, what="the question waiting")
         time.sleep(1.5)
         check("Which database should we use?" not in sc.screen(), "no popup:\n" + sc.screen())
+        sc.passed()
     finally:
         sc.kill()
 
@@ -368,8 +393,7 @@ class Agents:
             return int(f.read())
 
     def kill(self):
-        for s in (self.outer, self.inner):
-            subprocess.run(["tmux", "-L", s, "kill-server"], capture_output=True)
+        kill_servers(self.outer, self.inner)
 
     def passed(self):
         """The test passed: its servers go, and its folder (a failed one's stays to be read)."""
@@ -445,7 +469,7 @@ def a_queued_question_answered_elsewhere_never_pops_up():
             got = wait_for(lambda: sc.results("cache"), what="the cache agent's answer")
             equal(answers_of(got[0]), {CACHE_Q["question"]: "Redis"}, "answered from the other terminal")
         finally:
-            t.kill()
+            kill_servers(t.name)
         check(CACHE_Q["question"] not in sc.screen(), "the database popup is still the one on screen")
         read_and_answer(sc, DATABASE_Q["question"], "2")
         wait_for(lambda: sc.results("db"), what="the database agent's answer")
