@@ -54,14 +54,21 @@ std::optional<int> read_flags(std::string_view command, std::string_view usage, 
 
 }  // namespace
 
-constexpr std::string_view kHostsUsage =
-    "usage: askhost hosts [--json]\n"
-    "The running askhost hosts of this user (the registry), with the one an agent\n"
-    "started in this directory would ask through marked '*'. Kinds: editor (an\n"
-    "editor's standing host), agent (askhost running an agent in a terminal), print\n"
-    "(askhost --print: nobody to show questions to), mcp (an askhost mcp holding a\n"
-    "question nobody could be shown). Agents ask through editor and agent hosts;\n"
-    "`askhost attach` finds the others too.\n";
+constexpr cli::Option kHostsOptions[] = {{.name = "json", .help = "the registry and the choice as JSON"}};
+
+const cli::Command kHostsCommand{
+    .name = "hosts",
+    .synopsis = "[--json]",
+    .summary = "the running hosts and the one this directory uses",
+    .about =
+        "The running askhost hosts of this user (the registry), with the one an agent\n"
+        "started in this directory would ask through marked '*'. Kinds: editor (an\n"
+        "editor's standing host), agent (askhost running an agent in a terminal), print\n"
+        "(askhost --print: nobody to show questions to), mcp (an askhost mcp holding a\n"
+        "question nobody could be shown). Agents ask through editor and agent hosts;\n"
+        "`askhost attach` finds the others too.",
+    .options = kHostsOptions,
+};
 
 namespace {
 
@@ -97,7 +104,7 @@ void to_json(const WaitingHost& r, json::Writer& w) {
 
 int run_hosts(const std::vector<std::string>& args) {
     std::string_view flag;
-    if (auto done = read_flags("hosts", kHostsUsage, args, {"--json"}, flag)) return *done;
+    if (auto done = read_flags("hosts", cli::help_text(kHostsCommand), args, {"--json"}, flag)) return *done;
     const bool as_json = flag == "--json";
     auto registry = socket_directory();
     if (!registry) {
@@ -163,18 +170,28 @@ std::string hosts_report(const std::vector<HostRecord>& hosts, const std::string
     return out;
 }
 
-constexpr std::string_view kStatusUsage =
-    "usage: askhost status [--tmux | --json]\n"
-    "How many questions wait for an answer, over every running askhost of this user.\n"
-    "It reads the registry only, so a stuck host cannot make it wait.\n"
-    "  --tmux   one short line for tmux's status line, empty when nothing waits:\n"
-    "           set -g status-right '#(askhost status --tmux)'\n"
-    "  --json   {waiting, hosts: [{pid, kind, socket, waiting, waitingSince, folders}]}\n"
-    "`askhost attach --next` answers the oldest waiting question.\n";
+constexpr cli::Option kStatusOptions[] = {
+    {.name = "tmux",
+     .help = "one short line for tmux's status line, empty when nothing waits:\n"
+             "set -g status-right '#(askhost status --tmux)'"},
+    {.name = "json", .help = "{waiting, hosts: [{pid, kind, socket, waiting, waitingSince, folders}]}"},
+};
+
+const cli::Command kStatusCommand{
+    .name = "status",
+    .synopsis = "[--tmux | --json]",
+    .summary = "how many questions wait, over every host",
+    .about =
+        "How many questions wait for an answer, over every running askhost of this user.\n"
+        "It reads the registry only, so a stuck host cannot make it wait.",
+    .options = kStatusOptions,
+    .epilog = "`askhost attach --next` answers the oldest waiting question.",
+};
 
 int run_status(const std::vector<std::string>& args) {
     std::string_view flag;
-    if (auto done = read_flags("status", kStatusUsage, args, {"--tmux", "--json"}, flag)) return *done;
+    if (auto done = read_flags("status", cli::help_text(kStatusCommand), args, {"--tmux", "--json"}, flag))
+        return *done;
     const StatusForm form = flag == "--tmux"   ? StatusForm::Tmux
                             : flag == "--json" ? StatusForm::Json
                                                : StatusForm::Text;
@@ -209,6 +226,14 @@ std::string status_report(const std::vector<HostRecord>& hosts, StatusForm form)
     }
     return out;
 }
+
+const cli::Command kJumpCommand{
+    .name = "jump",
+    .summary = "tmux: go to the pane of the agent that asks",
+    .about =
+        "Switch this tmux client to the pane of the agent whose question has waited longest\n"
+        "(bind-key J run-shell 'askhost jump'). Outside tmux it prints that pane.",
+};
 
 int run_jump(const std::vector<std::string>& args) {
     if (!args.empty()) {

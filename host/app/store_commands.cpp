@@ -203,40 +203,30 @@ static std::string nearest_pending_file() {
 
 namespace {
 
-constexpr const char* kAnswerUsage =
-    R"(usage: askhost answer [JSON | --file F | --text T | --edit | -] [--pending-file PATH]
+constexpr cli::Option kAnswerOptions[] = {
+    {.name = "file", .short_name = 'f', .value = "F", .help = "the JSON from a file; - reads standard input"},
+    {.name = "text",
+     .short_name = 't',
+     .value = "T",
+     .help = "your own words, once: the answer to the first open question, the others point to it"},
+    {.name = "edit",
+     .short_name = 'e',
+     .help = "edit a copy in $VISUAL or $EDITOR; only its \"answer\" fields are taken"},
+    {.name = "pending-file", .value = "PATH", .help = "another pending-questions file"},
+};
 
-Answers the questions waiting in the pending-questions file (the nearest .askhost/ upwards, as git
-finds .git); the agent gets them when it asks again.
+constexpr cli::Option kQuestionsOptions[] = {
+    {.name = "json", .help = "the file as askhost reads it"},
+    {.name = "pending-file", .value = "PATH", .help = "another pending-questions file"},
+};
+constexpr std::string_view kQuestionsWords[] = {"show", "clear"};
 
-  JSON              an array, one answer per question in order (a label, an option number, your
-                    own text, a list for multi-select, null to skip), or an object by question text
-  --file F, -f F    the JSON from a file; - reads standard input
-  --text T, -t T    your own words, once: the answer to the first open question, the others point to it
-  --edit, -e        edit a copy in $VISUAL or $EDITOR; only its "answer" fields are taken
-  --pending-file P  another pending-questions file
-
-Exit status: 0 answered, 1 not (the message says why; the file is unchanged), 2 usage.
-)";
-
-constexpr const char* kQuestionsUsage = R"(usage: askhost questions [show|clear] [--json] [--pending-file PATH]
-
-  show     the questions waiting in the pending-questions file, with their options (the default)
-  clear    remove the file (and temporary files a killed writer left)
-  --json   the file as askhost reads it
-
-Exit status: 0 done, 1 not (the message says why), 2 usage.
-)";
-
-constexpr const char* kHistoryUsage = R"(usage: askhost history [--session ID] [--json | --summary] | --list
-
-What was asked and answered, from the session journal (docs/files.md).
-
-  --session ID   that session (default: the latest)
-  --json         {"session", "file", "exchanges": [...], "warnings": [...]}
-  --summary      one sentence per question, as at compaction
-  --list         every session: id, number of asks, last activity
-)";
+constexpr cli::Option kHistoryOptions[] = {
+    {.name = "session", .value = "ID", .help = "that session (default: the latest)"},
+    {.name = "json", .help = "{\"session\", \"file\", \"exchanges\": [...], \"warnings\": [...]}"},
+    {.name = "summary", .help = "one sentence per question, as at compaction"},
+    {.name = "list", .help = "every session: id, number of asks, last activity"},
+};
 
 bool wants_help(const std::vector<std::string>& args) {
     for (const auto& a : args) {
@@ -248,8 +238,47 @@ bool wants_help(const std::vector<std::string>& args) {
 
 }  // namespace
 
+const cli::Command kAnswerCommand{
+    .name = "answer",
+    .synopsis = "[JSON | --file F | --text T | --edit | -] [--pending-file PATH]",
+    .summary = "answer the pending-questions file",
+    .about =
+        "Answers the questions waiting in the pending-questions file (the nearest .askhost/ upwards, as git\n"
+        "finds .git); the agent gets them when it asks again.",
+    .options = kAnswerOptions,
+    .operand = "JSON",
+    .operand_help =
+        "an array, one answer per question in order (a label, an option number, your\n"
+        "own text, a list for multi-select, null to skip), or an object by question text;\n"
+        "- reads it from standard input",
+    .max_operands = 1,
+    .epilog = "Exit status: 0 answered, 1 not (the message says why; the file is unchanged), 2 usage.",
+};
+
+const cli::Command kQuestionsCommand{
+    .name = "questions",
+    .synopsis = "[show|clear] [--json] [--pending-file PATH]",
+    .summary = "the pending questions",
+    .options = kQuestionsOptions,
+    .operand = "show|clear",
+    .operand_help =
+        "show: the questions waiting in the pending-questions file, with their options (the\n"
+        "default); clear: remove the file (and temporary files a killed writer left)",
+    .max_operands = 1,
+    .words = kQuestionsWords,
+    .epilog = "Exit status: 0 done, 1 not (the message says why), 2 usage.",
+};
+
+const cli::Command kHistoryCommand{
+    .name = "history",
+    .synopsis = "[--session ID] [--json | --summary] | --list",
+    .summary = "what was asked and answered",
+    .about = "What was asked and answered, from the session journal (docs/files.md).",
+    .options = kHistoryOptions,
+};
+
 int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    if (wants_help(args)) return out << kAnswerUsage, 0;
+    if (wants_help(args)) return out << cli::help_text(kAnswerCommand), 0;
     std::string path = nearest_pending_file();
     std::optional<std::string> json, file, text;
     bool edit = false, from_stdin = false;
@@ -405,7 +434,7 @@ void show_questions(std::ostream& out, const std::string& path, const PendingFil
 }  // namespace
 
 int run_questions(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    if (wants_help(args)) return out << kQuestionsUsage, 0;
+    if (wants_help(args)) return out << cli::help_text(kQuestionsCommand), 0;
     std::string path = nearest_pending_file();
     std::string action = "show";
     bool json = false, action_set = false;
@@ -591,7 +620,7 @@ std::string summary_text(const std::vector<Exchange>& exchanges) {
 }
 
 int run_history(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    if (wants_help(args)) return out << kHistoryUsage, 0;
+    if (wants_help(args)) return out << cli::help_text(kHistoryCommand), 0;
     HistoryArgs h;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];

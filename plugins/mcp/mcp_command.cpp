@@ -23,6 +23,7 @@
 
 #include "askhost_config.h"
 #include "core/broker.hpp"
+#include "core/command_line.hpp"
 #include "core/fd_io.hpp"
 #include "core/lifetime.hpp"
 #include "frontends/editor/ask_json.hpp"
@@ -47,20 +48,18 @@ namespace askhost::mcp {
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: askhost mcp [--print] [--pending-file PATH]\n"
-    "An MCP stdio server with one tool, ask_user_question. Run it from an agent's MCP configuration.\n"
-    "Each question goes to the askhost that runs the agent ($ASKHOST_SOCKET), else to the editor's\n"
-    "askhost whose workspace holds this directory (`askhost hosts`), else to the client's own form\n"
-    "when it offers elicitation. Else askhost mcp waits as a host of its own: `askhost attach` in\n"
-    "another terminal answers, an editor opening the workspace is asked too, and a terminal nobody\n"
-    "else reads shows the dialog; the pending-questions file keeps a record.\n"
-    "  --print              no waiting: write the pending-questions file and tell the agent at once\n"
-    "                       (answer it with `askhost answer`)\n"
-    "  --pending-file PATH  the pending-questions file (default .askhost/pending-questions.json)\n"
-    "  --progress-interval SECONDS\n"
-    "                       how often a waiting call that carries a progressToken gets\n"
-    "                       notifications/progress (default 10)\n";
+constexpr cli::Option kOptions[] = {
+    {.name = "print",
+     .help = "no waiting: write the pending-questions file and tell the agent at once\n"
+             "(answer it with `askhost answer`)"},
+    {.name = "pending-file",
+     .value = "PATH",
+     .help = "the pending-questions file (default .askhost/pending-questions.json)"},
+    {.name = "progress-interval",
+     .value = "SECONDS",
+     .help = "how often a waiting call that carries a progressToken gets\n"
+             "notifications/progress (default 10)"},
+};
 
 // Some agents start MCP servers with a cleaned environment (Codex keeps only a few variables):
 // then the host is named in an ancestor's environment, the agent's own.
@@ -504,13 +503,28 @@ private:
 
 }  // namespace
 
+extern const cli::Command kMcpCommand;
+const cli::Command kMcpCommand{
+    .name = "mcp",
+    .synopsis = "[--print] [--pending-file PATH] [--progress-interval SECONDS]",
+    .summary = "MCP stdio server with the ask_user_question tool",
+    .about =
+        "An MCP stdio server with one tool, ask_user_question. Run it from an agent's MCP configuration.\n"
+        "Each question goes to the askhost that runs the agent ($ASKHOST_SOCKET), else to the editor's\n"
+        "askhost whose workspace holds this directory (`askhost hosts`), else to the client's own form\n"
+        "when it offers elicitation. Else askhost mcp waits as a host of its own: `askhost attach` in\n"
+        "another terminal answers, an editor opening the workspace is asked too, and a terminal nobody\n"
+        "else reads shows the dialog; the pending-questions file keeps a record.",
+    .options = kOptions,
+};
+
 int run_mcp(const std::vector<std::string>& args) {
     std::string pending_file = store::default_pending_file;
     bool print_only = false;
     std::chrono::milliseconds progress_every{10000};
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "-h" || args[i] == "--help") {
-            write_all(1, kUsage);
+            write_all(1, cli::help_text(kMcpCommand));
             return 0;
         }
         if (args[i] == "--pending-file" && i + 1 < args.size()) {
@@ -538,7 +552,7 @@ int run_mcp(const std::vector<std::string>& args) {
             progress_every = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
             continue;
         }
-        write_all(2, "askhost mcp: unknown argument '" + args[i] + "'\n" + kUsage);
+        write_all(2, "askhost mcp: unknown argument '" + args[i] + "'\n" + cli::help_text(kMcpCommand));
         return 2;
     }
     const char* env_socket = std::getenv("ASKHOST_SOCKET");
