@@ -400,6 +400,33 @@ def every_subcommand_has_help():
 
 
 @case
+def every_value_option_takes_the_equals_form():
+    """README: every option that takes a value also takes `--option=value`. `answer --file=F`,
+    `history --session=ID` and `questions --pending-file=PATH` do what the spaced forms do."""
+    wd = Workdir()
+    runs = Runs(wd)
+    runs.ask([DATABASE_Q, NAME_Q], args=["--print", "--session=demo"])
+    with open(wd.file("answers.json"), "w") as f:
+        json.dump([2, "order-processor"], f)
+    code, _, err = cli(wd, "answer", "--file=answers.json")
+    equal(code, 0, f"answer --file=F: {err}")
+    runs.ask([DATABASE_Q, NAME_Q], args=["--print", "--session=demo"])
+    code, out, err = cli(wd, "history", "--session=demo", "--json")
+    equal(code, 0, f"history --session=ID: {err}")
+    h = json.loads(out)
+    equal(h["session"], "demo", "the session named with =")
+    equal([e["outcome"] for e in h["exchanges"]], ["pending", "answered"], "answered from the file")
+    equal(h["exchanges"][1]["answers"][0]["answer"], "SQLite", "the answer --file=F gave")
+    runs.ask([FEATURES_Q], args=["--print", "--pending-file=elsewhere.json"])
+    code, out, err = cli(wd, "questions", "--pending-file=elsewhere.json", "--json")
+    equal(code, 0, f"questions --pending-file=PATH: {err}")
+    equal(json.loads(out)["questions"][0]["question"], FEATURES_Q["question"], "the other file read")
+    code, _, err = cli(wd, "answer", "-t", "my own words", "--pending-file=elsewhere.json")
+    equal(code, 0, f"answer -t T --pending-file=PATH: {err}")
+    equal(json.loads(open(wd.file("elsewhere.json")).read())["questions"][0]["answer"], "my own words", "-t")
+
+
+@case
 def answering_without_a_file_or_with_a_broken_one():
     wd = Workdir()
     code, _, err = cli(wd, "answer", '["x"]')
