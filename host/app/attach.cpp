@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <variant>
 
 #include <unistd.h>
 
@@ -73,25 +74,12 @@ const cli::Command kAttachCommand{
 };
 
 int run_attach(const std::vector<std::string>& args) {
-    bool next = false, popup = false;
-    std::vector<std::string> sockets;
-    for (const auto& a : args) {
-        if (a == "-h" || a == "--help") {
-            write_all(1, cli::help_text(kAttachCommand));
-            return 0;
-        }
-        if (a == "--next") next = true;
-        else if (a == "--popup") popup = true;
-        else if (a.rfind('-', 0) == 0) {
-            write_all(2, "askhost attach: unknown option " + a + "\n" + cli::help_text(kAttachCommand));
-            return 2;
-        } else sockets.push_back(a);
-    }
-    if (sockets.size() > 1 || (next && !sockets.empty())) {
-        write_all(2, std::string("askhost attach: ") + (next ? "--next takes no SOCKET" : "too many arguments") + "\n" +
-                         cli::help_text(kAttachCommand));
-        return 2;
-    }
+    auto read = cli::read(args, kAttachCommand);
+    if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
+    const cli::Args& a = std::get<cli::Args>(read);
+    const bool next = a.has("next"), popup = a.has("popup");
+    const std::vector<std::string>& sockets = a.operands;
+    if (next && !sockets.empty()) return cli::usage_error(kAttachCommand, "--next takes no SOCKET").print();
     // Both end once nothing waits; a popup also drops the keys typed the moment it opened.
     const bool until_idle = next || popup;
 #if !ASKHOST_HAVE_TUI
