@@ -4,9 +4,9 @@
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
-#include <initializer_list>
 #include <optional>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include <sys/wait.h>
@@ -31,25 +31,6 @@ std::string shown(std::string_view text) { return sanitize_for_terminal(text); }
 std::string cwd() {
     char buf[PATH_MAX];
     return ::getcwd(buf, sizeof buf) ? std::string(buf) : std::string();
-}
-
-// `askhost COMMAND`'s arguments: -h/--help prints the usage (exit 0), and anything but one of
-// `flags` is refused (exit 2); otherwise nullopt, with `flag` the last of them given.
-std::optional<int> read_flags(std::string_view command, std::string_view usage, const std::vector<std::string>& args,
-                              std::initializer_list<std::string_view> flags, std::string_view& flag) {
-    for (const auto& a : args) {
-        if (a == "-h" || a == "--help") {
-            write_all(1, usage);
-            return 0;
-        }
-        if (std::find(flags.begin(), flags.end(), a) == flags.end()) {
-            const std::string name(command);
-            write_all(2, "askhost " + name + ": unknown argument '" + a + "'\nTry 'askhost " + name + " --help'.\n");
-            return 2;
-        }
-        flag = a;
-    }
-    return std::nullopt;
 }
 
 }  // namespace
@@ -103,9 +84,9 @@ void to_json(const WaitingHost& r, json::Writer& w) {
 }  // namespace
 
 int run_hosts(const std::vector<std::string>& args) {
-    std::string_view flag;
-    if (auto done = read_flags("hosts", cli::help_text(kHostsCommand), args, {"--json"}, flag)) return *done;
-    const bool as_json = flag == "--json";
+    auto read = cli::read(args, kHostsCommand);
+    if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
+    const bool as_json = std::get<cli::Args>(read).has("json");
     auto registry = socket_directory();
     if (!registry) {
         write_all(2, "askhost hosts: " + registry.error().message + "\n");
@@ -189,12 +170,13 @@ const cli::Command kStatusCommand{
 };
 
 int run_status(const std::vector<std::string>& args) {
-    std::string_view flag;
-    if (auto done = read_flags("status", cli::help_text(kStatusCommand), args, {"--tmux", "--json"}, flag))
-        return *done;
-    const StatusForm form = flag == "--tmux"   ? StatusForm::Tmux
-                            : flag == "--json" ? StatusForm::Json
-                                               : StatusForm::Text;
+    auto read = cli::read(args, kStatusCommand);
+    if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
+    // The last of --tmux and --json given.
+    const auto& given = std::get<cli::Args>(read).given;
+    const StatusForm form = given.empty()                  ? StatusForm::Text
+                            : given.back().first == "tmux" ? StatusForm::Tmux
+                                                           : StatusForm::Json;
     auto registry = socket_directory();
     std::vector<HostRecord> hosts;
     if (registry) hosts = list_hosts(*registry);
@@ -236,15 +218,8 @@ const cli::Command kJumpCommand{
 };
 
 int run_jump(const std::vector<std::string>& args) {
-    if (!args.empty()) {
-        bool help = args[0] == "-h" || args[0] == "--help";
-        write_all(help ? 1 : 2,
-                  std::string(help ? "" : "askhost jump: unknown argument '" + args[0] + "'\n") +
-                      "usage: askhost jump\n"
-                      "Switch this tmux client to the pane of the agent whose question has waited longest\n"
-                      "(bind-key J run-shell 'askhost jump'). Outside tmux it prints that pane.\n");
-        return help ? 0 : 2;
-    }
+    auto read = cli::read(args, kJumpCommand);
+    if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
     auto registry = socket_directory();
     std::vector<HostRecord> hosts;
     if (registry) hosts = list_hosts(*registry);
