@@ -519,41 +519,20 @@ const cli::Command kMcpCommand{
 };
 
 int run_mcp(const std::vector<std::string>& args) {
-    std::string pending_file = store::default_pending_file;
-    bool print_only = false;
+    auto read = cli::read(args, kMcpCommand);
+    if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
+    const cli::Args& a = std::get<cli::Args>(read);
+    const std::string pending_file = a.value("pending-file").value_or(store::default_pending_file);
+    const bool print_only = a.has("print");
     std::chrono::milliseconds progress_every{10000};
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "-h" || args[i] == "--help") {
-            write_all(1, cli::help_text(kMcpCommand));
-            return 0;
-        }
-        if (args[i] == "--pending-file" && i + 1 < args.size()) {
-            pending_file = args[++i];
-            continue;
-        }
-        if (args[i].rfind("--pending-file=", 0) == 0) {
-            pending_file = args[i].substr(15);
-            continue;
-        }
-        if (args[i] == "--print") {
-            print_only = true;
-            continue;
-        }
-        if ((args[i] == "--progress-interval" && i + 1 < args.size()) ||
-            args[i].rfind("--progress-interval=", 0) == 0) {
-            std::string v = args[i].size() > 19 ? args[i].substr(20) : args[++i];
-            char* end = nullptr;
-            double seconds = std::strtod(v.c_str(), &end);
-            if (v.empty() || *end || !(seconds >= 0.05 && seconds <= 3600)) {
-                write_all(2,
-                          "askhost mcp: --progress-interval: '" + v + "' is not a number of seconds (0.05 to 3600)\n");
-                return 2;
-            }
-            progress_every = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
-            continue;
-        }
-        write_all(2, "askhost mcp: unknown argument '" + args[i] + "'\n" + cli::help_text(kMcpCommand));
-        return 2;
+    if (auto v = a.value("progress-interval")) {
+        char* end = nullptr;
+        const double seconds = std::strtod(v->c_str(), &end);
+        if (v->empty() || *end || !(seconds >= 0.05 && seconds <= 3600))
+            return cli::usage_error(kMcpCommand,
+                                    "--progress-interval: '" + *v + "' is not a number of seconds (0.05 to 3600)")
+                .print();
+        progress_every = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
     }
     const char* env_socket = std::getenv("ASKHOST_SOCKET");
     std::string hint = env_socket && *env_socket ? env_socket : socket_from_ancestors();
