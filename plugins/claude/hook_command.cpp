@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <fcntl.h>
@@ -235,21 +236,9 @@ bool merge_hook(rapidjson::Document& doc, const char* event, const char* matcher
     return true;
 }
 
-int install(const std::vector<std::string>& args) {
-    std::string path;
-    bool project = false;
-    for (std::size_t i = 1; i < args.size(); ++i) {
-        if (args[i] == "--project") project = true;
-        else if (args[i] == "--settings" && i + 1 < args.size()) path = args[++i];
-        else if (args[i].rfind("--settings=", 0) == 0) path = args[i].substr(11);
-        else if (args[i] == "-h" || args[i] == "--help") {
-            write_all(1, cli::help_text(kHookCommand));
-            return 0;
-        } else {
-            write_all(2, "askhost hook install: unknown argument '" + args[i] + "'\n" + cli::help_text(kHookCommand));
-            return 2;
-        }
-    }
+int install(const cli::Args& args) {
+    std::string path = args.value("settings").value_or("");
+    const bool project = args.has("project");
     if (path.empty()) {
         if (project) {
             path = ".claude/settings.json";
@@ -324,15 +313,12 @@ const cli::Command kHookCommand{
 };
 
 int run_hook(const std::vector<std::string>& args) {
-    if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
-        write_all(1, cli::help_text(kHookCommand));
-        return 0;
-    }
-    if (!args.empty() && args[0] == "install") return install(args);
-    if (!args.empty()) {
-        write_all(2, "askhost hook: unknown argument '" + args[0] + "'\n" + cli::help_text(kHookCommand));
-        return 2;
-    }
+    auto read = cli::read(args, kHookCommand);
+    if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
+    const cli::Args& a = std::get<cli::Args>(read);
+    if (!a.operands.empty()) return install(a);  // the one word it takes
+    if (!a.given.empty())
+        return cli::usage_error(kHookCommand, "--" + std::string(a.given[0].first) + " goes with install").print();
     bool too_big = false;
     std::string in = read_all(0, kMaxInput, &too_big);
     if (too_big) {
