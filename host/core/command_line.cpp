@@ -26,11 +26,11 @@ std::vector<std::string> Args::values(std::string_view name) const {
 namespace {
 
 // An option, as opposed to an operand: "-x", "--xyz"; "-" alone (standard input) and a negative
-// number are operands of a command that takes them.
+// number are operands of a command that takes them (not a program to run: askhost -5 is refused).
 bool looks_like_option(std::string_view a, const Command& command) {
     if (a.size() < 2 || a[0] != '-') return false;
     const bool number = a[1] >= '0' && a[1] <= '9';
-    return !(number && command.max_operands > 0);
+    return !(number && command.max_operands > 0 && !command.operands_end_options);
 }
 
 const Option* find_option(const Command& command, std::string_view long_name, char short_name) {

@@ -90,6 +90,7 @@ BOOST_AUTO_TEST_CASE(the_agent_argv_is_left_as_it_is) {
     BOOST_CHECK(a.has("print"));
     BOOST_CHECK(!a.has("timeout"));
     BOOST_CHECK((a.operands == Argv{"agent", "--timeout", "3", "--", "x"}));
+    BOOST_CHECK_EQUAL(refused({"-5"}, kRun), "unknown option '-5'");
     a = ok({"--timeout=3", "--", "agent", "--print"}, kRun);
     BOOST_CHECK_EQUAL(a.value("timeout").value_or("?"), "3");
     BOOST_CHECK((a.operands == Argv{"agent", "--print"}));
