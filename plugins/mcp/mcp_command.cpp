@@ -22,6 +22,7 @@
 
 #include "askhost_config.h"
 #include "core/broker.hpp"
+#include "core/command_line.hpp"
 #include "core/fd_io.hpp"
 #include "core/lifetime.hpp"
 #include "frontends/editor/ask_json.hpp"
@@ -47,20 +48,18 @@ namespace askhost::mcp {
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: askhost mcp [--print] [--pending-file PATH]\n"
-    "An MCP stdio server with one tool, ask_user_question. Run it from an agent's MCP configuration.\n"
-    "Each question goes to the askhost that runs the agent ($ASKHOST_SOCKET), else to the editor's\n"
-    "askhost whose workspace holds this directory (`askhost hosts`), else to the client's own form\n"
-    "when it offers elicitation. Else askhost mcp waits as a host of its own: `askhost attach` in\n"
-    "another terminal answers, an editor opening the workspace is asked too, and a terminal nobody\n"
-    "else reads shows the dialog; the pending-questions file keeps a record.\n"
-    "  --print              no waiting: write the pending-questions file and tell the agent at once\n"
-    "                       (answer it with `askhost answer`)\n"
-    "  --pending-file PATH  the pending-questions file (default .askhost/pending-questions.json)\n"
-    "  --progress-interval SECONDS\n"
-    "                       how often a waiting call that carries a progressToken gets\n"
-    "                       notifications/progress (default 10)\n";
+constexpr cli::Option kOptions[] = {
+    {.name = "print",
+     .help = "no waiting: write the pending-questions file and tell the agent at once\n"
+             "(answer it with `askhost answer`)"},
+    {.name = "pending-file",
+     .value = "PATH",
+     .help = "the pending-questions file (default .askhost/pending-questions.json)"},
+    {.name = "progress-interval",
+     .value = "SECONDS",
+     .help = "how often a waiting call that carries a progressToken gets\n"
+             "notifications/progress (default 10)"},
+};
 
 // Some agents start MCP servers with a cleaned environment (Codex keeps only a few variables):
 // then the host is named in an ancestor's environment, the agent's own.
@@ -519,42 +518,36 @@ private:
 
 }  // namespace
 
+extern const cli::Command kMcpCommand;
+const cli::Command kMcpCommand{
+    .name = "mcp",
+    .synopsis = "[--print] [--pending-file PATH] [--progress-interval SECONDS]",
+    .summary = "MCP stdio server with the ask_user_question tool",
+    .about =
+        "An MCP stdio server with one tool, ask_user_question. Run it from an agent's MCP configuration.\n"
+        "Each question goes to the askhost that runs the agent ($ASKHOST_SOCKET), else to the editor's\n"
+        "askhost whose workspace holds this directory (`askhost hosts`), else to the client's own form\n"
+        "when it offers elicitation. Else askhost mcp waits as a host of its own: `askhost attach` in\n"
+        "another terminal answers, an editor opening the workspace is asked too, and a terminal nobody\n"
+        "else reads shows the dialog; the pending-questions file keeps a record.",
+    .options = kOptions,
+};
+
 int run_mcp(const std::vector<std::string>& args) {
-    std::string pending_file = store::default_pending_file;
-    bool print_only = false;
+    auto read = cli::read(args, kMcpCommand);
+    if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
+    const cli::Args& a = std::get<cli::Args>(read);
+    const std::string pending_file = a.value("pending-file").value_or(store::default_pending_file);
+    const bool print_only = a.has("print");
     std::chrono::milliseconds progress_every{10000};
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "-h" || args[i] == "--help") {
-            write_all(1, kUsage);
-            return 0;
-        }
-        if (args[i] == "--pending-file" && i + 1 < args.size()) {
-            pending_file = args[++i];
-            continue;
-        }
-        if (args[i].rfind("--pending-file=", 0) == 0) {
-            pending_file = args[i].substr(15);
-            continue;
-        }
-        if (args[i] == "--print") {
-            print_only = true;
-            continue;
-        }
-        if ((args[i] == "--progress-interval" && i + 1 < args.size()) ||
-            args[i].rfind("--progress-interval=", 0) == 0) {
-            std::string v = args[i].size() > 19 ? args[i].substr(20) : args[++i];
-            char* end = nullptr;
-            double seconds = std::strtod(v.c_str(), &end);
-            if (v.empty() || *end || !(seconds >= 0.05 && seconds <= 3600)) {
-                write_all(2,
-                          "askhost mcp: --progress-interval: '" + v + "' is not a number of seconds (0.05 to 3600)\n");
-                return 2;
-            }
-            progress_every = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
-            continue;
-        }
-        write_all(2, "askhost mcp: unknown argument '" + args[i] + "'\n" + kUsage);
-        return 2;
+    if (auto v = a.value("progress-interval")) {
+        char* end = nullptr;
+        const double seconds = std::strtod(v->c_str(), &end);
+        if (v->empty() || *end || !(seconds >= 0.05 && seconds <= 3600))
+            return cli::usage_error(kMcpCommand,
+                                    "--progress-interval: '" + *v + "' is not a number of seconds (0.05 to 3600)")
+                .print();
+        progress_every = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
     }
     const char* env_socket = std::getenv("ASKHOST_SOCKET");
     std::string hint = env_socket && *env_socket ? env_socket : socket_from_ancestors();
