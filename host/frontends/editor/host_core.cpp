@@ -9,7 +9,6 @@
 
 #include <unistd.h>
 
-
 namespace askhost {
 
 namespace {
@@ -23,8 +22,8 @@ bool has_folder(const std::vector<WorkspaceFolder>& folders, const std::string& 
 HostCore::HostCore(boost::asio::io_context& io, AgentControl& control)
     : broker_(io),
       hub_(io, broker_, control),
-      waiting_flush_(io),
-      listener_(io, [this](std::shared_ptr<Connection> c) { hub_.add_client(std::move(c), false); }) {
+      listener_(io, [this](std::shared_ptr<Connection> c) { hub_.add_client(std::move(c), false); }),
+      waiting_flush_(io) {
     hub_.on_workspace_changed = [this] { update_registration(); };
     listener_.on_log = [this](std::string_view m) { log(m); };
     // A strict result keeps within its cap without losing an answer (store/long_answers.hpp).

@@ -255,8 +255,8 @@ void Registration::set_waiting(int count) {
 
 void Registration::flush() {
     // A question that came and went since the last write leaves the file as it was.
-    if (published_ && (record_.waiting != written_waiting_ ||
-                       (record_.waiting > 0 && record_.waiting_since_ms != written_since_ms_)))
+    if (published_ &&
+        (record_.waiting != written_waiting_ || (record_.waiting > 0 && record_.waiting_since_ms != written_since_ms_)))
         write();
 }
 
