@@ -28,6 +28,9 @@ Usage:
   askhost hosts [--json]                        the running hosts and the one this directory uses
   askhost status [--tmux|--json]                how many questions wait, over every host
   askhost jump                                  tmux: go to the pane of the agent that asks
+  askhost web [--listen ADDR:PORT] [--url] [--new-token]
+                                                every waiting question on one page, for a
+                                                browser or a phone (docs/web.md)
   askhost hook                                  Claude Code hook: its questions and permissions
                                                 asked in the host of its workspace
   askhost answer [JSON | --file F | --text T | --edit]
@@ -118,9 +121,11 @@ Result<CliOptions> parse_cli(const std::vector<std::string>& args) {
     if (!args.empty()) {
         const std::string& first = args[0];
         static const std::pair<const char*, Command> subcommands[] = {
-            {"mcp", Command::Plugin},          {"hook", Command::Plugin},     {"answer", Command::Answer},
-            {"questions", Command::Questions}, {"history", Command::History}, {"attach", Command::Attach},
-            {"hosts", Command::Hosts},         {"status", Command::Status},   {"jump", Command::Jump},
+            {"mcp", Command::Plugin},      {"hook", Command::Plugin},
+            {"answer", Command::Answer},   {"questions", Command::Questions},
+            {"history", Command::History}, {"attach", Command::Attach},
+            {"hosts", Command::Hosts},     {"status", Command::Status},
+            {"jump", Command::Jump},       {"web", Command::Web},
         };
         for (const auto& [name, cmd] : subcommands) {
             if (first == name) {

@@ -14,7 +14,7 @@ namespace askhost {
 
 enum class Mode { Auto, Stdio, Tui, Print };
 // Plugin: a subcommand a plugin serves (mcp, hook), named in command_name.
-enum class Command { Run, Plugin, Answer, Questions, History, Attach, Hosts, Status, Jump, Help, Version };
+enum class Command { Run, Plugin, Answer, Questions, History, Attach, Hosts, Status, Jump, Web, Help, Version };
 
 struct CliOptions {
     Command command = Command::Run;

@@ -12,6 +12,7 @@
 #include "askhost_config.h"
 #include "askhost_version.h"
 #include "core/fd_io.hpp"
+#include "web/web_command.hpp"
 #if ASKHOST_HAVE_TUI
 #include "frontends/tui/terminal_dialog.hpp"
 #endif
@@ -74,6 +75,7 @@ static int askhost_main(int argc, char** argv) {
         case Command::Status: return run_status(opts.command_args);
         case Command::Jump: return run_jump(opts.command_args);
         case Command::Attach: return run_attach(opts.command_args);
+        case Command::Web: return web::run_web(opts.command_args);
         case Command::Answer: {
             FdOStream out(1), err(2);
             return store::run_answer(opts.command_args, out, err);
