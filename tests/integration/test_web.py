@@ -24,7 +24,7 @@ _made = []
 
 def workdir():
     """A Workdir removed when the case passes (kept to look at when it fails)."""
-    wd = workdir()
+    wd = Workdir()
     _made.append(wd)
     return wd
 
@@ -456,6 +456,22 @@ def a_print_host_still_answers_at_once_with_the_page_watching():
             proc.kill()
             proc.wait()
         web.stop()
+
+
+@case
+def on_question_commands_get_the_page_url():
+    wd = workdir()
+    out = wd.file("told.txt")
+    web = Web(wd, ["--on-question", "sh -c 'printf \"%%s|%%s\" \"$ASKHOST_WEB_URL\" \"$ASKHOST_QUESTION\" > %s'" % out])
+    ed = None
+    try:
+        ed, _ = standing_host_with_agent(wd)
+        told = wait_for(lambda: os.path.exists(out) and open(out).read(), timeout=20, what="the command to run")
+        equal(told, web.url + "|" + SECRET, "ASKHOST_WEB_URL and the question")
+    finally:
+        web.stop()
+        if ed:
+            end_host(ed)
 
 
 @case
