@@ -12,7 +12,6 @@
 #include "askhost_config.h"
 #include "askhost_version.h"
 #include "core/fd_io.hpp"
-#include "web/web_command.hpp"
 #if ASKHOST_HAVE_TUI
 #include "frontends/tui/terminal_dialog.hpp"
 #endif
@@ -51,6 +50,26 @@ int run_agent(const CliOptions& opts) {
     return host.run();
 }
 
+// `askhost web` is a program of its own (askhost-web: Beast and OpenSSL stay out of every other
+// askhost's memory): beside this one in a build, in ../libexec/askhost/ when installed.
+int run_web_program(const std::vector<std::string>& args) {
+    char self[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+    const std::string exe = n > 0 ? std::string(self, static_cast<std::size_t>(n)) : std::string();
+    const std::string dir = exe.substr(0, exe.rfind('/') == std::string::npos ? 0 : exe.rfind('/'));
+    const std::vector<std::string> places = {dir + "/askhost-web", dir + "/../libexec/askhost/askhost-web"};
+    for (const auto& program : places) {
+        std::vector<std::string> words = {program};
+        words.insert(words.end(), args.begin(), args.end());
+        std::vector<char*> argv;
+        for (auto& w : words) argv.push_back(w.data());
+        argv.push_back(nullptr);
+        ::execv(program.c_str(), argv.data());
+    }
+    return fail(Error::failed("web: askhost-web is not installed beside this askhost (looked for " + places[0] +
+                              " and " + places[1] + ")"));
+}
+
 }  // namespace
 
 static int askhost_main(int argc, char** argv) {
@@ -75,7 +94,7 @@ static int askhost_main(int argc, char** argv) {
         case Command::Status: return run_status(opts.command_args);
         case Command::Jump: return run_jump(opts.command_args);
         case Command::Attach: return run_attach(opts.command_args);
-        case Command::Web: return web::run_web(opts.command_args);
+        case Command::Web: return run_web_program(opts.command_args);
         case Command::Answer: {
             FdOStream out(1), err(2);
             return store::run_answer(opts.command_args, out, err);
