@@ -3,7 +3,6 @@ HTTP, and the questions of real hosts (an editor's standing host running a scrip
 `askhost mcp` waiting as its own host, a `--print` host) over a small WebSocket client."""
 import base64
 import hashlib
-import shutil
 import json
 import os
 import select
@@ -19,14 +18,6 @@ from harness import (ASKHOST, DATABASE_Q, Editor, Failure, McpClient, Skip, Work
                      equal, host_socket, main, strict, wait_for)
 
 SECRET = DATABASE_Q["question"]  # what no refused reply may carry
-_made = []
-
-
-def workdir():
-    """A Workdir removed when the case passes (kept to look at when it fails)."""
-    wd = Workdir()
-    _made.append(wd)
-    return wd
 
 
 class Web:
@@ -255,7 +246,7 @@ def refused(status, headers, body, expected, what):
 
 @case
 def refusals_carry_nothing_of_a_question():
-    wd = workdir()
+    wd = Workdir()
     ed, _ = standing_host_with_agent(wd)
     web = Web(wd)
     try:
@@ -296,7 +287,7 @@ def refusals_carry_nothing_of_a_question():
 
 @case
 def the_token_gets_a_cookie_and_a_redirect_to_the_bare_page():
-    wd = workdir()
+    wd = Workdir()
     web = Web(wd)
     try:
         equal(len(web.token) >= 22, True, "at least 128 bits in base64url")
@@ -335,7 +326,7 @@ def the_token_gets_a_cookie_and_a_redirect_to_the_bare_page():
 
 @case
 def an_answer_from_the_page_reaches_the_agent_and_closes_the_editor():
-    wd = workdir()
+    wd = Workdir()
     ed, show = standing_host_with_agent(wd)
     web = Web(wd)
     try:
@@ -375,7 +366,7 @@ def an_answer_from_the_page_reaches_the_agent_and_closes_the_editor():
 
 @case
 def a_question_answered_in_the_editor_leaves_the_page():
-    wd = workdir()
+    wd = Workdir()
     ed, show = standing_host_with_agent(wd)
     web = Web(wd)
     try:
@@ -396,7 +387,7 @@ def a_question_answered_in_the_editor_leaves_the_page():
 
 @case
 def a_host_that_starts_later_shows_up_and_one_that_ends_leaves():
-    wd = workdir()
+    wd = Workdir()
     folder = os.path.join(wd.path, "proj")
     os.makedirs(folder)
     web = Web(wd)
@@ -434,7 +425,7 @@ def a_host_that_starts_later_shows_up_and_one_that_ends_leaves():
 def a_print_host_still_answers_at_once_with_the_page_watching():
     # The page is a passive viewer: a host with nobody to ask writes the pending-questions file and
     # tells its agent at once, as it does without askhost web.
-    wd = workdir()
+    wd = Workdir()
     web = Web(wd)
     flag = wd.file("go")
     agent = [sys.executable, "-c", (
@@ -460,7 +451,7 @@ def a_print_host_still_answers_at_once_with_the_page_watching():
 
 @case
 def on_question_commands_get_the_page_url():
-    wd = workdir()
+    wd = Workdir()
     out = wd.file("told.txt")
     web = Web(wd, ["--on-question", "sh -c 'printf \"%%s|%%s\" \"$ASKHOST_WEB_URL\" \"$ASKHOST_QUESTION\" > %s'" % out])
     ed = None
@@ -476,7 +467,7 @@ def on_question_commands_get_the_page_url():
 
 @case
 def an_oversized_frame_closes_that_socket_and_the_server_goes_on():
-    wd = workdir()
+    wd = Workdir()
     web = Web(wd)
     try:
         cookie = web.login()
@@ -503,7 +494,7 @@ def an_oversized_frame_closes_that_socket_and_the_server_goes_on():
 
 @case
 def a_slow_header_client_holds_no_one_up():
-    wd = workdir()
+    wd = Workdir()
     web = Web(wd)
     try:
         slow = web.connect()
@@ -532,7 +523,7 @@ def a_slow_header_client_holds_no_one_up():
 
 @case
 def url_prints_it_again_and_a_new_token_locks_the_old_one_out():
-    wd = workdir()
+    wd = Workdir()
     web = Web(wd)
     try:
         out = subprocess.run([ASKHOST, "web", "--url"], env=wd.env(), cwd=wd.path, capture_output=True, text=True)
@@ -560,7 +551,7 @@ def url_prints_it_again_and_a_new_token_locks_the_old_one_out():
 
 @case
 def listening_beyond_loopback_needs_tls_or_a_proxy():
-    wd = workdir()
+    wd = Workdir()
     out = subprocess.run([ASKHOST, "web", "--listen", "0.0.0.0:0"], env=wd.env(), cwd=wd.path,
                          capture_output=True, text=True, timeout=30)
     equal(out.returncode, 2, "refused as a usage error")
@@ -574,7 +565,7 @@ def listening_beyond_loopback_needs_tls_or_a_proxy():
 
 @case
 def tls_with_a_certificate():
-    wd = workdir()
+    wd = Workdir()
     cert, key = wd.file("cert.pem"), wd.file("key.pem")
     made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
                            "-days", "1", "-subj", "/CN=localhost"], capture_output=True)
@@ -595,8 +586,4 @@ def tls_with_a_certificate():
 
 
 if __name__ == "__main__":
-    status = main()
-    if status in (0, 77):
-        for wd in _made:
-            shutil.rmtree(wd.path, ignore_errors=True)
-    sys.exit(status)
+    sys.exit(main())
