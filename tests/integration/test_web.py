@@ -16,6 +16,13 @@ import urllib.parse
 
 from harness import (ASKHOST, DATABASE_Q, Editor, Failure, McpClient, Skip, Workdir, ask_request, case, check,
                      equal, host_socket, main, strict, wait_for)
+import harness
+
+# The tmux scene of test_tmux.py (an agent's pane, a client looking at it), without its cases.
+_cases_before = dict(harness._cases)
+from test_tmux import Scene, answers_of  # noqa: E402
+harness._cases.clear()
+harness._cases.update(_cases_before)
 
 SECRET = DATABASE_Q["question"]  # what no refused reply may carry
 
@@ -446,6 +453,37 @@ def a_print_host_still_answers_at_once_with_the_page_watching():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        web.stop()
+
+
+@case
+def a_tmux_popup_still_opens_with_the_page_watching():
+    # askhost mcp opens a popup for its next question only when no client is attached: the page,
+    # a passive viewer, is none.
+    wd = Workdir()
+    web = Web(wd)
+    second = {"question": "Which cache should we use?", "header": "Cache", "options": [
+        {"label": "Redis", "description": "in memory"}, {"label": "None", "description": "no cache"}]}
+    sc = Scene(wd, [strict(DATABASE_Q), second])
+    try:
+        sc.wait_screen(SECRET)
+        ws = WsClient(web, web.login())
+        ws.until(lambda m: m["type"] == "added" or (m["type"] == "snapshot" and m["asks"]), "the page to see it")
+        time.sleep(0.5)  # past the popup's key guard
+        sc.keys("2")
+        sc.wait_screen("Which cache should we use?", timeout=20)
+        added = ws.until(lambda m: m["type"] == "added" and "cache" in json.dumps(m), "the second question")["ask"]
+        ws.send({"type": "answer", "key": added["key"], "outcome": {"answered": True, "answers": [
+            {"question": "Which cache should we use?", "answer": "None", "selectedOption": "None",
+             "wasCustom": False}]}})
+        got = wait_for(lambda: len(sc.results()) == 2 and sc.results(), what="both tool results")
+        equal(sorted(json.dumps(answers_of(r)) for r in got),
+              sorted([json.dumps({SECRET: "SQLite"}), json.dumps({"Which cache should we use?": "None"})]),
+              "one answered in the popup, one on the page")
+        wait_for(lambda: "Which cache" not in sc.screen(), what="the popup to close once the page answered")
+        ws.close()
+    finally:
+        sc.kill()
         web.stop()
 
 
