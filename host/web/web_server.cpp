@@ -471,7 +471,7 @@ WebServer::~WebServer() {
     impl_->hub.on_removed = nullptr;
     beast::error_code ignored;
     impl_->acceptor.close(ignored);
-    impl_->retry.cancel();
+    impl_->retry.cancel(ignored);  // the throwing form must not run in a destructor
 }
 
 Status WebServer::start() {
