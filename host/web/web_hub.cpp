@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -60,13 +62,38 @@ WebHub::WebHub(boost::asio::io_context& io, std::string registry_dir)
 
 WebHub::~WebHub() {
     lifetime_.end();
+    if (inotify_) {
+        boost::system::error_code ignored;
+        inotify_->close(ignored);
+    }
     asks_.clear();
     hosts_.clear();
 }
 
 void WebHub::start(std::chrono::milliseconds every) {
     every_ = every;
+    watch_registry();
     tick();
+}
+
+void WebHub::watch_registry() {
+    if (!inotify_) {
+        const int fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+        if (fd < 0) return;  // the beat alone, then
+        if (::inotify_add_watch(fd, registry_.c_str(),
+                                IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM) < 0) {
+            ::close(fd);
+            return;
+        }
+        inotify_ = std::make_unique<boost::asio::posix::stream_descriptor>(io_, fd);
+    }
+    inotify_->async_read_some(boost::asio::buffer(events_),
+                              [this, token = lifetime_.token()](const boost::system::error_code& ec, std::size_t) {
+                                  if (ec || !token) return;
+                                  registry_mtime_ = {};  // what changed is read from the folder itself
+                                  scan();
+                                  watch_registry();
+                              });
 }
 
 void WebHub::tick() {

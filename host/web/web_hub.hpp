@@ -15,7 +15,10 @@
 #include <vector>
 
 #include <rapidjson/document.h>
+#include <array>
+
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include "core/lifetime.hpp"
@@ -41,7 +44,8 @@ public:
     WebHub(const WebHub&) = delete;
     WebHub& operator=(const WebHub&) = delete;
 
-    // Reads the registry now and then every `every` while the loop runs.
+    // Reads the registry now, again whenever its folder changes (inotify), and looks at it every
+    // `every` while the loop runs.
     void start(std::chrono::milliseconds every = std::chrono::milliseconds(250));
 
     // Every waiting question, oldest first.
@@ -68,6 +72,7 @@ private:
     struct Host;
     struct Pending;
     void tick();
+    void watch_registry();
     void scan();
     void connect(const HostRecord& record);
     void host_closed(long pid);
@@ -80,6 +85,9 @@ private:
     boost::asio::io_context& io_;
     std::string registry_;
     boost::asio::steady_timer timer_;
+    // inotify on the registry's folder: a host that starts is seen at once, not on the next beat.
+    std::unique_ptr<boost::asio::posix::stream_descriptor> inotify_;
+    std::array<char, 4096> events_{};
     std::chrono::milliseconds every_{250};
     std::map<long, std::unique_ptr<Host>> hosts_;                   // by pid
     std::map<long, std::chrono::steady_clock::time_point> closed_;  // not reconnected at once
