@@ -12,7 +12,6 @@
 #include <variant>
 
 #include <fcntl.h>
-#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -33,6 +32,7 @@
 #include "frontends/notify.hpp"
 #include "frontends/proc_stat.hpp"
 #include "frontends/tmux_popup.hpp"
+#include "frontends/tmux_queue.hpp"
 #include "mcp_server.hpp"
 #include "store/fs_util.hpp"
 #include "store/pending_file.hpp"
@@ -254,8 +254,13 @@ public:
           record_(pending_file),
           cwd_(std::move(cwd)),
           print_only_(print_only),
-          watch_(io) {
+          watch_(io),
+          popups_(io, print_only ? std::string() : popup_lines(), log_line,
+                  [this](const std::string& id) { return wants_popup(id); }) {
         core_.on_log = log_line;
+        popups_.on_closed = [this](const std::string& id, bool again) {
+            if (!again) popped_.insert(id);
+        };
         if (print_only_) core_.broker().set_fallback(&print_);
         else core_.broker().add_frontend(record_);
     }
@@ -276,6 +281,7 @@ public:
         if (!print_only_) prepare();
         auto ticket = std::make_shared<AskTicket>(core_.broker().ask(std::move(ask), std::move(reply)));
         if (!print_only_) {
+            popups_.asked(ticket->id());
             maybe_popup();
             watch();
         }
@@ -314,8 +320,7 @@ private:
         watch_.async_wait([this, token = lifetime_.token()](const boost::system::error_code& ec) {
             if (ec || !token) return;
             watching_ = false;
-            reap_popup();
-            if (!core_.broker().waiting()) return;
+            if (!core_.broker().waiting()) return popups_.withdraw();
             record_.poll();
             if (!remote_) look_for_host();
             maybe_popup();
@@ -340,20 +345,24 @@ private:
     }
 
     // In tmux, with nobody else showing it: the dialog in a popup over the asking agent's pane
-    // (docs/tmux.md); once per question; a pane nobody looks at gets a message and the bell.
+    // (docs/tmux.md); once per question, after the popups of questions asked before it on that
+    // client (any askhost's); a pane nobody looks at gets a message and the bell.
     void maybe_popup() {
+        if (popups_.popup_open()) return;
         auto pending = core_.broker().pending();
-        if (popup_pid_ > 0 || pending.empty() || remote_ || core_.hub().client_count() > 0) return;
-#if ASKHOST_HAVE_TUI
-        if (dialog_) return;
-#endif
+        if (pending.empty() || !wants_popup(pending.front()->id)) return popups_.withdraw();
         const Ask& head = *pending.front();
-        if (!popped_.insert(head.id).second) return;
         auto pane =
             tmux::popups_enabled() ? tmux::pane_for_terminal(tmux::terminal_of_ancestors(::getpid())) : std::nullopt;
-        if (!pane) return tell(head);
+        if (!pane) {
+            popped_.insert(head.id);
+            popups_.withdraw();
+            return tell(head);
+        }
         core_.set_tmux(pane->server, pane->pane_id);
         if (pane->client.empty()) {
+            popped_.insert(head.id);
+            popups_.withdraw();
             tmux::notify_pane(*pane, "askhost: " + (head.agent.empty() ? std::string("an agent") : head.agent) +
                                          " asks a question: answer with askhost attach --next");
             tell(head);
@@ -366,14 +375,24 @@ private:
             options = std::max(options, static_cast<int>(q.options.size()) + 1);
         }
         auto [width, height] = tmux::dialog_size(texts, options);
-        auto popup = tmux::open_popup(*pane, {self_path(), "attach", "--popup", core_.socket_path()}, width, height);
-        if (!popup) {
-            popup_pid_ = -1;
-            log_line("no tmux popup: " + popup.error().message);
-        } else {
-            popup_pid_ = *popup;
-            log_line("the question opened in a tmux popup over pane " + pane->pane_id);
-        }
+        popups_.offer(*pane, head.id, {self_path(), "attach", "--popup", core_.socket_path()}, width, height);
+    }
+
+    // Whether `id` still wants a popup: the first question waiting here, shown nowhere else yet.
+    bool wants_popup(const std::string& id) {
+        auto pending = core_.broker().pending();
+        if (pending.empty() || pending.front()->id != id || popped_.count(id) > 0 || remote_ ||
+            core_.hub().client_count() > 0)
+            return false;
+#if ASKHOST_HAVE_TUI
+        if (dialog_) return false;
+#endif
+        return true;
+    }
+
+    static std::string popup_lines() {
+        auto dir = socket_directory();
+        return dir ? *dir + "/tmux-popups" : std::string();
     }
 
     // Nobody looks: a desktop notification and the terminal's own (OSC 9/777), where there are.
@@ -382,10 +401,6 @@ private:
         n.desktop = true;
         n.terminal = true;
         tell_question_waiting(ask, n, log_line);
-    }
-
-    void reap_popup() {
-        if (popup_pid_ > 0 && ::waitpid(popup_pid_, nullptr, WNOHANG) != 0) popup_pid_ = -1;
     }
 
     static std::string self_path() {
@@ -407,8 +422,8 @@ private:
 #if ASKHOST_HAVE_TUI
     std::unique_ptr<TerminalDialog> dialog_;
 #endif
-    pid_t popup_pid_ = -1;
     std::set<std::string> popped_;  // asks a popup was opened (or the person told) for
+    tmux::PopupQueue popups_;
     Lifetime lifetime_;
 };
 
