@@ -10,6 +10,9 @@
 #include "app/store_commands.hpp"
 #include "core/fd_io.hpp"
 #include "json/json_codec.hpp"
+#include "web/web_options.hpp"
+
+#include <unistd.h>
 
 namespace askhost {
 
@@ -108,10 +111,36 @@ int history_main(const std::vector<std::string>& args) {
     return store::run_history(args, out, err);
 }
 
+// `askhost web` is a program of its own (askhost-web: Beast and OpenSSL stay out of every other
+// askhost's memory): beside this one in a build, in ../libexec/askhost/ when installed. It reads
+// its command line with the same declaration (web/web_options.hpp).
+int web_main(const std::vector<std::string>& args) {
+    char self[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+    const std::string exe = n > 0 ? std::string(self, static_cast<std::size_t>(n)) : std::string();
+    const std::string dir = exe.substr(0, exe.rfind('/') == std::string::npos ? 0 : exe.rfind('/'));
+    const std::vector<std::string> places = {dir + "/askhost-web", dir + "/../libexec/askhost/askhost-web"};
+    for (const auto& program : places) {
+        std::vector<std::string> words = {program};
+        words.insert(words.end(), args.begin(), args.end());
+        std::vector<char*> argv;
+        for (auto& w : words) argv.push_back(w.data());
+        argv.push_back(nullptr);
+        ::execv(program.c_str(), argv.data());
+    }
+    write_all(2, "askhost web: askhost-web is not installed beside this askhost (looked for " + places[0] + " and " +
+                     places[1] + ")\n");
+    return 1;
+}
+
 constexpr cli::Subcommand kBuiltins[] = {
-    {&kAttachCommand, run_attach},           {&kHostsCommand, run_hosts},
-    {&kStatusCommand, run_status},           {&kJumpCommand, run_jump},
-    {&store::kAnswerCommand, answer_main},   {&store::kQuestionsCommand, questions_main},
+    {&kAttachCommand, run_attach},
+    {&kHostsCommand, run_hosts},
+    {&kStatusCommand, run_status},
+    {&kJumpCommand, run_jump},
+    {&web::kWebCommand, web_main},
+    {&store::kAnswerCommand, answer_main},
+    {&store::kQuestionsCommand, questions_main},
     {&store::kHistoryCommand, history_main},
 };
 

@@ -3,7 +3,7 @@ _askhost() {
     local cur prev words cword
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
-    local subcommands="mcp hook attach hosts status jump answer questions history"
+    local subcommands="mcp hook attach hosts status jump web answer questions history"
     local options="--stdio --tui --print --profile --answers --timeout --pending-file --session --journal-sync --adapter --allow-tools --prompt --on-question --help --version"
     # After --, the agent's own command line: complete commands and files.
     local i
@@ -30,6 +30,7 @@ _askhost() {
         hosts) COMPREPLY=($(compgen -W "--json --help" -- "$cur")) ;;
         status) COMPREPLY=($(compgen -W "--tmux --json --help" -- "$cur")) ;;
         jump) COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
+        web) COMPREPLY=($(compgen -W "--listen --public-name --tls-cert --tls-key --behind-proxy --on-question --url --new-token --help" -- "$cur")) ;;
         questions) COMPREPLY=($(compgen -W "show clear --json --pending-file --help" -- "$cur")) ;;
         history) COMPREPLY=($(compgen -W "--session --json --summary --list --help" -- "$cur")) ;;
         answer) COMPREPLY=($(compgen -W "--file --text --edit --pending-file --help" -- "$cur")) ;;

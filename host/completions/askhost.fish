@@ -1,6 +1,6 @@
 # fish completion for askhost (installed as share/fish/vendor_completions.d/askhost.fish).
 
-set -l subs mcp hook attach hosts status jump answer questions history
+set -l subs mcp hook attach hosts status jump web answer questions history
 
 function __askhost_no_sub
     set -l words (commandline -opc)
@@ -28,6 +28,7 @@ complete -c askhost -n __askhost_no_sub -a attach -d "answer a running host's qu
 complete -c askhost -n __askhost_no_sub -a hosts -d 'the running askhost hosts'
 complete -c askhost -n __askhost_no_sub -a status -d 'how many questions wait, over every host'
 complete -c askhost -n __askhost_no_sub -a jump -d 'switch tmux to the pane of the agent that asks'
+complete -c askhost -n __askhost_no_sub -a web -d 'every waiting question on one page, for a browser or a phone'
 complete -c askhost -n __askhost_no_sub -a answer -d 'answer the pending-questions file'
 complete -c askhost -n __askhost_no_sub -a questions -d 'the pending questions'
 complete -c askhost -n __askhost_no_sub -a history -d 'what was asked and answered'
@@ -60,6 +61,14 @@ complete -c askhost -n '__fish_seen_subcommand_from hook' -l settings -r -F
 complete -c askhost -n '__fish_seen_subcommand_from attach' -l next -d 'the host whose question waited longest'
 complete -c askhost -n '__fish_seen_subcommand_from attach' -l popup -d 'in a tmux popup'
 complete -c askhost -n '__fish_seen_subcommand_from hosts' -l json
+complete -c askhost -n '__fish_seen_subcommand_from web' -l listen -x -d 'ADDR:PORT to listen on'
+complete -c askhost -n '__fish_seen_subcommand_from web' -l public-name -x -d 'a name the page is also reached by'
+complete -c askhost -n '__fish_seen_subcommand_from web' -l tls-cert -r -F -d 'serve HTTPS with this certificate'
+complete -c askhost -n '__fish_seen_subcommand_from web' -l tls-key -r -F -d "the certificate's key"
+complete -c askhost -n '__fish_seen_subcommand_from web' -l behind-proxy -d 'plain HTTP for a proxy that does TLS'
+complete -c askhost -n '__fish_seen_subcommand_from web' -l on-question -x -d 'run a command when a question waits'
+complete -c askhost -n '__fish_seen_subcommand_from web' -l url -d 'print the URL of the running askhost web'
+complete -c askhost -n '__fish_seen_subcommand_from web' -l new-token -d 'replace the token'
 complete -c askhost -n '__fish_seen_subcommand_from status' -l tmux -d 'for the tmux status line'
 complete -c askhost -n '__fish_seen_subcommand_from status' -l json
 complete -c askhost -n '__fish_seen_subcommand_from answer' -s f -l file -r -F -d 'the answers from a JSON file'

@@ -31,18 +31,33 @@ void Broker::add_frontend(Frontend& f) {
     frontends_.push_back(&f);
     if (queue_.empty()) return;
     auto head = queue_.front();
+    if (!head->shown) return show_head();  // nobody had it yet: everyone it goes to now, f among them
     // The fallback had it (nobody was attached): a person is here now, so show it to them.
     if (fallback_ && std::find(head->showing.begin(), head->showing.end(), fallback_) != head->showing.end()) {
         head->showing.erase(std::remove(head->showing.begin(), head->showing.end(), fallback_), head->showing.end());
         fallback_->withdraw(head->ask.id);
     }
-    head->showing.push_back(&f);
-    const std::string id = head->ask.id;
-    f.show(head->ask, [this, id, fp = &f](Outcome o) { finish(id, std::move(o), fp); });
+    show_to(*head, f);
+}
+
+void Broker::add_viewer(Frontend& f) {
+    if (std::find(viewers_.begin(), viewers_.end(), &f) != viewers_.end()) return;
+    viewers_.push_back(&f);
+    if (queue_.empty()) return;
+    auto head = queue_.front();
+    if (!head->shown) return show_head();
+    show_to(*head, f);
+}
+
+void Broker::show_to(Entry& head, Frontend& f) {
+    head.showing.push_back(&f);
+    const std::string id = head.ask.id;
+    f.show(head.ask, [this, id, fp = &f](Outcome o) { finish(id, std::move(o), fp); });
 }
 
 void Broker::remove_frontend(Frontend& f, bool vanished) {
     frontends_.erase(std::remove(frontends_.begin(), frontends_.end(), &f), frontends_.end());
+    viewers_.erase(std::remove(viewers_.begin(), viewers_.end(), &f), viewers_.end());
     if (queue_.empty()) return;
     auto head = queue_.front();
     auto it = std::find(head->showing.begin(), head->showing.end(), &f);
@@ -62,9 +77,11 @@ void Broker::set_fallback(Frontend* f) { fallback_ = f; }
 void Broker::set_timeout(std::chrono::milliseconds t) { timeout_ = t; }
 
 std::vector<Frontend*> Broker::targets() const {
-    if (!frontends_.empty()) return frontends_;
-    if (fallback_) return {fallback_};
-    return {};
+    std::vector<Frontend*> to = frontends_;
+    if (to.empty() && fallback_) to.push_back(fallback_);
+    // Viewers last: a fallback that answers from inside show() ends the ask before they see it.
+    to.insert(to.end(), viewers_.begin(), viewers_.end());
+    return to;
 }
 
 AskTicket Broker::ask(Ask ask, Reply reply) { return AskTicket(enqueue(std::move(ask), std::move(reply))); }

@@ -27,7 +27,10 @@ public:
 
     // A frontend joins: it is shown the ask on screen now (if any) and every later one.
     void add_frontend(Frontend& f);
-    // A frontend leaves. `vanished`: it went away mid-question (the ask it showed gets
+    // A viewer joins (askhost web): shown every ask as a frontend is, but it does not count as
+    // one: the fallback still answers when no frontend is attached, as if the viewer were not there.
+    void add_viewer(Frontend& f);
+    // A frontend (or viewer) leaves. `vanished`: it went away mid-question (the ask it showed gets
     // connectionLost when no other frontend still shows it).
     void remove_frontend(Frontend& f, bool vanished);
     // Shown only when no frontend is attached (e.g. the pending-questions file).
@@ -63,11 +66,13 @@ private:
     struct Entry;
     std::shared_ptr<AskSlot> enqueue(Ask ask, Reply reply);
     void show_head();
+    void show_to(Entry& head, Frontend& f);
     void finish(const std::string& id, Outcome outcome, Frontend* from);
     std::vector<Frontend*> targets() const;
 
     boost::asio::io_context& io_;
     std::vector<Frontend*> frontends_;
+    std::vector<Frontend*> viewers_;  // shown after the targets, never instead of the fallback
     Frontend* fallback_ = nullptr;
     std::chrono::milliseconds timeout_{0};
     std::deque<std::shared_ptr<Entry>> queue_;

@@ -21,6 +21,7 @@
 
 #include "core/fd_io.hpp"
 #include "frontends/proc_stat.hpp"
+#include "frontends/user_config.hpp"
 
 extern char** environ;
 
@@ -184,31 +185,7 @@ std::optional<Pane> pane_for_terminal(const std::string& tty) {
     return std::nullopt;
 }
 
-bool popups_enabled() {
-    const char* xdg = std::getenv("XDG_CONFIG_HOME");
-    const char* home = std::getenv("HOME");
-    std::string path = xdg && *xdg == '/' ? std::string(xdg) + "/askhost/config"
-                       : home && *home    ? std::string(home) + "/.config/askhost/config"
-                                          : std::string();
-    if (path.empty()) return true;
-    std::ifstream in(path);
-    std::string line;
-    while (std::getline(in, line)) {
-        auto hash = line.find('#');
-        if (hash != std::string::npos) line.resize(hash);
-        auto eq = line.find('=');
-        if (eq == std::string::npos) continue;
-        auto trim = [](std::string s) {
-            s.erase(0, s.find_first_not_of(" \t"));
-            s.erase(s.find_last_not_of(" \t\r") + 1);
-            return s;
-        };
-        if (trim(line.substr(0, eq)) != "tmux-popup") continue;
-        std::string v = trim(line.substr(eq + 1));
-        return !(v == "false" || v == "no" || v == "off" || v == "0");
-    }
-    return true;
-}
+bool popups_enabled() { return user_config_flag("tmux-popup", true); }
 
 Result<pid_t> open_popup(const Pane& pane, const std::vector<std::string>& command, int width, int height) {
     if (pane.client.empty()) return Error::failed("no client looks at pane " + pane.pane_id);

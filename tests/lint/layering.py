@@ -30,7 +30,9 @@ ALLOWED = {
     # askhost mcp and askhost hook are hosts of their own: they show asks in the frontends.
     'plugins/mcp': ADAPTER | {'frontends', 'store'},
     'plugins/claude': ADAPTER | {'frontends', 'store'},
-    'app': {'frontends', 'agent', 'store', 'transport', 'core', 'json'},
+    # askhost web: a client of the hosts (frontends/editor), and its own server.
+    'web': {'frontends', 'store', 'transport', 'core', 'json'},
+    'app': {'web', 'frontends', 'agent', 'store', 'transport', 'core', 'json'},
 }
 # Made by meson in the build directory: who may include them.
 GENERATED = {'askhost_config.h': None, 'askhost_version.h': {'app'}}

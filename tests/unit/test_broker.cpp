@@ -159,3 +159,45 @@ BOOST_AUTO_TEST_CASE(a_frontend_answering_inside_show_does_not_break_the_queue) 
     next_turn(io);
     BOOST_TEST(files == (std::vector<std::string>{"/tmp/p-ask-1", "/tmp/p-ask-2"}));
 }
+
+BOOST_AUTO_TEST_CASE(a_viewer_sees_every_ask_but_the_fallback_still_answers) {
+    struct Instant final : Frontend {
+        std::string_view name() const override { return "pending-file"; }
+        void show(const Ask& a, Done d) override { d(Outcome::pending("/tmp/p-" + a.id)); }
+        void withdraw(const std::string&) override {}
+    } instant;
+    boost::asio::io_context io;
+    Broker b(io);
+    FakeFrontend viewer("web");
+    b.set_fallback(&instant);
+    b.add_viewer(viewer);
+    std::string file;
+    b.submit(make_ask("q"), [&](Outcome o) { file = o.pending_file; });
+    next_turn(io);
+    // Nobody counts as a person here: the fallback answers, before the viewer is shown anything.
+    BOOST_TEST(file == "/tmp/p-ask-1");
+    BOOST_TEST(viewer.shown.empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_viewer_is_shown_a_waiting_ask_and_its_answer_wins) {
+    boost::asio::io_context io;
+    Broker b(io);
+    FakeFrontend viewer("web"), person("terminal");
+    std::string got;
+    auto id = b.submit(make_ask("q"), [&](Outcome o) { got = o.answers.at(0).values.at(0); });
+    b.add_viewer(viewer);
+    BOOST_TEST(viewer.shown == std::vector<std::string>{id});
+    // A person who comes later is shown it too (once), and the viewer's answer closes it there.
+    b.add_frontend(person);
+    b.submit(make_ask("r"), [](Outcome) {});
+    BOOST_TEST(person.shown == std::vector<std::string>{id});
+    BOOST_TEST(viewer.shown == std::vector<std::string>{id});
+    viewer.answer(id, answer_with("q", "from-web"));
+    next_turn(io);
+    BOOST_TEST(got == "from-web");
+    BOOST_TEST(person.withdrawn == std::vector<std::string>{id});
+    // A viewer that leaves is no person leaving: the next ask stays with the terminal.
+    b.remove_frontend(viewer, false);
+    BOOST_TEST(person.shown.size() == 2u);
+    BOOST_TEST(b.waiting());
+}

@@ -157,6 +157,7 @@ private:
         read_workspace(p);
         caps_ = p.ask_caps;
         can_show_ = p.show_asks.value_or(can_show_);
+        passive_ = p.passive && !primary_;  // the editor that started askhost is always a person
         reply({hub_.socket_path_});
         if (!folders_.empty() || primary_) workspace_changed();
     }
@@ -244,7 +245,8 @@ private:
         notify("ask/state", ask_state_params(hub_.broker_.pending()));
         if (can_show_) {
             showing_frontend_ = true;
-            hub_.broker_.add_frontend(*this);
+            if (passive_) hub_.broker_.add_viewer(*this);
+            else hub_.broker_.add_frontend(*this);
         }
     }
 
@@ -325,7 +327,7 @@ private:
     bool primary_;
     RpcBinder<EditorClient> bind_;
     bool initialize_seen_ = false, initialized_ = false, shutdown_ = false, said_exit_ = false;
-    bool can_show_ = true, showing_frontend_ = false;
+    bool can_show_ = true, showing_frontend_ = false, passive_ = false;
     ClientAskCaps caps_;
     std::string client_name_ = "client";
     std::string client_version_;
@@ -341,6 +343,7 @@ public:
     const std::string& client_name() const { return client_name_; }
     const std::string& client_version() const { return client_version_; }
     bool initialize_seen() const { return initialize_seen_; }
+    bool passive() const { return passive_; }
     bool said_exit() const { return said_exit_; }
 };
 
@@ -364,6 +367,11 @@ std::vector<WorkspaceFolder> EditorHub::workspace_folders() const {
             if (std::none_of(out.begin(), out.end(), [&](const WorkspaceFolder& o) { return o.path == f.path; }))
                 out.push_back(f);
     return out;
+}
+
+std::size_t EditorHub::client_count() const {
+    return static_cast<std::size_t>(
+        std::count_if(clients_.begin(), clients_.end(), [](const auto& c) { return !c->passive(); }));
 }
 
 std::pair<std::string, std::string> EditorHub::primary_client() const {

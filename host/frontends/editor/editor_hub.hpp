@@ -29,7 +29,9 @@ public:
     // A new peer (on any channel: a socket, stdio, or memory in tests). The primary one is the editor that started askhost (--stdio): when it says exit
     // or goes away, askhost ends.
     void add_client(std::shared_ptr<Channel> connection, bool primary);
-    std::size_t client_count() const { return clients_.size(); }
+    // Clients, not counting passive viewers (askhost web): a host decides on its other faces
+    // (a tmux popup) as if those were not there.
+    std::size_t client_count() const;
     // Bytes queued for clients and not yet written to them; for the primary client alone.
     std::size_t queued_bytes() const;
     std::size_t primary_queued_bytes() const;

@@ -29,6 +29,7 @@ struct InitializeParams {
     std::string client_version;
     ClientAskCaps ask_caps;
     std::optional<bool> show_asks;  // capabilities.ask as a boolean: false = never show questions
+    bool passive = false;           // capabilities.passive: a viewer (askhost web), not a person here
     std::optional<std::vector<WorkspaceFolderParam>> workspace_folders;
     std::string root_uri;
 };

@@ -45,6 +45,11 @@ void HostClient::log(std::string_view m) const {
     if (on_log) on_log(m);
 }
 
+void HostClient::view(RpcEndpoint::OnRequest on_request, RpcEndpoint::OnNotify on_notify) {
+    on_request_ = std::move(on_request);
+    on_notify_ = std::move(on_notify);
+}
+
 Status HostClient::connect() {
     if (connected()) return std::nullopt;
     auto fd = connect_socket(socket_);
@@ -56,12 +61,18 @@ Status HostClient::connect() {
     conn_->on_closed = [this, alive = alive_](std::string_view) {
         if (*alive && on_closed) on_closed();
     };
+    const bool viewer = static_cast<bool>(on_request_);
+    if (viewer) {
+        conn_->rpc().on_request = on_request_;
+        conn_->rpc().on_notify = on_notify_;
+    }
     conn_->start();
     // The host handles requests in order, so an ask may follow at once.
     InitializeParams hello;
     hello.client_name = client_name_;
     hello.client_version = ASKHOST_VERSION;
-    hello.show_asks = false;  // it asks; it shows nothing
+    if (viewer) hello.passive = true;
+    else hello.show_asks = false;  // it asks; it shows nothing
     call<json::Ignored>(conn_->rpc(), "initialize", hello, [this, alive = alive_](const CallResult<json::Ignored>& r) {
         if (!r && *alive) log("the host refused: " + r.error().message);
     });

@@ -1,5 +1,6 @@
 // A client of a running host's socket that asks through it (ask/submit): askhost mcp and askhost
-// hook use it to put an agent's questions in front of the editor or terminal of that host.
+// hook use it to put an agent's questions in front of the editor or terminal of that host. As a
+// viewer it is shown the host's questions instead (askhost web).
 #pragma once
 
 #include <functional>
@@ -33,6 +34,11 @@ public:
     HostClient(const HostClient&) = delete;
     HostClient& operator=(const HostClient&) = delete;
 
+    // Before connect(): a passive viewer (askhost web). It is shown every ask (ask/show requests
+    // reach on_request; $/cancelRequest, ask/state and the rest reach on_notify) without counting as
+    // a person at the host: initialize says capabilities.passive (docs/protocol.md).
+    void view(RpcEndpoint::OnRequest on_request, RpcEndpoint::OnNotify on_notify);
+
     // Connects (once, again after the host went away); else why the host cannot be reached.
     Status connect();
     bool connected() const { return conn_ && !conn_->closed(); }
@@ -55,6 +61,8 @@ private:
     boost::asio::io_context& io_;
     std::string socket_, client_name_;
     std::shared_ptr<Connection> conn_;
+    RpcEndpoint::OnRequest on_request_;
+    RpcEndpoint::OnNotify on_notify_;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

@@ -1,0 +1,199 @@
+#include "web/web_command.hpp"
+
+#include <csignal>
+#include <cstdlib>
+#include <optional>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rapidjson/document.h>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+
+#include "core/fd_io.hpp"
+#include "frontends/editor/socket_listener.hpp"
+#include "frontends/notify.hpp"
+#include "frontends/proc_stat.hpp"
+#include "frontends/user_config.hpp"
+#include "json/json_access.hpp"
+#include "store/fs_util.hpp"
+#include "transport/jsonrpc.hpp"
+#include "web/qr_text.hpp"
+#include "web/web_hub.hpp"
+#include "web/web_options.hpp"
+#include "web/web_policy.hpp"
+#include "web/web_server.hpp"
+#include "web/web_token.hpp"
+
+namespace askhost::web {
+
+namespace {
+
+// What the command line asked for (read by the one reader from kWebCommand).
+struct WebOptions {
+    std::optional<std::string> listen;
+    std::vector<std::string> public_names;
+    std::string tls_cert, tls_key;
+    std::vector<std::string> on_question;
+    bool behind_proxy = false, url_only = false, new_token = false;
+};
+
+int fail(const Error& e) {
+    write_all(2, "askhost web: " + e.message + "\n");
+    if (e.kind == Error::Kind::Usage) write_all(2, "Try 'askhost web --help' for more information.\n");
+    return e.exit_status();
+}
+
+void log_line(std::string_view m) { write_all(2, "askhost web: " + std::string(m) + "\n"); }
+
+// Where the page is, for the person: the name they reach it by, without the token.
+std::string base_url(const ServerOptions& o, bool tls, std::uint16_t port) {
+    const std::string scheme = tls || o.behind_proxy ? "https://" : "http://";
+    if (o.behind_proxy && !o.public_names.empty()) return scheme + o.public_names.front() + "/";
+    std::string host = o.listen.host;
+    if (host == "0.0.0.0" || host == "::") host = o.public_names.empty() ? "127.0.0.1" : o.public_names.front();
+    else if (host.find(':') != std::string::npos) host = "[" + host + "]";
+    return scheme + host + ":" + std::to_string(port) + "/";
+}
+
+// The running server's record (beside the hosts' in the registry folder), for `askhost web --url`.
+struct ServerRecord {
+    std::string file;
+    Status write(const std::string& url) const {
+        auto stat = read_proc_stat(::getpid());
+        std::string text = "{\"version\":1,\"pid\":" + std::to_string(::getpid()) +
+                           ",\"processStart\":" + std::to_string(stat ? stat->start_ticks : 0) +
+                           ",\"url\":" + json_quote(url) + "}\n";
+        return store::atomic_write(file, text, 0600);
+    }
+    // The pid and URL of the server that runs, or nullopt.
+    std::optional<std::pair<long, std::string>> running() const {
+        auto text = store::read_whole(file);
+        if (text.status != store::FileText::Status::Ok) return std::nullopt;
+        rapidjson::Document doc;
+        if (json::parse(doc, text.data) || !doc.IsObject()) return std::nullopt;
+        const auto* pid = json::member(doc, "pid");
+        const auto* start = json::member(doc, "processStart");
+        if (!pid || !pid->IsInt64() || pid->GetInt64() <= 0 || !start || !start->IsUint64()) return std::nullopt;
+        auto stat = read_proc_stat(static_cast<pid_t>(pid->GetInt64()));
+        if (!stat || stat->start_ticks != start->GetUint64()) return std::nullopt;
+        std::string url = json::string_of(doc, "url");
+        if (url.empty()) return std::nullopt;
+        return std::make_pair(static_cast<long>(pid->GetInt64()), url);
+    }
+};
+
+}  // namespace
+
+int run_web(const std::vector<std::string>& args) {
+    auto read = cli::read(args, kWebCommand);
+    if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
+    const cli::Args& a = std::get<cli::Args>(read);
+    WebOptions o;
+    o.listen = a.value("listen");
+    o.public_names = a.values("public-name");
+    o.tls_cert = a.value("tls-cert").value_or("");
+    o.tls_key = a.value("tls-key").value_or("");
+    o.on_question = a.values("on-question");
+    o.behind_proxy = a.has("behind-proxy");
+    o.url_only = a.has("url");
+    o.new_token = a.has("new-token");
+    if (o.tls_cert.empty() != o.tls_key.empty())
+        return fail(Error::usage("--tls-cert and --tls-key go together: the certificate and its key"));
+    if (!o.tls_cert.empty() && o.behind_proxy)
+        return fail(Error::usage("--behind-proxy is for a proxy that does TLS; with --tls-cert askhost does it"));
+
+    ServerOptions server_opts;
+    server_opts.tls_cert = o.tls_cert;
+    server_opts.tls_key = o.tls_key;
+    server_opts.behind_proxy = o.behind_proxy;
+    server_opts.public_names = o.public_names;
+    if (server_opts.public_names.empty())
+        if (auto name = user_config_value("web-public-name"); name && !name->empty())
+            server_opts.public_names.push_back(*name);
+    std::string listen_text = o.listen.value_or("127.0.0.1:0");
+    if (!o.listen)
+        if (auto port = user_config_value("web-port"); port && !port->empty()) listen_text = "127.0.0.1:" + *port;
+    auto listen = parse_listen(listen_text);
+    if (!listen) {
+        Error e = listen.error();
+        if (!o.listen) e.message = user_config_path() + ": web-port: " + e.message.substr(e.message.find(": ") + 2);
+        return fail(e);
+    }
+    server_opts.listen = *listen;
+    for (const auto& name : server_opts.public_names)
+        if (!host_name(name)) return fail(Error::usage("--public-name " + name + ": not a host name"));
+
+    auto registry = socket_directory();
+    if (!registry) return fail(Error::failed("no registry folder: " + registry.error().message));
+    const ServerRecord record{*registry + "/web.json"};
+
+    TokenFile token(token_path());
+    if (auto err = token.load(o.new_token)) return fail(*err);
+
+    if (o.url_only) {
+        if (auto running = record.running()) {
+            write_all(1, running->second + "?token=" + token.token() + "\n");
+            return 0;
+        }
+        if (server_opts.listen.port == 0)
+            return fail(
+                Error::failed("no askhost web is running (and without --listen or web-port its port is "
+                              "chosen when it starts)"));
+        write_all(
+            1, base_url(server_opts, !o.tls_cert.empty(), server_opts.listen.port) + "?token=" + token.token() + "\n");
+        log_line("no askhost web is running: that is where one started so will be");
+        return 0;
+    }
+    if (o.new_token) log_line("a new token: links and pages opened with the old one no longer work");
+
+    // Beyond this machine in plain HTTP, the token and every question would cross the network
+    // readable by anyone on the path.
+    if (!server_opts.listen.loopback && o.tls_cert.empty() && !o.behind_proxy)
+        return fail(Error::usage(
+            "refusing to listen on " + listen_text +
+            " in plain HTTP: beyond this machine anyone on the network path could read the token, every "
+            "question and its answer. Give --tls-cert FILE --tls-key FILE; or, behind a proxy that does TLS, "
+            "--behind-proxy; or listen on 127.0.0.1 and reach it with ssh -L or tailscale serve (docs/web.md)"));
+
+    boost::asio::io_context io;
+    WebHub hub(io, *registry);
+    hub.on_log = log_line;
+    WebServer server(io, hub, token, server_opts);
+    server.on_log = log_line;
+    if (auto err = server.start()) return fail(*err);
+
+    const std::string base = base_url(server_opts, server.tls(), server.port());
+    const std::string url = base + "?token=" + token.token();
+    // Recorded before the URL is printed: whoever reads that line may ask --url at once.
+    if (auto err = record.write(base)) log_line("askhost web --url will not find this server: " + err->message);
+    write_all(1, url + "\n");  // the first line, for a script to read
+    if (::isatty(1))
+        if (std::string qr = qr_text(url); !qr.empty()) write_all(1, qr);
+    log_line("serving " + base + " (" + std::to_string(server.port()) + "); Ctrl-C stops");
+
+    ::setenv("ASKHOST_WEB_URL", url.c_str(), 1);  // for --on-question commands
+    if (!o.on_question.empty())
+        hub.on_question = [&o](const WaitingAsk& a) {
+            NotifyOptions n;
+            n.on_question = o.on_question;
+            tell_question_waiting(a.ask, n, log_line);
+        };
+    hub.on_tick = [&] {
+        if (token.refresh()) {
+            log_line("the token was replaced: pages opened with the old one must open the new link");
+            server.token_changed();
+        }
+    };
+    boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
+    signals.async_wait([&](const boost::system::error_code& ec, int) {
+        if (!ec) io.stop();
+    });
+    hub.start();
+    io.run();
+    if (auto running = record.running(); running && running->first == ::getpid()) ::unlink(record.file.c_str());
+    return 0;
+}
+
+}  // namespace askhost::web

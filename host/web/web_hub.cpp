@@ -1,0 +1,274 @@
+#include "web/web_hub.hpp"
+
+#include <algorithm>
+
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+#include <boost/asio/post.hpp>
+
+#include "frontends/editor/ask_json.hpp"
+#include "frontends/editor/host_client.hpp"
+#include "json/json_access.hpp"
+#include "store/fs_util.hpp"
+#include "transport/rpc_errors.hpp"
+
+namespace askhost::web {
+
+namespace {
+
+// Without a change to the registry's folder, it is read again this often anyway (a host that
+// died without a word leaves its record; its socket closing tells us sooner).
+constexpr auto kRescanEvery = std::chrono::seconds(5);
+// A host that refused or closed our connection is not tried again at once.
+constexpr auto kRetryAfter = std::chrono::milliseconds(500);
+
+// How a dialog names the asker (docs/protocol.md, "Questions"; the Neovim bridge's M.who).
+std::string route_label(std::string_view agent, std::string_view route) {
+    std::string name = agent.empty() ? std::string("agent") : std::string(agent);
+    if (route == "mcp") return name + " · MCP";
+    if (route == "hook") return name + " · hook";
+    if (route == "submit") return name + " · client";
+    if (route.empty() || route == "agent") return name;
+    return name + " · " + std::string(route);
+}
+
+void write_string(JsonWriter& w, const char* key, std::string_view v) {
+    w.Key(key);
+    w.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));
+}
+
+}  // namespace
+
+struct WebHub::Host {
+    HostRecord record;
+    std::unique_ptr<HostClient> client;
+    std::map<std::string, std::string> asks;  // ask id -> key
+    bool shown_any = false;
+};
+
+struct WebHub::Pending {
+    WaitingAsk view;
+    long pid = 0;
+    std::string ask_id;
+    Responder reply;
+};
+
+WebHub::WebHub(boost::asio::io_context& io, std::string registry_dir)
+    : io_(io), registry_(std::move(registry_dir)), timer_(io) {}
+
+WebHub::~WebHub() {
+    lifetime_.end();
+    if (inotify_) {
+        boost::system::error_code ignored;
+        inotify_->close(ignored);
+    }
+    asks_.clear();
+    hosts_.clear();
+}
+
+void WebHub::start(std::chrono::milliseconds every) {
+    every_ = every;
+    watch_registry();
+    tick();
+}
+
+void WebHub::watch_registry() {
+    if (!inotify_) {
+        const int fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+        if (fd < 0) return;  // the beat alone, then
+        if (::inotify_add_watch(fd, registry_.c_str(),
+                                IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM) < 0) {
+            ::close(fd);
+            return;
+        }
+        inotify_ = std::make_unique<boost::asio::posix::stream_descriptor>(io_, fd);
+    }
+    inotify_->async_read_some(boost::asio::buffer(events_),
+                              [this, token = lifetime_.token()](const boost::system::error_code& ec, std::size_t) {
+                                  if (ec || !token) return;
+                                  registry_mtime_ = {};  // what changed is read from the folder itself
+                                  scan();
+                                  watch_registry();
+                              });
+}
+
+void WebHub::tick() {
+    scan();
+    if (on_tick) on_tick();
+    timer_.expires_after(every_);
+    timer_.async_wait([this, token = lifetime_.token()](const boost::system::error_code& ec) {
+        if (!ec && token) tick();
+    });
+}
+
+void WebHub::scan() {
+    // Hosts come and go by writing, renaming and removing files there: its mtime says when.
+    struct stat st {};
+    const auto now = std::chrono::steady_clock::now();
+    const bool changed = ::stat(registry_.c_str(), &st) == 0 &&
+                         (st.st_mtim.tv_sec != registry_mtime_.tv_sec || st.st_mtim.tv_nsec != registry_mtime_.tv_nsec);
+    if (!changed && now - last_scan_ < kRescanEvery) return;
+    registry_mtime_ = st.st_mtim;
+    last_scan_ = now;
+    std::erase_if(closed_, [&](const auto& c) { return now - c.second > kRescanEvery; });
+    for (const HostRecord& r : list_hosts(registry_)) {
+        auto it = hosts_.find(r.pid);
+        if (it != hosts_.end()) {
+            it->second->record.folders = r.folders;  // the workspace shown with its next question
+            continue;
+        }
+        if (auto c = closed_.find(r.pid); c != closed_.end() && now - c->second < kRetryAfter) {
+            registry_mtime_ = {};  // look again on the next beat
+            continue;
+        }
+        connect(r);
+    }
+}
+
+void WebHub::connect(const HostRecord& record) {
+    const long pid = record.pid;
+    auto host = std::make_unique<Host>();
+    host->record = record;
+    host->client = std::make_unique<HostClient>(io_, record.socket, "askhost web");
+    Host* raw = host.get();
+    host->client->view(
+        [this, raw, token = lifetime_.token()](std::string_view method, const rapidjson::Value& params, Responder r) {
+            if (!token) return;
+            if (method == "ask/show") return ask_shown(*raw, params, std::move(r));
+            r.error(rpc_error::method_not_found, "askhost web answers ask/show only");
+        },
+        [this, pid, token = lifetime_.token()](std::string_view method, const rapidjson::Value& params) {
+            if (!token || method != "$/cancelRequest") return;
+            auto h = hosts_.find(pid);
+            if (h == hosts_.end()) return;
+            auto a = h->second->asks.find(json::string_of(params, "askId"));
+            if (a != h->second->asks.end()) remove(std::string(a->second), "withdrawn");
+        });
+    host->client->on_log = [this, pid, token = lifetime_.token()](std::string_view m) {
+        if (token) log("host " + std::to_string(pid) + ": " + std::string(m));
+    };
+    host->client->on_closed = [this, pid, token = lifetime_.token()] {
+        // Not from inside the connection's own callback: the client is destroyed there.
+        boost::asio::post(io_, [this, pid, token] {
+            if (token) host_closed(pid);
+        });
+    };
+    if (Status unreachable = host->client->connect()) {
+        closed_[pid] = std::chrono::steady_clock::now();
+        return;
+    }
+    log("watching host " + std::to_string(pid) + " (" + record.kind + ") at " + record.socket);
+    hosts_[pid] = std::move(host);
+}
+
+void WebHub::host_closed(long pid) {
+    auto it = hosts_.find(pid);
+    if (it == hosts_.end()) return;
+    std::vector<std::string> keys;
+    for (const auto& [id, key] : it->second->asks) keys.push_back(key);
+    for (const auto& key : keys) remove(key, "host-gone");
+    hosts_.erase(it);
+    closed_[pid] = std::chrono::steady_clock::now();
+    registry_mtime_ = {};  // it may still be there (closed on us, not gone): look again soon
+}
+
+void WebHub::ask_shown(Host& host, const rapidjson::Value& params, Responder reply) {
+    const std::string id = json::string_of(params, "id");
+    const auto* questions = json::member(params, "questions");
+    if (id.empty() || !questions) return reply.error(rpc_error::invalid_params, "params: expected {id, questions}");
+    // The host checked them already; read leniently, to check the page's answer against them.
+    rapidjson::Document tool(rapidjson::kObjectType);
+    tool.AddMember("questions", rapidjson::Value(*questions, tool.GetAllocator()), tool.GetAllocator());
+    auto parsed = parse_ask_input(tool, Profile::Lenient);
+    if (auto* refused = std::get_if<Refusal>(&parsed)) return reply.error(rpc_error::invalid_params, refused->message);
+
+    auto pending = std::make_unique<Pending>();
+    pending->pid = host.record.pid;
+    pending->ask_id = id;
+    pending->reply = std::move(reply);
+    WaitingAsk& view = pending->view;
+    view.ask.id = id;
+    view.ask.questions = std::get<AskInput>(std::move(parsed)).questions;
+    view.key = std::to_string(host.record.pid) + ":" + id;
+    // The first question a host shows us may have waited before we came: the record says since when.
+    const std::int64_t now = store::now_ms();
+    view.since_ms =
+        !host.shown_any && host.record.waiting_since_ms > 0 ? std::min(now, host.record.waiting_since_ms) : now;
+    host.shown_any = true;
+    view.order = next_order_++;
+
+    const std::string agent = json::string_of(params, "agent");
+    view.ask.agent = agent;
+    std::string workspace = json::string_of(params, "cwd");
+    if (workspace.empty() && !host.record.folders.empty()) workspace = host.record.folders.front().path;
+    rapidjson::StringBuffer buf;
+    JsonWriter w(buf);
+    w.StartObject();
+    write_string(w, "key", view.key);
+    w.Key("questions");
+    json::write(*questions, w);
+    if (const auto* metadata = json::member(params, "metadata")) {
+        w.Key("metadata");
+        json::write(*metadata, w);
+    }
+    w.Key("agent");
+    if (const auto* a = json::member(params, "agent")) json::write(*a, w);
+    else w.String("");
+    w.Key("host");
+    w.StartObject();
+    w.Key("pid");
+    w.Int64(host.record.pid);
+    write_string(w, "kind", host.record.kind);
+    write_string(w, "socket", host.record.socket);
+    w.EndObject();
+    write_string(w, "workspace", workspace);
+    write_string(w, "route", route_label(agent, json::string_of(params, "route")));
+    w.Key("since");
+    w.Int64(view.since_ms);
+    w.EndObject();
+    view.json.assign(buf.GetString(), buf.GetSize());
+
+    const std::string key = view.key;
+    const bool again = asks_.count(key) > 0;  // shown again (it went back to the host's queue)
+    host.asks[id] = key;
+    asks_[key] = std::move(pending);
+    if (again) return;
+    if (on_added) on_added(asks_[key]->view);
+    if (on_question) on_question(asks_[key]->view);
+}
+
+std::vector<const WaitingAsk*> WebHub::waiting() const {
+    std::vector<const WaitingAsk*> out;
+    for (const auto& [key, p] : asks_) out.push_back(&p->view);
+    std::sort(out.begin(), out.end(), [](const WaitingAsk* a, const WaitingAsk* b) {
+        return a->since_ms != b->since_ms ? a->since_ms < b->since_ms : a->order < b->order;
+    });
+    return out;
+}
+
+std::optional<std::string> WebHub::answer(std::string_view key, const rapidjson::Value& outcome) {
+    auto it = asks_.find(std::string(key));
+    if (it == asks_.end()) return std::string("no such question waits (answered elsewhere, or its host is gone)");
+    if (!json::is_object(outcome)) return std::string("outcome: expected an object");
+    Pending& p = *it->second;
+    Outcome checked;
+    if (auto wrong = read_client_outcome(outcome, p.view.ask, checked, json::Path("outcome"))) return wrong->message;
+    p.reply.result(to_json(outcome));
+    remove(std::string(key), "answered");
+    return std::nullopt;
+}
+
+void WebHub::remove(const std::string& key, std::string_view reason) {
+    auto it = asks_.find(key);
+    if (it == asks_.end()) return;
+    auto pending = std::move(it->second);
+    asks_.erase(it);
+    if (auto h = hosts_.find(pending->pid); h != hosts_.end()) h->second->asks.erase(pending->ask_id);
+    if (on_removed) on_removed(key, reason);
+}
+
+}  // namespace askhost::web

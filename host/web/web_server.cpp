@@ -1,0 +1,529 @@
+#include "web/web_server.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <optional>
+#include <set>
+#include <type_traits>
+
+#include <openssl/ssl.h>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
+
+#include "json/json_access.hpp"
+#include "transport/jsonrpc.hpp"
+#include "web/web_assets.hpp"
+#include "web/web_hub.hpp"
+#include "web/web_token.hpp"
+
+namespace askhost::web {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+namespace ssl = boost::asio::ssl;
+using tcp = boost::asio::ip::tcp;
+
+namespace {
+
+constexpr std::size_t kHeaderLimit = std::size_t{8} * 1024;
+constexpr std::size_t kBodyLimit = std::size_t{16} * 1024;
+constexpr std::size_t kMaxBacklog = std::size_t{8} << 20;  // bytes queued for a page that does not read
+constexpr std::string_view kCookieName = "askhost_web";
+constexpr std::string_view kCsp =
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+constexpr std::string_view kNeedsToken =
+    "askhost web: open the link with the token that `askhost web` printed (`askhost web --url` shows it again)\n";
+
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+template <class S>
+constexpr bool is_tls = std::is_same_v<S, TlsStream>;
+using Request = http::request<http::string_body>;
+using Response = http::response<http::string_body>;
+
+std::string_view sv(beast::string_view v) { return {v.data(), v.size()}; }
+
+// Every reply, the WebSocket's handshake too.
+template <class Message>
+void add_security_headers(Message& m) {
+    m.set(http::field::cache_control, "no-store");
+    m.set("Referrer-Policy", "no-referrer");
+    m.set("X-Content-Type-Options", "nosniff");
+    m.set("Content-Security-Policy", beast::string_view(kCsp.data(), kCsp.size()));
+    m.set("X-Frame-Options", "DENY");
+}
+
+// Wrong tokens or cookies: the first few are answered at once (a typo, a page left open across
+// --new-token); after that each one later, up to 5 s, until a minute passes without one.
+class Throttle {
+public:
+    std::chrono::milliseconds failed() {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last_ > std::chrono::minutes(1)) count_ = 0;
+        last_ = now;
+        ++count_;
+        if (count_ <= kFree) return std::chrono::milliseconds(0);
+        const int doublings = std::min(count_ - kFree - 1, 5);
+        return std::min(std::chrono::milliseconds(250 << doublings), std::chrono::milliseconds(5000));
+    }
+    int count() const { return count_; }
+
+private:
+    static constexpr int kFree = 3;
+    int count_ = 0;
+    std::chrono::steady_clock::time_point last_{};
+};
+
+std::string result_message(const std::string& key, const std::optional<std::string>& why) {
+    std::string m = "{\"type\":\"result\",\"key\":" + json_quote(key);
+    if (why) m += ",\"ok\":false,\"error\":" + json_quote(*why) + "}";
+    else m += ",\"ok\":true}";
+    return m;
+}
+
+// An open WebSocket, as the server holds it (to broadcast to, to close).
+class WsLink {
+public:
+    virtual ~WsLink() = default;
+    virtual void send(const std::shared_ptr<const std::string>& text) = 0;
+    virtual void close() = 0;
+};
+
+}  // namespace
+
+struct WebServer::Impl : std::enable_shared_from_this<Impl> {
+    Impl(boost::asio::io_context& io, WebHub& hub, TokenFile& token, ServerOptions opts)
+        : io(io), hub(hub), token(token), opts(std::move(opts)), acceptor(io), retry(io) {}
+
+    boost::asio::io_context& io;
+    WebHub& hub;
+    TokenFile& token;
+    ServerOptions opts;
+    tcp::acceptor acceptor;
+    boost::asio::steady_timer retry;
+    std::optional<ssl::context> tls;
+    std::size_t connections = 0;
+    std::set<WsLink*> sockets;
+    Throttle throttle;
+    bool stopped = false;
+    bool said_full = false;
+    std::function<void(std::string_view)> log_fn;
+
+    void log(std::string_view m) const {
+        if (log_fn) log_fn(m);
+    }
+    void accept();
+    void serve(tcp::socket socket);
+    void broadcast(const std::string& text) {
+        auto shared = std::make_shared<const std::string>(text);
+        const auto now = sockets;  // a send that fails may take its socket out of the set
+        for (WsLink* s : now) s->send(shared);
+    }
+    std::string snapshot() const {
+        std::string m = "{\"type\":\"snapshot\",\"asks\":[";
+        bool first = true;
+        for (const WaitingAsk* a : hub.waiting()) {
+            if (!first) m += ',';
+            first = false;
+            m += a->json;
+        }
+        return m + "]}";
+    }
+};
+
+namespace {
+
+template <class Stream>
+class WsSession final : public WsLink, public std::enable_shared_from_this<WsSession<Stream>> {
+public:
+    WsSession(std::shared_ptr<WebServer::Impl> server, Stream&& stream, std::string peer)
+        : server_(std::move(server)), ws_(std::move(stream)), peer_(std::move(peer)) {
+        ++server_->connections;
+    }
+    ~WsSession() override {
+        --server_->connections;
+        server_->sockets.erase(this);
+    }
+
+    void accept(Request req) {
+        // Beast's own timeouts from here: a handshake must finish; a page that answers no ping
+        // for a minute is gone (browsers answer pings by themselves).
+        beast::get_lowest_layer(ws_).expires_never();
+        websocket::stream_base::timeout t{};
+        t.handshake_timeout = server_->opts.request_timeout;
+        t.idle_timeout = std::chrono::seconds(60);
+        t.keep_alive_pings = true;
+        ws_.set_option(t);
+        ws_.read_message_max(server_->opts.max_frame);
+        ws_.set_option(
+            websocket::stream_base::decorator([](websocket::response_type& res) { add_security_headers(res); }));
+        auto held = std::make_shared<Request>(std::move(req));
+        ws_.async_accept(*held, [self = this->shared_from_this(), held](beast::error_code ec) { self->accepted(ec); });
+    }
+
+    void send(const std::shared_ptr<const std::string>& text) override {
+        if (!open_ || closing_) return;
+        if (queued_ + text->size() > kMaxBacklog) {
+            server_->log("a page at " + peer_ + " does not read what it is sent: closed");
+            return close();
+        }
+        queued_ += text->size();
+        queue_.push_back(text);
+        if (!writing_) write_next();
+    }
+
+    void close() override {
+        if (!open_ || closing_) return;
+        closing_ = true;
+        queue_.clear();
+        if (!writing_) close_now();
+    }
+
+private:
+    void accepted(beast::error_code ec) {
+        if (ec) return;
+        open_ = true;
+        server_->sockets.insert(this);
+        send(std::make_shared<const std::string>(server_->snapshot()));
+        read();
+    }
+
+    void read() {
+        ws_.async_read(buffer_,
+                       [self = this->shared_from_this()](beast::error_code ec, std::size_t) { self->got(ec); });
+    }
+
+    void got(beast::error_code ec) {
+        if (ec) {
+            if (ec == websocket::error::message_too_big)
+                server_->log("a page at " + peer_ + " sent a message over " + std::to_string(server_->opts.max_frame) +
+                             " bytes: closed");
+            open_ = false;
+            server_->sockets.erase(this);
+            return;
+        }
+        std::string text = beast::buffers_to_string(buffer_.data());
+        buffer_.consume(buffer_.size());
+        if (!server_->stopped) handle(text);
+        read();
+    }
+
+    void handle(const std::string& text) {
+        rapidjson::Document doc;
+        if (json::parse(doc, text) || !json::is_object(doc)) {
+            server_->log("a page at " + peer_ + " sent a message that is not a JSON object: ignored");
+            return;
+        }
+        const std::string type = json::string_of(doc, "type");
+        if (type != "answer") {
+            server_->log("a page at " + peer_ + " sent a message of an unknown type: ignored");
+            return;
+        }
+        const std::string key = json::string_of(doc, "key");
+        const rapidjson::Value* outcome = json::member(doc, "outcome");
+        std::optional<std::string> why =
+            outcome ? server_->hub.answer(key, *outcome) : std::optional<std::string>("outcome: missing");
+        send(std::make_shared<const std::string>(result_message(key, why)));
+    }
+
+    void write_next() {
+        if (queue_.empty()) {
+            writing_ = false;
+            if (closing_) close_now();
+            return;
+        }
+        writing_ = true;
+        ws_.text(true);
+        auto text = queue_.front();
+        ws_.async_write(boost::asio::buffer(*text),
+                        [self = this->shared_from_this(), text](beast::error_code ec, std::size_t) {
+                            if (ec) {
+                                self->open_ = false;
+                                self->writing_ = false;
+                                self->queue_.clear();
+                                self->server_->sockets.erase(self.get());
+                                return;
+                            }
+                            self->queued_ -= text->size();
+                            if (!self->queue_.empty()) self->queue_.pop_front();
+                            self->write_next();
+                        });
+    }
+
+    void close_now() {
+        server_->sockets.erase(this);
+        ws_.async_close(websocket::close_code::policy_error,
+                        [self = this->shared_from_this()](beast::error_code) { self->open_ = false; });
+    }
+
+    std::shared_ptr<WebServer::Impl> server_;
+    websocket::stream<Stream> ws_;
+    std::string peer_;
+    beast::flat_buffer buffer_;
+    std::deque<std::shared_ptr<const std::string>> queue_;
+    std::size_t queued_ = 0;
+    bool open_ = false, writing_ = false, closing_ = false;
+};
+
+template <class Stream>
+class HttpSession final : public std::enable_shared_from_this<HttpSession<Stream>> {
+public:
+    HttpSession(std::shared_ptr<WebServer::Impl> server, Stream&& stream, std::string peer)
+        : server_(std::move(server)),
+          stream_(std::move(stream)),
+          peer_(std::move(peer)),
+          buffer_(kHeaderLimit + kBodyLimit),
+          delay_(server_->io) {
+        ++server_->connections;
+    }
+    ~HttpSession() { --server_->connections; }
+
+    void start() {
+        if constexpr (is_tls<Stream>) {
+            lowest().expires_after(server_->opts.request_timeout);
+            stream_.async_handshake(ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
+                if (!ec) self->read();
+            });
+        } else {
+            read();
+        }
+    }
+
+private:
+    beast::tcp_stream& lowest() { return beast::get_lowest_layer(stream_); }
+
+    void read() {
+        parser_.emplace();
+        parser_->header_limit(kHeaderLimit);
+        parser_->body_limit(kBodyLimit);
+        // The whole request within the limit: a client that sends its headers a byte at a time
+        // holds its own connection only, and only that long.
+        lowest().expires_after(server_->opts.request_timeout);
+        http::async_read(stream_, buffer_, *parser_,
+                         [self = this->shared_from_this()](beast::error_code ec, std::size_t) { self->got(ec); });
+    }
+
+    void got(beast::error_code ec) {
+        if (ec == http::error::end_of_stream) return close();
+        if (ec == beast::error::timeout) {
+            server_->log("a client at " + peer_ + " did not send its request in time: closed");
+            return;
+        }
+        if (ec) {
+            if (ec.category() != http::make_error_code(http::error::end_of_stream).category()) return;
+            // A malformed request: a 4xx, and this connection ends; the server goes on.
+            const unsigned status = ec == http::error::header_limit ? 431 : ec == http::error::body_limit ? 413 : 400;
+            return reply_text(http::status(status), "askhost web: " + ec.message() + "\n", false, 11);
+        }
+        handle(parser_->release());
+    }
+
+    void handle(Request req) {
+        WebServer::Impl& s = *server_;
+        if (s.stopped) return;
+        version_ = req.version();
+        const std::string host(sv(req[http::field::host]));
+        if (!host_allowed(host, s.opts.listen, s.opts.public_names)) {
+            s.log("refused a request from " + peer_ + " for another Host (" + host.substr(0, 80) +
+                  "): give the name with --public-name");
+            return reply_text(http::status::forbidden,
+                              "askhost web: not served under this name (Host); see --public-name\n", false);
+        }
+        if (req.method() != http::verb::get)
+            return reply_text(http::status::method_not_allowed, "askhost web: GET only\n", false);
+        const std::string target(sv(req.target()));
+        const std::string_view path = target_path(target);
+        // The first URL: the token, answered with the cookie and the page without the token.
+        if (auto given = query_param(target, "token")) {
+            if (!same_secret(*given, s.token.token())) return refuse_credentials("a wrong token", path);
+            Response res{http::status::see_other, version_};
+            res.set(http::field::location, "/");
+            std::string cookie =
+                std::string(kCookieName) + "=" + s.token.cookie() + "; HttpOnly; SameSite=Strict; Path=/";
+            if (s.tls || s.opts.behind_proxy) cookie += "; Secure";
+            res.set(http::field::set_cookie, cookie);
+            res.set(http::field::content_type, "text/plain; charset=utf-8");
+            return write(std::move(res), req.keep_alive());
+        }
+        const auto cookie = cookie_value(sv(req[http::field::cookie]), kCookieName);
+        if (!cookie) return reply_text(http::status::unauthorized, std::string(kNeedsToken), req.keep_alive());
+        if (!same_secret(*cookie, s.token.cookie())) return refuse_credentials("a wrong or stale cookie", path);
+        if (path == "/ws") {
+            if (!websocket::is_upgrade(req))
+                return reply_text(http::status::bad_request, "askhost web: /ws is a WebSocket\n", false);
+            if (!origin_allowed(sv(req[http::field::origin]), host)) {
+                s.log("refused a WebSocket from " + peer_ + " opened by another site (Origin " +
+                      std::string(sv(req[http::field::origin])).substr(0, 80) + ")");
+                return reply_text(http::status::forbidden, "askhost web: not from this page (Origin)\n", false);
+            }
+            auto ws = std::make_shared<WsSession<Stream>>(server_, std::move(stream_), peer_);
+            return ws->accept(std::move(req));
+        }
+        const std::string_view name = path == "/" ? std::string_view("index.html") : path.substr(1);
+        const WebAsset* asset = find_asset(name);
+        if (!asset) return reply_text(http::status::not_found, "askhost web: no such file\n", req.keep_alive());
+        Response res{http::status::ok, version_};
+        res.set(http::field::content_type, beast::string_view(asset->type.data(), asset->type.size()));
+        res.body().assign(asset->bytes.data(), asset->bytes.size());
+        write(std::move(res), req.keep_alive());
+    }
+
+    // A wrong token or cookie: 401, later and later as they repeat (the connection waits alone).
+    void refuse_credentials(const char* what, std::string_view path) {
+        const auto wait = server_->throttle.failed();
+        server_->log("refused GET " + std::string(path.substr(0, 80)) + " from " + peer_ + ": " + what + " (" +
+                     std::to_string(server_->throttle.count()) + " in a row)");
+        delay_.expires_after(wait);
+        delay_.async_wait([self = this->shared_from_this()](const boost::system::error_code& ec) {
+            if (!ec) self->reply_text(http::status::unauthorized, std::string(kNeedsToken), false);
+        });
+    }
+
+    void reply_text(http::status status, std::string body, bool keep_alive, unsigned version = 0) {
+        Response res{status, version ? version : version_};
+        res.set(http::field::content_type, "text/plain; charset=utf-8");
+        res.body() = std::move(body);
+        write(std::move(res), keep_alive);
+    }
+
+    void write(Response res, bool keep_alive) {
+        add_security_headers(res);
+        res.keep_alive(keep_alive);
+        res.prepare_payload();
+        auto held = std::make_shared<Response>(std::move(res));
+        lowest().expires_after(server_->opts.request_timeout);
+        http::async_write(stream_, *held, [self = this->shared_from_this(), held](beast::error_code ec, std::size_t) {
+            if (ec) return;
+            if (held->need_eof()) return self->close();
+            self->read();
+        });
+    }
+
+    void close() {
+        if constexpr (is_tls<Stream>) {
+            lowest().expires_after(std::chrono::seconds(2));
+            stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) {});
+        } else {
+            beast::error_code ignored;
+            stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        }
+    }
+
+    std::shared_ptr<WebServer::Impl> server_;
+    Stream stream_;
+    std::string peer_;
+    beast::flat_buffer buffer_;
+    std::optional<http::request_parser<http::string_body>> parser_;
+    boost::asio::steady_timer delay_;
+    unsigned version_ = 11;
+};
+
+}  // namespace
+
+void WebServer::Impl::accept() {
+    acceptor.async_accept([self = shared_from_this()](beast::error_code ec, tcp::socket socket) {
+        if (ec == boost::asio::error::operation_aborted || self->stopped) return;
+        if (!ec) {
+            self->serve(std::move(socket));
+            return self->accept();
+        }
+        // Out of descriptors, say: try again in a moment rather than spin.
+        self->log("cannot accept a connection: " + ec.message());
+        self->retry.expires_after(std::chrono::milliseconds(200));
+        self->retry.async_wait([self](const boost::system::error_code& e) {
+            if (!e && !self->stopped) self->accept();
+        });
+    });
+}
+
+void WebServer::Impl::serve(tcp::socket socket) {
+    if (connections >= opts.max_connections) {
+        if (!said_full) log("too many connections (" + std::to_string(opts.max_connections) + "): new ones are closed");
+        said_full = true;
+        beast::error_code ignored;
+        socket.close(ignored);
+        return;
+    }
+    said_full = false;
+    beast::error_code ec;
+    auto remote = socket.remote_endpoint(ec);
+    std::string peer = ec ? std::string("?") : remote.address().to_string();
+    beast::tcp_stream stream(std::move(socket));
+    auto self = shared_from_this();
+    if (tls)
+        std::make_shared<HttpSession<TlsStream>>(self, TlsStream(std::move(stream), *tls), std::move(peer))->start();
+    else std::make_shared<HttpSession<beast::tcp_stream>>(self, std::move(stream), std::move(peer))->start();
+}
+
+WebServer::WebServer(boost::asio::io_context& io, WebHub& hub, TokenFile& token, ServerOptions options)
+    : impl_(std::make_shared<Impl>(io, hub, token, std::move(options))) {}
+
+WebServer::~WebServer() {
+    impl_->stopped = true;
+    impl_->hub.on_added = nullptr;
+    impl_->hub.on_removed = nullptr;
+    beast::error_code ignored;
+    impl_->acceptor.close(ignored);
+    impl_->retry.cancel(ignored);  // the throwing form must not run in a destructor
+}
+
+Status WebServer::start() {
+    Impl& s = *impl_;
+    s.log_fn = [this](std::string_view m) {
+        if (on_log) on_log(m);
+    };
+    if (!s.opts.tls_cert.empty()) {
+        s.tls.emplace(ssl::context::tls_server);
+        s.tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                           ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+        beast::error_code ec;
+        s.tls->use_certificate_chain_file(s.opts.tls_cert, ec);
+        if (ec) return Error::usage("--tls-cert " + s.opts.tls_cert + ": " + ec.message());
+        s.tls->use_private_key_file(s.opts.tls_key, ssl::context::pem, ec);
+        if (ec) return Error::usage("--tls-key " + s.opts.tls_key + ": " + ec.message());
+        if (SSL_CTX_check_private_key(s.tls->native_handle()) != 1)
+            return Error::usage("--tls-key " + s.opts.tls_key + " is not the key of --tls-cert " + s.opts.tls_cert);
+    }
+    beast::error_code ec;
+    const tcp::endpoint at(boost::asio::ip::make_address(s.opts.listen.host, ec), s.opts.listen.port);
+    if (ec) return Error::usage("cannot listen on " + s.opts.listen.host + ": " + ec.message());
+    const std::string where = s.opts.listen.host + ":" + std::to_string(s.opts.listen.port);
+    if (s.acceptor.open(at.protocol(), ec); ec) return Error::failed("cannot listen on " + where + ": " + ec.message());
+    s.acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+    if (s.acceptor.bind(at, ec); ec) return Error::failed("cannot listen on " + where + ": " + ec.message());
+    if (s.acceptor.listen(boost::asio::socket_base::max_listen_connections, ec); ec)
+        return Error::failed("cannot listen on " + where + ": " + ec.message());
+    std::weak_ptr<Impl> weak = impl_;
+    s.hub.on_added = [weak](const WaitingAsk& a) {
+        if (auto impl = weak.lock()) impl->broadcast("{\"type\":\"added\",\"ask\":" + a.json + "}");
+    };
+    s.hub.on_removed = [weak](const std::string& key, std::string_view reason) {
+        if (auto impl = weak.lock())
+            impl->broadcast("{\"type\":\"removed\",\"key\":" + json_quote(key) + ",\"reason\":" + json_quote(reason) +
+                            "}");
+    };
+    s.accept();
+    return std::nullopt;
+}
+
+std::uint16_t WebServer::port() const {
+    beast::error_code ec;
+    auto at = impl_->acceptor.local_endpoint(ec);
+    return ec ? 0 : at.port();
+}
+
+bool WebServer::tls() const { return impl_->tls.has_value(); }
+
+void WebServer::token_changed() {
+    const auto now = impl_->sockets;
+    for (WsLink* s : now) s->close();
+}
+
+}  // namespace askhost::web

@@ -1,0 +1,61 @@
+// `askhost web`'s HTTP and WebSocket server (Boost.Beast, on the one io_context; TLS with OpenSSL
+// when given a certificate). Beast stays in web_server.cpp: its templates compile slowly.
+//
+// The edge: every request's Host must be this server's (web_policy); the page and the WebSocket
+// need the session cookie, which only the token in the first URL gets; the WebSocket's Origin
+// must be the page's own. Requests are bounded (headers 8 KiB, bodies 16 KiB, 10 s to send one),
+// frames too (1 MiB), and so are connections (64).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+
+#include "core/error.hpp"
+#include "web/web_policy.hpp"
+
+namespace askhost::web {
+
+class WebHub;
+class TokenFile;
+
+struct ServerOptions {
+    ListenAddress listen;
+    std::vector<std::string> public_names;  // Host names besides localhost and the listen address
+    bool behind_proxy = false;              // a proxy terminates TLS: the cookie is Secure
+    std::string tls_cert, tls_key;          // both or neither
+    std::size_t max_connections = 64;
+    std::chrono::milliseconds request_timeout{10000};  // to send one request's headers and body
+    std::size_t max_frame = std::size_t{1} << 20;
+};
+
+class WebServer {
+public:
+    WebServer(boost::asio::io_context& io, WebHub& hub, TokenFile& token, ServerOptions options);
+    ~WebServer();
+    WebServer(const WebServer&) = delete;
+    WebServer& operator=(const WebServer&) = delete;
+
+    // Loads the certificate (with TLS), binds and starts accepting; else why not.
+    Status start();
+    std::uint16_t port() const;
+    bool tls() const;
+    // The token file changed (askhost web --new-token): the pages open with the old cookie lose
+    // their WebSocket, and then get 401.
+    void token_changed();
+
+    std::function<void(std::string_view)> on_log;
+
+    struct Impl;  // in web_server.cpp, with the connections
+
+private:
+    std::shared_ptr<Impl> impl_;  // shared with the connections, which may outlive this object
+};
+
+}  // namespace askhost::web

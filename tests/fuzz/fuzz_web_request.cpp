@@ -1,0 +1,70 @@
+// A request as askhost web's edge reads it (any bytes from the network): Beast's parser with the
+// server's limits, then the policy's Host, Origin, target, token and cookie readings. Never a crash;
+// what the policy lets through is what it says it does. The first byte picks the public names.
+#include <cctype>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http.hpp>
+
+#include "fuzz.hpp"
+#include "web/web_policy.hpp"
+
+using namespace askhost::web;
+namespace http = boost::beast::http;
+
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+bool ends_with_nocase(std::string_view s, std::string_view tail) {
+    return s.size() >= tail.size() && lower(s.substr(s.size() - tail.size())) == lower(tail);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    if (size < 1) return 0;
+    static const std::vector<std::string> name_sets[] = {{}, {"box.tail1234.ts.net"}, {"[::1]", "example.org:443"}};
+    const auto& names = name_sets[data[0] % 3];
+    const std::string_view bytes(reinterpret_cast<const char*>(data + 1), size - 1);
+    http::request_parser<http::string_body> parser;
+    parser.header_limit(8 * 1024);
+    parser.body_limit(16 * 1024);
+    parser.eager(true);
+    boost::beast::error_code ec;
+    parser.put(boost::asio::buffer(bytes.data(), bytes.size()), ec);
+    if (ec || !parser.is_done()) return 0;
+    const auto& req = parser.get();
+    const auto field = [&](http::field f) {
+        auto v = req[f];
+        return std::string(v.data(), v.size());
+    };
+    const std::string host = field(http::field::host);
+    const std::string origin = field(http::field::origin);
+    const std::string target(req.target().data(), req.target().size());
+    static const ListenAddress listen = *parse_listen("127.0.0.1:8765");
+    if (host_allowed(host, listen, names)) {
+        auto name = host_name(host);
+        FUZZ_CHECK(name.has_value());
+        bool known = *name == "localhost" || *name == "127.0.0.1" || *name == "[::1]";
+        for (const auto& n : names) known = known || host_name(n) == name;
+        FUZZ_CHECK(known);
+    }
+    if (origin_allowed(origin, host)) FUZZ_CHECK(!host.empty() && ends_with_nocase(origin, host));
+    const std::string_view path = target_path(target);
+    FUZZ_CHECK(std::string_view(target).substr(0, path.size()) == path);
+    if (auto token = query_param(target, "token")) FUZZ_CHECK(token->size() <= target.size());
+    if (auto cookie = cookie_value(field(http::field::cookie), "askhost_web")) {
+        FUZZ_CHECK(cookie->find(';') == std::string::npos);
+        FUZZ_CHECK(!same_secret(*cookie, *cookie + "x"));
+    }
+    return 0;
+}

@@ -1,0 +1,627 @@
+"""`askhost web` through the real binary: its edge (token, cookie, Host, Origin, limits) over raw
+HTTP, and the questions of real hosts (an editor's standing host running a scripted agent, an
+`askhost mcp` waiting as its own host, a `--print` host) over a small WebSocket client."""
+import base64
+import hashlib
+import json
+import os
+import select
+import socket
+import ssl
+import struct
+import subprocess
+import sys
+import time
+import urllib.parse
+
+from harness import (ASKHOST, DATABASE_Q, Editor, Failure, McpClient, Skip, Workdir, ask_request, case, check,
+                     equal, host_socket, main, strict, wait_for)
+import harness
+
+# The tmux scene of test_tmux.py (an agent's pane, a client looking at it), without its cases.
+_cases_before = dict(harness._cases)
+from test_tmux import Scene, answers_of  # noqa: E402
+harness._cases.clear()
+harness._cases.update(_cases_before)
+
+SECRET = DATABASE_Q["question"]  # what no refused reply may carry
+
+
+class Web:
+    """`askhost web` running; its first line is the URL with the token."""
+
+    def __init__(self, wd, args=(), env=None):
+        self.wd = wd
+        self.stderr_path = wd.file("web-stderr.txt")
+        self.proc = subprocess.Popen([ASKHOST, "web", *args], stdout=subprocess.PIPE,
+                                     stderr=open(self.stderr_path, "ab"), env=env or wd.env(), cwd=wd.path,
+                                     start_new_session=True)
+        ready, _, _ = select.select([self.proc.stdout], [], [], 30)
+        check(ready, "askhost web printed no URL; stderr: " + self.log())
+        self.url = self.proc.stdout.readline().decode().strip()
+        parts = urllib.parse.urlsplit(self.url)
+        check(parts.scheme in ("http", "https") and parts.port, "a URL on the first line: %r" % self.url)
+        self.port = parts.port
+        self.token = urllib.parse.parse_qs(parts.query)["token"][0]
+        self.tls = parts.scheme == "https"
+
+    def log(self):
+        with open(self.stderr_path, errors="replace") as f:
+            return f.read()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=15)
+        self.proc.stdout.close()
+
+    def connect(self):
+        s = socket.create_connection(("127.0.0.1", self.port), timeout=20)
+        if self.tls:
+            ctx = ssl.create_default_context()
+            ctx.check_hostname = False
+            ctx.verify_mode = ssl.CERT_NONE
+            s = ctx.wrap_socket(s)
+        return s
+
+    def get(self, target, headers=None, host=None, raw=None):
+        """One request on its own connection: (status, {header: [values]}, body)."""
+        s = self.connect()
+        hdrs = {"Host": host if host is not None else "127.0.0.1:%d" % self.port, "Connection": "close"}
+        hdrs.update(headers or {})
+        req = raw if raw is not None else ("GET %s HTTP/1.1\r\n" % target +
+                                           "".join("%s: %s\r\n" % kv for kv in hdrs.items()) + "\r\n").encode()
+        s.sendall(req)
+        data = b""
+        while True:
+            try:
+                chunk = s.recv(65536)
+            except (ConnectionResetError, ssl.SSLError):
+                break
+            if not chunk:
+                break
+            data += chunk
+        s.close()
+        return parse_response(data)
+
+    def login(self):
+        """The cookie the token gets."""
+        status, headers, _ = self.get("/?token=" + self.token)
+        equal(status, 303, "the token is answered with a redirect")
+        cookie = headers["set-cookie"][0]
+        return cookie.split(";")[0].split("=", 1)[1]
+
+
+def parse_response(data):
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    check(lines and lines[0].startswith("HTTP/1."), "an HTTP response: %r" % data[:200])
+    status = int(lines[0].split()[1])
+    headers = {}
+    for line in lines[1:]:
+        k, _, v = line.partition(":")
+        headers.setdefault(k.strip().lower(), []).append(v.strip())
+    return status, headers, body
+
+
+class WsClient:
+    """The page's side of the WebSocket: the handshake, masked text frames, pings answered."""
+
+    def __init__(self, web, cookie, origin=None, host=None):
+        self.s = web.connect()
+        host = host or "127.0.0.1:%d" % web.port
+        origin = origin if origin is not None else ("https://" if web.tls else "http://") + host
+        key = base64.b64encode(os.urandom(16)).decode()
+        req = ("GET /ws HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\nOrigin: %s\r\n" % (host, key, origin))
+        if cookie is not None:
+            req += "Cookie: askhost_web=%s\r\n" % cookie
+        self.s.sendall((req + "\r\n").encode())
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = self.s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        head, _, self.buf = data.partition(b"\r\n\r\n")
+        self.status, self.headers, self.body = parse_response(head + b"\r\n\r\n")
+        if self.status == 101:
+            accept = base64.b64encode(hashlib.sha1((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").encode())
+                                      .digest()).decode()
+            equal(self.headers.get("sec-websocket-accept"), [accept], "Sec-WebSocket-Accept")
+        else:
+            self.body = self.buf + self._rest()
+
+    def _rest(self):
+        out = b""
+        while True:
+            try:
+                chunk = self.s.recv(65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        return out
+
+    def _need(self, n, timeout):
+        deadline = time.monotonic() + timeout
+        while len(self.buf) < n:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Failure("timed out waiting for a WebSocket frame")
+            self.s.settimeout(left)
+            try:
+                chunk = self.s.recv(65536)
+            except socket.timeout:
+                continue
+            if not chunk:
+                return False
+            self.buf += chunk
+        return True
+
+    def frame(self, opcode, payload, length=None):
+        head = bytes([0x80 | opcode])
+        n = len(payload) if length is None else length
+        if n < 126:
+            head += bytes([0x80 | n])
+        elif n < 65536:
+            head += bytes([0x80 | 126]) + struct.pack(">H", n)
+        else:
+            head += bytes([0x80 | 127]) + struct.pack(">Q", n)
+        mask = os.urandom(4)
+        return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+    def send(self, obj):
+        self.s.sendall(self.frame(1, json.dumps(obj).encode()))
+
+    def recv_frame(self, timeout=15.0):
+        """(opcode, payload), or None once the server closed the connection."""
+        while True:
+            if not self._need(2, timeout):
+                return None
+            b0, b1 = self.buf[0], self.buf[1]
+            check(not b1 & 0x80, "frames from the server are not masked")
+            n, at = b1 & 0x7F, 2
+            if n == 126:
+                if not self._need(4, timeout):
+                    return None
+                n, at = struct.unpack(">H", self.buf[2:4])[0], 4
+            elif n == 127:
+                if not self._need(10, timeout):
+                    return None
+                n, at = struct.unpack(">Q", self.buf[2:10])[0], 10
+            if not self._need(at + n, timeout):
+                return None
+            payload, self.buf = self.buf[at:at + n], self.buf[at + n:]
+            opcode = b0 & 0x0F
+            if opcode == 9:  # ping: the browser answers by itself
+                self.s.sendall(self.frame(10, payload))
+                continue
+            return opcode, payload
+
+    def message(self, timeout=15.0):
+        f = self.recv_frame(timeout)
+        check(f is not None, "the WebSocket closed")
+        opcode, payload = f
+        equal(opcode, 1, "a text frame")
+        return json.loads(payload)
+
+    def until(self, predicate, what, timeout=20.0):
+        deadline = time.monotonic() + timeout
+        seen = []
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Failure("timed out waiting for %s; got %r" % (what, seen[-5:]))
+            m = self.message(left)
+            if predicate(m):
+                return m
+            seen.append(m)
+
+    def close(self):
+        self.s.close()
+
+
+def standing_host_with_agent(wd, steps=None):
+    """askhost --stdio (the test is its editor, which shows questions and answers none) running a
+    scripted agent that asks DATABASE_Q and records the answer."""
+    ed = Editor(wd)
+    ed.initialize(folders=[wd.path])
+    steps = steps or [{"send": ask_request("r1", [DATABASE_Q])}, {"recv": 1}]
+    rid = ed.request("agent/start", {"command": wd.agent(steps), "cwd": wd.path})
+    ed.result_of(rid)
+    show = ed.method("ask/show")
+    host_socket(wd)
+    return ed, show
+
+
+def end_host(ed):
+    rid = ed.request("shutdown")
+    ed.result_of(rid)
+    ed.notify("exit")
+    ed.exit_code()
+
+
+def refused(status, headers, body, expected, what):
+    equal(status, expected, what)
+    text = body.decode("utf-8", "replace") + json.dumps(headers)
+    check(SECRET not in text, "%s: the refusal carries nothing of the question: %r" % (what, text[:300]))
+    for name in ("cache-control", "content-security-policy", "x-content-type-options", "referrer-policy"):
+        check(name in headers, "%s: a refusal has %s too" % (what, name))
+
+
+@case
+def refusals_carry_nothing_of_a_question():
+    wd = Workdir()
+    ed, _ = standing_host_with_agent(wd)
+    web = Web(wd)
+    try:
+        cookie = web.login()
+        ws = WsClient(web, cookie)
+        snap = ws.until(lambda m: m["type"] != "snapshot" or m["asks"], "the question in the page")
+        check(SECRET in json.dumps(snap), "the question reaches a page with the cookie")
+        ws.close()
+        refused(*web.get("/"), 401, "no token, no cookie")
+        refused(*web.get("/app.js"), 401, "a page file without the cookie")
+        refused(*web.get("/?token=" + "A" * len(web.token)), 401, "a wrong token")
+        refused(*web.get("/?token="), 401, "an empty token")
+        refused(*web.get("/", {"Cookie": "askhost_web=" + "0" * len(cookie)}), 401, "a wrong cookie")
+        refused(*web.get("/", {"Cookie": "askhost_web=" + web.token}), 401, "the token as the cookie")
+        refused(*web.get("/?token=" + web.token, host="attacker.example:%d" % web.port), 403,
+                "the right token under a foreign Host (DNS rebinding)")
+        refused(*web.get("/", {"Cookie": "askhost_web=" + cookie}, host="attacker.example"), 403,
+                "the cookie under a foreign Host")
+        refused(*web.get("/", raw=b"GARBAGE\r\n\r\n"), 400, "a malformed request")
+        refused(*web.get("/", {"X-Big": "x" * 20000}), 431, "headers over the limit")
+        refused(*web.get("/ws", {"Cookie": "askhost_web=" + cookie}), 400, "/ws without an upgrade")
+        for bad_origin in ("http://attacker.example", "null", "http://127.0.0.1:1"):
+            w = WsClient(web, cookie, origin=bad_origin)
+            refused(w.status, w.headers, w.body, 403, "a WebSocket from " + bad_origin)
+        w = WsClient(web, None)
+        refused(w.status, w.headers, w.body, 401, "a WebSocket without the cookie")
+        w = WsClient(web, cookie, host="attacker.example:%d" % web.port,
+                     origin="http://attacker.example:%d" % web.port)
+        refused(w.status, w.headers, w.body, 403, "a WebSocket under a foreign Host")
+        # After all that, the server still serves the right cookie.
+        status, _, body = web.get("/", {"Cookie": "askhost_web=" + cookie})
+        equal(status, 200, "the page, after the refusals")
+        check(web.token not in web.log(), "the token is in no log line")
+    finally:
+        web.stop()
+        end_host(ed)
+
+
+@case
+def the_token_gets_a_cookie_and_a_redirect_to_the_bare_page():
+    wd = Workdir()
+    web = Web(wd)
+    try:
+        equal(len(web.token) >= 22, True, "at least 128 bits in base64url")
+        token_file = wd.file("state/askhost/web-token")
+        equal(os.stat(token_file).st_mode & 0o777, 0o600, "the token file is private")
+        status, headers, _ = web.get("/?token=" + web.token)
+        equal(status, 303, "see other")
+        equal(headers["location"], ["/"], "to the page without the token")
+        set_cookie = headers["set-cookie"][0]
+        attrs = [a.strip() for a in set_cookie.split(";")]
+        check(attrs[0].startswith("askhost_web="), "the cookie's name: " + set_cookie)
+        check(web.token not in set_cookie, "the cookie is not the token")
+        for a in ("HttpOnly", "SameSite=Strict", "Path=/"):
+            check(a in attrs, "%s in %s" % (a, set_cookie))
+        check("Secure" not in attrs, "no Secure on plain HTTP to loopback")
+        cookie = attrs[0].split("=", 1)[1]
+        status, headers, body = web.get("/", {"Cookie": "askhost_web=" + cookie})
+        equal(status, 200, "the page with the cookie")
+        check(headers["content-type"][0].startswith("text/html"), "html")
+        check(b"<html" in body, "index.html at /")
+        equal(headers["cache-control"], ["no-store"], "no-store")
+        equal(headers["referrer-policy"], ["no-referrer"], "no-referrer")
+        equal(headers["x-content-type-options"], ["nosniff"], "nosniff")
+        csp = headers["content-security-policy"][0]
+        for d in ("default-src 'none'", "script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"):
+            check(d in csp, "%s in the CSP %s" % (d, csp))
+        status, _, _ = web.get("/no-such-file", {"Cookie": "askhost_web=" + cookie})
+        equal(status, 404, "an unknown file")
+        # A second server gives the same cookie for the same token (a page survives a restart).
+        web.stop()
+        web = Web(wd)
+        equal(web.login(), cookie, "the cookie after a restart")
+    finally:
+        web.stop()
+
+
+@case
+def an_answer_from_the_page_reaches_the_agent_and_closes_the_editor():
+    wd = Workdir()
+    ed, show = standing_host_with_agent(wd)
+    web = Web(wd)
+    try:
+        ws = WsClient(web, web.login())
+        snap = ws.until(lambda m: m["type"] == "added" or (m["type"] == "snapshot" and m["asks"]), "the question")
+        ask = snap["ask"] if snap["type"] == "added" else snap["asks"][0]
+        equal(ask["questions"], show["params"]["questions"], "the questions as the host gave them")
+        equal(ask["agent"], show["params"]["agent"], "the agent as the host gave it")
+        equal(ask["host"]["kind"], "editor", "the host's kind")
+        equal(ask["host"]["pid"], ed.proc.pid, "the host's pid")
+        equal(ask["workspace"], wd.path, "the workspace")
+        equal(ask["route"], show["params"]["agent"], "the route: the agent alone, for its own host")
+        check(abs(ask["since"] / 1000 - time.time()) < 3600, "since: ms since the epoch")
+        # An answer that does not fit the question is refused here, and the question waits on.
+        ws.send({"type": "answer", "key": ask["key"], "outcome": {"answered": True, "answers": []}})
+        res = ws.until(lambda m: m["type"] == "result", "the result of a wrong answer")
+        equal((res["key"], res["ok"]), (ask["key"], False), "a wrong answer is refused")
+        check("no answer" in res["error"], "it says why: " + res["error"])
+        ws.send({"type": "answer", "key": ask["key"], "outcome": {"answered": True, "answers": [
+            {"question": SECRET, "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": False}]}})
+        got = [ws.until(lambda m: m["type"] in ("result", "removed"), "result and removed") for _ in range(2)]
+        by_type = {m["type"]: m for m in got}
+        equal(by_type["result"], {"type": "result", "key": ask["key"], "ok": True}, "the result")
+        equal(by_type["removed"], {"type": "removed", "key": ask["key"], "reason": "answered"}, "removed")
+        cancel = ed.method("$/cancelRequest")
+        equal(cancel["params"]["askId"], show["params"]["id"], "the editor's dialog is withdrawn")
+        rec = wait_for(lambda: wd.records(), what="the agent's answer")[0]
+        equal((rec["answered"], rec["answers"][0]["answer"]), (True, "SQLite"), "the agent got the page's answer")
+        ws.send({"type": "answer", "key": ask["key"], "outcome": {"answered": False, "cancelled": True}})
+        res = ws.until(lambda m: m["type"] == "result", "the result of a late answer")
+        equal(res["ok"], False, "a second answer to the same question is refused")
+        ws.close()
+    finally:
+        web.stop()
+        end_host(ed)
+
+
+@case
+def a_question_answered_in_the_editor_leaves_the_page():
+    wd = Workdir()
+    ed, show = standing_host_with_agent(wd)
+    web = Web(wd)
+    try:
+        ws = WsClient(web, web.login())
+        snap = ws.until(lambda m: m["type"] == "added" or (m["type"] == "snapshot" and m["asks"]), "the question")
+        ask = snap["ask"] if snap["type"] == "added" else snap["asks"][0]
+        ed.reply(show["id"], {"answered": True, "answers": [
+            {"question": SECRET, "answer": "MongoDB", "selectedOption": "MongoDB", "wasCustom": False}]})
+        gone = ws.until(lambda m: m["type"] == "removed", "the question to leave")
+        equal((gone["key"], gone["reason"]), (ask["key"], "withdrawn"), "removed: answered elsewhere")
+        rec = wait_for(lambda: wd.records(), what="the agent's answer")[0]
+        equal(rec["answers"][0]["answer"], "MongoDB", "the editor's answer won")
+        ws.close()
+    finally:
+        web.stop()
+        end_host(ed)
+
+
+@case
+def a_host_that_starts_later_shows_up_and_one_that_ends_leaves():
+    wd = Workdir()
+    folder = os.path.join(wd.path, "proj")
+    os.makedirs(folder)
+    web = Web(wd)
+    mcp = None
+    try:
+        ws = WsClient(web, web.login())
+        equal(ws.message(), {"type": "snapshot", "asks": []}, "nothing waits yet")
+        # askhost mcp with no editor's host: it waits as a host of its own, started after the page.
+        mcp = McpClient(wd, cwd=folder)
+        mcp.initialize(name="codex-mcp-client")
+        rid = mcp.call({"questions": [strict(DATABASE_Q)]})
+        added = ws.until(lambda m: m["type"] == "added", "the MCP question")["ask"]
+        equal((added["host"]["kind"], added["route"], added["workspace"]), ("mcp", "codex · MCP", folder),
+              "kind, route and workspace")
+        ws.send({"type": "answer", "key": added["key"], "outcome": {"answered": True, "answers": [
+            {"question": SECRET, "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": False}]}})
+        res = mcp.reply_to(rid, timeout=20)["result"]
+        equal(res["structuredContent"]["answers"], {SECRET: "SQLite"}, "the MCP tool's result")
+        # A second question, then the agent goes away: the page hears the host is gone.
+        rid = mcp.call({"questions": [strict(DATABASE_Q)]})
+        second = ws.until(lambda m: m["type"] == "added", "the second question")["ask"]
+        mcp.proc.kill()
+        mcp.proc.wait()
+        gone = ws.until(lambda m: m["type"] == "removed" and m["key"] == second["key"], "the question to leave")
+        check(gone["reason"] in ("host-gone", "withdrawn"), "removed when its host ends: " + gone["reason"])
+        ws.close()
+    finally:
+        if mcp and mcp.proc.poll() is None:
+            mcp.proc.kill()
+            mcp.proc.wait()
+        web.stop()
+
+
+@case
+def a_print_host_still_answers_at_once_with_the_page_watching():
+    # The page is a passive viewer: a host with nobody to ask writes the pending-questions file and
+    # tells its agent at once, as it does without askhost web.
+    wd = Workdir()
+    web = Web(wd)
+    flag = wd.file("go")
+    agent = [sys.executable, "-c", (
+        "import json, os, sys, time\n"
+        "while not os.path.exists(sys.argv[1]): time.sleep(0.05)\n"
+        "print(json.dumps({'type': 'ask_user_request', 'requestId': 'r1', 'questions': [%r]}), flush=True)\n"
+        "open(sys.argv[2], 'w').write(sys.stdin.readline())\n" % DATABASE_Q), flag, wd.file("answer.json")]
+    proc = subprocess.Popen([ASKHOST, "--print", "--"] + agent, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=open(wd.file("print-stderr.txt"), "ab"), env=wd.env(), cwd=wd.path)
+    try:
+        wait_for(lambda: "watching host %d" % proc.pid in web.log(), timeout=20, what="the page to watch the host")
+        open(flag, "w").close()
+        equal(proc.wait(timeout=20), 0, "the print host ends")
+        with open(wd.file("answer.json")) as f:
+            reply = json.loads(f.read())
+        check("pendingFile" in reply and not reply["answered"], "the agent was told at once: %r" % reply)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        web.stop()
+
+
+@case
+def a_tmux_popup_still_opens_with_the_page_watching():
+    # askhost mcp opens a popup for its next question only when no client is attached: the page,
+    # a passive viewer, is none.
+    wd = Workdir()
+    web = Web(wd)
+    second = {"question": "Which cache should we use?", "header": "Cache", "options": [
+        {"label": "Redis", "description": "in memory"}, {"label": "None", "description": "no cache"}]}
+    sc = Scene(wd, [strict(DATABASE_Q), second])
+    try:
+        sc.wait_screen(SECRET)
+        ws = WsClient(web, web.login())
+        ws.until(lambda m: m["type"] == "added" or (m["type"] == "snapshot" and m["asks"]), "the page to see it")
+        time.sleep(0.5)  # past the popup's key guard
+        sc.keys("2")
+        sc.wait_screen("Which cache should we use?", timeout=20)
+        added = ws.until(lambda m: m["type"] == "added" and "cache" in json.dumps(m), "the second question")["ask"]
+        ws.send({"type": "answer", "key": added["key"], "outcome": {"answered": True, "answers": [
+            {"question": "Which cache should we use?", "answer": "None", "selectedOption": "None",
+             "wasCustom": False}]}})
+        got = wait_for(lambda: len(sc.results()) == 2 and sc.results(), what="both tool results")
+        equal(sorted(json.dumps(answers_of(r)) for r in got),
+              sorted([json.dumps({SECRET: "SQLite"}), json.dumps({"Which cache should we use?": "None"})]),
+              "one answered in the popup, one on the page")
+        wait_for(lambda: "Which cache" not in sc.screen(), what="the popup to close once the page answered")
+        ws.close()
+    finally:
+        sc.kill()
+        web.stop()
+
+
+@case
+def on_question_commands_get_the_page_url():
+    wd = Workdir()
+    out = wd.file("told.txt")
+    web = Web(wd, ["--on-question", "sh -c 'printf \"%%s|%%s\" \"$ASKHOST_WEB_URL\" \"$ASKHOST_QUESTION\" > %s'" % out])
+    ed = None
+    try:
+        ed, _ = standing_host_with_agent(wd)
+        told = wait_for(lambda: os.path.exists(out) and open(out).read(), timeout=20, what="the command to run")
+        equal(told, web.url + "|" + SECRET, "ASKHOST_WEB_URL and the question")
+    finally:
+        web.stop()
+        if ed:
+            end_host(ed)
+
+
+@case
+def an_oversized_frame_closes_that_socket_and_the_server_goes_on():
+    wd = Workdir()
+    web = Web(wd)
+    try:
+        cookie = web.login()
+        ws = WsClient(web, cookie)
+        equal(ws.message()["type"], "snapshot", "snapshot")
+        ws.s.sendall(ws.frame(1, b"{" * 1024, length=2 << 20))  # a frame that says 2 MiB
+        f = ws.recv_frame()
+        if f is not None:
+            equal(f[0], 8, "a close frame")
+            equal(struct.unpack(">H", f[1][:2])[0], 1009, "close code: message too big")
+        ws.close()
+        # Not JSON, an unknown type: ignored, and the socket stays.
+        ws = WsClient(web, cookie)
+        equal(ws.message()["type"], "snapshot", "a new socket works")
+        ws.s.sendall(ws.frame(1, b"not json"))
+        ws.send({"type": "nonsense"})
+        ws.send({"type": "answer", "key": "1:ask-1", "outcome": {"answered": False, "cancelled": True}})
+        res = ws.until(lambda m: m["type"] == "result", "a result")
+        equal(res["ok"], False, "an answer to nothing is refused")
+        ws.close()
+    finally:
+        web.stop()
+
+
+@case
+def a_slow_header_client_holds_no_one_up():
+    wd = Workdir()
+    web = Web(wd)
+    try:
+        slow = web.connect()
+        slow.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        for _ in range(3):  # a byte now and then, never the end of the headers
+            slow.sendall(b"a")
+            status, _, _ = web.get("/?token=" + web.token)
+            equal(status, 303, "another client is served meanwhile")
+            time.sleep(0.3)
+        slow.settimeout(60)
+        left = b""
+        while True:
+            try:
+                chunk = slow.recv(65536)
+            except (ConnectionResetError, socket.timeout):
+                break
+            if not chunk:
+                break
+            left += chunk
+        check(b"askhost_web=" not in left and SECRET.encode() not in left, "the slow client got nothing")
+        slow.close()
+        check("did not send its request in time" in web.log(), "the slow client was closed: " + web.log())
+    finally:
+        web.stop()
+
+
+@case
+def url_prints_it_again_and_a_new_token_locks_the_old_one_out():
+    wd = Workdir()
+    web = Web(wd)
+    try:
+        out = subprocess.run([ASKHOST, "web", "--url"], env=wd.env(), cwd=wd.path, capture_output=True, text=True)
+        equal(out.returncode, 0, "askhost web --url: " + out.stderr)
+        equal(out.stdout.strip(), web.url, "the same URL")
+        cookie = web.login()
+        ws = WsClient(web, cookie)
+        equal(ws.message()["type"], "snapshot", "snapshot")
+        out = subprocess.run([ASKHOST, "web", "--url", "--new-token"], env=wd.env(), cwd=wd.path,
+                             capture_output=True, text=True)
+        equal(out.returncode, 0, "askhost web --url --new-token: " + out.stderr)
+        new_url = out.stdout.strip()
+        check(new_url != web.url, "a new URL")
+        # The page open with the old cookie loses its socket, and the old cookie and token are refused.
+        f = ws.recv_frame(timeout=20)
+        check(f is None or f[0] == 8, "the open socket closes")
+        status = wait_for(lambda: web.get("/", {"Cookie": "askhost_web=" + cookie})[0] == 401, timeout=20,
+                          what="the old cookie to be refused")
+        equal(web.get("/?token=" + web.token)[0], 401, "the old token is refused")
+        new_token = urllib.parse.parse_qs(urllib.parse.urlsplit(new_url).query)["token"][0]
+        equal(web.get("/?token=" + new_token)[0], 303, "the new token works")
+    finally:
+        web.stop()
+
+
+@case
+def listening_beyond_loopback_needs_tls_or_a_proxy():
+    wd = Workdir()
+    out = subprocess.run([ASKHOST, "web", "--listen", "0.0.0.0:0"], env=wd.env(), cwd=wd.path,
+                         capture_output=True, text=True, timeout=30)
+    equal(out.returncode, 2, "refused as a usage error")
+    equal(out.stdout, "", "no URL printed")
+    for word in ("plain HTTP", "--tls-cert", "--behind-proxy", "ssh -L"):
+        check(word in out.stderr, "the message says why and how (%s): %s" % (word, out.stderr))
+    out = subprocess.run([ASKHOST, "web", "--listen", "127.0.0.1:0", "--tls-cert", wd.file("none.pem")],
+                         env=wd.env(), cwd=wd.path, capture_output=True, text=True, timeout=30)
+    equal(out.returncode, 2, "--tls-cert without --tls-key")
+
+
+@case
+def tls_with_a_certificate():
+    wd = Workdir()
+    cert, key = wd.file("cert.pem"), wd.file("key.pem")
+    made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                           "-days", "1", "-subj", "/CN=localhost"], capture_output=True)
+    if made.returncode != 0:
+        raise Skip("openssl cannot make a certificate: " + made.stderr.decode())
+    web = Web(wd, ["--listen", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", key])
+    try:
+        check(web.tls, "an https URL: " + web.url)
+        status, headers, _ = web.get("/?token=" + web.token)
+        equal(status, 303, "the token over TLS")
+        check("Secure" in [a.strip() for a in headers["set-cookie"][0].split(";")], "the cookie is Secure")
+        cookie = web.login()
+        ws = WsClient(web, cookie)
+        equal(ws.message(), {"type": "snapshot", "asks": []}, "the WebSocket over TLS")
+        ws.close()
+    finally:
+        web.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
