@@ -3,6 +3,8 @@
 // dialog: number keys pick, 0 is Other, Space toggles, Tab walks the questions and a Submit tab,
 // Enter confirms, Esc cancels (asking "Discard N answers?" once something is answered). The webview
 // only draws the view and forwards keys, so everything here runs in unit tests without a browser.
+// The page of `askhost web` (host/web/page) builds this same file for the browser, beside its own
+// app.js: keep it free of imports, Node and VS Code alike.
 
 export const OTHER_LABEL = 'Other (type your answer)';
 /** The spec's soft limit per typed answer: longer asks "Continue anyway?". */
