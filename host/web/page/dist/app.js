@@ -228,21 +228,27 @@ function removeAsk(key, reason) {
     const e = asks.get(key);
     if (!e)
         return;
-    asks.delete(key);
-    for (const k of [...fields.keys()])
-        if (k.startsWith(key + '\u0000'))
-            fields.delete(k);
-    if (e.state === 'sending')
-        return; // our own answer: its result says how it went
+    if (e.state === 'sending') {
+        // Our own answer, most likely: its result says how it went, whichever comes first.
+        e.gone = true;
+        return;
+    }
+    forget(key);
     if (current === key) {
         current = undefined;
         banner = { text: `The question from ${who(e.ask)} ${REMOVED_WORDS[reason ?? ''] ?? 'is no longer waiting'}.`, error: false };
     }
 }
+function forget(key) {
+    asks.delete(key);
+    for (const k of [...fields.keys()])
+        if (k.startsWith(key + '\u0000'))
+            fields.delete(k);
+}
 function onResult(m) {
     const e = asks.get(m.key);
     if (m.ok) {
-        asks.delete(m.key);
+        forget(m.key);
         if (e) {
             const cancelled = e.model.outcome?.answered === false;
             banner = { text: cancelled ? `Cancelled: ${who(e.ask)} was told.` : `Answer sent to ${who(e.ask)}.`, error: false };
@@ -251,7 +257,12 @@ function onResult(m) {
     }
     banner = { text: `Not sent: ${m.error || 'the server refused the answer'}.`, error: true };
     // If the question still waits, it can be answered again from the start.
-    if (e) {
+    if (e?.gone)
+        forget(m.key);
+    else if (e) {
+        for (const k of [...fields.keys()])
+            if (k.startsWith(m.key + '\u0000'))
+                fields.delete(k);
         e.model = new DialogModel(e.model.questions);
         e.state = 'open';
     }

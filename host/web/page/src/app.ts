@@ -24,6 +24,8 @@ interface Entry {
   model: DialogModel;
   /** open: being answered (or not yet); queued: answered while offline; sending: sent, no result yet. */
   state: 'open' | 'queued' | 'sending';
+  /** The server said it no longer waits while our answer was on its way. */
+  gone?: boolean;
 }
 
 type ServerMessage =
@@ -247,19 +249,27 @@ function addAsk(a: WebAsk | undefined): Entry | undefined {
 function removeAsk(key: string, reason: string | undefined): void {
   const e = asks.get(key);
   if (!e) return;
-  asks.delete(key);
-  for (const k of [...fields.keys()]) if (k.startsWith(key + '\u0000')) fields.delete(k);
-  if (e.state === 'sending') return; // our own answer: its result says how it went
+  if (e.state === 'sending') {
+    // Our own answer, most likely: its result says how it went, whichever comes first.
+    e.gone = true;
+    return;
+  }
+  forget(key);
   if (current === key) {
     current = undefined;
     banner = { text: `The question from ${who(e.ask)} ${REMOVED_WORDS[reason ?? ''] ?? 'is no longer waiting'}.`, error: false };
   }
 }
 
+function forget(key: string): void {
+  asks.delete(key);
+  for (const k of [...fields.keys()]) if (k.startsWith(key + '\u0000')) fields.delete(k);
+}
+
 function onResult(m: { key: string; ok: boolean; error?: string }): void {
   const e = asks.get(m.key);
   if (m.ok) {
-    asks.delete(m.key);
+    forget(m.key);
     if (e) {
       const cancelled = e.model.outcome?.answered === false;
       banner = { text: cancelled ? `Cancelled: ${who(e.ask)} was told.` : `Answer sent to ${who(e.ask)}.`, error: false };
@@ -268,7 +278,9 @@ function onResult(m: { key: string; ok: boolean; error?: string }): void {
   }
   banner = { text: `Not sent: ${m.error || 'the server refused the answer'}.`, error: true };
   // If the question still waits, it can be answered again from the start.
-  if (e) {
+  if (e?.gone) forget(m.key);
+  else if (e) {
+    for (const k of [...fields.keys()]) if (k.startsWith(m.key + '\u0000')) fields.delete(k);
     e.model = new DialogModel(e.model.questions);
     e.state = 'open';
   }
