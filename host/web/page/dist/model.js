@@ -267,9 +267,11 @@ export class DialogModel {
         if (row < 0 || row >= this.rowCount(this.tabIndex))
             return 'ignored';
         this.note = undefined;
+        // A pick may move on to another tab (or to Submit): the ticks are the clicked question's.
+        const q = this.tabIndex;
         const r = this.quickSelect(row);
-        if (r === 'changed' && this.questions[this.tabIndex].multiSelect)
-            this.refreshMulti(this.tabIndex, true);
+        if (r === 'changed' && this.questions[q].multiSelect)
+            this.refreshMulti(q, true);
         return r;
     }
     /** A click on a tab: the question, or the Submit tab after the last question. */
