@@ -349,7 +349,8 @@ function button(text: string, cls: string, onTap: () => void, attrs: Record<stri
   return b;
 }
 
-// A dialog that just opened drops taps and keys for a moment (a double tap on the list is not a pick).
+// A dialog that just opened drops taps (a double tap on the list is not a pick) and repeated keys
+// for a moment.
 const GUARD_MS = 400;
 let guardUntil = 0;
 function guarded(): boolean {
@@ -488,7 +489,6 @@ function rowElement(key: string, e: Entry, v: ViewState, row: RowView): HTMLElem
   }
   const body = el('div', { class: 'option-body' });
   body.appendChild(el('span', { class: 'label', text: row.label }));
-  if (row.recommended) body.appendChild(el('span', { class: 'badge', text: 'Recommended' }));
   if (row.description) body.appendChild(el('span', { class: 'description', text: row.description }));
   li.appendChild(body);
   const wrap = el('div', { class: 'row-wrap' }, li);
@@ -675,7 +675,8 @@ document.addEventListener('keydown', (ev) => {
   const e = current ? asks.get(current) : undefined;
   if (!current || !e || e.state !== 'open') return;
   const key = current;
-  if (guarded()) {
+  // The key that opened the dialog, held down, repeats: not a pick. Typing right away is typing.
+  if (guarded() && ev.repeat) {
     ev.preventDefault();
     return;
   }
