@@ -82,7 +82,7 @@ class Session {
     this.problems = [];
   }
 
-  async start({ notifications = false } = {}) {
+  async start({ notifications = false, desktop = false } = {}) {
     this.url = await this.server.listen();
     const { chromium } = require(PLAYWRIGHT);
     this.browser = await chromium.launch({
@@ -91,13 +91,17 @@ class Session {
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
         '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
     });
-    this.context = await this.browser.newContext({
-      viewport: { width: 390, height: 844 },
-      deviceScaleFactor: 2,
-      isMobile: true,
-      hasTouch: true,
-      userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36',
-    });
+    this.context = await this.browser.newContext(
+      desktop
+        ? { viewport: { width: 1280, height: 800 } }
+        : {
+            viewport: { width: 390, height: 844 },
+            deviceScaleFactor: 2,
+            isMobile: true,
+            hasTouch: true,
+            userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36',
+          },
+    );
     this.context.setDefaultTimeout(15000);
     if (notifications) await this.context.addInitScript(fakeNotifications);
     this.page = await this.context.newPage();
@@ -131,6 +135,13 @@ class Session {
     await sleep(450);
     log(`tap ${what}`);
     await locator.tap();
+  }
+
+  /** A key, as a person presses it: a moment, then the key. */
+  async press(key) {
+    await sleep(350);
+    log(`key ${key}`);
+    await this.page.keyboard.press(key);
   }
 
   async type(text) {
@@ -414,6 +425,51 @@ const scenarios = {
     await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
   },
 
+  // A desktop: the keys of docs/dialog.md, no mouse. Tab to the question, Enter opens it, j moves,
+  // n writes the note, Enter picks, typing and Enter answer the free text, Enter submits; Esc cancels.
+  async keyboard(s) {
+    s.server.add({ key: '8:ask-1', questions: [DATABASE, SERVICE], agent: 'codex', route: 'codex · MCP' });
+    await s.askButton(DATABASE.question).waitFor();
+    const onAsk = () => s.page.evaluate(() => document.activeElement?.classList.contains('ask') === true);
+    for (let i = 0; i < 6 && !(await onAsk()); i++) await s.press('Tab');
+    assert.ok(await onAsk(), 'Tab reaches the question');
+    await s.press('Enter');
+    await s.page.locator('h2.question', { hasText: DATABASE.question }).waitFor();
+    assert.equal(await s.page.locator('.hint').innerText(), 'Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel');
+    await s.press('j');
+    await s.page.locator('.option.cursor', { hasText: 'SQLite' }).waitFor();
+    await s.press('n');
+    await s.page.locator('textarea.notes-input:focus').waitFor();
+    await s.type('small data');
+    await s.press('Enter'); // back to the list
+    await waitFor('the note field to give the keys back', () => s.page.evaluate(() => !document.activeElement?.classList.contains('notes-input')));
+    await s.press('Enter'); // picks SQLite, on to the free text
+    await s.page.locator('h2.question', { hasText: SERVICE.question }).waitFor();
+    await s.page.locator('textarea.answer-input:focus').waitFor();
+    await s.type('billing');
+    await s.press('Enter');
+    await s.page.locator('h2.question', { hasText: 'Review your answers' }).waitFor();
+    await s.shot('review');
+    await s.press('Enter');
+    const a = await s.nextAnswer(1);
+    assert.deepEqual(a.outcome, {
+      answered: true,
+      answers: [
+        { question: DATABASE.question, answer: 'SQLite', selectedOption: 'SQLite', wasCustom: false, notes: 'small data', preview: DATABASE.options[1].preview },
+        { question: SERVICE.question, answer: 'billing', wasCustom: true },
+      ],
+    });
+
+    s.server.add({ key: '8:ask-2', questions: [PERMISSION], agent: 'claude', route: 'claude · hook' });
+    await s.askButton('rm -rf build').waitFor();
+    for (let i = 0; i < 6 && !(await onAsk()); i++) await s.press('Tab');
+    await s.press('Enter');
+    await s.page.locator('.permission-box').waitFor();
+    await s.press('Escape'); // nothing answered: cancelled at once
+    const c = await s.nextAnswer(2);
+    assert.deepEqual(c, { type: 'answer', key: '8:ask-2', outcome: { answered: false, cancelled: true } });
+  },
+
   // Notifications: asked for from the button; a question arriving while the page is hidden notifies.
   async notifications(s) {
     const button = s.page.locator('#notify');
@@ -435,7 +491,7 @@ const scenarios = {
   },
 };
 
-const OPTIONS = { notifications: { notifications: true } };
+const OPTIONS = { notifications: { notifications: true }, keyboard: { desktop: true } };
 
 async function main() {
   const arg = process.argv[2];
