@@ -82,7 +82,7 @@ class Session {
     this.problems = [];
   }
 
-  async start({ notifications = false, desktop = false } = {}) {
+  async start({ notifications = false, desktop = false, android = false } = {}) {
     this.url = await this.server.listen();
     const { chromium } = require(PLAYWRIGHT);
     this.browser = await chromium.launch({
@@ -104,6 +104,10 @@ class Session {
     );
     this.context.setDefaultTimeout(15000);
     if (notifications) await this.context.addInitScript(fakeNotifications);
+    if (android) {
+      await this.context.grantPermissions(['notifications'], { origin: this.server.origin });
+      await this.context.addInitScript(androidNotifications);
+    }
     this.page = await this.context.newPage();
     // A CSP refusal or a script error is a failure whatever the scenario checks.
     this.page.on('console', (m) => {
@@ -210,6 +214,20 @@ function fakeNotifications() {
   }
   FakeNotification.permission = 'default';
   window.Notification = FakeNotification;
+}
+
+/** Chrome on Android: notifications are allowed, but `new Notification()` throws; only a service
+ *  worker shows them. The test also says whether the page is hidden. */
+function androidNotifications() {
+  window.__hidden = false;
+  Object.defineProperty(Document.prototype, 'hidden', { configurable: true, get: () => window.__hidden });
+  const Real = window.Notification;
+  function AndroidNotification() {
+    throw new TypeError("Failed to construct 'Notification': Illegal constructor. Use ServiceWorkerRegistration.showNotification() instead.");
+  }
+  Object.defineProperty(AndroidNotification, 'permission', { get: () => Real.permission });
+  AndroidNotification.requestPermission = () => Real.requestPermission();
+  window.Notification = AndroidNotification;
 }
 
 // ------------------------------------------------------------------ scenarios
@@ -425,6 +443,24 @@ const scenarios = {
     await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
   },
 
+  // Chrome on Android notifies only from a service worker: the page's sw.js shows it, and a tap on
+  // it opens that question.
+  async notifications_android(s) {
+    await waitFor('the service worker', () => s.page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active != null));
+    assert.equal(await s.page.locator('#notify').isHidden(), true, 'no button once allowed');
+    await s.page.evaluate(() => {
+      window.__hidden = true;
+    });
+    s.server.add({ key: '6:ask-1', questions: [PERMISSION], agent: 'claude', route: 'claude · hook' });
+    const shown = await waitFor('a notification from the service worker', async () => {
+      const n = await s.page.evaluate(async () =>
+        (await (await navigator.serviceWorker.getRegistration()).getNotifications()).map((x) => ({ title: x.title, body: x.body, tag: x.tag })),
+      );
+      return n.length > 0 && n;
+    });
+    assert.deepEqual(shown, [{ title: 'claude · hook asks', body: 'Bash: rm -rf build', tag: '6:ask-1' }]);
+  },
+
   // A desktop: the keys of docs/dialog.md, no mouse. Tab to the question, Enter opens it, j moves,
   // n writes the note, Enter picks, typing and Enter answer the free text, Enter submits; Esc cancels.
   async keyboard(s) {
@@ -491,7 +527,7 @@ const scenarios = {
   },
 };
 
-const OPTIONS = { notifications: { notifications: true }, keyboard: { desktop: true } };
+const OPTIONS = { notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true } };
 
 async function main() {
   const arg = process.argv[2];

@@ -23,7 +23,7 @@ const COMPILED = {
   'app.js': path.join('host', 'web', 'page', 'src', 'app.js'),
   'model.js': path.join('editor-bridges', 'vscode', 'src', 'model.js'),
 };
-const COPIED = ['index.html', 'style.css'];
+const COPIED = ['index.html', 'style.css', 'sw.js'];
 
 function build(into) {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'askhost-page-tsc-'));

@@ -285,15 +285,34 @@ function updateNotifyButton() {
 }
 notifyButton.addEventListener('click', () => {
     // Browsers only ask from a gesture: this button.
-    void Notification.requestPermission().then(updateNotifyButton, updateNotifyButton);
+    void Notification.requestPermission().then(() => {
+        updateNotifyButton();
+        registerWorker();
+    }, updateNotifyButton);
 });
+/** Android's browsers notify only from a service worker (sw.js): registered once allowed. */
+function registerWorker() {
+    if (!('serviceWorker' in navigator) || !window.isSecureContext || Notification.permission !== 'granted')
+        return;
+    navigator.serviceWorker.register('sw.js').catch(() => undefined);
+}
+function showByWorker(title, body, tag) {
+    if (!('serviceWorker' in navigator))
+        return;
+    void navigator.serviceWorker
+        .getRegistration()
+        .then((reg) => reg?.showNotification(title, { body, tag }))
+        .catch(() => undefined);
+}
 function notifyNew(e) {
     if (!document.hidden || !('Notification' in window) || Notification.permission !== 'granted')
         return;
     const key = e.ask.key;
     const more = e.model.questions.length > 1 ? ` (+${e.model.questions.length - 1} more)` : '';
+    const title = `${who(e.ask)} asks`;
+    const body = summary(e) + more;
     try {
-        const n = new Notification(`${who(e.ask)} asks`, { body: summary(e) + more, tag: key });
+        const n = new Notification(title, { body, tag: key });
         n.addEventListener('click', () => {
             window.focus();
             if (asks.has(key))
@@ -302,7 +321,7 @@ function notifyNew(e) {
         });
     }
     catch {
-        // Some mobile browsers notify only from a service worker: the title still counts.
+        showByWorker(title, body, key);
     }
 }
 // ------------------------------------------------------------------ drawing
@@ -689,6 +708,16 @@ document.addEventListener('keydown', (ev) => {
     }
 });
 // ------------------------------------------------------------------ start
+// A tap on a notification the service worker showed.
+if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.addEventListener('message', (ev) => {
+        const m = ev.data;
+        if (m && m.type === 'open' && typeof m.key === 'string' && asks.get(m.key)?.state === 'open')
+            openAsk(m.key);
+    });
+}
+if ('Notification' in window)
+    registerWorker();
 document.addEventListener('visibilitychange', () => {
     if (!document.hidden && !ws)
         connect();
