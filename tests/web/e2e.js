@@ -174,7 +174,7 @@ class Session {
   async checkPhoneLayout() {
     const r = await this.page.evaluate(() => {
       const small = [];
-      for (const e of document.querySelectorAll('button:not([hidden]), [role="option"], textarea')) {
+      for (const e of document.querySelectorAll('button:not([hidden]), [role="option"], textarea, summary')) {
         const b = e.getBoundingClientRect();
         if (b.width === 0 && b.height === 0) continue;
         if (b.height < 44 || b.width < 44) small.push(`${e.tagName.toLowerCase()}.${e.className} "${(e.textContent || '').trim().slice(0, 30)}" ${Math.round(b.width)}x${Math.round(b.height)}`);
@@ -248,9 +248,13 @@ const scenarios = {
     await s.tap(item, 'the question');
     await s.page.locator('h2.question', { hasText: 'Which database should we use?' }).waitFor();
     assert.equal(await s.page.locator('.option.recommended').count(), 1, 'PostgreSQL is marked recommended');
-    assert.match(await s.page.locator('.preview-text').innerText(), /CREATE TABLE orders/);
+    // A tap picks: each option's preview is folded under it, and unfolding it picks nothing.
+    const sqlitePreview = s.page.locator('.row-wrap', { hasText: 'SQLite' }).locator('details.row-preview');
+    await s.tap(sqlitePreview.locator('summary'), "SQLite's preview");
+    await sqlitePreview.locator('.preview-text', { hasText: 'orders.db' }).waitFor();
     await s.checkPhoneLayout();
     await s.shot('dialog');
+    assert.equal(s.server.answers.length, 0, 'unfolding a preview sent an answer');
     await s.tap(s.option('SQLite'), 'SQLite');
     const a = await s.nextAnswer(1);
     assert.deepEqual(a, {
@@ -379,7 +383,8 @@ const scenarios = {
     assert.equal(a.outcome.answers[0].wasCustom, true);
   },
 
-  // A permission question shows the command before anything else, in the list and in the dialog.
+  // A permission question shows the command before anything else, in the list and in the dialog,
+  // and a tap on an option asks once more before it answers.
   async permission(s) {
     s.server.add({ key: '77:ask-1', questions: [PERMISSION], agent: 'claude', route: 'claude · hook', workspace: '/home/me/shop' });
     const item = s.askButton('rm -rf build');
@@ -396,7 +401,17 @@ const scenarios = {
     assert.ok(commandY < (await y(s.page.locator('[role="option"]').first())), 'the command comes before the options');
     await s.checkPhoneLayout();
     await s.shot('permission');
+    // One tap is not an answer to a command: it asks again, naming it.
+    await s.tap(s.option('Always allow this tool'), 'Always allow this tool');
+    await s.page.locator('.actions.pick .confirm-text', { hasText: 'Always allow this tool: rm -rf build?' }).waitFor();
+    await s.checkPhoneLayout();
+    await s.shot('permission-confirm');
+    await sleep(500);
+    assert.equal(s.server.answers.length, 0, 'a single tap sent an answer');
+    await s.tap(s.page.locator('[data-confirm="no"]'), 'Back');
+    await s.page.locator('.actions.pick').waitFor({ state: 'detached' });
     await s.tap(s.option('Deny'), 'Deny');
+    await s.tap(s.page.locator('[data-confirm="yes"]', { hasText: 'Deny' }), 'Deny (confirm)');
     const a = await s.nextAnswer(1);
     assert.deepEqual(a.outcome, {
       answered: true,

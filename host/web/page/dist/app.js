@@ -401,8 +401,15 @@ function renderList() {
     if (focusedKey)
         app.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`)?.focus();
 }
+/**
+ * A tap on a permission question's option waits for a second tap on its confirmation: on a phone
+ * in a pocket or mid-scroll, one stray touch must not say "Allow" to a command. Keys pick at once,
+ * as in the other faces.
+ */
+let pendingPick;
 function openAsk(key) {
     current = key;
+    pendingPick = undefined;
     banner = undefined;
     guardUntil = Date.now() + GUARD_MS;
     render();
@@ -417,6 +424,11 @@ function backToList() {
 }
 /** After any change to a dialog: send its outcome when it finished, else draw it again. */
 function after(key, e, r) {
+    if (pendingPick) {
+        pendingPick = undefined;
+        if (r === 'ignored')
+            r = 'changed';
+    }
     if (e.model.finished) {
         current = undefined;
         sendAnswer(key, e);
@@ -426,6 +438,8 @@ function after(key, e, r) {
     if (r !== 'ignored')
         render();
 }
+// The option previews a person unfolded stay unfolded across redraws.
+const openPreviews = new Set();
 // The text fields outlive re-renders, so typing is never interrupted by a redraw.
 const fields = new Map();
 const MAX_FIELD_ROWS = 8;
@@ -483,11 +497,32 @@ function rowElement(key, e, v, row) {
         body.appendChild(el('span', { class: 'description', text: row.description }));
     li.appendChild(body);
     const wrap = el('div', { class: 'row-wrap' }, li);
+    if (pendingPick?.key === key && pendingPick.row === row.index)
+        li.classList.add('pending');
     li.addEventListener('click', () => {
         if (guarded())
             return;
+        if (!row.other && !v.multiSelect && permissionOf(e)) {
+            pendingPick = { key, row: row.index, label: row.label };
+            render();
+            return;
+        }
         after(key, e, e.model.clickRow(row.index));
     });
+    // A tap picks, so a finger could never bring another option's preview up: each option carries
+    // its own, folded (outside the row: opening it is not a pick).
+    if (row.previewHtml !== undefined) {
+        const details = el('details', { class: 'row-preview' }, el('summary', { text: 'Preview' }), el('pre', { class: 'preview-text', text: row.previewHtml }));
+        const id = `${key}\u0000${row.index}`;
+        details.open = openPreviews.has(id);
+        details.addEventListener('toggle', () => {
+            if (details.open)
+                openPreviews.add(id);
+            else
+                openPreviews.delete(id);
+        });
+        wrap.appendChild(details);
+    }
     if (row.other && (v.editing || v.text !== '')) {
         const input = field(key, e, 'text', v.q, v.text, 'Type your answer');
         input.readOnly = !v.editing;
@@ -551,7 +586,8 @@ function renderDialog(key, e) {
         parts.push(list);
         if (v.hasPreviews) {
             const cursorRow = v.rows.find((r) => r.cursor);
-            const aside = el('aside', { class: 'preview', attrs: { 'aria-label': 'Preview' } });
+            // The option under the cursor's, for the keys (docs/dialog.md); a touch screen has the folds.
+            const aside = el('aside', { class: 'preview cursor-preview', attrs: { 'aria-label': 'Preview' } });
             aside.appendChild(el('div', { class: 'preview-title', text: 'Preview' }));
             if (cursorRow?.previewHtml !== undefined)
                 aside.appendChild(el('pre', { class: 'preview-text', text: cursorRow.previewHtml }));
@@ -596,7 +632,13 @@ function renderDialog(key, e) {
         parts.push(el('p', { class: 'note', text: v.note, attrs: { role: 'alert' } }));
     // The buttons a phone needs where a keyboard has Enter and Esc.
     const actions = el('div', { class: 'actions' });
-    if (v.confirm) {
+    const pick = pendingPick?.key === key && !v.confirm ? pendingPick : undefined;
+    if (pick && perm) {
+        actions.classList.add('confirm', 'pick');
+        actions.setAttribute('role', 'alertdialog');
+        actions.append(el('p', { class: 'confirm-text', text: `${pick.label}: ${perm.command}?` }), button(pick.label, 'primary', () => after(key, e, model.clickRow(pick.row)), { 'data-confirm': 'yes' }), button('Back', 'secondary', () => after(key, e, 'changed'), { 'data-confirm': 'no' }));
+    }
+    else if (v.confirm) {
         actions.classList.add('confirm', v.confirm.kind);
         actions.setAttribute('role', 'alertdialog');
         actions.append(el('p', { class: 'confirm-text', text: v.confirm.text }), button(v.confirm.yes, 'primary', () => after(key, e, model.clickConfirm(true)), { 'data-confirm': 'yes' }), button(v.confirm.no, 'secondary', () => after(key, e, model.clickConfirm(false)), { 'data-confirm': 'no' }));
@@ -651,6 +693,9 @@ function renderDialog(key, e) {
         if (focused instanceof HTMLTextAreaElement || !focused || !focused.isConnected)
             app.focus({ preventScroll: true });
     }
+    // A question asked back (Discard?, long answer, a permission's pick) is where the eyes go next.
+    if (v.confirm || pick)
+        actions.scrollIntoView({ block: 'nearest' });
 }
 // ------------------------------------------------------------------ keys (a desktop keyboard)
 const LIST_KEYS = new Set([
@@ -671,6 +716,7 @@ document.addEventListener('keydown', (ev) => {
         return;
     }
     const k = ev.key === 'Tab' && ev.shiftKey ? 'BackTab' : ev.key;
+    pendingPick = undefined;
     const target = ev.target;
     // A focused button (the back button, a tab) takes Enter and Space itself.
     if (target instanceof HTMLButtonElement && (k === 'Enter' || k === ' '))
@@ -708,6 +754,8 @@ document.addEventListener('keydown', (ev) => {
     }
 });
 // ------------------------------------------------------------------ start
+// Set once: a finger has no keys to hint at and no cursor to follow (style.css).
+document.documentElement.classList.toggle('touch', matchMedia('(pointer: coarse)').matches);
 // A tap on a notification the service worker showed.
 if ('serviceWorker' in navigator) {
     navigator.serviceWorker.addEventListener('message', (ev) => {

@@ -428,8 +428,16 @@ function renderList(): void {
   if (focusedKey) (app.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`) as HTMLElement | null)?.focus();
 }
 
+/**
+ * A tap on a permission question's option waits for a second tap on its confirmation: on a phone
+ * in a pocket or mid-scroll, one stray touch must not say "Allow" to a command. Keys pick at once,
+ * as in the other faces.
+ */
+let pendingPick: { key: string; row: number; label: string } | undefined;
+
 function openAsk(key: string): void {
   current = key;
+  pendingPick = undefined;
   banner = undefined;
   guardUntil = Date.now() + GUARD_MS;
   render();
@@ -445,6 +453,10 @@ function backToList(): void {
 
 /** After any change to a dialog: send its outcome when it finished, else draw it again. */
 function after(key: string, e: Entry, r: Result): void {
+  if (pendingPick) {
+    pendingPick = undefined;
+    if (r === 'ignored') r = 'changed';
+  }
   if (e.model.finished) {
     current = undefined;
     sendAnswer(key, e);
@@ -453,6 +465,9 @@ function after(key: string, e: Entry, r: Result): void {
   }
   if (r !== 'ignored') render();
 }
+
+// The option previews a person unfolded stay unfolded across redraws.
+const openPreviews = new Set<string>();
 
 // The text fields outlive re-renders, so typing is never interrupted by a redraw.
 const fields = new Map<string, HTMLTextAreaElement>();
@@ -511,10 +526,28 @@ function rowElement(key: string, e: Entry, v: ViewState, row: RowView): HTMLElem
   if (row.description) body.appendChild(el('span', { class: 'description', text: row.description }));
   li.appendChild(body);
   const wrap = el('div', { class: 'row-wrap' }, li);
+  if (pendingPick?.key === key && pendingPick.row === row.index) li.classList.add('pending');
   li.addEventListener('click', () => {
     if (guarded()) return;
+    if (!row.other && !v.multiSelect && permissionOf(e)) {
+      pendingPick = { key, row: row.index, label: row.label };
+      render();
+      return;
+    }
     after(key, e, e.model.clickRow(row.index));
   });
+  // A tap picks, so a finger could never bring another option's preview up: each option carries
+  // its own, folded (outside the row: opening it is not a pick).
+  if (row.previewHtml !== undefined) {
+    const details = el('details', { class: 'row-preview' }, el('summary', { text: 'Preview' }), el('pre', { class: 'preview-text', text: row.previewHtml }));
+    const id = `${key}\u0000${row.index}`;
+    details.open = openPreviews.has(id);
+    details.addEventListener('toggle', () => {
+      if (details.open) openPreviews.add(id);
+      else openPreviews.delete(id);
+    });
+    wrap.appendChild(details);
+  }
   if (row.other && (v.editing || v.text !== '')) {
     const input = field(key, e, 'text', v.q, v.text, 'Type your answer');
     input.readOnly = !v.editing;
@@ -582,7 +615,8 @@ function renderDialog(key: string, e: Entry): void {
     parts.push(list);
     if (v.hasPreviews) {
       const cursorRow = v.rows.find((r) => r.cursor);
-      const aside = el('aside', { class: 'preview', attrs: { 'aria-label': 'Preview' } });
+      // The option under the cursor's, for the keys (docs/dialog.md); a touch screen has the folds.
+      const aside = el('aside', { class: 'preview cursor-preview', attrs: { 'aria-label': 'Preview' } });
       aside.appendChild(el('div', { class: 'preview-title', text: 'Preview' }));
       if (cursorRow?.previewHtml !== undefined) aside.appendChild(el('pre', { class: 'preview-text', text: cursorRow.previewHtml }));
       else aside.appendChild(el('p', { class: 'no-preview', text: 'No preview for this option' }));
@@ -622,7 +656,16 @@ function renderDialog(key: string, e: Entry): void {
 
   // The buttons a phone needs where a keyboard has Enter and Esc.
   const actions = el('div', { class: 'actions' });
-  if (v.confirm) {
+  const pick = pendingPick?.key === key && !v.confirm ? pendingPick : undefined;
+  if (pick && perm) {
+    actions.classList.add('confirm', 'pick');
+    actions.setAttribute('role', 'alertdialog');
+    actions.append(
+      el('p', { class: 'confirm-text', text: `${pick.label}: ${perm.command}?` }),
+      button(pick.label, 'primary', () => after(key, e, model.clickRow(pick.row)), { 'data-confirm': 'yes' }),
+      button('Back', 'secondary', () => after(key, e, 'changed'), { 'data-confirm': 'no' }),
+    );
+  } else if (v.confirm) {
     actions.classList.add('confirm', v.confirm.kind);
     actions.setAttribute('role', 'alertdialog');
     actions.append(
@@ -679,6 +722,8 @@ function renderDialog(key: string, e: Entry): void {
     // Keys go to the document either way; a field that is no longer drawn must not keep them.
     if (focused instanceof HTMLTextAreaElement || !focused || !focused.isConnected) app.focus({ preventScroll: true });
   }
+  // A question asked back (Discard?, long answer, a permission's pick) is where the eyes go next.
+  if (v.confirm || pick) actions.scrollIntoView({ block: 'nearest' });
 }
 
 // ------------------------------------------------------------------ keys (a desktop keyboard)
@@ -700,6 +745,7 @@ document.addEventListener('keydown', (ev) => {
     return;
   }
   const k = ev.key === 'Tab' && ev.shiftKey ? 'BackTab' : ev.key;
+  pendingPick = undefined;
   const target = ev.target as HTMLElement;
   // A focused button (the back button, a tab) takes Enter and Space itself.
   if (target instanceof HTMLButtonElement && (k === 'Enter' || k === ' ')) return;
@@ -736,6 +782,9 @@ document.addEventListener('keydown', (ev) => {
 });
 
 // ------------------------------------------------------------------ start
+
+// Set once: a finger has no keys to hint at and no cursor to follow (style.css).
+document.documentElement.classList.toggle('touch', matchMedia('(pointer: coarse)').matches);
 
 // A tap on a notification the service worker showed.
 if ('serviceWorker' in navigator) {
