@@ -111,7 +111,9 @@ class Session {
     this.page = await this.context.newPage();
     // A CSP refusal or a script error is a failure whatever the scenario checks.
     this.page.on('console', (m) => {
-      if (m.type() === 'error' && !/WebSocket connection to .* failed/.test(m.text())) this.problems.push(`console: ${m.text()}`);
+      if (m.type() !== 'error' || /WebSocket connection to .* failed/.test(m.text())) return;
+      if (this.expect401 && /status of 401/.test(m.text())) return;
+      this.problems.push(`console: ${m.text()}`);
     });
     this.page.on('pageerror', (e) => this.problems.push(`page error: ${e.stack || e.message}`));
     log(`opening ${this.server.origin}/?token=…`);
@@ -519,6 +521,18 @@ const scenarios = {
     await s.press('Escape'); // nothing answered: cancelled at once
     const c = await s.nextAnswer(2);
     assert.deepEqual(c, { type: 'answer', key: '8:ask-2', outcome: { answered: false, cancelled: true } });
+  },
+
+  // A new token (askhost web --new-token): the old cookie opens nothing, and the page says how to
+  // get back in rather than reconnecting for ever in silence.
+  async signed_out(s) {
+    s.expect401 = true;
+    s.server.rotate();
+    s.server.drop();
+    await s.page.locator('#conn.signed-out', { hasText: 'Not signed in: open the address askhost web printed (askhost web --url)' }).waitFor();
+    await s.checkPhoneLayout();
+    await s.shot('signed-out');
+    await s.notReloaded();
   },
 
   // Notifications: asked for from the button; a question arriving while the page is hidden notifies.

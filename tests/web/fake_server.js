@@ -74,6 +74,12 @@ class FakeWebServer extends EventEmitter {
     this.sockets.clear();
   }
 
+  /** A new session secret, as a new token gives: the page's cookie no longer opens anything. */
+  rotate() {
+    this.token = crypto.randomBytes(16).toString('hex');
+    this.cookie = crypto.createHash('sha256').update('session:' + this.token).digest('hex');
+  }
+
   get connections() {
     return this.sockets.size;
   }
