@@ -1,7 +1,6 @@
 """What the end-to-end tests with real agent CLIs share: where `./dev agents` put the CLIs, the
 mock model API (mock_llm.py) on 127.0.0.1, the agents' offline environment, and the loopback-only
 network namespace each case runs in when the machine allows it."""
-import atexit
 import glob
 import json
 import os
@@ -12,7 +11,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import ASKHOST, Skip, check, main, wait_for  # noqa: E402
+from harness import ASKHOST, Skip, at_end, check, main, wait_for  # noqa: E402
 
 AGENTS_DIR = os.environ.get("ASKHOST_AGENTS_DIR") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "askhost-agents")
@@ -44,7 +43,7 @@ class Mock:
         portfile = wd.file("model-port")
         self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "mock_llm.py"), script, self.record,
                                       portfile], stderr=open(wd.file("mock-stderr.txt"), "wb"))
-        atexit.register(self.stop)  # also when the case fails
+        at_end(self.stop)  # also when the case fails
         self.port = int(wait_for(lambda: os.path.exists(portfile) and open(portfile).read(), what="the mock"))
 
     def requests(self):

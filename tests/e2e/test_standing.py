@@ -12,7 +12,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import ASKHOST, Editor, Tmux, Workdir, case, check, equal, wait_for  # noqa: E402
+from harness import ASKHOST, Editor, Tmux, Workdir, case, check, end_processes, equal, wait_for  # noqa: E402
 from e2e_common import (TIMEOUT, Mock, agent_bin, agent_env, doc_snippet, run_cases,  # noqa: E402
                         with_askhost_on_path, write_codex_config)
 
@@ -47,8 +47,21 @@ def codex_tui(wd, mock, project):
 
 
 def cleanup_codex(wd):
+    """The Codex TUI starts an app-server daemon (`codex app-server --listen unix://
+    --managed-daemon`, with its `daemon pid-update-loop`) that outlives the TUI with init as
+    parent: stopped as Codex says (`codex app-server daemon stop` in the same CODEX_HOME); what
+    that leaves (the pid-update-loop) the harness ends at the end of the case, as it ends every
+    process whose command line or folders lie in the case's folder."""
+    home = wd.file("codex_home")
+    codex = agent_bin("openai-codex", "codex")
+    try:
+        subprocess.run([codex, "app-server", "daemon", "stop"], env=dict(os.environ, CODEX_HOME=home, HOME=wd.file("home")),
+                       stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pass
+    end_processes([home])
     # The Codex TUI copies its app-server (~300 MB) into CODEX_HOME/packages.
-    shutil.rmtree(wd.file("codex_home"), ignore_errors=True)
+    shutil.rmtree(home, ignore_errors=True)
 
 
 def type_prompt(t, text, ready):

@@ -3,10 +3,15 @@
 A test file defines cases with @case and ends with `main()`. meson asks the file for its cases
 (`--list`) and registers one test per case; `python3 FILE CASE` runs one. Exit 0 = pass,
 1 = fail (with a message saying what differed), 77 = skipped.
+
+A case leaves nothing behind: when it ends, `finish` ends every process still tied to one of its
+Workdirs (the agents' daemons too, e.g. Codex's app-server, which outlives its TUI with init as
+parent) and removes the Workdirs, or keeps them when the case failed and prints where they are.
 """
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -19,6 +24,8 @@ SCRIPTED_AGENT = os.path.join(ROOT, "tests", "agents", "scripted-agent")
 DEMO_AGENT = os.path.join(ROOT, "plugins", "native", "demo-agent")
 
 _cases = {}
+_workdirs = []  # every Workdir this process made: finish() ends their processes and removes them
+_at_end = []  # what finish() runs first (a mock server's stop, ...)
 
 
 class Failure(Exception):
@@ -45,10 +52,11 @@ def equal(actual, expected, what="value"):
 
 
 class Workdir:
-    """A private temporary directory, removed unless the test failed."""
+    """A private temporary directory, removed unless the test failed (see finish)."""
 
     def __init__(self):
         self.path = tempfile.mkdtemp(prefix="askhost-test-")
+        _workdirs.append(self)
         self.script_count = 0
         # A test that waits with nobody to ask must not open a tmux popup in the terminal the
         # suite runs in (a developer's tmux): popups are off unless a test turns them on.
@@ -132,6 +140,106 @@ def wait_for(predicate, timeout=10.0, interval=0.05, what="condition"):
         time.sleep(interval)
 
 
+def at_end(fn):
+    """Runs fn when the case ends, passed or failed, before its leftover processes are looked for."""
+    _at_end.append(fn)
+
+
+def _under(path, roots):
+    return any(path == r or path.startswith(r + "/") for r in roots)
+
+
+def processes_in(roots, exclude=(), ignore_vars=()):
+    """[(pid, command line)] of the live processes tied to a folder in roots: their command line
+    names a path in one, or their working directory, executable or an environment variable (HOME,
+    XDG_RUNTIME_DIR, CODEX_HOME, ...) lies in one. Zombies, the pids in exclude and the variables
+    named in ignore_vars are left out."""
+    roots = sorted({os.path.realpath(r) for r in roots} | {os.path.abspath(r) for r in roots})
+    found = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit() or int(d) in exclude:
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    continue
+            with open(f"/proc/{d}/cmdline", "rb") as f:
+                argv = [a.decode("utf-8", "replace") for a in f.read().split(b"\0") if a]
+        except OSError:
+            continue  # gone meanwhile
+        places = []
+        # Each of these may be refused (a kernel thread, a process of another user namespace).
+        for link in ("cwd", "exe"):
+            try:
+                places.append(os.readlink(f"/proc/{d}/{link}").removesuffix(" (deleted)"))
+            except OSError:
+                pass
+        try:
+            with open(f"/proc/{d}/environ", "rb") as f:
+                env = [v.decode("utf-8", "replace").partition("=") for v in f.read().split(b"\0")]
+            places += [value for name, _, value in env if name not in ignore_vars]
+        except OSError:
+            pass
+        if any(r in a for a in argv for r in roots) or any(_under(p, roots) for p in places if p):
+            found.append((int(d), " ".join(argv)))
+    return found
+
+
+def end_processes(roots, exclude=(), ignore_vars=()):
+    """Ends the processes tied to roots (SIGTERM, then SIGKILL for those still there after a few
+    seconds). Returns [(pid, command line)] of those it found and the ones that outlived SIGKILL."""
+    exclude = set(exclude) | {os.getpid()}
+    found = processes_in(roots, exclude, ignore_vars)
+    for sig, patience in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 5.0)):
+        left = processes_in(roots, exclude, ignore_vars)
+        for pid, _ in left:
+            try:
+                os.kill(pid, sig)
+            except OSError:
+                pass
+        deadline = time.monotonic() + patience
+        while left and time.monotonic() < deadline:
+            time.sleep(0.1)
+            left = processes_in(roots, exclude, ignore_vars)
+    return found, processes_in(roots, exclude, ignore_vars)
+
+
+def finish(passed):
+    """Ends the case: runs the at_end hooks, ends every process still tied to its Workdirs and
+    checks that none is left, then removes the Workdirs when the case passed (or skipped), else
+    keeps them and prints their paths. Returns False when a process could not be ended."""
+    while _at_end:
+        try:
+            _at_end.pop()()
+        except Exception as e:  # a hook's failure must not keep the rest from running
+            print(f"cleanup: {e!r}")
+    roots = [wd.path for wd in _workdirs]
+    if not roots:
+        return True
+    # What the case itself stopped may still be on its way out: a moment to go by itself (an
+    # `askhost --stdio` whose pipes the case still holds goes only when told).
+    deadline = time.monotonic() + 0.5
+    while processes_in(roots, {os.getpid()}) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    ended, alive = end_processes(roots)
+    for pid, argv in ended:
+        print(f"ended a process the case left: {pid} {argv[:300]}")
+    for pid, argv in alive:
+        print(f"FAIL: a process of the case outlived SIGKILL: {pid} {argv[:300]}")
+    if passed and not alive:
+        for wd in _workdirs:
+            shutil.rmtree(wd.path, ignore_errors=True)
+    else:
+        for wd in _workdirs:
+            print(f"kept the case's folder: {wd.path}")
+    _workdirs.clear()
+    return not alive
+
+
+def _terminated(signum, frame):
+    raise Failure("terminated (SIGTERM: the test's time ran out?)")
+
+
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--list":
         print("\n".join(_cases))
@@ -139,16 +247,24 @@ def main():
     if len(sys.argv) < 2 or sys.argv[1] not in _cases:
         print(f"usage: {sys.argv[0]} --list | CASE  (cases: {', '.join(_cases)})", file=sys.stderr)
         return 2
+    signal.signal(signal.SIGTERM, _terminated)  # meson's timeout: still end what the case started
     try:
         _cases[sys.argv[1]]()
+        rc = 0
     except Skip as s:
         print(f"SKIP: {s}")
-        return 77
+        rc = 77
     except Failure as f:
         print(f"FAIL: {f}")
-        return 1
-    print("ok")
-    return 0
+        rc = 1
+    except BaseException:
+        finish(False)
+        raise
+    if not finish(rc != 1):
+        rc = 1
+    if rc == 0:
+        print("ok")
+    return rc
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import threading
 import time
 
 from harness import (host_socket, ASKHOST, DATABASE_Q, NAME_Q, Editor, Failure, Workdir, agent_pids, answer_of, ask_request,
-                     case, check, equal, main, wait_for)
+                     case, check, equal, main, run, wait_for)
 
 
 def responses(wd, record="record.jsonl"):
@@ -321,26 +321,54 @@ def two_clients_answer_at_the_same_moment():
 
 # ---- askhost itself ----------------------------------------------------------------------------------
 
-def journal_records(wd):
+def journal_records(wd, kills):
+    """The whole records of the session's journals, each journal held to its rule (docs/files.md,
+    "Reading"; Journal::append in host/store/journal.cpp): a host killed while writing may leave
+    its last record cut short, and the next host to append to that journal ends the torn line
+    with a newline before its own records. So a torn line is a cut-off record (it starts with
+    `{`) that ends its run: after it come only the file's end or the records of later runs (none
+    of its own run's or an earlier run's), and there is at most one per kill."""
     d = wd.file("state/askhost/sessions")
     recs = []
     for name in os.listdir(d) if os.path.isdir(d) else []:
         with open(os.path.join(d, name)) as f:
             lines = f.read().split("\n")
+        runs = []  # the runs in the order their records appear
+        torn = []  # (line number, the run of the whole record before it)
         for i, line in enumerate(lines):
             if not line.strip():
                 continue
             try:
-                recs.append(json.loads(line))
+                rec = json.loads(line)
             except ValueError:
-                check(i == len(lines) - 1, f"{name}: line {i + 1} of {len(lines)} is torn, not the last")
+                check(line.startswith("{"), f"{name}: line {i + 1} is not a cut-off record: {line[:80]!r}")
+                torn.append((i + 1, runs[-1] if runs else None))
+                continue
+            recs.append(rec)
+            run = rec.get("run")
+            if run not in runs:
+                runs.append(run)
+            check(run == runs[-1], f"{name}: line {i + 1}: run {run} writes again after run {runs[-1]}")
+            for line_no, before in torn:
+                check(run != before, f"{name}: line {line_no} is torn, yet its run {before} wrote line {i + 1}")
+        check(len(torn) <= kills, f"{name}: {len(torn)} torn lines ({[n for n, _ in torn]}) after {kills} kills")
     return recs
 
 
 @case
 def sigkill_while_journalling_loses_no_answer_and_leaves_no_orphan():
+    seed = int(os.environ.get("ASKHOST_TEST_SEED") or time.time_ns() % 2**32)
+    try:
+        kill_while_journalling(random.Random(seed))
+    except Failure as f:
+        raise Failure(f"{f}\n(seed {seed}: ASKHOST_TEST_SEED={seed} runs the case with the same kill delays)")
+
+
+def kill_while_journalling(rng):
+    """Four hosts in turn on one session, each SIGKILLed while it journals the answers it hands
+    back, at a random moment; the journal it leaves is checked against its rule after each kill."""
     wd = Workdir()
-    rng = random.Random(int(os.environ.get("ASKHOST_TEST_SEED", time.time())))
+    tears = []  # the records torn as a kill mid-write tears them
     for k in range(4):
         record = f"kill{k}.jsonl"
         steps = []
@@ -372,7 +400,7 @@ def sigkill_while_journalling_loses_no_answer_and_leaves_no_orphan():
         stop.set()
         t.join()
         got = responses(wd, record)
-        recs = journal_records(wd)
+        recs = journal_records(wd, kills=k + 1)
         answered = {r["questions"][0]["question"] for r in recs
                     if r.get("type") == "outcome" and r.get("outcome") == "answered"}
         for r in got:
@@ -381,6 +409,39 @@ def sigkill_while_journalling_loses_no_answer_and_leaves_no_orphan():
             check(q in answered, f"kill {k}: {q!r} was handed to the agent but is not in the journal")
         # The agent must not outlive askhost (it would be an orphan, adopted by init).
         gone(pids, "the agent to end with askhost", timeout=10)
+        for cut in tears:  # ended by the next host, which wrote on a line of its own after it
+            check(cut in journal_lines(wd), f"kill {k}: the torn record {cut[:60]!r}... is not a line of its own")
+        if k % 2 == 0:
+            # A kill lands inside a record's write only now and then: tear the killed host's
+            # last record as such a kill does, so that every run sees the next host end it.
+            tears.append(tear_last_record(wd, rng))
+    # askhost's own reader skips each torn line with a warning that names it.
+    r = run(["history", "--session", "killed", "--json"], wd)
+    equal(r.returncode, 0, "askhost history's exit code")
+    warnings = json.loads(r.stdout)["warnings"]
+    for n in [i + 1 for i, line in enumerate(journal_lines(wd)) if line in tears]:
+        check(f"line {n}: torn record (askhost stopped while writing it), skipped" in warnings,
+              f"askhost history names the torn line {n}: {warnings}")
+    check(all("torn" in w for w in warnings), f"only torn lines are skipped: {warnings}")
+
+
+def journal_lines(wd):
+    with open(wd.file("state/askhost/sessions/killed.jsonl")) as f:
+        return f.read().split("\n")
+
+
+def tear_last_record(wd, rng):
+    """Cuts the journal's last record short (its newline and a random part of its end gone), as a
+    kill in the middle of its write leaves it; returns what is left of it."""
+    path = wd.file("state/askhost/sessions/killed.jsonl")
+    with open(path, "rb") as f:
+        data = f.read()
+    check(data.endswith(b"\n"), "the journal ends with a whole record before the tear")
+    start = data.rfind(b"\n", 0, len(data) - 1) + 1
+    cut = start + rng.randint(1, len(data) - 1 - start - 1)
+    with open(path, "r+b") as f:
+        f.truncate(cut)
+    return data[start:cut].decode()
 
 
 @case

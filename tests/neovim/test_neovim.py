@@ -17,7 +17,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))  # meson's --list runs without PYTHONPATH
 
-from harness import ROOT, SCRIPTED_AGENT, ASKHOST, DATABASE_Q, Workdir, ask_request  # noqa: E402
+from harness import ROOT, SCRIPTED_AGENT, ASKHOST, DATABASE_Q, Workdir, ask_request, finish  # noqa: E402
 PLUGIN = os.path.join(ROOT, "editor-bridges", "neovim")
 CASES_LUA = os.path.join(HERE, "cases.lua")
 RUN_LUA = os.path.join(HERE, "run.lua")
@@ -157,12 +157,16 @@ def main():
     if shutil.which("nvim") is None:
         print("SKIP: nvim is not installed")
         return 77
-    if name == SCREEN_CASE:
-        return run_screen()
-    if name not in lua_cases():
+    if name not in lua_cases() + [SCREEN_CASE]:
         print(f"no such case: {name}", file=sys.stderr)
         return 2
-    return run_headless(name)
+    try:
+        rc = run_screen() if name == SCREEN_CASE else run_headless(name)
+    except BaseException:
+        finish(False)
+        raise
+    # The case's folder goes when it passed; a process it left is ended either way.
+    return rc if finish(rc == 0) else 1
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
-from harness import Editor, Failure, Workdir  # noqa: E402
+from harness import Editor, Failure, Workdir, finish  # noqa: E402
 
 
 def parse(path):
@@ -169,6 +169,9 @@ def main():
         run(sys.argv[1])
     except Failure as f:
         print(f"FAIL: {f}")
+        finish(False)
+        return 1
+    if not finish(True):
         return 1
     print("ok")
     return 0
