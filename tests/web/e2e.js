@@ -10,13 +10,17 @@
 'use strict';
 
 const assert = require('node:assert/strict');
+const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
+const readline = require('node:readline');
 const { FakeWebServer } = require('./fake_server');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const PLAYWRIGHT = path.join(REPO, 'editor-bridges', 'vscode', 'node_modules', 'playwright-core');
 const CHROMIUM = process.env.ASKHOST_CHROMIUM || '/usr/bin/chromium';
+const ASKHOST = process.env.ASKHOST || path.join(REPO, 'build', 'askhost');
 const SHOTS = process.env.ASKHOST_WEB_SHOTS || path.join(REPO, 'build', 'web-e2e');
 const SKIP = 77;
 
@@ -75,10 +79,90 @@ const PERMISSION = {
 
 // ------------------------------------------------------------------ the session
 
+/** The real `askhost web`, in a folder of its own (state, runtime, config: its own registry), with
+ *  the real hosts the scenario starts there. The same listen()/origin/close() as FakeWebServer. */
+class RealWeb {
+  constructor() {
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askhost-web-e2e-'));
+    for (const d of ['run', 'state', 'config/askhost', 'work']) fs.mkdirSync(path.join(this.dir, d), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(this.dir, 'config', 'askhost', 'config'), 'tmux-popup = false\n');
+    this.workspace = path.join(this.dir, 'work');
+    this.children = [];
+  }
+
+  env() {
+    return {
+      ...process.env,
+      HOME: this.dir,
+      XDG_RUNTIME_DIR: path.join(this.dir, 'run'),
+      XDG_STATE_HOME: path.join(this.dir, 'state'),
+      XDG_CONFIG_HOME: path.join(this.dir, 'config'),
+    };
+  }
+
+  /** Its own process group, so that stopping it stops everything it started. */
+  spawn(args, opts = {}) {
+    const child = spawn(ASKHOST, args, { env: this.env(), cwd: opts.cwd || this.dir, detached: true, stdio: ['pipe', 'pipe', fs.openSync(path.join(this.dir, `${args[0]}-stderr.txt`), 'a')] });
+    this.children.push(child);
+    return child;
+  }
+
+  async listen() {
+    this.web = this.spawn(['web', '--listen', '127.0.0.1:0']);
+    const first = await new Promise((resolve, reject) => {
+      const rl = readline.createInterface({ input: this.web.stdout });
+      rl.once('line', (line) => resolve(line.trim()));
+      this.web.once('exit', (code) => reject(new Error(`askhost web ended (${code}) before its URL`)));
+    });
+    const u = new URL(first);
+    this.origin = u.origin;
+    return first;
+  }
+
+  /** `askhost mcp` as an MCP agent runs it, asking with no editor anywhere: it waits as a host. */
+  async mcpAsk(questions, clientName) {
+    const child = this.spawn(['mcp'], { cwd: this.workspace });
+    const lines = readline.createInterface({ input: child.stdout });
+    const replies = new Map();
+    const waiting = new Map();
+    lines.on('line', (l) => {
+      const m = JSON.parse(l);
+      if (waiting.has(m.id)) waiting.get(m.id)(m);
+      else replies.set(m.id, m);
+    });
+    const request = (id, method, params) => {
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+      return new Promise((resolve) => (replies.has(id) ? resolve(replies.get(id)) : waiting.set(id, resolve)));
+    };
+    await request(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: clientName, version: '1' } });
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+    return request(2, 'tools/call', { name: 'ask_user_question', arguments: { questions } });
+  }
+
+  async close() {
+    for (const c of this.children) {
+      if (c.exitCode === null && c.signalCode === null) {
+        try {
+          process.kill(-c.pid, 'SIGTERM');
+        } catch {
+          // already gone
+        }
+        await new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', r)));
+      }
+    }
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Whether this askhost has `askhost web` (the server side of issue 30). */
+function hasWeb() {
+  return fs.existsSync(ASKHOST) && spawnSync(ASKHOST, ['web', '--help'], { encoding: 'utf8' }).status === 0;
+}
+
 class Session {
-  constructor(name) {
+  constructor(name, real) {
     this.name = name;
-    this.server = new FakeWebServer();
+    this.server = real ? new RealWeb() : new FakeWebServer();
     this.problems = [];
   }
 
@@ -478,6 +562,37 @@ const scenarios = {
     assert.deepEqual(shown, [{ title: 'claude · hook asks', body: 'Bash: rm -rf build', tag: '6:ask-1' }]);
   },
 
+  // The real askhost web over a real host: askhost mcp asks (as Codex would) with no editor for the
+  // folder, so it waits as a host of its own; the page shows it without a reload, a tap answers,
+  // and the MCP tool result carries the answer to the agent.
+  async real_mcp(s) {
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    const question = {
+      question: 'Which database should we use?',
+      header: 'Database',
+      multiSelect: false,
+      options: [
+        { label: 'PostgreSQL', description: 'Battle-tested relational DB' },
+        { label: 'SQLite', description: 'Lightweight, file-based' },
+      ],
+    };
+    log('askhost mcp asks');
+    const reply = s.server.mcpAsk([question], 'codex-mcp-client');
+    const item = s.askButton(question.question);
+    await item.waitFor();
+    await s.notReloaded();
+    assert.match(await item.innerText(), /codex · MCP/);
+    assert.ok((await item.innerText()).includes(s.server.workspace), 'the workspace is shown');
+    await s.shot('list');
+    await s.tap(item, 'the question');
+    await s.tap(s.option('SQLite'), 'SQLite');
+    const r = await reply;
+    const text = r.result.content.map((c) => c.text).join('');
+    assert.match(text, /"Which database should we use\?"="SQLite"/, `the agent's tool result: ${text}`);
+    await s.page.locator('.banner', { hasText: 'Answer sent to codex · MCP.' }).waitFor();
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+  },
+
   // A desktop: the keys of docs/dialog.md, no mouse. Tab to the question, Enter opens it, j moves,
   // n writes the note, Enter picks, typing and Enter answer the free text, Enter submits; Esc cancels.
   async keyboard(s) {
@@ -556,6 +671,7 @@ const scenarios = {
   },
 };
 
+const REAL = new Set(['real_mcp']);
 const OPTIONS = { notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true } };
 
 async function main() {
@@ -577,7 +693,11 @@ async function main() {
     console.log('SKIP: playwright-core is not installed in editor-bridges/vscode/node_modules (./dev vscode-setup)');
     return SKIP;
   }
-  const s = new Session(arg);
+  if (REAL.has(arg) && !hasWeb()) {
+    console.log(`SKIP: ${ASKHOST} has no \`askhost web\` (the server side of issue 30 is not in this build)`);
+    return SKIP;
+  }
+  const s = new Session(arg, REAL.has(arg));
   try {
     await s.start(OPTIONS[arg]);
     await scenario(s);
