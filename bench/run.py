@@ -28,6 +28,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
+NO_RUNTIME_DIR = object()  # env(): XDG_RUNTIME_DIR left unset
+
+
 def pct(sorted_values, p):
     return sorted_values[min(len(sorted_values) - 1, int(len(sorted_values) * p))]
 
@@ -51,8 +54,14 @@ class Bench:
 
     def env(self, state=None):
         e = dict(os.environ)
-        e["XDG_STATE_HOME"] = state or self.state
-        e["XDG_RUNTIME_DIR"] = self.tmp
+        if state is NO_RUNTIME_DIR:
+            # ssh sessions, containers, agents that strip the environment (Codex): askhost's
+            # sockets and registry fall back to /tmp/askhost-UID, on disk where /tmp is.
+            e["XDG_STATE_HOME"] = self.state
+            e.pop("XDG_RUNTIME_DIR", None)
+        else:
+            e["XDG_STATE_HOME"] = state or self.state
+            e["XDG_RUNTIME_DIR"] = self.tmp
         return e
 
     def run(self, argv, env=None):
@@ -70,6 +79,10 @@ class Bench:
                     ("askhost", [self.editor, "rpc", "--", self.askhost, "--stdio", "--"] + agent, None)]
         if self.baseline:
             programs.append((self.base_name, [self.editor, "rpc", "--", self.baseline, "--stdio", "--"] + agent, None))
+        # A write on a question's path shows here: the runtime directory on disk.
+        programs.append(("askhost, XDG_RUNTIME_DIR unset", programs[1][1], NO_RUNTIME_DIR))
+        if self.baseline:
+            programs.append((self.base_name + ", XDG_RUNTIME_DIR unset", programs[2][1], NO_RUNTIME_DIR))
         if os.path.isdir("/dev/shm"):
             shm = tempfile.mkdtemp(prefix="askhost-bench-state-", dir="/dev/shm")
             programs.append(("askhost, journal on tmpfs", programs[1][1], shm))
@@ -77,9 +90,12 @@ class Bench:
             programs.append(("Node relay (vscode-jsonrpc)",
                              [self.editor, "rpc", "--", self.node, os.path.join(HERE, "relay.mjs"), "--"] + agent, None))
         results = {name: {"p50": [], "p99": []} for name, _, _ in programs}
+        # Pinned to one CPU (--pin): agent, askhost and editor share it, so the figure is the work
+        # done, not how the scheduler spreads three processes over idle cores.
+        pin = ["taskset", "-c", str(self.args.pin)] if self.args.pin is not None and shutil.which("taskset") else []
         for _ in range(rounds):
             for name, argv, state in programs:
-                self.run(argv, env=self.env(state))
+                self.run(pin + argv, env=self.env(state))
                 with open(out) as f:
                     v = sorted(int(x) for x in f)
                 results[name]["p50"].append(pct(v, 0.50) / 1000)
@@ -87,7 +103,8 @@ class Bench:
         med = {k: (statistics.median(r["p50"]), statistics.median(r["p99"])) for k, r in results.items()}
         floor = med["direct pipe (floor)"][0]
         ask = med["askhost"][0]
-        print(f"\nQuestion round trip ({n} per round, {rounds} rounds; medians of each round's p50/p99)")
+        print(f"\nQuestion round trip ({n} per round, {rounds} rounds; medians of each round's p50/p99"
+              f"{'; pinned to CPU ' + str(self.args.pin) if pin else ''})")
         print(f"  {'program':32} {'p50 µs':>10} {'p99 µs':>10}  ratio")
         # What a program in the middle adds to the direct pipe: the part it is responsible for.
         ask_added = ask - floor
@@ -265,6 +282,7 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build-bench"))
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--roundtrips", type=int, default=2000)
+    ap.add_argument("--pin", type=int, metavar="CPU", help="run the round trips pinned to this CPU (taskset)")
     ap.add_argument("--output-mb", type=int, default=100)
     ap.add_argument("--only", choices=["roundtrip", "mcp", "output", "memory", "instructions"], action="append")
     ap.add_argument("--markdown", help="also write the table as markdown to this file")

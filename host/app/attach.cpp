@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <variant>
 
 #include <unistd.h>
 
@@ -28,16 +29,14 @@ namespace askhost {
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: askhost attach [SOCKET | --next] [--popup]\n"
-    "Attach to a running askhost and answer its questions in this terminal.\n"
-    "--next attaches to the host whose questions have waited longest (askhost status) and ends\n"
-    "once nothing waits there, e.g. in a tmux popup:\n"
-    "  bind-key A display-popup -E \"askhost attach --next\"\n"
-    "--popup ends once nothing waits and drops the keys typed in the moment a question opens\n"
-    "(how askhost opens it in a tmux popup over the agent that asks).\n"
-    "SOCKET defaults to $ASKHOST_SOCKET, else the host whose workspace holds this directory\n"
-    "(the deepest one; see `askhost hosts`).\n";
+constexpr cli::Option kOptions[] = {
+    {.name = "next",
+     .help = "the host whose questions have waited longest (askhost status); ends once nothing\n"
+             "waits there, e.g. in a tmux popup: bind-key A display-popup -E \"askhost attach --next\""},
+    {.name = "popup",
+     .help = "end once nothing waits, and drop the keys typed in the moment a question opens\n"
+             "(how askhost opens it in a tmux popup over the agent that asks)"},
+};
 
 // The Ask an ask/show request carries, checked like an agent's (lenient: the host already checked).
 struct AskShowParams {
@@ -59,26 +58,28 @@ json::Status from_json(const rapidjson::Value& v, AskShowParams& out, const json
 
 }  // namespace
 
+const cli::Command kAttachCommand{
+    .name = "attach",
+    .synopsis = "[SOCKET | --next] [--popup]",
+    .summary =
+        "answer a running host's questions in this terminal\n(default: the host of this directory's workspace;\n"
+        "--next: the oldest waiting question of any host)",
+    .about = "Attach to a running askhost and answer its questions in this terminal.",
+    .options = kOptions,
+    .operand = "SOCKET",
+    .operand_help =
+        "the host's socket; default: $ASKHOST_SOCKET, else the host whose workspace\n"
+        "holds this directory (the deepest one; see `askhost hosts`)",
+    .max_operands = 1,
+};
+
 int run_attach(const std::vector<std::string>& args) {
-    bool next = false, popup = false;
-    std::vector<std::string> sockets;
-    for (const auto& a : args) {
-        if (a == "-h" || a == "--help") {
-            write_all(1, kUsage);
-            return 0;
-        }
-        if (a == "--next") next = true;
-        else if (a == "--popup") popup = true;
-        else if (a.rfind('-', 0) == 0) {
-            write_all(2, "askhost attach: unknown option " + a + "\n" + kUsage);
-            return 2;
-        } else sockets.push_back(a);
-    }
-    if (sockets.size() > 1 || (next && !sockets.empty())) {
-        write_all(2, std::string("askhost attach: ") + (next ? "--next takes no SOCKET" : "too many arguments") + "\n" +
-                         kUsage);
-        return 2;
-    }
+    auto read = cli::read(args, kAttachCommand);
+    if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
+    const cli::Args& a = std::get<cli::Args>(read);
+    const bool next = a.has("next"), popup = a.has("popup");
+    const std::vector<std::string>& sockets = a.operands;
+    if (next && !sockets.empty()) return cli::usage_error(kAttachCommand, "--next takes no SOCKET").print();
     // Both end once nothing waits; a popup also drops the keys typed the moment it opened.
     const bool until_idle = next || popup;
 #if !ASKHOST_HAVE_TUI

@@ -4,8 +4,11 @@
 #include <string>
 #include <vector>
 
+#include "core/command_line.hpp"
+
 namespace askhost {
 
+extern const cli::Command kAttachCommand;
 int run_attach(const std::vector<std::string>& args);
 
 }  // namespace askhost

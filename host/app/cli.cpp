@@ -3,6 +3,13 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
+
+#include "app/attach.hpp"
+#include "app/hosts_command.hpp"
+#include "app/store_commands.hpp"
+#include "core/fd_io.hpp"
+#include "json/json_codec.hpp"
 
 namespace askhost {
 
@@ -16,58 +23,66 @@ std::string_view mode_name(Mode m) {
     return "auto";
 }
 
-std::string usage_text() {
-    return R"(askhost: show an LLM agent's questions where you are, and hand the answers back.
+namespace {
 
-Usage:
-  askhost [MODE] [OPTIONS] -- AGENT [ARGS...]   run AGENT and answer its questions
-  askhost mcp                                   MCP stdio server with the ask_user_question tool
-  askhost attach [SOCKET | --next]              answer a running host's questions in this terminal
-                                                (default: the host of this directory's workspace;
-                                                --next: the oldest waiting question of any host)
-  askhost hosts [--json]                        the running hosts and the one this directory uses
-  askhost status [--tmux|--json]                how many questions wait, over every host
-  askhost jump                                  tmux: go to the pane of the agent that asks
-  askhost hook                                  Claude Code hook: its questions and permissions
-                                                asked in the host of its workspace
-  askhost answer [JSON | --file F | --text T | --edit]
-                                                answer the pending-questions file
-  askhost questions [show|clear] [--json]       the pending questions
-  askhost history [--session ID] [--json|--summary] | --list
-                                                what was asked and answered
-  askhost --help | --version
+constexpr cli::Option kRunOptions[] = {
+    {.name = "stdio",
+     .help = "speak the editor protocol (JSON-RPC, Content-Length frames) on stdio",
+     .heading = "Modes (default: --tui when stdin and stdout are a terminal, else --print):"},
+    {.name = "tui", .help = "ask in a dialog on the terminal (/dev/tty)"},
+    {.name = "print", .help = "write the pending-questions file and tell the agent to come back later"},
+    {.name = "profile",
+     .value = "strict|lenient",
+     .help = "question rules (default: the adapter's; native: lenient)",
+     .heading = "Options:"},
+    {.name = "answers", .value = "JSON", .help = "pre-answer the next question set (JSON array, in question order)"},
+    {.name = "timeout", .value = "SECONDS", .help = "give up waiting after SECONDS (the agent gets \"timedOut\")"},
+    {.name = "pending-file",
+     .value = "PATH",
+     .help = "pending-questions file (default .askhost/pending-questions.json)"},
+    {.name = "session",
+     .value = "ID",
+     .help = "name or continue a session journal (default: a new one, or the\n"
+             "one whose answers wait in the pending-questions file)"},
+    {.name = "journal-sync",
+     .value = "WHEN",
+     .help = "when journal records reach the disk: deferred (default: written\n"
+             "before the answer is handed back, synced by a background thread\n"
+             "within about 10 ms) or always (fdatasync before the answer: survives\n"
+             "a power cut, costs a disk flush per record)"},
+    {.name = "adapter",
+     .value = "NAME",
+     .help = "auto|native|mcp|claude|pi|acp (default auto: from the agent's program name)"},
+    {.name = "allow-tools",
+     .value = "LIST",
+     .help = "tools the agent may use without asking (comma-separated; \"Bash,Edit\",\n"
+             "\"mcp__*\"); other tool-permission requests are shown as questions"},
+    {.name = "on-question",
+     .value = "CMD",
+     .help = "run CMD (split on spaces; '' and \"\" quote; no shell) when a question waits,\n"
+             "with ASKHOST_QUESTION, ASKHOST_QUESTION_COUNT, ASKHOST_AGENT and\n"
+             "ASKHOST_ASK_JSON in its environment"},
+    {.name = "prompt",
+     .value = "TEXT",
+     .help = "the first user message, for agents with a conversation (ACP, Claude\n"
+             "Code, pi); without --stdio the agent is ended after that turn"},
+    {.name = "version", .short_name = 'V', .help = "the version"},
+    {.name = "dump-options", .help = "every command's options as JSON (for the completions)", .hidden = true},
+};
 
-With --stdio and no AGENT, askhost is the editor's standing host: agents started anywhere in the
-editor's workspace (askhost mcp, askhost hook, askhost attach) find it and ask there.
+}  // namespace
 
-Modes (default: --tui when stdin and stdout are a terminal, else --print):
-  --stdio            speak the editor protocol (JSON-RPC, Content-Length frames) on stdio
-  --tui              ask in a dialog on the terminal (/dev/tty)
-  --print            write the pending-questions file and tell the agent to come back later
-
-Options:
-  --profile strict|lenient   question rules (default: the adapter's; native: lenient)
-  --answers JSON             pre-answer the next question set (JSON array, in question order)
-  --timeout SECONDS          give up waiting after SECONDS (the agent gets "timedOut")
-  --pending-file PATH        pending-questions file (default .askhost/pending-questions.json)
-  --session ID               name or continue a session journal (default: a new one, or the
-                             one whose answers wait in the pending-questions file)
-  --journal-sync WHEN         when journal records reach the disk: deferred (default: written
-                             before the answer is handed back, synced by a background thread
-                             within about 10 ms) or always (fdatasync before the answer: survives
-                             a power cut, costs a disk flush per record)
-  --adapter NAME             auto|native|mcp|claude|pi|acp (default auto: from the agent's program name)
-  --allow-tools LIST         tools the agent may use without asking (comma-separated; "Bash,Edit",
-                             "mcp__*"); other tool-permission requests are shown as questions
-  --on-question CMD          run CMD (split on spaces; '' and "" quote; no shell) when a question waits,
-                             with ASKHOST_QUESTION, ASKHOST_QUESTION_COUNT, ASKHOST_AGENT and
-                             ASKHOST_ASK_JSON in its environment
-  --prompt TEXT              the first user message, for agents with a conversation (ACP, Claude
-                             Code, pi); without --stdio the agent is ended after that turn
-  -h, --help                 this text
-  -V, --version              the version
-
-The agent speaks the native protocol unless its adapter says otherwise: one JSON object per
+const cli::Command kRunCommand{
+    .synopsis = "[MODE] [OPTIONS] -- AGENT [ARGS...]",
+    .summary = "run AGENT and answer its questions",
+    .about =
+        "With --stdio and no AGENT, askhost is the editor's standing host: agents started anywhere in the\n"
+        "editor's workspace (askhost mcp, askhost hook, askhost attach) find it and ask there.",
+    .options = kRunOptions,
+    .operand = "AGENT",
+    .max_operands = 1,
+    .operands_end_options = true,
+    .epilog = R"(The agent speaks the native protocol unless its adapter says otherwise: one JSON object per
 line, {"type":"ask_user_request",...} on its stdout, answered with {"type":"ask_user_response",...}
 on its stdin. See docs/protocol.md.
 
@@ -75,8 +90,108 @@ Files: the session journal is $XDG_STATE_HOME/askhost/sessions/ID.jsonl (default
 ~/.local/state); it and the pending-questions file are described in docs/files.md.
 
 Exit status: the agent's exit status (128+N when a signal N ended it); 2 for a usage error;
-127 when the agent's program is not found, 126 when it is found but cannot be executed.
-)";
+127 when the agent's program is not found, 126 when it is found but cannot be executed.)",
+};
+
+namespace {
+
+int answer_main(const std::vector<std::string>& args) {
+    FdOStream out(1), err(2);
+    return store::run_answer(args, out, err);
+}
+int questions_main(const std::vector<std::string>& args) {
+    FdOStream out(1), err(2);
+    return store::run_questions(args, out, err);
+}
+int history_main(const std::vector<std::string>& args) {
+    FdOStream out(1), err(2);
+    return store::run_history(args, out, err);
+}
+
+constexpr cli::Subcommand kBuiltins[] = {
+    {&kAttachCommand, run_attach},           {&kHostsCommand, run_hosts},
+    {&kStatusCommand, run_status},           {&kJumpCommand, run_jump},
+    {&store::kAnswerCommand, answer_main},   {&store::kQuestionsCommand, questions_main},
+    {&store::kHistoryCommand, history_main},
+};
+
+// "  askhost NAME SYNOPSIS", then the summary at column 48 (on the next line when it is longer).
+void usage_line(std::string& out, const cli::Command& c) {
+    constexpr std::size_t column = 48;
+    std::string left = "  askhost";
+    if (!c.name.empty()) left += " " + std::string(c.name);
+    if (!c.synopsis.empty()) left += " " + std::string(c.synopsis);
+    out += left;
+    out += left.size() + 2 > column ? "\n" + std::string(column, ' ') : std::string(column - left.size(), ' ');
+    for (char ch : c.summary) {
+        out += ch;
+        if (ch == '\n') out += std::string(column, ' ');
+    }
+    out += '\n';
+}
+
+}  // namespace
+
+std::span<const cli::Subcommand> builtin_subcommands() { return kBuiltins; }
+
+std::vector<cli::Subcommand> all_subcommands(const AdapterRegistry& registry) {
+    std::vector<cli::Subcommand> table(std::begin(kBuiltins), std::end(kBuiltins));
+    for (const auto& adapter : registry.all())
+        for (const auto& c : adapter.commands) table.push_back(c);
+    return table;
+}
+
+const cli::Subcommand* find_subcommand(std::span<const cli::Subcommand> table, std::string_view name) {
+    for (const auto& s : table)
+        if (s.spec && s.run && s.spec->name == name) return &s;
+    return nullptr;
+}
+
+std::string usage_text(std::span<const cli::Subcommand> table) {
+    std::string out = "askhost: show an LLM agent's questions where you are, and hand the answers back.\n\nUsage:\n";
+    usage_line(out, kRunCommand);
+    for (const auto& s : table) usage_line(out, *s.spec);
+    out += "  askhost --help | --version\n\n";
+    out += std::string(kRunCommand.about) + "\n\n" + cli::options_text(kRunCommand);
+    out += "\nEvery subcommand has its own --help (askhost attach --help).\n\n";
+    out += std::string(kRunCommand.epilog) + "\n";
+    return out;
+}
+
+namespace {
+
+struct OptionJson {
+    const cli::Option& o;
+};
+void to_json(const OptionJson& r, json::Writer& w) {
+    json::ObjectWriter o(w);
+    o.field("name", r.o.name).field("short", std::string(r.o.short_name ? 1 : 0, r.o.short_name));
+    o.field("value", r.o.value).field("hidden", r.o.hidden);
+}
+
+struct CommandJson {
+    const cli::Command& c;
+};
+void to_json(const CommandJson& r, json::Writer& w) {
+    json::ObjectWriter o(w);
+    std::vector<OptionJson> options;
+    for (const auto& opt : r.c.options) options.push_back({opt});
+    o.field("name", r.c.name).field("summary", r.c.summary).field("options", options);
+    o.field("operand", r.c.operand).field("words", std::vector<std::string_view>(r.c.words.begin(), r.c.words.end()));
+}
+
+}  // namespace
+
+std::string options_json(std::span<const cli::Subcommand> table) {
+    std::vector<CommandJson> commands{{kRunCommand}};
+    for (const auto& s : table) commands.push_back({*s.spec});
+    rapidjson::StringBuffer buf;
+    json::Writer w(buf);
+    {
+        json::ObjectWriter o(w);
+        o.field("commands", commands);
+    }
+    return std::string(buf.GetString(), buf.GetSize()) + "\n";
 }
 
 namespace {
@@ -93,113 +208,51 @@ std::optional<std::chrono::milliseconds> parse_seconds(const std::string& s) {
 }  // namespace
 
 Result<CliOptions> parse_cli(const std::vector<std::string>& args) {
+    auto read = cli::parse(args, kRunCommand);
+    if (!read) return std::move(read).error();
     CliOptions o;
-    std::size_t i = 0;
-    // `--opt value` or `--opt=value`: the value given after `=` in this argument, if any.
-    std::optional<std::string> inline_value;
-    auto value = [&](const std::string& flag, std::string& out) -> Status {
-        if (inline_value) {
-            out = *inline_value;
-            inline_value.reset();
-            return std::nullopt;
-        }
-        if (i + 1 >= args.size()) return Error::usage(flag + " needs a value");
-        out = args[++i];
-        return std::nullopt;
-    };
+    if (read->help) o.command = Command::Help;
+    else if (read->has("version")) o.command = Command::Version;
+    else if (read->has("dump-options")) o.command = Command::DumpOptions;
+    if (o.command != Command::Run) return o;
     bool mode_set = false;
-    auto set_mode = [&](Mode m) -> Status {
-        if (mode_set && o.mode != m) return Error::usage("choose one of --stdio, --tui, --print");
-        o.mode = m;
-        mode_set = true;
-        return std::nullopt;
-    };
-
-    if (!args.empty()) {
-        const std::string& first = args[0];
-        static const std::pair<const char*, Command> subcommands[] = {
-            {"mcp", Command::Plugin},          {"hook", Command::Plugin},     {"answer", Command::Answer},
-            {"questions", Command::Questions}, {"history", Command::History}, {"attach", Command::Attach},
-            {"hosts", Command::Hosts},         {"status", Command::Status},   {"jump", Command::Jump},
-        };
-        for (const auto& [name, cmd] : subcommands) {
-            if (first == name) {
-                o.command = cmd;
-                o.command_name = name;
-                o.command_args.assign(args.begin() + 1, args.end());
-                return o;
-            }
-        }
-    }
-
-    for (; i < args.size(); ++i) {
-        std::string a = args[i];
-        inline_value.reset();
-        if (a.rfind("--", 0) == 0 && a.size() > 2) {
-            if (auto eq = a.find('='); eq != std::string::npos) {
-                inline_value = a.substr(eq + 1);
-                a.resize(eq);
-            }
-        }
+    for (const auto& [name, v] : read->given) {
         Status err;
-        std::string v;
-        if (a == "--") {
-            o.agent_argv.assign(args.begin() + static_cast<long>(i) + 1, args.end());
-            break;
-        } else if (a == "-h" || a == "--help") {
-            o.command = Command::Help;
-            return o;
-        } else if (a == "-V" || a == "--version") {
-            o.command = Command::Version;
-            return o;
-        } else if (a == "--stdio") {
-            err = set_mode(Mode::Stdio);
-        } else if (a == "--tui") {
-            err = set_mode(Mode::Tui);
-        } else if (a == "--print") {
-            err = set_mode(Mode::Print);
-        } else if (a == "--profile") {
-            if (!(err = value(a, v))) {
-                o.profile = parse_profile(v);
-                if (!o.profile) err = Error::usage("--profile: '" + v + "' is not strict or lenient");
-            }
-        } else if (a == "--answers") {
-            err = value(a, o.answers_json);
-        } else if (a == "--timeout") {
-            if (!(err = value(a, v))) {
-                auto t = parse_seconds(v);
-                if (!t) err = Error::usage("--timeout: '" + v + "' is not a number of seconds");
-                else o.timeout = *t;
-            }
-        } else if (a == "--pending-file") {
-            err = value(a, o.pending_file);
-        } else if (a == "--session") {
-            err = value(a, o.session);
-        } else if (a == "--journal-sync") {
-            if (!(err = value(a, v))) {
-                if (v == "always") o.journal_sync_always = true;
-                else if (v == "deferred") o.journal_sync_always = false;
-                else err = Error::usage("--journal-sync: '" + v + "' is not one of always, deferred");
-            }
-        } else if (a == "--adapter") {
-            err = value(a, o.adapter);
-        } else if (a == "--prompt") {
-            err = value(a, o.prompt);
-        } else if (a == "--allow-tools") {
-            if (!(err = value(a, v))) o.allow_tools.push_back(v);
-        } else if (a == "--on-question") {
-            if (!(err = value(a, v))) o.on_question.push_back(v);
-        } else if (!a.empty() && a[0] == '-') {
-            err = Error::usage("unknown option '" + a + "'");
-        } else {
-            // The agent's argv may also follow the options without "--".
-            o.agent_argv.assign(args.begin() + static_cast<long>(i), args.end());
-            break;
+        if (name == "stdio" || name == "tui" || name == "print") {
+            const Mode m = name == "stdio" ? Mode::Stdio : name == "tui" ? Mode::Tui : Mode::Print;
+            if (mode_set && o.mode != m) err = Error::usage("choose one of --stdio, --tui, --print");
+            o.mode = m;
+            mode_set = true;
+        } else if (name == "profile") {
+            o.profile = parse_profile(v);
+            if (!o.profile) err = Error::usage("--profile: '" + v + "' is not strict or lenient");
+        } else if (name == "answers") {
+            o.answers_json = v;
+        } else if (name == "timeout") {
+            auto t = parse_seconds(v);
+            if (!t) err = Error::usage("--timeout: '" + v + "' is not a number of seconds");
+            else o.timeout = *t;
+        } else if (name == "pending-file") {
+            o.pending_file = v;
+        } else if (name == "session") {
+            o.session = v;
+        } else if (name == "journal-sync") {
+            if (v == "always") o.journal_sync_always = true;
+            else if (v == "deferred") o.journal_sync_always = false;
+            else err = Error::usage("--journal-sync: '" + v + "' is not one of always, deferred");
+        } else if (name == "adapter") {
+            o.adapter = v;
+        } else if (name == "prompt") {
+            o.prompt = v;
+        } else if (name == "allow-tools") {
+            o.allow_tools.push_back(v);
+        } else if (name == "on-question") {
+            o.on_question.push_back(v);
         }
         if (err) return *err;
-        if (inline_value) return Error::usage(a + " takes no value");
     }
-    if (o.command == Command::Run && o.agent_argv.empty() && o.mode != Mode::Stdio)
+    o.agent_argv = std::move(read->operands);
+    if (o.agent_argv.empty() && o.mode != Mode::Stdio)
         return Error::usage("no agent to run: askhost [OPTIONS] -- AGENT [ARGS...]");
     return o;
 }

@@ -4,9 +4,9 @@
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
-#include <initializer_list>
 #include <optional>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include <sys/wait.h>
@@ -33,35 +33,23 @@ std::string cwd() {
     return ::getcwd(buf, sizeof buf) ? std::string(buf) : std::string();
 }
 
-// `askhost COMMAND`'s arguments: -h/--help prints the usage (exit 0), and anything but one of
-// `flags` is refused (exit 2); otherwise nullopt, with `flag` the last of them given.
-std::optional<int> read_flags(std::string_view command, std::string_view usage, const std::vector<std::string>& args,
-                              std::initializer_list<std::string_view> flags, std::string_view& flag) {
-    for (const auto& a : args) {
-        if (a == "-h" || a == "--help") {
-            write_all(1, usage);
-            return 0;
-        }
-        if (std::find(flags.begin(), flags.end(), a) == flags.end()) {
-            const std::string name(command);
-            write_all(2, "askhost " + name + ": unknown argument '" + a + "'\nTry 'askhost " + name + " --help'.\n");
-            return 2;
-        }
-        flag = a;
-    }
-    return std::nullopt;
-}
-
 }  // namespace
 
-constexpr std::string_view kHostsUsage =
-    "usage: askhost hosts [--json]\n"
-    "The running askhost hosts of this user (the registry), with the one an agent\n"
-    "started in this directory would ask through marked '*'. Kinds: editor (an\n"
-    "editor's standing host), agent (askhost running an agent in a terminal), print\n"
-    "(askhost --print: nobody to show questions to), mcp (an askhost mcp holding a\n"
-    "question nobody could be shown). Agents ask through editor and agent hosts;\n"
-    "`askhost attach` finds the others too.\n";
+constexpr cli::Option kHostsOptions[] = {{.name = "json", .help = "the registry and the choice as JSON"}};
+
+const cli::Command kHostsCommand{
+    .name = "hosts",
+    .synopsis = "[--json]",
+    .summary = "the running hosts and the one this directory uses",
+    .about =
+        "The running askhost hosts of this user (the registry), with the one an agent\n"
+        "started in this directory would ask through marked '*'. Kinds: editor (an\n"
+        "editor's standing host), agent (askhost running an agent in a terminal), print\n"
+        "(askhost --print: nobody to show questions to), mcp (an askhost mcp holding a\n"
+        "question nobody could be shown). Agents ask through editor and agent hosts;\n"
+        "`askhost attach` finds the others too.",
+    .options = kHostsOptions,
+};
 
 namespace {
 
@@ -96,9 +84,9 @@ void to_json(const WaitingHost& r, json::Writer& w) {
 }  // namespace
 
 int run_hosts(const std::vector<std::string>& args) {
-    std::string_view flag;
-    if (auto done = read_flags("hosts", kHostsUsage, args, {"--json"}, flag)) return *done;
-    const bool as_json = flag == "--json";
+    auto read = cli::read(args, kHostsCommand);
+    if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
+    const bool as_json = std::get<cli::Args>(read).has("json");
     auto registry = socket_directory();
     if (!registry) {
         write_all(2, "askhost hosts: " + registry.error().message + "\n");
@@ -163,21 +151,32 @@ std::string hosts_report(const std::vector<HostRecord>& hosts, const std::string
     return out;
 }
 
-constexpr std::string_view kStatusUsage =
-    "usage: askhost status [--tmux | --json]\n"
-    "How many questions wait for an answer, over every running askhost of this user.\n"
-    "It reads the registry only, so a stuck host cannot make it wait.\n"
-    "  --tmux   one short line for tmux's status line, empty when nothing waits:\n"
-    "           set -g status-right '#(askhost status --tmux)'\n"
-    "  --json   {waiting, hosts: [{pid, kind, socket, waiting, waitingSince, folders}]}\n"
-    "`askhost attach --next` answers the oldest waiting question.\n";
+constexpr cli::Option kStatusOptions[] = {
+    {.name = "tmux",
+     .help = "one short line for tmux's status line, empty when nothing waits:\n"
+             "set -g status-right '#(askhost status --tmux)'"},
+    {.name = "json", .help = "{waiting, hosts: [{pid, kind, socket, waiting, waitingSince, folders}]}"},
+};
+
+const cli::Command kStatusCommand{
+    .name = "status",
+    .synopsis = "[--tmux | --json]",
+    .summary = "how many questions wait, over every host",
+    .about =
+        "How many questions wait for an answer, over every running askhost of this user.\n"
+        "It reads the registry only, so a stuck host cannot make it wait.",
+    .options = kStatusOptions,
+    .epilog = "`askhost attach --next` answers the oldest waiting question.",
+};
 
 int run_status(const std::vector<std::string>& args) {
-    std::string_view flag;
-    if (auto done = read_flags("status", kStatusUsage, args, {"--tmux", "--json"}, flag)) return *done;
-    const StatusForm form = flag == "--tmux"   ? StatusForm::Tmux
-                            : flag == "--json" ? StatusForm::Json
-                                               : StatusForm::Text;
+    auto read = cli::read(args, kStatusCommand);
+    if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
+    // The last of --tmux and --json given.
+    const auto& given = std::get<cli::Args>(read).given;
+    const StatusForm form = given.empty()                  ? StatusForm::Text
+                            : given.back().first == "tmux" ? StatusForm::Tmux
+                                                           : StatusForm::Json;
     auto registry = socket_directory();
     std::vector<HostRecord> hosts;
     if (registry) hosts = list_hosts(*registry);
@@ -210,16 +209,17 @@ std::string status_report(const std::vector<HostRecord>& hosts, StatusForm form)
     return out;
 }
 
+const cli::Command kJumpCommand{
+    .name = "jump",
+    .summary = "tmux: go to the pane of the agent that asks",
+    .about =
+        "Switch this tmux client to the pane of the agent whose question has waited longest\n"
+        "(bind-key J run-shell 'askhost jump'). Outside tmux it prints that pane.",
+};
+
 int run_jump(const std::vector<std::string>& args) {
-    if (!args.empty()) {
-        bool help = args[0] == "-h" || args[0] == "--help";
-        write_all(help ? 1 : 2,
-                  std::string(help ? "" : "askhost jump: unknown argument '" + args[0] + "'\n") +
-                      "usage: askhost jump\n"
-                      "Switch this tmux client to the pane of the agent whose question has waited longest\n"
-                      "(bind-key J run-shell 'askhost jump'). Outside tmux it prints that pane.\n");
-        return help ? 0 : 2;
-    }
+    auto read = cli::read(args, kJumpCommand);
+    if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
     auto registry = socket_directory();
     std::vector<HostRecord> hosts;
     if (registry) hosts = list_hosts(*registry);

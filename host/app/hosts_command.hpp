@@ -5,9 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "core/command_line.hpp"
 #include "frontends/editor/registry.hpp"
 
 namespace askhost {
+
+extern const cli::Command kHostsCommand, kStatusCommand, kJumpCommand;
 
 // `askhost hosts [--json]`: the registry, with the host this directory would use marked.
 int run_hosts(const std::vector<std::string>& args);

@@ -4,11 +4,8 @@
 
 #include <unistd.h>
 
-#include "app/attach.hpp"
 #include "app/cli.hpp"
 #include "app/host.hpp"
-#include "app/hosts_command.hpp"
-#include "app/store_commands.hpp"
 #include "askhost_config.h"
 #include "askhost_version.h"
 #include "core/fd_io.hpp"
@@ -26,8 +23,6 @@ int fail(const Error& e) {
     return e.exit_status();
 }
 
-int usage_error(const std::string& message) { return fail(Error::usage(message)); }
-
 int run_agent(const CliOptions& opts) {
     Mode mode = opts.mode;
 #if ASKHOST_HAVE_TUI
@@ -43,7 +38,7 @@ int run_agent(const CliOptions& opts) {
     }
     if (mode == Mode::Auto) mode = at_terminal ? Mode::Tui : Mode::Print;
 #else
-    if (mode == Mode::Tui) return usage_error("--tui: this askhost was built without the terminal dialog");
+    if (mode == Mode::Tui) return fail(Error::usage("--tui: this askhost was built without the terminal dialog"));
     if (mode == Mode::Auto) mode = Mode::Print;
 #endif
     Host host(opts, mode);
@@ -55,39 +50,31 @@ int run_agent(const CliOptions& opts) {
 static int askhost_main(int argc, char** argv) {
     std::signal(SIGPIPE, SIG_IGN);  // a closed pipe is an error value, not a death
     std::vector<std::string> args(argv + 1, argv + argc);
+    // askhost NAME ARGS...: a subcommand of askhost's own, else one an adapter registered. The
+    // adapters are registered only when the first word could name one.
+    if (!args.empty() && !args[0].starts_with('-')) {
+        const std::vector<std::string> rest(args.begin() + 1, args.end());
+        if (const auto* sub = find_subcommand(builtin_subcommands(), args[0])) return sub->run(rest);
+        AdapterRegistry registry;
+        register_builtin_adapters(registry);
+        if (const auto* sub = registry.command(args[0])) return sub->run(rest);
+    }
     auto parsed = parse_cli(args);
     if (!parsed) return fail(parsed.error());
     const CliOptions& opts = *parsed;
     switch (opts.command) {
-        case Command::Help: write_all(1, usage_text()); return 0;
-        case Command::Version: write_all(1, "askhost " ASKHOST_FULL_VERSION "\n"); return 0;
-        case Command::Run: return run_agent(opts);
-        case Command::Plugin: {
-            // Served by a plugin (askhost mcp: plugins/mcp, askhost hook: plugins/claude), when built in.
+        case Command::Help:
+        case Command::DumpOptions: {
             AdapterRegistry registry;
             register_builtin_adapters(registry);
-            const auto* run = registry.command(opts.command_name);
-            if (!run) return usage_error("'" + opts.command_name + "' is not built into this askhost");
-            return (*run)(opts.command_args);
+            const auto table = all_subcommands(registry);
+            write_all(1, opts.command == Command::Help ? usage_text(table) : options_json(table));
+            return 0;
         }
-        case Command::Hosts: return run_hosts(opts.command_args);
-        case Command::Status: return run_status(opts.command_args);
-        case Command::Jump: return run_jump(opts.command_args);
-        case Command::Attach: return run_attach(opts.command_args);
-        case Command::Answer: {
-            FdOStream out(1), err(2);
-            return store::run_answer(opts.command_args, out, err);
-        }
-        case Command::Questions: {
-            FdOStream out(1), err(2);
-            return store::run_questions(opts.command_args, out, err);
-        }
-        case Command::History: {
-            FdOStream out(1), err(2);
-            return store::run_history(opts.command_args, out, err);
-        }
-        default: return usage_error("'" + args[0] + "' is not available in this build yet");
+        case Command::Version: write_all(1, "askhost " ASKHOST_FULL_VERSION "\n"); return 0;
+        case Command::Run: return run_agent(opts);
     }
+    return 1;
 }
 
 int main(int argc, char** argv) {

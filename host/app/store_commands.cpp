@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <set>
+#include <variant>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -28,9 +30,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int usage(std::ostream& err, const std::string& cmd, const std::string& message) {
-    err << "askhost " << cmd << ": " << message << "\nTry 'askhost --help' for more information.\n";
+// A usage error the command finds itself, in the reader's words (exit 2).
+int usage(std::ostream& err, const cli::Command& command, std::string message) {
+    err << cli::usage_error(command, std::move(message)).text;
     return 2;
+}
+
+// The command line read; or its --help on `out`, or its usage error on `err`, and the exit status.
+std::variant<cli::Args, int> read_args(const std::vector<std::string>& args, const cli::Command& command,
+                                       std::ostream& out, std::ostream& err) {
+    auto read = cli::read(args, command);
+    if (auto* done = std::get_if<cli::Exit>(&read)) {
+        (done->status == 0 ? out : err) << done->text;
+        return done->status;
+    }
+    return std::get<cli::Args>(std::move(read));
 }
 
 int failure(std::ostream& err, const std::string& cmd, const std::string& message) {
@@ -203,90 +217,92 @@ static std::string nearest_pending_file() {
 
 namespace {
 
-constexpr const char* kAnswerUsage =
-    R"(usage: askhost answer [JSON | --file F | --text T | --edit | -] [--pending-file PATH]
+constexpr cli::Option kAnswerOptions[] = {
+    {.name = "file", .short_name = 'f', .value = "F", .help = "the JSON from a file; - reads standard input"},
+    {.name = "text",
+     .short_name = 't',
+     .value = "T",
+     .help = "your own words, once: the answer to the first open question, the others point to it"},
+    {.name = "edit",
+     .short_name = 'e',
+     .help = "edit a copy in $VISUAL or $EDITOR; only its \"answer\" fields are taken"},
+    {.name = "pending-file", .value = "PATH", .help = "another pending-questions file"},
+};
 
-Answers the questions waiting in the pending-questions file (the nearest .askhost/ upwards, as git
-finds .git); the agent gets them when it asks again.
+constexpr cli::Option kQuestionsOptions[] = {
+    {.name = "json", .help = "the file as askhost reads it"},
+    {.name = "pending-file", .value = "PATH", .help = "another pending-questions file"},
+};
+constexpr std::string_view kQuestionsWords[] = {"show", "clear"};
 
-  JSON              an array, one answer per question in order (a label, an option number, your
-                    own text, a list for multi-select, null to skip), or an object by question text
-  --file F, -f F    the JSON from a file; - reads standard input
-  --text T, -t T    your own words, once: the answer to the first open question, the others point to it
-  --edit, -e        edit a copy in $VISUAL or $EDITOR; only its "answer" fields are taken
-  --pending-file P  another pending-questions file
-
-Exit status: 0 answered, 1 not (the message says why; the file is unchanged), 2 usage.
-)";
-
-constexpr const char* kQuestionsUsage = R"(usage: askhost questions [show|clear] [--json] [--pending-file PATH]
-
-  show     the questions waiting in the pending-questions file, with their options (the default)
-  clear    remove the file (and temporary files a killed writer left)
-  --json   the file as askhost reads it
-
-Exit status: 0 done, 1 not (the message says why), 2 usage.
-)";
-
-constexpr const char* kHistoryUsage = R"(usage: askhost history [--session ID] [--json | --summary] | --list
-
-What was asked and answered, from the session journal (docs/files.md).
-
-  --session ID   that session (default: the latest)
-  --json         {"session", "file", "exchanges": [...], "warnings": [...]}
-  --summary      one sentence per question, as at compaction
-  --list         every session: id, number of asks, last activity
-)";
-
-bool wants_help(const std::vector<std::string>& args) {
-    for (const auto& a : args) {
-        if (a == "--") return false;
-        if (a == "-h" || a == "--help") return true;
-    }
-    return false;
-}
+constexpr cli::Option kHistoryOptions[] = {
+    {.name = "session", .value = "ID", .help = "that session (default: the latest)"},
+    {.name = "json", .help = "{\"session\", \"file\", \"exchanges\": [...], \"warnings\": [...]}"},
+    {.name = "summary", .help = "one sentence per question, as at compaction"},
+    {.name = "list", .help = "every session: id, number of asks, last activity"},
+};
 
 }  // namespace
 
+const cli::Command kAnswerCommand{
+    .name = "answer",
+    .synopsis = "[JSON | --file F | --text T | --edit | -] [--pending-file PATH]",
+    .summary = "answer the pending-questions file",
+    .about =
+        "Answers the questions waiting in the pending-questions file (the nearest .askhost/ upwards, as git\n"
+        "finds .git); the agent gets them when it asks again.",
+    .options = kAnswerOptions,
+    .operand = "JSON",
+    .operand_help =
+        "an array, one answer per question in order (a label, an option number, your\n"
+        "own text, a list for multi-select, null to skip), or an object by question text;\n"
+        "- reads it from standard input",
+    // More than one is said below: the answers as one JSON argument, quoted.
+    .max_operands = SIZE_MAX,
+    .epilog = "Exit status: 0 answered, 1 not (the message says why; the file is unchanged), 2 usage.",
+};
+
+const cli::Command kQuestionsCommand{
+    .name = "questions",
+    .synopsis = "[show|clear] [--json] [--pending-file PATH]",
+    .summary = "the pending questions",
+    .options = kQuestionsOptions,
+    .operand = "show|clear",
+    .operand_help =
+        "show: the questions waiting in the pending-questions file, with their options (the\n"
+        "default); clear: remove the file (and temporary files a killed writer left)",
+    .max_operands = 1,
+    .words = kQuestionsWords,
+    .epilog = "Exit status: 0 done, 1 not (the message says why), 2 usage.",
+};
+
+const cli::Command kHistoryCommand{
+    .name = "history",
+    .synopsis = "[--session ID] [--json | --summary] | --list",
+    .summary = "what was asked and answered",
+    .about = "What was asked and answered, from the session journal (docs/files.md).",
+    .options = kHistoryOptions,
+};
+
 int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    if (wants_help(args)) return out << kAnswerUsage, 0;
-    std::string path = nearest_pending_file();
-    std::optional<std::string> json, file, text;
-    bool edit = false, from_stdin = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        auto value = [&](std::optional<std::string>& into) -> bool {
-            if (i + 1 >= args.size()) return false;
-            into = args[++i];
-            return true;
-        };
-        if (a == "--file" || a == "-f") {
-            if (!value(file)) return usage(err, "answer", a + " needs a file name");
-        } else if (a == "--text" || a == "-t") {
-            if (!value(text)) return usage(err, "answer", a + " needs the text");
-        } else if (a == "--edit" || a == "-e") {
-            edit = true;
-        } else if (a == "--pending-file") {
-            std::optional<std::string> v;
-            if (!value(v)) return usage(err, "answer", "--pending-file needs a path");
-            path = *v;
-        } else if (a == "-") {
-            from_stdin = true;
-        } else if (a == "--") {
-            if (i + 1 < args.size()) json = args[++i];
-        } else if (a.size() > 1 && a[0] == '-' && !(a[1] >= '0' && a[1] <= '9')) {
-            return usage(err, "answer", "unknown option '" + a + "'");
-        } else if (json) {
-            return usage(err, "answer", "give the answers as one JSON argument (quote it): '[\"a\", \"b\"]'");
-        } else {
-            json = a;
-        }
+    auto read = read_args(args, kAnswerCommand, out, err);
+    if (auto* status = std::get_if<int>(&read)) return *status;
+    const cli::Args& a = std::get<cli::Args>(read);
+    const std::string path = a.value("pending-file").value_or(nearest_pending_file());
+    std::optional<std::string> json, file = a.value("file"), text = a.value("text");
+    const bool edit = a.has("edit");
+    bool from_stdin = false;
+    if (a.operands.size() > 1)
+        return usage(err, kAnswerCommand, "give the answers as one JSON argument (quote it): '[\"a\", \"b\"]'");
+    if (!a.operands.empty()) {
+        if (a.operands[0] == "-") from_stdin = true;
+        else json = a.operands[0];
     }
     const int sources = (json ? 1 : 0) + (file ? 1 : 0) + (text ? 1 : 0) + (edit ? 1 : 0) + (from_stdin ? 1 : 0);
-    if (sources > 1) return usage(err, "answer", "give one of: JSON, --file F, --text T, --edit");
+    if (sources > 1) return usage(err, kAnswerCommand, "give one of: JSON, --file F, --text T, --edit");
     if (sources == 0) {
         if (::isatty(0))
-            return usage(err, "answer",
+            return usage(err, kAnswerCommand,
                          "what are the answers? askhost answer '[\"...\", ...]' | --file F | --text T | --edit");
         from_stdin = true;
     }
@@ -405,24 +421,12 @@ void show_questions(std::ostream& out, const std::string& path, const PendingFil
 }  // namespace
 
 int run_questions(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    if (wants_help(args)) return out << kQuestionsUsage, 0;
-    std::string path = nearest_pending_file();
-    std::string action = "show";
-    bool json = false, action_set = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--pending-file") {
-            if (i + 1 >= args.size()) return usage(err, "questions", "--pending-file needs a path");
-            path = args[++i];
-        } else if (a == "--json") {
-            json = true;
-        } else if ((a == "show" || a == "clear") && !action_set) {
-            action = a;
-            action_set = true;
-        } else {
-            return usage(err, "questions", "unknown argument '" + a + "' (askhost questions [show|clear] [--json])");
-        }
-    }
+    auto read = read_args(args, kQuestionsCommand, out, err);
+    if (auto* status = std::get_if<int>(&read)) return *status;
+    const cli::Args& a = std::get<cli::Args>(read);
+    const std::string path = a.value("pending-file").value_or(nearest_pending_file());
+    const std::string action = a.operands.empty() ? "show" : a.operands[0];
+    const bool json = a.has("json");
     const fs::path p(path);
     if (action == "clear") {
         DirLock lock(dir_of(p));
@@ -591,27 +595,17 @@ std::string summary_text(const std::vector<Exchange>& exchanges) {
 }
 
 int run_history(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    if (wants_help(args)) return out << kHistoryUsage, 0;
+    auto read = read_args(args, kHistoryCommand, out, err);
+    if (auto* status = std::get_if<int>(&read)) return *status;
+    const cli::Args& a = std::get<cli::Args>(read);
     HistoryArgs h;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--session") {
-            if (i + 1 >= args.size()) return usage(err, "history", "--session needs an id");
-            h.session = args[++i];
-            if (!valid_session_id(h.session))
-                return usage(err, "history", "--session: '" + h.session + "' is not a session id");
-        } else if (a == "--json") {
-            h.json = true;
-        } else if (a == "--summary") {
-            h.summary = true;
-        } else if (a == "--list") {
-            h.list = true;
-        } else {
-            return usage(err, "history",
-                         "unknown argument '" + a + "' (askhost history [--session ID] [--json|--summary] | --list)");
-        }
-    }
-    if (h.json + h.summary + h.list > 1) return usage(err, "history", "choose one of --json, --summary, --list");
+    h.session = a.value("session").value_or("");
+    if (a.has("session") && !valid_session_id(h.session))
+        return usage(err, kHistoryCommand, "--session: '" + h.session + "' is not a session id");
+    h.json = a.has("json");
+    h.summary = a.has("summary");
+    h.list = a.has("list");
+    if (h.json + h.summary + h.list > 1) return usage(err, kHistoryCommand, "choose one of --json, --summary, --list");
     const fs::path dir = sessions_dir();
     if (dir.empty()) return failure(err, "history", "no state directory: set XDG_STATE_HOME or HOME");
 

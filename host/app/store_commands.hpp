@@ -7,9 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "core/command_line.hpp"
 #include "store/journal.hpp"
 
 namespace askhost::store {
+
+extern const cli::Command kAnswerCommand, kQuestionsCommand, kHistoryCommand;
 
 int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_questions(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

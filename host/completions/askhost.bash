@@ -17,7 +17,7 @@ _askhost() {
         --profile) COMPREPLY=($(compgen -W "strict lenient" -- "$cur")); return ;;
         --adapter) COMPREPLY=($(compgen -W "auto native mcp claude pi acp" -- "$cur")); return ;;
         --journal-sync) COMPREPLY=($(compgen -W "deferred always" -- "$cur")); return ;;
-        --pending-file | --file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --pending-file | --file | --settings) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if ((COMP_CWORD == 1)); then
         COMPREPLY=($(compgen -W "$subcommands $options" -- "$cur"))
@@ -29,9 +29,10 @@ _askhost() {
         attach) COMPREPLY=($(compgen -W "--next --popup --help" -- "$cur")) ;;
         hosts) COMPREPLY=($(compgen -W "--json --help" -- "$cur")) ;;
         status) COMPREPLY=($(compgen -W "--tmux --json --help" -- "$cur")) ;;
-        questions) COMPREPLY=($(compgen -W "show clear --json --help" -- "$cur")) ;;
+        jump) COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
+        questions) COMPREPLY=($(compgen -W "show clear --json --pending-file --help" -- "$cur")) ;;
         history) COMPREPLY=($(compgen -W "--session --json --summary --list --help" -- "$cur")) ;;
-        answer) COMPREPLY=($(compgen -W "--file --text --edit --help" -- "$cur")) ;;
+        answer) COMPREPLY=($(compgen -W "--file --text --edit --pending-file --help" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "$options" -- "$cur")) ;;
     esac
 }

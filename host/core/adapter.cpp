@@ -27,10 +27,10 @@ const AdapterInfo* AdapterRegistry::detect(const std::vector<std::string>& argv,
     return find(fallback);
 }
 
-const std::function<int(const std::vector<std::string>&)>* AdapterRegistry::command(std::string_view name) const {
+const cli::Subcommand* AdapterRegistry::command(std::string_view name) const {
     for (const auto& a : adapters_)
-        for (const auto& [n, run] : a.commands)
-            if (n == name && run) return &run;
+        for (const auto& c : a.commands)
+            if (c.spec && c.spec->name == name && c.run) return &c;
     return nullptr;
 }
 

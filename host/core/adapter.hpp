@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/ask_ticket.hpp"
+#include "core/command_line.hpp"
 #include "core/model/outcome.hpp"
 
 namespace askhost {
@@ -96,9 +97,8 @@ struct AdapterInfo {
     std::function<bool(const std::vector<std::string>& argv)> detects;
     // The argv actually launched (e.g. the flags that put the agent on its control channel).
     std::function<std::vector<std::string>(std::vector<std::string> argv)> prepare_argv;
-    // Subcommands this plugin serves, `askhost NAME ARGS...` (askhost mcp, askhost hook): name ->
-    // the function that runs it and returns the exit status.
-    using Commands = std::vector<std::pair<std::string, std::function<int(const std::vector<std::string>& args)>>>;
+    // Subcommands this plugin serves, `askhost NAME ARGS...` (askhost mcp, askhost hook).
+    using Commands = std::vector<cli::Subcommand>;
     Commands commands;
 };
 
@@ -126,7 +126,7 @@ public:
     const AdapterInfo* detect(const std::vector<std::string>& argv, std::string_view fallback) const;
     const std::vector<AdapterInfo>& all() const { return adapters_; }
     // The subcommand NAME of whichever plugin serves it, or null.
-    const std::function<int(const std::vector<std::string>&)>* command(std::string_view name) const;
+    const cli::Subcommand* command(std::string_view name) const;
 
 private:
     std::vector<AdapterInfo> adapters_;

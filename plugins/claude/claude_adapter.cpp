@@ -304,7 +304,7 @@ private:
 void register_claude_adapter(AdapterRegistry& registry) {
     registry.add(adapter_info<ClaudeAdapter>(
         "claude", "Claude Code on its stream-json control channel (AskUserQuestion, tool permissions)", Profile::Strict,
-        detects_program("claude"), {{"hook", claude::run_hook}}));
+        detects_program("claude"), {{&claude::kHookCommand, claude::run_hook}}));
 }
 
 }  // namespace askhost

@@ -8,6 +8,7 @@
 #include <rapidjson/document.h>
 
 #include "common/permission_question.hpp"
+#include "core/command_line.hpp"
 #include "core/model/outcome.hpp"
 
 namespace askhost::claude {
@@ -26,7 +27,8 @@ std::string input_with_answers(const std::string& original_json, const std::vect
 // the command or path first and the model's description after.
 PermissionRequest tool_permission_request(const std::string& tool, const rapidjson::Value& input);
 
-// `askhost hook [install]` (hook_command.cpp).
+// `askhost hook [install]` (hook_command.cpp): its declaration and what runs it.
+extern const cli::Command kHookCommand;
 int run_hook(const std::vector<std::string>& args);
 
 }  // namespace askhost::claude

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <fcntl.h>
@@ -37,14 +38,11 @@ namespace askhost::claude {
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: askhost hook                      (run by Claude Code: the hook's JSON on stdin)\n"
-    "       askhost hook install [--project] [--settings PATH]\n"
-    "Claude Code's own questions (AskUserQuestion) and permission requests, asked in the askhost\n"
-    "whose workspace holds the session's folder (an editor's standing host; see `askhost hosts`).\n"
-    "With no host, or no answer there, it prints nothing and Claude shows its own dialog.\n"
-    "install merges the hooks into ~/.claude/settings.json (--project: ./.claude/settings.json),\n"
-    "keeping everything else in it.\n";
+constexpr cli::Option kOptions[] = {
+    {.name = "project", .help = "install into ./.claude/settings.json"},
+    {.name = "settings", .value = "PATH", .help = "install into that settings file"},
+};
+constexpr std::string_view kWords[] = {"install"};
 
 constexpr std::size_t kMaxInput = 8u << 20;
 void note(const std::string& m) { write_all(2, "askhost hook: " + m + "\n"); }
@@ -238,21 +236,9 @@ bool merge_hook(rapidjson::Document& doc, const char* event, const char* matcher
     return true;
 }
 
-int install(const std::vector<std::string>& args) {
-    std::string path;
-    bool project = false;
-    for (std::size_t i = 1; i < args.size(); ++i) {
-        if (args[i] == "--project") project = true;
-        else if (args[i] == "--settings" && i + 1 < args.size()) path = args[++i];
-        else if (args[i].rfind("--settings=", 0) == 0) path = args[i].substr(11);
-        else if (args[i] == "-h" || args[i] == "--help") {
-            write_all(1, kUsage);
-            return 0;
-        } else {
-            write_all(2, "askhost hook install: unknown argument '" + args[i] + "'\n" + kUsage);
-            return 2;
-        }
-    }
+int install(const cli::Args& args) {
+    std::string path = args.value("settings").value_or("");
+    const bool project = args.has("project");
     if (path.empty()) {
         if (project) {
             path = ".claude/settings.json";
@@ -308,16 +294,31 @@ int install(const std::vector<std::string>& args) {
 
 }  // namespace
 
+const cli::Command kHookCommand{
+    .name = "hook",
+    .synopsis = "[install [--project] [--settings PATH]]",
+    .summary = "Claude Code hook: its questions and permissions\nasked in the host of its workspace",
+    .about =
+        "Run by Claude Code with the hook's JSON on stdin: Claude Code's own questions (AskUserQuestion)\n"
+        "and permission requests, asked in the askhost whose workspace holds the session's folder (an\n"
+        "editor's standing host; see `askhost hosts`). With no host, or no answer there, it prints\n"
+        "nothing and Claude shows its own dialog.",
+    .options = kOptions,
+    .operand = "install",
+    .operand_help =
+        "merge the hooks into ~/.claude/settings.json (--project: ./.claude/settings.json),\n"
+        "keeping everything else in it",
+    .max_operands = 1,
+    .words = kWords,
+};
+
 int run_hook(const std::vector<std::string>& args) {
-    if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
-        write_all(1, kUsage);
-        return 0;
-    }
-    if (!args.empty() && args[0] == "install") return install(args);
-    if (!args.empty()) {
-        write_all(2, "askhost hook: unknown argument '" + args[0] + "'\n" + kUsage);
-        return 2;
-    }
+    auto read = cli::read(args, kHookCommand);
+    if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
+    const cli::Args& a = std::get<cli::Args>(read);
+    if (!a.operands.empty()) return install(a);  // the one word it takes
+    if (!a.given.empty())
+        return cli::usage_error(kHookCommand, "--" + std::string(a.given[0].first) + " goes with install").print();
     bool too_big = false;
     std::string in = read_all(0, kMaxInput, &too_big);
     if (too_big) {

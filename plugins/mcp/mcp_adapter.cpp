@@ -25,13 +25,15 @@ private:
 }  // namespace
 
 namespace mcp {
-int run_mcp(const std::vector<std::string>& args);  // `askhost mcp` (mcp_command.cpp)
-}
+// `askhost mcp` (mcp_command.cpp): its declaration and what runs it.
+extern const cli::Command kMcpCommand;
+int run_mcp(const std::vector<std::string>& args);
+}  // namespace mcp
 
 void register_mcp_adapter(AdapterRegistry& registry) {
     registry.add(adapter_info<McpAdapter>(
         "mcp", "agents that ask through `askhost mcp` (Codex, any MCP client): output passed on", Profile::Strict,
-        detects_program("codex"), {{"mcp", mcp::run_mcp}}));
+        detects_program("codex"), {{&mcp::kMcpCommand, mcp::run_mcp}}));
 }
 
 }  // namespace askhost

@@ -12,7 +12,6 @@
 #include <variant>
 
 #include <fcntl.h>
-#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -23,6 +22,7 @@
 
 #include "askhost_config.h"
 #include "core/broker.hpp"
+#include "core/command_line.hpp"
 #include "core/fd_io.hpp"
 #include "core/lifetime.hpp"
 #include "frontends/editor/ask_json.hpp"
@@ -33,6 +33,7 @@
 #include "frontends/notify.hpp"
 #include "frontends/proc_stat.hpp"
 #include "frontends/tmux_popup.hpp"
+#include "frontends/tmux_queue.hpp"
 #include "mcp_server.hpp"
 #include "store/fs_util.hpp"
 #include "store/pending_file.hpp"
@@ -47,20 +48,18 @@ namespace askhost::mcp {
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: askhost mcp [--print] [--pending-file PATH]\n"
-    "An MCP stdio server with one tool, ask_user_question. Run it from an agent's MCP configuration.\n"
-    "Each question goes to the askhost that runs the agent ($ASKHOST_SOCKET), else to the editor's\n"
-    "askhost whose workspace holds this directory (`askhost hosts`), else to the client's own form\n"
-    "when it offers elicitation. Else askhost mcp waits as a host of its own: `askhost attach` in\n"
-    "another terminal answers, an editor opening the workspace is asked too, and a terminal nobody\n"
-    "else reads shows the dialog; the pending-questions file keeps a record.\n"
-    "  --print              no waiting: write the pending-questions file and tell the agent at once\n"
-    "                       (answer it with `askhost answer`)\n"
-    "  --pending-file PATH  the pending-questions file (default .askhost/pending-questions.json)\n"
-    "  --progress-interval SECONDS\n"
-    "                       how often a waiting call that carries a progressToken gets\n"
-    "                       notifications/progress (default 10)\n";
+constexpr cli::Option kOptions[] = {
+    {.name = "print",
+     .help = "no waiting: write the pending-questions file and tell the agent at once\n"
+             "(answer it with `askhost answer`)"},
+    {.name = "pending-file",
+     .value = "PATH",
+     .help = "the pending-questions file (default .askhost/pending-questions.json)"},
+    {.name = "progress-interval",
+     .value = "SECONDS",
+     .help = "how often a waiting call that carries a progressToken gets\n"
+             "notifications/progress (default 10)"},
+};
 
 // Some agents start MCP servers with a cleaned environment (Codex keeps only a few variables):
 // then the host is named in an ancestor's environment, the agent's own.
@@ -254,8 +253,13 @@ public:
           record_(pending_file),
           cwd_(std::move(cwd)),
           print_only_(print_only),
-          watch_(io) {
+          watch_(io),
+          popups_(io, print_only ? std::string() : popup_lines(), log_line,
+                  [this](const std::string& id) { return wants_popup(id); }) {
         core_.on_log = log_line;
+        popups_.on_closed = [this](const std::string& id, bool again) {
+            if (!again) popped_.insert(id);
+        };
         if (print_only_) core_.broker().set_fallback(&print_);
         else core_.broker().add_frontend(record_);
     }
@@ -276,6 +280,7 @@ public:
         if (!print_only_) prepare();
         auto ticket = std::make_shared<AskTicket>(core_.broker().ask(std::move(ask), std::move(reply)));
         if (!print_only_) {
+            popups_.asked(ticket->id());
             maybe_popup();
             watch();
         }
@@ -314,8 +319,7 @@ private:
         watch_.async_wait([this, token = lifetime_.token()](const boost::system::error_code& ec) {
             if (ec || !token) return;
             watching_ = false;
-            reap_popup();
-            if (!core_.broker().waiting()) return;
+            if (!core_.broker().waiting()) return popups_.withdraw();
             record_.poll();
             if (!remote_) look_for_host();
             maybe_popup();
@@ -340,20 +344,24 @@ private:
     }
 
     // In tmux, with nobody else showing it: the dialog in a popup over the asking agent's pane
-    // (docs/tmux.md); once per question; a pane nobody looks at gets a message and the bell.
+    // (docs/tmux.md); once per question, after the popups of questions asked before it on that
+    // client (any askhost's); a pane nobody looks at gets a message and the bell.
     void maybe_popup() {
+        if (popups_.popup_open()) return;
         auto pending = core_.broker().pending();
-        if (popup_pid_ > 0 || pending.empty() || remote_ || core_.hub().client_count() > 0) return;
-#if ASKHOST_HAVE_TUI
-        if (dialog_) return;
-#endif
+        if (pending.empty() || !wants_popup(pending.front()->id)) return popups_.withdraw();
         const Ask& head = *pending.front();
-        if (!popped_.insert(head.id).second) return;
         auto pane =
             tmux::popups_enabled() ? tmux::pane_for_terminal(tmux::terminal_of_ancestors(::getpid())) : std::nullopt;
-        if (!pane) return tell(head);
+        if (!pane) {
+            popped_.insert(head.id);
+            popups_.withdraw();
+            return tell(head);
+        }
         core_.set_tmux(pane->server, pane->pane_id);
         if (pane->client.empty()) {
+            popped_.insert(head.id);
+            popups_.withdraw();
             tmux::notify_pane(*pane, "askhost: " + (head.agent.empty() ? std::string("an agent") : head.agent) +
                                          " asks a question: answer with askhost attach --next");
             tell(head);
@@ -366,14 +374,24 @@ private:
             options = std::max(options, static_cast<int>(q.options.size()) + 1);
         }
         auto [width, height] = tmux::dialog_size(texts, options);
-        auto popup = tmux::open_popup(*pane, {self_path(), "attach", "--popup", core_.socket_path()}, width, height);
-        if (!popup) {
-            popup_pid_ = -1;
-            log_line("no tmux popup: " + popup.error().message);
-        } else {
-            popup_pid_ = *popup;
-            log_line("the question opened in a tmux popup over pane " + pane->pane_id);
-        }
+        popups_.offer(*pane, head.id, {self_path(), "attach", "--popup", core_.socket_path()}, width, height);
+    }
+
+    // Whether `id` still wants a popup: the first question waiting here, shown nowhere else yet.
+    bool wants_popup(const std::string& id) {
+        auto pending = core_.broker().pending();
+        if (pending.empty() || pending.front()->id != id || popped_.count(id) > 0 || remote_ ||
+            core_.hub().client_count() > 0)
+            return false;
+#if ASKHOST_HAVE_TUI
+        if (dialog_) return false;
+#endif
+        return true;
+    }
+
+    static std::string popup_lines() {
+        auto dir = socket_directory();
+        return dir ? *dir + "/tmux-popups" : std::string();
     }
 
     // Nobody looks: a desktop notification and the terminal's own (OSC 9/777), where there are.
@@ -382,10 +400,6 @@ private:
         n.desktop = true;
         n.terminal = true;
         tell_question_waiting(ask, n, log_line);
-    }
-
-    void reap_popup() {
-        if (popup_pid_ > 0 && ::waitpid(popup_pid_, nullptr, WNOHANG) != 0) popup_pid_ = -1;
     }
 
     static std::string self_path() {
@@ -407,8 +421,8 @@ private:
 #if ASKHOST_HAVE_TUI
     std::unique_ptr<TerminalDialog> dialog_;
 #endif
-    pid_t popup_pid_ = -1;
     std::set<std::string> popped_;  // asks a popup was opened (or the person told) for
+    tmux::PopupQueue popups_;
     Lifetime lifetime_;
 };
 
@@ -504,42 +518,36 @@ private:
 
 }  // namespace
 
+extern const cli::Command kMcpCommand;
+const cli::Command kMcpCommand{
+    .name = "mcp",
+    .synopsis = "[--print] [--pending-file PATH] [--progress-interval SECONDS]",
+    .summary = "MCP stdio server with the ask_user_question tool",
+    .about =
+        "An MCP stdio server with one tool, ask_user_question. Run it from an agent's MCP configuration.\n"
+        "Each question goes to the askhost that runs the agent ($ASKHOST_SOCKET), else to the editor's\n"
+        "askhost whose workspace holds this directory (`askhost hosts`), else to the client's own form\n"
+        "when it offers elicitation. Else askhost mcp waits as a host of its own: `askhost attach` in\n"
+        "another terminal answers, an editor opening the workspace is asked too, and a terminal nobody\n"
+        "else reads shows the dialog; the pending-questions file keeps a record.",
+    .options = kOptions,
+};
+
 int run_mcp(const std::vector<std::string>& args) {
-    std::string pending_file = store::default_pending_file;
-    bool print_only = false;
+    auto read = cli::read(args, kMcpCommand);
+    if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
+    const cli::Args& a = std::get<cli::Args>(read);
+    const std::string pending_file = a.value("pending-file").value_or(store::default_pending_file);
+    const bool print_only = a.has("print");
     std::chrono::milliseconds progress_every{10000};
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "-h" || args[i] == "--help") {
-            write_all(1, kUsage);
-            return 0;
-        }
-        if (args[i] == "--pending-file" && i + 1 < args.size()) {
-            pending_file = args[++i];
-            continue;
-        }
-        if (args[i].rfind("--pending-file=", 0) == 0) {
-            pending_file = args[i].substr(15);
-            continue;
-        }
-        if (args[i] == "--print") {
-            print_only = true;
-            continue;
-        }
-        if ((args[i] == "--progress-interval" && i + 1 < args.size()) ||
-            args[i].rfind("--progress-interval=", 0) == 0) {
-            std::string v = args[i].size() > 19 ? args[i].substr(20) : args[++i];
-            char* end = nullptr;
-            double seconds = std::strtod(v.c_str(), &end);
-            if (v.empty() || *end || !(seconds >= 0.05 && seconds <= 3600)) {
-                write_all(2,
-                          "askhost mcp: --progress-interval: '" + v + "' is not a number of seconds (0.05 to 3600)\n");
-                return 2;
-            }
-            progress_every = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
-            continue;
-        }
-        write_all(2, "askhost mcp: unknown argument '" + args[i] + "'\n" + kUsage);
-        return 2;
+    if (auto v = a.value("progress-interval")) {
+        char* end = nullptr;
+        const double seconds = std::strtod(v->c_str(), &end);
+        if (v->empty() || *end || !(seconds >= 0.05 && seconds <= 3600))
+            return cli::usage_error(kMcpCommand,
+                                    "--progress-interval: '" + *v + "' is not a number of seconds (0.05 to 3600)")
+                .print();
+        progress_every = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
     }
     const char* env_socket = std::getenv("ASKHOST_SOCKET");
     std::string hint = env_socket && *env_socket ? env_socket : socket_from_ancestors();

@@ -115,11 +115,18 @@ def zsh_completion_in_a_terminal():
         raise Skip("zsh is not installed")
     wd = Workdir()
     root, opts = installed(wd)
+    # Only the directories zsh itself looks in for this prefix (its built-in fpath), moved into
+    # the install root: the completion must be where a zsh with no configuration finds it.
+    prefix = opts["prefix"].rstrip("/")
+    builtin = subprocess.run(["zsh", "-fc", "print -l $fpath"], capture_output=True, text=True).stdout.split()
+    looked_in = [root + d[len(prefix):] for d in builtin if d.startswith(prefix + "/")]
+    check(any(os.path.exists(os.path.join(d, "_askhost")) for d in looked_in),
+          "_askhost is installed where zsh looks under %s (%s)" % (prefix, ", ".join(
+              d[len(root):] for d in looked_in) or "nowhere"))
     zdot = wd.file("zdot")
     os.makedirs(zdot)
     with open(os.path.join(zdot, ".zshrc"), "w") as f:
-        f.write("fpath=(%s $fpath)\nautoload -U compinit && compinit -u\nPS1='zsh> '\n"
-                % os.path.join(root, opts["datadir"], "zsh", "vendor-completions"))
+        f.write("fpath=(%s $fpath)\nautoload -U compinit && compinit -u\nPS1='zsh> '\n" % " ".join(looked_in))
     env = user_env(wd, root)
     env["ZDOTDIR"] = zdot
     t = Tmux(wd, ["env"] + ["%s=%s" % kv for kv in env.items() if kv[0] in ("PATH", "ZDOTDIR", "HOME")] + ["zsh"],

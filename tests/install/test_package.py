@@ -51,6 +51,21 @@ def installed_tree(wd):
     return tree(dest + opts["prefix"])
 
 
+def as_debian(files):
+    """meson install's tree as the .deb holds it: man pages gzipped, zsh's completion in
+    vendor-completions, a copyright file and a changelog beside the docs."""
+    out = {}
+    for path, mode in files.items():
+        if path.startswith("share/man/") and not path.endswith(".gz"):
+            path += ".gz"
+        elif path.startswith("share/zsh/site-functions/"):
+            path = "share/zsh/vendor-completions/" + os.path.basename(path)
+        out[path] = mode
+    out["share/doc/askhost/copyright"] = 0o644
+    out["share/doc/askhost/changelog.gz"] = 0o644
+    return out
+
+
 @case
 def the_deb_holds_the_install_and_declares_what_askhost_links_against():
     wd = Workdir()
@@ -64,7 +79,8 @@ def the_deb_holds_the_install_and_declares_what_askhost_links_against():
                                                text=True).stdout.strip(), "architecture")
     root = wd.file("deb-root")
     subprocess.run(["dpkg-deb", "-x", deb, root], check=True)
-    equal(sorted(tree(os.path.join(root, "usr"))), sorted(installed_tree(wd)), "the same files as meson install")
+    equal(sorted(tree(os.path.join(root, "usr"))), sorted(as_debian(installed_tree(wd))),
+          "the same files as meson install, placed as Debian's policy asks")
     check(not [p for p in os.listdir(root) if p != "usr"], "everything under /usr")
     # Every library askhost links against (its NEEDED entries) comes from a declared package.
     dynamic = subprocess.run(["objdump", "-p", os.path.join(root, "usr", "bin", "askhost")], capture_output=True,
@@ -108,9 +124,68 @@ def the_tarball_runs_from_wherever_it_is_unpacked():
         pending = json.load(f)
     equal(pending["questions"][0]["question"], "Which database should we use?",
           "the demo's questions in the pending file (stderr: %s)" % p.stderr)
-    for f in ("share/man/man1/askhost.1", "share/zsh/vendor-completions/_askhost",
-              "share/nvim/site/pack/askhost/start/askhost.nvim/plugin/askhost.lua", "share/doc/askhost/LICENSE"):
+    for f in ("share/man/man1/askhost.1", "share/nvim/site/pack/askhost/start/askhost.nvim/plugin/askhost.lua",
+              "share/doc/askhost/LICENSE"):
         check(os.path.exists(os.path.join(base, f)), f + " in the tarball")
+    zsh = os.path.join(base, "share", "zsh")
+    check(any(os.path.exists(os.path.join(zsh, d, "_askhost")) for d in ("site-functions", "vendor-completions")),
+          "zsh's completion in the tarball")
+
+
+def tracked_tree(dest):
+    """The project's tracked files as they are in this working tree, without anything installed or
+    built (no node_modules, no build folders): what a fresh clone holds."""
+    files = subprocess.run(["git", "-C", ROOT, "ls-files", "-z"], capture_output=True, check=True).stdout
+    os.makedirs(dest)
+    subprocess.run(["tar", "-C", ROOT, "--null", "-T", "-", "-cf", "-"], input=files, check=True,
+                   stdout=open(os.path.join(dest, "tree.tar"), "wb"))
+    subprocess.run(["tar", "-C", dest, "-xf", os.path.join(dest, "tree.tar")], check=True)
+    os.remove(os.path.join(dest, "tree.tar"))
+    return dest
+
+
+@case
+def a_fresh_tree_makes_all_three_packages_and_lintian_finds_no_error():
+    """./dev package in a tree with no node_modules installs the extension's npm packages itself and
+    makes the .deb, the tarball and the .vsix; lintian reports no error on the .deb."""
+    if not BUILD or not os.path.exists(os.path.join(BUILD, "build.ninja")):
+        raise Skip("no build folder to package (ASKHOST_BUILD_ROOT)")
+    if not shutil.which("npm"):
+        raise Skip("npm is not installed")
+    wd = Workdir()
+    fresh = tracked_tree(wd.file("fresh"))
+    check(not os.path.exists(os.path.join(fresh, "editor-bridges", "vscode", "node_modules")), "no npm packages yet")
+    out = wd.file("dist")
+    p = subprocess.run([os.path.join(fresh, "dev"), "package", "--from", BUILD, "--out", out],
+                       capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    equal(p.returncode, 0, "./dev package in a fresh tree: " + p.stdout + p.stderr)
+    made = sorted(os.listdir(out))
+    for suffix in (".deb", ".tar.gz", ".vsix"):
+        equal(len([f for f in made if f.endswith(suffix)]), 1, f"one {suffix} in {made}")
+    vsix = os.path.join(out, next(f for f in made if f.endswith(".vsix")))
+    listing = subprocess.run(["unzip", "-l", vsix], capture_output=True, text=True).stdout \
+        if shutil.which("unzip") else subprocess.run(
+            [sys.executable, "-m", "zipfile", "-l", vsix], capture_output=True, text=True).stdout
+    check("extension/bin/askhost" in listing or "/askhost" in listing, "the .vsix carries askhost: " + listing[-2000:])
+    deb = os.path.join(out, next(f for f in made if f.endswith(".deb")))
+    contents = subprocess.run(["dpkg-deb", "-c", deb], capture_output=True, text=True).stdout
+    check("./usr/share/man/man1/askhost.1.gz" in contents, "the man page gzipped in the .deb")
+    if not shutil.which("lintian"):
+        raise Skip("lintian is not installed (the packages were checked)")
+    lint = subprocess.run(["lintian", "--no-tag-display-limit", deb], capture_output=True, text=True)
+    errors = [line for line in lint.stdout.splitlines() if line.startswith("E:")]
+    equal(errors, [], "lintian's errors on the .deb (all of its output:\n%s%s)" % (lint.stdout, lint.stderr))
+
+
+@case
+def dev_package_help_prints_its_usage():
+    p = subprocess.run([os.path.join(ROOT, "dev"), "package", "--help"], capture_output=True, text=True)
+    equal(p.returncode, 0, "./dev package --help: " + p.stderr)
+    check(p.stdout.startswith("usage: ./dev package") and "--out DIR" in p.stdout and ".vsix" in p.stdout,
+          "its usage: " + p.stdout)
+    bad = subprocess.run([os.path.join(ROOT, "dev"), "package", "--frm", "x"], capture_output=True, text=True)
+    equal(bad.returncode, 2, "an unknown option is a usage error")
+    check("unknown argument '--frm'" in bad.stderr and "usage: ./dev package" in bad.stderr, bad.stderr)
 
 
 if __name__ == "__main__":

@@ -400,6 +400,67 @@ def every_subcommand_has_help():
 
 
 @case
+def every_value_option_takes_the_equals_form():
+    """README: every option that takes a value also takes `--option=value`. `answer --file=F`,
+    `history --session=ID` and `questions --pending-file=PATH` do what the spaced forms do."""
+    wd = Workdir()
+    runs = Runs(wd)
+    runs.ask([DATABASE_Q, NAME_Q], args=["--print", "--session=demo"])
+    with open(wd.file("answers.json"), "w") as f:
+        json.dump([2, "order-processor"], f)
+    code, _, err = cli(wd, "answer", "--file=answers.json")
+    equal(code, 0, f"answer --file=F: {err}")
+    runs.ask([DATABASE_Q, NAME_Q], args=["--print", "--session=demo"])
+    code, out, err = cli(wd, "history", "--session=demo", "--json")
+    equal(code, 0, f"history --session=ID: {err}")
+    h = json.loads(out)
+    equal(h["session"], "demo", "the session named with =")
+    equal([e["outcome"] for e in h["exchanges"]], ["pending", "answered"], "answered from the file")
+    equal(h["exchanges"][1]["answers"][0]["answer"], "SQLite", "the answer --file=F gave")
+    runs.ask([FEATURES_Q], args=["--print", "--pending-file=elsewhere.json"])
+    code, out, err = cli(wd, "questions", "--pending-file=elsewhere.json", "--json")
+    equal(code, 0, f"questions --pending-file=PATH: {err}")
+    equal(json.loads(out)["questions"][0]["question"], FEATURES_Q["question"], "the other file read")
+    code, _, err = cli(wd, "answer", "-t", "my own words", "--pending-file=elsewhere.json")
+    equal(code, 0, f"answer -t T --pending-file=PATH: {err}")
+    equal(json.loads(open(wd.file("elsewhere.json")).read())["questions"][0]["answer"], "my own words", "-t")
+
+
+@case
+def one_usage_error_shape_for_every_subcommand():
+    """An unknown option or a missing value: exit 2, nothing on stdout, and on stderr the
+    subcommand, what is wrong and where its help is, in the same words for every subcommand."""
+    wd = Workdir()
+    listed = subprocess.run([ASKHOST, "--help"], capture_output=True, text=True).stdout
+    subs = sorted({line.split()[1] for line in listed.splitlines() if line.startswith("  askhost ")
+                   and line.split()[1].isalpha()})
+    check(len(subs) >= 9, f"subcommands listed: {subs}")
+    for sub in subs:
+        for args, what in ((["--bogus"], "unknown option '--bogus'"), (["--bogus=1"], "unknown option '--bogus'"),
+                           (["--help=1"], "--help takes no value")):
+            p = subprocess.run([ASKHOST, sub, *args], capture_output=True, text=True, cwd=wd.path, env=wd.env(),
+                               stdin=subprocess.DEVNULL, timeout=10)
+            name = f"{sub} {' '.join(args)}"
+            equal(p.returncode, 2, f"{name}: exit status ({p.stderr!r})")
+            equal(p.stdout, "", f"{name}: stdout")
+            equal(p.stderr, f"askhost {sub}: {what}\nTry 'askhost {sub} --help' for more information.\n",
+                  f"{name}: stderr")
+    for args, what in ((["answer", "--file"], "--file needs a value (F)"),
+                       (["history", "--session"], "--session needs a value (ID)"),
+                       (["mcp", "--progress-interval"], "--progress-interval needs a value (SECONDS)"),
+                       (["hook", "install", "--settings"], "--settings needs a value (PATH)"),
+                       (["questions", "wipe"], "'wipe' is not one of show, clear"),
+                       (["attach", "a", "b"], "too many arguments ('b')"),
+                       (["jump", "now"], "unexpected argument 'now'")):
+        p = subprocess.run([ASKHOST, *args], capture_output=True, text=True, cwd=wd.path, env=wd.env(),
+                           stdin=subprocess.DEVNULL, timeout=10)
+        equal(p.returncode, 2, f"{args}: exit status ({p.stderr!r})")
+        equal(p.stderr, f"askhost {args[0]}: {what}\nTry 'askhost {args[0]} --help' for more information.\n",
+              f"{args}: stderr")
+    check(not os.path.exists(wd.file(".askhost")), "no usage error wrote a file")
+
+
+@case
 def answering_without_a_file_or_with_a_broken_one():
     wd = Workdir()
     code, _, err = cli(wd, "answer", '["x"]')

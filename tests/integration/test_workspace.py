@@ -358,7 +358,8 @@ def attach_next_answers_the_oldest_waiting_question_and_ends():
         res, _ = until(older, lambda m: m.get("id") == r1, "the older call's result")
         equal(res["result"]["structuredContent"]["answers"], {DATABASE_Q["question"]: "SQLite"}, "answers")
         equal(t.exit_status(), 0, "attach --next ends once nothing waits in that host")
-        equal(status(wd, "--json")["waiting"], 1, "the newer question still waits")
+        # The registry's count is coalesced, at most a quarter of a second behind (docs/protocol.md).
+        wait_for(lambda: status(wd, "--json")["waiting"] == 1, timeout=2, what="the newer question still waiting alone")
     finally:
         t.kill()
     older.close()

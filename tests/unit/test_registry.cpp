@@ -103,6 +103,41 @@ BOOST_AUTO_TEST_CASE(a_registration_is_listed_while_it_lives) {
     BOOST_TEST(list_hosts(dir.path.string()).empty());
 }
 
+// The waiting count is no disk write on a question's path: it reaches the file on flush() (the
+// host's coalescing timer), and a question that came and went before it leaves the file alone.
+BOOST_AUTO_TEST_CASE(the_waiting_count_reaches_the_file_only_on_flush) {
+    TempDir dir;
+    ::chmod(dir.path.c_str(), 0700);
+    Registration reg;
+    BOOST_TEST(!reg.publish((dir.path / "host-1.sock").string(), "editor"));
+    auto inode = [&] {
+        struct stat st {};
+        return ::stat(reg.record().file.c_str(), &st) == 0 ? st.st_ino : 0;
+    };
+    auto waiting = [&] {
+        auto hosts = list_hosts(dir.path.string());
+        return hosts.size() == 1 ? hosts[0].waiting : -1;
+    };
+    const auto first = inode();
+    BOOST_TEST(first != 0u);
+    reg.set_waiting(1);
+    reg.set_waiting(0);
+    reg.flush();
+    BOOST_TEST(inode() == first);  // not rewritten (a rewrite renames a new file over it)
+    reg.set_waiting(2);
+    BOOST_TEST(waiting() == 0);
+    BOOST_TEST(inode() == first);
+    reg.flush();
+    BOOST_TEST(waiting() == 2);
+    const auto second = inode();
+    BOOST_TEST(second != first);
+    reg.flush();
+    BOOST_TEST(inode() == second);  // nothing new to write
+    reg.set_waiting(0);
+    reg.update({folder_from_path("/srv/shop")}, "test", "1");  // another change writes the count too
+    BOOST_TEST(waiting() == 0);
+}
+
 // The lookups return the folder or host, or the Error that says why not (its message as before).
 BOOST_AUTO_TEST_SUITE(lookup_results)
 

@@ -102,9 +102,10 @@ function received(record) {
 class Session {
   /** bundled: install the platform .vsix (ASKHOST_VSCODE_PLATFORM_VSIX), which carries askhost,
    *  and give no askhost.path setting (askhost is not on PATH either). */
-  constructor(name, { steps, theme, bundled }) {
+  constructor(name, { steps, theme, bundled, files }) {
     this.name = name;
     this.steps = steps;
+    this.files = files ?? {};
     this.theme = theme;
     this.bundled = bundled;
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `askhost-e2e-${name}-`));
@@ -148,6 +149,7 @@ class Session {
     if (this.theme) settings['workbench.colorTheme'] = this.theme;
     fs.writeFileSync(path.join(d, 'data', 'User', 'settings.json'), JSON.stringify(settings, null, 2));
     fs.writeFileSync(path.join(d, 'ws', 'README.md'), '# A project\n\nThe agent works here.\n');
+    for (const [name, text] of Object.entries(this.files)) fs.writeFileSync(path.join(d, 'ws', name), text);
 
     log('installing the extension');
     const vsix = this.bundled ? process.env.ASKHOST_VSCODE_PLATFORM_VSIX : VSIX;
@@ -208,6 +210,47 @@ class Session {
       return true;
     }, 30000, 500);
     log(`ran "${title}"`);
+  }
+
+  /** Open a file of the workspace in an editor tab through Quick Open, as a person does, and put
+   * the cursor at its end. */
+  async openFile(name) {
+    const page = this.page;
+    await waitFor(`${name} in Quick Open`, async () => {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 3000 });
+      await input.fill(name);
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+      try {
+        await row.waitFor({ state: 'visible', timeout: 1500 });
+      } catch {
+        return false;
+      }
+      await page.keyboard.press('Enter');
+      return true;
+    }, 30000, 500);
+    await waitFor(`the editor of ${name} to have the keyboard`, () => this.editorHasFocus());
+    await page.keyboard.press('Control+End');
+    log(`opened ${name}`);
+  }
+
+  /** Whether the keyboard is in a text editor of the workbench (not in the panel's page). */
+  async editorHasFocus() {
+    return this.page.evaluate(() => {
+      const e = document.activeElement;
+      return document.hasFocus() && e !== null && e.closest('.editor-instance .monaco-editor') !== null;
+    });
+  }
+
+  /** The question panel's page if it is there (no waiting). */
+  async panelNow() {
+    for (const f of this.page.frames()) {
+      if (f.isDetached()) continue;
+      if ((await f.locator('#app .question').count().catch(() => 0)) > 0) return f;
+    }
+    return undefined;
   }
 
   /** Start the agent: the command, then the configured command line, first in its quick pick. */
@@ -332,6 +375,101 @@ const scenarios = {
         }, 15000);
         assert.deepEqual(result.structuredContent.answers, { 'Which database should we use?': 'SQLite' });
         await s.panelGone();
+      } finally {
+        mcp.kill();
+      }
+    });
+  },
+
+  // Issue 29: a person types a sentence with digits in an editor tab, at a person's pace, when an
+  // agent in its own terminal (askhost mcp, as Codex runs it) asks. The panel opens beside the
+  // editor without taking the keys: every character lands in the file and the question still
+  // waits. Then Show Pending Questions brings the panel forward with the focus, and "2" answers.
+  async typing_not_taken() {
+    const s = new Session('typing_not_taken', { steps: [], files: { 'notes.txt': 'Release notes\n\n' } });
+    return run(s, async () => {
+      const ws = fs.realpathSync(path.join(s.dir, 'ws'));
+      const env = { ...s.env(), PATH: process.env.PATH };
+      await waitFor('the standing host in the registry', () => {
+        const r = spawnSync(ASKHOST, ['hosts', '--json'], { cwd: ws, env, encoding: 'utf8' });
+        return r.status === 0 && JSON.parse(r.stdout).chosen;
+      }, 60000, 250);
+      await s.openFile('notes.txt');
+      const mcp = spawn(ASKHOST, ['mcp'], { cwd: ws, env, stdio: ['pipe', 'pipe', 'inherit'] });
+      let out = '';
+      mcp.stdout.on('data', (d) => (out += d));
+      const send = (m) => mcp.stdin.write(JSON.stringify(m) + '\n');
+      const toolResult = () => {
+        const line = out.split('\n').find((l) => l.includes('"id":2'));
+        return line && JSON.parse(line);
+      };
+      try {
+        send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'codex-mcp-client', version: '1' } } });
+        send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+        const kb = s.page.keyboard;
+        const PACE_MS = 120;
+        // The sentence's start, then the question, then the rest while the panel comes up and
+        // after it is there: the digits in it are keys that would pick options.
+        let typed = '';
+        const type = async (text) => {
+          for (const ch of text) {
+            await kb.type(ch);
+            typed += ch;
+            await sleep(PACE_MS);
+          }
+        };
+        await type('Ship version 2 ');
+        const strict = { ...DATABASE, options: DATABASE.options.map((o) => ({ label: o.label, description: o.description })) };
+        send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ask_user_question', arguments: { questions: [strict] } } });
+        log('the question is sent; typing on');
+        // Watched beside the typing: when the panel is up, and the notification.
+        let seenAt;
+        const panelUp = waitFor('the question panel', async () => (await s.panelNow()) && (seenAt = typed.length), 150000, 100);
+        const notified = waitFor('the notification', () =>
+          s.page.locator('.notification-toast', { hasText: 'codex · MCP asks: Which database should we use?' }).count(), 150000, 100);
+        for (const p of [panelUp, notified]) p.catch(() => undefined); // awaited below
+        const rest = 'of 3 to the 4 teams; 1 more test, 5 docs and 6 notes for 7 reviewers. ';
+        // A loaded machine can take many seconds to show it: the person types on meanwhile.
+        const giveUp = Date.now() + 120000;
+        for (let i = 0; seenAt === undefined; i++) {
+          if (Date.now() > giveUp) throw new Error(`the question panel never appeared while ${typed.length} characters were typed`);
+          await type(rest[i % rest.length]);
+        }
+        await panelUp;
+        log(`the panel is up after ${seenAt} characters; typing on`);
+        await type('Then 8 or 9 more, version 2 of 3 done.');
+        assert.ok(typed.length - seenAt >= 30, `${typed.length - seenAt} keys typed with the panel up`);
+        // Every key went to the editor, which still has the keyboard; the question waits. (Had
+        // the panel taken the keys, a click on the file's tab gets the editor back to save what
+        // it holds, so that the file shows what was lost.)
+        const editorKept = await s.editorHasFocus();
+        if (!editorKept) await s.page.locator('.tabs-container [role="tab"]', { hasText: 'notes.txt' }).click();
+        await kb.press('Control+S');
+        const file = path.join(ws, 'notes.txt');
+        await waitFor('the file saved with the whole sentence', () => fs.readFileSync(file, 'utf8') === 'Release notes\n\n' + typed, 10000)
+          .catch(() => assert.equal(fs.readFileSync(file, 'utf8'), 'Release notes\n\n' + typed, 'every character typed is in the file'));
+        assert.ok(editorKept, 'the editor kept the keyboard');
+        assert.equal(toolResult(), undefined, `the agent got no answer: ${out}`);
+        const f = await s.panelNow();
+        assert.ok(f, 'the panel still shows the question');
+        assert.equal(await f.locator('.question').textContent(), DATABASE.question);
+        assert.equal(await f.evaluate(() => document.hasFocus()), false, 'the panel has no focus');
+        await waitFor('the status bar item', () => s.page.locator('.statusbar-item', { hasText: '1 question waiting' }).count());
+        await notified;
+        await s.screenshot('typed');
+        // The person chooses to answer: the command brings the panel forward with the focus.
+        await s.command('AskHost: Show Pending Questions');
+        await waitFor('the panel to have the focus', () => f.evaluate(() => document.hasFocus()));
+        await sleep(500);
+        await kb.press('2');
+        const result = await waitFor('the tool result', () => toolResult()?.result, 15000);
+        assert.deepEqual(result.structuredContent.answers, { 'Which database should we use?': 'SQLite' });
+        await s.panelGone();
+        assert.equal(fs.readFileSync(file, 'utf8'), 'Release notes\n\n' + typed);
+      } catch (e) {
+        log(`askhost mcp wrote:\n${out}`);
+        log(`askhost hosts --json:\n${spawnSync(ASKHOST, ['hosts', '--json'], { cwd: ws, env, encoding: 'utf8' }).stdout}`);
+        throw e;
       } finally {
         mcp.kill();
       }

@@ -271,7 +271,7 @@ class Controller implements vscode.Disposable {
     const waiting = questionsWaitingText(this.state);
     if (waiting) {
       this.status.text = waiting;
-      this.status.tooltip = 'The agent is waiting for your answer: click to show the questions';
+      this.status.tooltip = 'An agent is waiting for your answer: click (or AskHost: Show Pending Questions) to answer in the panel';
       this.status.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
       this.status.show();
     } else if (this.client?.running && this.agentRunning) {

@@ -2,6 +2,10 @@
 // in arrival order). The dialog's state lives here in a DialogModel; the webview draws the view it
 // is sent and reports keys, clicks and typed text back. Closing the panel cancels the ask, after
 // "Discard N answers?" when some are answered; a withdrawn ask ($/cancelRequest) closes it.
+// A question never takes the keys of someone typing: while a text editor, a notebook or a
+// terminal is active the panel opens beside it without the focus, a notification says a question
+// waits, and the person brings it forward (the notification's button, the status bar item, Show
+// Pending Questions), as Neovim waits for InsertLeave.
 import * as crypto from 'crypto';
 import * as vscode from 'vscode';
 import type { AskParams } from './client';
@@ -31,8 +35,20 @@ interface Entry {
 
 export interface PanelOptions {
   extensionUri: vscode.Uri;
-  /** Take the keyboard focus when a question arrives. */
+  /** Take the keyboard focus when a question arrives (the askhost.focusPanel setting); never
+   * while the person may be typing somewhere (typingIn). */
   focus(): boolean;
+}
+
+/** Where the person may be typing, so that a question arriving must not take the focus: the active
+ * text editor, notebook or terminal (VS Code tells an extension which one is active, not which
+ * part has the keyboard, so an active one counts); undefined when none is. */
+export function typingIn(): 'editor' | 'notebook' | 'terminal' | undefined {
+  const w = vscode.window;
+  if (w.activeTextEditor) return 'editor';
+  if (w.activeNotebookEditor) return 'notebook';
+  if (w.activeTerminal) return 'terminal';
+  return undefined;
 }
 
 export const VIEW_TYPE = 'askhost.questions';
@@ -89,11 +105,15 @@ export class QuestionPanel implements vscode.Disposable {
         token.onCancellationRequested(() => this.withdraw(entry));
       }
       this.changed.fire();
-      if (this.queue.length === 1) this.open(false);
-      else this.render();
       // The person may not be looking (the panel is behind another editor, or opened without
-      // taking the focus): say so rather than take the editor away.
-      if (!this.panel?.visible || !this.options.focus()) this.notify(entry);
+      // taking the focus): say so rather than take the editor away. (A panel just made counts as
+      // active before VS Code says otherwise: only what open() did tells.)
+      if (this.queue.length === 1) {
+        if (!this.open(false)) this.notify(entry);
+      } else {
+        this.render();
+        if (!this.panel?.visible || !this.panel.active) this.notify(entry);
+      }
     });
   }
 
@@ -125,12 +145,16 @@ export class QuestionPanel implements vscode.Disposable {
     });
   }
 
-  private open(forceFocus: boolean): void {
-    const preserveFocus = !(forceFocus || this.options.focus());
+  /** Open the panel (or draw the current ask in it); returns whether it took the focus. With
+   * forceFocus (the person asked for it) it always does; otherwise only when focusPanel is on and
+   * nobody may be typing. */
+  private open(forceFocus: boolean): boolean {
+    const takeFocus = forceFocus || (this.options.focus() && typingIn() === undefined);
+    const preserveFocus = !takeFocus;
     if (this.panel) {
       if (forceFocus) this.panel.reveal(undefined, preserveFocus);
       this.render();
-      return;
+      return forceFocus;
     }
     const media = vscode.Uri.joinPath(this.options.extensionUri, 'media');
     const script = vscode.Uri.joinPath(this.options.extensionUri, 'out', 'web');
@@ -145,6 +169,7 @@ export class QuestionPanel implements vscode.Disposable {
     panel.webview.onDidReceiveMessage((m: WebviewMessage) => this.onMessage(m));
     panel.onDidDispose(() => void this.onPanelClosed(panel));
     this.render();
+    return takeFocus;
   }
 
   private html(webview: vscode.Webview): string {
@@ -272,8 +297,15 @@ export class QuestionPanel implements vscode.Disposable {
   }
 
   private next(): void {
-    if (this.queue.length > 0) this.open(false);
-    else this.closePanel();
+    const head = this.queue[0];
+    if (!head) {
+      this.closePanel();
+      return;
+    }
+    // The panel was closed (a cancel): the next ask opens it again, and says so when it does not
+    // take the focus.
+    const reopened = this.panel === undefined;
+    if (!this.open(false) && reopened) this.notify(head);
   }
 
   private closePanel(): void {

@@ -10,6 +10,8 @@ import { DATABASE, EXTENSION_ROOT, FEATURES, SERVICE, ask, askhostPath, received
 install();
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const ext = require('../src/extension') as typeof import('../src/extension');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const vscode = require('vscode');
 
 let api: import('../src/extension').AskhostApi;
 let context: ReturnType<typeof fakeContext>;
@@ -306,6 +308,27 @@ describe('the panel', () => {
     const m = await nextMessage((s) => s.items.includes('Answer'));
     assert.equal(m.message, `scripted-agent asks: ${DATABASE.question} (+1 more)`);
     await waitFor('revealed with the focus', () => p.reveals.some((r) => r.preserveFocus === false));
+  });
+
+  test('a question while the person types in an editor: no focus taken, nothing answered; Show Pending Questions focuses it', async () => {
+    (vscode.window as any).activeTextEditor = { document: { fileName: 'notes.txt' } };
+    const agent = await start([ask('req-1', [DATABASE]), { recv: 1 }, { sleep: 5 }]);
+    const p = await panel();
+    assert.equal(p.showOptions.preserveFocus, true);
+    assert.deepEqual(fake.focusTaken, []);
+    const m = await nextMessage((s) => s.items.includes('Answer'));
+    assert.equal(m.message, `scripted-agent asks: ${DATABASE.question}`);
+    await waitFor('status text', () => status().text === '$(question) 1 question waiting');
+    assert.equal(status().command, 'askhost.showQuestions');
+    // The question waits: the agent has been sent nothing.
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(received(agent.record), []);
+    await fake.commands.get('askhost.showQuestions')!();
+    assert.deepEqual(p.reveals, [{ preserveFocus: false }]);
+    assert.deepEqual(fake.focusTaken, [p]);
+    p.key('2');
+    const [r] = await receivedResponse(agent.record);
+    assert.deepEqual(r.answers.map((a: any) => a.answer), ['SQLite']);
   });
 
   test('askhost dying closes the panel and says so', async () => {

@@ -86,6 +86,8 @@ export class FakeStatusItem {
 export class FakeWebviewPanel {
   title: string;
   visible = true;
+  /** Whether it has the focus: taken when opened or revealed without preserveFocus. */
+  active: boolean;
   disposed = false;
   reveals: { preserveFocus?: boolean }[] = [];
   readonly posted: any[] = [];
@@ -111,10 +113,18 @@ export class FakeWebviewPanel {
   ) {
     this.title = title;
     this.webview.options = options;
+    // VS Code's extension host counts a new panel as active until the workbench says otherwise.
+    this.active = true;
+    if (showOptions?.preserveFocus !== true) fake.focusTaken.push(this);
+    else setTimeout(() => (this.active = false), 0);
   }
   reveal(_column?: number, preserveFocus?: boolean): void {
     this.visible = true;
     this.reveals.push({ preserveFocus });
+    if (!preserveFocus) {
+      this.active = true;
+      fake.focusTaken.push(this);
+    }
   }
   dispose(): void {
     if (this.disposed) return;
@@ -163,7 +173,13 @@ export const fake = {
   quickPickItems: [] as any[][],
   respond: undefined as Responder | undefined,
   messageWaiters: [] as { match: (s: Shown) => boolean; resolve: (s: Shown) => void }[],
+  /** Every time a panel took the keyboard focus (opened or revealed without preserveFocus). */
+  focusTaken: [] as FakeWebviewPanel[],
   reset(): void {
+    this.focusTaken = [];
+    window.activeTextEditor = undefined;
+    window.activeNotebookEditor = undefined;
+    window.activeTerminal = undefined;
     this.settings = {};
     this.folders = [];
     this.messages = [];
@@ -200,6 +216,10 @@ function show(kind: Shown['kind']) {
 }
 
 export const window = {
+  /** Set by a test: the person has a text editor (notebook, terminal) active. */
+  activeTextEditor: undefined as unknown,
+  activeNotebookEditor: undefined as unknown,
+  activeTerminal: undefined as unknown,
   createOutputChannel(name: string) {
     const o = new FakeOutput(name);
     fake.outputs.push(o);

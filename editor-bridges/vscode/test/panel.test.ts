@@ -1,4 +1,5 @@
-// The question panel on its own (no askhost): several asks in its queue, a hidden panel, withdrawals.
+// The question panel on its own (no askhost): several asks in its queue, a hidden panel, withdrawals,
+// and never taking the focus from someone typing in an editor, a notebook or a terminal.
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 import { FakeWebviewPanel, EventEmitter, fake, install, nextMessage } from './fake-vscode';
@@ -25,6 +26,7 @@ beforeEach(() => {
 });
 
 const current = () => fake.panels.at(-1) as FakeWebviewPanel;
+const tick = () => new Promise((r) => setTimeout(r, 1));
 
 describe('QuestionPanel', () => {
   test('a second ask waits behind the first; the view says how many', async () => {
@@ -96,5 +98,101 @@ describe('QuestionPanel', () => {
     assert.deepEqual(await a, { answered: false, cancelled: true, reason: 'askhost exited' });
     assert.equal(current().disposed, true);
     assert.equal(fake.messages.length, 0);
+  });
+});
+
+describe('QuestionPanel: a question arriving while the person types', () => {
+  const answerMessages = () => fake.messages.filter((m) => m.items.includes('Answer'));
+
+  for (const [place, set] of [
+    ['a text editor', () => (vscode.window.activeTextEditor = { document: {} })],
+    ['a notebook', () => (vscode.window.activeNotebookEditor = {})],
+    ['a terminal', () => (vscode.window.activeTerminal = { name: 'codex' })],
+  ] as const) {
+    test(`${place} is active: the panel opens beside it without the focus; a notification says so`, async () => {
+      set();
+      const a = qp.show({ id: 'a', questions: [DATABASE, SERVICE], agent: 'codex · MCP' });
+      assert.equal(fake.panels.length, 1);
+      assert.equal(current().showOptions.preserveFocus, true);
+      assert.deepEqual(fake.focusTaken, []);
+      const m = await nextMessage((s) => s.items.includes('Answer'));
+      assert.equal(m.message, `codex · MCP asks: ${DATABASE.question} (+1 more)`);
+      // Nothing was answered for the person: the ask still waits.
+      assert.equal(qp.pendingCount, 1);
+      qp.clear('done');
+      assert.equal((await a).answered, false);
+    });
+  }
+
+  test("the notification's Answer brings the panel forward with the focus; keys there answer", async () => {
+    vscode.window.activeTextEditor = { document: {} };
+    let answer: (v: string) => void = () => undefined;
+    fake.respond = (s) => (s.items.includes('Answer') ? new Promise<string>((r) => (answer = r)) : undefined);
+    const a = qp.show({ id: 'a', questions: [DATABASE], agent: 'x' });
+    await nextMessage((s) => s.items.includes('Answer'));
+    assert.deepEqual(fake.focusTaken, []);
+    answer('Answer');
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(current().reveals, [{ preserveFocus: false }]);
+    assert.deepEqual(fake.focusTaken, [current()]);
+    current().key('2');
+    const r = await a;
+    assert.equal(r.answered, true);
+  });
+
+  test('reveal() (Show Pending Questions, the status bar item) takes the focus even while an editor is active', () => {
+    vscode.window.activeTextEditor = { document: {} };
+    void qp.show({ id: 'a', questions: [SERVICE], agent: 'x' });
+    assert.equal(qp.reveal(), true);
+    assert.deepEqual(current().reveals, [{ preserveFocus: false }]);
+    assert.equal(current().active, true);
+  });
+
+  test('nobody typing (no editor, notebook or terminal active): the panel takes the focus, as focusPanel says', () => {
+    void qp.show({ id: 'a', questions: [SERVICE], agent: 'x' });
+    assert.equal(current().showOptions.preserveFocus, false);
+    assert.deepEqual(fake.focusTaken, [current()]);
+    assert.deepEqual(answerMessages(), []);
+  });
+
+  test('focusPanel off: never the focus, even with nothing active', async () => {
+    focus = false;
+    void qp.show({ id: 'a', questions: [SERVICE], agent: 'x' });
+    assert.equal(current().showOptions.preserveFocus, true);
+    await nextMessage((s) => s.items.includes('Answer'));
+    assert.deepEqual(fake.focusTaken, []);
+  });
+
+  test('a second ask while the panel is open without the focus: drawn behind the first, announced, no focus taken', async () => {
+    vscode.window.activeTextEditor = { document: {} };
+    void qp.show({ id: 'a', questions: [SERVICE], agent: 'x' });
+    await tick(); // VS Code tells the new panel it is not the active one
+    void qp.show({ id: 'b', questions: [DATABASE], agent: 'bot' });
+    await nextMessage((s) => s.message === `bot asks: ${DATABASE.question}`);
+    assert.equal(fake.panels.length, 1);
+    assert.deepEqual(current().reveals, []);
+    assert.deepEqual(fake.focusTaken, []);
+    assert.deepEqual(current().view.queue, { index: 0, count: 2 });
+  });
+
+  test('a second ask while the person answers in the panel (it has the focus): no notification', () => {
+    void qp.show({ id: 'a', questions: [SERVICE], agent: 'x' });
+    vscode.window.activeTextEditor = { document: {} }; // still open behind the panel
+    void qp.show({ id: 'b', questions: [DATABASE], agent: 'bot' });
+    assert.deepEqual(answerMessages(), []);
+  });
+
+  test('the panel closed (a cancel) while an editor is active: the next ask reopens it without the focus, announced', async () => {
+    vscode.window.activeTextEditor = { document: {} };
+    const a = qp.show({ id: 'a', questions: [SERVICE], agent: 'x' });
+    await tick();
+    void qp.show({ id: 'b', questions: [DATABASE], agent: 'bot' });
+    const first = current();
+    first.dispose();
+    assert.deepEqual(await a, { answered: false, cancelled: true });
+    assert.equal(fake.panels.length, 2);
+    assert.equal(current().showOptions.preserveFocus, true);
+    assert.deepEqual(fake.focusTaken, []);
+    assert.equal(answerMessages().filter((m) => m.message.startsWith('bot asks')).length, 2);
   });
 });

@@ -94,6 +94,10 @@ function rowElement(v: ViewState, row: RowView, index: number): HTMLElement {
   return li;
 }
 
+function mayFocusField(e: Element | null): e is HTMLTextAreaElement {
+  return e instanceof HTMLTextAreaElement && e.isConnected && document.hasFocus();
+}
+
 function render(v: ViewState): void {
   const previous = view;
   view = v;
@@ -229,14 +233,16 @@ function render(v: ViewState): void {
       : undefined;
   app.replaceChildren(...(parts.filter(Boolean) as Node[]));
   app.classList.toggle('confirming', v.confirm !== undefined);
-  if (focused instanceof HTMLTextAreaElement && focused.isConnected && document.activeElement !== focused) {
+  if (mayFocusField(focused) && document.activeElement !== focused) {
     focused.focus();
     if (caret && caret.start !== null && caret.end !== null) focused.setSelectionRange(caret.start, caret.end, caret.dir);
   }
 
   // Focus follows the dialog's mode: the answer field while typing, else the list (the notes
-  // field keeps the focus while it is being written in).
+  // field keeps the focus while it is being written in). Only inside a page that has the focus:
+  // a panel opened beside an editor someone types in must not pull the keyboard into itself.
   const text = v.q >= 0 ? fields.get(`${v.askKey}:${v.q}:text`) : undefined;
+  const mayFocus = document.hasFocus();
   if (v.notice) {
     // Past the limit the rest was not kept: the fields show what will be sent.
     const notes = fields.get(`${v.askKey}:${v.q}:notes`);
@@ -247,7 +253,9 @@ function render(v: ViewState): void {
       }
     }
   }
-  if (v.editing && text && !v.confirm) {
+  if (!mayFocus) {
+    // The 'focus' listener below draws again, and places the focus, once the page gets it.
+  } else if (v.editing && text && !v.confirm) {
     if (document.activeElement !== text) {
       text.focus();
       text.setSelectionRange(text.value.length, text.value.length);

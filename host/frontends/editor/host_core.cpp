@@ -9,7 +9,6 @@
 
 #include <unistd.h>
 
-#include <boost/asio/post.hpp>
 
 namespace askhost {
 
@@ -24,6 +23,7 @@ bool has_folder(const std::vector<WorkspaceFolder>& folders, const std::string& 
 HostCore::HostCore(boost::asio::io_context& io, AgentControl& control)
     : broker_(io),
       hub_(io, broker_, control),
+      waiting_flush_(io),
       listener_(io, [this](std::shared_ptr<Connection> c) { hub_.add_client(std::move(c), false); }) {
     hub_.on_workspace_changed = [this] { update_registration(); };
     listener_.on_log = [this](std::string_view m) { log(m); };
@@ -33,13 +33,17 @@ HostCore::HostCore(boost::asio::io_context& io, AgentControl& control)
     };
     broker_.on_state = [this, &io] {
         hub_.state_changed();
-        // The record's waiting count, once per turn of the loop however many asks changed.
-        if (!waiting_posted_) {
-            waiting_posted_ = true;
-            boost::asio::post(io, [this, token = lifetime_.token()] {
-                if (!token) return;
-                waiting_posted_ = false;
-                registration_.set_waiting(static_cast<int>(broker_.pending().size()));
+        // The record's waiting count is kept in memory now and reaches the file coalesced, after
+        // the answer went back: no disk write on a question's path, and a question answered
+        // within the delay costs no write at all (docs/performance.md).
+        registration_.set_waiting(static_cast<int>(broker_.pending().size()));
+        if (!waiting_flush_armed_) {
+            waiting_flush_armed_ = true;
+            waiting_flush_.expires_after(kWaitingFlushDelay);
+            waiting_flush_.async_wait([this, token = lifetime_.token()](const boost::system::error_code& ec) {
+                if (ec || !token) return;
+                waiting_flush_armed_ = false;
+                registration_.flush();
             });
         }
         if (on_state) on_state();

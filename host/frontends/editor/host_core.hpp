@@ -3,11 +3,13 @@
 // agents in its workspace find it. Host (an agent's host) and askhost mcp's own host build on it.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include "core/broker.hpp"
 #include "core/lifetime.hpp"
@@ -67,7 +69,10 @@ private:
     SocketListener listener_;
     Registration registration_;
     std::vector<WorkspaceFolder> own_folders_;
-    bool waiting_posted_ = false;
+    // How far behind the registry's waiting count may be (a tmux status line polls every second).
+    static constexpr std::chrono::milliseconds kWaitingFlushDelay{250};
+    boost::asio::steady_timer waiting_flush_;
+    bool waiting_flush_armed_ = false;
     Lifetime lifetime_;
 };
 

@@ -251,10 +251,18 @@ void Registration::set_waiting(int count) {
     if (count == record_.waiting) return;
     if (count > 0 && record_.waiting == 0) record_.waiting_since_ms = store::now_ms();
     record_.waiting = count;
-    if (published_) write();
+}
+
+void Registration::flush() {
+    // A question that came and went since the last write leaves the file as it was.
+    if (published_ && (record_.waiting != written_waiting_ ||
+                       (record_.waiting > 0 && record_.waiting_since_ms != written_since_ms_)))
+        write();
 }
 
 Status Registration::write() {
+    written_waiting_ = record_.waiting;
+    written_since_ms_ = record_.waiting_since_ms;
     // Runtime state, rewritten as questions come and go: replaced atomically (a reader sees the
     // old record or the new), not synced to disk (it means nothing after a reboot).
     const std::string temp = record_.file + ".tmp";

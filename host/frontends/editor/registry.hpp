@@ -57,8 +57,11 @@ public:
     Status publish(const std::string& socket, std::string kind);
     // New folders and client: the record is rewritten (once) when published and changed.
     void update(std::vector<WorkspaceFolder> folders, std::string client_name, std::string client_version);
-    // How many questions wait (askhost status reads it without asking the host).
+    // How many questions wait (askhost status reads it without asking the host): kept in memory
+    // until flush() or the next rewrite, so a question's path writes nothing to disk.
     void set_waiting(int count);
+    // Writes the record if its waiting count differs from the file's.
+    void flush();
     // The tmux pane of the agent that asks here (askhost jump goes there).
     void set_tmux(std::string server, std::string pane);
     const HostRecord& record() const { return record_; }
@@ -68,6 +71,8 @@ private:
     Status write();
     HostRecord record_;
     bool published_ = false;
+    int written_waiting_ = 0;  // what the file says
+    std::int64_t written_since_ms_ = 0;
 };
 
 // The JSON text of a record (docs/protocol.md), and back (nullopt when it is not a record).
