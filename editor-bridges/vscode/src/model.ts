@@ -3,6 +3,8 @@
 // dialog: number keys pick, 0 is Other, Space toggles, Tab walks the questions and a Submit tab,
 // Enter confirms, Esc cancels (asking "Discard N answers?" once something is answered). The webview
 // only draws the view and forwards keys, so everything here runs in unit tests without a browser.
+// The page of `askhost web` (host/web/page) builds this same file for the browser, beside its own
+// app.js: keep it free of imports, Node and VS Code alike.
 
 export const OTHER_LABEL = 'Other (type your answer)';
 /** The spec's soft limit per typed answer: longer asks "Continue anyway?". */
@@ -363,8 +365,10 @@ export class DialogModel {
     if (this.finishedOutcome || this.confirm || this.onSubmitTab) return 'ignored';
     if (row < 0 || row >= this.rowCount(this.tabIndex)) return 'ignored';
     this.note = undefined;
+    // A pick may move on to another tab (or to Submit): the ticks are the clicked question's.
+    const q = this.tabIndex;
     const r = this.quickSelect(row);
-    if (r === 'changed' && this.questions[this.tabIndex].multiSelect) this.refreshMulti(this.tabIndex, true);
+    if (r === 'changed' && this.questions[q].multiSelect) this.refreshMulti(q, true);
     return r;
   }
 

@@ -283,6 +283,21 @@ describe('several questions', () => {
     assert.deepEqual(view(n).unanswered.map((u) => u.label), ['Features']);
   });
 
+  test('a click that changes the pick of an answered tab goes on to Submit when all are answered', () => {
+    // Found by the web page's taps: the click moved to the Submit tab, and clickRow then read the
+    // question of that tab (there is none) and threw.
+    const m = model(DATABASE, FEATURES);
+    m.clickRow(1); // SQLite: on to Features
+    m.clickRow(0);
+    m.key('Enter'); // Features answered: on to Submit
+    assert.equal(m.onSubmitTab, true);
+    m.clickTab(0);
+    assert.equal(m.clickRow(2), 'changed'); // MongoDB instead: every question answered, on to Submit
+    assert.equal(m.onSubmitTab, true);
+    assert.equal(m.clickSubmit(), 'finished');
+    assert.equal((m.outcome as any).answers[0].answer, DATABASE.options[2].label);
+  });
+
   test('Tab and the arrows switch tabs; arrows in an empty text field switch too', () => {
     const m = model(DATABASE, SERVICE);
     m.key('Tab');

@@ -1,0 +1,811 @@
+// The page of `askhost web` (docs/web-page.md): every question any askhost host of this user waits
+// on, oldest first, and the dialog to answer one. The dialog's rules are the VS Code panel's model
+// (./model.js is editor-bridges/vscode/src/model.ts, built beside this file): this file only draws
+// its view and turns taps, clicks and keys into its calls. The server speaks JSON over a WebSocket
+// at ws on the page's own origin (the contract in docs/web-page.md). Agent text is only ever set
+// as textContent; the server's Content-Security-Policy allows no script or style but these files.
+import { DialogModel, normalizeQuestions } from './model.js';
+import type { Outcome, Result, RowView, ViewState } from './model.js';
+
+/** A waiting question as the server sends it. */
+interface WebAsk {
+  key: string;
+  questions: unknown;
+  metadata?: unknown;
+  agent?: unknown;
+  host?: { pid?: number; kind?: string; socket?: string };
+  workspace?: string;
+  route?: string;
+  since?: number;
+}
+
+interface Entry {
+  ask: WebAsk;
+  model: DialogModel;
+  /** open: being answered (or not yet); queued: answered while offline; sending: sent, no result yet. */
+  state: 'open' | 'queued' | 'sending';
+  /** The server said it no longer waits while our answer was on its way. */
+  gone?: boolean;
+}
+
+type ServerMessage =
+  | { type: 'snapshot'; asks: WebAsk[] }
+  | { type: 'added'; ask: WebAsk }
+  | { type: 'removed'; key: string; reason?: string }
+  | { type: 'result'; key: string; ok: boolean; error?: string };
+
+const app = document.getElementById('app') as HTMLElement;
+const connEl = document.getElementById('conn') as HTMLElement;
+const notifyButton = document.getElementById('notify') as HTMLButtonElement;
+
+const asks = new Map<string, Entry>();
+/** The ask whose dialog is open, if any. */
+let current: string | undefined;
+/** One line above the list: what just happened ("Answer sent to codex", an error). */
+let banner: { text: string; error: boolean } | undefined;
+let conn: 'connecting' | 'open' | 'reconnecting' | 'signed-out' = 'connecting';
+let snapshots = 0;
+
+// ------------------------------------------------------------------ words
+
+const REMOVED_WORDS: Record<string, string> = {
+  answered: 'was answered elsewhere',
+  withdrawn: 'was withdrawn by its agent',
+  'host-gone': 'is gone: its askhost ended',
+};
+
+function agentName(a: WebAsk): string {
+  const agent = a.agent as { name?: unknown } | string | undefined;
+  if (typeof agent === 'string' && agent) return agent;
+  if (agent && typeof agent === 'object' && typeof agent.name === 'string' && agent.name) return agent.name;
+  return 'agent';
+}
+
+/** Who asks, and how it reached us: "codex · MCP", "claude · hook", "demo-agent". */
+function who(a: WebAsk): string {
+  const name = agentName(a);
+  const route = typeof a.route === 'string' ? a.route.trim() : '';
+  if (!route || route === name) return name;
+  return route.startsWith(name) ? route : `${name} · ${route}`;
+}
+
+function age(since: number | undefined, now: number): string {
+  if (typeof since !== 'number' || !Number.isFinite(since)) return '';
+  const s = Math.max(0, Math.round((now - since) / 1000));
+  if (s < 45) return 'just now';
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} min ago`;
+  const h = Math.round(m / 60);
+  if (h < 48) return `${h} h ago`;
+  return `${Math.round(h / 24)} days ago`;
+}
+
+/** A tool-permission question (plugins/common/permission_question): the command, parsed out. */
+interface Permission {
+  tool?: string;
+  command: string;
+  detail?: string;
+}
+
+function permissionOf(e: Entry): Permission | undefined {
+  const qs = e.model.questions;
+  if (qs.length !== 1) return undefined;
+  const meta = e.ask.metadata as { source?: unknown } | undefined;
+  const marked = meta && typeof meta === 'object' && meta.source === 'permission';
+  if (!marked && qs[0].header !== 'Permission') return undefined;
+  // "Allow Bash: rm -rf build? (List files)", "Allow Write notes.txt?", "Allow the agent to use a tool?"
+  const m = /^Allow (?:([\w.-]+): )?([\s\S]*?)\?(?: \(([\s\S]*)\))?$/.exec(qs[0].question);
+  if (!m || !m[2]) return undefined;
+  const p: Permission = { command: m[2] };
+  if (m[1]) p.tool = m[1];
+  if (m[3]) p.detail = m[3];
+  return p;
+}
+
+/** What the list shows of an ask: the command of a permission, else its first question. */
+function summary(e: Entry): string {
+  const p = permissionOf(e);
+  if (p) return p.tool ? `${p.tool}: ${p.command}` : p.command;
+  return e.model.questions[0]?.question ?? '';
+}
+
+/**
+ * An option's preview as text: markdown as it is written, an HTML fragment as its text (tags
+ * dropped, block ends as line breaks), as the terminal and Neovim show it. Never parsed into the
+ * page: DOMParser's document is inert and only its text is taken.
+ */
+function previewText(preview: string): string {
+  if (!/^\s*</.test(preview)) return preview;
+  const marked = preview.replace(/<\/(p|div|li|h[1-6]|pre|tr|blockquote)\s*>|<br\s*\/?>/gi, (t) => t + '\n');
+  const doc = new DOMParser().parseFromString(marked, 'text/html');
+  return (doc.body.textContent ?? '').replace(/\n{3,}/g, '\n\n').trim();
+}
+
+// ------------------------------------------------------------------ the connection
+
+let ws: WebSocket | undefined;
+let failures = 0;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+function wsUrl(): string {
+  const u = new URL('ws', location.href);
+  u.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  u.search = '';
+  u.hash = '';
+  return u.href;
+}
+
+function connect(): void {
+  if (retryTimer !== undefined) {
+    clearTimeout(retryTimer);
+    retryTimer = undefined;
+  }
+  if (ws) return;
+  const sock = new WebSocket(wsUrl());
+  ws = sock;
+  sock.addEventListener('open', () => {
+    failures = 0;
+    setConn('open');
+  });
+  sock.addEventListener('message', (ev: MessageEvent) => {
+    if (ws === sock && typeof ev.data === 'string') onMessage(ev.data);
+  });
+  sock.addEventListener('close', () => {
+    if (ws !== sock) return;
+    ws = undefined;
+    for (const e of asks.values()) if (e.state === 'sending') e.state = 'queued';
+    failures++;
+    setConn(conn === 'signed-out' ? 'signed-out' : 'reconnecting');
+    // Backoff: 0.5 s, 1 s, 2 s ... 10 s, with some jitter so many pages do not come back at once.
+    const delay = Math.min(10000, 500 * 2 ** Math.min(failures - 1, 5)) * (0.8 + Math.random() * 0.4);
+    retryTimer = setTimeout(connect, delay);
+    if (failures >= 3) void checkSignedIn();
+  });
+}
+
+/** A socket that keeps failing may mean the cookie is no longer accepted: ask the page itself. */
+async function checkSignedIn(): Promise<void> {
+  try {
+    const r = await fetch(location.pathname, { cache: 'no-store', credentials: 'same-origin' });
+    if (r.status === 401 && !ws) setConn('signed-out');
+  } catch {
+    // Unreachable: still reconnecting.
+  }
+}
+
+function send(message: unknown): boolean {
+  if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+  ws.send(JSON.stringify(message));
+  return true;
+}
+
+function setConn(c: typeof conn): void {
+  conn = c;
+  const words = {
+    connecting: 'Connecting…',
+    open: 'Connected',
+    reconnecting: 'Reconnecting…',
+    'signed-out': 'Not signed in: open the address askhost web printed (askhost web --url)',
+  };
+  connEl.textContent = words[c];
+  connEl.className = 'conn ' + c;
+}
+
+function onMessage(text: string): void {
+  let m: ServerMessage;
+  try {
+    m = JSON.parse(text) as ServerMessage;
+  } catch {
+    return;
+  }
+  if (!m || typeof m !== 'object') return;
+  switch (m.type) {
+    case 'snapshot': {
+      const first = snapshots++ === 0;
+      const list = Array.isArray(m.asks) ? m.asks : [];
+      const keys = new Set(list.map((a) => a?.key));
+      for (const key of [...asks.keys()]) if (!keys.has(key)) removeAsk(key, undefined);
+      for (const a of list) {
+        const fresh = addAsk(a);
+        if (fresh && !first) notifyNew(fresh);
+      }
+      // Answers given while the connection was down go now, if their question still waits.
+      for (const [key, e] of asks) {
+        if (e.state === 'queued' && e.model.outcome) sendAnswer(key, e);
+      }
+      break;
+    }
+    case 'added': {
+      const fresh = addAsk(m.ask);
+      if (fresh) notifyNew(fresh);
+      break;
+    }
+    case 'removed':
+      if (typeof m.key === 'string') removeAsk(m.key, m.reason);
+      break;
+    case 'result':
+      onResult(m);
+      break;
+    default:
+      return;
+  }
+  render();
+}
+
+function addAsk(a: WebAsk | undefined): Entry | undefined {
+  if (!a || typeof a.key !== 'string') return undefined;
+  const known = asks.get(a.key);
+  if (known) {
+    known.ask = a;
+    return undefined;
+  }
+  const questions = normalizeQuestions(a.questions);
+  if (questions.length === 0) return undefined;
+  const e: Entry = { ask: a, model: new DialogModel(questions), state: 'open' };
+  asks.set(a.key, e);
+  return e;
+}
+
+function removeAsk(key: string, reason: string | undefined): void {
+  const e = asks.get(key);
+  if (!e) return;
+  if (e.state === 'sending') {
+    // Our own answer, most likely: its result says how it went, whichever comes first.
+    e.gone = true;
+    return;
+  }
+  forget(key);
+  if (current === key) {
+    current = undefined;
+    banner = { text: `The question from ${who(e.ask)} ${REMOVED_WORDS[reason ?? ''] ?? 'is no longer waiting'}.`, error: false };
+  }
+}
+
+function forget(key: string): void {
+  asks.delete(key);
+  for (const k of [...fields.keys()]) if (k.startsWith(key + '\u0000')) fields.delete(k);
+}
+
+function onResult(m: { key: string; ok: boolean; error?: string }): void {
+  const e = asks.get(m.key);
+  if (m.ok) {
+    forget(m.key);
+    if (e) {
+      const cancelled = e.model.outcome?.answered === false;
+      banner = { text: cancelled ? `Cancelled: ${who(e.ask)} was told.` : `Answer sent to ${who(e.ask)}.`, error: false };
+    }
+    return;
+  }
+  banner = { text: `Not sent: ${m.error || 'the server refused the answer'}.`, error: true };
+  // If the question still waits, it can be answered again from the start.
+  if (e?.gone) forget(m.key);
+  else if (e) {
+    for (const k of [...fields.keys()]) if (k.startsWith(m.key + '\u0000')) fields.delete(k);
+    e.model = new DialogModel(e.model.questions);
+    e.state = 'open';
+  }
+}
+
+function sendAnswer(key: string, e: Entry): void {
+  const outcome = e.model.outcome as Outcome;
+  if (send({ type: 'answer', key, outcome })) {
+    e.state = 'sending';
+    banner = { text: `Sending to ${who(e.ask)}…`, error: false };
+  } else {
+    e.state = 'queued';
+    banner = { text: 'Offline: the answer goes when the connection is back.', error: false };
+  }
+}
+
+// ------------------------------------------------------------------ notifications
+
+function updateNotifyButton(): void {
+  const can = 'Notification' in window && Notification.permission === 'default';
+  notifyButton.hidden = !can;
+}
+
+notifyButton.addEventListener('click', () => {
+  // Browsers only ask from a gesture: this button.
+  void Notification.requestPermission().then(() => {
+    updateNotifyButton();
+    registerWorker();
+  }, updateNotifyButton);
+});
+
+/** Android's browsers notify only from a service worker (sw.js): registered once allowed. */
+function registerWorker(): void {
+  if (!('serviceWorker' in navigator) || !window.isSecureContext || Notification.permission !== 'granted') return;
+  navigator.serviceWorker.register('sw.js').catch(() => undefined);
+}
+
+function showByWorker(title: string, body: string, tag: string): void {
+  if (!('serviceWorker' in navigator)) return;
+  void navigator.serviceWorker
+    .getRegistration()
+    .then((reg) => reg?.showNotification(title, { body, tag }))
+    .catch(() => undefined);
+}
+
+function notifyNew(e: Entry): void {
+  if (!document.hidden || !('Notification' in window) || Notification.permission !== 'granted') return;
+  const key = e.ask.key;
+  const more = e.model.questions.length > 1 ? ` (+${e.model.questions.length - 1} more)` : '';
+  const title = `${who(e.ask)} asks`;
+  const body = summary(e) + more;
+  try {
+    const n = new Notification(title, { body, tag: key });
+    n.addEventListener('click', () => {
+      window.focus();
+      if (asks.has(key)) openAsk(key);
+      n.close();
+    });
+  } catch {
+    showByWorker(title, body, key);
+  }
+}
+
+// ------------------------------------------------------------------ drawing
+
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: { class?: string; text?: string; attrs?: Record<string, string> } = {},
+  ...children: (Node | undefined)[]
+): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (props.class) e.className = props.class;
+  if (props.text !== undefined) e.textContent = props.text;
+  for (const [k, v] of Object.entries(props.attrs ?? {})) e.setAttribute(k, v);
+  for (const c of children) if (c) e.appendChild(c);
+  return e;
+}
+
+function button(text: string, cls: string, onTap: () => void, attrs: Record<string, string> = {}): HTMLButtonElement {
+  const b = el('button', { class: cls, text, attrs: { type: 'button', ...attrs } });
+  b.addEventListener('click', () => {
+    if (guarded()) return;
+    onTap();
+  });
+  return b;
+}
+
+// A dialog that just opened drops taps (a double tap on the list is not a pick) and repeated keys
+// for a moment.
+const GUARD_MS = 400;
+let guardUntil = 0;
+function guarded(): boolean {
+  return Date.now() < guardUntil;
+}
+
+function sortedAsks(): [string, Entry][] {
+  return [...asks.entries()].sort((a, b) => (a[1].ask.since ?? 0) - (b[1].ask.since ?? 0));
+}
+
+function render(): void {
+  const waiting = [...asks.values()].filter((e) => e.state === 'open').length;
+  document.title = waiting > 0 ? `(${waiting}) askhost` : 'askhost';
+  updateNotifyButton();
+  const e = current ? asks.get(current) : undefined;
+  if (e && e.state === 'open') renderDialog(current as string, e);
+  else {
+    current = undefined;
+    renderList();
+  }
+}
+
+function renderList(): void {
+  const now = Date.now();
+  const parts: Node[] = [];
+  if (banner) parts.push(el('p', { class: 'banner' + (banner.error ? ' error' : ''), text: banner.text, attrs: { role: 'status' } }));
+  const list = sortedAsks().filter(([, e]) => e.state !== 'sending');
+  if (list.length === 0) {
+    parts.push(el('p', { class: 'empty', text: snapshots > 0 ? 'No question is waiting.' : 'Loading…' }));
+  } else {
+    const ul = el('ul', { class: 'asks', attrs: { 'aria-label': 'Waiting questions, oldest first' } });
+    for (const [key, e] of list) {
+      const perm = permissionOf(e);
+      const n = e.model.questions.length;
+      const when = [age(e.ask.since, now), n > 1 ? `${n} questions` : '', e.state === 'queued' ? 'answer waiting to be sent' : '']
+        .filter(Boolean)
+        .join(' · ');
+      const b = el(
+        'button',
+        { class: 'ask' + (perm ? ' permission' : ''), attrs: { type: 'button', 'data-key': key } },
+        el('span', { class: 'ask-who', text: who(e.ask) }),
+        el('span', { class: perm ? 'ask-text command' : 'ask-text', text: summary(e) }),
+        e.ask.workspace ? el('span', { class: 'ask-where', text: e.ask.workspace }) : undefined,
+        when ? el('span', { class: 'ask-when', text: when }) : undefined,
+      );
+      b.addEventListener('click', () => {
+        if (e.state === 'open') openAsk(key);
+      });
+      ul.appendChild(el('li', {}, b));
+    }
+    parts.push(ul);
+  }
+  const focusedKey = document.activeElement instanceof HTMLElement ? document.activeElement.dataset.key : undefined;
+  app.replaceChildren(...parts);
+  app.dataset.view = 'list';
+  if (focusedKey) (app.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`) as HTMLElement | null)?.focus();
+}
+
+/**
+ * A tap on a permission question's option waits for a second tap on its confirmation: on a phone
+ * in a pocket or mid-scroll, one stray touch must not say "Allow" to a command. Keys pick at once,
+ * as in the other faces.
+ */
+let pendingPick: { key: string; row: number; label: string } | undefined;
+
+function openAsk(key: string): void {
+  current = key;
+  pendingPick = undefined;
+  banner = undefined;
+  guardUntil = Date.now() + GUARD_MS;
+  render();
+  window.scrollTo(0, 0);
+}
+
+function backToList(): void {
+  const key = current;
+  current = undefined;
+  render();
+  if (key) (app.querySelector(`[data-key="${CSS.escape(key)}"]`) as HTMLElement | null)?.focus();
+}
+
+/** After any change to a dialog: send its outcome when it finished, else draw it again. */
+function after(key: string, e: Entry, r: Result): void {
+  if (pendingPick) {
+    pendingPick = undefined;
+    if (r === 'ignored') r = 'changed';
+  }
+  if (e.model.finished) {
+    current = undefined;
+    sendAnswer(key, e);
+    render();
+    return;
+  }
+  if (r !== 'ignored') render();
+}
+
+// The option previews a person unfolded stay unfolded across redraws.
+const openPreviews = new Set<string>();
+
+// The text fields outlive re-renders, so typing is never interrupted by a redraw.
+const fields = new Map<string, HTMLTextAreaElement>();
+const MAX_FIELD_ROWS = 8;
+
+function fitRows(area: HTMLTextAreaElement): void {
+  area.rows = Math.max(2, Math.min(MAX_FIELD_ROWS, area.value.split('\n').length));
+}
+
+function field(key: string, e: Entry, kind: 'text' | 'notes', q: number, value: string, placeholder: string): HTMLTextAreaElement {
+  const id = `${key}\u0000${q}\u0000${kind}`;
+  let input = fields.get(id);
+  if (!input) {
+    const area = document.createElement('textarea');
+    area.className = kind === 'text' ? 'answer-input' : 'notes-input';
+    area.placeholder = placeholder;
+    area.spellcheck = kind === 'notes';
+    area.setAttribute('aria-label', placeholder);
+    area.value = value;
+    area.dataset.q = String(q);
+    area.dataset.kind = kind;
+    fitRows(area);
+    area.addEventListener('input', () => {
+      fitRows(area);
+      const r = kind === 'text' ? e.model.setText(q, area.value) : e.model.setNotes(q, area.value);
+      if (r !== 'ignored' && (kind === 'text' || e.model.notice())) render();
+    });
+    fields.set(id, area);
+    input = area;
+  }
+  return input;
+}
+
+/** The typed text as the field holds it now, given to the model before a key that commits it. */
+function syncText(key: string, e: Entry): void {
+  const q = e.model.tab;
+  const area = fields.get(`${key}\u0000${q}\u0000text`);
+  if (area && q < e.model.questions.length) e.model.setText(q, area.value);
+}
+
+function rowElement(key: string, e: Entry, v: ViewState, row: RowView): HTMLElement {
+  const li = el('li', {
+    class: ['option', row.cursor ? 'cursor' : '', row.other ? 'other' : '', row.recommended ? 'recommended' : '']
+      .filter(Boolean)
+      .join(' '),
+    attrs: { role: 'option', 'aria-selected': String(row.cursor), 'data-row': String(row.index) },
+  });
+  if (v.multiSelect) {
+    li.setAttribute('aria-checked', String(row.checked === true));
+    li.appendChild(el('span', { class: 'check' + (row.checked ? ' checked' : ''), text: row.checked ? '✓' : '', attrs: { 'aria-hidden': 'true' } }));
+  } else {
+    li.appendChild(el('span', { class: 'key', text: row.key ?? '', attrs: { 'aria-hidden': 'true' } }));
+  }
+  const body = el('div', { class: 'option-body' });
+  body.appendChild(el('span', { class: 'label', text: row.label }));
+  if (row.description) body.appendChild(el('span', { class: 'description', text: row.description }));
+  li.appendChild(body);
+  const wrap = el('div', { class: 'row-wrap' }, li);
+  if (pendingPick?.key === key && pendingPick.row === row.index) li.classList.add('pending');
+  li.addEventListener('click', () => {
+    if (guarded()) return;
+    if (!row.other && !v.multiSelect && permissionOf(e)) {
+      pendingPick = { key, row: row.index, label: row.label };
+      render();
+      return;
+    }
+    after(key, e, e.model.clickRow(row.index));
+  });
+  // A tap picks, so a finger could never bring another option's preview up: each option carries
+  // its own, folded (outside the row: opening it is not a pick).
+  if (row.previewHtml !== undefined) {
+    const details = el('details', { class: 'row-preview' }, el('summary', { text: 'Preview' }), el('pre', { class: 'preview-text', text: row.previewHtml }));
+    const id = `${key}\u0000${row.index}`;
+    details.open = openPreviews.has(id);
+    details.addEventListener('toggle', () => {
+      if (details.open) openPreviews.add(id);
+      else openPreviews.delete(id);
+    });
+    wrap.appendChild(details);
+  }
+  if (row.other && (v.editing || v.text !== '')) {
+    const input = field(key, e, 'text', v.q, v.text, 'Type your answer');
+    input.readOnly = !v.editing;
+    wrap.appendChild(input);
+  }
+  return wrap;
+}
+
+function renderDialog(key: string, e: Entry): void {
+  const model = e.model;
+  const v = model.view({ askKey: key, agent: who(e.ask), notes: true, renderPreview: previewText });
+  const focused = document.activeElement;
+  const parts: (Node | undefined)[] = [];
+
+  const waitingOthers = [...asks.values()].filter((x) => x !== e && x.state === 'open').length;
+  parts.push(
+    button(waitingOthers > 0 ? `← All questions (${waitingOthers} more waiting)` : '← All questions', 'back', backToList),
+  );
+  const meta = el('div', { class: 'meta' }, el('span', { class: 'meta-who', text: `${who(e.ask)} asks` }));
+  if (e.ask.workspace) meta.appendChild(el('span', { class: 'meta-where', text: e.ask.workspace }));
+  parts.push(meta);
+
+  if (v.tabs) {
+    const nav = el('nav', { class: 'tabs', attrs: { role: 'tablist' } });
+    nav.appendChild(button('←', 'tab-step', () => after(key, e, model.key('BackTab')), { 'aria-label': 'previous question' }));
+    v.tabs.forEach((t, i) => {
+      // As in the terminal: a filled box for an answered question and for the one in view.
+      const mark = t.submit ? '✓' : t.answered || t.current ? '■' : '□';
+      const b = button('', ['tab', t.current ? 'current' : '', t.answered ? 'answered' : '', t.submit ? 'submit' : ''].filter(Boolean).join(' '), () =>
+        after(key, e, model.clickTab(i)),
+        { role: 'tab', 'aria-selected': String(t.current), 'data-tab': String(i) },
+      );
+      b.append(el('span', { class: 'mark', text: mark, attrs: { 'aria-hidden': 'true' } }), el('span', { class: 'tab-label', text: t.label }));
+      nav.appendChild(b);
+    });
+    nav.appendChild(button('→', 'tab-step', () => after(key, e, model.key('Tab')), { 'aria-label': 'next question' }));
+    parts.push(nav);
+  } else if (v.header) {
+    parts.push(el('div', { class: 'chip', text: v.header }));
+  }
+
+  // A permission question shows what would run before anything else, then the question.
+  const perm = v.kind !== 'review' ? permissionOf(e) : undefined;
+  if (perm) {
+    const box = el('div', { class: 'permission-box' });
+    box.appendChild(el('div', { class: 'perm-tool', text: perm.tool ? `${perm.tool} wants to run` : 'The agent wants to' }));
+    box.appendChild(el('pre', { class: 'command', text: perm.command }));
+    if (perm.detail) box.appendChild(el('p', { class: 'perm-detail', text: perm.detail }));
+    parts.push(box);
+  }
+  parts.push(el('h2', { class: perm ? 'question small' : 'question', text: v.title }));
+
+  if (v.kind === 'options') {
+    const list = el('ul', {
+      class: 'options',
+      attrs: { role: 'listbox', 'aria-multiselectable': String(v.multiSelect), 'aria-label': v.title },
+    });
+    const moreLine = (n: number, arrow: string, k: string) => {
+      const li = el('li', { class: 'more', attrs: { role: 'presentation' } }, button(`${arrow} ${n} more...`, 'more-button', () => after(key, e, model.key(k))));
+      return li;
+    };
+    if (v.more.above > 0) list.appendChild(moreLine(v.more.above, '↑', 'PageUp'));
+    for (const r of v.rows) list.appendChild(el('li', { class: 'row', attrs: { role: 'presentation' } }, rowElement(key, e, v, r)));
+    if (v.more.below > 0) list.appendChild(moreLine(v.more.below, '↓', 'PageDown'));
+    parts.push(list);
+    if (v.hasPreviews) {
+      const cursorRow = v.rows.find((r) => r.cursor);
+      // The option under the cursor's, for the keys (docs/dialog.md); a touch screen has the folds.
+      const aside = el('aside', { class: 'preview cursor-preview', attrs: { 'aria-label': 'Preview' } });
+      aside.appendChild(el('div', { class: 'preview-title', text: 'Preview' }));
+      if (cursorRow?.previewHtml !== undefined) aside.appendChild(el('pre', { class: 'preview-text', text: cursorRow.previewHtml }));
+      else aside.appendChild(el('p', { class: 'no-preview', text: 'No preview for this option' }));
+      parts.push(aside);
+    }
+  } else if (v.kind === 'text') {
+    const input = field(key, e, 'text', v.q, v.text, 'Type your answer');
+    input.readOnly = false;
+    parts.push(el('div', { class: 'free-text' }, input));
+  } else {
+    const review = el('div', { class: 'review' });
+    if (v.review.length > 0) {
+      const dl = el('dl');
+      for (const r of v.review) {
+        dl.appendChild(el('dt', {}, button(r.label, 'review-label', () => after(key, e, model.clickTab(r.q)))));
+        const dd = el('dd', {}, el('span', { class: 'answer', text: r.answer }));
+        if (r.notes) dd.appendChild(el('span', { class: 'review-notes', text: r.notes }));
+        dl.appendChild(dd);
+      }
+      review.appendChild(dl);
+    }
+    if (v.unanswered.length > 0) {
+      const p = el('div', { class: 'unanswered' }, el('span', { text: 'Unanswered: ' }));
+      for (const u of v.unanswered) p.appendChild(button(u.label, 'unanswered-tab', () => after(key, e, model.clickTab(u.q)), { 'data-tab': String(u.q) }));
+      review.appendChild(p);
+    }
+    parts.push(review);
+  }
+
+  if (v.notesEnabled && v.q >= 0) {
+    const notes = field(key, e, 'notes', v.q, v.notes, 'Note for the agent (optional)');
+    parts.push(el('label', { class: 'notes' }, el('span', { class: 'notes-label', text: 'Note' }), notes));
+  }
+
+  if (v.notice) parts.push(el('p', { class: 'notice', text: v.notice, attrs: { role: 'alert' } }));
+  if (v.note) parts.push(el('p', { class: 'note', text: v.note, attrs: { role: 'alert' } }));
+
+  // The buttons a phone needs where a keyboard has Enter and Esc.
+  const actions = el('div', { class: 'actions' });
+  const pick = pendingPick?.key === key && !v.confirm ? pendingPick : undefined;
+  if (pick && perm) {
+    actions.classList.add('confirm', 'pick');
+    actions.setAttribute('role', 'alertdialog');
+    actions.append(
+      el('p', { class: 'confirm-text', text: `${pick.label}: ${perm.command}?` }),
+      button(pick.label, 'primary', () => after(key, e, model.clickRow(pick.row)), { 'data-confirm': 'yes' }),
+      button('Back', 'secondary', () => after(key, e, 'changed'), { 'data-confirm': 'no' }),
+    );
+  } else if (v.confirm) {
+    actions.classList.add('confirm', v.confirm.kind);
+    actions.setAttribute('role', 'alertdialog');
+    actions.append(
+      el('p', { class: 'confirm-text', text: v.confirm.text }),
+      button(v.confirm.yes, 'primary', () => after(key, e, model.clickConfirm(true)), { 'data-confirm': 'yes' }),
+      button(v.confirm.no, 'secondary', () => after(key, e, model.clickConfirm(false)), { 'data-confirm': 'no' }),
+    );
+  } else {
+    const one = !model.multiQuestion;
+    if (v.kind === 'review') {
+      actions.appendChild(button(v.canSubmit ? 'Submit answers' : 'Submit answers (some are unanswered)', 'primary submit-button', () => after(key, e, model.clickSubmit())));
+    } else if (v.editing) {
+      actions.appendChild(
+        button(one && !v.multiSelect ? 'Submit' : 'OK', 'primary enter-button', () => {
+          syncText(key, e);
+          after(key, e, model.key('Enter'));
+        }),
+      );
+    } else if (v.multiSelect) {
+      actions.appendChild(button(one ? 'Submit' : 'OK', 'primary enter-button', () => after(key, e, model.key('Enter'))));
+    }
+    actions.appendChild(button('Cancel question', 'secondary cancel-button', () => after(key, e, model.escape())));
+  }
+  parts.push(actions);
+  parts.push(el('footer', { class: 'hint', text: v.hint }));
+
+  const caret =
+    focused instanceof HTMLTextAreaElement ? { start: focused.selectionStart, end: focused.selectionEnd } : undefined;
+  app.replaceChildren(...(parts.filter(Boolean) as Node[]));
+  app.dataset.view = 'dialog';
+  app.classList.toggle('confirming', v.confirm !== undefined);
+  if (focused instanceof HTMLTextAreaElement && focused.isConnected && document.activeElement !== focused) {
+    focused.focus();
+    if (caret) focused.setSelectionRange(caret.start, caret.end);
+  }
+  const text = v.q >= 0 ? fields.get(`${key}\u0000${v.q}\u0000text`) : undefined;
+  if (v.notice) {
+    // Past the limit the rest was not kept: the fields show what will be sent.
+    const notes = fields.get(`${key}\u0000${v.q}\u0000notes`);
+    for (const [f, value] of [[text, v.text], [notes, v.notes]] as const) {
+      if (f && f.value !== value) {
+        f.value = value;
+        fitRows(f);
+      }
+    }
+  }
+  const writingNote = focused instanceof HTMLTextAreaElement && focused.dataset.kind === 'notes' && focused.isConnected;
+  if (v.editing && text && !v.confirm && !writingNote) {
+    if (document.activeElement !== text) {
+      text.focus();
+      text.setSelectionRange(text.value.length, text.value.length);
+    }
+  } else if (!(writingNote && !v.confirm)) {
+    // Keys go to the document either way; a field that is no longer drawn must not keep them.
+    if (focused instanceof HTMLTextAreaElement || !focused || !focused.isConnected) app.focus({ preventScroll: true });
+  }
+  // A question asked back (Discard?, long answer, a permission's pick) is where the eyes go next.
+  if (v.confirm || pick) actions.scrollIntoView({ block: 'nearest' });
+}
+
+// ------------------------------------------------------------------ keys (a desktop keyboard)
+
+const LIST_KEYS = new Set([
+  'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown',
+  'Tab', 'BackTab', 'Enter', 'Escape', ' ', 'j', 'k', 'y', 'Y', 'n', 'N',
+]);
+const TEXT_KEYS = new Set(['Enter', 'Escape', 'Tab', 'BackTab', 'ArrowUp', 'PageUp']);
+
+document.addEventListener('keydown', (ev) => {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.isComposing) return;
+  const e = current ? asks.get(current) : undefined;
+  if (!current || !e || e.state !== 'open') return;
+  const key = current;
+  // The key that opened the dialog, held down, repeats: not a pick. Typing right away is typing.
+  if (guarded() && ev.repeat) {
+    ev.preventDefault();
+    return;
+  }
+  const k = ev.key === 'Tab' && ev.shiftKey ? 'BackTab' : ev.key;
+  pendingPick = undefined;
+  const target = ev.target as HTMLElement;
+  // A focused button (the back button, a tab) takes Enter and Space itself.
+  if (target instanceof HTMLButtonElement && (k === 'Enter' || k === ' ')) return;
+  if (target instanceof HTMLTextAreaElement && target.dataset.kind === 'notes') {
+    if (k === 'Enter' || k === 'Escape') {
+      ev.preventDefault();
+      app.focus();
+    } else if (k === 'Tab' || k === 'BackTab') {
+      ev.preventDefault();
+      app.focus();
+      after(key, e, e.model.key(k));
+    }
+    return;
+  }
+  const v = e.model.view({ askKey: key, agent: '' });
+  if (target instanceof HTMLTextAreaElement && target.dataset.kind === 'text' && !target.readOnly && !v.confirm) {
+    const empty = target.value === '';
+    if (TEXT_KEYS.has(k) || ((k === 'ArrowLeft' || k === 'ArrowRight') && empty)) {
+      ev.preventDefault();
+      syncText(key, e);
+      after(key, e, e.model.key(k));
+    }
+    return;
+  }
+  if (!v.confirm && k === 'n' && v.notesEnabled && v.q >= 0) {
+    ev.preventDefault();
+    fields.get(`${key}\u0000${v.q}\u0000notes`)?.focus();
+    return;
+  }
+  if (LIST_KEYS.has(k) || /^[0-9]$/.test(k)) {
+    ev.preventDefault();
+    after(key, e, e.model.key(k));
+  }
+});
+
+// ------------------------------------------------------------------ start
+
+// Set once: a finger has no keys to hint at and no cursor to follow (style.css).
+document.documentElement.classList.toggle('touch', matchMedia('(pointer: coarse)').matches);
+
+// A tap on a notification the service worker showed.
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.addEventListener('message', (ev: MessageEvent) => {
+    const m = ev.data as { type?: unknown; key?: unknown } | null;
+    if (m && m.type === 'open' && typeof m.key === 'string' && asks.get(m.key)?.state === 'open') openAsk(m.key);
+  });
+}
+if ('Notification' in window) registerWorker();
+
+document.addEventListener('visibilitychange', () => {
+  if (!document.hidden && !ws) connect();
+});
+window.addEventListener('online', () => {
+  if (!ws) connect();
+});
+// The ages in the list move on.
+setInterval(() => {
+  if (!current) render();
+}, 30000);
+
+setConn('connecting');
+render();
+connect();

@@ -1,0 +1,717 @@
+#!/usr/bin/env node
+// The page of `askhost web` in real Chromium (playwright-core, Debian's chromium) at a phone's
+// 390x844 touch viewport, answered by taps at a person's pace. Until the server lands, the page is
+// served by fake_server.js, which speaks the contract's HTTP and WebSocket messages; the
+// assertions are on what reaches that server (the answer's OUTCOME) and on what the page shows.
+// Each scenario saves a screenshot under $ASKHOST_WEB_SHOTS (default: build/web-e2e).
+//
+// usage: e2e.js SCENARIO     run one scenario (exit 0 pass, 1 fail, 77 skip)
+//        e2e.js --list       the scenarios
+'use strict';
+
+const assert = require('node:assert/strict');
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const readline = require('node:readline');
+const { FakeWebServer } = require('./fake_server');
+
+const REPO = path.resolve(__dirname, '..', '..');
+const PLAYWRIGHT = path.join(REPO, 'editor-bridges', 'vscode', 'node_modules', 'playwright-core');
+const CHROMIUM = process.env.ASKHOST_CHROMIUM || '/usr/bin/chromium';
+const ASKHOST = process.env.ASKHOST || path.join(REPO, 'build', 'askhost');
+const SHOTS = process.env.ASKHOST_WEB_SHOTS || path.join(REPO, 'build', 'web-e2e');
+const SKIP = 77;
+
+const T0 = Date.now();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+function log(...a) {
+  console.log(`[${((Date.now() - T0) / 1000).toFixed(1).padStart(5)}s]`, ...a);
+}
+
+async function waitFor(what, fn, timeoutMs = 20000, everyMs = 100) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? ': ' + last.message : ''}`);
+    await sleep(everyMs);
+  }
+}
+
+const DATABASE = {
+  question: 'Which database should we use?',
+  header: 'Database',
+  options: [
+    { label: 'PostgreSQL (Recommended)', description: 'Battle-tested relational DB', preview: '```sql\nCREATE TABLE orders (id SERIAL PRIMARY KEY);\n```' },
+    { label: 'SQLite', description: 'Lightweight, file-based', preview: 'One file beside the service: `orders.db`.' },
+    { label: 'MongoDB', description: 'Document store' },
+  ],
+  multiSelect: false,
+};
+const SERVICE = { question: 'What should we name this service?', header: 'Service Name' };
+const FEATURES = {
+  question: 'Which features should we include?',
+  header: 'Features',
+  multiSelect: true,
+  options: [
+    { label: 'Authentication', description: 'OAuth2 + JWT' },
+    { label: 'REST API', description: 'OpenAPI spec included' },
+    { label: 'Admin Dashboard' },
+  ],
+};
+const PERMISSION = {
+  question: 'Allow Bash: rm -rf build? (Remove the old build output)',
+  header: 'Permission',
+  options: [
+    { label: 'Allow', description: 'Run it this time' },
+    { label: 'Deny', description: 'Do not run it; the agent is told you refused' },
+    { label: 'Always allow this tool', description: 'Allow Bash without asking for the rest of this run' },
+  ],
+  multiSelect: false,
+};
+
+// ------------------------------------------------------------------ the session
+
+/** The real `askhost web`, in a folder of its own (state, runtime, config: its own registry), with
+ *  the real hosts the scenario starts there. The same listen()/origin/close() as FakeWebServer. */
+class RealWeb {
+  constructor() {
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askhost-web-e2e-'));
+    for (const d of ['run', 'state', 'config/askhost', 'work']) fs.mkdirSync(path.join(this.dir, d), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(this.dir, 'config', 'askhost', 'config'), 'tmux-popup = false\n');
+    this.workspace = path.join(this.dir, 'work');
+    this.children = [];
+  }
+
+  env() {
+    return {
+      ...process.env,
+      HOME: this.dir,
+      XDG_RUNTIME_DIR: path.join(this.dir, 'run'),
+      XDG_STATE_HOME: path.join(this.dir, 'state'),
+      XDG_CONFIG_HOME: path.join(this.dir, 'config'),
+    };
+  }
+
+  /** Its own process group, so that stopping it stops everything it started. */
+  spawn(args, opts = {}) {
+    const child = spawn(ASKHOST, args, { env: this.env(), cwd: opts.cwd || this.dir, detached: true, stdio: ['pipe', 'pipe', fs.openSync(path.join(this.dir, `${args[0]}-stderr.txt`), 'a')] });
+    this.children.push(child);
+    return child;
+  }
+
+  async listen() {
+    this.web = this.spawn(['web', '--listen', '127.0.0.1:0']);
+    const first = await new Promise((resolve, reject) => {
+      const rl = readline.createInterface({ input: this.web.stdout });
+      rl.once('line', (line) => resolve(line.trim()));
+      this.web.once('exit', (code) => reject(new Error(`askhost web ended (${code}) before its URL`)));
+    });
+    const u = new URL(first);
+    this.origin = u.origin;
+    return first;
+  }
+
+  /** `askhost mcp` as an MCP agent runs it, asking with no editor anywhere: it waits as a host. */
+  async mcpAsk(questions, clientName) {
+    const child = this.spawn(['mcp'], { cwd: this.workspace });
+    const lines = readline.createInterface({ input: child.stdout });
+    const replies = new Map();
+    const waiting = new Map();
+    lines.on('line', (l) => {
+      const m = JSON.parse(l);
+      if (waiting.has(m.id)) waiting.get(m.id)(m);
+      else replies.set(m.id, m);
+    });
+    const request = (id, method, params) => {
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+      return new Promise((resolve) => (replies.has(id) ? resolve(replies.get(id)) : waiting.set(id, resolve)));
+    };
+    await request(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: clientName, version: '1' } });
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+    return request(2, 'tools/call', { name: 'ask_user_question', arguments: { questions } });
+  }
+
+  async close() {
+    for (const c of this.children) {
+      if (c.exitCode === null && c.signalCode === null) {
+        try {
+          process.kill(-c.pid, 'SIGTERM');
+        } catch {
+          // already gone
+        }
+        await new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', r)));
+      }
+    }
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Whether this askhost has `askhost web` (the server side of issue 30). */
+function hasWeb() {
+  return fs.existsSync(ASKHOST) && spawnSync(ASKHOST, ['web', '--help'], { encoding: 'utf8' }).status === 0;
+}
+
+class Session {
+  constructor(name, real) {
+    this.name = name;
+    this.server = real ? new RealWeb() : new FakeWebServer();
+    this.problems = [];
+  }
+
+  async start({ notifications = false, desktop = false, android = false } = {}) {
+    this.url = await this.server.listen();
+    const { chromium } = require(PLAYWRIGHT);
+    this.browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    });
+    this.context = await this.browser.newContext(
+      desktop
+        ? { viewport: { width: 1280, height: 800 } }
+        : {
+            viewport: { width: 390, height: 844 },
+            deviceScaleFactor: 2,
+            isMobile: true,
+            hasTouch: true,
+            userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36',
+          },
+    );
+    this.context.setDefaultTimeout(15000);
+    if (notifications) await this.context.addInitScript(fakeNotifications);
+    if (android) {
+      await this.context.grantPermissions(['notifications'], { origin: this.server.origin });
+      await this.context.addInitScript(androidNotifications);
+    }
+    this.page = await this.context.newPage();
+    // A CSP refusal or a script error is a failure whatever the scenario checks.
+    this.page.on('console', (m) => {
+      if (m.type() !== 'error' || /WebSocket connection to .* failed/.test(m.text())) return;
+      if (this.expect401 && /status of 401/.test(m.text())) return;
+      this.problems.push(`console: ${m.text()}`);
+    });
+    this.page.on('pageerror', (e) => this.problems.push(`page error: ${e.stack || e.message}`));
+    log(`opening ${this.server.origin}/?token=…`);
+    await this.page.goto(this.url);
+    assert.equal(new URL(this.page.url()).search, '', 'the token stays in the address bar');
+    await this.page.locator('#conn.open').waitFor();
+    // Set once: a reload would lose it, so its presence later says nothing was reloaded.
+    await this.page.evaluate(() => {
+      window.__sameDocument = true;
+    });
+    log('the page is connected');
+  }
+
+  async stop() {
+    try {
+      if (this.browser) await this.browser.close();
+    } finally {
+      await this.server.close();
+    }
+  }
+
+  /** A person's tap: look, then touch. */
+  async tap(locator, what) {
+    await locator.waitFor({ state: 'visible' });
+    await sleep(450);
+    log(`tap ${what}`);
+    await locator.tap();
+  }
+
+  /** A key, as a person presses it: a moment, then the key. */
+  async press(key) {
+    await sleep(350);
+    log(`key ${key}`);
+    await this.page.keyboard.press(key);
+  }
+
+  async type(text) {
+    await sleep(300);
+    log(`type ${JSON.stringify(text)}`);
+    await this.page.keyboard.type(text, { delay: 70 });
+  }
+
+  async nextAnswer(count) {
+    await waitFor(`answer ${count} at the server`, () => this.server.answers.length >= count);
+    return this.server.answers[count - 1];
+  }
+
+  async shot(label) {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    const file = path.join(SHOTS, `${this.name}-${label}.png`);
+    await this.page.screenshot({ path: file, fullPage: true });
+    log(`screenshot ${file}`);
+  }
+
+  async notReloaded() {
+    assert.equal(await this.page.evaluate(() => window.__sameDocument === true), true, 'the page was reloaded');
+  }
+
+  /** One column at 390 px, and every control a finger can hit. */
+  async checkPhoneLayout() {
+    const r = await this.page.evaluate(() => {
+      const small = [];
+      for (const e of document.querySelectorAll('button:not([hidden]), [role="option"], textarea, summary')) {
+        const b = e.getBoundingClientRect();
+        if (b.width === 0 && b.height === 0) continue;
+        if (b.height < 44 || b.width < 44) small.push(`${e.tagName.toLowerCase()}.${e.className} "${(e.textContent || '').trim().slice(0, 30)}" ${Math.round(b.width)}x${Math.round(b.height)}`);
+      }
+      return { small, scrollWidth: document.documentElement.scrollWidth, width: window.innerWidth };
+    });
+    assert.deepEqual(r.small, [], 'controls smaller than 44 px');
+    assert.ok(r.scrollWidth <= r.width, `the page scrolls sideways: ${r.scrollWidth} > ${r.width}`);
+  }
+
+  askButton(text) {
+    return this.page.locator('button.ask', { hasText: text });
+  }
+
+  option(label) {
+    return this.page.locator('[role="option"]', { hasText: label });
+  }
+}
+
+/** Stands in for the browser's Notification (a headless browser shows none), and lets the test
+ *  say whether the page is hidden. Runs in the page before its scripts. */
+function fakeNotifications() {
+  window.__notifications = [];
+  window.__hidden = false;
+  Object.defineProperty(Document.prototype, 'hidden', { configurable: true, get: () => window.__hidden });
+  class FakeNotification extends EventTarget {
+    constructor(title, options) {
+      super();
+      window.__notifications.push({ title, body: options && options.body, tag: options && options.tag });
+    }
+    close() {}
+    static requestPermission() {
+      FakeNotification.permission = 'granted';
+      window.__permissionAsked = (window.__permissionAsked || 0) + 1;
+      return Promise.resolve('granted');
+    }
+  }
+  FakeNotification.permission = 'default';
+  window.Notification = FakeNotification;
+}
+
+/** Chrome on Android: notifications are allowed, but `new Notification()` throws; only a service
+ *  worker shows them. The test also says whether the page is hidden. */
+function androidNotifications() {
+  window.__hidden = false;
+  Object.defineProperty(Document.prototype, 'hidden', { configurable: true, get: () => window.__hidden });
+  const Real = window.Notification;
+  function AndroidNotification() {
+    throw new TypeError("Failed to construct 'Notification': Illegal constructor. Use ServiceWorkerRegistration.showNotification() instead.");
+  }
+  Object.defineProperty(AndroidNotification, 'permission', { get: () => Real.permission });
+  AndroidNotification.requestPermission = () => Real.requestPermission();
+  window.Notification = AndroidNotification;
+}
+
+// ------------------------------------------------------------------ scenarios
+
+const scenarios = {
+  // A question appears without a reload, is answered by a tap, and the answer reaches the server;
+  // a second one leaves when the server says it was withdrawn.
+  async answer_by_taps(s) {
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    s.server.add({ key: '101:ask-1', questions: [DATABASE], agent: 'codex', route: 'codex · MCP', workspace: '/home/me/shop' });
+    const item = s.askButton('Which database should we use?');
+    await item.waitFor();
+    await s.notReloaded();
+    assert.match(await item.innerText(), /codex · MCP/);
+    assert.match(await item.innerText(), /\/home\/me\/shop/);
+    await s.checkPhoneLayout();
+    await s.shot('list');
+    await s.tap(item, 'the question');
+    await s.page.locator('h2.question', { hasText: 'Which database should we use?' }).waitFor();
+    assert.equal(await s.page.locator('.option.recommended').count(), 1, 'PostgreSQL is marked recommended');
+    // A tap picks: each option's preview is folded under it, and unfolding it picks nothing.
+    const sqlitePreview = s.page.locator('.row-wrap', { hasText: 'SQLite' }).locator('details.row-preview');
+    await s.tap(sqlitePreview.locator('summary'), "SQLite's preview");
+    await sqlitePreview.locator('.preview-text', { hasText: 'orders.db' }).waitFor();
+    await s.checkPhoneLayout();
+    await s.shot('dialog');
+    assert.equal(s.server.answers.length, 0, 'unfolding a preview sent an answer');
+    await s.tap(s.option('SQLite'), 'SQLite');
+    const a = await s.nextAnswer(1);
+    assert.deepEqual(a, {
+      type: 'answer',
+      key: '101:ask-1',
+      outcome: {
+        answered: true,
+        answers: [{ question: DATABASE.question, answer: 'SQLite', selectedOption: 'SQLite', wasCustom: false, preview: DATABASE.options[1].preview }],
+      },
+    });
+    await s.page.locator('.banner', { hasText: 'Answer sent to codex · MCP.' }).waitFor();
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+
+    // Two asks, oldest first; the older is withdrawn and leaves, the other stays.
+    s.server.add({ key: '202:ask-7', questions: [SERVICE], agent: 'claude', route: 'claude · hook', since: Date.now() - 120000 });
+    s.server.add({ key: '303:ask-2', questions: [FEATURES], agent: 'pi', route: 'pi', since: Date.now() });
+    await waitFor('two asks', async () => (await s.page.locator('button.ask').count()) === 2);
+    assert.deepEqual(await s.page.locator('button.ask .ask-text').allInnerTexts(), [SERVICE.question, FEATURES.question], 'oldest first');
+    assert.match(await s.page.locator('button.ask').first().innerText(), /2 min ago/);
+    await sleep(500);
+    s.server.remove('202:ask-7', 'withdrawn');
+    await waitFor('the withdrawn ask to leave', async () => (await s.page.locator('button.ask').count()) === 1);
+    assert.equal(await s.askButton(FEATURES.question).count(), 1);
+    await s.notReloaded();
+    assert.equal(await s.page.title(), '(1) askhost');
+
+    // Answered elsewhere while its dialog is open: the dialog closes and says so.
+    await s.tap(s.askButton(FEATURES.question), 'the multi-select question');
+    await s.tap(s.option('Authentication'), 'Authentication');
+    await sleep(500);
+    s.server.remove('303:ask-2', 'answered');
+    await s.page.locator('.banner', { hasText: 'The question from pi was answered elsewhere.' }).waitFor();
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    assert.equal(s.server.answers.length, 1, 'nothing more was sent');
+  },
+
+  // Three questions: tabs, a pick, free text, a multi-select, the Submit tab, all by taps.
+  async multi_question(s) {
+    s.server.add({ key: '55:ask-3', questions: [DATABASE, SERVICE, FEATURES], agent: 'demo-agent', route: 'demo-agent', workspace: '/srv/api', metadata: { source: 'project-setup' } });
+    await s.tap(s.askButton(DATABASE.question), 'the question set');
+    assert.deepEqual(await s.page.locator('.tabs .tab .tab-label').allInnerTexts(), ['Database', 'Service Name', 'Features', 'Submit']);
+    await s.tap(s.option('PostgreSQL'), 'PostgreSQL');
+    await s.page.locator('h2.question', { hasText: SERVICE.question }).waitFor();
+    // Free text: the field has the focus; the on-screen keyboard types.
+    await s.page.locator('textarea.answer-input:focus').waitFor();
+    await s.type('order-processor');
+    await s.tap(s.page.locator('button.enter-button'), 'OK');
+    await s.page.locator('h2.question', { hasText: FEATURES.question }).waitFor();
+    await s.tap(s.option('Authentication'), 'Authentication');
+    await s.tap(s.option('REST API'), 'REST API');
+    await s.page.locator('[role="option"][aria-checked="true"]', { hasText: 'REST API' }).waitFor();
+    await s.shot('multi-select');
+    await s.tap(s.page.locator('button.enter-button'), 'OK');
+    await s.page.locator('h2.question', { hasText: 'Review your answers' }).waitFor();
+    assert.deepEqual(await s.page.locator('.review dd .answer').allInnerTexts(), ['PostgreSQL (Recommended)', 'order-processor', 'Authentication, REST API']);
+    // Back to a tab to change an answer, then Submit again.
+    await s.tap(s.page.locator('.tabs .tab', { hasText: 'Database' }), 'the Database tab');
+    await s.tap(s.option('MongoDB'), 'MongoDB');
+    await s.page.locator('h2.question', { hasText: 'Review your answers' }).waitFor();
+    await s.checkPhoneLayout();
+    await s.shot('review');
+    assert.equal(s.server.answers.length, 0, 'nothing sent before Submit');
+    await s.tap(s.page.locator('button.submit-button'), 'Submit answers');
+    const a = await s.nextAnswer(1);
+    assert.deepEqual(a.outcome, {
+      answered: true,
+      answers: [
+        { question: DATABASE.question, answer: 'MongoDB', selectedOption: 'MongoDB', wasCustom: false },
+        { question: SERVICE.question, answer: 'order-processor', wasCustom: true },
+        { question: FEATURES.question, answer: ['Authentication', 'REST API'], wasCustom: false },
+      ],
+    });
+    await s.page.locator('.banner', { hasText: 'Answer sent to demo-agent.' }).waitFor();
+  },
+
+  // Other with free text and a note; then a second question cancelled after "Discard 1 answer?".
+  async other_text(s) {
+    s.server.add({ key: '9:ask-1', questions: [DATABASE], agent: 'codex', route: 'codex · MCP' });
+    await s.tap(s.askButton(DATABASE.question), 'the question');
+    await s.tap(s.option('Other (type your answer)'), 'Other');
+    await s.page.locator('textarea.answer-input:focus').waitFor();
+    await s.type('DynamoDB');
+    await s.tap(s.page.locator('textarea.notes-input'), 'the note field');
+    await s.type('we already run it');
+    await s.shot('other');
+    await s.tap(s.page.locator('button.enter-button'), 'Submit');
+    const a = await s.nextAnswer(1);
+    assert.deepEqual(a.outcome, {
+      answered: true,
+      answers: [{ question: DATABASE.question, answer: 'DynamoDB', wasCustom: true, notes: 'we already run it' }],
+    });
+
+    s.server.add({ key: '9:ask-2', questions: [DATABASE, SERVICE], agent: 'codex', route: 'codex · MCP' });
+    await s.tap(s.askButton(DATABASE.question), 'the next question set');
+    await s.tap(s.option('SQLite'), 'SQLite');
+    await s.page.locator('h2.question', { hasText: SERVICE.question }).waitFor();
+    await s.tap(s.page.locator('button.cancel-button'), 'Cancel question');
+    await s.page.locator('.confirm-text', { hasText: 'Discard 1 answer?' }).waitFor();
+    await s.tap(s.page.locator('[data-confirm="no"]'), 'Keep answering');
+    await s.page.locator('button.cancel-button').waitFor();
+    assert.equal(s.server.answers.length, 1, 'Keep answering sends nothing');
+    await s.tap(s.page.locator('button.cancel-button'), 'Cancel question');
+    await s.tap(s.page.locator('[data-confirm="yes"]'), 'Discard');
+    const c = await s.nextAnswer(2);
+    assert.deepEqual(c, { type: 'answer', key: '9:ask-2', outcome: { answered: false, cancelled: true } });
+    await s.page.locator('.banner', { hasText: 'Cancelled: codex · MCP was told.' }).waitFor();
+  },
+
+  // The 100 000-byte cap: a paste past it is cut, the words say so, and what is sent is the cut text.
+  async text_cap(s) {
+    s.server.add({ key: '3:ask-1', questions: [SERVICE], agent: 'pi', route: 'pi' });
+    await s.tap(s.askButton(SERVICE.question), 'the question');
+    const field = s.page.locator('textarea.answer-input');
+    await field.waitFor();
+    log('paste 100 010 characters');
+    await field.fill('x'.repeat(100010));
+    await s.page.locator('.notice', { hasText: 'Answer is at its 100,000-byte limit: the rest was not kept' }).waitFor();
+    assert.equal((await field.inputValue()).length, 100000, 'the field keeps what will be sent');
+    await s.shot('cap');
+    await s.tap(s.page.locator('button.enter-button'), 'Submit');
+    await s.page.locator('.confirm-text', { hasText: 'Answer is long (100,000 chars). Continue anyway?' }).waitFor();
+    await s.tap(s.page.locator('[data-confirm="yes"]'), 'Submit anyway');
+    const a = await s.nextAnswer(1);
+    assert.equal(a.outcome.answered, true);
+    assert.equal(a.outcome.answers[0].answer.length, 100000);
+    assert.equal(a.outcome.answers[0].wasCustom, true);
+  },
+
+  // A permission question shows the command before anything else, in the list and in the dialog,
+  // and a tap on an option asks once more before it answers.
+  async permission(s) {
+    s.server.add({ key: '77:ask-1', questions: [PERMISSION], agent: 'claude', route: 'claude · hook', workspace: '/home/me/shop' });
+    const item = s.askButton('rm -rf build');
+    await item.waitFor();
+    assert.equal(await item.locator('.ask-text').innerText(), 'Bash: rm -rf build');
+    await s.tap(item, 'the permission question');
+    const command = s.page.locator('.permission-box pre.command');
+    await command.waitFor();
+    assert.equal(await command.innerText(), 'rm -rf build');
+    assert.match(await s.page.locator('.permission-box').innerText(), /Bash wants to run[\s\S]*rm -rf build[\s\S]*Remove the old build output/);
+    const y = async (l) => (await l.boundingBox()).y;
+    const commandY = await y(command);
+    assert.ok(commandY < (await y(s.page.locator('h2.question'))), 'the command comes before the question');
+    assert.ok(commandY < (await y(s.page.locator('[role="option"]').first())), 'the command comes before the options');
+    await s.checkPhoneLayout();
+    await s.shot('permission');
+    // One tap is not an answer to a command: it asks again, naming it.
+    await s.tap(s.option('Always allow this tool'), 'Always allow this tool');
+    await s.page.locator('.actions.pick .confirm-text', { hasText: 'Always allow this tool: rm -rf build?' }).waitFor();
+    await s.checkPhoneLayout();
+    await s.shot('permission-confirm');
+    await sleep(500);
+    assert.equal(s.server.answers.length, 0, 'a single tap sent an answer');
+    await s.tap(s.page.locator('[data-confirm="no"]'), 'Back');
+    await s.page.locator('.actions.pick').waitFor({ state: 'detached' });
+    await s.tap(s.option('Deny'), 'Deny');
+    await s.tap(s.page.locator('[data-confirm="yes"]', { hasText: 'Deny' }), 'Deny (confirm)');
+    const a = await s.nextAnswer(1);
+    assert.deepEqual(a.outcome, {
+      answered: true,
+      answers: [{ question: PERMISSION.question, answer: 'Deny', selectedOption: 'Deny', wasCustom: false }],
+    });
+  },
+
+  // The socket drops: the page says "Reconnecting…", comes back by itself with backoff, and the
+  // questions that arrived meanwhile are there; an answer then goes through the new socket.
+  async reconnect(s) {
+    s.server.add({ key: '1:ask-1', questions: [SERVICE], agent: 'pi', route: 'pi' });
+    await s.askButton(SERVICE.question).waitFor();
+    s.server.accepting = false;
+    log('dropping the WebSocket; refusing new ones');
+    s.server.drop();
+    await s.page.locator('#conn.reconnecting', { hasText: 'Reconnecting…' }).waitFor();
+    await s.shot('reconnecting');
+    s.server.add({ key: '1:ask-2', questions: [DATABASE], agent: 'pi', route: 'pi' });
+    await sleep(2500);
+    assert.equal(await s.page.locator('#conn.reconnecting').count(), 1, 'still reconnecting while refused');
+    log('accepting again');
+    s.server.accepting = true;
+    await s.page.locator('#conn.open', { hasText: 'Connected' }).waitFor();
+    await s.askButton(DATABASE.question).waitFor();
+    await s.notReloaded();
+    await s.tap(s.askButton(DATABASE.question), 'the question that came while offline');
+    await s.tap(s.option('MongoDB'), 'MongoDB');
+    const a = await s.nextAnswer(1);
+    assert.equal(a.key, '1:ask-2');
+    assert.equal(a.outcome.answers[0].answer, 'MongoDB');
+
+    // Answered while the connection is down: sent when it is back, if the question still waits.
+    await s.tap(s.askButton(SERVICE.question), 'the other question');
+    await s.page.locator('textarea.answer-input:focus').waitFor();
+    await s.type('billing');
+    s.server.accepting = false;
+    s.server.drop();
+    await s.page.locator('#conn.reconnecting').waitFor();
+    await s.tap(s.page.locator('button.enter-button'), 'Submit (offline)');
+    await s.page.locator('.banner', { hasText: 'Offline: the answer goes when the connection is back.' }).waitFor();
+    s.server.accepting = true;
+    const b = await s.nextAnswer(2);
+    assert.deepEqual(b, { type: 'answer', key: '1:ask-1', outcome: { answered: true, answers: [{ question: SERVICE.question, answer: 'billing', wasCustom: true }] } });
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+  },
+
+  // Chrome on Android notifies only from a service worker: the page's sw.js shows it, and a tap on
+  // it opens that question.
+  async notifications_android(s) {
+    await waitFor('the service worker', () => s.page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active != null));
+    assert.equal(await s.page.locator('#notify').isHidden(), true, 'no button once allowed');
+    await s.page.evaluate(() => {
+      window.__hidden = true;
+    });
+    s.server.add({ key: '6:ask-1', questions: [PERMISSION], agent: 'claude', route: 'claude · hook' });
+    const shown = await waitFor('a notification from the service worker', async () => {
+      const n = await s.page.evaluate(async () =>
+        (await (await navigator.serviceWorker.getRegistration()).getNotifications()).map((x) => ({ title: x.title, body: x.body, tag: x.tag })),
+      );
+      return n.length > 0 && n;
+    });
+    assert.deepEqual(shown, [{ title: 'claude · hook asks', body: 'Bash: rm -rf build', tag: '6:ask-1' }]);
+  },
+
+  // The real askhost web over a real host: askhost mcp asks (as Codex would) with no editor for the
+  // folder, so it waits as a host of its own; the page shows it without a reload, a tap answers,
+  // and the MCP tool result carries the answer to the agent.
+  async real_mcp(s) {
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    const question = {
+      question: 'Which database should we use?',
+      header: 'Database',
+      multiSelect: false,
+      options: [
+        { label: 'PostgreSQL', description: 'Battle-tested relational DB' },
+        { label: 'SQLite', description: 'Lightweight, file-based' },
+      ],
+    };
+    log('askhost mcp asks');
+    const reply = s.server.mcpAsk([question], 'codex-mcp-client');
+    const item = s.askButton(question.question);
+    await item.waitFor();
+    await s.notReloaded();
+    assert.match(await item.innerText(), /codex · MCP/);
+    assert.ok((await item.innerText()).includes(s.server.workspace), 'the workspace is shown');
+    await s.shot('list');
+    await s.tap(item, 'the question');
+    await s.tap(s.option('SQLite'), 'SQLite');
+    const r = await reply;
+    const text = r.result.content.map((c) => c.text).join('');
+    assert.match(text, /"Which database should we use\?"="SQLite"/, `the agent's tool result: ${text}`);
+    await s.page.locator('.banner', { hasText: 'Answer sent to codex · MCP.' }).waitFor();
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+  },
+
+  // A desktop: the keys of docs/dialog.md, no mouse. Tab to the question, Enter opens it, j moves,
+  // n writes the note, Enter picks, typing and Enter answer the free text, Enter submits; Esc cancels.
+  async keyboard(s) {
+    s.server.add({ key: '8:ask-1', questions: [DATABASE, SERVICE], agent: 'codex', route: 'codex · MCP' });
+    await s.askButton(DATABASE.question).waitFor();
+    const onAsk = () => s.page.evaluate(() => document.activeElement?.classList.contains('ask') === true);
+    for (let i = 0; i < 6 && !(await onAsk()); i++) await s.press('Tab');
+    assert.ok(await onAsk(), 'Tab reaches the question');
+    await s.press('Enter');
+    await s.page.locator('h2.question', { hasText: DATABASE.question }).waitFor();
+    assert.equal(await s.page.locator('.hint').innerText(), 'Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel');
+    await s.press('j');
+    await s.page.locator('.option.cursor', { hasText: 'SQLite' }).waitFor();
+    await s.press('n');
+    await s.page.locator('textarea.notes-input:focus').waitFor();
+    await s.type('small data');
+    await s.press('Enter'); // back to the list
+    await waitFor('the note field to give the keys back', () => s.page.evaluate(() => !document.activeElement?.classList.contains('notes-input')));
+    await s.press('Enter'); // picks SQLite, on to the free text
+    await s.page.locator('h2.question', { hasText: SERVICE.question }).waitFor();
+    await s.page.locator('textarea.answer-input:focus').waitFor();
+    await s.type('billing');
+    await s.press('Enter');
+    await s.page.locator('h2.question', { hasText: 'Review your answers' }).waitFor();
+    await s.shot('review');
+    await s.press('Enter');
+    const a = await s.nextAnswer(1);
+    assert.deepEqual(a.outcome, {
+      answered: true,
+      answers: [
+        { question: DATABASE.question, answer: 'SQLite', selectedOption: 'SQLite', wasCustom: false, notes: 'small data', preview: DATABASE.options[1].preview },
+        { question: SERVICE.question, answer: 'billing', wasCustom: true },
+      ],
+    });
+
+    s.server.add({ key: '8:ask-2', questions: [PERMISSION], agent: 'claude', route: 'claude · hook' });
+    await s.askButton('rm -rf build').waitFor();
+    for (let i = 0; i < 6 && !(await onAsk()); i++) await s.press('Tab');
+    await s.press('Enter');
+    await s.page.locator('.permission-box').waitFor();
+    await s.press('Escape'); // nothing answered: cancelled at once
+    const c = await s.nextAnswer(2);
+    assert.deepEqual(c, { type: 'answer', key: '8:ask-2', outcome: { answered: false, cancelled: true } });
+  },
+
+  // A new token (askhost web --new-token): the old cookie opens nothing, and the page says how to
+  // get back in rather than reconnecting for ever in silence.
+  async signed_out(s) {
+    s.expect401 = true;
+    s.server.rotate();
+    s.server.drop();
+    await s.page.locator('#conn.signed-out', { hasText: 'Not signed in: open the address askhost web printed (askhost web --url)' }).waitFor();
+    await s.checkPhoneLayout();
+    await s.shot('signed-out');
+    await s.notReloaded();
+  },
+
+  // Notifications: asked for from the button; a question arriving while the page is hidden notifies.
+  async notifications(s) {
+    const button = s.page.locator('#notify');
+    await s.tap(button, 'Notify me');
+    await waitFor('the permission request', () => s.page.evaluate(() => window.__permissionAsked === 1));
+    await button.waitFor({ state: 'hidden' });
+    s.server.add({ key: '5:ask-1', questions: [DATABASE], agent: 'codex', route: 'codex · MCP' });
+    await s.askButton(DATABASE.question).waitFor();
+    assert.deepEqual(await s.page.evaluate(() => window.__notifications), [], 'no notification while the page is in view');
+    await s.page.evaluate(() => {
+      window.__hidden = true;
+    });
+    s.server.add({ key: '5:ask-2', questions: [PERMISSION], agent: 'claude', route: 'claude · hook' });
+    const shown = await waitFor('a notification', async () => {
+      const n = await s.page.evaluate(() => window.__notifications);
+      return n.length > 0 && n;
+    });
+    assert.deepEqual(shown, [{ title: 'claude · hook asks', body: 'Bash: rm -rf build', tag: '5:ask-2' }]);
+  },
+};
+
+const REAL = new Set(['real_mcp']);
+const OPTIONS = { notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true } };
+
+async function main() {
+  const arg = process.argv[2];
+  if (arg === '--list') {
+    console.log(Object.keys(scenarios).join('\n'));
+    return 0;
+  }
+  const scenario = scenarios[arg];
+  if (!scenario) {
+    console.error(`usage: e2e.js SCENARIO | --list (one of: ${Object.keys(scenarios).join(', ')})`);
+    return 2;
+  }
+  if (!fs.existsSync(CHROMIUM)) {
+    console.log(`SKIP: no Chromium at ${CHROMIUM} (./dev vscode-setup installs it)`);
+    return SKIP;
+  }
+  if (!fs.existsSync(PLAYWRIGHT)) {
+    console.log('SKIP: playwright-core is not installed in editor-bridges/vscode/node_modules (./dev vscode-setup)');
+    return SKIP;
+  }
+  if (REAL.has(arg) && !hasWeb()) {
+    console.log(`SKIP: ${ASKHOST} has no \`askhost web\` (the server side of issue 30 is not in this build)`);
+    return SKIP;
+  }
+  const s = new Session(arg, REAL.has(arg));
+  try {
+    await s.start(OPTIONS[arg]);
+    await scenario(s);
+    assert.deepEqual(s.problems, [], 'errors in the page');
+    log('PASS');
+    return 0;
+  } catch (e) {
+    log('FAIL', e && e.stack ? e.stack : e);
+    if (s.problems.length) log('page problems:', s.problems.join('\n'));
+    if (s.page) await s.shot('failure').catch(() => {});
+    return 1;
+  } finally {
+    await s.stop().catch(() => {});
+  }
+}
+
+main().then((code) => process.exit(code));
