@@ -46,6 +46,12 @@ Outcome Outcome::refused(Refusal r) {
     return o;
 }
 
+std::string declined_text(std::string_view reason) {
+    std::string text = "User declined to answer questions";
+    if (!reason.empty()) text += " (" + std::string(reason) + ")";
+    return text;
+}
+
 std::string_view outcome_kind_name(OutcomeKind k) {
     switch (k) {
         case OutcomeKind::Answered: return "answered";
