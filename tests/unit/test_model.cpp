@@ -369,10 +369,53 @@ BOOST_AUTO_TEST_CASE(any_header_length) {
     BOOST_TEST(lenient(ask("[" + question("Q?", "") + "]")) == "ok");
 }
 
-BOOST_AUTO_TEST_CASE(unknown_keys_ignored_and_null_means_absent) {
+// What an agent meant is honoured or refused by name, never dropped without a word.
+BOOST_AUTO_TEST_CASE(unknown_keys_refused_naming_the_field) {
+    BOOST_TEST(lenient(ask(questions(1), R"(,"priority":"high")")) == "priority: unknown field");
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","id":7}])")) == "questions[0].id: unknown field");
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","options":[{"label":"A","value":1}]}])")) ==
+               "questions[0].options[0].value: unknown field");
+    const Refusal& r = refused(parse_ask_input(ask(R"([{"question":"Q?","placeholder":null}])"), Profile::Lenient));
+    BOOST_TEST(r.path == "questions[0].placeholder");
+}
+
+// Roo Code's ask_followup_question offers its answers as `suggestions`: they become the options.
+BOOST_AUTO_TEST_CASE(roo_suggestions_become_options) {
+    const AskInput& in = accepted(
+        parse_ask_input(R"({"questions":[{"question":"Yes or no?","suggestions":["yes","no"]}]})", Profile::Lenient));
+    const Question& q = in.questions.at(0);
+    BOOST_TEST_REQUIRE(q.options.size() == 2u);
+    BOOST_TEST(q.options[0].label == "yes");
+    BOOST_TEST(q.options[0].description == "");
+    BOOST_TEST(q.options[1].label == "no");
+    BOOST_TEST(!q.multi_select);
+    const AskInput& multi = accepted(parse_ask_input(
+        ask(R"([{"question":"Which?","suggestions":["a","b","c"],"multiSelect":true}])"), Profile::Lenient));
+    BOOST_TEST(multi.questions[0].multi_select);
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","suggestions":[]}])")) == "ok");  // none: free text
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","suggestions":"yes, no"}])")) ==
+               "questions[0].suggestions: expected an array of strings");
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","suggestions":["yes",{"answer":"no"}]}])")) ==
+               "questions[0].suggestions[1]: expected a string");
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","suggestions":["yes"," "]}])")) ==
+               "questions[0].suggestions[1]: must not be empty");
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","suggestions":["yes","yes"]}])")) ==
+               R"(questions[0].suggestions[1]: duplicate label "yes")");
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","options":[{"label":"A"}],"suggestions":["yes"]}])")) ==
+               "questions[0].suggestions: give options or suggestions, not both");
+    BOOST_TEST(lenient(ask("[" + question("Q?", "H", 0, R"(,"suggestions":["yes","no"])") + "]")) ==
+               "questions[0].suggestions: give options or suggestions, not both");
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","suggestions":)" + options(65) + "}]")) ==
+               "questions[0].suggestions: 65 given, at most 64");
+    // The strict schema has no such field.
+    BOOST_TEST(strict(ask("[" + question("Q?", "H", 2, R"(,"suggestions":["yes","no"])") + "]")) ==
+               "questions[0].suggestions: unknown field");
+}
+
+BOOST_AUTO_TEST_CASE(null_means_absent) {
     const auto p = parse_ask_input(
-        R"({"questions":[{"question":"Q?","id":7,"header":null,"options":[{"label":"A","value":1,"description":null,"preview":null}],"multiSelect":null}],
-            "priority":"high","metadata":null,"answers":null,"annotations":null})",
+        R"({"questions":[{"question":"Q?","header":null,"options":[{"label":"A","description":null,"preview":null}],"multiSelect":null}],
+            "metadata":null,"answers":null,"annotations":null})",
         Profile::Lenient);
     const AskInput& in = accepted(p);
     BOOST_TEST(in.questions[0].header == "");
@@ -527,9 +570,9 @@ BOOST_AUTO_TEST_CASE(deep_nesting_does_not_crash) {
     BOOST_TEST(lenient(ask(questions(1), R"(,"metadata":{"x":)" + repeat("[", 31) + repeat("]", 31) + "}")) == "ok");
     BOOST_TEST(lenient(ask(questions(1), R"(,"metadata":{"x":)" + repeat("[", 32) + repeat("]", 32) + "}")) ==
                "metadata: nested deeper than 32 levels");
-    // Deep values where a string is expected, or under keys the lenient profile ignores.
+    // Deep values where a string is expected, or under an unknown key (refused by name, unread).
     BOOST_TEST(lenient(ask(R"([{"question":)" + deep + "}]")) == "questions[0].question: expected a string");
-    BOOST_TEST(lenient(ask(R"([{"question":"Q?","extra":)" + deep + "}]")) == "ok");
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","extra":)" + deep + "}]")) == "questions[0].extra: unknown field");
     BOOST_TEST(strict(ask(R"([{"question":"Q?","extra":)" + deep + "}]")) == "questions[0].extra: unknown field");
 }
 

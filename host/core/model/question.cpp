@@ -209,16 +209,15 @@ private:
         return base.empty() ? std::string(key) : base + "." + std::string(key);
     }
 
-    // Known keys at most once; unknown keys refused in the strict profile, ignored otherwise.
-    Check check_keys(const Value& obj, const std::string& path, std::initializer_list<std::string_view> allowed) const {
+    // Known keys at most once; an unknown key is refused in both profiles: what the agent meant by
+    // it would otherwise be dropped without a word.
+    static Check check_keys(const Value& obj, const std::string& path,
+                            std::initializer_list<std::string_view> allowed) {
         std::array<bool, 8> seen{};
         for (auto m = obj.MemberBegin(); m != obj.MemberEnd(); ++m) {
             const std::string key = key_of(m);
             const auto it = std::find(allowed.begin(), allowed.end(), key);
-            if (it == allowed.end()) {
-                if (strict()) return schema_error(member_path(path, shown(key)), "unknown field");
-                continue;
-            }
+            if (it == allowed.end()) return schema_error(member_path(path, shown(key)), "unknown field");
             auto& flag = seen[static_cast<std::size_t>(it - allowed.begin())];
             if (flag) return schema_error(member_path(path, key), "given twice");
             flag = true;
@@ -278,7 +277,10 @@ private:
     Check parse_question(const Value& v, std::size_t i, std::vector<Question>& out) const {
         const std::string path = index_path("questions", i);
         if (!v.IsObject()) return schema_error(path, "expected an object");
-        if (auto r = check_keys(v, path, {"question", "header", "options", "multiSelect"})) return r;
+        // Roo Code's `suggestions` (a list of answers) are the lenient profile's options too.
+        if (auto r = strict() ? check_keys(v, path, {"question", "header", "options", "multiSelect"})
+                              : check_keys(v, path, {"question", "header", "options", "multiSelect", "suggestions"}))
+            return r;
         Question q;
 
         if (auto r = read_required_text(v, path, "question", q.question)) return r;
@@ -304,6 +306,10 @@ private:
                 if (auto r = parse_option((*options)[j], index_path(options_path, j), q.options)) return r;
             }
         }
+        if (const Value* suggestions = strict() ? nullptr : find(v, "suggestions")) {
+            if (options != nullptr) return schema_error(path + ".suggestions", "give options or suggestions, not both");
+            if (auto r = parse_suggestions(*suggestions, path + ".suggestions", q)) return r;
+        }
 
         const Value* multi = find(v, "multiSelect");
         if (multi != nullptr) {
@@ -312,6 +318,22 @@ private:
             q.multi_select = multi->GetBool() && !q.options.empty();
         }
         out.push_back(std::move(q));
+        return std::nullopt;
+    }
+
+    // Roo Code's suggestions: answers offered as strings, each an option with no description.
+    Check parse_suggestions(const Value& v, const std::string& path, Question& q) const {
+        if (!v.IsArray()) return schema_error(path, "expected an array of strings");
+        if (auto r = check_option_count(path, v.Size(), profile_, q.question)) return r;
+        q.options.reserve(v.Size());
+        for (rapidjson::SizeType j = 0; j < v.Size(); ++j) {
+            const std::string item_path = index_path(path, j);
+            Option o;
+            if (auto r = read_string(&v[j], item_path, o.label)) return r;
+            if (auto r = check_nonblank_text(item_path, o.label)) return r;
+            if (auto r = check_duplicate_label(q.options, o.label, item_path, profile_, q.question)) return r;
+            q.options.push_back(std::move(o));
+        }
         return std::nullopt;
     }
 
