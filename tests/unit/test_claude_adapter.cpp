@@ -96,9 +96,9 @@ BOOST_AUTO_TEST_CASE(cancel_denies_and_cancel_request_withdraws) {
     BOOST_TEST(std::string(d["response"]["response"]["behavior"].GetString()) == "deny");
     BOOST_TEST(std::string(d["response"]["response"]["message"].GetString()) == "User declined to answer questions");
     a->on_line(kAsk);
-    host.asks[1].second(Outcome::cancelled("Discarded 2 answers"));
+    host.asks[1].second(Outcome::cancelled("no terminal"));
     BOOST_TEST(std::string(parse(host.sent.back())["response"]["response"]["message"].GetString()) ==
-               "User declined to answer questions (Discarded 2 answers)");
+               "User declined to answer questions (no terminal)");
     a->on_line(kAsk);
     a->on_line(R"({"type":"control_cancel_request","request_id":"r1"})");
     BOOST_TEST(host.withdrawn == std::vector<std::string>{"ask-3"});

@@ -138,8 +138,7 @@ BOOST_AUTO_TEST_CASE(unanswered_results_are_tool_errors) {
         return std::string(d["content"][0]["text"].GetString());
     };
     BOOST_TEST(text(Outcome::cancelled()) == "User declined to answer questions");
-    BOOST_TEST(text(Outcome::cancelled("Discarded 2 answers")) ==
-               "User declined to answer questions (Discarded 2 answers)");
+    BOOST_TEST(text(Outcome::cancelled("no terminal")) == "User declined to answer questions (no terminal)");
     BOOST_TEST(text(Outcome::timed_out()) == "User declined to answer questions (no answer within the time limit)");
     BOOST_TEST(text(Outcome::connection_lost()) ==
                "User declined to answer questions (the connection to the user was lost)");
