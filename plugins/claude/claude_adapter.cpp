@@ -24,7 +24,6 @@ namespace askhost {
 namespace {
 
 using claude::kAskTool;
-constexpr const char* kDeclined = "User declined to answer";
 
 // Claude Code's options, as its command line parser reads them: which take a value, which take
 // every following word. What is left is the prompt.
@@ -222,11 +221,9 @@ private:
         ask_tool_input(open_, id, std::move(parsed), {}, [this, id, original](const Outcome& o, std::monostate) {
             switch (o.kind) {
                 case OutcomeKind::Answered: return allow(id, claude::input_with_answers(original, o.answers));
-                case OutcomeKind::Cancelled: return deny(id, kDeclined);
-                case OutcomeKind::TimedOut:
-                    return deny(id, std::string(kDeclined) + " (no answer within the time limit)");
-                case OutcomeKind::ConnectionLost:
-                    return deny(id, std::string(kDeclined) + " (the connection to the user was lost)");
+                case OutcomeKind::Cancelled: return deny(id, declined_text(o.reason));
+                case OutcomeKind::TimedOut: return deny(id, declined_text("no answer within the time limit"));
+                case OutcomeKind::ConnectionLost: return deny(id, declined_text("the connection to the user was lost"));
                 case OutcomeKind::Pending: return deny(id, pending_text(o.pending_file));
                 case OutcomeKind::Refused:
                     host_.log("claude: refused AskUserQuestion: " + o.error.message);

@@ -16,8 +16,6 @@ namespace askhost::claude {
 
 namespace {
 
-constexpr const char* kDeclined = "User declined to answer";
-
 std::string output(std::string_view event, std::variant<Allow, Deny, AllowAlways> decision) {
     return json::to_text(HookOutput{event, decision}) + "\n";
 }
@@ -31,7 +29,7 @@ std::string answer_for_question(std::string_view event, const std::string& origi
             return output(event, Allow{{}, updated});
         }
         // The person said no in askhost: a decline the model reads, never an empty answer.
-        case OutcomeKind::Cancelled: return output(event, Deny{{}, kDeclined});
+        case OutcomeKind::Cancelled: return output(event, Deny{{}, declined_text(o.reason)});
         default: return {};  // timed out, gone, pending, refused: Claude asks in its own dialog
     }
 }

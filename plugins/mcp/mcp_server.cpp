@@ -23,8 +23,12 @@ constexpr std::string_view kDescription =
     "- Set multiSelect to true when several options can apply together; phrase the question to match.\n"
     "- The user can always type an answer of their own instead, so do not add an \"Other\" option.\n"
     "- header is a very short tag shown above the question (at most 12 characters), e.g. \"Database\".\n"
-    "- Do not ask what you can infer from the code, the conversation or earlier answers, and do not use "
-    "it to ask for approval of a plan.";
+    "- Phrase the choices yourself. This tool is for picking among concrete options you offer, not for "
+    "open-ended, free-form clarification; ask that in your reply instead.\n"
+    "- Do not ask what you can infer from the code, the conversation or earlier answers.\n"
+    "- In plan mode, use it to clarify requirements or to choose between approaches before you finalize "
+    "the plan. Do not use it to ask whether the plan is approved; that is what the agent's own "
+    "plan-approval step (exit_plan_mode) is for.";
 
 // The reference implementation's schema (1-4 questions, 2-4 options, header at most 12), as askhost
 // accepts it: an option's description is optional (REQ-AUQ-004) and metadata takes any members.
@@ -79,11 +83,34 @@ std::string tool_result(const std::string& text, bool is_error,
 
 std::string error_result(const std::string& text) { return tool_result(text, true); }
 
-std::string declined(std::string_view why) {
-    std::string text = "User declined to answer questions";
-    if (!why.empty()) text += " (" + std::string(why) + ")";
-    return error_result(text);
+void write_text(JsonWriter& w, const char* key, const std::string& v) {
+    w.Key(key);
+    w.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));
 }
+
+// The questions as the reference's result echoes them (its schema: description always there).
+void write_questions(JsonWriter& w, const std::vector<Question>& questions, bool previews) {
+    json::write_objects(w, "questions", questions, [&](const Question& q) {
+        write_text(w, "question", q.question);
+        write_text(w, "header", q.header);
+        json::write_objects(w, "options", q.options, [&](const Option& o) {
+            write_text(w, "label", o.label);
+            write_text(w, "description", o.description);
+            if (o.preview && previews) write_text(w, "preview", *o.preview);
+        });
+        w.Key("multiSelect");
+        w.Bool(q.multi_select);
+    });
+}
+
+std::string answered_result(const Outcome& outcome, const std::vector<Question>& questions, bool previews) {
+    return tool_result(model_text(outcome.answers), false, [&](JsonWriter& w) {
+        if (!questions.empty()) write_questions(w, questions, previews);
+        write_answers_map(w, outcome.answers);
+    });
+}
+
+std::string declined(std::string_view why) { return error_result(declined_text(why)); }
 
 }  // namespace
 
@@ -126,11 +153,12 @@ std::string tools_list_json() {
     return std::string(buf.GetString(), buf.GetSize());
 }
 
-std::string tool_result_json(const Outcome& outcome) {
+std::string tool_result_json(const Outcome& outcome, const std::vector<Question>& questions) {
     switch (outcome.kind) {
         case OutcomeKind::Answered: {
-            std::string result = tool_result(model_text(outcome.answers), false,
-                                             [&](JsonWriter& w) { write_answers_map(w, outcome.answers); });
+            std::string result = answered_result(outcome, questions, true);
+            // The options' previews are the asker's own text: the first thing to leave out.
+            if (result.size() > Limits::max_result_bytes) result = answered_result(outcome, questions, false);
             if (result.size() > Limits::max_result_bytes)
                 return error_result("The answers are " + std::to_string(result.size()) + " bytes, more than the " +
                                     std::to_string(Limits::max_result_bytes) +
@@ -215,7 +243,8 @@ void McpServer::call_tool(const CallToolParams& p, Reply<json::RawJson> reply) {
         parsed = Refusal{"subagent", "subagent", kSubagentRefusal};
     if (auto now = outcome_without_asking(parsed)) {
         if (now->kind == OutcomeKind::Refused && log_) log_("refused an ask_user_question call: " + now->error.message);
-        return reply({tool_result_json(*now)});
+        const auto* asked = std::get_if<AskInput>(&parsed);
+        return reply({tool_result_json(*now, asked ? asked->questions : std::vector<Question>{})});
     }
     auto input = std::get<AskInput>(std::move(parsed));
     Ask ask;
@@ -232,11 +261,14 @@ void McpServer::call_tool(const CallToolParams& p, Reply<json::RawJson> reply) {
         t->second->cancel();
         ticking_.erase(t);
     };
-    auto cancel = asker_.ask(std::move(ask), *this, [this, id, reply, stop_ticking, alive = alive_](const Outcome& o) {
-        if (*alive) open_.erase(id);
-        stop_ticking();
-        reply({tool_result_json(o)});
-    });
+    std::vector<Question> asked = ask.questions;  // copied first: ask is moved in the same call
+    auto cancel =
+        asker_.ask(std::move(ask), *this,
+                   [this, id, reply, stop_ticking, alive = alive_, questions = std::move(asked)](const Outcome& o) {
+                       if (*alive) open_.erase(id);
+                       stop_ticking();
+                       reply({tool_result_json(o, questions)});
+                   });
     auto it = open_.find(id);
     if (it == open_.end()) return;  // answered at once
     // A cancelled call is answered too: the client ignores a reply to what it cancelled.

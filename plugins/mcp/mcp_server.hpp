@@ -31,10 +31,11 @@ std::string tools_list_json();
 // The tool's description, as a model reads it.
 std::string_view tool_description();
 // The tools/call result for an outcome: text content with the model text, structuredContent
-// {answers, annotations?}; a cancel (and every other unanswered end) is isError with
+// {questions, answers, annotations?} as the reference's result (questions: those asked, when
+// given; their options' previews left out when they would break the cap); a cancel (and every other unanswered end) is isError with
 // "User declined to answer questions (...)"; a refusal is isError naming the field. A result
 // over Limits::max_result_bytes is replaced by an error saying so.
-std::string tool_result_json(const Outcome& outcome);
+std::string tool_result_json(const Outcome& outcome, const std::vector<Question>& questions = {});
 
 class McpServer;
 

@@ -1,6 +1,10 @@
 // The native agent protocol: ask_user_request / ask_user_response, one JSON object per line.
+#include <algorithm>
+#include <array>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include <rapidjson/document.h>
 
@@ -64,10 +68,24 @@ private:
                                                            "requestId: " + id + " is already waiting for an answer"}));
         // REQ-AUQ-005: a sub-agent runs on its own; it must not block on the user.
         if (r.subagent) return respond(r.request_id, Outcome::refused({"subagent", "subagent", kSubagentRefusal}));
+        // A member the protocol does not know is the agent meaning something askhost would drop.
+        if (auto unknown = unknown_member(doc)) return respond(r.request_id, Outcome::refused(*unknown));
         // Only the tool's own fields are checked against the profile, not the envelope's. Refused,
         // or the agent already knows the answers: handed back without showing anything.
         ask_tool_input(open_, id, take_tool_ask_input(doc, host_.profile()), {},
                        [this, rid = r.request_id](const Outcome& o, std::monostate) { respond(rid, o); });
+    }
+
+    static std::optional<Refusal> unknown_member(const rapidjson::Value& doc) {
+        static constexpr std::array<std::string_view, 7> kKnown = {"type",     "requestId", "subagent",   "questions",
+                                                                   "metadata", "answers",   "annotations"};
+        for (auto m = doc.MemberBegin(); m != doc.MemberEnd(); ++m) {
+            const std::string_view key(m->name.GetString(), m->name.GetStringLength());
+            if (std::find(kKnown.begin(), kKnown.end(), key) != kKnown.end()) continue;
+            const std::string shown = key.size() > 60 ? std::string(key.substr(0, 60)) + "..." : std::string(key);
+            return Refusal{"invalid_schema", shown, shown + ": unknown field"};
+        }
+        return std::nullopt;
     }
 
     void on_cancel(const native::Cancel& c) { open_.take(c.request_id.json); }

@@ -104,7 +104,7 @@ def a_cancel_in_the_editor_is_a_deny_not_an_empty_answer():
     spec = out["hookSpecificOutput"]
     equal(spec["permissionDecision"], "deny", "decision")
     check("updatedInput" not in spec, "no answers")
-    equal(spec["permissionDecisionReason"], "User declined to answer", "reason")
+    equal(spec["permissionDecisionReason"], "User declined to answer questions", "reason")
 
 
 @case

@@ -28,6 +28,12 @@ def shutdown(ed):
     equal(ed.exit_code(), 0, "host exit code")
 
 
+
+def echoed(*questions):
+    """The questions as the reference's result echoes them beside the answers."""
+    return [dict(strict(q), multiSelect=q.get("multiSelect", False)) for q in questions]
+
+
 @case
 def handshake_and_tool_list():
     wd = Workdir()
@@ -83,7 +89,8 @@ def answered_through_the_host():
     equal(res["content"], [{"type": "text", "text": 'User has answered your questions: "Which database should we use?"'
                             '="SQLite", "Which features should we include?"="Authentication, REST API".' + MODEL_TAIL}],
           "model text")
-    equal(res["structuredContent"], {"answers": {DATABASE_Q["question"]: "SQLite",
+    equal(res["structuredContent"], {"questions": echoed(DATABASE_Q, FEATURES_Q),
+                                     "answers": {DATABASE_Q["question"]: "SQLite",
                                                  FEATURES_Q["question"]: "Authentication, REST API"}}, "answers map")
     equal(res.get("isError"), False, "isError")
     mcp.close()
@@ -103,7 +110,7 @@ def other_answer_with_notes():
     res = mcp.reply_to(rid)["result"]
     equal(res["content"][0]["text"], 'User has answered your questions: "Which database should we use?"="DynamoDB" '
                                      'user notes: we run it already.' + MODEL_TAIL, "model text")
-    equal(res["structuredContent"], {"answers": {DATABASE_Q["question"]: "DynamoDB"},
+    equal(res["structuredContent"], {"questions": echoed(DATABASE_Q), "answers": {DATABASE_Q["question"]: "DynamoDB"},
                                      "annotations": {DATABASE_Q["question"]: {"notes": "we run it already"}}},
           "structured content")
     mcp.close()
@@ -200,7 +207,8 @@ def invalid_input_names_the_field():
     rid = mcp.call({"questions": [bad]})
     res = mcp.reply_to(rid)["result"]
     equal(res["isError"], True, "isError")
-    equal(res["content"][0]["text"], "Invalid ask_user_question input: questions[0].header: 13 characters, at most 12",
+    equal(res["content"][0]["text"],
+          'Invalid ask_user_question input: questions[0].header: header for "%s" exceeds 12 chars' % bad["question"],
           "message")
     rid = mcp.call({"questions": [strict(DATABASE_Q)], "extra": 1})
     equal(mcp.reply_to(rid)["result"]["content"][0]["text"], "Invalid ask_user_question input: extra: unknown field",
@@ -251,7 +259,8 @@ def a_progress_token_comes_back_as_the_client_wrote_it():
         msg = mcp.read()
         if msg.get("id") == 7:
             break
-    equal(msg["result"]["structuredContent"], {"answers": {DATABASE_Q["question"]: "SQLite"}}, "answers")
+    equal(msg["result"]["structuredContent"], {"questions": echoed(DATABASE_Q), "answers": {DATABASE_Q["question"]: "SQLite"}},
+          "answers")
     mcp.close()
     shutdown(ed)
 
@@ -295,7 +304,8 @@ def no_host_asks_in_the_terminal():
             except FileNotFoundError:
                 return None
         (res,) = wait_for(reply, what="the tool result")
-        equal(res["result"]["structuredContent"], {"answers": {DATABASE_Q["question"]: "SQLite"}}, "answers")
+        equal(res["result"]["structuredContent"],
+              {"questions": echoed(DATABASE_Q), "answers": {DATABASE_Q["question"]: "SQLite"}}, "answers")
         os.close(writer)
         writer = None
         equal(t.exit_status(), 0, "exit status")

@@ -26,7 +26,8 @@ def refused_strict_five_options():
     equal(r["answered"], False, "answered")
     equal(r["error"]["code"], "invalid_schema", "error code")
     equal(r["error"]["path"], "questions[0].options", "error path")
-    equal(r["error"]["message"], "questions[0].options: 5 given, at most 4", "error message")
+    equal(r["error"]["message"], 'questions[0].options: Question "%s" must have 2-4 options' % q["question"],
+          "error message")
 
 
 @case

@@ -484,8 +484,7 @@ def case_resize(driver):
         s.wait_for(SINGLE_HINT)
         s.tmux("resize-window", "-t", "t", "-x", "50", "-y", "20")
         screen = s.wait_until(lambda scr: scr.split("\n")[0].rstrip() == "─" * 50, "a 50-column rule")
-        s.wait_for("  ↑↓ navigate • 1-9 quick select • Enter to select\n  Esc to cancel",
-                   "  > 1. PostgreSQL (Recommended)")
+        s.wait_for(NARROW_HINT + "\n", "  > 1. PostgreSQL (Recommended)")
         for line in s.lines():
             check(cells(line) <= 50, "line wider than 50 columns: %r" % line, screen)
         s.tmux("resize-window", "-t", "t", "-x", "30", "-y", "10")
@@ -497,6 +496,59 @@ def case_resize(driver):
         s.wait_for(SINGLE_HINT, "  > 2. SQLite", "    4. Other (type your answer)")
         s.keys("Enter")
         check(answer(s.outcome())["answer"] == "SQLite", "wrong answer after resize")
+    finally:
+        s.close()
+
+
+NARROW_HINT = "  ↑↓ move • 1-9 pick • Enter select • Esc cancel"
+
+
+def hint_rows(lines, *words):
+    """The rows that name any of the hint's keys."""
+    return [l for l in lines if any(w in l for w in words)]
+
+
+def case_sixty_columns(driver):
+    """The seeds draw the whole dialog in 60 columns: every row fits and the hint is one row that
+    still names every key (the seeds' words wrapped onto two rows here)."""
+    s = Session(driver, [DATABASE], width=60, height=24, name="sixty")
+    try:
+        screen = s.wait_for("  > 1. PostgreSQL (Recommended)", "    4. Other (type your answer)", NARROW_HINT)
+        lines = s.lines()
+        check(lines[0] == "─" * 60, "not a 60-column rule", screen)
+        for line in lines:
+            check(cells(line) <= 60, "line wider than 60 columns: %r" % line, screen)
+        rows = hint_rows(lines, "Esc", "Enter", "1-9", "↑↓")
+        check(rows == [NARROW_HINT], "the hint is not one row naming every key: %r" % rows, screen)
+        at = lines.index(NARROW_HINT)
+        check(lines[at - 1] == "" and lines[at + 1] == "─" * 60, "the hint is not between a gap and the rule",
+              screen)
+        time.sleep(0.3)
+        s.keys("Down")
+        s.wait_for("  > 2. SQLite")
+        time.sleep(0.3)
+        s.keys("0")  # Other's input: its hint fits 60 columns in the seeds' words
+        s.wait_for("  > 4. Other (type your answer)", "  Enter to submit • Esc to go back")
+        time.sleep(0.3)
+        s.keys("Escape")
+        s.wait_for(NARROW_HINT)
+        time.sleep(0.3)
+        s.keys("3")
+        check(answer(s.outcome())["answer"] == "MongoDB", "wrong answer at 60 columns")
+    finally:
+        s.close()
+    # Several questions: the Submit tab's hint with a question unanswered is 60 columns too.
+    s = Session(driver, THREE, width=60, height=24, name="sixty-tabs")
+    try:
+        s.wait_for("  Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel")
+        time.sleep(0.3)
+        s.keys("BTab")
+        screen = s.wait_for("  Review your answers", "  Answer all first • Tab/←→ switch • Esc cancel")
+        rows = hint_rows(s.lines(), "Esc", "Tab/←→")
+        check(rows == ["  Answer all first • Tab/←→ switch • Esc cancel"], "hint rows %r" % rows, screen)
+        time.sleep(0.3)
+        s.keys("Escape")
+        check(s.outcome().get("cancelled") is True, "not cancelled")
     finally:
         s.close()
 

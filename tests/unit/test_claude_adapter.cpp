@@ -94,10 +94,14 @@ BOOST_AUTO_TEST_CASE(cancel_denies_and_cancel_request_withdraws) {
     host.asks[0].second(Outcome::cancelled());
     auto d = parse(host.sent.back());
     BOOST_TEST(std::string(d["response"]["response"]["behavior"].GetString()) == "deny");
-    BOOST_TEST(std::string(d["response"]["response"]["message"].GetString()) == "User declined to answer");
+    BOOST_TEST(std::string(d["response"]["response"]["message"].GetString()) == "User declined to answer questions");
+    a->on_line(kAsk);
+    host.asks[1].second(Outcome::cancelled("no terminal"));
+    BOOST_TEST(std::string(parse(host.sent.back())["response"]["response"]["message"].GetString()) ==
+               "User declined to answer questions (no terminal)");
     a->on_line(kAsk);
     a->on_line(R"({"type":"control_cancel_request","request_id":"r1"})");
-    BOOST_TEST(host.withdrawn == std::vector<std::string>{"ask-2"});
+    BOOST_TEST(host.withdrawn == std::vector<std::string>{"ask-3"});
 }
 
 BOOST_AUTO_TEST_CASE(invalid_questions_are_denied_naming_the_field) {
@@ -108,7 +112,7 @@ BOOST_AUTO_TEST_CASE(invalid_questions_are_denied_naming_the_field) {
     BOOST_TEST(host.asks.empty());
     auto d = parse(host.sent.back());
     BOOST_TEST(std::string(d["response"]["response"]["message"].GetString()) ==
-               "Invalid AskUserQuestion input: questions[0].options: 1 given, at least 2");
+               R"(Invalid AskUserQuestion input: questions[0].options: Question "Q?" must have 2-4 options)");
 }
 
 // Each tool request's input is copied and serialised, both recursing once a level: 200 000 levels
@@ -262,12 +266,14 @@ BOOST_AUTO_TEST_CASE(hook_replies_keep_their_bytes) {
         BOOST_TEST(claude::hook_reply(q, Outcome::answered(picked)) ==
                    (is_pre ? pre + R"("permissionDecision":"allow","updatedInput":)" + updated + "}}\n"
                            : perm + R"({"behavior":"allow","updatedInput":)" + updated + "}}}\n"));
-        BOOST_TEST(claude::hook_reply(q, Outcome::cancelled()) ==
-                   (is_pre
-                        ? pre + R"("permissionDecision":"deny","permissionDecisionReason":"User declined to answer"}})"
-                                "\n"
-                        : perm + R"({"behavior":"deny","message":"User declined to answer"}}})"
-                                 "\n"));
+        BOOST_TEST(
+            claude::hook_reply(q, Outcome::cancelled()) ==
+            (is_pre
+                 ? pre +
+                       R"("permissionDecision":"deny","permissionDecisionReason":"User declined to answer questions"}})"
+                       "\n"
+                 : perm + R"({"behavior":"deny","message":"User declined to answer questions"}}})"
+                          "\n"));
         BOOST_TEST(claude::hook_reply(q, Outcome::timed_out()).empty());
     }
 

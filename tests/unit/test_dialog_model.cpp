@@ -719,10 +719,28 @@ BOOST_AUTO_TEST_CASE(rule_follows_the_width_up_to_80) {
     BOOST_TEST(display_width(layout_dialog(m, 200, 24)[0].plain()) == 80u);
 }
 
+// The seeds draw the dialog in 60 columns: where their words would wrap, the same keys in fewer
+// words keep the hint on one row.
+BOOST_AUTO_TEST_CASE(narrow_hint_names_every_key_on_one_row) {
+    DialogModel m({database()});
+    BOOST_TEST(contains(screen(m, 66, 24), "\n  ↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel\n"));
+    for (std::size_t w : {50u, 60u, 65u}) {
+        const std::string s = screen(m, w, 24);
+        BOOST_TEST(contains(s, "\n\n  ↑↓ move • 1-9 pick • Enter select • Esc cancel\n"), "width " << w << "\n" << s);
+    }
+    DialogModel tabs({choice("A?", "A", {"x", "y"}), choice("B?", "B", {"x", "y"})});
+    tabs.handle(backtab());
+    BOOST_TEST(contains(screen(tabs, 60, 24), "\n  Answer all first • Tab/←→ switch • Esc cancel\n"));
+    BOOST_TEST(contains(screen(tabs, 80, 24), "\n  Answer every question to submit • Tab/←→ switch • Esc cancel\n"));
+    // The vectors' hint (the model's words) does not depend on the width.
+    BOOST_TEST(m.hint() == "↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel");
+    BOOST_TEST(m.narrow_hint() == "↑↓ move • 1-9 pick • Enter select • Esc cancel");
+}
+
 BOOST_AUTO_TEST_CASE(hints_wrap_between_their_parts) {
     DialogModel m({database()});
-    const std::string s = screen(m, 50, 24);
-    BOOST_TEST(contains(s, "\n  ↑↓ navigate • 1-9 quick select • Enter to select\n  Esc to cancel\n"), s);
+    const std::string s = screen(m, 30, 24);
+    BOOST_TEST(contains(s, "\n  ↑↓ move • 1-9 pick\n  Enter select • Esc cancel\n"), s);
 }
 
 BOOST_AUTO_TEST_CASE(text_input_matches_the_spec) {

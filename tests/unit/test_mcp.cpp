@@ -138,8 +138,7 @@ BOOST_AUTO_TEST_CASE(unanswered_results_are_tool_errors) {
         return std::string(d["content"][0]["text"].GetString());
     };
     BOOST_TEST(text(Outcome::cancelled()) == "User declined to answer questions");
-    BOOST_TEST(text(Outcome::cancelled("Discarded 2 answers")) ==
-               "User declined to answer questions (Discarded 2 answers)");
+    BOOST_TEST(text(Outcome::cancelled("no terminal")) == "User declined to answer questions (no terminal)");
     BOOST_TEST(text(Outcome::timed_out()) == "User declined to answer questions (no answer within the time limit)");
     BOOST_TEST(text(Outcome::connection_lost()) ==
                "User declined to answer questions (the connection to the user was lost)");
@@ -176,13 +175,47 @@ BOOST_FIXTURE_TEST_CASE(initialize_then_call_then_answer, Fixture) {
     BOOST_TEST(server.open_calls() == 0u);
 }
 
+// The reference's result carries the questions asked beside the answers.
+BOOST_FIXTURE_TEST_CASE(structured_content_echoes_the_questions, Fixture) {
+    rpc.receive(call(1, std::string(R"({"questions":[)") + kQuestion + "]}"));
+    BOOST_REQUIRE(asker.asks.size() == 1u);
+    asker.asks[0].second(Outcome::answered({answer("Which database?", {"SQLite"})}));
+    auto d = last();
+    const auto& sc = d["result"]["structuredContent"];
+    BOOST_REQUIRE(sc.HasMember("questions"));
+    auto echoed =
+        parse(R"({"questions":[)" +
+              std::string(kQuestion).insert(std::string(kQuestion).size() - 1, R"(,"multiSelect":false)") + "]}");
+    BOOST_TEST((sc["questions"] == echoed["questions"]));
+    BOOST_TEST(std::string(sc["answers"]["Which database?"].GetString()) == "SQLite");
+    // Pre-supplied answers too.
+    rpc.receive(call(2, std::string(R"({"questions":[)") + kQuestion + R"(],"answers":{"Which database?":"SQLite"}})"));
+    BOOST_TEST((last()["result"]["structuredContent"]["questions"] == echoed["questions"]));
+    // Previews would break the cap: the echo leaves them out, the answer stays.
+    Question big;
+    big.question = "Which database?";
+    big.header = "Database";
+    for (const char* l : {"A", "B", "C", "D"}) big.options.push_back(Option{l, "", std::string(30000, 'p')});
+    auto r = parse(tool_result_json(Outcome::answered({answer("Which database?", {"A"})}), {big}));
+    BOOST_TEST(!r["isError"].GetBool());
+    BOOST_TEST(!r["structuredContent"]["questions"][0]["options"][0].HasMember("preview"));
+}
+
+BOOST_AUTO_TEST_CASE(description_keeps_the_references_guidance) {
+    const std::string d(tool_description());
+    BOOST_TEST(d.find("plan mode") != std::string::npos);
+    BOOST_TEST(d.find("exit_plan_mode") != std::string::npos);
+    BOOST_TEST(d.find("open-ended") != std::string::npos);
+    BOOST_TEST(d.find("Phrase the choices yourself") != std::string::npos);
+}
+
 BOOST_FIXTURE_TEST_CASE(alias_presets_and_refusals_never_reach_the_asker, Fixture) {
     rpc.receive(call(1, std::string(R"({"questions":[)") + kQuestion + R"(],"answers":{"Which database?":"SQLite"}})",
                      "AskUserQuestion"));
     BOOST_TEST(!last()["result"]["isError"].GetBool());
     rpc.receive(call(2, R"({"questions":[]})"));
     BOOST_TEST(std::string(last()["result"]["content"][0]["text"].GetString()) ==
-               "Invalid ask_user_question input: questions: 0 given, at least 1");
+               "Invalid ask_user_question input: questions: Provide 1-4 questions");
     rpc.receive(call(3, R"({})", "Bash"));
     BOOST_TEST(last()["error"]["code"].GetInt() == -32602);
     BOOST_TEST(asker.asks.empty());

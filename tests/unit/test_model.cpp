@@ -146,41 +146,43 @@ BOOST_AUTO_TEST_CASE(minimal_ask_is_parsed_into_the_model) {
 }
 
 BOOST_AUTO_TEST_CASE(question_count_bounds) {
-    BOOST_TEST(strict(ask("[]")) == "questions: 0 given, at least 1");
+    BOOST_TEST(strict(ask("[]")) == "questions: Provide 1-4 questions");
     BOOST_TEST(strict(ask(questions(1))) == "ok");
     BOOST_TEST(strict(ask(questions(4))) == "ok");
-    BOOST_TEST(strict(ask(questions(5))) == "questions: 5 given, at most 4");
+    BOOST_TEST(strict(ask(questions(5))) == "questions: At most 4 questions allowed");
 }
 
 BOOST_AUTO_TEST_CASE(option_count_bounds) {
-    BOOST_TEST(strict(ask("[" + question("Q?", "H", 1) + "]")) == "questions[0].options: 1 given, at least 2");
+    BOOST_TEST(strict(ask("[" + question("Q?", "H", 1) + "]")) ==
+               R"(questions[0].options: Question "Q?" must have 2-4 options)");
     BOOST_TEST(strict(ask("[" + question("Q?", "H", 2) + "]")) == "ok");
     BOOST_TEST(strict(ask("[" + question("Q?", "H", 4) + "]")) == "ok");
     BOOST_TEST(strict(ask("[" + question("A?") + "," + question("B?", "H", 5) + "]")) ==
-               "questions[1].options: 5 given, at most 4");
-    BOOST_TEST(strict(ask("[" + question("Q?", "H", 0) + "]")) == "questions[0].options: 0 given, at least 2");
+               R"(questions[1].options: Question "B?" must have 2-4 options)");
+    BOOST_TEST(strict(ask("[" + question("Q?", "H", 0) + "]")) ==
+               R"(questions[0].options: Question "Q?" must have 2-4 options)");
 }
 
 BOOST_AUTO_TEST_CASE(refusal_is_a_value_with_code_and_path) {
     const Refusal& r = refused(parse_ask_input(ask("[" + question("Q?", "H", 5) + "]"), Profile::Strict));
     BOOST_TEST(r.code == "invalid_schema");
     BOOST_TEST(r.path == "questions[0].options");
-    BOOST_TEST(r.message == "questions[0].options: 5 given, at most 4");
+    BOOST_TEST(r.message == R"(questions[0].options: Question "Q?" must have 2-4 options)");
 }
 
 BOOST_AUTO_TEST_CASE(header_at_most_twelve_code_points) {
     BOOST_TEST(strict(ask("[" + question("Q?", "123456789012") + "]")) == "ok");
     BOOST_TEST(strict(ask("[" + question("Q?", "1234567890123") + "]")) ==
-               "questions[0].header: 13 characters, at most 12");
+               R"(questions[0].header: header for "Q?" exceeds 12 chars)");
     BOOST_TEST(strict(ask("[" + question("Q?", "Database Selection") + "]")) ==
-               "questions[0].header: 18 characters, at most 12");
+               R"(questions[0].header: header for "Q?" exceeds 12 chars)");
     // 12 code points but 22 bytes: counted in characters, not bytes.
     BOOST_TEST(strict(ask("[" + question("Q?", "Базаданных12") + "]")) == "ok");
     BOOST_TEST(strict(ask("[" + question("Q?", "Базаданных123") + "]")) ==
-               "questions[0].header: 13 characters, at most 12");
+               R"(questions[0].header: header for "Q?" exceeds 12 chars)");
     BOOST_TEST(strict(ask("[" + question("Q?", repeat("\xF0\x9F\x98\x80", 12)) + "]")) == "ok");
     BOOST_TEST(strict(ask("[" + question("Q?", repeat("\xF0\x9F\x98\x80", 15)) + "]")) ==
-               "questions[0].header: 15 characters, at most 12");
+               R"(questions[0].header: header for "Q?" exceeds 12 chars)");
 }
 
 BOOST_AUTO_TEST_CASE(header_required_and_not_empty) {
@@ -192,22 +194,23 @@ BOOST_AUTO_TEST_CASE(header_required_and_not_empty) {
 }
 
 BOOST_AUTO_TEST_CASE(required_fields) {
-    BOOST_TEST(strict("{}") == "questions: required");
+    BOOST_TEST(strict("{}") == "questions: Provide 1-4 questions");
     BOOST_TEST(strict(ask(R"([{"header":"H","options":)" + options(2) + "}]")) == "questions[0].question: required");
-    BOOST_TEST(strict(ask(R"([{"question":"Q?","header":"H"}])")) == "questions[0].options: required");
+    BOOST_TEST(strict(ask(R"([{"question":"Q?","header":"H"}])")) ==
+               R"(questions[0].options: Question "Q?" must have 2-4 options)");
     BOOST_TEST(strict(ask(R"([{"question":"Q?","header":"H","options":[{"description":"d"},{"label":"B"}]}])")) ==
                "questions[0].options[0].label: required");
 }
 
 BOOST_AUTO_TEST_CASE(wrong_json_types) {
-    BOOST_TEST(strict(R"({"questions":{}})") == "questions: expected an array");
+    BOOST_TEST(strict(R"({"questions":{}})") == "questions: Provide 1-4 questions");
     BOOST_TEST(strict(R"({"questions":["Q?"]})") == "questions[0]: expected an object");
     BOOST_TEST(strict(ask(R"([{"question":5,"header":"H","options":)" + options(2) + "}]")) ==
                "questions[0].question: expected a string");
     BOOST_TEST(strict(ask(R"([{"question":"Q?","header":["H"],"options":)" + options(2) + "}]")) ==
                "questions[0].header: expected a string");
     BOOST_TEST(strict(ask(R"([{"question":"Q?","header":"H","options":{"a":1}}])")) ==
-               "questions[0].options: expected an array");
+               R"(questions[0].options: Question "Q?" must have 2-4 options)");
     BOOST_TEST(strict(ask(R"([{"question":"Q?","header":"H","options":["A","B"]}])")) ==
                "questions[0].options[0]: expected an object");
     BOOST_TEST(strict(ask("[" + question("Q?", "H", 2, R"(,"multiSelect":"yes")") + "]")) ==
@@ -243,13 +246,14 @@ BOOST_AUTO_TEST_CASE(duplicate_question_texts) {
         "[" + question("Which database?") + "," + question("Name?") + "," + question("Which database?") + "]";
     const Refusal& r = refused(parse_ask_input(ask(qs), Profile::Strict));
     BOOST_TEST(r.path == "questions[2].question");
-    BOOST_TEST(r.message == R"(questions[2].question: duplicate of questions[0].question "Which database?")");
-    BOOST_TEST(lenient(ask(qs)) == r.message);
+    BOOST_TEST(r.message == R"(questions[2].question: Question texts must be unique: "Which database?")");
+    BOOST_TEST(lenient(ask(qs)) == R"(questions[2].question: duplicate of questions[0].question "Which database?")");
 }
 
 BOOST_AUTO_TEST_CASE(duplicate_labels_within_a_question) {
     const std::string qs = R"([{"question":"Q?","header":"H","options":[{"label":"SQLite"},{"label":"SQLite"}]}])";
-    BOOST_TEST(strict(ask(qs)) == R"(questions[0].options[1].label: duplicate label "SQLite")");
+    BOOST_TEST(strict(ask(qs)) ==
+               R"(questions[0].options[1].label: Option labels must be unique within question "Q?")");
     BOOST_TEST(lenient(ask(qs)) == R"(questions[0].options[1].label: duplicate label "SQLite")");
     // The same label in two different questions is fine.
     BOOST_TEST(strict(ask("[" + question("A?") + "," + question("B?") + "]")) == "ok");
@@ -286,21 +290,35 @@ BOOST_AUTO_TEST_CASE(unsafe_preview_is_refused_with_reason) {
         R"([{"question":"Q?","header":"H","options":[{"label":"A","preview":"<div>ok</div><script>x()</script>"},{"label":"B"}]}])";
     const Refusal& r = refused(parse_ask_input(ask(qs), Profile::Strict));
     BOOST_TEST(r.path == "questions[0].options[0].preview");
-    BOOST_TEST(r.message == "questions[0].options[0].preview: <script> is not allowed");
-    BOOST_TEST(lenient(ask(qs)) == r.message);
+    BOOST_TEST(r.message == R"(questions[0].options[0].preview: Option "A" in question "Q?": <script> is not allowed)");
+    BOOST_TEST(lenient(ask(qs)) == "questions[0].options[0].preview: <script> is not allowed");
+}
+
+BOOST_AUTO_TEST_CASE(option_counts_before_the_other_rules) {
+    // The reference's order: every question's option count, then per question its text's
+    // uniqueness, its header's length, its labels' uniqueness and previews.
+    const std::string qs = "[" + question("A?", "1234567890123") + "," + question("B?", "H", 5) + "]";
+    BOOST_TEST(strict(ask(qs)) == R"(questions[1].options: Question "B?" must have 2-4 options)");
+    const std::string dup_then_header = "[" + question("A?") + "," + question("A?", "1234567890123") + "]";
+    BOOST_TEST(strict(ask(dup_then_header)) == R"(questions[1].question: Question texts must be unique: "A?")");
+    const std::string header_then_dup = "[" + question("A?", "1234567890123") + "," + question("A?") + "]";
+    BOOST_TEST(strict(ask(header_then_dup)) == R"(questions[0].header: header for "A?" exceeds 12 chars)");
+    const std::string labels_then_count =
+        R"([{"question":"A?","header":"H","options":[{"label":"x"},{"label":"x"}]},)" + question("B?", "H", 1) + "]";
+    BOOST_TEST(strict(ask(labels_then_count)) == R"(questions[1].options: Question "B?" must have 2-4 options)");
+    // The lenient profile keeps document order.
+    BOOST_TEST(lenient(ask(qs)) == "ok");
+    BOOST_TEST(lenient(ask(header_then_dup)) == R"(questions[1].question: duplicate of questions[0].question "A?")");
 }
 
 BOOST_AUTO_TEST_CASE(first_error_in_document_order_wins) {
-    // questions[0] has a bad header, questions[1] too many options: the first is reported.
-    const std::string qs = "[" + question("A?", "1234567890123") + "," + question("B?", "H", 5) + "]";
-    BOOST_TEST(strict(ask(qs)) == "questions[0].header: 13 characters, at most 12");
     // Within a question: question text, header, options, multiSelect.
     BOOST_TEST(strict(ask(R"([{"question":"","header":"","options":[],"multiSelect":1}])")) ==
                "questions[0].question: must not be empty");
     BOOST_TEST(strict(ask(R"([{"question":"Q?","header":"","options":[],"multiSelect":1}])")) ==
                "questions[0].header: must not be empty");
     BOOST_TEST(strict(ask(R"([{"question":"Q?","header":"H","options":[],"multiSelect":1}])")) ==
-               "questions[0].options: 0 given, at least 2");
+               R"(questions[0].options: Question "Q?" must have 2-4 options)");
 }
 
 BOOST_AUTO_TEST_CASE(metadata) {
@@ -351,10 +369,53 @@ BOOST_AUTO_TEST_CASE(any_header_length) {
     BOOST_TEST(lenient(ask("[" + question("Q?", "") + "]")) == "ok");
 }
 
-BOOST_AUTO_TEST_CASE(unknown_keys_ignored_and_null_means_absent) {
+// What an agent meant is honoured or refused by name, never dropped without a word.
+BOOST_AUTO_TEST_CASE(unknown_keys_refused_naming_the_field) {
+    BOOST_TEST(lenient(ask(questions(1), R"(,"priority":"high")")) == "priority: unknown field");
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","id":7}])")) == "questions[0].id: unknown field");
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","options":[{"label":"A","value":1}]}])")) ==
+               "questions[0].options[0].value: unknown field");
+    const Refusal& r = refused(parse_ask_input(ask(R"([{"question":"Q?","placeholder":null}])"), Profile::Lenient));
+    BOOST_TEST(r.path == "questions[0].placeholder");
+}
+
+// Roo Code's ask_followup_question offers its answers as `suggestions`: they become the options.
+BOOST_AUTO_TEST_CASE(roo_suggestions_become_options) {
+    const AskInput& in = accepted(
+        parse_ask_input(R"({"questions":[{"question":"Yes or no?","suggestions":["yes","no"]}]})", Profile::Lenient));
+    const Question& q = in.questions.at(0);
+    BOOST_TEST_REQUIRE(q.options.size() == 2u);
+    BOOST_TEST(q.options[0].label == "yes");
+    BOOST_TEST(q.options[0].description == "");
+    BOOST_TEST(q.options[1].label == "no");
+    BOOST_TEST(!q.multi_select);
+    const AskInput& multi = accepted(parse_ask_input(
+        ask(R"([{"question":"Which?","suggestions":["a","b","c"],"multiSelect":true}])"), Profile::Lenient));
+    BOOST_TEST(multi.questions[0].multi_select);
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","suggestions":[]}])")) == "ok");  // none: free text
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","suggestions":"yes, no"}])")) ==
+               "questions[0].suggestions: expected an array of strings");
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","suggestions":["yes",{"answer":"no"}]}])")) ==
+               "questions[0].suggestions[1]: expected a string");
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","suggestions":["yes"," "]}])")) ==
+               "questions[0].suggestions[1]: must not be empty");
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","suggestions":["yes","yes"]}])")) ==
+               R"(questions[0].suggestions[1]: duplicate label "yes")");
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","options":[{"label":"A"}],"suggestions":["yes"]}])")) ==
+               "questions[0].suggestions: give options or suggestions, not both");
+    BOOST_TEST(lenient(ask("[" + question("Q?", "H", 0, R"(,"suggestions":["yes","no"])") + "]")) ==
+               "questions[0].suggestions: give options or suggestions, not both");
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","suggestions":)" + options(65) + "}]")) ==
+               "questions[0].suggestions: 65 given, at most 64");
+    // The strict schema has no such field.
+    BOOST_TEST(strict(ask("[" + question("Q?", "H", 2, R"(,"suggestions":["yes","no"])") + "]")) ==
+               "questions[0].suggestions: unknown field");
+}
+
+BOOST_AUTO_TEST_CASE(null_means_absent) {
     const auto p = parse_ask_input(
-        R"({"questions":[{"question":"Q?","id":7,"header":null,"options":[{"label":"A","value":1,"description":null,"preview":null}],"multiSelect":null}],
-            "priority":"high","metadata":null,"answers":null,"annotations":null})",
+        R"({"questions":[{"question":"Q?","header":null,"options":[{"label":"A","description":null,"preview":null}],"multiSelect":null}],
+            "metadata":null,"answers":null,"annotations":null})",
         Profile::Lenient);
     const AskInput& in = accepted(p);
     BOOST_TEST(in.questions[0].header == "");
@@ -509,9 +570,9 @@ BOOST_AUTO_TEST_CASE(deep_nesting_does_not_crash) {
     BOOST_TEST(lenient(ask(questions(1), R"(,"metadata":{"x":)" + repeat("[", 31) + repeat("]", 31) + "}")) == "ok");
     BOOST_TEST(lenient(ask(questions(1), R"(,"metadata":{"x":)" + repeat("[", 32) + repeat("]", 32) + "}")) ==
                "metadata: nested deeper than 32 levels");
-    // Deep values where a string is expected, or under keys the lenient profile ignores.
+    // Deep values where a string is expected, or under an unknown key (refused by name, unread).
     BOOST_TEST(lenient(ask(R"([{"question":)" + deep + "}]")) == "questions[0].question: expected a string");
-    BOOST_TEST(lenient(ask(R"([{"question":"Q?","extra":)" + deep + "}]")) == "ok");
+    BOOST_TEST(lenient(ask(R"([{"question":"Q?","extra":)" + deep + "}]")) == "questions[0].extra: unknown field");
     BOOST_TEST(strict(ask(R"([{"question":"Q?","extra":)" + deep + "}]")) == "questions[0].extra: unknown field");
 }
 
@@ -533,7 +594,7 @@ BOOST_AUTO_TEST_CASE(long_quoted_text_in_messages_is_shortened) {
     const std::string text = repeat("long question ", 10);  // 140 characters
     const std::string qs = "[" + question(text) + "," + question(text) + "]";
     BOOST_TEST(strict(ask(qs)) ==
-               "questions[1].question: duplicate of questions[0].question \"" + text.substr(0, 60) + "...\"");
+               "questions[1].question: Question texts must be unique: \"" + text.substr(0, 60) + "...\"");
 }
 
 BOOST_AUTO_TEST_CASE(parsed_value_overload) {
@@ -564,15 +625,19 @@ Question built(std::string text, std::string header, std::vector<std::string> la
 BOOST_AUTO_TEST_CASE(same_rules_as_parsing) {
     std::vector<Question> qs{built("A?", "H", {"x", "y"})};
     BOOST_TEST(!validate_questions(qs, Profile::Strict).has_value());
-    BOOST_TEST(validate_questions({}, Profile::Strict)->message == "questions: 0 given, at least 1");
+    BOOST_TEST(validate_questions({}, Profile::Strict)->message == "questions: Provide 1-4 questions");
     BOOST_TEST(validate_questions({built("A?", "H", {"x"})}, Profile::Strict)->message ==
-               "questions[0].options: 1 given, at least 2");
+               R"(questions[0].options: Question "A?" must have 2-4 options)");
     BOOST_TEST(!validate_questions({built("A?", "", {"x"})}, Profile::Lenient).has_value());
     BOOST_TEST(!validate_questions({built("A?", "", {})}, Profile::Lenient).has_value());
     BOOST_TEST(validate_questions({built("A?", "", {"x", "y"})}, Profile::Strict)->message ==
                "questions[0].header: must not be empty");
     BOOST_TEST(validate_questions({built("A?", "Базаданных123", {"x", "y"})}, Profile::Strict)->message ==
-               "questions[0].header: 13 characters, at most 12");
+               R"(questions[0].header: header for "A?" exceeds 12 chars)");
+    BOOST_TEST(validate_questions({built("A?", "Базаданных123", {"x", "y"}), built("B?", "H", {"x"})}, Profile::Strict)
+                   ->message == R"(questions[1].options: Question "B?" must have 2-4 options)");
+    BOOST_TEST(validate_questions({built("A?", "H", {"x", "x"})}, Profile::Strict)->message ==
+               R"(questions[0].options[1].label: Option labels must be unique within question "A?")");
     BOOST_TEST(
         validate_questions({built("A?", "H", {"x", "y"}), built("A?", "H", {"x", "y"})}, Profile::Lenient)->message ==
         R"(questions[1].question: duplicate of questions[0].question "A?")");
@@ -587,7 +652,7 @@ BOOST_AUTO_TEST_CASE(same_rules_as_parsing) {
     BOOST_TEST(validate_questions({with_preview}, Profile::Lenient)->code == "invalid_schema");
     std::vector<Question> five(5, built("A?", "H", {"x", "y"}));
     for (std::size_t i = 0; i < five.size(); ++i) five[i].question = "Q" + std::to_string(i);
-    BOOST_TEST(validate_questions(five, Profile::Strict)->message == "questions: 5 given, at most 4");
+    BOOST_TEST(validate_questions(five, Profile::Strict)->message == "questions: At most 4 questions allowed");
     BOOST_TEST(!validate_questions(five, Profile::Lenient).has_value());
 }
 

@@ -68,6 +68,34 @@ BOOST_AUTO_TEST_CASE(a_request_becomes_an_ask_and_the_outcome_a_response) {
     BOOST_TEST(std::string(d["answers"][0]["answer"].GetString()) == "svc");
 }
 
+// Roo Code's suggestions are offered as options; a field nobody knows is refused by name, never
+// dropped (issue 33).
+BOOST_AUTO_TEST_CASE(suggestions_are_options_and_unknown_fields_are_refused) {
+    FakeHost h;
+    auto a = make(h);
+    a->on_line(
+        R"({"type":"ask_user_request","requestId":"r1","questions":[{"question":"Yes or no?","suggestions":["yes","no"]}]})");
+    BOOST_REQUIRE_EQUAL(h.asks.size(), 1u);
+    const auto& q = h.asks[0].first.questions.at(0);
+    BOOST_REQUIRE_EQUAL(q.options.size(), 2u);
+    BOOST_TEST(q.options[0].label == "yes");
+    BOOST_TEST(q.options[1].label == "no");
+
+    a->on_line(
+        R"({"type":"ask_user_request","requestId":"r2","questions":[{"question":"Name?","placeholder":"svc"}]})");
+    a->on_line(R"({"type":"ask_user_request","requestId":"r3","questions":[{"question":"Name?"}],"timeout":30})");
+    BOOST_REQUIRE_EQUAL(h.sent.size(), 2u);
+    auto d = parse(h.sent[0]);
+    BOOST_TEST(std::string(d["requestId"].GetString()) == "r2");
+    BOOST_TEST(std::string(d["error"]["code"].GetString()) == "invalid_schema");
+    BOOST_TEST(std::string(d["error"]["path"].GetString()) == "questions[0].placeholder");
+    BOOST_TEST(std::string(d["error"]["message"].GetString()) == "questions[0].placeholder: unknown field");
+    d = parse(h.sent[1]);
+    BOOST_TEST(std::string(d["requestId"].GetString()) == "r3");
+    BOOST_TEST(std::string(d["error"]["message"].GetString()) == "timeout: unknown field");
+    BOOST_TEST(h.asks.size() == 1u);
+}
+
 BOOST_AUTO_TEST_CASE(duplicate_request_id_while_waiting_is_refused) {
     FakeHost h;
     auto a = make(h);

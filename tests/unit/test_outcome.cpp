@@ -1,6 +1,8 @@
 #define BOOST_TEST_MODULE outcome
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <variant>
@@ -117,8 +119,24 @@ BOOST_AUTO_TEST_CASE(multi_select_with_nothing_chosen_is_an_empty_array) {
 
 BOOST_AUTO_TEST_CASE(cancelled) {
     BOOST_TEST(native(Outcome::cancelled()) == R"({"answered":false,"answers":[],"cancelled":true})");
-    BOOST_TEST(native(Outcome::cancelled("Discarded 2 answers")) ==
-               R"({"answered":false,"answers":[],"cancelled":true,"reason":"Discarded 2 answers"})");
+    BOOST_TEST(native(Outcome::cancelled("no terminal")) ==
+               R"({"answered":false,"answers":[],"cancelled":true,"reason":"no terminal"})");
+}
+
+// docs/model.md shows the native shape: every cancelled result it shows is one askhost writes for
+// a real cancel. The dialogs send none with a reason (Esc and a confirmed discard are the spec's
+// {answered: false, cancelled: true}); the terminal frontend's "no terminal" is one the host gives.
+BOOST_AUTO_TEST_CASE(documented_cancel_results_are_real_ones) {
+    std::ifstream in(ASKHOST_DOCS "/model.md");
+    BOOST_TEST_REQUIRE(in.good());
+    const std::vector<std::string> real = {native(Outcome::cancelled()), native(Outcome::cancelled("no terminal"))};
+    int shown = 0;
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("{\"answered\":false", 0) != 0 || line.find("\"cancelled\":true") == std::string::npos) continue;
+        ++shown;
+        BOOST_TEST((std::find(real.begin(), real.end(), line) != real.end()), "not a result askhost writes: " << line);
+    }
+    BOOST_TEST(shown == 2);
 }
 
 BOOST_AUTO_TEST_CASE(timed_out) {
@@ -269,14 +287,23 @@ BOOST_AUTO_TEST_CASE(selected_option_and_custom) {
     BOOST_TEST(answers[2].was_custom);  // "Billing" is no option
 }
 
+// A multi-select answer is an array and carries no selectedOption, with one pick as with several:
+// what the dialogs send (docs/dialog.md), so presets and the writer say the same.
 BOOST_AUTO_TEST_CASE(multi_select_question_answered_with_a_string) {
     const auto answers = answers_from_presets(sample_questions(), {{"Features?", {"Admin"}, false}}, {});
     BOOST_TEST_REQUIRE(answers.size() == 1u);
     BOOST_TEST(answers[0].multi);
-    BOOST_TEST((answers[0].selected_option == std::string("Admin")));
+    BOOST_TEST(!answers[0].selected_option.has_value());
     BOOST_TEST(!answers[0].was_custom);
-    BOOST_TEST(native(Outcome::answered(answers)).find(R"("answer":["Admin"],"selectedOption":"Admin")") !=
-               std::string::npos);
+    BOOST_TEST(native(Outcome::answered(answers)).find(R"("answer":["Admin"],"wasCustom":false)") != std::string::npos);
+    const auto as_array = answers_from_presets(sample_questions(), {{"Features?", {"Admin"}, true}}, {});
+    BOOST_TEST(!as_array.at(0).selected_option.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(multi_select_answers_never_carry_selected_option) {
+    Answer one = multi("Features?", {"Admin"});
+    one.selected_option = "Admin";  // as a client's outcome may say it
+    BOOST_TEST(native(Outcome::answered({one})).find("selectedOption") == std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(custom_text_for_an_option_question) {

@@ -46,6 +46,12 @@ Outcome Outcome::refused(Refusal r) {
     return o;
 }
 
+std::string declined_text(std::string_view reason) {
+    std::string text = "User declined to answer questions";
+    if (!reason.empty()) text += " (" + std::string(reason) + ")";
+    return text;
+}
+
 std::string_view outcome_kind_name(OutcomeKind k) {
     switch (k) {
         case OutcomeKind::Answered: return "answered";
@@ -117,7 +123,7 @@ void write_answer(JsonWriter& w, const Answer& a) {
     } else {
         put(w, joined(a.values));
     }
-    if (a.selected_option) {
+    if (a.selected_option && !a.multi) {  // a multi-select's array names its picks itself
         key(w, "selectedOption");
         put(w, *a.selected_option);
     }
@@ -273,7 +279,7 @@ std::vector<Answer> answers_from_presets(const std::vector<Question>& questions,
         a.question = p.question;
         a.values = p.values;
         a.multi = p.multi || (q != questions.end() && q->multi_select);
-        if (p.values.size() == 1 && is_label(p.values[0])) a.selected_option = p.values[0];
+        if (!a.multi && p.values.size() == 1 && is_label(p.values[0])) a.selected_option = p.values[0];
         a.was_custom = !std::all_of(p.values.begin(), p.values.end(), is_label);
         const auto n = std::find_if(annotations.begin(), annotations.end(),
                                     [&](const PresetAnnotation& x) { return x.question == p.question; });

@@ -70,6 +70,10 @@ void write_answers_map(JsonWriter& w, const std::vector<Answer>& answers);
 std::string model_text(const std::vector<Answer>& answers);
 std::string model_text(const std::vector<PresetAnswer>& answers, const std::vector<PresetAnnotation>& annotations);
 
+// The reference implementation's cancel text, one for every agent format: "User declined to answer
+// questions", then " (reason)" when there is one.
+std::string declined_text(std::string_view reason = {});
+
 // The instruction text handed back with a pending-questions file.
 std::string pending_text(const std::string& pending_file);
 

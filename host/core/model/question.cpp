@@ -91,56 +91,95 @@ Check check_nonblank_text(const std::string& path, std::string_view s) {
     return std::nullopt;
 }
 
+// The strict profile speaks the reference implementation's words; the lenient one counts.
 Check check_question_count(std::size_t n, Profile profile) {
-    const std::size_t max = profile == Profile::Strict ? Limits::strict_max_questions : Limits::max_questions;
+    if (profile == Profile::Strict) {
+        if (n < 1) return schema_error("questions", "Provide 1-4 questions");
+        if (n > Limits::strict_max_questions) return schema_error("questions", "At most 4 questions allowed");
+        return std::nullopt;
+    }
     if (n < 1) return schema_error("questions", count_detail(n, "at least", 1));
-    if (n > max) return schema_error("questions", count_detail(n, "at most", max));
+    if (n > Limits::max_questions) return schema_error("questions", count_detail(n, "at most", Limits::max_questions));
     return std::nullopt;
 }
 
-Check check_duplicate_question(const std::vector<Question>& earlier, const std::string& text, std::size_t i) {
+Check check_duplicate_question(const std::vector<Question>& earlier, const std::string& text, std::size_t i,
+                               Profile profile) {
     for (std::size_t k = 0; k < earlier.size() && k < i; ++k) {
-        if (earlier[k].question == text)
-            return schema_error(index_path("questions", i) + ".question",
-                                "duplicate of " + index_path("questions", k) + ".question " + quoted(text));
+        if (earlier[k].question != text) continue;
+        const std::string path = index_path("questions", i) + ".question";
+        if (profile == Profile::Strict) return schema_error(path, "Question texts must be unique: " + quoted(text));
+        return schema_error(path, "duplicate of " + index_path("questions", k) + ".question " + quoted(text));
     }
     return std::nullopt;
 }
 
+// Presence and text; the strict length rule (check_header_length) waits for the option counts.
 Check check_header(const std::string& path, std::string_view header, bool present, Profile profile) {
     if (profile == Profile::Strict && !present) return schema_error(path, "required");
     if (auto r = check_text(path, header, Limits::max_text_bytes)) return r;
-    if (profile == Profile::Strict) {
-        if (blank(header)) return schema_error(path, "must not be empty");
-        const std::size_t chars = utf8_length(header);
-        if (chars > Limits::strict_max_header_chars)
-            return schema_error(path, std::to_string(chars) + " characters, at most " +
-                                          std::to_string(Limits::strict_max_header_chars));
-    }
+    if (profile == Profile::Strict && blank(header)) return schema_error(path, "must not be empty");
     return std::nullopt;
 }
 
-Check check_option_count(const std::string& path, std::size_t n, Profile profile) {
+Check check_header_length(const std::string& path, const Question& q) {
+    if (utf8_length(q.header) <= Limits::strict_max_header_chars) return std::nullopt;
+    return schema_error(path, "header for " + quoted(q.question) + " exceeds " +
+                                  std::to_string(Limits::strict_max_header_chars) + " chars");
+}
+
+// `question` is the question's text, quoted in the strict message.
+Check check_option_count(const std::string& path, std::size_t n, Profile profile, std::string_view question) {
     if (profile == Profile::Strict) {
-        if (n < Limits::strict_min_options)
-            return schema_error(path, count_detail(n, "at least", Limits::strict_min_options));
-        if (n > Limits::strict_max_options)
-            return schema_error(path, count_detail(n, "at most", Limits::strict_max_options));
+        if (n < Limits::strict_min_options || n > Limits::strict_max_options)
+            return schema_error(path, "Question " + quoted(question) + " must have 2-4 options");
     } else if (n > Limits::max_options) {
         return schema_error(path, count_detail(n, "at most", Limits::max_options));
     }
     return std::nullopt;
 }
 
-Check check_duplicate_label(std::span<const Option> earlier, const std::string& label, const std::string& path) {
-    for (const auto& o : earlier)
-        if (o.label == label) return schema_error(path, "duplicate label " + quoted(label));
+Check check_duplicate_label(std::span<const Option> earlier, const std::string& label, const std::string& path,
+                            Profile profile, std::string_view question) {
+    for (const auto& o : earlier) {
+        if (o.label != label) continue;
+        if (profile == Profile::Strict)
+            return schema_error(path, "Option labels must be unique within question " + quoted(question));
+        return schema_error(path, "duplicate label " + quoted(label));
+    }
     return std::nullopt;
 }
 
-Check check_preview(const std::string& path, std::string_view preview) {
-    if (auto r = check_text(path, preview, Limits::max_preview_bytes)) return r;
-    if (auto refused = check_html_preview(preview)) return schema_error(path, refused->message);
+Check check_preview_html(const std::string& path, std::string_view preview, Profile profile, const Option& o,
+                         std::string_view question) {
+    const auto refused = check_html_preview(preview);
+    if (!refused) return std::nullopt;
+    if (profile == Profile::Strict)
+        return schema_error(path,
+                            "Option " + quoted(o.label) + " in question " + quoted(question) + ": " + refused->message);
+    return schema_error(path, refused->message);
+}
+
+// The reference implementation's rules, in its order, once every question's option count has
+// passed: per question, its text unique, its header's length, then each option's label unique
+// and its preview safe.
+Check check_strict_rules(const std::vector<Question>& questions) {
+    for (std::size_t i = 0; i < questions.size(); ++i) {
+        const Question& q = questions[i];
+        const std::string path = index_path("questions", i);
+        if (auto r = check_duplicate_question(questions, q.question, i, Profile::Strict)) return r;
+        if (auto r = check_header_length(path + ".header", q)) return r;
+        for (std::size_t j = 0; j < q.options.size(); ++j) {
+            const Option& o = q.options[j];
+            const std::string option_path = index_path(path + ".options", j);
+            const std::span<const Option> earlier(q.options.data(), j);
+            if (auto r = check_duplicate_label(earlier, o.label, option_path + ".label", Profile::Strict, q.question))
+                return r;
+            if (o.preview)
+                if (auto r = check_preview_html(option_path + ".preview", *o.preview, Profile::Strict, o, q.question))
+                    return r;
+        }
+    }
     return std::nullopt;
 }
 
@@ -170,16 +209,15 @@ private:
         return base.empty() ? std::string(key) : base + "." + std::string(key);
     }
 
-    // Known keys at most once; unknown keys refused in the strict profile, ignored otherwise.
-    Check check_keys(const Value& obj, const std::string& path, std::initializer_list<std::string_view> allowed) const {
+    // Known keys at most once; an unknown key is refused in both profiles: what the agent meant by
+    // it would otherwise be dropped without a word.
+    static Check check_keys(const Value& obj, const std::string& path,
+                            std::initializer_list<std::string_view> allowed) {
         std::array<bool, 8> seen{};
         for (auto m = obj.MemberBegin(); m != obj.MemberEnd(); ++m) {
             const std::string key = key_of(m);
             const auto it = std::find(allowed.begin(), allowed.end(), key);
-            if (it == allowed.end()) {
-                if (strict()) return schema_error(member_path(path, shown(key)), "unknown field");
-                continue;
-            }
+            if (it == allowed.end()) return schema_error(member_path(path, shown(key)), "unknown field");
             auto& flag = seen[static_cast<std::size_t>(it - allowed.begin())];
             if (flag) return schema_error(member_path(path, key), "given twice");
             flag = true;
@@ -215,6 +253,7 @@ private:
         if (auto r = check_keys(obj, "", {"questions", "answers", "annotations", "metadata"})) return r;
 
         const Value* qs = find(obj, "questions");
+        if (strict() && (qs == nullptr || !qs->IsArray())) return schema_error("questions", "Provide 1-4 questions");
         if (qs == nullptr) return schema_error("questions", "required");
         if (!qs->IsArray()) return schema_error("questions", "expected an array");
         if (auto r = check_question_count(qs->Size(), profile_)) return r;
@@ -222,6 +261,9 @@ private:
         for (rapidjson::SizeType i = 0; i < qs->Size(); ++i) {
             if (auto r = parse_question((*qs)[i], i, input.questions)) return r;
         }
+        // Strict: every question's option count (checked while parsing) before the other rules.
+        if (strict())
+            if (auto r = check_strict_rules(input.questions)) return r;
 
         if (auto r = parse_metadata(find(obj, "metadata"), input.metadata_json)) return r;
         if (auto r = parse_keyed_by_question(find(obj, "answers"), "answers", input, &AskParser::read_preset_answer))
@@ -235,11 +277,15 @@ private:
     Check parse_question(const Value& v, std::size_t i, std::vector<Question>& out) const {
         const std::string path = index_path("questions", i);
         if (!v.IsObject()) return schema_error(path, "expected an object");
-        if (auto r = check_keys(v, path, {"question", "header", "options", "multiSelect"})) return r;
+        // Roo Code's `suggestions` (a list of answers) are the lenient profile's options too.
+        if (auto r = strict() ? check_keys(v, path, {"question", "header", "options", "multiSelect"})
+                              : check_keys(v, path, {"question", "header", "options", "multiSelect", "suggestions"}))
+            return r;
         Question q;
 
         if (auto r = read_required_text(v, path, "question", q.question)) return r;
-        if (auto r = check_duplicate_question(out, q.question, i)) return r;
+        if (!strict())
+            if (auto r = check_duplicate_question(out, q.question, i, profile_)) return r;
 
         const std::string header_path = path + ".header";
         const Value* header = find(v, "header");
@@ -250,15 +296,19 @@ private:
 
         const std::string options_path = path + ".options";
         const Value* options = find(v, "options");
-        if (options == nullptr) {
-            if (strict()) return schema_error(options_path, "required");
-        } else {
+        if (strict() && (options == nullptr || !options->IsArray()))
+            return check_option_count(options_path, 0, profile_, q.question);
+        if (options != nullptr) {
             if (!options->IsArray()) return schema_error(options_path, "expected an array");
-            if (auto r = check_option_count(options_path, options->Size(), profile_)) return r;
+            if (auto r = check_option_count(options_path, options->Size(), profile_, q.question)) return r;
             q.options.reserve(options->Size());
             for (rapidjson::SizeType j = 0; j < options->Size(); ++j) {
                 if (auto r = parse_option((*options)[j], index_path(options_path, j), q.options)) return r;
             }
+        }
+        if (const Value* suggestions = strict() ? nullptr : find(v, "suggestions")) {
+            if (options != nullptr) return schema_error(path + ".suggestions", "give options or suggestions, not both");
+            if (auto r = parse_suggestions(*suggestions, path + ".suggestions", q)) return r;
         }
 
         const Value* multi = find(v, "multiSelect");
@@ -271,13 +321,30 @@ private:
         return std::nullopt;
     }
 
+    // Roo Code's suggestions: answers offered as strings, each an option with no description.
+    Check parse_suggestions(const Value& v, const std::string& path, Question& q) const {
+        if (!v.IsArray()) return schema_error(path, "expected an array of strings");
+        if (auto r = check_option_count(path, v.Size(), profile_, q.question)) return r;
+        q.options.reserve(v.Size());
+        for (rapidjson::SizeType j = 0; j < v.Size(); ++j) {
+            const std::string item_path = index_path(path, j);
+            Option o;
+            if (auto r = read_string(&v[j], item_path, o.label)) return r;
+            if (auto r = check_nonblank_text(item_path, o.label)) return r;
+            if (auto r = check_duplicate_label(q.options, o.label, item_path, profile_, q.question)) return r;
+            q.options.push_back(std::move(o));
+        }
+        return std::nullopt;
+    }
+
     Check parse_option(const Value& v, const std::string& path, std::vector<Option>& out) const {
         if (!v.IsObject()) return schema_error(path, "expected an object");
         if (auto r = check_keys(v, path, {"label", "description", "preview"})) return r;
         Option o;
 
         if (auto r = read_required_text(v, path, "label", o.label)) return r;
-        if (auto r = check_duplicate_label(out, o.label, path + ".label")) return r;
+        if (!strict())
+            if (auto r = check_duplicate_label(out, o.label, path + ".label", profile_, {})) return r;
 
         if (const Value* d = find(v, "description")) {
             const std::string d_path = path + ".description";
@@ -288,7 +355,9 @@ private:
             const std::string p_path = path + ".preview";
             std::string preview;
             if (auto r = read_string(p, p_path, preview)) return r;
-            if (auto r = check_preview(p_path, preview)) return r;
+            if (auto r = check_text(p_path, preview, Limits::max_preview_bytes)) return r;
+            if (!strict())
+                if (auto r = check_preview_html(p_path, preview, profile_, o, {})) return r;
             if (!preview.empty()) o.preview = std::move(preview);
         }
         out.push_back(std::move(o));
@@ -418,26 +487,32 @@ Parsed<AskInput> parse_ask_input(std::string_view json, Profile profile) {
 }
 
 std::optional<Refusal> validate_questions(const std::vector<Question>& questions, Profile profile) {
+    const bool strict = profile == Profile::Strict;
     if (auto r = check_question_count(questions.size(), profile)) return r;
     for (std::size_t i = 0; i < questions.size(); ++i) {
         const Question& q = questions[i];
         const std::string path = index_path("questions", i);
         if (auto r = check_nonblank_text(path + ".question", q.question)) return r;
-        if (auto r = check_duplicate_question(questions, q.question, i)) return r;
+        if (!strict)
+            if (auto r = check_duplicate_question(questions, q.question, i, profile)) return r;
         if (auto r = check_header(path + ".header", q.header, true, profile)) return r;
         const std::string options_path = path + ".options";
-        if (auto r = check_option_count(options_path, q.options.size(), profile)) return r;
+        if (auto r = check_option_count(options_path, q.options.size(), profile, q.question)) return r;
         for (std::size_t j = 0; j < q.options.size(); ++j) {
             const Option& o = q.options[j];
             const std::string option_path = index_path(options_path, j);
             if (auto r = check_nonblank_text(option_path + ".label", o.label)) return r;
             const std::span<const Option> earlier(q.options.data(), j);
-            if (auto r = check_duplicate_label(earlier, o.label, option_path + ".label")) return r;
+            if (!strict)
+                if (auto r = check_duplicate_label(earlier, o.label, option_path + ".label", profile, {})) return r;
             if (auto r = check_text(option_path + ".description", o.description, Limits::max_text_bytes)) return r;
-            if (o.preview)
-                if (auto r = check_preview(option_path + ".preview", *o.preview)) return r;
+            if (!o.preview) continue;
+            if (auto r = check_text(option_path + ".preview", *o.preview, Limits::max_preview_bytes)) return r;
+            if (!strict)
+                if (auto r = check_preview_html(option_path + ".preview", *o.preview, profile, o, {})) return r;
         }
     }
+    if (strict) return check_strict_rules(questions);
     return std::nullopt;
 }
 

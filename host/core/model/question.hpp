@@ -89,7 +89,8 @@ template <class T>
 using Parsed = std::variant<T, Refusal>;
 
 // Parses an object holding `questions` (and optional metadata, answers, annotations).
-// Unknown keys are ignored in the lenient profile and refused in the strict one.
+// Unknown keys are refused in both profiles, naming the field; the lenient profile also reads a
+// question's Roo Code-style `suggestions` (strings) as its options.
 Parsed<AskInput> parse_ask_input(const rapidjson::Value& obj, Profile profile);
 
 // Same, from JSON text (invalid JSON or invalid UTF-8 is refused with code invalid_request).

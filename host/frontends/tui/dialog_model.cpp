@@ -374,28 +374,41 @@ std::string DialogModel::confirm_text() const {
     return {};
 }
 
-// The key hint under the dialog (docs/dialog.md), outside a confirmation.
-std::string DialogModel::hint() const {
+// The key hint under the dialog (docs/dialog.md), outside a confirmation: the seeds' words, or
+// (narrow) the same keys in fewer words for a window too narrow for them on one row.
+std::string DialogModel::hint_words(bool narrow) const {
     const DialogModel& m = *this;
     const bool multi_q = m.multi_question();
-    if (noting_) return "Note for the agent • Enter or Esc to go back";
+    auto pick = [narrow](const char* wide, const char* short_form) { return std::string(narrow ? short_form : wide); };
+    if (noting_) return pick("Note for the agent • Enter or Esc to go back", "Note • Enter/Esc back");
     if (!m.on_submit_tab() && m.editing(m.tab())) {
         if (m.free_text(m.tab()))
-            return multi_q ? "Tab switch • Enter confirm • Esc cancel" : "Enter to submit • Esc to cancel";
-        if (m.question(m.tab()).multi_select) return "Enter to confirm • Esc to go back";
-        return multi_q ? "Tab switch • Enter confirm • Esc back" : "Enter to submit • Esc to go back";
+            return multi_q ? pick("Tab switch • Enter confirm • Esc cancel", "Tab switch • Enter ok • Esc cancel")
+                           : pick("Enter to submit • Esc to cancel", "Enter submit • Esc cancel");
+        if (m.question(m.tab()).multi_select) return pick("Enter to confirm • Esc to go back", "Enter ok • Esc back");
+        return multi_q ? pick("Tab switch • Enter confirm • Esc back", "Tab switch • Enter ok • Esc back")
+                       : pick("Enter to submit • Esc to go back", "Enter submit • Esc back");
     }
     if (m.on_submit_tab()) {
         return m.answered_count() == m.question_count()
-                   ? "Enter to submit • Tab/←→ switch • Esc cancel"
-                   : "Answer every question to submit • Tab/←→ switch • Esc cancel";
+                   ? pick("Enter to submit • Tab/←→ switch • Esc cancel", "Enter submit • Tab/←→ switch • Esc cancel")
+                   : pick("Answer every question to submit • Tab/←→ switch • Esc cancel",
+                          "Answer all first • Tab/←→ switch • Esc cancel");
     }
     if (m.question(m.tab()).multi_select)
-        return multi_q ? "Tab/←→ switch • Space toggle • Enter confirm • Esc cancel"
-                       : "Space to toggle • Enter to submit • Esc to cancel";
-    return multi_q ? "Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel"
-                   : "↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel";
+        return multi_q ? pick("Tab/←→ switch • Space toggle • Enter confirm • Esc cancel",
+                              "Tab/←→ switch • Space toggle • Enter ok • Esc cancel")
+                       : pick("Space to toggle • Enter to submit • Esc to cancel",
+                              "Space toggle • Enter submit • Esc cancel");
+    return multi_q ? pick("Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel",
+                          "Tab/←→ switch • ↑↓ select • Enter ok • Esc cancel")
+                   : pick("↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel",
+                          "↑↓ move • 1-9 pick • Enter select • Esc cancel");
 }
+
+std::string DialogModel::hint() const { return hint_words(false); }
+
+std::string DialogModel::narrow_hint() const { return hint_words(true); }
 
 DialogModel::Result DialogModel::set_notes(std::size_t q, const std::u32string& notes) {
     if (outcome_ || q >= states_.size()) return Result::Ignored;
@@ -911,11 +924,15 @@ ScreenLine tab_bar(const DialogModel& m, std::size_t width) {
     return l;
 }
 
-std::string hint_text(const DialogModel& m) {
+// `room`: the columns a hint row has; the seeds' words when they fit on one row, else the narrow ones.
+std::string hint_text(const DialogModel& m, std::size_t room) {
     switch (m.mode()) {
         case DialogModel::Mode::ConfirmDiscard: return m.confirm_text() + " [y/N]";
         case DialogModel::Mode::ConfirmLong: return m.confirm_text() + " [Y/n]";
-        default: return m.hint();
+        default: {
+            std::string wide = m.hint();
+            return display_width(wide) <= room ? wide : m.narrow_hint();
+        }
     }
 }
 
@@ -1054,7 +1071,8 @@ std::vector<ScreenLine> layout_dialog(const DialogModel& m, std::size_t width, s
 
     const bool confirming = m.mode() == DialogModel::Mode::ConfirmDiscard || m.mode() == DialogModel::Mode::ConfirmLong;
     std::vector<ScreenLine> hint;
-    add_hint(hint, hint_text(m), w, confirming ? AttrBold : AttrDim);
+    const std::size_t hint_room = w > 2 ? w - 2 : 1;
+    add_hint(hint, hint_text(m, hint_room), w, confirming ? AttrBold : AttrDim);
     // The typed-text limit's words, above the hint, before anything is submitted.
     std::vector<ScreenLine> notice;
     if (!m.notice().empty()) add_wrapped(notice, std::string(m.notice()), w, "  ", "  ", AttrBold);
@@ -1075,7 +1093,7 @@ std::vector<ScreenLine> layout_dialog(const DialogModel& m, std::size_t width, s
     if (fixed() + natural_body > height && hint.size() > 1) {
         hint.clear();
         hint.push_back(
-            line_of("  " + truncate_to_width(hint_text(m), w > 2 ? w - 2 : 1), confirming ? AttrBold : AttrDim));
+            line_of("  " + truncate_to_width(hint_text(m, hint_room), hint_room), confirming ? AttrBold : AttrDim));
     }
     if (fixed() + natural_body > height) gaps = false;
     if (fixed() + std::min<std::size_t>(natural_body, 3) > height && title.size() > 1) {

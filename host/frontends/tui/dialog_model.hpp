@@ -107,6 +107,8 @@ public:
     std::size_t long_answer_chars() const { return long_chars_; }
     // The key hint outside a confirmation, the same words in all three dialogs.
     std::string hint() const;
+    // The same keys in fewer words, for a terminal too narrow for hint() on one row.
+    std::string narrow_hint() const;
     // The confirmation's words without the key hint ("Discard 1 answer?"), or "" when none.
     std::string confirm_text() const;
     // cap_notice while the last input was not kept whole because of max_text_bytes, else "".
@@ -121,6 +123,7 @@ public:
     static bool is_recommended(std::string_view label);
 
 private:
+    std::string hint_words(bool narrow) const;
     struct QuestionState {
         std::size_t cursor = 0;
         std::vector<bool> checked;  // one per row, multi-select only

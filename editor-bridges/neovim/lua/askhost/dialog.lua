@@ -154,16 +154,22 @@ function Canvas:add_wrapped(text, width, first, rest, group)
 end
 
 ---@param m askhost.Model
+---@param width integer
 ---@return string hint
 ---@return string|nil group
-local function hint_text(m)
+local function hint_text(m, width)
   local mode = m:mode()
   if mode == 'confirm_discard' then
     return m:confirm_text() .. ' [y/N]', 'AskHostWarning'
   elseif mode == 'confirm_long' then
     return m:confirm_text() .. ' [Y/n]', 'AskHostWarning'
   end
-  return m:hint()
+  -- The seeds' words when they fit on one row, else the same keys in fewer words.
+  local wide = m:hint()
+  if width_of(wide) <= width - 1 then
+    return wide
+  end
+  return m:hint(true)
 end
 
 -- Hints wrap between their " • " parts.
@@ -418,7 +424,7 @@ function M.layout(m, width, agent, note)
   if m:notice() then
     add_hint(c, m:notice(), width, 'AskHostWarning')
   end
-  local hint, group = hint_text(m)
+  local hint, group = hint_text(m, width)
   if note and m:mode() ~= 'confirm_discard' and m:mode() ~= 'confirm_long' then
     hint, group = note, 'AskHostWarning'
   end

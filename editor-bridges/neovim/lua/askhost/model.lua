@@ -405,35 +405,51 @@ function Model:confirm_text()
   return nil
 end
 
--- The key hint under the dialog (docs/dialog.md), outside a confirmation.
+-- The key hint under the dialog (docs/dialog.md), outside a confirmation: the seeds' words, or
+-- (narrow) the same keys in fewer words for a window too narrow for them on one row.
+---@param narrow? boolean
 ---@return string
-function Model:hint()
+function Model:hint(narrow)
+  local function pick(wide, short)
+    return narrow and short or wide
+  end
   local multi_q = self:multi_question()
   if self.noting then
-    return 'Note for the agent • Enter or Esc to go back'
+    return pick('Note for the agent • Enter or Esc to go back', 'Note • Enter/Esc back')
   end
   if self:on_submit_tab() then
     if self:answered_count() == self:count() then
-      return 'Enter to submit • Tab/←→ switch • Esc cancel'
+      return pick('Enter to submit • Tab/←→ switch • Esc cancel', 'Enter submit • Tab/←→ switch • Esc cancel')
     end
-    return 'Answer every question to submit • Tab/←→ switch • Esc cancel'
+    return pick(
+      'Answer every question to submit • Tab/←→ switch • Esc cancel',
+      'Answer all first • Tab/←→ switch • Esc cancel'
+    )
   end
   local q = self.questions[self.tab]
   if self:editing(self.tab) then
     if self:free_text(self.tab) then
-      return multi_q and 'Tab switch • Enter confirm • Esc cancel' or 'Enter to submit • Esc to cancel'
+      return multi_q and pick('Tab switch • Enter confirm • Esc cancel', 'Tab switch • Enter ok • Esc cancel')
+        or pick('Enter to submit • Esc to cancel', 'Enter submit • Esc cancel')
     end
     if q.multiSelect then
-      return 'Enter to confirm • Esc to go back'
+      return pick('Enter to confirm • Esc to go back', 'Enter ok • Esc back')
     end
-    return multi_q and 'Tab switch • Enter confirm • Esc back' or 'Enter to submit • Esc to go back'
+    return multi_q and pick('Tab switch • Enter confirm • Esc back', 'Tab switch • Enter ok • Esc back')
+      or pick('Enter to submit • Esc to go back', 'Enter submit • Esc back')
   end
   if q.multiSelect then
-    return multi_q and 'Tab/←→ switch • Space toggle • Enter confirm • Esc cancel'
-      or 'Space to toggle • Enter to submit • Esc to cancel'
+    return multi_q
+        and pick(
+          'Tab/←→ switch • Space toggle • Enter confirm • Esc cancel',
+          'Tab/←→ switch • Space toggle • Enter ok • Esc cancel'
+        )
+      or pick('Space to toggle • Enter to submit • Esc to cancel', 'Space toggle • Enter submit • Esc cancel')
   end
-  return multi_q and 'Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel'
-    or '↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel'
+  if multi_q then
+    return pick('Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel', 'Tab/←→ switch • ↑↓ select • Enter ok • Esc cancel')
+  end
+  return pick('↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel', '↑↓ move • 1-9 pick • Enter select • Esc cancel')
 end
 
 -- ---------------------------------------------------------------- keys
