@@ -40,7 +40,7 @@ private:
 
     boost::asio::posix::stream_descriptor in_, out_;
     std::array<boost::asio::const_buffer, 64> batch_{};  // what pump() writes with one system call
-    std::array<char, 65536> buf_{};
+    std::array<char, 65536> buf_;                        // not zeroed: 64 KiB of stores at every start for nothing
     std::deque<std::string> queue_;
     std::size_t front_sent_ = 0;  // bytes of queue_.front() already written
     bool writing_ = false, pump_posted_ = false;
