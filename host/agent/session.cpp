@@ -174,7 +174,9 @@ void Session::flush_held() {
 }
 
 void Session::send(std::string_view line) {
-    std::string data(line);
+    std::string data;
+    data.reserve(line.size() + 1);  // one allocation, not two
+    data.append(line);
     data.push_back('\n');
     supervisor_->write(std::move(data));
 }

@@ -18,10 +18,12 @@
 #include <rapidjson/writer.h>
 
 #include "json/json_access.hpp"
+#include "json/json_writer.hpp"
 
 namespace askhost::json {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+// rapidjson's Writer with fast strings (json/json_writer.hpp).
+using Writer = JsonTextWriter;
 
 // Where a value sits in a message. Each level lives on the stack of the reader that descends into
 // it and points at its parent; the text is only made when an error names it.

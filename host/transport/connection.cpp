@@ -1,7 +1,5 @@
 #include "transport/connection.hpp"
 
-#include <vector>
-
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/post.hpp>
 
@@ -49,9 +47,13 @@ void Connection::pump() {
     writing_ = true;
     // Everything queued meanwhile goes out in one write: a flood of output costs one system
     // call per batch, not one per message. (A deque keeps its elements in place as it grows.)
-    std::vector<boost::asio::const_buffer> batch;
-    batch.push_back(boost::asio::buffer(queue_.front()) + front_sent_);
-    for (std::size_t i = 1; i < queue_.size() && i < 64; ++i) batch.push_back(boost::asio::buffer(queue_[i]));
+    // The buffers live in batch_ (a member: no allocation per write), and the operation copies
+    // only the range over them.
+    std::size_t count = 0;
+    batch_[count++] = boost::asio::buffer(queue_.front()) + front_sent_;
+    for (std::size_t i = 1; i < queue_.size() && count < batch_.size(); ++i)
+        batch_[count++] = boost::asio::buffer(queue_[i]);
+    const BufferRange batch{batch_.data(), batch_.data() + count};
     // async_write_some, not the composed async_write: that one goes on writing to out_ after a
     // partial write even when this connection was destroyed meanwhile (a use after free that
     // ./dev fuzz found). Here every continuation checks that the connection is still alive.

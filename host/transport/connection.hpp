@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include <boost/asio/buffer.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 
@@ -29,8 +30,17 @@ private:
     void stop_reading() override;
     void pump();
 
+    // A buffer sequence over part of batch_, cheap to copy into the write operation.
+    struct BufferRange {
+        const boost::asio::const_buffer* first;
+        const boost::asio::const_buffer* last;
+        const boost::asio::const_buffer* begin() const { return first; }
+        const boost::asio::const_buffer* end() const { return last; }
+    };
+
     boost::asio::posix::stream_descriptor in_, out_;
-    std::array<char, 65536> buf_{};
+    std::array<boost::asio::const_buffer, 64> batch_{};  // what pump() writes with one system call
+    std::array<char, 65536> buf_;                        // not zeroed: 64 KiB of stores at every start for nothing
     std::deque<std::string> queue_;
     std::size_t front_sent_ = 0;  // bytes of queue_.front() already written
     bool writing_ = false, pump_posted_ = false;

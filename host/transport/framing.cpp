@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <utility>
 
 namespace askhost {
 
@@ -42,9 +43,22 @@ std::string encode_frame(std::string_view body) {
     return out;
 }
 
-// Parses the header block in header_ (which ends with a blank line). false: error reported.
-bool FrameDecoder::parse_header(const Sink& sink) {
-    std::string_view block(header_);
+namespace {
+
+// Where the blank line that ends a header block starts in `text` (searched from `from`), and its
+// length: "\r\n\r\n", or "\n\n" from lenient peers, whichever comes first. npos: not there yet.
+std::pair<std::size_t, std::size_t> header_end(std::string_view text, std::size_t from) {
+    const auto crlf = text.find("\r\n\r\n", from);
+    const auto lf = text.find("\n\n", from);
+    if (crlf != std::string_view::npos && (lf == std::string_view::npos || crlf + 2 <= lf)) return {crlf, 4};
+    if (lf != std::string_view::npos) return {lf, 2};
+    return {std::string_view::npos, 0};
+}
+
+}  // namespace
+
+// Parses a header block (without the blank line that ends it). false: error reported.
+bool FrameDecoder::parse_header(std::string_view block, const Sink& sink) {
     bool have_length = false;
     std::size_t length = 0;
     while (!block.empty()) {
@@ -82,7 +96,6 @@ bool FrameDecoder::parse_header(const Sink& sink) {
     state_ = State::Body;
     want_ = length;
     body_.clear();
-    body_.reserve(length);
     return true;
 }
 
@@ -90,21 +103,26 @@ void FrameDecoder::feed(std::string_view data, const Sink& sink) {
     while (!data.empty()) {
         switch (state_) {
             case State::Header: {
+                if (header_.empty()) {
+                    // The whole header block in this read (the usual case): parsed where it lies,
+                    // and the body after it is not copied into header_ first.
+                    const std::string_view window = data.substr(0, max_header_bytes + 4);
+                    const auto [end, sep] = header_end(window, 0);
+                    if (end != std::string_view::npos) {
+                        const bool ok = parse_header(window.substr(0, end), sink);
+                        data.remove_prefix(end + sep);
+                        if (ok && state_ == State::Body && want_ == 0) {
+                            sink({true, {}, {}});
+                            state_ = State::Header;
+                        }
+                        break;
+                    }
+                }
                 // A header block ends with an empty line ("\r\n\r\n", or "\n\n" from lenient peers).
                 std::size_t before = header_.size();
                 std::size_t take = std::min(data.size(), max_header_bytes + 4 - std::min(before, max_header_bytes + 4));
                 header_.append(data.substr(0, take));
-                std::size_t end = std::string::npos, sep = 0;
-                std::size_t from = before >= 3 ? before - 3 : 0;
-                auto crlf = header_.find("\r\n\r\n", from);
-                auto lf = header_.find("\n\n", from);
-                if (crlf != std::string::npos && (lf == std::string::npos || crlf + 2 <= lf)) {
-                    end = crlf;
-                    sep = 4;
-                } else if (lf != std::string::npos) {
-                    end = lf;
-                    sep = 2;
-                }
+                const auto [end, sep] = header_end(header_, before >= 3 ? before - 3 : 0);
                 if (end == std::string::npos) {
                     if (header_.size() > max_header_bytes) {
                         sink({false, {}, "header block over " + std::to_string(max_header_bytes) + " bytes; dropped"});
@@ -116,8 +134,7 @@ void FrameDecoder::feed(std::string_view data, const Sink& sink) {
                 // Bytes after the header's end belong to the body: hand them back to the loop.
                 std::size_t used = end + sep - before;
                 data.remove_prefix(used);
-                header_.resize(end);
-                bool ok = parse_header(sink);
+                bool ok = parse_header(std::string_view(header_).substr(0, end), sink);
                 header_.clear();
                 if (ok && state_ == State::Body && want_ == 0) {
                     sink({true, {}, {}});
@@ -127,6 +144,16 @@ void FrameDecoder::feed(std::string_view data, const Sink& sink) {
             }
             case State::Body: {
                 std::size_t n = std::min(want_, data.size());
+                if (body_.empty() && n == want_) {
+                    // The whole body in this read: one copy, straight into the event.
+                    state_ = State::Header;
+                    want_ = 0;
+                    std::string body(data.substr(0, n));
+                    data.remove_prefix(n);
+                    sink({true, std::move(body), {}});
+                    break;
+                }
+                if (body_.capacity() < want_ + body_.size()) body_.reserve(want_ + body_.size());
                 body_.append(data.substr(0, n));
                 data.remove_prefix(n);
                 want_ -= n;

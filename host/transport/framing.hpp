@@ -29,7 +29,7 @@ public:
 
 private:
     enum class State { Header, Body, Skip };
-    bool parse_header(const Sink& sink);
+    bool parse_header(std::string_view block, const Sink& sink);
 
     std::size_t max_body_;
     State state_ = State::Header;

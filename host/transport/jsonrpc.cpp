@@ -8,21 +8,21 @@
 #include <rapidjson/writer.h>
 
 #include "json/json_access.hpp"
+#include "json/json_codec.hpp"
 
 namespace askhost {
 
 std::string to_json(const rapidjson::Value& v) {
     rapidjson::StringBuffer buf;
-    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    json::Writer w(buf);
     json::write(v, w);
     return std::string(buf.GetString(), buf.GetSize());
 }
 
 std::string json_quote(std::string_view s) {
-    rapidjson::StringBuffer buf;
-    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
-    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-    return std::string(buf.GetString(), buf.GetSize());
+    std::string out(2 + s.size() * 6, '\0');
+    out.resize(static_cast<std::size_t>(write_string_literal(out.data(), s.data(), s.size()) - out.data()));
+    return out;
 }
 
 namespace jsonrpc {
@@ -31,14 +31,24 @@ namespace {
 constexpr std::string_view kOpen = "{\"jsonrpc\":\"2.0\"";
 
 // {"jsonrpc":"2.0","id":ID,"method":METHOD,"params":PARAMS} with the parts that are there.
+// Appends s to msg as a JSON string literal.
+void append_quoted(std::string& msg, std::string_view s) {
+    const std::size_t at = msg.size();
+    msg.resize(at + 2 + s.size() * 6);
+    msg.resize(static_cast<std::size_t>(write_string_literal(msg.data() + at, s.data(), s.size()) - msg.data()));
+}
+
 std::string call_message(std::string_view id_json, std::string_view method, std::string_view params_json) {
-    std::string msg(kOpen);
+    std::string msg;
+    // One allocation: the method's literal is at most 6 bytes a byte.
+    msg.reserve(kOpen.size() + 32 + id_json.size() + 6 * method.size() + params_json.size());
+    msg.append(kOpen);
     if (!id_json.empty()) {
         msg += ",\"id\":";
         msg.append(id_json);
     }
     msg += ",\"method\":";
-    msg += json_quote(method);
+    append_quoted(msg, method);
     if (!params_json.empty()) {
         msg += ",\"params\":";
         msg.append(params_json);
@@ -123,7 +133,11 @@ void RpcEndpoint::send_error(std::string_view id_json, int code, std::string_vie
 }
 
 void RpcEndpoint::receive(std::string_view body) {
-    rapidjson::Document doc;
+    // A message's values go in a buffer on the stack first: no 64 KiB heap chunk per message (the
+    // pool takes more from the heap only for a message larger than the buffer).
+    char pool_buffer[kPoolBytes];
+    rapidjson::MemoryPoolAllocator<> pool(pool_buffer, sizeof pool_buffer);
+    rapidjson::Document doc(&pool);
     if (auto e = json::parse(doc, body, json::no_depth_limit)) {
         std::string why = "parse error at offset " + std::to_string(e->offset) + ": " + e->message;
         if (on_problem) on_problem(why);

@@ -106,6 +106,7 @@ public:
     std::size_t outstanding() const { return calls_.size(); }
 
 private:
+    static constexpr std::size_t kPoolBytes = 8192;  // a message's values up to this size stay off the heap
     void send_error(std::string_view id_json, int code, std::string_view message);
 
     void reply_received(const rapidjson::Value& message, const std::string& id_json);

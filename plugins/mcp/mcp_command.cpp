@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -430,9 +431,12 @@ private:
 // client's own form when it offers elicitation, else a host of our own.
 class RoutingAsker final : public McpAsker {
 public:
-    RoutingAsker(boost::asio::io_context& io, std::string socket_hint, std::string pending_file, bool print_only)
+    // find_hint names the host the agent runs under, if any; asked at the first call that needs a
+    // host, so a session whose calls are all pre-answered never reads /proc.
+    RoutingAsker(boost::asio::io_context& io, std::function<std::string()> find_hint, std::string pending_file,
+                 bool print_only)
         : io_(io),
-          hint_(std::move(socket_hint)),
+          find_hint_(std::move(find_hint)),
           pending_file_(std::move(pending_file)),
           print_only_(print_only),
           cwd_(current_directory()) {}
@@ -443,7 +447,8 @@ public:
         ask.agent = agent_name(server.client_name());
         if (ask.agent != server.client_name()) ask.client = server.client_name();
         if (!print_only_) {
-            if (auto found = find_host(cwd_, hint_)) {
+            if (!hint_) hint_ = find_hint_ ? find_hint_() : std::string();
+            if (auto found = find_host(cwd_, *hint_)) {
                 auto& host = hosts_[found->socket];
                 if (!host) {
                     host = std::make_unique<HostAsker>(io_, found->socket);
@@ -509,7 +514,9 @@ private:
     static constexpr std::chrono::milliseconds kUnreadForm{1000};
 
     boost::asio::io_context& io_;
-    std::string hint_, pending_file_;
+    std::function<std::string()> find_hint_;
+    std::optional<std::string> hint_;  // found at the first call that needs it
+    std::string pending_file_;
     bool print_only_;
     std::string cwd_;
     std::map<std::string, std::unique_ptr<HostAsker>> hosts_;
@@ -550,7 +557,9 @@ int run_mcp(const std::vector<std::string>& args) {
         progress_every = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
     }
     const char* env_socket = std::getenv("ASKHOST_SOCKET");
-    std::string hint = env_socket && *env_socket ? env_socket : socket_from_ancestors();
+    auto hint = [env = std::string(env_socket ? env_socket : "")] {
+        return env.empty() ? socket_from_ancestors() : env;
+    };
 
     boost::asio::io_context io;
     RoutingAsker asker(io, hint, pending_file, print_only);

@@ -1,6 +1,7 @@
 #define BOOST_TEST_MODULE json
 #include <boost/test/unit_test.hpp>
 
+#include <cstdint>
 #include <string>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <rapidjson/writer.h>
 
 #include "json/json_access.hpp"
+#include "json/json_codec.hpp"
 
 using namespace askhost;
 
@@ -244,4 +246,56 @@ BOOST_AUTO_TEST_CASE(a_byte_order_mark_is_skipped_whole_and_only_whole) {
                              "6"})
         BOOST_TEST(outcome(text) == "0: Invalid value.");
     BOOST_TEST(outcome("\xEF\xBB\xBF[1,") == "6: Invalid value.");
+}
+
+// json::Writer writes strings itself (write_string_literal): byte for byte what rapidjson's Writer
+// writes, for every byte value at every position and length around its 16-byte steps.
+BOOST_AUTO_TEST_CASE(writer_strings_are_rapidjsons_byte_for_byte) {
+    auto both = [](const std::string& s) {
+        rapidjson::StringBuffer ours_buf, theirs_buf;
+        json::Writer ours(ours_buf);
+        rapidjson::Writer<rapidjson::StringBuffer> theirs(theirs_buf);
+        ours.StartObject();
+        theirs.StartObject();
+        ours.Key(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+        theirs.Key(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+        ours.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+        theirs.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+        ours.EndObject();
+        theirs.EndObject();
+        return std::make_pair(std::string(ours_buf.GetString(), ours_buf.GetSize()),
+                              std::string(theirs_buf.GetString(), theirs_buf.GetSize()));
+    };
+    for (int c = 0; c < 256; ++c)
+        for (std::size_t len : {1u, 15u, 16u, 17u, 33u})
+            for (std::size_t at : {std::size_t{0}, len / 2, len - 1}) {
+                std::string s(len, 'a');
+                s[at] = static_cast<char>(c);
+                const auto [ours, theirs] = both(s);
+                BOOST_TEST(ours == theirs, "byte " << c << " at " << at << " of " << len);
+            }
+    std::uint32_t seed = 12345;
+    for (int round = 0; round < 2000; ++round) {
+        std::string s(seed % 70, '\0');
+        for (char& ch : s) {
+            seed = seed * 1664525u + 1013904223u;
+            const unsigned r = seed >> 24;
+            ch = static_cast<char>(r < 200 ? 'a' + r % 26 : r);  // mostly plain, some of every kind
+        }
+        const auto [ours, theirs] = both(s);
+        BOOST_TEST(ours == theirs);
+    }
+}
+
+// Text that is all UTF-8 is parsed without rapidjson's check inside strings: what is refused, and
+// where, is the same either way.
+BOOST_AUTO_TEST_CASE(utf8_is_checked_as_strictly_as_before) {
+    BOOST_TEST(json::utf8_well_formed("plain ascii text, long enough for words"));
+    BOOST_TEST(json::utf8_well_formed("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 \xF4\x8F\xBF\xBF"));
+    for (const char* bad : {"\xC0\x80", "\xC1\xBF", "\xE0\x9F\xBF", "\xED\xA0\x80", "\xF0\x8F\xBF\xBF",
+                            "\xF4\x90\x80\x80", "\xF5\x80\x80\x80", "\x80", "\xC3", "\xE2\x82", "abcdefgh\xFF"})
+        BOOST_TEST(!json::utf8_well_formed(bad), bad);
+    BOOST_TEST(outcome("[\"\xC3\xA9\"]") == "ok");
+    BOOST_TEST(outcome("[\"ab\xED\xA0\x80\"]") == "4: Invalid encoding in string.");
+    BOOST_TEST(outcome("{\"k\":\"\xC0\x80\"}") == "6: Invalid encoding in string.");
 }

@@ -11,6 +11,7 @@
 #include <rapidjson/writer.h>
 
 #include "core/model/question.hpp"
+#include "json/json_writer.hpp"
 
 namespace askhost {
 
@@ -55,7 +56,7 @@ struct Outcome {
 
 std::string_view outcome_kind_name(OutcomeKind k);
 
-using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+using JsonWriter = JsonTextWriter;  // rapidjson's, with fast strings
 
 // The ask_user spec's shape, as members of an object the caller has opened:
 // answered, answers[{question, answer, selectedOption?, wasCustom}], cancelled?, timedOut?,
