@@ -13,7 +13,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import (ASKHOST, ROOT, Editor, Tmux, Workdir, case, check, equal,  # noqa: E402
+from harness import (ASKHOST, ROOT, Editor, Failure, Tmux, Workdir, case, check, equal,  # noqa: E402
                      wait_for)
 from e2e_common import (TIMEOUT, Mock, agent_bin, agent_env, doc_snippet, run_cases,  # noqa: E402
                         with_askhost_on_path, write_codex_config)
@@ -59,8 +59,14 @@ def finish(ed, mock):
     mock.check_offline()
 
 
-def compact(obj):
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+def structured_output(res):
+    """The structuredContent Codex hands the model, after its line with the call's wall time."""
+    head, sep, body = res["text"].partition("\nOutput:\n")
+    check(sep and head.startswith("Wall time:"), f"tool result: {res['raw']!r}")
+    try:
+        return json.loads(body)
+    except ValueError:
+        raise Failure(f"tool result is not the structuredContent: {res['raw']!r}")
 
 
 def option(q, label):
@@ -86,8 +92,11 @@ def claude_mcp_option():
     equal([o["label"] for o in shown["questions"][0]["options"]], ["PostgreSQL (Recommended)", "SQLite", "MongoDB"],
           "options shown")
     res = mock.tool_result()
-    # Claude Code hands the model the structuredContent (REQ-AUQ-003's shape) when there is one.
-    equal(res["text"], compact({"answers": {DB_Q: "SQLite"}}), "tool result text")
+    # Claude Code hands the model the structuredContent (REQ-AUQ-003's shape: the questions asked
+    # beside the answers, as the reference's result) when there is one.
+    got = json.loads(res["text"])
+    equal(got["answers"], {DB_Q: "SQLite"}, "tool result's answers")
+    equal([q["question"] for q in got["questions"]], [DB_Q], "tool result's questions")
     equal(res["is_error"], False, "is_error")
     finish(ed, mock)
 
@@ -124,8 +133,9 @@ def codex_mcp_option():
     equal(shown.get("client"), "codex-mcp-client", "the MCP client's name, in its own field")
     res = mock.tool_result()
     # Codex too hands the model the structuredContent, after a line with the call's wall time.
-    check(res["text"].endswith("\nOutput:\n" + compact({"answers": {DB_Q: "PostgreSQL (Recommended)"}})),
-          f"tool result: {res['raw']!r}")
+    got = structured_output(res)
+    equal(got["answers"], {DB_Q: "PostgreSQL (Recommended)"}, "tool result's answers")
+    equal([q["question"] for q in got["questions"]], [DB_Q], "tool result's questions")
     finish(ed, mock)
 
 
@@ -157,8 +167,9 @@ def codex_mcp_multiselect():
         {"question": FEAT_Q, "answer": ["Authentication", "Admin Dashboard"], "wasCustom": False}]})
     equal(shown["questions"][0]["multiSelect"], True, "multi-select shown")
     res = mock.tool_result()
-    check(res["text"].endswith("\nOutput:\n" + compact({"answers": {FEAT_Q: "Authentication, Admin Dashboard"}})),
-          f"tool result: {res['raw']!r}")
+    got = structured_output(res)
+    equal(got["answers"], {FEAT_Q: "Authentication, Admin Dashboard"}, "tool result's answers")
+    equal([q["multiSelect"] for q in got["questions"]], [True], "tool result's questions")
     finish(ed, mock)
 
 

@@ -90,7 +90,7 @@ def codex_tui_asks_in_the_editor_of_its_workspace():
         ed.reply(show["id"], {"answered": True, "answers": [
             {"question": DB_Q, "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": False}]})
         res = mock.tool_result()
-        check(res["text"].endswith('{"answers":{"%s":"SQLite"}}' % DB_Q), "what the model read: " + res["text"])
+        check(res["text"].endswith('"answers":{"%s":"SQLite"}}' % DB_Q), "what the model read: " + res["text"])
         screen = t.wait_screen("All set.", timeout=TIMEOUT)
         # Nothing of a dialog was drawn over Codex (its own UI shows the call and its result).
         check(not any(mark in screen for mark in ("Other (type your answer)", "Enter to select", "> 1. PostgreSQL")),
@@ -122,7 +122,7 @@ def codex_tui_with_no_host_waits_past_a_minute_for_attach():
             a.wait_screen("> 1. PostgreSQL (Recommended)", timeout=30)
             a.keys("3")  # MongoDB
             res = mock.tool_result()
-            check(res["text"].endswith('{"answers":{"%s":"MongoDB"}}' % DB_Q), "what the model read: " + res["text"])
+            check(res["text"].endswith('"answers":{"%s":"MongoDB"}}' % DB_Q), "what the model read: " + res["text"])
         finally:
             a.kill()
         t.wait_screen("All set.", timeout=TIMEOUT)
@@ -158,7 +158,7 @@ def codex_tui_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane():
         time.sleep(0.5)  # the popup's key guard
         subprocess.run(["tmux", "-L", outer, "send-keys", "-t", "look", "2"], check=True)
         res = mock.tool_result()
-        check(res["text"].endswith('{"answers":{"%s":"SQLite"}}' % DB_Q), "what the model read: " + res["text"])
+        check(res["text"].endswith('"answers":{"%s":"SQLite"}}' % DB_Q), "what the model read: " + res["text"])
         t.wait_screen("All set.", timeout=TIMEOUT)
         check("Other (type your answer)" not in t.screen(), "the popup is gone:\n" + t.screen())
     finally:
