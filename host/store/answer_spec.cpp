@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/text/utf8.hpp"
+
 namespace askhost::store {
 
 namespace {
@@ -36,10 +38,7 @@ std::variant<std::string, std::monostate> match_label(const Question& q, std::st
 }
 
 std::string shorten(std::string_view s) {
-    if (s.size() <= 60) return std::string(s);
-    std::size_t cut = 57;
-    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-    return std::string(s.substr(0, cut)) + "...";
+    return s.size() <= 60 ? std::string(s) : utf8::cut(s, 57, "...");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <rapidjson/prettywriter.h>
 
+#include "core/text/utf8.hpp"
 #include "json/json_access.hpp"
 #include "store/fs_util.hpp"
 
@@ -369,7 +370,7 @@ AnswerResult apply_answers(PendingFile& f, const rapidjson::Value& input) {
         return std::nullopt;
     };
     auto shorten_key = [](std::string_view k) {
-        return k.size() > 60 ? std::string(k.substr(0, 57)) + "..." : std::string(k);
+        return k.size() > 60 ? utf8::cut(k, 57, "...") : std::string(k);
     };
 
     const auto qs = input.IsObject() ? input.FindMember("questions") : rapidjson::Value::ConstMemberIterator();

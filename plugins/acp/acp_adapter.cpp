@@ -17,6 +17,7 @@
 #include "common/pending_asks.hpp"
 #include "common/permission_question.hpp"
 #include "core/adapter.hpp"
+#include "core/text/utf8.hpp"
 #include "elicitation.hpp"
 #include "json/json_access.hpp"
 #include "transport/jsonrpc.hpp"
@@ -255,12 +256,7 @@ private:
             std::string text = c.content.text;
             while (!text.empty() && (text.front() == '\n' || text.front() == '`')) text.erase(0, 1);
             text = text.substr(0, text.find('\n'));
-            if (text.size() > 200) {
-                std::size_t cut = 200;
-                while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
-                text = text.substr(0, cut) + "\xE2\x80\xA6";
-            }
-            return text;
+            return utf8::cut(text, 200, "\xE2\x80\xA6");
         }
         return {};
     }

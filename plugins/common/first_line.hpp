@@ -4,14 +4,16 @@
 #include <cstddef>
 #include <string>
 
+#include "core/text/utf8.hpp"
+
 namespace askhost {
 
-// s up to its first newline (" ..." marks the rest), and at most max bytes ("..." marks the cut).
+// s up to its first newline (" ..." marks the rest), and at most max bytes, cut at a whole
+// character ("..." marks the cut).
 inline std::string first_line(std::string s, std::size_t max = 200) {
     auto nl = s.find('\n');
     if (nl != std::string::npos) s = s.substr(0, nl) + " ...";
-    if (s.size() > max) s = s.substr(0, max) + "...";
-    return s;
+    return utf8::cut(s, max, "...");
 }
 
 }  // namespace askhost

@@ -10,7 +10,7 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "frontends/tui/dialog_model.hpp"
+#include "frontends/tui/dialog_layout.hpp"
 #include "frontends/tui/terminal_dialog.hpp"
 
 using namespace askhost;
@@ -93,7 +93,7 @@ void expect_cursor_after(DialogModel& m, std::initializer_list<std::pair<Key, st
 
 R type(DialogModel& m, const std::string& text) {
     R last = R::Ignored;
-    for (char32_t c : utf8_to_u32(text)) last = m.handle(Key::character(c));
+    for (char32_t c : utf8::to_u32(text)) last = m.handle(Key::character(c));
     return last;
 }
 
@@ -232,7 +232,7 @@ BOOST_AUTO_TEST_CASE(escape_in_other_goes_back_to_the_list_then_cancels) {
     BOOST_TEST((press(m, {esc()}) == R::Changed));
     BOOST_TEST((m.mode() == Mode::Browse));
     BOOST_TEST(!m.finished());
-    BOOST_TEST(u32_to_utf8(m.text(0)) == "draft");
+    BOOST_TEST(utf8::from_u32(m.text(0)) == "draft");
     BOOST_TEST((press(m, {esc()}) == R::Finished));
     BOOST_TEST((m.outcome()->kind == OutcomeKind::Cancelled));
     BOOST_TEST(m.outcome()->answers.empty());
@@ -276,22 +276,22 @@ BOOST_AUTO_TEST_CASE(backspace_ctrl_u_and_cursor_movement) {
     DialogModel m({free_text("Name?")});
     type(m, "abcd");
     press(m, {bs()});
-    BOOST_TEST(u32_to_utf8(m.text(0)) == "abc");
+    BOOST_TEST(utf8::from_u32(m.text(0)) == "abc");
     press(m, {Key::of(KeyKind::ClearLine)});
     BOOST_TEST(m.text(0).empty());
     BOOST_TEST((press(m, {bs()}) == R::Rejected));
     type(m, "ac");
     press(m, {left()});
     type(m, "b");
-    BOOST_TEST(u32_to_utf8(m.text(0)) == "abc");
+    BOOST_TEST(utf8::from_u32(m.text(0)) == "abc");
     press(m, {Key::of(KeyKind::Home)});
     type(m, ">");
     press(m, {Key::of(KeyKind::End)});
     type(m, "<");
     press(m, {Key::of(KeyKind::Home), Key::of(KeyKind::Delete)});
-    BOOST_TEST(u32_to_utf8(m.text(0)) == "abc<");
+    BOOST_TEST(utf8::from_u32(m.text(0)) == "abc<");
     press(m, {right(), right(), bs()});
-    BOOST_TEST(u32_to_utf8(m.text(0)) == "ac<");
+    BOOST_TEST(utf8::from_u32(m.text(0)) == "ac<");
 }
 
 BOOST_AUTO_TEST_CASE(utf8_text_round_trips) {
@@ -488,7 +488,7 @@ BOOST_AUTO_TEST_CASE(leaving_a_tab_keeps_the_draft) {
     press(m, {tab()});
     BOOST_TEST(!m.answered(1));
     press(m, {backtab()});
-    BOOST_TEST(u32_to_utf8(m.text(1)) == "draft");
+    BOOST_TEST(utf8::from_u32(m.text(1)) == "draft");
 }
 
 BOOST_AUTO_TEST_CASE(multi_select_answer_follows_later_toggles) {

@@ -16,7 +16,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "frontends/tui/dialog_model.hpp"
+#include "frontends/tui/dialog_layout.hpp"
 
 using namespace askhost;
 using namespace askhost::tui;
@@ -155,7 +155,7 @@ std::optional<Key> named_key(const std::string& k) {
     for (const auto& [name, kind] : names)
         if (k == name) return Key::of(kind);
     if (k == "space") return Key::character(U' ');
-    const std::u32string u = utf8_to_u32(k);
+    const std::u32string u = utf8::to_u32(k);
     if (u.size() == 1) return Key::character(u[0]);
     return std::nullopt;
 }
@@ -176,10 +176,10 @@ void check_state(const DialogModel& m, const rapidjson::Value& expect, DialogMod
             else if (field == "cursor") BOOST_TEST(m.cursor(q) == want.GetUint());
             else if (field == "mode") BOOST_TEST(std::string(mode_name(m.mode())) == want.GetString());
             else if (field == "result") BOOST_TEST(std::string(result_name(last)) == want.GetString());
-            else if (field == "text") BOOST_TEST(u32_to_utf8(m.text(q)) == want.GetString());
+            else if (field == "text") BOOST_TEST(utf8::from_u32(m.text(q)) == want.GetString());
             else if (field == "text_chars") BOOST_TEST(m.text(q).size() == want.GetUint());
-            else if (field == "text_bytes") BOOST_TEST(utf8_bytes(m.text(q)) == want.GetUint());
-            else if (field == "notes") BOOST_TEST(u32_to_utf8(m.notes(q)) == want.GetString());
+            else if (field == "text_bytes") BOOST_TEST(utf8::encoded_size(m.text(q)) == want.GetUint());
+            else if (field == "notes") BOOST_TEST(utf8::from_u32(m.notes(q)) == want.GetString());
             else if (field == "confirm") BOOST_TEST(m.confirm_text() == want.GetString());
             else if (field == "hint") BOOST_TEST(m.hint() == want.GetString());
             else if (field == "notice") BOOST_TEST(std::string(m.notice()) == (want.IsNull() ? "" : want.GetString()));
@@ -237,13 +237,13 @@ void replay(const fs::path& file) {
                 for (std::size_t i = 0; i < repeat; ++i) text += str(k, kind);
                 const std::size_t q = m.tab();
                 if (std::string(kind) == "note") {
-                    last = m.set_notes(q, m.notes(q) + utf8_to_u32(text));
+                    last = m.set_notes(q, m.notes(q) + utf8::to_u32(text));
                 } else if (std::string(kind) == "paste") {
                     BOOST_TEST_REQUIRE(std::string(mode_name(m.mode())) == "edit", "a paste outside a text input");
-                    last = m.handle(Key::paste(utf8_to_u32(text)));
+                    last = m.handle(Key::paste(utf8::to_u32(text)));
                 } else {
                     BOOST_TEST_REQUIRE(std::string(mode_name(m.mode())) == "edit", "typing outside a text input");
-                    for (char32_t c : utf8_to_u32(text)) last = m.handle(Key::character(c));
+                    for (char32_t c : utf8::to_u32(text)) last = m.handle(Key::character(c));
                 }
             }
             if (step.HasMember("expect")) check_state(m, step["expect"], last);

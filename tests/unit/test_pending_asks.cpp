@@ -8,6 +8,7 @@
 #include <rapidjson/document.h>
 
 #include "answers.hpp"
+#include "common/first_line.hpp"
 #include "common/pending_asks.hpp"
 #include "common/tool_input.hpp"
 #include "core/broker.hpp"
@@ -176,4 +177,13 @@ BOOST_AUTO_TEST_CASE(a_tool_input_is_asked_or_answered_at_once) {
     BOOST_TEST(host.asks[0].first.questions.at(0).question == "Q?");
     BOOST_TEST(pending.contains("r3"));
     BOOST_TEST(doc["questions"].IsNull());  // taken, not copied
+}
+
+BOOST_AUTO_TEST_CASE(first_line_cuts_at_a_whole_character) {
+    // A tool's output of 198 ASCII bytes and then an emoji: a cut at 200 bytes would fall inside it.
+    const std::string emoji = "\xF0\x9F\x98\x80";
+    const std::string line = askhost::first_line(std::string(198, 'x') + emoji + "tail");
+    BOOST_TEST(line == std::string(198, 'x') + "...");
+    BOOST_TEST(askhost::first_line("ok\nmore") == "ok ...");
+    BOOST_TEST(askhost::first_line(std::string(196, 'x') + emoji + "tail") == std::string(196, 'x') + emoji + "...");
 }

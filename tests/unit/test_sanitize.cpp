@@ -6,6 +6,7 @@
 #include "cases.hpp"
 #include "core/model/question.hpp"
 #include "core/text/sanitize.hpp"
+#include "core/text/utf8.hpp"
 #include "json/json_text.hpp"
 
 using askhost::sanitize_for_terminal;
@@ -219,4 +220,36 @@ BOOST_AUTO_TEST_CASE(json_text_escapes_and_repairs_like_the_bytewise_reference) 
         }
         BOOST_TEST_REQUIRE(json_text(t) == reference_json_text(t));
     }
+}
+
+// ---- core/text/utf8.hpp: the one decoder and the one cut at a whole character ----
+
+BOOST_AUTO_TEST_CASE(utf8_cut_never_splits_a_character) {
+    namespace utf8 = askhost::utf8;
+    const std::string emoji = "\xF0\x9F\x98\x80";  // U+1F600, four bytes
+    // The cut at byte 6 would fall inside the emoji that starts at byte 4: it moves back to 4.
+    const std::string s = "abcd" + emoji + "efgh";
+    BOOST_TEST(utf8::whole_char_prefix(s, 6) == 4u);
+    BOOST_TEST(utf8::cut(s, 6, "...") == "abcd...");
+    BOOST_TEST(utf8::cut(s, 8, "...") == "abcd" + emoji + "...");
+    BOOST_TEST(utf8::cut(s, 12) == s);  // fits: untouched, no mark
+    for (std::size_t max = 0; max < s.size(); ++max) {
+        const std::string c = utf8::cut(s, max);
+        BOOST_TEST(c.size() <= max);
+        BOOST_TEST(askhost::utf8_valid(c), "cut at " << max << " is valid UTF-8");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(utf8_round_trip_and_one_replacement_per_bad_sequence) {
+    namespace utf8 = askhost::utf8;
+    const std::string s = "a\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80";  // a, é, €, 😀
+    const std::u32string u = utf8::to_u32(s);
+    BOOST_TEST((u == std::u32string{U'a', U'\u00E9', U'\u20AC', U'\U0001F600'}));
+    BOOST_TEST(utf8::from_u32(u) == s);
+    BOOST_TEST(utf8::encoded_size(u) == s.size());
+    // A truncated 3-byte sequence is one U+FFFD (the maximal subpart), a stray continuation another.
+    BOOST_TEST((utf8::to_u32("\xE2\x82x\x80") == std::u32string{U'\uFFFD', U'x', U'\uFFFD'}));
+    // Overlongs and surrogates are refused as the validator refuses them.
+    BOOST_TEST((utf8::to_u32("\xC0\xAF") == std::u32string{U'\uFFFD', U'\uFFFD'}));
+    BOOST_TEST((utf8::to_u32("\xED\xA0\x80") == std::u32string{U'\uFFFD', U'\uFFFD', U'\uFFFD'}));
 }

@@ -12,6 +12,7 @@
 #include <rapidjson/document.h>
 
 #include "app/store_commands.hpp"
+#include "core/model/question.hpp"
 #include "store/answer_spec.hpp"
 #include "store/fs_util.hpp"
 #include "store/journal.hpp"
@@ -300,6 +301,18 @@ BOOST_AUTO_TEST_CASE(take_answers_needs_every_question_answered) {
     BOOST_REQUIRE(sub);
     BOOST_TEST((*sub)[0].question == name_question().question);
     BOOST_TEST(!h.questions[2].used);
+}
+
+BOOST_AUTO_TEST_CASE(an_unknown_long_key_is_quoted_cut_at_a_whole_character) {
+    PendingFile f;
+    add_ask(f, spec_ask(), "s1", "t1");
+    // 56 ASCII bytes, then a four-byte emoji across the 57-byte cut.
+    const std::string emoji = "\xF0\x9F\x98\x80";
+    const std::string key = std::string(56, 'k') + emoji + std::string(20, 'z');
+    auto r = apply_answers(f, json("{\"" + key + "\": 1}"));
+    BOOST_REQUIRE(r.errors.size() == 1u);
+    BOOST_TEST(r.errors[0] == "\"" + std::string(56, 'k') + "...\": no open question with this text (or number)");
+    BOOST_TEST(askhost::utf8_valid(r.errors[0]));
 }
 
 BOOST_AUTO_TEST_CASE(apply_answers_is_all_or_nothing) {

@@ -531,17 +531,6 @@ bool starts_with_ci(std::string_view s, std::size_t pos, std::string_view prefix
     return true;
 }
 
-bool looks_like_html(std::string_view p) {
-    std::size_t i = 0;
-    while (i < p.size() && is_space(p[i])) ++i;
-    if (i < p.size() && p[i] == '<') return true;
-    for (std::size_t k = p.find('<'); k != std::string_view::npos; k = p.find('<', k + 1)) {
-        std::size_t n = k + 1;
-        if (n < p.size() && (p[n] == '/' || p[n] == '!')) ++n;
-        if (n < p.size() && is_alpha(p[n])) return true;
-    }
-    return false;
-}
 
 // What a browser would read as the URL: a few entities decoded, whitespace and controls dropped.
 std::string normalise_url(std::string_view v) {
@@ -667,6 +656,18 @@ Status check_markdown(std::string_view p) {
 }
 
 }  // namespace
+
+bool looks_like_html(std::string_view p) {
+    std::size_t i = 0;
+    while (i < p.size() && is_space(p[i])) ++i;
+    if (i < p.size() && p[i] == '<') return true;
+    for (std::size_t k = p.find('<'); k != std::string_view::npos; k = p.find('<', k + 1)) {
+        std::size_t n = k + 1;
+        if (n < p.size() && (p[n] == '/' || p[n] == '!')) ++n;
+        if (n < p.size() && is_alpha(p[n])) return true;
+    }
+    return false;
+}
 
 Status check_html_preview(std::string_view preview) {
     if (looks_like_html(preview)) {

@@ -1,4 +1,5 @@
-// Strict UTF-8 decoding shared by validation and the terminal sanitizer.
+// UTF-8 for the whole tree: one strict decoder (validation, the terminal sanitizer, the dialogs),
+// its encoder, and one way to cut text short at a whole character.
 #pragma once
 
 #include <cstddef>
@@ -68,6 +69,52 @@ inline void append(std::string& out, char32_t cp) {
         out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
         out += static_cast<char>(0x80 | (cp & 0x3F));
     }
+}
+
+// The bytes `cp` takes in UTF-8.
+inline std::size_t encoded_size(char32_t cp) { return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4; }
+
+inline std::size_t encoded_size(std::u32string_view text) {
+    std::size_t n = 0;
+    for (char32_t c : text) n += encoded_size(c);
+    return n;
+}
+
+// Code points out: each invalid sequence becomes one U+FFFD (decode's maximal-subpart rule).
+inline std::u32string to_u32(std::string_view s) {
+    std::u32string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size();) {
+        const Step st = decode(s, i);
+        out.push_back(st.cp);
+        i += st.len;
+    }
+    return out;
+}
+
+inline std::string from_u32(std::u32string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char32_t c : text) append(out, c);
+    return out;
+}
+
+// How many bytes of `s` to keep to cut it at no more than `max` bytes without splitting a
+// character: `max` itself, or less by the continuation bytes of the character it would split.
+inline std::size_t whole_char_prefix(std::string_view s, std::size_t max) {
+    if (s.size() <= max) return s.size();
+    std::size_t cut = max;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+    return cut;
+}
+
+// `s` if it fits in `max` bytes; else its longest whole-character prefix of at most `max` bytes,
+// then `mark` (e.g. "..." or an ellipsis; the mark is not counted in `max`).
+inline std::string cut(std::string_view s, std::size_t max, std::string_view mark = {}) {
+    if (s.size() <= max) return std::string(s);
+    std::string out(s.substr(0, whole_char_prefix(s, max)));
+    out += mark;
+    return out;
 }
 
 }  // namespace askhost::utf8

@@ -1,4 +1,5 @@
-// The terminal dialog without a terminal: one Ask's state, its keys, and the screen as text lines.
+// The terminal dialog without a terminal: one Ask's state and its keys (dialog_layout.hpp draws it
+// as text lines, dialog_text.hpp measures and cuts text).
 #pragma once
 
 #include <cstddef>
@@ -10,6 +11,8 @@
 
 #include "core/model/outcome.hpp"
 #include "core/model/question.hpp"
+#include "core/text/utf8.hpp"
+#include "frontends/tui/dialog_text.hpp"
 
 namespace askhost::tui {
 
@@ -169,47 +172,5 @@ private:
     bool notice_ = false;
     std::optional<Outcome> outcome_;
 };
-
-// ---- The screen as text: pure, so unit tests can compare it with the spec's drawings. ----
-
-enum Attr : unsigned { AttrNone = 0, AttrBold = 1, AttrReverse = 2, AttrDim = 4 };
-
-struct Span {
-    std::string text;  // valid UTF-8 without controls
-    unsigned attrs = AttrNone;
-};
-
-struct ScreenLine {
-    std::vector<Span> spans;
-    std::string plain() const;  // the spans' text joined
-};
-
-// The dialog for a terminal of `width` x `height` cells: every line fits in `width` columns and
-// there are at most `height` lines. Agent text goes through sanitize_for_terminal.
-std::vector<ScreenLine> layout_dialog(const DialogModel& model, std::size_t width, std::size_t height);
-
-// An option's preview as plain text for the terminal: markdown as it is, HTML (what looks like it,
-// by the host's rule) with its tags dropped, block ends as line breaks and entities decoded.
-// Not yet sanitised for the terminal.
-std::string preview_text(std::string_view preview);
-
-// The one line left on the terminal after the dialog closes, at most `width` columns.
-// "withdrawn" marks an ask closed from elsewhere.
-std::string summary_line(const std::vector<Question>& questions, const Outcome* outcome, std::size_t width);
-
-// Terminal columns of UTF-8 text (wcwidth per code point; needs a UTF-8 LC_CTYPE for non-ASCII).
-std::size_t display_width(std::string_view utf8);
-// Cut to `width` columns, ending in "…" when something was cut.
-std::string truncate_to_width(std::string_view utf8, std::size_t width);
-// Break into lines of at most `width` columns, at spaces where possible; '\n' starts a new line.
-std::vector<std::string> wrap_text(std::string_view utf8, std::size_t width);
-// 2847 -> "2,847".
-std::string format_count(std::size_t n);
-
-std::u32string utf8_to_u32(std::string_view utf8);
-std::string u32_to_utf8(std::u32string_view text);
-// UTF-8 bytes of text, and the longest prefix of `add` that fits in `room` bytes.
-std::size_t utf8_bytes(std::u32string_view text);
-std::size_t fitting_prefix(std::u32string_view add, std::size_t room);
 
 }  // namespace askhost::tui

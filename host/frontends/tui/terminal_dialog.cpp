@@ -23,7 +23,7 @@
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/signal_set.hpp>
 
-#include "frontends/tui/dialog_model.hpp"
+#include "frontends/tui/dialog_layout.hpp"
 
 // Last, and without its function-like macros (move(), erase(), timeout() ...), which break C++.
 #define NCURSES_NOMACROS 1
@@ -320,7 +320,7 @@ struct TerminalDialog::Impl {
             ::wmove(stdscr, static_cast<int>(y), 0);
             for (const auto& span : lines[y].spans) {
                 ::wattrset(stdscr, static_cast<int>(curses_attrs(span.attrs)));
-                const std::u32string u = tui::utf8_to_u32(span.text);
+                const std::u32string u = utf8::to_u32(span.text);
                 const std::wstring w(u.begin(), u.end());
                 ::waddnwstr(stdscr, w.c_str(), static_cast<int>(w.size()));
             }
