@@ -286,17 +286,8 @@ end
 ---@field cursor? integer the selected row's line
 ---@field input? { line: integer, col: integer } where the input window goes while typing
 
----@param m askhost.Model
----@param width integer
----@param agent? string
----@param note? string a warning in place of the hint (a rejected key)
----@return askhost.Layout
-function M.layout(m, width, agent, note)
-  local c = new_canvas()
-  local out = {}
-  width = math.max(width, 20)
-
-  -- Top: the tab bar for several questions, else the header chip; the agent's name after it.
+-- The top line: the tab bar for several questions, else the header chip; the agent's name after it.
+local function layout_top(c, m, width, agent)
   if m:multi_question() then
     c:add(tab_bar(m, width))
   else
@@ -311,115 +302,145 @@ function M.layout(m, width, agent, note)
     c:add(spans)
   end
   c:add()
+end
 
-  if m:on_submit_tab() then
-    c:add({ { ' ' }, { 'Review your answers', 'AskHostQuestion' } })
-    c:add()
-    local any = false
-    for q = 1, m:count() do
-      if m:answered(q) then
-        any = true
-        c:add_wrapped(one_line(m:tab_label(q)) .. ': ' .. answer_text(m.states[q].answer), width, '   ', '     ')
-      end
-    end
-    local missing = m:unanswered()
-    if #missing > 0 then
-      if any then
-        c:add()
-      end
-      local names = {}
-      for _, q in ipairs(missing) do
-        names[#names + 1] = one_line(m:tab_label(q))
-      end
-      c:add_wrapped('Unanswered: ' .. table.concat(names, ', '), width, '   ', '     ', 'AskHostWarning')
-    end
-    out.cursor = 1
-  else
-    local q, s = m.questions[m.tab], m.states[m.tab]
-    c:add_wrapped(q.question, width, ' ', ' ', 'AskHostQuestion')
-    c:add()
-    if m:free_text(m.tab) then
-      local at = add_text(c, m:text(), ' > ', '   ')
-      out.cursor = at
-      out.input = { line = at, col = 3, height = #text_lines(m:text()) }
-    else
-      local rows = m:row_count(m.tab)
-      local first, last = s.scroll, math.min(rows, s.scroll + math.max(m:visible_rows(m.tab), 1) - 1)
-      if s.cursor < first then
-        first = s.cursor
-      end
-      if s.cursor > last then
-        last = s.cursor
-      end
-      if first > 1 then
-        c:add({ { '     ↑ ' .. (first - 1) .. ' more...', 'AskHostHint' } })
-      end
-      for row = first, last do
-        local is_cursor = s.cursor == row
-        local is_other = row == m:other_row(m.tab)
-        local mark = is_cursor and ' > ' or '   '
-        local number
-        if q.multiSelect then
-          number = m:checked(m.tab, row) and '[x] ' or '[ ] '
-        else
-          number = row .. '. '
-        end
-        local indent = string.rep(' ', width_of(mark .. number))
-        local label = is_other and model_mod.OTHER_LABEL or one_line(q.options[row].label)
-        local label_group = is_cursor and 'AskHostSelected'
-          or (is_other and 'AskHostOther')
-          or (is_recommended(label) and 'AskHostRecommended')
-          or nil
-        local number_group = (q.multiSelect and m:checked(m.tab, row)) and 'AskHostChecked' or 'AskHostNumber'
-        local rows_text = M.wrap(label, math.max(width - #indent, 1))
-        local at
-        for i, piece in ipairs(rows_text) do
-          local n
-          if i == 1 then
-            n = c:add({ { mark, is_cursor and 'AskHostSelected' or nil }, { number, number_group }, { piece, label_group } })
-          else
-            n = c:add({ { indent }, { piece, label_group } })
-          end
-          at = at or n
-        end
-        if is_cursor then
-          out.cursor = at
-        end
-        if not is_other and q.options[row].description then
-          c:add_wrapped(q.options[row].description, width, indent .. '  ', indent .. '  ', 'AskHostDescription')
-        end
-        if is_other and (m:editing(m.tab) or m:text() ~= '') then
-          local n = add_text(c, m:text(), indent .. '> ', indent .. '  ')
-          if m:editing(m.tab) then
-            out.input = { line = n, col = #indent + 2, height = #text_lines(m:text()) }
-            out.cursor = n
-          end
-        end
-      end
-      if last < rows then
-        c:add({ { '     ↓ ' .. (rows - last) .. ' more...', 'AskHostHint' } })
-      end
-    end
-    -- The question's note (`n`), then the preview of the option under the cursor.
-    local noting = m:mode() == 'note'
-    if noting or m:notes() ~= '' then
-      local n = c:add({ { ' Note: ' }, { one_line(m:notes()), noting and nil or 'AskHostDescription' } })
-      if noting then
-        out.input = { line = n, col = 7 }
-        out.cursor = n
-      end
-    end
-    local option = not m:free_text(m.tab) and q.options[s.cursor]
-    if option and option.preview then
-      c:add()
-      c:add({ { ' ── Preview ' .. string.rep('─', math.max(width - 13, 0)), 'AskHostHint' } })
-      local lines = M.wrap(model_mod.preview_text(option.preview), math.max(width - 2, 1))
-      for i = 1, math.min(#lines, M.max_preview_lines) do
-        c:add({ { ' ' }, { i == M.max_preview_lines and #lines > i and '…' or lines[i], 'AskHostPreview' } })
-      end
+-- The Submit tab: every answer given so far, then the questions still unanswered.
+local function layout_review(c, m, width, out)
+  c:add({ { ' ' }, { 'Review your answers', 'AskHostQuestion' } })
+  c:add()
+  local any = false
+  for q = 1, m:count() do
+    if m:answered(q) then
+      any = true
+      c:add_wrapped(one_line(m:tab_label(q)) .. ': ' .. answer_text(m.states[q].answer), width, '   ', '     ')
     end
   end
+  local missing = m:unanswered()
+  if #missing > 0 then
+    if any then
+      c:add()
+    end
+    local names = {}
+    for _, q in ipairs(missing) do
+      names[#names + 1] = one_line(m:tab_label(q))
+    end
+    c:add_wrapped('Unanswered: ' .. table.concat(names, ', '), width, '   ', '     ', 'AskHostWarning')
+  end
+  out.cursor = 1
+end
 
+-- One option row (or the Other row): mark, number or checkbox, the wrapped label, its
+-- description, and Other's typed text.
+local function layout_row(c, m, row, width, out)
+  local q = m.questions[m.tab]
+  local is_cursor = m.states[m.tab].cursor == row
+  local is_other = row == m:other_row(m.tab)
+  local mark = is_cursor and ' > ' or '   '
+  local number
+  if q.multiSelect then
+    number = m:checked(m.tab, row) and '[x] ' or '[ ] '
+  else
+    number = row .. '. '
+  end
+  local indent = string.rep(' ', width_of(mark .. number))
+  local label = is_other and model_mod.OTHER_LABEL or one_line(q.options[row].label)
+  local label_group = is_cursor and 'AskHostSelected'
+    or (is_other and 'AskHostOther')
+    or (is_recommended(label) and 'AskHostRecommended')
+    or nil
+  local number_group = (q.multiSelect and m:checked(m.tab, row)) and 'AskHostChecked' or 'AskHostNumber'
+  local at
+  for i, piece in ipairs(M.wrap(label, math.max(width - #indent, 1))) do
+    local n
+    if i == 1 then
+      n = c:add({ { mark, is_cursor and 'AskHostSelected' or nil }, { number, number_group }, { piece, label_group } })
+    else
+      n = c:add({ { indent }, { piece, label_group } })
+    end
+    at = at or n
+  end
+  if is_cursor then
+    out.cursor = at
+  end
+  if not is_other and q.options[row].description then
+    c:add_wrapped(q.options[row].description, width, indent .. '  ', indent .. '  ', 'AskHostDescription')
+  end
+  if is_other and (m:editing(m.tab) or m:text() ~= '') then
+    local n = add_text(c, m:text(), indent .. '> ', indent .. '  ')
+    if m:editing(m.tab) then
+      out.input = { line = n, col = #indent + 2, height = #text_lines(m:text()) }
+      out.cursor = n
+    end
+  end
+end
+
+-- The rows in view around the cursor, with "more" lines for those scrolled out.
+local function layout_rows(c, m, width, out)
+  local s = m.states[m.tab]
+  local rows = m:row_count(m.tab)
+  local first, last = s.scroll, math.min(rows, s.scroll + math.max(m:visible_rows(m.tab), 1) - 1)
+  first, last = math.min(first, s.cursor), math.max(last, s.cursor)
+  if first > 1 then
+    c:add({ { '     ↑ ' .. (first - 1) .. ' more...', 'AskHostHint' } })
+  end
+  for row = first, last do
+    layout_row(c, m, row, width, out)
+  end
+  if last < rows then
+    c:add({ { '     ↓ ' .. (rows - last) .. ' more...', 'AskHostHint' } })
+  end
+end
+
+-- The question's note (`n`), then the preview of the option under the cursor.
+local function layout_note_and_preview(c, m, width, out)
+  local noting = m:mode() == 'note'
+  if noting or m:notes() ~= '' then
+    local n = c:add({ { ' Note: ' }, { one_line(m:notes()), noting and nil or 'AskHostDescription' } })
+    if noting then
+      out.input = { line = n, col = 7 }
+      out.cursor = n
+    end
+  end
+  local option = not m:free_text(m.tab) and m.questions[m.tab].options[m.states[m.tab].cursor]
+  if option and option.preview then
+    c:add()
+    c:add({ { ' ── Preview ' .. string.rep('─', math.max(width - 13, 0)), 'AskHostHint' } })
+    local lines = M.wrap(model_mod.preview_text(option.preview), math.max(width - 2, 1))
+    for i = 1, math.min(#lines, M.max_preview_lines) do
+      c:add({ { ' ' }, { i == M.max_preview_lines and #lines > i and '…' or lines[i], 'AskHostPreview' } })
+    end
+  end
+end
+
+-- A question's tab: its text, then its input (free text) or its rows, its note and preview.
+local function layout_question(c, m, width, out)
+  c:add_wrapped(m.questions[m.tab].question, width, ' ', ' ', 'AskHostQuestion')
+  c:add()
+  if m:free_text(m.tab) then
+    local at = add_text(c, m:text(), ' > ', '   ')
+    out.cursor = at
+    out.input = { line = at, col = 3, height = #text_lines(m:text()) }
+  else
+    layout_rows(c, m, width, out)
+  end
+  layout_note_and_preview(c, m, width, out)
+end
+
+---@param m askhost.Model
+---@param width integer
+---@param agent? string
+---@param note? string a warning in place of the hint (a rejected key)
+---@return askhost.Layout
+function M.layout(m, width, agent, note)
+  local c = new_canvas()
+  local out = {}
+  width = math.max(width, 20)
+  layout_top(c, m, width, agent)
+  if m:on_submit_tab() then
+    layout_review(c, m, width, out)
+  else
+    layout_question(c, m, width, out)
+  end
   c:add()
   if m:notice() then
     add_hint(c, m:notice(), width, 'AskHostWarning')
