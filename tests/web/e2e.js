@@ -94,6 +94,16 @@ const REAL_DATABASE = {
   ],
 };
 
+const REAL_CACHE = {
+  question: 'Which cache should we use?',
+  header: 'Cache',
+  multiSelect: false,
+  options: [
+    { label: 'Redis', description: 'In memory, shared' },
+    { label: 'None', description: 'No cache for now' },
+  ],
+};
+
 // ------------------------------------------------------------------ the session
 
 /** The real `askhost web`, in a folder of its own (state, runtime, config: its own registry), with
@@ -158,12 +168,18 @@ class RealWeb {
 
   /** `askhost -- scripted-agent` in a terminal of its own (a private tmux server whose socket is
    *  in this folder): an agent askhost launches with no editor anywhere, so its question shows in
-   *  the terminal dialog. The agent asks, then records the one line askhost sends back. */
-  nativeInTerminal(questions, after = []) {
+   *  the terminal dialog. The agent asks (`more`: asks again at once, r2, r3 ...), then records
+   *  the lines askhost sends back, then runs the steps `after`. */
+  nativeInTerminal(questions, after = [], more = []) {
     this.tmuxSocket = path.join(this.dir, 'tmux.sock');
     const script = path.join(this.dir, 'agent-script.json');
     this.agentRecord = path.join(this.dir, 'agent-record.jsonl');
-    fs.writeFileSync(script, JSON.stringify([{ send: { type: 'ask_user_request', requestId: 'r1', questions } }, { recv: 1 }, ...after]));
+    fs.writeFileSync(script, JSON.stringify([
+        { send: { type: 'ask_user_request', requestId: 'r1', questions } },
+        ...more.map((q, i) => ({ send: { type: 'ask_user_request', requestId: `r${i + 2}`, questions: q } })),
+        { recv: 1 + more.length },
+        ...after,
+      ]));
     const q = (a) => `'${a.replace(/'/g, "'\\''")}'`;
     const run = `${q(ASKHOST)} -- ${q(SCRIPTED_AGENT)} ${q(script)} ${q(this.agentRecord)}; echo "agent ended: $?"; exec sleep 600`;
     const env = { ...this.env() };
@@ -772,6 +788,38 @@ const scenarios = {
     await s.shot('answered-elsewhere');
   },
 
+  // Every waiting question, not only each host's first: the agent asks twice at once; the terminal
+  // shows the first, the page lists both, and a tap answers the second while the first stays in
+  // the terminal; keys there answer the first, and it leaves the page.
+  async real_queue(s) {
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    s.server.nativeInTerminal([REAL_DATABASE], [{ sleep: 600 }], [[REAL_CACHE]]);
+    await waitFor('the terminal dialog', () => s.server.screen().includes('Lightweight, file-based'), 30000);
+    await s.askButton(REAL_DATABASE.question).waitFor();
+    const second = s.askButton(REAL_CACHE.question);
+    await second.waitFor();
+    assert.deepEqual(await s.page.locator('button.ask .ask-text').allInnerTexts(), [REAL_DATABASE.question, REAL_CACHE.question], 'both, oldest first');
+    assert.equal(await s.page.title(), '(2) askhost');
+    await s.shot('both');
+    await s.read();
+    await s.tap(second, 'the second question');
+    await s.page.locator('h2.question', { hasText: REAL_CACHE.question }).waitFor();
+    await s.read();
+    await s.tap(s.option('Redis'), 'Redis');
+    const got = await waitFor('the agent to receive the answer to r2', () => s.server.agentGot()[0], 30000);
+    assert.equal(got.requestId, 'r2');
+    assert.deepEqual(got.answers, [{ question: REAL_CACHE.question, answer: 'Redis', selectedOption: 'Redis', wasCustom: false }]);
+    await waitFor('the second to leave the page', async () => (await second.count()) === 0);
+    assert.ok(s.server.screen().includes('Lightweight, file-based'), 'the first question is still in the terminal');
+    assert.equal(await s.askButton(REAL_DATABASE.question).count(), 1, 'and still on the page');
+    s.server.keys('2');
+    const first = await waitFor('the agent to receive the answer to r1', () => s.server.agentGot()[1], 30000);
+    assert.equal(first.requestId, 'r1');
+    assert.equal(first.answers[0].answer, 'SQLite');
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    await s.notReloaded();
+  },
+
   // Claude Code's hook, as Claude runs it beside its own permission dialog with no editor: askhost
   // hook waits as a host of its own; the page shows the command first, and the taps' answer comes
   // out as the hook's output to Claude.
@@ -934,7 +982,7 @@ const scenarios = {
   },
 };
 
-const REAL = new Set(['real_mcp', 'real_native', 'real_elsewhere', 'real_hook', 'real_claude', 'real_restart']);
+const REAL = new Set(['real_mcp', 'real_native', 'real_elsewhere', 'real_queue', 'real_hook', 'real_claude', 'real_restart']);
 const NETNS = new Set(['real_claude']);
 const OPTIONS = { notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true } };
 
