@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The page of `askhost web` in real Chromium (playwright-core, Debian's chromium) at a phone's
+// The page of `askhost web` in real Chromium (tests/browser/chromium.js) at a phone's
 // 390x844 touch viewport, answered by taps at a person's pace. The real_* scenarios run the real
 // `askhost web` over real hosts (an agent askhost launches in a terminal, askhost mcp, askhost hook,
 // Claude Code itself) and assert what the agent receives and what its other faces show; the others
@@ -17,11 +17,10 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
+const { launchChromium, missingBrowser } = require('../browser/chromium');
 const { FakeWebServer } = require('./fake_server');
 
 const REPO = path.resolve(__dirname, '..', '..');
-const PLAYWRIGHT = path.join(REPO, 'editor-bridges', 'vscode', 'node_modules', 'playwright-core');
-const CHROMIUM = process.env.ASKHOST_CHROMIUM || '/usr/bin/chromium';
 const ASKHOST = process.env.ASKHOST || path.join(REPO, 'build', 'askhost');
 const SCRIPTED_AGENT = path.join(REPO, 'tests', 'agents', 'scripted-agent');
 const SHOTS = process.env.ASKHOST_WEB_SHOTS || path.join(REPO, 'build', 'web-e2e');
@@ -301,13 +300,7 @@ class Session {
 
   async start({ notifications = false, desktop = false, android = false } = {}) {
     this.url = await this.server.listen();
-    const { chromium } = require(PLAYWRIGHT);
-    this.browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-    });
+    this.browser = await launchChromium();
     this.context = await this.browser.newContext(
       desktop
         ? { viewport: { width: 1280, height: 800 } }
@@ -997,12 +990,9 @@ async function main() {
     console.error(`usage: e2e.js SCENARIO | --list (one of: ${Object.keys(scenarios).join(', ')})`);
     return 2;
   }
-  if (!fs.existsSync(CHROMIUM)) {
-    console.log(`SKIP: no Chromium at ${CHROMIUM} (./dev vscode-setup installs it)`);
-    return SKIP;
-  }
-  if (!fs.existsSync(PLAYWRIGHT)) {
-    console.log('SKIP: playwright-core is not installed in editor-bridges/vscode/node_modules (./dev vscode-setup)');
+  const lacking = missingBrowser();
+  if (lacking.length) {
+    console.log(`SKIP: missing ${lacking.join(', ')}: run ./dev vscode-setup`);
     return SKIP;
   }
   if (REAL.has(arg) && !hasWeb()) {
