@@ -170,6 +170,7 @@ class RealWeb {
    *  the terminal dialog. The agent asks (`more`: asks again at once, r2, r3 ...), then records
    *  the lines askhost sends back, then runs the steps `after`. */
   nativeInTerminal(questions, after = [], more = []) {
+    if (spawnSync('tmux', ['-V']).status !== 0) throw new SkipScenario('tmux is not installed (the agent\'s terminal)');
     this.tmuxSocket = path.join(this.dir, 'tmux.sock');
     const script = path.join(this.dir, 'agent-script.json');
     this.agentRecord = path.join(this.dir, 'agent-record.jsonl');
