@@ -40,13 +40,29 @@ void Broker::add_frontend(Frontend& f) {
     show_to(*head, f);
 }
 
-void Broker::add_viewer(Frontend& f) {
+void Broker::add_viewer(Frontend& f, bool queued) {
     if (std::find(viewers_.begin(), viewers_.end(), &f) != viewers_.end()) return;
     viewers_.push_back(&f);
+    if (queued) queued_viewers_.push_back(&f);
     if (queue_.empty()) return;
     auto head = queue_.front();
-    if (!head->shown) return show_head();
-    show_to(*head, f);
+    if (!head->shown) show_head();
+    else show_to(*head, f);
+    if (!queued) return;
+    // The asks behind the head too, oldest first (a copy: one may be answered from inside show()).
+    const auto waiting = queue_;
+    for (const auto& e : waiting)
+        if (e != head && std::find(queue_.begin(), queue_.end(), e) != queue_.end()) show_to(*e, f);
+}
+
+// An ask queued behind the head, to the viewers that are shown those too.
+void Broker::show_queued(const std::shared_ptr<Entry>& e) {
+    const auto viewers = queued_viewers_;
+    for (Frontend* f : viewers) {
+        if (queue_.empty() || queue_.front() == e) return;                       // the head: show_head's
+        if (std::find(queue_.begin(), queue_.end(), e) == queue_.end()) return;  // answered meanwhile
+        if (std::find(e->showing.begin(), e->showing.end(), f) == e->showing.end()) show_to(*e, *f);
+    }
 }
 
 void Broker::show_to(Entry& head, Frontend& f) {
@@ -58,8 +74,12 @@ void Broker::show_to(Entry& head, Frontend& f) {
 void Broker::remove_frontend(Frontend& f, bool vanished) {
     frontends_.erase(std::remove(frontends_.begin(), frontends_.end(), &f), frontends_.end());
     viewers_.erase(std::remove(viewers_.begin(), viewers_.end(), &f), viewers_.end());
+    queued_viewers_.erase(std::remove(queued_viewers_.begin(), queued_viewers_.end(), &f), queued_viewers_.end());
     if (queue_.empty()) return;
     auto head = queue_.front();
+    // The asks behind the head that it was shown (a queued viewer): nothing else changes for them.
+    for (auto& e : queue_)
+        if (e != head) e->showing.erase(std::remove(e->showing.begin(), e->showing.end(), &f), e->showing.end());
     auto it = std::find(head->showing.begin(), head->showing.end(), &f);
     if (it == head->showing.end()) return;
     head->showing.erase(it);
@@ -105,9 +125,10 @@ std::shared_ptr<AskSlot> Broker::enqueue(Ask ask, Reply reply) {
         });
     }
     if (on_submit) on_submit(e->ask);
-    queue_.push_back(std::move(e));
+    queue_.push_back(e);
     if (on_state) on_state();
     show_head();
+    show_queued(e);
     return slot;
 }
 
@@ -120,6 +141,8 @@ void Broker::show_head() {
     head->shown = true;
     const std::string id = head->ask.id;
     for (Frontend* f : to) {
+        // A queued viewer was shown it while it waited behind another: not twice.
+        if (std::find(head->showing.begin(), head->showing.end(), f) != head->showing.end()) continue;
         head->showing.push_back(f);
         f->show(head->ask, [this, id, f](Outcome o) { finish(id, std::move(o), f); });
         // A frontend may answer from inside show(); stop if this ask is already done.

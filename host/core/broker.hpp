@@ -29,7 +29,9 @@ public:
     void add_frontend(Frontend& f);
     // A viewer joins (askhost web): shown every ask as a frontend is, but it does not count as
     // one: the fallback still answers when no frontend is attached, as if the viewer were not there.
-    void add_viewer(Frontend& f);
+    // `queued`: it is also shown the asks waiting behind the one on screen, each as it arrives, and
+    // may answer any of them (a page that lists every waiting question).
+    void add_viewer(Frontend& f, bool queued = false);
     // A frontend (or viewer) leaves. `vanished`: it went away mid-question (the ask it showed gets
     // connectionLost when no other frontend still shows it).
     void remove_frontend(Frontend& f, bool vanished);
@@ -67,12 +69,14 @@ private:
     std::shared_ptr<AskSlot> enqueue(Ask ask, Reply reply);
     void show_head();
     void show_to(Entry& head, Frontend& f);
+    void show_queued(const std::shared_ptr<Entry>& e);
     void finish(const std::string& id, Outcome outcome, Frontend* from);
     std::vector<Frontend*> targets() const;
 
     boost::asio::io_context& io_;
     std::vector<Frontend*> frontends_;
-    std::vector<Frontend*> viewers_;  // shown after the targets, never instead of the fallback
+    std::vector<Frontend*> viewers_;         // shown after the targets, never instead of the fallback
+    std::vector<Frontend*> queued_viewers_;  // viewers shown the queued asks too (a subset of viewers_)
     Frontend* fallback_ = nullptr;
     std::chrono::milliseconds timeout_{0};
     std::deque<std::shared_ptr<Entry>> queue_;

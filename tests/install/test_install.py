@@ -2,11 +2,13 @@
 """`meson install` into a temporary root, then used with only that root's bin on PATH: the demo
 answered in tmux, the man page, the bash, fish and zsh completions, Neovim finding the plugin with
 no runtimepath setting and asking through the installed askhost, and the README's lazy.nvim spec."""
+import http.client
 import os
 import shutil
 import subprocess
 import sys
 import time
+import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
@@ -68,6 +70,37 @@ def the_installed_askhost_answers_the_demo_in_a_terminal():
         equal(t.exit_status(), 0, "exit status")
     finally:
         t.kill()
+
+
+@case
+def askhost_web_runs_from_the_installed_tree():
+    """askhost finds askhost-web in the install tree's libexec/askhost: its usage, and a server that
+    prints its URL and answers the token with the cookie."""
+    wd = Workdir()
+    root, opts = installed(wd)
+    check(os.access(os.path.join(root, opts["libexecdir"], "askhost", "askhost-web"), os.X_OK),
+          "askhost-web installed in libexec/askhost")
+    env = user_env(wd, root)
+    out = subprocess.run(["askhost", "web", "--help"], env=env, capture_output=True, text=True, timeout=30)
+    equal(out.returncode, 0, "askhost web --help: " + out.stderr)
+    check(out.stdout.startswith("usage: askhost web"), "its usage: " + out.stdout[:200])
+    web = subprocess.Popen(["askhost", "web", "--listen", "127.0.0.1:0"], env=env, stdout=subprocess.PIPE,
+                           stderr=open(wd.file("web-stderr.txt"), "wb"), stdin=subprocess.DEVNULL)
+    try:
+        url = web.stdout.readline().decode().strip()
+        parts = urllib.parse.urlsplit(url)
+        check(parts.scheme == "http" and parts.hostname == "127.0.0.1" and "token=" in parts.query,
+              "the URL with its token first: %r" % url)
+        conn = http.client.HTTPConnection("127.0.0.1", parts.port, timeout=20)
+        conn.request("GET", "/?" + parts.query)
+        r = conn.getresponse()
+        equal((r.status, r.getheader("Location")), (303, "/"), "the token answered with a redirect")
+        check("askhost_web=" in (r.getheader("Set-Cookie") or ""), "and the cookie")
+        conn.close()
+    finally:
+        web.terminate()
+        web.wait(timeout=15)
+        web.stdout.close()
 
 
 @case

@@ -82,13 +82,21 @@ def the_deb_holds_the_install_and_declares_what_askhost_links_against():
     equal(sorted(tree(os.path.join(root, "usr"))), sorted(as_debian(installed_tree(wd))),
           "the same files as meson install, placed as Debian's policy asks")
     check(not [p for p in os.listdir(root) if p != "usr"], "everything under /usr")
-    # Every library askhost links against (its NEEDED entries) comes from a declared package.
-    dynamic = subprocess.run(["objdump", "-p", os.path.join(root, "usr", "bin", "askhost")], capture_output=True,
-                             text=True).stdout
-    needed = [line.split()[1] for line in dynamic.splitlines() if line.strip().startswith("NEEDED")]
-    check("libc.so.6" in needed and len(needed) >= 2, f"NEEDED: {needed}")
+    # Every library askhost and askhost-web link against (their NEEDED entries) comes from a
+    # declared package: askhost-web's OpenSSL and libqrencode too.
+    needed = {}
+    for program in ("bin/askhost", "libexec/askhost/askhost-web"):
+        check(os.access(os.path.join(root, "usr", program), os.X_OK), program + " in the .deb, executable")
+        dynamic = subprocess.run(["objdump", "-p", os.path.join(root, "usr", program)], capture_output=True,
+                                 text=True).stdout
+        libs = [line.split()[1] for line in dynamic.splitlines() if line.strip().startswith("NEEDED")]
+        check("libc.so.6" in libs and len(libs) >= 2, f"{program}'s NEEDED: {libs}")
+        needed.update((lib, program) for lib in libs)
+    web_libs = [lib for lib, program in needed.items() if program.endswith("askhost-web")]
+    check(any(lib.startswith("libssl") for lib in needed) and any(lib.startswith("libqrencode") for lib in needed),
+          f"askhost-web links OpenSSL and libqrencode: {sorted(needed)} ({web_libs})")
     depends = [d.split()[0] for d in info["Depends"].split(", ")]
-    for lib in needed:
+    for lib in sorted(needed):
         path = subprocess.run(["sh", "-c", 'ldconfig -p | grep -m1 "^\\s*$0 " | sed "s/.*=> //"', lib],
                               capture_output=True, text=True).stdout.strip()
         # dpkg knows a library by the path it installed (/lib/... or /usr/lib/..., merged /usr or not).
@@ -124,6 +132,10 @@ def the_tarball_runs_from_wherever_it_is_unpacked():
         pending = json.load(f)
     equal(pending["questions"][0]["question"], "Which database should we use?",
           "the demo's questions in the pending file (stderr: %s)" % p.stderr)
+    # askhost web: askhost finds askhost-web in ../libexec/askhost from wherever it is unpacked.
+    w = subprocess.run([askhost, "web", "--help"], capture_output=True, text=True, env=env, timeout=30)
+    equal(w.returncode, 0, "askhost web --help from the tarball: " + w.stderr)
+    check("--listen" in w.stdout, "askhost web's usage: " + w.stdout[:300])
     for f in ("share/man/man1/askhost.1", "share/nvim/site/pack/askhost/start/askhost.nvim/plugin/askhost.lua",
               "share/doc/askhost/LICENSE"):
         check(os.path.exists(os.path.join(base, f)), f + " in the tarball")

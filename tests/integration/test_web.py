@@ -392,6 +392,53 @@ def a_question_answered_in_the_editor_leaves_the_page():
         end_host(ed)
 
 
+CACHE_Q = {"question": "Which cache should we use?", "header": "Cache", "options": [
+    {"label": "Redis", "description": "in memory"}, {"label": "None", "description": "no cache"}]}
+
+
+@case
+def every_waiting_question_of_a_host_is_on_the_page_and_any_may_be_answered():
+    """The agent asks twice before either is answered: the editor shows the first, the page lists
+    both (capabilities.queued) and answers the second while the first stays in the editor."""
+    wd = Workdir()
+    steps = [{"send": ask_request("r1", [DATABASE_Q])}, {"send": ask_request("r2", [CACHE_Q])}, {"recv": 2}]
+    ed, show = standing_host_with_agent(wd, steps)
+    web = Web(wd)
+    try:
+        ws = WsClient(web, web.login())
+        asks = {}
+        while len(asks) < 2:
+            m = ws.until(lambda m: m["type"] == "added" or (m["type"] == "snapshot" and m["asks"]), "both questions")
+            for a in ([m["ask"]] if m["type"] == "added" else m["asks"]):
+                asks[a["questions"][0]["question"]] = a
+        first, second = asks[SECRET], asks[CACHE_Q["question"]]
+        check(first["since"] <= second["since"], "oldest first")
+        ws.send({"type": "answer", "key": second["key"], "outcome": {"answered": True, "answers": [
+            {"question": CACHE_Q["question"], "answer": "Redis", "selectedOption": "Redis", "wasCustom": False}]}})
+        equal(ws.until(lambda m: m["type"] == "result", "the result"), {"type": "result", "key": second["key"], "ok": True},
+              "the queued question's answer is taken")
+        rec = wait_for(lambda: wd.records(), what="the agent's answer")[0]
+        equal((rec["requestId"], rec["answers"][0]["answer"]), ("r2", "Redis"), "the agent got the page's answer to r2")
+        # The editor still shows the first; its answer there leaves the page.
+        ed.reply(show["id"], {"answered": True, "answers": [
+            {"question": SECRET, "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": False}]})
+        gone = ws.until(lambda m: m["type"] == "removed" and m["key"] == first["key"], "the first to leave")
+        equal(gone["reason"], "withdrawn", "answered elsewhere")
+        recs = wait_for(lambda: len(wd.records()) == 2 and wd.records(), what="the second answer")
+        equal((recs[1]["requestId"], recs[1]["answers"][0]["answer"]), ("r1", "SQLite"), "the editor's answer to r1")
+        # The host answers in order: what it sent the editor before this reply is all in `seen` now.
+        ed.result_of(ed.request("shutdown"))
+        check(not [m for m in ed.seen if m.get("method") == "ask/show" and m["params"]["id"] != show["params"]["id"]],
+              "the editor was never shown the question the page answered")
+        ed.notify("exit")
+        ed.exit_code()
+        ws.close()
+    finally:
+        web.stop()
+        if ed.proc.poll() is None:
+            end_host(ed)
+
+
 @case
 def a_host_that_starts_later_shows_up_and_one_that_ends_leaves():
     wd = Workdir()
@@ -459,7 +506,8 @@ def a_print_host_still_answers_at_once_with_the_page_watching():
 @case
 def a_tmux_popup_still_opens_with_the_page_watching():
     # askhost mcp opens a popup for its next question only when no client is attached: the page,
-    # a passive viewer, is none.
+    # a passive viewer, is none. The page lists the second question at once (it is queued behind
+    # the first); the popup shows it once the first is answered there.
     wd = Workdir()
     web = Web(wd)
     second = {"question": "Which cache should we use?", "header": "Cache", "options": [
@@ -468,11 +516,15 @@ def a_tmux_popup_still_opens_with_the_page_watching():
     try:
         sc.wait_screen(SECRET)
         ws = WsClient(web, web.login())
-        ws.until(lambda m: m["type"] == "added" or (m["type"] == "snapshot" and m["asks"]), "the page to see it")
+        asks = {}
+        while len(asks) < 2:
+            m = ws.until(lambda m: m["type"] == "added" or (m["type"] == "snapshot" and m["asks"]), "both questions")
+            for a in ([m["ask"]] if m["type"] == "added" else m["asks"]):
+                asks[a["questions"][0]["question"]] = a
+        added = asks["Which cache should we use?"]
         time.sleep(0.5)  # past the popup's key guard
         sc.keys("2")
         sc.wait_screen("Which cache should we use?", timeout=20)
-        added = ws.until(lambda m: m["type"] == "added" and "cache" in json.dumps(m), "the second question")["ask"]
         ws.send({"type": "answer", "key": added["key"], "outcome": {"answered": True, "answers": [
             {"question": "Which cache should we use?", "answer": "None", "selectedOption": "None",
              "wasCustom": False}]}})

@@ -818,3 +818,54 @@ H.case('paste_keeps_line_breaks_and_the_cap_says_so', function()
   H.eq(#r.answers[1].answer, 100000, 'the answer at the limit')
   H.eq(r.answers[1].answer:sub(1, 17), 'line one\nline two', 'with its line break')
 end)
+
+-- :AskHost web shows the address of the askhost web that runs (askhost web --url) and copies it;
+-- with none running it says so, and copies nothing.
+H.case('web_url_shown_and_copied', function()
+  H.setup()
+  local notes = {}
+  rawset(vim, 'notify', function(msg, level)
+    notes[#notes + 1] = { msg = msg, level = level }
+  end)
+  vim.fn.setreg('"', 'before')
+  vim.cmd('AskHost web')
+  H.wait_for(function()
+    return #notes == 1
+  end, 'the error')
+  H.eq(notes[1].level, vim.log.levels.ERROR, 'an error')
+  H.contains(notes[1].msg, 'no askhost web is running', 'it says why')
+  H.eq(vim.fn.getreg('"'), 'before', 'nothing copied')
+
+  -- The real askhost web, in this Neovim's state and runtime folders.
+  local printed = {}
+  local web = vim.fn.jobstart({ H.env.askhost, 'web', '--listen', '127.0.0.1:0' }, {
+    on_stdout = function(_, data)
+      for _, line in ipairs(data) do
+        if line ~= '' then
+          printed[#printed + 1] = line
+        end
+      end
+    end,
+  })
+  H.ok(web > 0, 'askhost web started')
+  local ok, err = pcall(function()
+    local url = H.wait_for(function()
+      return printed[1]
+    end, 'the URL askhost web prints first', 20000)
+    H.ok(url:match('^http://127%.0%.0%.1:%d+/%?token=.+'), 'a URL with its token: ' .. url)
+    H.sleep(300)
+    vim.cmd('AskHost web')
+    H.wait_for(function()
+      return #notes == 2
+    end, 'the URL shown')
+    H.eq(notes[2].level, nil, 'not an error')
+    H.contains(notes[2].msg, url, 'the URL with its token')
+    H.eq(vim.fn.getreg('"'), url, 'copied')
+    H.eq(require('askhost').complete('w', 'AskHost w'), { 'web' }, 'completed')
+  end)
+  vim.fn.jobstop(web)
+  vim.fn.jobwait({ web }, 5000)
+  if not ok then
+    error(err, 0)
+  end
+end)

@@ -201,3 +201,62 @@ BOOST_AUTO_TEST_CASE(a_viewer_is_shown_a_waiting_ask_and_its_answer_wins) {
     BOOST_TEST(person.shown.size() == 2u);
     BOOST_TEST(b.waiting());
 }
+
+BOOST_AUTO_TEST_CASE(a_queued_viewer_is_shown_every_waiting_ask_and_may_answer_any) {
+    boost::asio::io_context io;
+    Broker b(io);
+    FakeFrontend viewer("web"), person("terminal");
+    b.add_frontend(person);
+    std::vector<std::string> replies;
+    auto reply = [&](const char* n) {
+        return [&, n](Outcome o) { replies.push_back(n + o.answers.at(0).values.at(0)); };
+    };
+    auto id1 = b.submit(make_ask("one"), reply("1:"));
+    auto id2 = b.submit(make_ask("two"), reply("2:"));
+    // Joining: the head and the ask behind it, oldest first; the person still sees only the head.
+    b.add_viewer(viewer, true);
+    BOOST_TEST(viewer.shown == (std::vector<std::string>{id1, id2}));
+    BOOST_TEST(person.shown == std::vector<std::string>{id1});
+    // A later ask reaches it at once, queued behind the others.
+    auto id3 = b.submit(make_ask("three"), reply("3:"));
+    BOOST_TEST(viewer.shown == (std::vector<std::string>{id1, id2, id3}));
+    // It answers the second while the first stays on the person's screen.
+    viewer.answer(id2, answer_with("two", "from-web"));
+    next_turn(io);
+    BOOST_TEST(replies == std::vector<std::string>{"2:from-web"});
+    BOOST_TEST(person.withdrawn.empty());
+    BOOST_TEST(person.shown == std::vector<std::string>{id1});
+    // The person answers the first: withdrawn from the viewer; the third becomes the head, shown to
+    // the person, and not a second time to the viewer, whose answer to it still counts.
+    person.answer(id1, answer_with("one", "from-terminal"));
+    next_turn(io);
+    BOOST_TEST(viewer.withdrawn == std::vector<std::string>{id1});
+    BOOST_TEST(person.shown == (std::vector<std::string>{id1, id3}));
+    BOOST_TEST(viewer.shown == (std::vector<std::string>{id1, id2, id3}));
+    viewer.answer(id3, answer_with("three", "from-web"));
+    next_turn(io);
+    BOOST_TEST(person.withdrawn == std::vector<std::string>{id3});
+    BOOST_TEST(replies == (std::vector<std::string>{"2:from-web", "1:from-terminal", "3:from-web"}));
+    BOOST_TEST(!b.waiting());
+}
+
+BOOST_AUTO_TEST_CASE(a_viewer_not_queued_and_a_queued_one_that_leaves_change_nothing_behind_the_head) {
+    boost::asio::io_context io;
+    Broker b(io);
+    FakeFrontend plain("plain"), queued("web"), person("terminal");
+    b.add_frontend(person);
+    b.add_viewer(plain);
+    b.add_viewer(queued, true);
+    auto id1 = b.submit(make_ask("one"), [](Outcome) {});
+    auto id2 = b.submit(make_ask("two"), [](Outcome) {});
+    BOOST_TEST(plain.shown == std::vector<std::string>{id1});
+    BOOST_TEST(queued.shown == (std::vector<std::string>{id1, id2}));
+    b.remove_frontend(queued, false);
+    // The second ask is withdrawn from nobody and still waits; the head stays with the others.
+    BOOST_TEST(b.pending().size() == 2u);
+    person.answer(id1, answer_with("one", "a"));
+    next_turn(io);
+    BOOST_TEST(person.shown == (std::vector<std::string>{id1, id2}));
+    BOOST_TEST(plain.shown == (std::vector<std::string>{id1, id2}));
+    BOOST_TEST(queued.shown == (std::vector<std::string>{id1, id2}));
+}

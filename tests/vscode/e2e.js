@@ -13,6 +13,7 @@
 
 const assert = require('node:assert/strict');
 const { spawn, spawnSync } = require('node:child_process');
+const { launchChromium, missingBrowser } = require('../browser/chromium');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
@@ -26,7 +27,6 @@ const CODE_SERVER = path.join(TOOLS, 'code-server', 'node_modules', 'code-server
 const VSIX = process.env.ASKHOST_VSCODE_VSIX || path.join(EXT_DIR, 'askhost.vsix');
 const ASKHOST = process.env.ASKHOST || path.join(REPO, 'build', 'askhost');
 const AGENT = path.join(REPO, 'tests', 'agents', 'scripted-agent');
-const CHROMIUM = process.env.ASKHOST_CHROMIUM || '/usr/bin/chromium';
 const SHOTS = process.env.ASKHOST_VSCODE_SHOTS || path.join(path.dirname(ASKHOST), 'vscode-e2e');
 
 const DATABASE = {
@@ -176,13 +176,7 @@ class Session {
       return r && r.ok;
     }, 60000, 200);
 
-    const { chromium } = require(path.join(EXT_DIR, 'node_modules', 'playwright-core'));
-    this.browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-    });
+    this.browser = await launchChromium();
     const ctx = await this.browser.newContext({ viewport: { width: 1440, height: 900 } });
     ctx.setDefaultTimeout(15000);
     this.page = await ctx.newPage();
@@ -688,8 +682,8 @@ async function run(s, body) {
 }
 
 function missing() {
-  const need = { 'Node 24': NODE24, 'code-server': CODE_SERVER, 'the .vsix': VSIX, askhost: ASKHOST, Chromium: CHROMIUM, 'playwright-core': path.join(EXT_DIR, 'node_modules', 'playwright-core') };
-  return Object.entries(need).filter(([, p]) => !fs.existsSync(p)).map(([what, p]) => `${what} (${p})`);
+  const need = { 'Node 24': NODE24, 'code-server': CODE_SERVER, 'the .vsix': VSIX, askhost: ASKHOST };
+  return [...Object.entries(need).filter(([, p]) => !fs.existsSync(p)).map(([what, p]) => `${what} (${p})`), ...missingBrowser()];
 }
 
 async function main() {

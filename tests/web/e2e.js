@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// The page of `askhost web` in real Chromium (playwright-core, Debian's chromium) at a phone's
-// 390x844 touch viewport, answered by taps at a person's pace. Until the server lands, the page is
-// served by fake_server.js, which speaks the contract's HTTP and WebSocket messages; the
-// assertions are on what reaches that server (the answer's OUTCOME) and on what the page shows.
+// The page of `askhost web` in real Chromium (tests/browser/chromium.js) at a phone's
+// 390x844 touch viewport, answered by taps at a person's pace. The real_* scenarios run the real
+// `askhost web` over real hosts (an agent askhost launches in a terminal, askhost mcp, askhost hook,
+// Claude Code itself) and assert what the agent receives and what its other faces show; the others
+// are served by fake_server.js, which speaks the contract's HTTP and WebSocket messages and can drop
+// or refuse the socket at an exact moment, and assert what reaches it (the answer's OUTCOME).
 // Each scenario saves a screenshot under $ASKHOST_WEB_SHOTS (default: build/web-e2e).
 //
 // usage: e2e.js SCENARIO     run one scenario (exit 0 pass, 1 fail, 77 skip)
@@ -15,14 +17,17 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
+const { launchChromium, missingBrowser } = require('../browser/chromium');
 const { FakeWebServer } = require('./fake_server');
 
 const REPO = path.resolve(__dirname, '..', '..');
-const PLAYWRIGHT = path.join(REPO, 'editor-bridges', 'vscode', 'node_modules', 'playwright-core');
-const CHROMIUM = process.env.ASKHOST_CHROMIUM || '/usr/bin/chromium';
 const ASKHOST = process.env.ASKHOST || path.join(REPO, 'build', 'askhost');
+const SCRIPTED_AGENT = path.join(REPO, 'tests', 'agents', 'scripted-agent');
 const SHOTS = process.env.ASKHOST_WEB_SHOTS || path.join(REPO, 'build', 'web-e2e');
 const SKIP = 77;
+
+/** Thrown when what a scenario needs is not installed: the scenario is skipped, saying why. */
+class SkipScenario extends Error {}
 
 const T0 = Date.now();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -77,6 +82,27 @@ const PERMISSION = {
   multiSelect: false,
 };
 
+/** A question as an agent that keeps the strict schema asks it (no previews). */
+const REAL_DATABASE = {
+  question: 'Which database should we use?',
+  header: 'Database',
+  multiSelect: false,
+  options: [
+    { label: 'PostgreSQL', description: 'Battle-tested relational DB' },
+    { label: 'SQLite', description: 'Lightweight, file-based' },
+  ],
+};
+
+const REAL_CACHE = {
+  question: 'Which cache should we use?',
+  header: 'Cache',
+  multiSelect: false,
+  options: [
+    { label: 'Redis', description: 'In memory, shared' },
+    { label: 'None', description: 'No cache for now' },
+  ],
+};
+
 // ------------------------------------------------------------------ the session
 
 /** The real `askhost web`, in a folder of its own (state, runtime, config: its own registry), with
@@ -107,8 +133,8 @@ class RealWeb {
     return child;
   }
 
-  async listen() {
-    this.web = this.spawn(['web', '--listen', '127.0.0.1:0']);
+  async listen(at = '127.0.0.1:0') {
+    this.web = this.spawn(['web', '--listen', at]);
     const first = await new Promise((resolve, reject) => {
       const rl = readline.createInterface({ input: this.web.stdout });
       rl.once('line', (line) => resolve(line.trim()));
@@ -139,7 +165,104 @@ class RealWeb {
     return request(2, 'tools/call', { name: 'ask_user_question', arguments: { questions } });
   }
 
+  /** `askhost -- scripted-agent` in a terminal of its own (a private tmux server whose socket is
+   *  in this folder): an agent askhost launches with no editor anywhere, so its question shows in
+   *  the terminal dialog. The agent asks (`more`: asks again at once, r2, r3 ...), then records
+   *  the lines askhost sends back, then runs the steps `after`. */
+  nativeInTerminal(questions, after = [], more = []) {
+    if (spawnSync('tmux', ['-V']).status !== 0) throw new SkipScenario('tmux is not installed (the agent\'s terminal)');
+    this.tmuxSocket = path.join(this.dir, 'tmux.sock');
+    const script = path.join(this.dir, 'agent-script.json');
+    this.agentRecord = path.join(this.dir, 'agent-record.jsonl');
+    fs.writeFileSync(script, JSON.stringify([
+        { send: { type: 'ask_user_request', requestId: 'r1', questions } },
+        ...more.map((q, i) => ({ send: { type: 'ask_user_request', requestId: `r${i + 2}`, questions: q } })),
+        { recv: 1 + more.length },
+        ...after,
+      ]));
+    const q = (a) => `'${a.replace(/'/g, "'\\''")}'`;
+    const run = `${q(ASKHOST)} -- ${q(SCRIPTED_AGENT)} ${q(script)} ${q(this.agentRecord)}; echo "agent ended: $?"; exec sleep 600`;
+    const env = { ...this.env() };
+    delete env.TMUX;
+    delete env.TMUX_PANE;
+    const r = spawnSync('tmux', ['-S', this.tmuxSocket, '-f', '/dev/null', 'new-session', '-d', '-s', 'agent', '-x', '100', '-y', '30', '-c', this.workspace, 'sh', '-c', run], { env, encoding: 'utf8' });
+    assert.equal(r.status, 0, `tmux new-session: ${r.stderr}`);
+  }
+
+  /** What the agent's terminal shows now. */
+  screen() {
+    return spawnSync('tmux', ['-S', this.tmuxSocket, 'capture-pane', '-p', '-t', 'agent'], { encoding: 'utf8' }).stdout || '';
+  }
+
+  /** Keys typed in the agent's terminal. */
+  keys(...keys) {
+    log(`terminal keys ${keys.join(' ')}`);
+    spawnSync('tmux', ['-S', this.tmuxSocket, 'send-keys', '-t', 'agent', ...keys]);
+  }
+
+  /** The lines askhost sent the agent, as it recorded them. */
+  agentGot() {
+    try {
+      return fs.readFileSync(this.agentRecord, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    } catch {
+      return [];
+    }
+  }
+
+  /** `askhost hook` as Claude Code runs it: the hook's JSON on stdin; resolves with its stdout and
+   *  exit status once it ends. */
+  hook(input) {
+    const child = this.spawn(['hook'], { cwd: this.workspace });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const done = new Promise((resolve) => child.once('exit', (code) => resolve({ code, out })));
+    child.stdin.end(JSON.stringify(input));
+    return done;
+  }
+
+  /** Claude Code's own terminal UI with askhost hook and no editor (claude_scene.py), in this
+   *  folder's registry. Resolves each event it reports, by name. */
+  claudeScene() {
+    const child = spawn('python3', [path.join(__dirname, 'claude_scene.py'), this.dir], {
+      env: {
+        ...this.env(),
+        ASKHOST,
+        PYTHONDONTWRITEBYTECODE: '1',
+        // Where ./dev agents put the CLIs: under the real HOME, not the scenario's.
+        ASKHOST_AGENTS_DIR: process.env.ASKHOST_AGENTS_DIR || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'askhost-agents'),
+      },
+      detached: true,
+      stdio: ['pipe', 'pipe', fs.openSync(path.join(this.dir, 'claude-scene-stderr.txt'), 'a')],
+    });
+    this.children.push(child);
+    const events = new Map();
+    const waiting = new Map();
+    readline.createInterface({ input: child.stdout }).on('line', (l) => {
+      const e = JSON.parse(l);
+      if (waiting.has(e.event)) waiting.get(e.event)(e);
+      else events.set(e.event, e);
+    });
+    const ended = new Promise((resolve) => child.once('exit', (code) => resolve({ event: 'ended', code })));
+    return {
+      /** The event named, or the scene's end if it ends first. */
+      next: (name) => Promise.race([new Promise((resolve) => (events.has(name) ? resolve(events.get(name)) : waiting.set(name, resolve))), ended]),
+      stderr: () => fs.readFileSync(path.join(this.dir, 'claude-scene-stderr.txt'), 'utf8'),
+    };
+  }
+
+  /** Kills askhost-web outright (`askhost web` execs it: the same pid) and starts it again on the
+   *  same port, with the same token in its state folder. */
+  async restartWeb() {
+    const port = new URL(this.origin).port;
+    const old = this.web;
+    log(`kill -9 askhost-web (pid ${old.pid})`);
+    process.kill(old.pid, 'SIGKILL');
+    await new Promise((r) => (old.exitCode !== null || old.signalCode !== null ? r() : old.once('exit', r)));
+    return this.listen(`127.0.0.1:${port}`);
+  }
+
   async close() {
+    if (this.tmuxSocket) spawnSync('tmux', ['-S', this.tmuxSocket, 'kill-server']);
     for (const c of this.children) {
       if (c.exitCode === null && c.signalCode === null) {
         try {
@@ -150,7 +273,16 @@ class RealWeb {
         await new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', r)));
       }
     }
-    fs.rmSync(this.dir, { recursive: true, force: true });
+    // A program that was ending may still have written a file meanwhile: try again a moment later.
+    for (let i = 0; ; i++) {
+      try {
+        fs.rmSync(this.dir, { recursive: true, force: true });
+        break;
+      } catch (e) {
+        if (i === 10) throw e;
+        await sleep(300);
+      }
+    }
   }
 }
 
@@ -162,19 +294,14 @@ function hasWeb() {
 class Session {
   constructor(name, real) {
     this.name = name;
+    this.real = real;
     this.server = real ? new RealWeb() : new FakeWebServer();
     this.problems = [];
   }
 
   async start({ notifications = false, desktop = false, android = false } = {}) {
     this.url = await this.server.listen();
-    const { chromium } = require(PLAYWRIGHT);
-    this.browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-    });
+    this.browser = await launchChromium();
     this.context = await this.browser.newContext(
       desktop
         ? { viewport: { width: 1280, height: 800 } }
@@ -186,7 +313,7 @@ class Session {
             userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36',
           },
     );
-    this.context.setDefaultTimeout(15000);
+    this.context.setDefaultTimeout(this.real ? 30000 : 15000);
     if (notifications) await this.context.addInitScript(fakeNotifications);
     if (android) {
       await this.context.grantPermissions(['notifications'], { origin: this.server.origin });
@@ -225,6 +352,12 @@ class Session {
     await sleep(450);
     log(`tap ${what}`);
     await locator.tap();
+  }
+
+  /** A person reads what is on screen before touching it. */
+  async read() {
+    log('reading');
+    await sleep(1500);
   }
 
   /** A key, as a person presses it: a moment, then the key. */
@@ -593,6 +726,178 @@ const scenarios = {
     await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
   },
 
+  // A native agent askhost launches in a terminal, no editor anywhere: its question shows in the
+  // terminal dialog and on the page (which was open before the agent started). Answered by taps,
+  // the answer reaches the agent, and the terminal dialog closes while askhost and the agent run on.
+  async real_native(s) {
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    log('askhost -- scripted-agent asks, in a terminal of its own');
+    s.server.nativeInTerminal([REAL_DATABASE], [{ sleep: 600 }]);
+    await waitFor('the terminal dialog', () => s.server.screen().includes('Lightweight, file-based'), 30000);
+    log(`the terminal shows:\n${s.server.screen().trimEnd()}`);
+    const item = s.askButton(REAL_DATABASE.question);
+    await item.waitFor();
+    await s.notReloaded();
+    assert.match(await item.innerText(), /scripted-agent/);
+    assert.ok((await item.innerText()).includes(s.server.workspace), 'the workspace is shown');
+    await s.shot('list');
+    await s.read();
+    await s.tap(item, 'the question');
+    await s.page.locator('h2.question', { hasText: REAL_DATABASE.question }).waitFor();
+    await s.read();
+    await s.tap(s.option('SQLite'), 'SQLite');
+    const got = await waitFor('the agent to receive the answer', () => s.server.agentGot()[0], 30000);
+    assert.equal(got.type, 'ask_user_response');
+    assert.equal(got.requestId, 'r1');
+    assert.equal(got.answered, true);
+    assert.deepEqual(got.answers, [{ question: REAL_DATABASE.question, answer: 'SQLite', selectedOption: 'SQLite', wasCustom: false }]);
+    await s.page.locator('.banner', { hasText: 'Answer sent to' }).waitFor();
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    // The terminal's face of the question is withdrawn; the agent (sleeping now) and askhost run on.
+    await waitFor('the terminal dialog to close', () => !s.server.screen().includes('Lightweight, file-based'), 30000);
+    log(`the terminal now:\n${s.server.screen().trimEnd()}`);
+    assert.match(s.server.screen(), /Which database should we use\? → withdrawn/, 'the terminal says the question was withdrawn');
+    assert.doesNotMatch(s.server.screen(), /agent ended/, 'the agent still runs');
+  },
+
+  // The same agent's question answered elsewhere (keys in its terminal dialog) while the page shows
+  // it open: the page closes it and says so, without a reload, and nothing is sent from the page.
+  async real_elsewhere(s) {
+    s.server.nativeInTerminal([REAL_DATABASE], [{ sleep: 600 }]);
+    await waitFor('the terminal dialog', () => s.server.screen().includes('Lightweight, file-based'), 30000);
+    const item = s.askButton(REAL_DATABASE.question);
+    await s.tap(item, 'the question');
+    await s.page.locator('h2.question', { hasText: REAL_DATABASE.question }).waitFor();
+    await sleep(1000); // the person reads it on the page ... and answers at the keyboard instead
+    s.server.keys('Down');
+    await sleep(400);
+    s.server.keys('Enter');
+    const got = await waitFor('the agent to receive the answer', () => s.server.agentGot()[0], 30000);
+    assert.equal(got.answered, true);
+    assert.equal(got.answers[0].answer, 'SQLite');
+    // A host says only that it took the question back, not why: the page's words cover both.
+    await s.page.locator('.banner', { hasText: 'The question from scripted-agent was answered elsewhere or withdrawn.' }).waitFor();
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    await s.notReloaded();
+    await s.shot('answered-elsewhere');
+  },
+
+  // Every waiting question, not only each host's first: the agent asks twice at once; the terminal
+  // shows the first, the page lists both, and a tap answers the second while the first stays in
+  // the terminal; keys there answer the first, and it leaves the page.
+  async real_queue(s) {
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    s.server.nativeInTerminal([REAL_DATABASE], [{ sleep: 600 }], [[REAL_CACHE]]);
+    await waitFor('the terminal dialog', () => s.server.screen().includes('Lightweight, file-based'), 30000);
+    await s.askButton(REAL_DATABASE.question).waitFor();
+    const second = s.askButton(REAL_CACHE.question);
+    await second.waitFor();
+    assert.deepEqual(await s.page.locator('button.ask .ask-text').allInnerTexts(), [REAL_DATABASE.question, REAL_CACHE.question], 'both, oldest first');
+    assert.equal(await s.page.title(), '(2) askhost');
+    await s.shot('both');
+    await s.read();
+    await s.tap(second, 'the second question');
+    await s.page.locator('h2.question', { hasText: REAL_CACHE.question }).waitFor();
+    await s.read();
+    await s.tap(s.option('Redis'), 'Redis');
+    const got = await waitFor('the agent to receive the answer to r2', () => s.server.agentGot()[0], 30000);
+    assert.equal(got.requestId, 'r2');
+    assert.deepEqual(got.answers, [{ question: REAL_CACHE.question, answer: 'Redis', selectedOption: 'Redis', wasCustom: false }]);
+    await waitFor('the second to leave the page', async () => (await second.count()) === 0);
+    assert.ok(s.server.screen().includes('Lightweight, file-based'), 'the first question is still in the terminal');
+    assert.equal(await s.askButton(REAL_DATABASE.question).count(), 1, 'and still on the page');
+    s.server.keys('2');
+    const first = await waitFor('the agent to receive the answer to r1', () => s.server.agentGot()[1], 30000);
+    assert.equal(first.requestId, 'r1');
+    assert.equal(first.answers[0].answer, 'SQLite');
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    await s.notReloaded();
+  },
+
+  // Claude Code's hook, as Claude runs it beside its own permission dialog with no editor: askhost
+  // hook waits as a host of its own; the page shows the command first, and the taps' answer comes
+  // out as the hook's output to Claude.
+  async real_hook(s) {
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    log('askhost hook: a PermissionRequest for Bash');
+    const hook = s.server.hook({
+      session_id: 'e2e-session',
+      transcript_path: path.join(s.server.dir, 'transcript.jsonl'),
+      cwd: s.server.workspace,
+      permission_mode: 'default',
+      hook_event_name: 'PermissionRequest',
+      tool_name: 'Bash',
+      tool_input: { command: 'rm -rf build', description: 'Remove the old build output' },
+    });
+    const item = s.askButton('rm -rf build');
+    await item.waitFor();
+    await s.notReloaded();
+    assert.equal(await item.locator('.ask-text').innerText(), 'Bash: rm -rf build');
+    assert.match(await item.innerText(), /claude/);
+    await s.tap(item, 'the permission question');
+    await s.page.locator('.permission-box pre.command', { hasText: 'rm -rf build' }).waitFor();
+    await s.shot('hook');
+    await s.read();
+    await s.tap(s.page.getByRole('option', { name: /^Allow / }), 'Allow');
+    await s.tap(s.page.locator('[data-confirm="yes"]', { hasText: 'Allow' }), 'Allow (confirm)');
+    const { code, out } = await hook;
+    assert.equal(code, 0, 'askhost hook exit status');
+    assert.deepEqual(JSON.parse(out), { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+  },
+
+  // The real Claude Code (its terminal UI in tmux, against the mock model API) with askhost hook and
+  // no editor: its question shows in Claude's own dialog and on the page. A tap answers it: the
+  // model reads the answer, and Claude's own dialog closes.
+  async real_claude(s) {
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    log('Claude Code starts and is asked to set up the project');
+    const scene = s.server.claudeScene();
+    const shown = await Promise.race([scene.next('dialog'), scene.next('skip')]);
+    if (shown.event === 'skip') throw new SkipScenario(shown.why);
+    if (shown.event === 'ended') throw new Error(`the Claude scene ended (${shown.code}): ${scene.stderr()}`);
+    log(`Claude's own dialog:\n${shown.screen.trimEnd()}`);
+    const item = s.askButton(REAL_DATABASE.question);
+    await item.waitFor({ timeout: 90000 });
+    await s.notReloaded();
+    assert.match(await item.innerText(), /claude · hook/);
+    await s.read();
+    await s.tap(item, 'the question');
+    await s.page.locator('h2.question', { hasText: REAL_DATABASE.question }).waitFor();
+    await s.read();
+    await s.tap(s.option('SQLite'), 'SQLite');
+    const result = await scene.next('tool_result');
+    assert.equal(result.text, 'Your questions have been answered: "Which database should we use?"="SQLite". You can now continue with these answers in mind.');
+    const gone = await scene.next('dialog_gone');
+    assert.notEqual(gone.event, 'ended', "Claude's own dialog closes");
+    log(`Claude now:\n${gone.screen.trimEnd()}`);
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+  },
+
+  // askhost-web killed (kill -9) and started again on the same port: the page reconnects by itself,
+  // with the cookie it had, shows the question that still waits, and a tap answers it.
+  async real_restart(s) {
+    const reply = s.server.mcpAsk([REAL_DATABASE], 'codex-mcp-client');
+    await s.askButton(REAL_DATABASE.question).waitFor();
+    const cookie = async () => (await s.context.cookies()).find((c) => c.name === 'askhost_web');
+    const before = await cookie();
+    assert.ok(before, 'the page has its cookie');
+    await s.server.restartWeb();
+    await s.page.locator('#conn.reconnecting', { hasText: 'Reconnecting…' }).waitFor().catch(() => log('(reconnected before it was seen)'));
+    await s.page.locator('#conn.open', { hasText: 'Connected' }).waitFor();
+    const item = s.askButton(REAL_DATABASE.question);
+    await item.waitFor();
+    await s.notReloaded();
+    assert.equal((await cookie()).value, before.value, 'the same cookie');
+    await s.shot('after-restart');
+    await s.tap(item, 'the question, after the restart');
+    await s.tap(s.option('PostgreSQL'), 'PostgreSQL');
+    const r = await reply;
+    const text = r.result.content.map((c) => c.text).join('');
+    assert.match(text, /"Which database should we use\?"="PostgreSQL/, `the agent's tool result: ${text}`);
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+  },
+
   // A desktop: the keys of docs/dialog.md, no mouse. Tab to the question, Enter opens it, j moves,
   // n writes the note, Enter picks, typing and Enter answer the free text, Enter submits; Esc cancels.
   async keyboard(s) {
@@ -671,7 +976,8 @@ const scenarios = {
   },
 };
 
-const REAL = new Set(['real_mcp']);
+const REAL = new Set(['real_mcp', 'real_native', 'real_elsewhere', 'real_queue', 'real_hook', 'real_claude', 'real_restart']);
+const NETNS = new Set(['real_claude']);
 const OPTIONS = { notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true } };
 
 async function main() {
@@ -685,17 +991,22 @@ async function main() {
     console.error(`usage: e2e.js SCENARIO | --list (one of: ${Object.keys(scenarios).join(', ')})`);
     return 2;
   }
-  if (!fs.existsSync(CHROMIUM)) {
-    console.log(`SKIP: no Chromium at ${CHROMIUM} (./dev vscode-setup installs it)`);
-    return SKIP;
-  }
-  if (!fs.existsSync(PLAYWRIGHT)) {
-    console.log('SKIP: playwright-core is not installed in editor-bridges/vscode/node_modules (./dev vscode-setup)');
+  const lacking = missingBrowser();
+  if (lacking.length) {
+    console.log(`SKIP: missing ${lacking.join(', ')}: run ./dev vscode-setup`);
     return SKIP;
   }
   if (REAL.has(arg) && !hasWeb()) {
     console.log(`SKIP: ${ASKHOST} has no \`askhost web\` (the server side of issue 30 is not in this build)`);
     return SKIP;
+  }
+  // A real agent CLI runs where only loopback exists, when the machine allows it (as tests/e2e).
+  if (NETNS.has(arg) && !process.env.ASKHOST_E2E_NETNS && spawnSync('unshare', ['-rn', 'ip', 'link', 'set', 'lo', 'up']).status === 0) {
+    const r = spawnSync('unshare', ['-rn', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', process.execPath, __filename, arg], {
+      stdio: 'inherit',
+      env: { ...process.env, ASKHOST_E2E_NETNS: '1' },
+    });
+    return r.status === null ? 1 : r.status;
   }
   const s = new Session(arg, REAL.has(arg));
   try {
@@ -705,12 +1016,16 @@ async function main() {
     log('PASS');
     return 0;
   } catch (e) {
+    if (e instanceof SkipScenario) {
+      console.log(`SKIP: ${e.message}`);
+      return SKIP;
+    }
     log('FAIL', e && e.stack ? e.stack : e);
     if (s.problems.length) log('page problems:', s.problems.join('\n'));
     if (s.page) await s.shot('failure').catch(() => {});
     return 1;
   } finally {
-    await s.stop().catch(() => {});
+    await s.stop().catch((e) => log(`cleaning up: ${e.stack || e}`));
   }
 }
 

@@ -1,4 +1,4 @@
--- :AskHost start {agent argv} | prompt {text} | stop | log | pending
+-- :AskHost start {agent argv} | prompt {text} | stop | log | pending | web
 if vim.fn.exists(':AskHost') == 2 then
   return
 end

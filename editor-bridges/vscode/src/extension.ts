@@ -1,10 +1,23 @@
 // The extension's entry point: commands, settings, the status bar item and the output channel,
 // wired to one `askhost --stdio` process (started on the first Start Agent) and the question panel.
+import { execFile } from 'child_process';
 import * as vscode from 'vscode';
 import { AskState, AskhostClient, AskhostError } from './client';
 import { locateAskhost, splitCommandLine } from './cmdline';
 import { QuestionPanel } from './panel';
 import { questionsWaitingText } from './status';
+
+/** `askhost web --url`: the page's address with its token, or an error saying why there is none. */
+export function webUrl(askhostPath: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(askhostPath, ['web', '--url'], { env, timeout: 30000 }, (err, stdout, stderr) => {
+      const url = stdout.trim().split('\n')[0] ?? '';
+      if (!err && url) return resolve(url);
+      const why = stderr.trim().replace(/^askhost web: /, '') || (err ? err.message : 'askhost web --url printed nothing');
+      reject(new AskhostError(`${why}. Start it with \`askhost web\` (docs/web.md).`));
+    });
+  });
+}
 
 const RECENT_KEY = 'askhost.recentCommands';
 const MAX_RECENT = 10;
@@ -43,6 +56,7 @@ class Controller implements vscode.Disposable {
     reg('askhost.stopAgent', () => this.stopAgent());
     reg('askhost.showOutput', () => this.output.show(true));
     reg('askhost.showQuestions', () => this.showQuestions());
+    reg('askhost.showWebUrl', () => this.showWebUrl());
     this.disposables.push(this.panel.onDidChange(() => this.updateStatus()));
     this.disposables.push(
       vscode.workspace.onDidChangeWorkspaceFolders((e) =>
@@ -88,6 +102,22 @@ class Controller implements vscode.Disposable {
 
   // ---------------------------------------------------------------- askhost
 
+  /** The askhost program to run, or an error that says how to give one. */
+  private askhostPath(): string {
+    const found = locateAskhost({
+      setting: this.config().get<string>('path', ''),
+      pathEnv: process.env.PATH,
+      workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+      extensionPath: this.context.extensionUri.fsPath,
+    });
+    if (!found) {
+      throw new AskhostError(
+        "cannot find the askhost program: set 'askhost.path', put askhost on PATH, or install the askhost .vsix for your platform (it carries the program)",
+      );
+    }
+    return found;
+  }
+
   private async ensureClient(): Promise<AskhostClient> {
     const timeout = Math.max(0, Math.floor(this.config().get<number>('timeout', 0) ?? 0));
     const args = timeout > 0 ? ['--timeout', String(timeout)] : [];
@@ -99,17 +129,7 @@ class Controller implements vscode.Disposable {
     }
     if (this.client?.running) return this.client;
     if (this.starting) return this.starting;
-    const askhostPath = locateAskhost({
-      setting: this.config().get<string>('path', ''),
-      pathEnv: process.env.PATH,
-      workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
-      extensionPath: this.context.extensionUri.fsPath,
-    });
-    if (!askhostPath) {
-      throw new AskhostError(
-        "cannot find the askhost program: set 'askhost.path', put askhost on PATH, or install the askhost .vsix for your platform (it carries the program)",
-      );
-    }
+    const askhostPath = this.askhostPath();
     const client: AskhostClient = new AskhostClient(
       {
         askhostPath,
@@ -260,6 +280,19 @@ class Controller implements vscode.Disposable {
     this.updateStatus();
     const how = e.signal !== null && e.signal !== undefined ? `signal ${e.signal}` : `exit code ${e.exitCode}`;
     void vscode.window.showInformationMessage(`The agent stopped (${how}).`);
+  }
+
+  /** The address of the askhost web that runs (`askhost web --url`, the token included), with a
+   * Copy action: to open the page on a phone. */
+  private async showWebUrl(): Promise<void> {
+    const url = await webUrl(this.askhostPath());
+    const choice = await vscode.window.showInformationMessage(
+      `askhost web: ${url} (it carries the token: whoever holds it can answer your agents)`,
+      'Copy',
+    );
+    if (choice !== 'Copy') return;
+    await vscode.env.clipboard.writeText(url);
+    void vscode.window.showInformationMessage('The askhost web address is on the clipboard.');
   }
 
   private showQuestions(): void {

@@ -1,8 +1,11 @@
 // The whole extension in a fake VS Code (test/fake-vscode.ts) against the real askhost and the
 // scripted agent: commands, settings, the status bar, the panel's messages, closing and withdrawing.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as readline from 'node:readline';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { FakeWebviewPanel, fake, fakeContext, install, nextMessage } from './fake-vscode';
 import { DATABASE, EXTENSION_ROOT, FEATURES, SERVICE, ask, askhostPath, received, receivedResponse, scriptedAgent, tempDir, waitFor } from './helpers';
@@ -54,6 +57,7 @@ describe('commands', () => {
       'askhost.sendPrompt',
       'askhost.showOutput',
       'askhost.showQuestions',
+      'askhost.showWebUrl',
       'askhost.startAgent',
       'askhost.stopAgent',
     ]);
@@ -65,6 +69,50 @@ describe('commands', () => {
     assert.deepEqual(Object.keys(pkg.contributes.configuration.properties).sort(), [
       'askhost.adapter', 'askhost.agentCommand', 'askhost.focusPanel', 'askhost.path', 'askhost.standingHost', 'askhost.timeout',
     ]);
+  });
+
+  test('Show Web Page Address: the URL of the askhost web that runs, with a Copy action', async () => {
+    // askhost web and this command in folders of their own (its token, its record in the registry).
+    const dir = tempDir('askhost-web-');
+    const xdg: Record<string, string> = { XDG_RUNTIME_DIR: 'run', XDG_STATE_HOME: 'state', XDG_CONFIG_HOME: 'config' };
+    const saved: Record<string, string | undefined> = {};
+    for (const [k, sub] of Object.entries(xdg)) {
+      saved[k] = process.env[k];
+      process.env[k] = path.join(dir, sub);
+      fs.mkdirSync(process.env[k]!, { mode: 0o700 });
+    }
+    try {
+      // None runs: an error that says so and how to start one; nothing is copied.
+      await fake.commands.get('askhost.showWebUrl')!();
+      const refused = await nextMessage((m) => m.kind === 'error');
+      assert.match(refused.message, /^askhost: no askhost web is running .*Start it with `askhost web`/);
+      assert.equal(fake.clipboard, '');
+
+      const web = spawn(askhostPath(), ['web', '--listen', '127.0.0.1:0'], { env: process.env, stdio: ['ignore', 'pipe', 'ignore'] });
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          readline.createInterface({ input: web.stdout! }).once('line', resolve);
+          web.once('exit', (code) => reject(new Error(`askhost web ended (${code})`)));
+        });
+        assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/\?token=./);
+        fake.respond = (m) => (m.items.includes('Copy') ? 'Copy' : undefined);
+        await fake.commands.get('askhost.showWebUrl')!();
+        const shown = fake.messages.find((m) => m.items.includes('Copy'));
+        assert.ok(shown, 'a message with a Copy action');
+        assert.equal(shown.kind, 'info');
+        assert.ok(shown.message.includes(url), `the URL with its token in: ${shown.message}`);
+        assert.equal(fake.clipboard, url);
+        await nextMessage((m) => m.message === 'The askhost web address is on the clipboard.');
+      } finally {
+        web.kill('SIGTERM');
+        if (web.exitCode === null && web.signalCode === null) await once(web, 'exit');
+      }
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
   });
 
   test('Start Agent: an option chosen in the panel reaches the agent; the status bar follows', async () => {

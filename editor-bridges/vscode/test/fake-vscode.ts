@@ -175,8 +175,11 @@ export const fake = {
   messageWaiters: [] as { match: (s: Shown) => boolean; resolve: (s: Shown) => void }[],
   /** Every time a panel took the keyboard focus (opened or revealed without preserveFocus). */
   focusTaken: [] as FakeWebviewPanel[],
+  /** What env.clipboard holds. */
+  clipboard: '',
   reset(): void {
     this.focusTaken = [];
+    this.clipboard = '';
     window.activeTextEditor = undefined;
     window.activeNotebookEditor = undefined;
     window.activeTerminal = undefined;
@@ -334,7 +337,18 @@ export function nextMessage(match: (s: Shown) => boolean, timeoutMs = 5000): Pro
   });
 }
 
-const api = { EventEmitter, Uri, ThemeColor, ThemeIcon, ViewColumn, StatusBarAlignment, window, commands, workspace };
+export const env = {
+  clipboard: {
+    async writeText(text: string) {
+      fake.clipboard = text;
+    },
+    async readText() {
+      return fake.clipboard;
+    },
+  },
+};
+
+const api = { EventEmitter, Uri, ThemeColor, ThemeIcon, ViewColumn, StatusBarAlignment, window, commands, workspace, env };
 
 let installed = false;
 export function install(): void {

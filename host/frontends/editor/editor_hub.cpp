@@ -158,6 +158,7 @@ private:
         caps_ = p.ask_caps;
         can_show_ = p.show_asks.value_or(can_show_);
         passive_ = p.passive && !primary_;  // the editor that started askhost is always a person
+        queued_ = passive_ && p.queued;     // only a viewer is shown the asks behind the one on screen
         reply({hub_.socket_path_});
         if (!folders_.empty() || primary_) workspace_changed();
     }
@@ -245,7 +246,7 @@ private:
         notify("ask/state", ask_state_params(hub_.broker_.pending()));
         if (can_show_) {
             showing_frontend_ = true;
-            if (passive_) hub_.broker_.add_viewer(*this);
+            if (passive_) hub_.broker_.add_viewer(*this, queued_);
             else hub_.broker_.add_frontend(*this);
         }
     }
@@ -327,7 +328,7 @@ private:
     bool primary_;
     RpcBinder<EditorClient> bind_;
     bool initialize_seen_ = false, initialized_ = false, shutdown_ = false, said_exit_ = false;
-    bool can_show_ = true, showing_frontend_ = false, passive_ = false;
+    bool can_show_ = true, showing_frontend_ = false, passive_ = false, queued_ = false;
     ClientAskCaps caps_;
     std::string client_name_ = "client";
     std::string client_version_;

@@ -23,7 +23,10 @@ json::Status from_json(const rapidjson::Value& v, InitializeParams& out, const P
     if (const auto* caps = o.member("capabilities")) {
         out.ask_caps = parse_client_caps(*caps);
         const Path caps_at = at.field("capabilities");
-        ObjectReader(*caps, caps_at).lenient("ask", out.show_asks).lenient("passive", out.passive);
+        ObjectReader(*caps, caps_at)
+            .lenient("ask", out.show_asks)
+            .lenient("passive", out.passive)
+            .lenient("queued", out.queued);
     }
     o.lenient("workspaceFolders", out.workspace_folders).lenient("rootUri", out.root_uri);
     return {};
@@ -107,6 +110,7 @@ void to_json(const InitializeParams& p, json::Writer& w) {
              [&](ObjectWriter& info) { info.field("name", p.client_name).field("version", p.client_version); });
     o.object("capabilities", [&](ObjectWriter& caps) {
         if (p.passive) caps.field("passive", true);
+        if (p.queued) caps.field("queued", true);
         if (p.show_asks == false) {
             caps.field("ask", false);
             return;

@@ -30,6 +30,7 @@ struct InitializeParams {
     ClientAskCaps ask_caps;
     std::optional<bool> show_asks;  // capabilities.ask as a boolean: false = never show questions
     bool passive = false;           // capabilities.passive: a viewer (askhost web), not a person here
+    bool queued = false;            // capabilities.queued: a viewer shown the queued asks too
     std::optional<std::vector<WorkspaceFolderParam>> workspace_folders;
     std::string root_uri;
 };

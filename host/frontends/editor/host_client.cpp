@@ -71,8 +71,8 @@ Status HostClient::connect() {
     InitializeParams hello;
     hello.client_name = client_name_;
     hello.client_version = ASKHOST_VERSION;
-    if (viewer) hello.passive = true;
-    else hello.show_asks = false;  // it asks; it shows nothing
+    if (viewer) hello.passive = hello.queued = true;  // askhost web lists every waiting ask
+    else hello.show_asks = false;                     // it asks; it shows nothing
     call<json::Ignored>(conn_->rpc(), "initialize", hello, [this, alive = alive_](const CallResult<json::Ignored>& r) {
         if (!r && *alive) log("the host refused: " + r.error().message);
     });

@@ -36,7 +36,8 @@ public:
 
     // Before connect(): a passive viewer (askhost web). It is shown every ask (ask/show requests
     // reach on_request; $/cancelRequest, ask/state and the rest reach on_notify) without counting as
-    // a person at the host: initialize says capabilities.passive (docs/protocol.md).
+    // a person at the host: initialize says capabilities.passive (docs/protocol.md), and
+    // capabilities.queued: the asks queued behind the one on screen are shown to it too.
     void view(RpcEndpoint::OnRequest on_request, RpcEndpoint::OnNotify on_notify);
 
     // Connects (once, again after the host went away); else why the host cannot be reached.

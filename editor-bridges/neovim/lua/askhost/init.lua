@@ -687,7 +687,58 @@ function M.split_args(line)
 end
 
 -- :AskHost {sub} {args}
-M.subcommands = { 'start', 'prompt', 'stop', 'log', 'pending' }
+-- ---------------------------------------------------------------- askhost web
+
+-- The address of the `askhost web` that runs (`askhost web --url`: the page's URL with its token),
+-- shown and put in the unnamed register, and in the clipboard register `+` when Neovim has a
+-- clipboard. callback(url) or callback(nil, why) when there is none.
+---@param callback? fun(url: string|nil, why: string|nil)
+function M.web_url(callback)
+  callback = callback or function() end
+  local bin, why_not = M.binary()
+  if not bin then
+    vim.notify('askhost: ' .. why_not, vim.log.levels.ERROR)
+    return callback(nil, why_not)
+  end
+  local out, err = {}, {}
+  local job = vim.fn.jobstart({ bin, 'web', '--url' }, {
+    stdout_buffered = true,
+    stderr_buffered = true,
+    on_stdout = function(_, data)
+      out = data
+    end,
+    on_stderr = function(_, data)
+      err = data
+    end,
+    on_exit = function(_, code)
+      vim.schedule(function()
+        local url = vim.trim(table.concat(out, '\n'))
+        if code ~= 0 or url == '' then
+          local why = vim.trim(table.concat(err, '\n'))
+          if why == '' then
+            why = 'askhost web --url exited with ' .. code
+          end
+          vim.notify(why .. ' (start it with `askhost web`)', vim.log.levels.ERROR)
+          return callback(nil, why)
+        end
+        vim.fn.setreg('"', url)
+        local where = 'the unnamed register'
+        if vim.fn.has('clipboard') == 1 and pcall(vim.fn.setreg, '+', url) then
+          where = 'the clipboard'
+        end
+        vim.notify('askhost web: ' .. url .. '\n(copied to ' .. where .. '; it carries the token: share it with no one)')
+        callback(url)
+      end)
+    end,
+  })
+  if job <= 0 then
+    local why = 'cannot run ' .. bin
+    vim.notify('askhost: ' .. why, vim.log.levels.ERROR)
+    callback(nil, why)
+  end
+end
+
+M.subcommands = { 'start', 'prompt', 'stop', 'log', 'pending', 'web' }
 
 ---@param args? string what follows :AskHost
 function M.command(args)
@@ -706,8 +757,10 @@ function M.command(args)
     M.open_log()
   elseif sub == 'pending' then
     M.show_pending()
+  elseif sub == 'web' then
+    M.web_url()
   else
-    vim.notify('askhost: usage: :AskHost start {agent argv} | prompt {text} | stop | log | pending', vim.log.levels.ERROR)
+    vim.notify('askhost: usage: :AskHost start {agent argv} | prompt {text} | stop | log | pending | web', vim.log.levels.ERROR)
   end
 end
 

@@ -18,7 +18,7 @@ let snapshots = 0;
 // ------------------------------------------------------------------ words
 const REMOVED_WORDS = {
     answered: 'was answered elsewhere',
-    withdrawn: 'was withdrawn by its agent',
+    withdrawn: 'was answered elsewhere or withdrawn',
     'host-gone': 'is gone: its askhost ended',
 };
 function agentName(a) {

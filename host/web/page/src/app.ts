@@ -50,7 +50,7 @@ let snapshots = 0;
 
 const REMOVED_WORDS: Record<string, string> = {
   answered: 'was answered elsewhere',
-  withdrawn: 'was withdrawn by its agent',
+  withdrawn: 'was answered elsewhere or withdrawn',
   'host-gone': 'is gone: its askhost ended',
 };
 
