@@ -106,8 +106,6 @@ std::vector<Frontend*> Broker::targets() const {
 
 AskTicket Broker::ask(Ask ask, Reply reply) { return AskTicket(enqueue(std::move(ask), std::move(reply))); }
 
-std::string Broker::submit(Ask ask, Reply reply) { return enqueue(std::move(ask), std::move(reply))->id; }
-
 std::shared_ptr<AskSlot> Broker::enqueue(Ask ask, Reply reply) {
     auto e = std::make_shared<Entry>();
     ask.id = "ask-" + std::to_string(next_id_++);
@@ -150,20 +148,26 @@ void Broker::show_head() {
     }
 }
 
-void Broker::finish(const std::string& id, Outcome outcome, Frontend* from) {
+std::shared_ptr<Broker::Entry> Broker::take(const std::string& id) {
     auto it = std::find_if(queue_.begin(), queue_.end(), [&](const auto& e) { return e->ask.id == id; });
-    if (it == queue_.end()) return;  // already decided: the first answer won
+    if (it == queue_.end()) return nullptr;
     auto entry = *it;
     queue_.erase(it);
     if (entry->timer) entry->timer->cancel();
+    entry->slot->withdraw = nullptr;  // it has left the queue: nothing to take back any more
+    return entry;
+}
+
+void Broker::finish(const std::string& id, Outcome outcome, Frontend* from) {
+    auto entry = take(id);
+    if (!entry) return;  // already decided: the first answer won
     // Everyone else who shows it closes it.
     for (Frontend* f : entry->showing)
         if (f != from) f->withdraw(id);
     entry->showing.clear();
     if (shape_outcome) shape_outcome(entry->ask, outcome);
     if (on_outcome) on_outcome(entry->ask, outcome);
-    // The asker hears it on the next turn, never from inside submit or a frontend's done().
-    entry->slot->withdraw = nullptr;
+    // The asker hears it on the next turn, never from inside ask() or a frontend's done().
     deliver_later(io_, entry->slot, std::move(entry->reply), std::move(outcome));
     if (on_state) on_state();
     // Show the next ask after this turn, so a frontend's done() returns before it is reused.
@@ -171,13 +175,9 @@ void Broker::finish(const std::string& id, Outcome outcome, Frontend* from) {
 }
 
 void Broker::withdraw(const std::string& id) {
-    auto it = std::find_if(queue_.begin(), queue_.end(), [&](const auto& e) { return e->ask.id == id; });
-    if (it == queue_.end()) return;
-    auto entry = *it;
-    queue_.erase(it);
-    if (entry->timer) entry->timer->cancel();
+    auto entry = take(id);
+    if (!entry) return;
     entry->slot->open = false;  // no reply
-    entry->slot->withdraw = nullptr;
     for (Frontend* f : entry->showing) f->withdraw(id);
     if (on_withdrawn) on_withdrawn(entry->ask);
     if (on_state) on_state();

@@ -43,8 +43,6 @@ public:
     // Queue an ask (its id is assigned here). `reply` runs exactly once, on a later turn of the
     // loop (never from inside this call), unless the ask is withdrawn or its ticket cancelled first.
     AskTicket ask(Ask ask, Reply reply);
-    // The same, for an asker that keeps the id and withdraws by it.
-    std::string submit(Ask ask, Reply reply);
     // The agent no longer wants an answer: close it everywhere, no reply.
     void withdraw(const std::string& id);
     // Close every pending ask without a reply (the agent exited: nobody is left to answer).
@@ -67,6 +65,8 @@ public:
 private:
     struct Entry;
     std::shared_ptr<AskSlot> enqueue(Ask ask, Reply reply);
+    // Takes an ask out of the queue (its timer stopped, nothing left to withdraw): null if it is gone.
+    std::shared_ptr<Entry> take(const std::string& id);
     void show_head();
     void show_to(Entry& head, Frontend& f);
     void show_queued(const std::shared_ptr<Entry>& e);

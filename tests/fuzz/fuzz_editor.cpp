@@ -66,8 +66,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ask.questions.push_back(
         {"Which database?", "Database", {{"PostgreSQL", "", std::nullopt}, {"SQLite", "", std::nullopt}}, false});
     ask.questions.push_back({"Name?", "", {}, false});
-    broker.submit(ask, [&](Outcome) { ++outcomes; });
-    broker.submit(ask, [&](Outcome) { ++outcomes; });
+    // Held to the end, so the asks wait whatever the client does.
+    const AskTicket first = broker.ask(ask, [&](Outcome) { ++outcomes; });
+    const AskTicket second = broker.ask(ask, [&](Outcome) { ++outcomes; });
 
     const bool primary = size > 0 && (data[0] & 2);
     bool exited = false;

@@ -39,8 +39,12 @@ struct TwoFrontends {
 
 BOOST_FIXTURE_TEST_CASE(asks_are_shown_one_at_a_time_in_arrival_order, OneFrontend) {
     std::vector<std::string> replies;
-    auto id1 = b.submit(make_ask("one"), [&](Outcome o) { replies.push_back("1:" + o.answers.at(0).values.at(0)); });
-    auto id2 = b.submit(make_ask("two"), [&](Outcome o) { replies.push_back("2:" + o.answers.at(0).values.at(0)); });
+    const AskTicket id1_ticket =
+        b.ask(make_ask("one"), [&](Outcome o) { replies.push_back("1:" + o.answers.at(0).values.at(0)); });
+    const std::string id1 = id1_ticket.id();
+    const AskTicket id2_ticket =
+        b.ask(make_ask("two"), [&](Outcome o) { replies.push_back("2:" + o.answers.at(0).values.at(0)); });
+    const std::string id2 = id2_ticket.id();
     BOOST_TEST(f.shown == std::vector<std::string>{id1});
     BOOST_TEST(b.pending().size() == 2u);
     f.answer(id1, answer_with("one", "a"));
@@ -54,10 +58,11 @@ BOOST_FIXTURE_TEST_CASE(asks_are_shown_one_at_a_time_in_arrival_order, OneFronte
 
 BOOST_FIXTURE_TEST_CASE(first_answer_wins_and_the_others_are_withdrawn, TwoFrontends) {
     int replies = 0;
-    auto id = b.submit(make_ask("q"), [&](Outcome o) {
+    const AskTicket id_ticket = b.ask(make_ask("q"), [&](Outcome o) {
         ++replies;
         BOOST_TEST(o.answers.at(0).values.at(0) == "from-2");
     });
+    const std::string id = id_ticket.id();
     BOOST_TEST(f1.shown.size() == 1u);
     BOOST_TEST(f2.shown.size() == 1u);
     auto late = std::move(f1.open.at(id));
@@ -73,7 +78,8 @@ BOOST_FIXTURE_TEST_CASE(state_hook_sees_waiting_then_idle_and_the_reply_comes_on
     std::vector<std::string> events;
     b.on_state = [&] { events.push_back(b.waiting() ? "waiting" : "idle"); };
     b.on_outcome = [&](const Ask&, const Outcome&) { events.push_back("journal"); };
-    auto id = b.submit(make_ask("q"), [&](Outcome) { events.push_back("reply"); });
+    const AskTicket id_ticket = b.ask(make_ask("q"), [&](Outcome) { events.push_back("reply"); });
+    const std::string id = id_ticket.id();
     f.answer(id, Outcome::cancelled());
     BOOST_TEST(events == (std::vector<std::string>{"waiting", "journal", "idle"}));
     next_turn(io);
@@ -82,7 +88,7 @@ BOOST_FIXTURE_TEST_CASE(state_hook_sees_waiting_then_idle_and_the_reply_comes_on
 
 BOOST_FIXTURE_TEST_CASE(a_vanished_frontend_gives_connection_lost, OneFrontend) {
     std::optional<OutcomeKind> got;
-    b.submit(make_ask("q"), [&](Outcome o) { got = o.kind; });
+    const AskTicket held5 = b.ask(make_ask("q"), [&](Outcome o) { got = o.kind; });
     b.remove_frontend(f, true);
     next_turn(io);
     BOOST_REQUIRE(got);
@@ -91,7 +97,8 @@ BOOST_FIXTURE_TEST_CASE(a_vanished_frontend_gives_connection_lost, OneFrontend) 
 
 BOOST_FIXTURE_TEST_CASE(a_vanished_frontend_is_no_loss_while_another_still_shows_the_ask, TwoFrontends) {
     std::optional<Outcome> got;
-    auto id = b.submit(make_ask("q"), [&](Outcome o) { got = std::move(o); });
+    const AskTicket id_ticket = b.ask(make_ask("q"), [&](Outcome o) { got = std::move(o); });
+    const std::string id = id_ticket.id();
     b.remove_frontend(f1, true);
     next_turn(io);
     BOOST_TEST(!got);
@@ -104,7 +111,8 @@ BOOST_FIXTURE_TEST_CASE(a_vanished_frontend_is_no_loss_while_another_still_shows
 BOOST_FIXTURE_TEST_CASE(timeout_gives_a_typed_timed_out_outcome, OneFrontend) {
     b.set_timeout(std::chrono::milliseconds(10));
     std::optional<OutcomeKind> got;
-    auto id = b.submit(make_ask("q"), [&](Outcome o) { got = o.kind; });
+    const AskTicket id_ticket = b.ask(make_ask("q"), [&](Outcome o) { got = o.kind; });
+    const std::string id = id_ticket.id();
     io.run_for(std::chrono::seconds(2));
     BOOST_REQUIRE(got);
     BOOST_TEST(static_cast<int>(*got) == static_cast<int>(OutcomeKind::TimedOut));
@@ -116,7 +124,7 @@ BOOST_AUTO_TEST_CASE(fallback_is_used_only_when_nobody_is_attached) {
     Broker b(io);
     FakeFrontend fallback("pending-file"), person("terminal");
     b.set_fallback(&fallback);
-    b.submit(make_ask("q"), [](Outcome) {});
+    const AskTicket held8 = b.ask(make_ask("q"), [](Outcome) {});
     BOOST_TEST(fallback.shown.size() == 1u);
     // A person attaches: the ask moves to them.
     b.add_frontend(person);
@@ -128,7 +136,8 @@ BOOST_AUTO_TEST_CASE(asks_wait_until_a_frontend_attaches) {
     boost::asio::io_context io;
     Broker b(io);
     FakeFrontend f("late");
-    auto id = b.submit(make_ask("q"), [](Outcome) {});
+    const AskTicket id_ticket = b.ask(make_ask("q"), [](Outcome) {});
+    const std::string id = id_ticket.id();
     BOOST_TEST(b.waiting());
     b.add_frontend(f);
     BOOST_TEST(f.shown == std::vector<std::string>{id});
@@ -136,7 +145,8 @@ BOOST_AUTO_TEST_CASE(asks_wait_until_a_frontend_attaches) {
 
 BOOST_FIXTURE_TEST_CASE(withdraw_closes_everywhere_without_reply, OneFrontend) {
     bool replied = false;
-    auto id = b.submit(make_ask("q"), [&](Outcome) { replied = true; });
+    const AskTicket id_ticket = b.ask(make_ask("q"), [&](Outcome) { replied = true; });
+    const std::string id = id_ticket.id();
     b.withdraw(id);
     next_turn(io);
     BOOST_TEST(!replied);
@@ -154,8 +164,8 @@ BOOST_AUTO_TEST_CASE(a_frontend_answering_inside_show_does_not_break_the_queue) 
     Broker b(io);
     b.add_frontend(instant);
     std::vector<std::string> files;
-    b.submit(make_ask("a"), [&](Outcome o) { files.push_back(o.pending_file); });
-    b.submit(make_ask("b"), [&](Outcome o) { files.push_back(o.pending_file); });
+    const AskTicket held11 = b.ask(make_ask("a"), [&](Outcome o) { files.push_back(o.pending_file); });
+    const AskTicket held12 = b.ask(make_ask("b"), [&](Outcome o) { files.push_back(o.pending_file); });
     next_turn(io);
     BOOST_TEST(files == (std::vector<std::string>{"/tmp/p-ask-1", "/tmp/p-ask-2"}));
 }
@@ -172,7 +182,7 @@ BOOST_AUTO_TEST_CASE(a_viewer_sees_every_ask_but_the_fallback_still_answers) {
     b.set_fallback(&instant);
     b.add_viewer(viewer);
     std::string file;
-    b.submit(make_ask("q"), [&](Outcome o) { file = o.pending_file; });
+    const AskTicket held13 = b.ask(make_ask("q"), [&](Outcome o) { file = o.pending_file; });
     next_turn(io);
     // Nobody counts as a person here: the fallback answers, before the viewer is shown anything.
     BOOST_TEST(file == "/tmp/p-ask-1");
@@ -184,12 +194,13 @@ BOOST_AUTO_TEST_CASE(a_viewer_is_shown_a_waiting_ask_and_its_answer_wins) {
     Broker b(io);
     FakeFrontend viewer("web"), person("terminal");
     std::string got;
-    auto id = b.submit(make_ask("q"), [&](Outcome o) { got = o.answers.at(0).values.at(0); });
+    const AskTicket id_ticket = b.ask(make_ask("q"), [&](Outcome o) { got = o.answers.at(0).values.at(0); });
+    const std::string id = id_ticket.id();
     b.add_viewer(viewer);
     BOOST_TEST(viewer.shown == std::vector<std::string>{id});
     // A person who comes later is shown it too (once), and the viewer's answer closes it there.
     b.add_frontend(person);
-    b.submit(make_ask("r"), [](Outcome) {});
+    const AskTicket held15 = b.ask(make_ask("r"), [](Outcome) {});
     BOOST_TEST(person.shown == std::vector<std::string>{id});
     BOOST_TEST(viewer.shown == std::vector<std::string>{id});
     viewer.answer(id, answer_with("q", "from-web"));
@@ -211,14 +222,17 @@ BOOST_AUTO_TEST_CASE(a_queued_viewer_is_shown_every_waiting_ask_and_may_answer_a
     auto reply = [&](const char* n) {
         return [&, n](Outcome o) { replies.push_back(n + o.answers.at(0).values.at(0)); };
     };
-    auto id1 = b.submit(make_ask("one"), reply("1:"));
-    auto id2 = b.submit(make_ask("two"), reply("2:"));
+    const AskTicket id1_ticket = b.ask(make_ask("one"), reply("1:"));
+    const std::string id1 = id1_ticket.id();
+    const AskTicket id2_ticket = b.ask(make_ask("two"), reply("2:"));
+    const std::string id2 = id2_ticket.id();
     // Joining: the head and the ask behind it, oldest first; the person still sees only the head.
     b.add_viewer(viewer, true);
     BOOST_TEST(viewer.shown == (std::vector<std::string>{id1, id2}));
     BOOST_TEST(person.shown == std::vector<std::string>{id1});
     // A later ask reaches it at once, queued behind the others.
-    auto id3 = b.submit(make_ask("three"), reply("3:"));
+    const AskTicket id3_ticket = b.ask(make_ask("three"), reply("3:"));
+    const std::string id3 = id3_ticket.id();
     BOOST_TEST(viewer.shown == (std::vector<std::string>{id1, id2, id3}));
     // It answers the second while the first stays on the person's screen.
     viewer.answer(id2, answer_with("two", "from-web"));
@@ -247,8 +261,10 @@ BOOST_AUTO_TEST_CASE(a_viewer_not_queued_and_a_queued_one_that_leaves_change_not
     b.add_frontend(person);
     b.add_viewer(plain);
     b.add_viewer(queued, true);
-    auto id1 = b.submit(make_ask("one"), [](Outcome) {});
-    auto id2 = b.submit(make_ask("two"), [](Outcome) {});
+    const AskTicket id1_ticket = b.ask(make_ask("one"), [](Outcome) {});
+    const std::string id1 = id1_ticket.id();
+    const AskTicket id2_ticket = b.ask(make_ask("two"), [](Outcome) {});
+    const std::string id2 = id2_ticket.id();
     BOOST_TEST(plain.shown == std::vector<std::string>{id1});
     BOOST_TEST(queued.shown == (std::vector<std::string>{id1, id2}));
     b.remove_frontend(queued, false);

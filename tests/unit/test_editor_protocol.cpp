@@ -161,13 +161,13 @@ BOOST_AUTO_TEST_CASE(ask_show_round_trip_with_an_answer) {
     ed.initialize();
     ed.next("ask/state");
     std::optional<Outcome> outcome;
-    const std::string ask_id = ed.broker.submit(database_ask(), [&](Outcome o) { outcome = std::move(o); });
+    const AskTicket ticket = ed.broker.ask(database_ask(), [&](Outcome o) { outcome = std::move(o); });
 
     Message waiting = ed.next("ask/state");
     BOOST_TEST(waiting.str({"params", "state"}) == "waiting");
     BOOST_TEST(waiting["params"]["pending"].Size() == 1u);
     Message show = ed.next("ask/show");
-    BOOST_TEST(show.str({"params", "id"}) == ask_id);
+    BOOST_TEST(show.str({"params", "id"}) == ticket.id());
     BOOST_TEST(show.str({"params", "agent"}) == "demo-agent");
     BOOST_TEST(show.str({"params", "questions"}) == "");  // an array, not a string
     BOOST_TEST(show["params"]["questions"][0]["options"][1]["label"].GetString() == std::string("SQLite"));
@@ -191,7 +191,7 @@ BOOST_AUTO_TEST_CASE(the_first_answer_wins_and_the_other_client_is_told) {
     TestClient attach(ed, false);
     attach.initialize(R"({"clientInfo":{"name":"askhost attach"}})");
     std::optional<Outcome> outcome;
-    ed.broker.submit(database_ask(), [&](Outcome o) { outcome = std::move(o); });
+    const AskTicket ticket = ed.broker.ask(database_ask(), [&](Outcome o) { outcome = std::move(o); });
     Message shown_here = ed.next("ask/show");
     Message shown_there = attach.next("ask/show");
     attach.respond(
@@ -219,7 +219,7 @@ BOOST_AUTO_TEST_CASE(a_socket_client_leaving_is_no_answer_and_one_that_shows_not
     TestClient status_line(ed, false);
     status_line.initialize(R"({"clientInfo":{"name":"status"},"capabilities":{"ask":false}})");
     bool ended = false;
-    ed.broker.submit(database_ask(), [&](Outcome) { ended = true; });
+    const AskTicket ticket = ed.broker.ask(database_ask(), [&](Outcome) { ended = true; });
     ed.next("ask/show");
     attach.next("ask/show");
     attach.close();
@@ -241,7 +241,7 @@ Outcome outcome_of_reply(const std::function<std::string(const std::string& id_j
     TestEditor ed;
     ed.initialize();
     std::optional<Outcome> outcome;
-    ed.broker.submit(database_ask(), [&](Outcome o) { outcome = std::move(o); });
+    const AskTicket ticket = ed.broker.ask(database_ask(), [&](Outcome o) { outcome = std::move(o); });
     Message show = ed.next("ask/show");
     ed.send(reply(show.id_json()));
     ed.next("ask/state");
@@ -271,12 +271,12 @@ BOOST_AUTO_TEST_CASE(a_withdrawn_ask_is_cancelled_with_the_show_requests_id) {
     TestEditor ed;
     ed.initialize();
     bool answered = false;
-    const std::string ask_id = ed.broker.submit(database_ask(), [&](Outcome) { answered = true; });
+    const AskTicket ticket = ed.broker.ask(database_ask(), [&](Outcome) { answered = true; });
     Message show = ed.next("ask/show");
-    ed.broker.withdraw(ask_id);
+    ed.broker.withdraw(ticket.id());
     Message cancel = ed.next("$/cancelRequest");
     BOOST_TEST(to_json(cancel["params"]["id"]) == show.id_json());
-    BOOST_TEST(cancel.str({"params", "askId"}) == ask_id);
+    BOOST_TEST(cancel.str({"params", "askId"}) == ticket.id());
     // A reply after the cancel is dropped.
     ed.respond(show, R"({"answered":false,"cancelled":true})");
     ed.settle();
@@ -348,7 +348,7 @@ BOOST_AUTO_TEST_CASE(the_editor_going_away_mid_question_is_connection_lost) {
     TestEditor ed;
     ed.initialize();
     std::optional<Outcome> outcome;
-    ed.broker.submit(database_ask(), [&](Outcome o) { outcome = std::move(o); });
+    const AskTicket ticket = ed.broker.ask(database_ask(), [&](Outcome o) { outcome = std::move(o); });
     ed.next("ask/show");
     ed.close();
     ed.settle();
@@ -427,7 +427,7 @@ BOOST_AUTO_TEST_CASE(a_client_without_multi_select_or_previews_gets_plain_lists)
     ask.questions.push_back(
         {"Which features?", "Features", {{"Auth", "", "<b>auth</b>"}, {"REST", "", std::nullopt}}, true});
     std::optional<Outcome> outcome;
-    ed.broker.submit(ask, [&](Outcome o) { outcome = std::move(o); });
+    const AskTicket ticket = ed.broker.ask(ask, [&](Outcome o) { outcome = std::move(o); });
     Message show = ed.next("ask/show");
     const auto& q = show["params"]["questions"][0];
     BOOST_TEST(!q["multiSelect"].GetBool());

@@ -27,8 +27,8 @@ public:
         : hub_(hub), conn_(std::move(conn)), primary_(primary), bind_(conn_->rpc(), *this) {
         bind_protocol();
         if (primary_)
-            conn_->on_written = [this, alive = alive_] {
-                if (*alive && hub_.on_primary_written) hub_.on_primary_written();
+            conn_->on_written = [this, alive = lifetime_.token()] {
+                if (alive && hub_.on_primary_written) hub_.on_primary_written();
             };
         conn_->on_problem = [this](std::string_view p) {
             if (hub_.on_log) hub_.on_log(std::string(primary_ ? "editor" : "client") + ": " + std::string(p));
@@ -66,9 +66,9 @@ public:
         const std::string ask_id = ask.id;
         auto request = call<ClientOutcome>(
             conn_->rpc(), "ask/show", ShowAsk{ask, caps_},
-            [this, ask_id, done = std::move(done), alive = alive_](CallResult<ClientOutcome> shown) {
-                if (!*alive || conn_->closed()) return;  // gone: the broker hears it from on_closed
-                if (!open_.erase(ask_id)) return;        // withdrawn meanwhile: a late reply is dropped
+            [this, ask_id, done = std::move(done), alive = lifetime_.token()](CallResult<ClientOutcome> shown) {
+                if (!alive || conn_->closed()) return;  // gone: the broker hears it from on_closed
+                if (!open_.erase(ask_id)) return;       // withdrawn meanwhile: a late reply is dropped
                 if (shown) return done(std::move(shown->outcome));
                 const CallError& e = shown.error();
                 if (!e.unreadable())
@@ -197,15 +197,14 @@ private:
         ask.profile = p.profile;
         ask.route = p.route.empty() || p.route == "agent" ? "submit" : p.route;
         ask.cwd = p.cwd;
+        // The ticket is the ask: the outcome drops it, and so do $/cancelRequest and the client
+        // leaving (which withdraw the ask).
         const std::string request_id = reply.id_json();
-        submitted_[request_id] = {};
-        std::string ask_id =
-            hub_.broker_.submit(std::move(ask), [this, request_id, reply, alive = alive_](const Outcome& o) {
-                if (*alive) submitted_.erase(request_id);
+        submitted_[request_id] =
+            hub_.broker_.ask(std::move(ask), [this, request_id, reply, alive = lifetime_.token()](const Outcome& o) {
+                if (alive) submitted_.erase(request_id);
                 reply(o);
             });
-        auto it = submitted_.find(request_id);
-        if (it != submitted_.end()) it->second = ask_id;  // still waiting (not answered inside submit)
     }
 
     // The question parts of an ask/submit as one tool input. A part nested deeper than the model
@@ -231,7 +230,7 @@ private:
     void withdraw_submitted() {
         auto open = std::move(submitted_);
         submitted_.clear();
-        for (const auto& [request, ask_id] : open) hub_.broker_.withdraw(ask_id);
+        open.clear();  // each ticket withdraws its ask
     }
 
     void initialized(const json::Ignored&) {
@@ -273,9 +272,9 @@ private:
     void cancel_request(const CancelParams& p) {
         auto it = submitted_.find(p.id.json);
         if (it == submitted_.end()) return;
-        std::string ask_id = it->second;
+        auto ticket = std::move(it->second);
         submitted_.erase(it);
-        hub_.broker_.withdraw(ask_id);
+        ticket.cancel();
     }
 
     // LSP's workspaceFolders (or rootUri when they are absent): file:// folders only.
@@ -333,13 +332,13 @@ private:
     std::string client_name_ = "client";
     std::string client_version_;
     std::vector<WorkspaceFolder> folders_;
-    std::map<std::string, std::string> open_;       // ask id -> ask/show request id (JSON)
-    std::map<std::string, std::string> submitted_;  // ask/submit request id (JSON) -> ask id
+    std::map<std::string, std::string> open_;     // ask id -> ask/show request id (JSON)
+    std::map<std::string, AskTicket> submitted_;  // ask/submit request id (JSON) -> its ask
     std::size_t dropped_ = 0;
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    Lifetime lifetime_;
 
 public:
-    void mark_dead() { *alive_ = false; }
+    void mark_dead() { lifetime_.end(); }
     const std::vector<WorkspaceFolder>& folders() const { return folders_; }
     const std::string& client_name() const { return client_name_; }
     const std::string& client_version() const { return client_version_; }
@@ -352,7 +351,7 @@ EditorHub::EditorHub(boost::asio::io_context& io, Broker& broker, AgentControl& 
     : io_(io), broker_(broker), control_(control) {}
 
 EditorHub::~EditorHub() {
-    *alive_ = false;
+    lifetime_.end();
     for (auto& c : clients_) c->mark_dead();
 }
 
@@ -400,8 +399,8 @@ void EditorHub::state_changed() {
     state_dirty_ = true;
     if (state_posted_) return;
     state_posted_ = true;
-    boost::asio::post(io_, [this, a = alive_] {
-        if (!*a) return;
+    boost::asio::post(io_, [this, alive = lifetime_.token()] {
+        if (!alive) return;
         state_posted_ = false;
         flush_state();
     });

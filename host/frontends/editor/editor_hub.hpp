@@ -14,6 +14,7 @@
 #include "core/adapter.hpp"
 #include "core/agent_control.hpp"
 #include "core/broker.hpp"
+#include "core/lifetime.hpp"
 #include "frontends/editor/registry.hpp"
 #include "transport/connection.hpp"
 
@@ -67,7 +68,7 @@ private:
     std::vector<std::unique_ptr<EditorClient>> clients_;
     std::string socket_path_;
     bool state_posted_ = false, state_dirty_ = false;
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    Lifetime lifetime_;
 };
 
 }  // namespace askhost

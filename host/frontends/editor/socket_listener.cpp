@@ -61,7 +61,7 @@ SocketListener::SocketListener(boost::asio::io_context& io, OnClient on_client)
     : io_(io), on_client_(std::move(on_client)), acceptor_(io) {}
 
 SocketListener::~SocketListener() {
-    *alive_ = false;
+    lifetime_.end();
     boost::system::error_code ignored;
     acceptor_.close(ignored);
     if (!path_.empty()) ::unlink(path_.c_str());
@@ -97,31 +97,30 @@ Status SocketListener::listen() {
 }
 
 void SocketListener::accept() {
-    acceptor_.async_accept(
-        [this, a = alive_](const boost::system::error_code& ec, boost::asio::local::stream_protocol::socket sock) {
-            if (!*a) return;
-            if (ec) {
-                if (ec == boost::asio::error::operation_aborted) return;
-                if (on_log) on_log("socket accept failed: " + ec.message());
+    acceptor_.async_accept([this, alive = lifetime_.token()](const boost::system::error_code& ec,
+                                                             boost::asio::local::stream_protocol::socket sock) {
+        if (!alive) return;
+        if (ec) {
+            if (ec == boost::asio::error::operation_aborted) return;
+            if (on_log) on_log("socket accept failed: " + ec.message());
+        } else {
+            ucred cred{};
+            socklen_t len = sizeof cred;
+            int fd = sock.native_handle();
+            if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != ::geteuid()) {
+                if (on_log) on_log("refused a socket client of another user (uid " + std::to_string(cred.uid) + ")");
             } else {
-                ucred cred{};
-                socklen_t len = sizeof cred;
-                int fd = sock.native_handle();
-                if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != ::geteuid()) {
-                    if (on_log)
-                        on_log("refused a socket client of another user (uid " + std::to_string(cred.uid) + ")");
+                int in = sock.release();
+                int out = ::dup(in);
+                if (out < 0) {
+                    ::close(in);
                 } else {
-                    int in = sock.release();
-                    int out = ::dup(in);
-                    if (out < 0) {
-                        ::close(in);
-                    } else {
-                        on_client_(std::make_shared<Connection>(io_, in, out));
-                    }
+                    on_client_(std::make_shared<Connection>(io_, in, out));
                 }
             }
-            accept();
-        });
+        }
+        accept();
+    });
 }
 
 Result<int> connect_socket(const std::string& path) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/error.hpp"
+#include "core/lifetime.hpp"
 
 #include <functional>
 #include <memory>
@@ -40,7 +41,7 @@ private:
     OnClient on_client_;
     boost::asio::local::stream_protocol::acceptor acceptor_;
     std::string path_;
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    Lifetime lifetime_;
 };
 
 // Connects to a host's socket: the connected fd, or why not.
