@@ -93,7 +93,9 @@ public:
     };
 
     AskService(boost::asio::io_context& io, AskServiceOptions options);
-    ~AskService();  // withdraws every ask still open
+    // Ends its own host (what waits there is withdrawn) and its connections to hosts (which
+    // withdraw what was asked through them).
+    ~AskService();
     AskService(const AskService&) = delete;
     AskService& operator=(const AskService&) = delete;
 
