@@ -12,12 +12,15 @@
 //   rt_editor mcp -- CMD...      an MCP client: initialize, tools/list, tools/call
 //                                ask_user_question with answers; prints the seconds from start
 //                                to the call's result
+//   rt_editor mcpwarm N -- CMD... the same client after its first call: N more calls, one at a
+//                                time (after 50 for warm-up); prints "P50_US P99_US" per call
 // The answers are built from the questions (first option, or a typed text), with rapidjson.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -337,6 +340,50 @@ int mode_mcp(char** cmd) {
     return 0;
 }
 
+int mode_mcp_warm(long n, char** cmd) {
+    Child c = spawn(cmd);
+    Reader r(c.out);
+    std::string line;
+    auto call = [&](const std::string& msg, long id) {
+        write_all(c.in, msg + "\n");
+        if (id < 0) return true;
+        const std::string want = "\"id\":" + std::to_string(id) + ",";
+        const std::string last = "\"id\":" + std::to_string(id) + "}";
+        while (r.line(line))
+            if (line.find(want) != std::string::npos || line.find(last) != std::string::npos) return true;
+        return false;
+    };
+    auto tool_call = [](long id) {
+        return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+               R"(,"method":"tools/call","params":{"name":"ask_user_question","arguments":{"questions":[{"question":"Which database should we use?","header":"Database","options":[{"label":"PostgreSQL","description":"Relational"},{"label":"SQLite","description":"File-based"}],"multiSelect":false}],"answers":{"Which database should we use?":"SQLite"}}}})";
+    };
+    bool ok =
+        call(
+            R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"rt_editor","version":"1"}}})",
+            1) &&
+        call(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", -1) &&
+        call(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", 2);
+    std::vector<double> us;
+    const long warm = 50;
+    for (long i = 0; ok && i < warm + n; ++i) {
+        auto t0 = Clock::now();
+        ok = call(tool_call(3 + i), 3 + i) && line.find("SQLite") != std::string::npos;
+        if (i >= warm) us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+    }
+    ::close(c.in);
+    if (!ok) {
+        std::fprintf(stderr, "rt_editor mcpwarm: no result (last line: %s)\n", line.c_str());
+        ::kill(c.pid, SIGKILL);
+        wait_child(c);
+        return 1;
+    }
+    ::kill(c.pid, SIGTERM);
+    wait_child(c);
+    std::sort(us.begin(), us.end());
+    std::printf("%.2f %.2f\n", us[us.size() / 2], us[std::min(us.size() - 1, us.size() * 99 / 100)]);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -344,7 +391,7 @@ int main(int argc, char** argv) {
     int dash = 1;
     while (dash < argc && std::strcmp(argv[dash], "--") != 0) ++dash;
     if (argc < 2 || dash + 1 >= argc) {
-        std::fprintf(stderr, "usage: rt_editor rpc|direct|drain|raw|mcp|hold N -- CMD...\n");
+        std::fprintf(stderr, "usage: rt_editor rpc|direct|drain|raw|mcp|mcpwarm N|hold N -- CMD...\n");
         return 2;
     }
     char** cmd = argv + dash + 1;
@@ -354,6 +401,7 @@ int main(int argc, char** argv) {
     if (mode == "drain") return mode_drain(cmd, false);
     if (mode == "raw") return mode_drain(cmd, true);
     if (mode == "mcp") return mode_mcp(cmd);
+    if (mode == "mcpwarm" && argc > 2) return mode_mcp_warm(std::atol(argv[2]), cmd);
     if (mode == "hold" && argc > 2) return mode_hold(std::atol(argv[2]), cmd);
     std::fprintf(stderr, "rt_editor: unknown mode\n");
     return 2;

@@ -5,7 +5,8 @@ the table shows medians over the rounds and the ratios. `./dev bench` builds and
   round trip   a scripted agent asks, a scripted editor answers at once: through askhost, over a
                direct pipe (the physical floor), and through a vscode-jsonrpc relay in Node
   MCP          start -> initialize -> tools/list -> tools/call with answers -> result: askhost mcp
-               and the same tool on the official MCP TypeScript SDK
+               and the same tool on the official MCP TypeScript SDK; then the warm call: the same
+               tools/call again and again in one session
   output       an agent prints many lines; askhost forwards them as agent/output; against cat
   memory       askhost's peak RSS idle and with 1000 pending asks
   instructions askhost's own user-space instructions (valgrind's callgrind) per round trip, per MCP
@@ -153,6 +154,25 @@ class Bench:
                 ratio = f"askhost is {ms / base:.0f}x faster" if base and name != "askhost mcp" else ""
             print(f"  {name:32} {ms:10.2f} ms  {ratio}")
             self.rows.append(("MCP call", name, f"{ms:.2f} ms", "", ratio))
+        # Warm: the same client's next calls in one session, one at a time (the median of the
+        # rounds' p50 and p99).
+        warm = {name: [] for name, _ in programs}
+        for _ in range(max(3, self.args.rounds // 2)):
+            for name, argv in programs:
+                cmd = [self.editor, "mcpwarm", "1000"] + argv[2:]
+                p50, p99 = (float(x) for x in self.run(cmd).split())
+                warm[name].append((p50, p99))
+        print("\nMCP warm call: tools/call with answers -> result, in one session (p50, p99)")
+        base = statistics.median(p for p, _ in warm["askhost mcp"]) if "askhost mcp" in warm else None
+        for name, figures in warm.items():
+            p50 = statistics.median(p for p, _ in figures)
+            p99 = statistics.median(q for _, q in figures)
+            if name == self.base_name + " mcp":
+                ratio = self.vs(p50, base, lower_is_better=True)
+            else:
+                ratio = f"askhost is {p50 / base:.0f}x faster" if base and name != "askhost mcp" else ""
+            print(f"  {name:32} {p50:10.1f} {p99:10.1f} µs  {ratio}")
+            self.rows.append(("MCP warm call", name, f"{p50:.1f} µs", f"{p99:.1f} µs", ratio))
 
     # ---- output -------------------------------------------------------------------------------
     def output(self):

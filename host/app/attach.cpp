@@ -15,6 +15,7 @@
 #include "askhost_config.h"
 #include "frontends/editor/ask_json.hpp"
 #include "frontends/editor/editor_protocol.hpp"
+#include "frontends/editor/host_client.hpp"
 #include "frontends/editor/registry.hpp"
 #include "frontends/editor/socket_listener.hpp"
 #include "frontends/terminal_output.hpp"
@@ -182,18 +183,13 @@ int run_attach(const std::vector<std::string>& args) {
         io.stop();
     };
     conn->start();
-    InitializeParams hello;
-    hello.client_name = "askhost attach";
-    hello.client_version = ASKHOST_VERSION;
-    auto& rpc = conn->rpc();
-    call<json::Ignored>(rpc, "initialize", hello, [&](const CallResult<json::Ignored>& r) {
-        if (!r) {
-            write_all(2, "askhost attach: the host refused: " + r.error().message + "\n");
+    greet_host(conn->rpc(), "askhost attach", ClientRole::Person, [&](const Status& refused) {
+        if (refused) {
+            write_all(2, "askhost attach: the host refused: " + refused->message + "\n");
             code = 1;
             io.stop();
             return;
         }
-        rpc.notify("initialized", "{}");
         out.write(Stream::Stderr,
                   "askhost attach: attached to " + path + "; questions appear here (Ctrl-C to detach)\n");
     });

@@ -9,6 +9,7 @@
 #include "app/hosts_command.hpp"
 #include "app/store_commands.hpp"
 #include "core/fd_io.hpp"
+#include "core/self_path.hpp"
 #include "json/json_codec.hpp"
 #include "web/web_options.hpp"
 
@@ -115,9 +116,7 @@ int history_main(const std::vector<std::string>& args) {
 // askhost's memory): beside this one in a build, in ../libexec/askhost/ when installed. It reads
 // its command line with the same declaration (web/web_options.hpp).
 int web_main(const std::vector<std::string>& args) {
-    char self[4096];
-    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-    const std::string exe = n > 0 ? std::string(self, static_cast<std::size_t>(n)) : std::string();
+    const std::string exe = self_path();
     const std::string dir = exe.substr(0, exe.rfind('/') == std::string::npos ? 0 : exe.rfind('/'));
     const std::vector<std::string> places = {dir + "/askhost-web", dir + "/../libexec/askhost/askhost-web"};
     for (const auto& program : places) {

@@ -246,5 +246,8 @@ std::string to_text(const T& value) {
     to_json(value, w);
     return std::string(buf.GetString(), buf.GetSize());
 }
+// Raw text is its own JSON text: copied whole, not a byte at a time through a writer (askhost
+// mcp's tools/list result, 3.5 KB, in every session).
+inline std::string to_text(const RawJson& raw) { return raw.text; }
 
 }  // namespace askhost::json

@@ -2,8 +2,9 @@
 // --output-format stream-json --verbose --permission-prompt-tool stdio`): its own AskUserQuestion
 // arrives as a can_use_tool request and is answered with updatedInput.answers; other tools'
 // permission requests become Allow / Deny / Always questions unless --allow-tools decides.
+#include <algorithm>
+#include <iterator>
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -23,42 +24,49 @@
 namespace askhost {
 namespace {
 
+// Whether `word` is in `list` (the option tables below: a few dozen words, looked at once per argv
+// word; constant arrays, so nothing is built when askhost starts).
+template <std::size_t N>
+bool listed(const std::string_view (&list)[N], std::string_view word) {
+    return std::find(std::begin(list), std::end(list), word) != std::end(list);
+}
+
 using claude::kAskTool;
 
 // Claude Code's options, as its command line parser reads them: which take a value, which take
 // every following word. What is left is the prompt.
-const std::set<std::string> kValueFlags = {"--agent",
-                                           "--agents",
-                                           "--append-system-prompt",
-                                           "--append-system-prompt-file",
-                                           "--debug-file",
-                                           "--effort",
-                                           "--fallback-model",
-                                           "--input-format",
-                                           "--json-schema",
-                                           "--max-budget-usd",
-                                           "--max-turns",
-                                           "--model",
-                                           "-n",
-                                           "--name",
-                                           "--output-format",
-                                           "--permission-mode",
-                                           "--permission-prompt-tool",
-                                           "--plugin-dir",
-                                           "--plugin-url",
-                                           "--remote-control-session-name-prefix",
-                                           "--session-id",
-                                           "--setting-sources",
-                                           "--settings",
-                                           "--system-prompt",
-                                           "--system-prompt-file"};
-const std::set<std::string> kOptionalValueFlags = {
+constexpr std::string_view kValueFlags[] = {"--agent",
+                                            "--agents",
+                                            "--append-system-prompt",
+                                            "--append-system-prompt-file",
+                                            "--debug-file",
+                                            "--effort",
+                                            "--fallback-model",
+                                            "--input-format",
+                                            "--json-schema",
+                                            "--max-budget-usd",
+                                            "--max-turns",
+                                            "--model",
+                                            "-n",
+                                            "--name",
+                                            "--output-format",
+                                            "--permission-mode",
+                                            "--permission-prompt-tool",
+                                            "--plugin-dir",
+                                            "--plugin-url",
+                                            "--remote-control-session-name-prefix",
+                                            "--session-id",
+                                            "--setting-sources",
+                                            "--settings",
+                                            "--system-prompt",
+                                            "--system-prompt-file"};
+constexpr std::string_view kOptionalValueFlags[] = {
     "-d", "--debug", "--from-pr", "--prompt-suggestions", "--remote-control", "-r", "--resume", "-w", "--worktree"};
-const std::set<std::string> kListFlags = {"--add-dir", "--allowedTools",    "--allowed-tools",
-                                          "--betas",   "--disallowedTools", "--disallowed-tools",
-                                          "--file",    "--mcp-config",      "--tools"};
+constexpr std::string_view kListFlags[] = {"--add-dir", "--allowedTools",    "--allowed-tools",
+                                           "--betas",   "--disallowedTools", "--disallowed-tools",
+                                           "--file",    "--mcp-config",      "--tools"};
 // Ours to set: the control channel.
-const std::set<std::string> kReplacedFlags = {"--input-format", "--output-format", "--permission-prompt-tool"};
+constexpr std::string_view kReplacedFlags[] = {"--input-format", "--output-format", "--permission-prompt-tool"};
 
 }  // namespace
 
@@ -78,7 +86,7 @@ std::vector<std::string> claude_control_argv(const std::vector<std::string>& arg
             for (++i; i < argv.size(); ++i) words.push_back(argv[i]);
             break;
         }
-        if (kReplacedFlags.count(name)) {
+        if (listed(kReplacedFlags, name)) {
             if (!inline_value) ++i;
             continue;
         }
@@ -92,11 +100,11 @@ std::vector<std::string> claude_control_argv(const std::vector<std::string>& arg
             }
             continue;
         }
-        if (kValueFlags.count(a)) {
+        if (listed(kValueFlags, a)) {
             if (i + 1 < argv.size()) out.push_back(argv[++i]);
-        } else if (kOptionalValueFlags.count(a)) {
+        } else if (listed(kOptionalValueFlags, a)) {
             if (i + 1 < argv.size() && !argv[i + 1].empty() && argv[i + 1][0] != '-') out.push_back(argv[++i]);
-        } else if (kListFlags.count(a)) {
+        } else if (listed(kListFlags, a)) {
             while (i + 1 < argv.size() && !argv[i + 1].empty() && argv[i + 1][0] != '-') out.push_back(argv[++i]);
         }
     }

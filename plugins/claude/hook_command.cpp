@@ -25,11 +25,10 @@
 
 #include "claude_tools.hpp"
 #include "core/fd_io.hpp"
-#include "frontends/editor/host_client.hpp"
-#include "frontends/editor/host_core.hpp"
-#include "frontends/editor/registry.hpp"
+#include "core/self_path.hpp"
 #include "hook_reply.hpp"
 #include "json/json_access.hpp"
+#include "service/ask_service.hpp"
 #include "store/fs_util.hpp"
 #include "transport/jsonrpc.hpp"
 #include "transport/stdio.hpp"
@@ -45,7 +44,8 @@ constexpr cli::Option kOptions[] = {
 constexpr std::string_view kWords[] = {"install"};
 
 constexpr std::size_t kMaxInput = 8u << 20;
-void note(const std::string& m) { write_all(2, "askhost hook: " + m + "\n"); }
+void note_view(std::string_view m) { write_all(2, "askhost hook: " + std::string(m) + "\n"); }
+void note(const std::string& m) { note_view(m); }
 
 off_t file_size(const std::string& path) {
     struct stat st {};
@@ -74,76 +74,36 @@ int ask(const rapidjson::Value& hook) {
     if (!request.why.empty()) note(request.why);
     if (request.kind != HookRequest::Kind::Question && request.kind != HookRequest::Kind::Permission) return 0;
     const std::string& event = request.event;
-    const std::string& dir = request.ask.cwd;
-    const char* env_socket = std::getenv("ASKHOST_SOCKET");
-    auto found = find_host(dir, env_socket && *env_socket ? env_socket : "");
-    // Nobody to ask here: Claude's own dialog. A PermissionRequest runs beside that dialog, so it
-    // waits as a host of its own too: askhost status counts it, askhost attach --next answers it.
-    if (!found && event != "PermissionRequest") return 0;
-    const Ask& a = request.ask;
 
     boost::asio::io_context io;
+    // Nobody to ask in the workspace: Claude's own dialog. A PermissionRequest runs beside that
+    // dialog, so it waits as a host of its own too: askhost status counts it, askhost attach --next
+    // answers it.
+    const char* env_socket = std::getenv("ASKHOST_SOCKET");
+    AskService service(io, {.who = "askhost hook",
+                            .kind = "hook",
+                            .cwd = request.ask.cwd,
+                            .socket_hint = [env = std::string(env_socket ? env_socket : "")] { return env; },
+                            .alone = event == "PermissionRequest" ? Alone::Beside : Alone::Decline,
+                            .log = note_view});
     std::string printed;
     bool done = false;
-    std::function<void()> finish_writing;
-    auto on_outcome = [&](const Outcome& o) {
+    std::function<void()> finish_writing = [&] {
+        // The withdrawal or the last state reaches its peer before the process ends (2 s at most);
+        // what clients of our own host are still owed (ask/state) goes out first.
+        stop_when_written(io, [&] { return service.owed(); });
+    };
+    AskService::Asking asking = service.ask(request.ask, [&](const Outcome& o) {
         done = true;
         printed = hook_reply(request, o);
         // Clients of our own host hear the end (ask/state) before the process ends.
         boost::asio::post(io, [&] { finish_writing(); });
-    };
-    std::unique_ptr<HostClient> client;
-    NoAgentControl no_agent("askhost hook");
-    std::unique_ptr<HostCore> own;
-    AskTicket ticket;  // the ask in our own host
-    std::function<void()> cancel;
-    std::function<std::size_t()> queued;
-    if (found) {
-        client = std::make_unique<HostClient>(io, found->socket, "askhost hook");
-        client->on_log = [](std::string_view m) { note(std::string(m)); };
-        if (Status unreachable = client->connect()) {
-            note(unreachable->message);
-            return 0;
-        }
-        cancel = client->submit(a, Profile::Strict, on_outcome);
-        queued = [&] { return client->queued_bytes(); };
-        client->on_closed = [&] {
-            if (!done) {
-                done = true;
-                io.stop();
-            }
-        };
-    } else {
-        own = std::make_unique<HostCore>(io, no_agent);
-        own->on_log = [](std::string_view m) { note(std::string(m)); };
-        own->add_folder(dir);
-        // Claude's hooks get its terminal's TMUX and TMUX_PANE: askhost jump goes there.
-        const char* tmux_env = std::getenv("TMUX");
-        const char* tmux_pane = std::getenv("TMUX_PANE");
-        if (tmux_env && *tmux_env && tmux_pane && *tmux_pane) {
-            std::string server = tmux_env;
-            own->set_tmux(server.substr(0, server.find(',')), tmux_pane);
-        }
-        if (auto err = own->listen("hook")) {
-            note(err->message);
-            return 0;
-        }
-        ticket = own->broker().ask(a, on_outcome);
-        cancel = [&ticket] { ticket.cancel(); };
-        queued = [&] { return own->hub().queued_bytes(); };
-    }
-    finish_writing = [&] {
-        // The withdrawal or the last state reaches its peer before the process ends (2 s at most);
-        // what clients of our own host are still owed (ask/state) goes out first.
-        stop_when_written(io, [&] {
-            if (own) own->hub().flush_state();
-            return queued();
-        });
-    };
+    });
+    if (asking.where == AskService::Asking::Where::Nowhere) return 0;
     auto give_up = [&](const std::string& why_now) {
         if (done) return;
         done = true;
-        cancel();  // the question closes in the editor too
+        asking.withdraw();  // the question closes in the editor too
         if (!why_now.empty()) note(why_now);
         finish_writing();
     };
@@ -180,9 +140,7 @@ int ask(const rapidjson::Value& hook) {
 
 std::string self_command() {
     // `askhost hook` when the askhost on PATH is this one, else this binary's full path.
-    char buf[4096];
-    ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-    std::string self = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+    const std::string self = self_path();
     if (const char* path = std::getenv("PATH")) {
         std::string dirs = path;
         std::size_t start = 0;

@@ -1,5 +1,7 @@
 #include "mcp_server.hpp"
 
+#include <array>
+
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -45,13 +47,6 @@ constexpr std::string_view kInputSchema =
 "answers":{"type":"object","description":"Optional pre-supplied answers keyed by question text. Values may be a single string or an array of strings for multi-select questions."},
 "annotations":{"type":"object","description":"Optional per-question annotation data keyed by question text, such as selected preview text or free-form user notes."},
 "metadata":{"type":"object","additionalProperties":true,"description":"Optional metadata forwarded to the host with the question. Not displayed to the user.","properties":{"source":{"type":"string","description":"Optional identifier describing why this question was asked."}}}}})";
-
-std::string without_newlines(std::string_view s) {
-    std::string out;
-    for (char c : s)
-        if (c != '\n') out.push_back(c);
-    return out;
-}
 
 // A tools/call result: one text content block, then structuredContent when `structured` writes its
 // members, then isError. Every result of this tool has this shape.
@@ -122,36 +117,55 @@ std::string negotiate_version(std::string_view requested) {
 
 std::string_view tool_description() { return kDescription; }
 
-std::string tools_list_json() {
-    rapidjson::StringBuffer buf;
-    JsonWriter w(buf);
-    w.StartObject();
-    w.Key("tools");
-    w.StartArray();
-    w.StartObject();
-    w.Key("name");
-    w.String(kToolName.data(), static_cast<rapidjson::SizeType>(kToolName.size()));
-    w.Key("title");
-    w.String("Ask the user");
-    w.Key("description");
-    w.String(kDescription.data(), static_cast<rapidjson::SizeType>(kDescription.size()));
-    w.Key("inputSchema");
-    const std::string schema = without_newlines(kInputSchema);
-    w.RawValue(schema.data(), schema.size(), rapidjson::kObjectType);
-    w.Key("annotations");
-    w.StartObject();
-    w.Key("readOnlyHint");
-    w.Bool(true);
-    w.Key("destructiveHint");
-    w.Bool(false);
-    w.Key("openWorldHint");
-    w.Bool(false);
-    w.EndObject();
-    w.EndObject();
-    w.EndArray();
-    w.EndObject();
-    return std::string(buf.GetString(), buf.GetSize());
+namespace {
+
+// The tools/list result is the same text in every session: written here at compile time (the
+// description escaped, the schema's line breaks left out), so a session's start builds nothing.
+constexpr std::string_view kListHead = R"({"tools":[{"name":")";
+constexpr std::string_view kListTitle = R"(","title":"Ask the user","description":")";
+constexpr std::string_view kListSchema = R"(","inputSchema":)";
+constexpr std::string_view kListTail =
+    R"(,"annotations":{"readOnlyHint":true,"destructiveHint":false,"openWorldHint":false}}]})";
+
+// `put(c)` for each byte of the tools/list text; the description holds no control character but
+// line breaks.
+template <class Put>
+constexpr void write_tools_list(Put put) {
+    for (std::string_view part : {kListHead, kToolName, kListTitle}) {
+        for (char c : part) put(c);
+    }
+    for (char c : kDescription) {
+        if (c == '\n') {
+            put('\\');
+            put('n');
+            continue;
+        }
+        if (c == '"' || c == '\\') put('\\');
+        put(c);
+    }
+    for (char c : kListSchema) put(c);
+    for (char c : kInputSchema) {
+        if (c != '\n') put(c);
+    }
+    for (char c : kListTail) put(c);
 }
+
+constexpr std::size_t tools_list_size() {
+    std::size_t n = 0;
+    write_tools_list([&n](char) { ++n; });
+    return n;
+}
+
+constexpr auto kToolsList = [] {
+    std::array<char, tools_list_size()> text{};
+    std::size_t i = 0;
+    write_tools_list([&](char c) { text[i++] = c; });
+    return text;
+}();
+
+}  // namespace
+
+std::string tools_list_json() { return std::string(kToolsList.data(), kToolsList.size()); }
 
 std::string tool_result_json(const Outcome& outcome, const std::vector<Question>& questions) {
     switch (outcome.kind) {

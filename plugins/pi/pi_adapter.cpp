@@ -2,6 +2,8 @@
 // select, input, confirm, editor) become questions; notify messages and the conversation become
 // readable output. pi never closes a dialog itself: askhost closes one on its timeout, when the
 // tool that opened it ends, or when the turn ends; after an abort every open dialog is cancelled.
+#include <algorithm>
+#include <iterator>
 #include <memory>
 #include <set>
 #include <string>
@@ -20,27 +22,34 @@
 namespace askhost {
 namespace {
 
+// Whether `word` is in `list` (the option tables below: a few dozen words, looked at once per argv
+// word; constant arrays, so nothing is built when askhost starts).
+template <std::size_t N>
+bool listed(const std::string_view (&list)[N], std::string_view word) {
+    return std::find(std::begin(list), std::end(list), word) != std::end(list);
+}
+
 constexpr const char* kKeep = "Keep it as it is";
 
-const std::set<std::string> kValueFlags = {"--provider",
-                                           "--model",
-                                           "--api-key",
-                                           "--system-prompt",
-                                           "--append-system-prompt",
-                                           "--mode",
-                                           "--session",
-                                           "--fork",
-                                           "--session-dir",
-                                           "--models",
-                                           "--tools",
-                                           "-t",
-                                           "--thinking",
-                                           "--extension",
-                                           "-e",
-                                           "--skill",
-                                           "--prompt-template",
-                                           "--theme",
-                                           "--export"};
+constexpr std::string_view kValueFlags[] = {"--provider",
+                                            "--model",
+                                            "--api-key",
+                                            "--system-prompt",
+                                            "--append-system-prompt",
+                                            "--mode",
+                                            "--session",
+                                            "--fork",
+                                            "--session-dir",
+                                            "--models",
+                                            "--tools",
+                                            "-t",
+                                            "--thinking",
+                                            "--extension",
+                                            "-e",
+                                            "--skill",
+                                            "--prompt-template",
+                                            "--theme",
+                                            "--export"};
 
 }  // namespace
 
@@ -63,7 +72,7 @@ std::vector<std::string> pi_rpc_argv(const std::vector<std::string>& argv, std::
         }
         if (!a.empty() && a[0] == '-') {
             out.push_back(a);
-            if (kValueFlags.count(a) && i + 1 < argv.size()) out.push_back(argv[++i]);
+            if (listed(kValueFlags, a) && i + 1 < argv.size()) out.push_back(argv[++i]);
             continue;
         }
         if (!a.empty() && a[0] == '@') {

@@ -23,16 +23,19 @@ ALLOWED = {
     'agent': {'core', 'json'},
     'store': {'core', 'json'},
     'frontends': {'store', 'transport', 'core', 'json'},
+    # Asking through the workspace's host, or as a host of one's own (service/ask_service.hpp).
+    'service': {'frontends', 'store', 'transport', 'core', 'json'},
     'plugins/common': {'core', 'json'},
     'plugins/native': ADAPTER,
     'plugins/pi': ADAPTER,
     'plugins/acp': ADAPTER,
-    # askhost mcp and askhost hook are hosts of their own: they show asks in the frontends.
-    'plugins/mcp': ADAPTER | {'frontends', 'store'},
-    'plugins/claude': ADAPTER | {'frontends', 'store'},
+    # askhost mcp and askhost hook ask through the workspace's host, or as one: the ask service.
+    'plugins/mcp': ADAPTER | {'service'},
+    # store: `askhost hook install` rewrites Claude Code's settings file in place (atomic_write).
+    'plugins/claude': ADAPTER | {'service', 'store'},
     # askhost web: a client of the hosts (frontends/editor), and its own server.
     'web': {'frontends', 'store', 'transport', 'core', 'json'},
-    'app': {'web', 'frontends', 'agent', 'store', 'transport', 'core', 'json'},
+    'app': {'web', 'service', 'frontends', 'agent', 'store', 'transport', 'core', 'json'},
 }
 # Made by meson in the build directory: who may include them.
 GENERATED = {'askhost_config.h': None, 'askhost_version.h': {'app'}}

@@ -33,6 +33,18 @@ json::Status from_json(const rapidjson::Value& v, HostOutcome& out, const json::
     return {};
 }
 
+void greet_host(RpcEndpoint& rpc, const std::string& client_name, ClientRole role, std::function<void(Status)> done) {
+    InitializeParams hello;
+    hello.client_name = client_name;
+    hello.client_version = ASKHOST_VERSION;
+    if (role == ClientRole::Viewer) hello.passive = hello.queued = true;  // askhost web lists every waiting ask
+    if (role == ClientRole::Asker) hello.show_asks = false;  // it asks; it shows nothing
+    call<json::Ignored>(rpc, "initialize", hello, [done = std::move(done)](const CallResult<json::Ignored>& r) {
+        done(r ? Status() : Status(Error::failed(r.error().message)));
+    });
+    rpc.notify("initialized", "{}");
+}
+
 HostClient::HostClient(boost::asio::io_context& io, std::string socket, std::string client_name)
     : io_(io), socket_(std::move(socket)), client_name_(std::move(client_name)) {}
 
@@ -67,16 +79,10 @@ Status HostClient::connect() {
         conn_->rpc().on_notify = on_notify_;
     }
     conn_->start();
-    // The host handles requests in order, so an ask may follow at once.
-    InitializeParams hello;
-    hello.client_name = client_name_;
-    hello.client_version = ASKHOST_VERSION;
-    if (viewer) hello.passive = hello.queued = true;  // askhost web lists every waiting ask
-    else hello.show_asks = false;                     // it asks; it shows nothing
-    call<json::Ignored>(conn_->rpc(), "initialize", hello, [this, alive = alive_](const CallResult<json::Ignored>& r) {
-        if (!r && *alive) log("the host refused: " + r.error().message);
-    });
-    conn_->rpc().notify("initialized", "{}");
+    greet_host(conn_->rpc(), client_name_, viewer ? ClientRole::Viewer : ClientRole::Asker,
+               [this, alive = alive_](const Status& refused) {
+                   if (refused && *alive) log("the host refused: " + refused->message);
+               });
     return std::nullopt;
 }
 

@@ -24,6 +24,18 @@ struct HostOutcome {
 };
 json::Status from_json(const rapidjson::Value& v, HostOutcome& out, const json::Path& at);
 
+// What a client of a host's socket is to the host (initialize's capabilities, docs/protocol.md).
+enum class ClientRole {
+    Person,  // shown the host's asks to answer them (askhost attach)
+    Asker,   // asks through the host and shows nothing (askhost mcp, askhost hook)
+    Viewer,  // shown every ask without counting as a person there (askhost web)
+};
+
+// The handshake with a host, as its client: initialize as `client_name` in `role`, then
+// initialized at once (the host handles messages in order, so requests may follow). `done` gets
+// the host's refusal, or nullopt when it accepted.
+void greet_host(RpcEndpoint& rpc, const std::string& client_name, ClientRole role, std::function<void(Status)> done);
+
 class HostClient {
 public:
     using Reply = std::function<void(Outcome)>;
