@@ -146,6 +146,42 @@ const cases = {
 		], "answers from the file");
 	},
 
+	async subagent_marks() {
+		check(mod.isPiCommand(["pi", "--mode", "json"]), "pi by name (its process title)");
+		check(mod.isPiCommand(["node", "/x/node_modules/.bin/pi", "-p"]), "node running pi's bin");
+		check(mod.isPiCommand(["/usr/bin/node", "/x/@mariozechner/pi-coding-agent/dist/cli.js"]), "node running cli.js");
+		check(!mod.isPiCommand(["node", "/x/server.js"]), "another node program");
+		check(!mod.isPiCommand(["/usr/bin/askhost", "--", "pi"]), "askhost running pi");
+		// The mark a parent pi leaves in the environment.
+		equal(mod.subagentReason("41", 42, () => { throw new Error("no /proc"); }), "started by pi (pid 41)", "marked");
+		equal(mod.subagentReason("42", 42, () => { throw new Error("no /proc"); }), undefined, "its own mark");
+		// The process tree: 42 (ask_user's pi) <- 30 (pi) <- 1.
+		const procs = {
+			"/proc/42/stat": "42 (node) S 30 42 42", "/proc/30/cmdline": "node\0/x/.bin/pi\0--mode\0rpc\0",
+			"/proc/30/stat": "30 (a b) c) S 1 30 30",
+		};
+		const read = (f) => { if (f in procs) return procs[f]; throw new Error("ENOENT"); };
+		equal(mod.subagentReason(undefined, 42, read), "started by pi (pid 30)", "a pi parent");
+		procs["/proc/30/cmdline"] = "/usr/bin/askhost\0--\0pi\0";
+		procs["/proc/1/cmdline"] = "/sbin/init\0";
+		equal(mod.subagentReason(undefined, 42, read), undefined, "askhost is no pi");
+	},
+
+	// Run with ASKHOST_PI_PARENT_PID set to another pid, as a pi that a pi started.
+	async subagent_is_refused() {
+		noAskhost();
+		const cwd = tempDir();
+		let thrown;
+		try {
+			await load().tools.ask_user.execute("c1", { questions: [NAME] }, undefined, undefined, { hasUI: false, cwd });
+		} catch (e) {
+			thrown = e;
+		}
+		check(thrown, "refused");
+		equal(thrown.message, mod.SUBAGENT_REFUSAL, "the refusal the model reads");
+		check(!fs.existsSync(path.join(cwd, ".askhost")), "nothing written");
+	},
+
 	render() {
 		const tool = load().tools.ask_user;
 		equal(mod.callLine({ questions: [DB] }, plain), "ask_user Database: Which database should we use?", "one question");

@@ -35,6 +35,9 @@ def unit(name):
     tmp = wd.file("tmp")
     os.makedirs(tmp, exist_ok=True)
     env = dict(wd.env(), ASKHOST=ASKHOST, TMPDIR=tmp)
+    env.pop("ASKHOST_PI_PARENT_PID", None)
+    if name == "subagent_is_refused":
+        env["ASKHOST_PI_PARENT_PID"] = "1"  # a pi started this one
     r = subprocess.run(["node", os.path.join(HERE, "pi_extension_unit.mjs"), pi_package(), PI_EXTENSION, name],
                        env=env, capture_output=True, timeout=TIMEOUT)
     equal(r.returncode, 0, "unit case %s: %s%s" % (name, r.stdout.decode(), r.stderr.decode()[-2000:]))
@@ -48,7 +51,7 @@ def unit_case(name):
 
 
 for _name in ("modes", "print_mode_writes_the_pending_file_itself", "print_mode_goes_through_askhost_when_installed",
-              "render"):
+              "render", "subagent_marks", "subagent_is_refused"):
     unit_case(_name)
 
 

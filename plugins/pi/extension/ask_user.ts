@@ -158,6 +158,54 @@ export function findAskhost(env: NodeJS.ProcessEnv = process.env): string | unde
 	return undefined;
 }
 
+// ---- REQ-AUQ-005: a sub-agent may not ask ---------------------------------------------------
+
+export const SUBAGENT_REFUSAL =
+	"Only the main conversation can ask the user questions; a sub-agent must decide on its own or report back to its parent.";
+
+// Every pi that loads this extension marks its environment; a pi it starts (pi's subagent
+// extension runs `pi --mode json -p` for each sub-agent) inherits the mark.
+const PARENT_MARK = "ASKHOST_PI_PARENT_PID";
+const inheritedMark = process.env[PARENT_MARK];
+process.env[PARENT_MARK] = String(process.pid);
+
+/** Whether a process's command line is pi's (`pi ...`, or node running pi's cli.js). */
+export function isPiCommand(argv: string[]): boolean {
+	const name = (i: number) => (argv[i] ? path.basename(argv[i]) : "");
+	if (name(0) === "pi") return true;
+	if (!/^(node|bun)(\.exe)?$/.test(name(0))) return false;
+	return name(1) === "pi" || /pi-coding-agent[\\/]dist[\\/]cli\.js$/.test(argv[1] ?? "");
+}
+
+/** Why this pi is a sub-agent: started by a pi that loaded this extension, or a pi among its parents. */
+export function subagentReason(
+	mark: string | undefined = inheritedMark,
+	pid: number = process.pid,
+	readProc: (file: string) => string = (f) => fs.readFileSync(f, "utf8"),
+): string | undefined {
+	if (mark && mark !== String(pid)) return `started by pi (pid ${mark})`;
+	let at = pid;
+	for (let depth = 0; depth < 64; depth++) {
+		let stat: string;
+		try {
+			stat = readProc(`/proc/${at}/stat`);
+		} catch {
+			return undefined;
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ')'.
+		const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+		if (!Number.isInteger(ppid) || ppid <= 1) return undefined;
+		try {
+			const argv = readProc(`/proc/${ppid}/cmdline`).split("\0").filter((a) => a !== "");
+			if (isPiCommand(argv)) return `started by pi (pid ${ppid})`;
+		} catch {
+			return undefined;
+		}
+		at = ppid;
+	}
+	return undefined;
+}
+
 /** The ask_user spec's modes: pi's TUI, `pi -p` (no dialogs), or `pi --mode rpc` (askhost runs pi so). */
 export type Mode = "interactive" | "print" | "rpc";
 
@@ -413,6 +461,8 @@ export default function (pi: ExtensionAPI) {
 			const ask = { questions: params.questions, ...(params.metadata ? { metadata: params.metadata } : {}) };
 			let result: Result;
 			let via: string;
+			const subagent = subagentReason();
+			if (subagent) throw new Error(SUBAGENT_REFUSAL);
 			if (socket) {
 				result = await askHost(socket, ask, signal);
 				via = "askhost";
