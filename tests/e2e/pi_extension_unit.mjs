@@ -182,6 +182,37 @@ const cases = {
 		check(!fs.existsSync(path.join(cwd, ".askhost")), "nothing written");
 	},
 
+	async compaction_keeps_the_answers() {
+		const api = load();
+		check(api.handlers.session_before_compact?.length === 1, "a session_before_compact handler");
+		const result = (details) => ({ type: "message", message: { role: "toolResult", toolName: "ask_user", details } });
+		const entries = [
+			{ type: "message", message: { role: "user", content: "Set up the project." } },
+			result({ answered: true, questions: [DB, NAME, FEAT], answers: [
+				{ question: DB.question, answer: "PostgreSQL (Recommended)", selectedOption: "PostgreSQL (Recommended)", wasCustom: false },
+				{ question: NAME.question, answer: "order-processor", wasCustom: true },
+				{ question: FEAT.question, answer: ["Auth", "REST API"], wasCustom: false }] }),
+			result({ answered: false, cancelled: true, questions: [NAME] }),
+			result({ answered: false, pendingFile: ".askhost/pending-questions.json", questions: [FEAT] }),
+		];
+		const prose = `User was asked "${DB.question}" and chose PostgreSQL. User was asked "${NAME.question}" and answered 'order-processor'. ` +
+			`User was asked "${FEAT.question}" and chose Auth and REST API. User was asked "${NAME.question}" and declined to answer. ` +
+			`"${FEAT.question}" is still waiting for the user's answer (in .askhost/pending-questions.json).`;
+		equal(mod.summaryProse(mod.askUserExchanges(entries)), prose, "the prose");
+		let args;
+		const run = async (...a) => {
+			args = a;
+			return { summary: "## Goal\nA service.", firstKeptEntryId: "e9", tokensBefore: 1234, details: { readFiles: ["a.ts"] } };
+		};
+		const ctx = { model: { id: "m" }, modelRegistry: { getApiKeyAndHeaders: async () => ({ ok: true, apiKey: "k", headers: {} }) } };
+		const event = { branchEntries: entries, preparation: { firstKeptEntryId: "e9" }, customInstructions: "Focus on the API.", signal: undefined };
+		const out = await mod.compactKeepingAnswers(event, ctx, run);
+		equal(args[4], "Focus on the API.\n\n" + mod.KEEP_INSTRUCTIONS + prose, "instructions for the summariser");
+		equal(out.compaction.summary, "## Goal\nA service.\n\n## Questions the user answered\n\n" + prose, "summary");
+		equal([out.compaction.firstKeptEntryId, out.compaction.tokensBefore, out.compaction.details.readFiles], ["e9", 1234, ["a.ts"]], "pi's own fields");
+		equal(await mod.compactKeepingAnswers({ branchEntries: entries.slice(0, 1), preparation: {} }, ctx, run), undefined, "nothing asked: pi's own");
+	},
+
 	render() {
 		const tool = load().tools.ask_user;
 		equal(mod.callLine({ questions: [DB] }, plain), "ask_user Database: Which database should we use?", "one question");

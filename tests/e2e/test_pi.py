@@ -51,7 +51,7 @@ def unit_case(name):
 
 
 for _name in ("modes", "print_mode_writes_the_pending_file_itself", "print_mode_goes_through_askhost_when_installed",
-              "render", "subagent_marks", "subagent_is_refused"):
+              "render", "subagent_marks", "subagent_is_refused", "compaction_keeps_the_answers"):
     unit_case(_name)
 
 

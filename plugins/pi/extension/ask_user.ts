@@ -11,6 +11,7 @@
  * `askhost --print` when askhost is installed, else written here in the same format (docs/files.md).
  */
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { compact } from "@mariozechner/pi-coding-agent";
 import { Type } from "@mariozechner/pi-ai";
 import { Text } from "@mariozechner/pi-tui";
 import { execFile, spawn } from "node:child_process";
@@ -420,6 +421,80 @@ export function askWithFile(cwd: string, params: { questions: Question[]; metada
 	return { answered: false, pendingFile: PENDING_FILE, text: pendingText(PENDING_FILE) };
 }
 
+// ---- compaction: what the person decided survives it ----------------------------------------
+
+type Exchange = { questions: Question[]; details: any };
+
+/** The ask_user results on a session branch (pi's entries: messages with role "toolResult"). */
+export function askUserExchanges(entries: any[]): Exchange[] {
+	const out: Exchange[] = [];
+	for (const e of entries ?? []) {
+		const m = e?.type === "message" ? e.message : undefined;
+		if (m?.role !== "toolResult" || m.toolName !== "ask_user" || !m.details) continue;
+		out.push({ questions: m.details.questions ?? [], details: m.details });
+	}
+	return out;
+}
+
+const andList = (items: string[]) =>
+	items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+const quoted = (qs: Question[]) => andList(qs.map((q) => `"${q.question}"`));
+
+/** One sentence per question, as `askhost history --summary` says them (the ask_user spec's example). */
+export function summaryProse(exchanges: Exchange[]): string {
+	const sentences: string[] = [];
+	exchanges.forEach((x, i) => {
+		const d = x.details;
+		if (d.answered) {
+			for (const a of (d.answers ?? []) as Answer[]) {
+				const q = x.questions.find((qq) => qq.question === a.question);
+				const labels = (q?.options ?? []).map((o) => o.label);
+				const values = Array.isArray(a.answer) ? a.answer : [a.answer];
+				let custom = false;
+				const parts = values.map((v) => {
+					if (labels.includes(v)) return v.replace(/ \(Recommended\)$/, "");
+					custom = true;
+					return `'${v}'`;
+				});
+				sentences.push(`User was asked "${a.question}" and ${custom && parts.length === 1 ? "answered" : "chose"} ${andList(parts)}.`);
+			}
+		} else if (d.cancelled) {
+			sentences.push(`User was asked ${quoted(x.questions)} and declined to answer.`);
+		} else if (d.timedOut) {
+			sentences.push(`User did not answer ${quoted(x.questions)} in time.`);
+		} else if (d.pendingFile) {
+			const later = exchanges.slice(i + 1).flatMap((y) => (y.details.answered ? (y.details.answers ?? []).map((a: Answer) => a.question) : []));
+			const waiting = x.questions.filter((q) => !later.includes(q.question));
+			if (waiting.length > 0)
+				sentences.push(`${quoted(waiting)} ${waiting.length === 1 ? "is" : "are"} still waiting for the user's answer (in ${d.pendingFile}).`);
+		}
+	});
+	return sentences.join(" ");
+}
+
+export const KEEP_INSTRUCTIONS =
+	"Keep in the summary what the user decided when asked, as it stands here (these are the user's own answers; later work should follow them): ";
+
+/**
+ * pi's compaction, with the session's questions and answers in its instructions and, word for
+ * word, at the end of the summary. undefined: pi's own compaction (nothing was asked, or no model).
+ */
+export async function compactKeepingAnswers(event: any, ctx: any, run = compact): Promise<any> {
+	const prose = summaryProse(askUserExchanges(event?.branchEntries));
+	if (!prose || !ctx?.model || !event?.preparation) return undefined;
+	const auth = await ctx.modelRegistry?.getApiKeyAndHeaders?.(ctx.model);
+	if (!auth?.ok) return undefined;
+	const instructions = [event.customInstructions, KEEP_INSTRUCTIONS + prose].filter(Boolean).join("\n\n");
+	const result = await run(event.preparation, ctx.model, auth.apiKey, auth.headers, instructions, event.signal);
+	return {
+		compaction: {
+			...result,
+			summary: `${result.summary}\n\n## Questions the user answered\n\n${prose}`,
+			details: { ...(result.details ?? {}), askUser: prose },
+		},
+	};
+}
+
 // ---- how the call and its result look in pi's TUI ----------------------------------------------
 
 type Theme = { fg(color: string, text: string): string; bold(text: string): string };
@@ -490,6 +565,16 @@ export default function (pi: ExtensionAPI) {
 			if (options?.isPartial) return new Text(theme.fg("warning", "Waiting for the user's answer…"), 0, 0);
 			return new Text(resultLines(result?.details, !!options?.expanded, theme), 0, 0);
 		},
+	});
+
+	// The spec's compaction rule: the Q&A reach the summary as structured text.
+	pi.on("session_before_compact", async (event: any, ctx: any) => {
+		try {
+			return await compactKeepingAnswers(event, ctx);
+		} catch (e) {
+			ctx?.ui?.notify?.(`ask_user: compaction without the answers kept (${(e as Error).message})`, "warning");
+			return undefined;
+		}
 	});
 
 	pi.registerCommand("questions", {
