@@ -260,7 +260,8 @@ const cli::Command kAnswerCommand{
     .operand_help =
         "an array, one answer per question in order (a label, an option number, your\n"
         "own text, a list for multi-select, null to skip), or an object by question text;\n"
-        "- reads it from standard input; @FILE TEXT: that pending file, your own words (as --text)",
+        "- reads it from standard input. @FILE TEXT: that pending file, answered in your own\n"
+        "words (as --text)",
     // More than one is said below: the answers as one JSON argument, quoted.
     .max_operands = SIZE_MAX,
     .epilog = "Exit status: 0 answered, 1 not (the message says why; the file is unchanged), 2 usage.",
