@@ -20,9 +20,7 @@ import platform
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)

@@ -159,7 +159,6 @@ def socket_is_private_and_named_in_the_agent_environment():
 @case
 def two_clients_first_answer_wins():
     wd = Workdir()
-    script = wd.file("agent.sh")
     ed = Editor(wd, ["--"] + wd.agent([{"sleep": 0.5}, {"send": ask_request("r", [NAME_Q])}, {"recv": 1}]))
     ed.initialize()
     path = host_socket(wd)

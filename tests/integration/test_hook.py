@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 from harness import (ASKHOST, DATABASE_Q, FEATURES_Q, Editor, Workdir, case, check, equal, main, strict,
                      wait_for)

@@ -4,9 +4,8 @@ import json
 import os
 import sys
 import threading
-import time
 
-from harness import ASKHOST, Editor, Failure, Workdir, case, check, equal, main, wait_for
+from harness import Editor, Workdir, case, check, equal, main
 
 LOAD_AGENT = r'''
 import json, sys

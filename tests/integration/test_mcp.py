@@ -3,9 +3,6 @@
 import json
 import os
 import queue
-import subprocess
-import threading
-import time
 
 from harness import (host_socket, McpClient, strict, ASKHOST, DATABASE_Q, Failure, FEATURES_Q, Editor, Tmux, Workdir, answer_of, case, check, equal,
                      main, shlex_quote, wait_for)

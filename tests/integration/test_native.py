@@ -1,12 +1,11 @@
 """The native agent protocol through the real binary, with pipes only (no terminal, no editor)."""
-import json
 import os
 import signal
 import subprocess
 import time
 
-from harness import (DEMO_AGENT, ASKHOST, DATABASE_Q, FEATURES_Q, NAME_Q, Workdir, ask_request, case, check,
-                     equal, main, run, wait_for)
+from harness import (DEMO_AGENT, ASKHOST, DATABASE_Q, NAME_Q, Workdir, ask_request, case, check,
+                     equal, main, run)
 
 
 def responses(wd):

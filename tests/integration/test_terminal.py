@@ -1,10 +1,9 @@
 """The real binary in a real terminal (tmux): the dialog, attach, and the question hook."""
-import json
 import os
 import subprocess
 import time
 
-from harness import (host_socket, ASKHOST, agent_pids, DATABASE_Q, DEMO_AGENT, FEATURES_Q, NAME_Q, Editor, Tmux, Workdir,
+from harness import (host_socket, ASKHOST, agent_pids, DATABASE_Q, DEMO_AGENT, NAME_Q, Editor, Tmux, Workdir,
                      ask_request, case, check, equal, main, wait_for)
 
 

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-from harness import (ASKHOST, DATABASE_Q, Failure, Skip, Tmux, Workdir, case, check, equal, main, shlex_quote,
+from harness import (ASKHOST, DATABASE_Q, Skip, Tmux, Workdir, case, check, equal, main, shlex_quote,
                      strict, wait_for)
 
 FAKE_TUI = r'''

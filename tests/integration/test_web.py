@@ -578,8 +578,8 @@ def url_prints_it_again_and_a_new_token_locks_the_old_one_out():
         # The page open with the old cookie loses its socket, and the old cookie and token are refused.
         f = ws.recv_frame(timeout=20)
         check(f is None or f[0] == 8, "the open socket closes")
-        status = wait_for(lambda: web.get("/", {"Cookie": "askhost_web=" + cookie})[0] == 401, timeout=20,
-                          what="the old cookie to be refused")
+        wait_for(lambda: web.get("/", {"Cookie": "askhost_web=" + cookie})[0] == 401, timeout=20,
+                 what="the old cookie to be refused")
         equal(web.get("/?token=" + web.token)[0], 401, "the old token is refused")
         new_token = urllib.parse.parse_qs(urllib.parse.urlsplit(new_url).query)["token"][0]
         equal(web.get("/?token=" + new_token)[0], 303, "the new token works")

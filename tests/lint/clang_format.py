@@ -10,19 +10,13 @@ import shutil
 import subprocess
 import sys
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+import tracked
+
+ROOT = tracked.ROOT
 
 
 def sources():
-    out = subprocess.run(['git', 'ls-files', '--cached', '--others', '--exclude-standard', '*.cpp', '*.hpp', '*.h'],
-                         cwd=ROOT, capture_output=True, text=True)
-    if out.returncode == 0:
-        return [p for p in out.stdout.split('\n') if p and os.path.exists(os.path.join(ROOT, p))]
-    found = []  # an export without .git: walk the tree
-    for top in ('host', 'plugins', 'tests', 'bench'):
-        for d, _, files in os.walk(os.path.join(ROOT, top)):
-            found += [os.path.relpath(os.path.join(d, f), ROOT) for f in files if f.endswith(('.cpp', '.hpp', '.h'))]
-    return found
+    return [p for p in tracked.files() if p.endswith(('.cpp', '.hpp', '.h'))]
 
 
 def main():

@@ -56,7 +56,7 @@ def check_bash(d, text, run, subs):
     m = re.search(r'local options="([^"]*)"', text)
     d.same(where + " (options)", longs(run), set(m.group(1).split()) if m else set())
     for name, c in subs.items():
-        m = re.search(r"^\s*" + re.escape(name) + r'\) COMPREPLY=\(\$\(compgen -W "([^"]*)"', text, re.M)
+        m = re.search(r"^\s*" + re.escape(name) + r'\) mapfile -t COMPREPLY < <\(compgen -W "([^"]*)"', text, re.M)
         d.same(f"{where} ({name})", longs(c) | set(c["words"]), set(m.group(1).split()) if m else set())
 
 

@@ -5,7 +5,6 @@ headless Neovim (tests/neovim/cases.lua, a small Lua harness ending in `cquit 0`
 `screen_dialog_in_tmux` runs real Neovim in tmux and reads the screen. Exit 0 = pass, 1 = fail,
 77 = skipped (no nvim).
 """
-import json
 import os
 import re
 import shlex
