@@ -395,29 +395,34 @@ TextReading by_place(const Question& q, std::string_view t, const std::vector<Pa
 
 }  // namespace
 
-std::vector<TextReading> read_text_answer(const std::vector<const Question*>& qs, std::string_view text) {
-    const std::string_view t = trim(text);
-    std::vector<TextReading> out(qs.size());
-    const auto parts = split_parts(t);
-    constexpr std::size_t none = SIZE_MAX;
+namespace {
 
-    // Each part: the one question whose options it names (none when no question's, or several).
-    std::vector<std::size_t> part_question(parts.size(), none);
-    std::vector<Named> part_named(parts.size());
+constexpr std::size_t kNone = SIZE_MAX;
+
+// Each part: the one question whose options it names (kNone when no question's, or several).
+std::vector<std::size_t> naming_parts(const std::vector<const Question*>& qs, const std::vector<Part>& parts,
+                                      std::vector<Named>& named) {
+    std::vector<std::size_t> out(parts.size(), kNone);
+    named.assign(parts.size(), Named{});
     for (std::size_t i = 0; i < parts.size(); ++i) {
-        std::size_t found = none;
+        std::size_t found = kNone;
         bool several = false;
         for (std::size_t q = 0; q < qs.size(); ++q) {
             Named n = named_options(*qs[q], parts[i]);
             if (n.options.empty() && !n.conflict) continue;
-            if (found != none) several = true;
+            if (found != kNone) several = true;
             found = q;
-            part_named[i] = std::move(n);
+            named[i] = std::move(n);
         }
-        if (!several) part_question[i] = found;
+        if (!several) out[i] = found;
     }
+    return out;
+}
 
-    // Questions answered by naming their options.
+// The questions whose options parts name, answered with them; which questions parts claimed.
+std::vector<bool> answer_by_options(const std::vector<const Question*>& qs, std::string_view t,
+                                    const std::vector<Part>& parts, const std::vector<std::size_t>& part_question,
+                                    const std::vector<Named>& named, std::vector<TextReading>& out) {
     std::vector<bool> claimed(qs.size(), false);
     for (std::size_t q = 0; q < qs.size(); ++q) {
         std::set<std::size_t> opts;
@@ -426,8 +431,8 @@ std::vector<TextReading> read_text_answer(const std::vector<const Question*>& qs
         for (std::size_t i = 0; i < parts.size(); ++i) {
             if (part_question[i] != q) continue;
             claimed[q] = true;
-            conflict = conflict || part_named[i].conflict;
-            opts.insert(part_named[i].options.begin(), part_named[i].options.end());
+            conflict = conflict || named[i].conflict;
+            opts.insert(named[i].options.begin(), named[i].options.end());
             said += (said.empty() ? "" : ", ") + std::string(t.substr(parts[i].begin, parts[i].end - parts[i].begin));
         }
         if (!claimed[q] || conflict || (!qs[q]->multi_select && opts.size() != 1)) continue;
@@ -435,59 +440,77 @@ std::vector<TextReading> read_text_answer(const std::vector<const Question*>& qs
         out[q].text = said;
         for (std::size_t o : opts) out[q].labels.push_back(qs[q]->options[o].label);
     }
+    return claimed;
+}
+
+// The leftover parts `run` between two answered questions, for the unanswered questions
+// `between` them; returns whether words of them went to no question.
+bool answer_between(const std::vector<const Question*>& qs, std::string_view t, const std::vector<Part>& parts,
+                    const std::vector<std::size_t>& run, const std::vector<std::size_t>& between,
+                    std::vector<TextReading>& out) {
+    bool any_words = false;
+    for (std::size_t r : run) any_words = any_words || !filler(parts[r].words);
+    if (between.empty()) return any_words;
+    if (between.size() == 1 && any_words) {
+        // One question: every leftover word between its neighbours is its answer.
+        out[between[0]] = by_place(*qs[between[0]], t, parts, run);
+    } else if (any_words) {
+        // As many clauses as questions: one each, when each fits its question (free text,
+        // or option numbers); otherwise which goes where is not clear.
+        std::vector<std::vector<std::size_t>> clauses;
+        for (std::size_t r : run) {
+            if (clauses.empty() || parts[clauses.back().front()].clause != parts[r].clause) clauses.emplace_back();
+            clauses.back().push_back(r);
+        }
+        if (clauses.size() == between.size()) {
+            std::vector<TextReading> tries;
+            for (std::size_t k = 0; k < clauses.size(); ++k)
+                tries.push_back(by_place(*qs[between[k]], t, parts, clauses[k]));
+            bool all_fit = true;
+            for (std::size_t k = 0; k < tries.size(); ++k)
+                all_fit = all_fit && (qs[between[k]]->options.empty() || tries[k].how == TextReading::How::Options);
+            for (std::size_t k = 0; all_fit && k < tries.size(); ++k) out[between[k]] = std::move(tries[k]);
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+std::vector<TextReading> read_text_answer(const std::vector<const Question*>& qs, std::string_view text) {
+    const std::string_view t = trim(text);
+    std::vector<TextReading> out(qs.size());
+    const auto parts = split_parts(t);
+    std::vector<Named> named;
+    const auto part_question = naming_parts(qs, parts, named);
+    const auto claimed = answer_by_options(qs, t, parts, part_question, named, out);
 
     // The parts left over answer the questions between the answered ones, in question order.
     bool in_order = true;
     std::size_t last = 0;
     for (std::size_t q : part_question) {
-        if (q == none) continue;
+        if (q == kNone) continue;
         in_order = in_order && q >= last;
         last = q;
     }
     bool lost = false;
     if (in_order) {
-        std::size_t i = 0, prev = none;  // prev: the question the last naming part answered
+        std::size_t i = 0, prev = kNone;  // prev: the question the last naming part answered
         while (i <= parts.size()) {
             std::vector<std::size_t> run;
-            while (i < parts.size() && part_question[i] == none) run.push_back(i++);
+            while (i < parts.size() && part_question[i] == kNone) run.push_back(i++);
             const std::size_t next = i < parts.size() ? part_question[i] : qs.size();
             std::vector<std::size_t> between;
-            for (std::size_t q = prev == none ? 0 : prev + 1; q < next; ++q)
+            for (std::size_t q = prev == kNone ? 0 : prev + 1; q < next; ++q)
                 if (!claimed[q]) between.push_back(q);
-            bool any_words = false;
-            for (std::size_t r : run) any_words = any_words || !filler(parts[r].words);
-            if (between.empty()) {
-                lost = lost || any_words;
-            } else if (between.size() == 1 && any_words) {
-                // One question: every leftover word between its neighbours is its answer.
-                out[between[0]] = by_place(*qs[between[0]], t, parts, run);
-            } else if (any_words) {
-                // As many clauses as questions: one each, when each fits its question (free text,
-                // or option numbers); otherwise which goes where is not clear.
-                std::vector<std::vector<std::size_t>> clauses;
-                for (std::size_t r : run) {
-                    if (clauses.empty() || parts[clauses.back().front()].clause != parts[r].clause)
-                        clauses.emplace_back();
-                    clauses.back().push_back(r);
-                }
-                if (clauses.size() == between.size()) {
-                    std::vector<TextReading> tries;
-                    for (std::size_t k = 0; k < clauses.size(); ++k)
-                        tries.push_back(by_place(*qs[between[k]], t, parts, clauses[k]));
-                    bool all_fit = true;
-                    for (std::size_t k = 0; k < tries.size(); ++k)
-                        all_fit =
-                            all_fit && (qs[between[k]]->options.empty() || tries[k].how == TextReading::How::Options);
-                    for (std::size_t k = 0; all_fit && k < tries.size(); ++k) out[between[k]] = std::move(tries[k]);
-                }
-            }
+            lost = answer_between(qs, t, parts, run, between, out) || lost;
             if (i >= parts.size()) break;
             prev = part_question[i];
             ++i;
         }
     } else {
         for (std::size_t i = 0; i < parts.size(); ++i)
-            lost = lost || (part_question[i] == none && !filler(parts[i].words));
+            lost = lost || (part_question[i] == kNone && !filler(parts[i].words));
     }
     // Words no question took must still reach the model: in a question that keeps the whole text.
     const bool whole_kept =

@@ -12,7 +12,7 @@ import threading
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import ASKHOST, ROOT, Workdir, at_end, case, check, equal, wait_for  # noqa: E402
+from harness import ASKHOST, ROOT, Workdir, at_end, case, check, equal  # noqa: E402
 from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, run_cases  # noqa: E402
 
 DB_Q = "Which database should we use?"
