@@ -84,10 +84,14 @@ Status parse_json(std::string_view text, rapidjson::Document& doc) {
 void print_answered(std::ostream& out, const std::string& path, const PendingFile& f, const AnswerResult& r) {
     out << "Answered in " << path << ":\n";
     const auto open = f.open();
-    for (std::size_t i : r.changed) {
+    for (std::size_t k = 0; k < r.changed.size(); ++k) {
+        const std::size_t i = r.changed[k];
         const auto pos = static_cast<std::size_t>(std::find(open.begin(), open.end(), i) - open.begin());
         out << "  " << (pos + 1) << ". " << shown(f.questions[i].question.question) << "  ->  "
-            << shown(spec_text(*f.questions[i].answer)) << "\n";
+            << shown(spec_text(*f.questions[i].answer));
+        // --text: how the person's words were read for this question.
+        if (k < r.understood.size() && !r.understood[k].empty()) out << "   (" << shown(r.understood[k]) << ")";
+        out << "\n";
     }
     std::vector<std::size_t> left;
     for (std::size_t i : open)
@@ -222,7 +226,7 @@ constexpr cli::Option kAnswerOptions[] = {
     {.name = "text",
      .short_name = 't',
      .value = "T",
-     .help = "your own words, once: the answer to the first open question, the others point to it"},
+     .help = "your own words: each question gets the part that answers it, else the whole text"},
     {.name = "edit",
      .short_name = 'e',
      .help = "edit a copy in $VISUAL or $EDITOR; only its \"answer\" fields are taken"},
@@ -246,7 +250,7 @@ constexpr cli::Option kHistoryOptions[] = {
 
 const cli::Command kAnswerCommand{
     .name = "answer",
-    .synopsis = "[JSON | --file F | --text T | --edit | -] [--pending-file PATH]",
+    .synopsis = "[JSON | --file F | --text T | --edit | -] [--pending-file PATH] | @FILE TEXT",
     .summary = "answer the pending-questions file",
     .about =
         "Answers the questions waiting in the pending-questions file (the nearest .askhost/ upwards, as git\n"
@@ -256,7 +260,8 @@ const cli::Command kAnswerCommand{
     .operand_help =
         "an array, one answer per question in order (a label, an option number, your\n"
         "own text, a list for multi-select, null to skip), or an object by question text;\n"
-        "- reads it from standard input",
+        "- reads it from standard input. @FILE TEXT: that pending file, answered in your own\n"
+        "words (as --text)",
     // More than one is said below: the answers as one JSON argument, quoted.
     .max_operands = SIZE_MAX,
     .epilog = "Exit status: 0 answered, 1 not (the message says why; the file is unchanged), 2 usage.",
@@ -288,13 +293,31 @@ int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ost
     auto read = read_args(args, kAnswerCommand, out, err);
     if (auto* status = std::get_if<int>(&read)) return *status;
     const cli::Args& a = std::get<cli::Args>(read);
-    const std::string path = a.value("pending-file").value_or(nearest_pending_file());
+    std::string path = a.value("pending-file").value_or(nearest_pending_file());
     std::optional<std::string> json, file = a.value("file"), text = a.value("text");
     const bool edit = a.has("edit");
     bool from_stdin = false;
-    if (a.operands.size() > 1)
+    const bool at_file = !a.operands.empty() && a.operands[0].size() > 1 && a.operands[0][0] == '@';
+    if (at_file) {
+        // The ask_user spec's form: askhost answer @FILE "your answers" (your own words, or JSON).
+        if (a.value("pending-file"))
+            return usage(err, kAnswerCommand, "name the file once: @FILE or --pending-file PATH");
+        if (file || text || edit)
+            return usage(err, kAnswerCommand,
+                         "@FILE takes your answers after it, not " + std::string(file   ? "--file"
+                                                                                 : text ? "--text"
+                                                                                        : "--edit"));
+        path = a.operands[0].substr(1);
+        std::string words;
+        for (std::size_t i = 1; i < a.operands.size(); ++i) words += (i > 1 ? " " : "") + a.operands[i];
+        const auto first = words.find_first_not_of(" \t\n\r");
+        if (first == std::string::npos)
+            return usage(err, kAnswerCommand, "what are the answers? askhost answer @" + path + " \"your own words\"");
+        if (words[first] == '[' || words[first] == '{') json = std::move(words);
+        else text = std::move(words);
+    } else if (a.operands.size() > 1)
         return usage(err, kAnswerCommand, "give the answers as one JSON argument (quote it): '[\"a\", \"b\"]'");
-    if (!a.operands.empty()) {
+    if (!a.operands.empty() && !at_file) {
         if (a.operands[0] == "-") from_stdin = true;
         else json = a.operands[0];
     }
@@ -462,36 +485,6 @@ int run_questions(const std::vector<std::string>& args, std::ostream& out, std::
 
 namespace {
 
-std::string strip_recommended(std::string s) {
-    static const std::string tag = " (Recommended)";
-    if (s.size() > tag.size() && s.compare(s.size() - tag.size(), tag.size(), tag) == 0)
-        s.resize(s.size() - tag.size());
-    return s;
-}
-
-std::string and_list(const std::vector<std::string>& items) {
-    std::string out;
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        if (i) out += i + 1 == items.size() ? " and " : ", ";
-        out += items[i];
-    }
-    return out;
-}
-
-std::string quoted_questions(const std::vector<Question>& qs) {
-    std::vector<std::string> items;
-    for (const auto& q : qs) items.push_back("\"" + q.question + "\"");
-    return and_list(items);
-}
-
-bool is_label(const std::vector<Question>& qs, const std::string& question, const std::string& value) {
-    for (const auto& q : qs)
-        if (q.question == question)
-            for (const auto& o : q.options)
-                if (o.label == value) return true;
-    return false;
-}
-
 struct HistoryArgs {
     std::string session;
     bool json = false, summary = false, list = false;
@@ -546,53 +539,6 @@ void write_exchange_json(JsonWriter& w, const Exchange& e) {
 }
 
 }  // namespace
-
-std::string summary_text(const std::vector<Exchange>& exchanges) {
-    std::string out;
-    auto sentence = [&](const std::string& s) {
-        if (!out.empty()) out += ' ';
-        out += s;
-    };
-    // A pending question answered later needs no "still waiting" sentence; each is said once.
-    std::set<std::string> still_waiting_said;
-    for (std::size_t i = 0; i < exchanges.size(); ++i) {
-        const Exchange& e = exchanges[i];
-        if (e.outcome == "answered") {
-            for (const auto& a : e.answers) {
-                std::vector<std::string> parts;
-                bool any_custom = false;
-                for (const auto& v : a.values) {
-                    if (is_label(e.questions, a.question, v)) {
-                        parts.push_back(strip_recommended(v));
-                    } else {
-                        parts.push_back("'" + v + "'");
-                        any_custom = true;
-                    }
-                }
-                const bool typed_only = any_custom && parts.size() == 1;
-                sentence("User was asked \"" + a.question + "\" and " + (typed_only ? "answered " : "chose ") +
-                         and_list(parts) + ".");
-            }
-        } else if (e.outcome == "cancelled") {
-            sentence("User was asked " + quoted_questions(e.questions) + " and declined to answer.");
-        } else if (e.outcome == "timedOut") {
-            sentence("User did not answer " + quoted_questions(e.questions) + " in time.");
-        } else if (e.outcome == "pending") {
-            std::vector<Question> waiting;
-            for (const auto& q : e.questions) {
-                bool later = false;
-                for (std::size_t j = i + 1; j < exchanges.size() && !later; ++j)
-                    if (exchanges[j].outcome == "answered")
-                        for (const auto& a : exchanges[j].answers) later = later || a.question == q.question;
-                if (!later && still_waiting_said.insert(q.question).second) waiting.push_back(q);
-            }
-            if (!waiting.empty())
-                sentence(quoted_questions(waiting) + (waiting.size() == 1 ? " is" : " are") +
-                         " still waiting for the user's answer (in " + e.pending_file + ").");
-        }
-    }
-    return out;
-}
 
 int run_history(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     auto read = read_args(args, kHistoryCommand, out, err);

@@ -9,6 +9,7 @@
 
 #include "core/command_line.hpp"
 #include "store/journal.hpp"
+#include "store/session_summary.hpp"
 
 namespace askhost::store {
 
@@ -17,9 +18,5 @@ extern const cli::Command kAnswerCommand, kQuestionsCommand, kHistoryCommand;
 int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_questions(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_history(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
-
-// The compact prose the spec asks for at compaction, one sentence per question:
-// User was asked "Which database should we use?" and chose PostgreSQL.
-std::string summary_text(const std::vector<Exchange>& exchanges);
 
 }  // namespace askhost::store

@@ -72,7 +72,7 @@ complete -c askhost -n '__fish_seen_subcommand_from web' -l new-token -d 'replac
 complete -c askhost -n '__fish_seen_subcommand_from status' -l tmux -d 'for the tmux status line'
 complete -c askhost -n '__fish_seen_subcommand_from status' -l json
 complete -c askhost -n '__fish_seen_subcommand_from answer' -s f -l file -r -F -d 'the answers from a JSON file'
-complete -c askhost -n '__fish_seen_subcommand_from answer' -s t -l text -x -d 'your own words, once'
+complete -c askhost -n '__fish_seen_subcommand_from answer' -s t -l text -x -d 'your own words'
 complete -c askhost -n '__fish_seen_subcommand_from answer' -s e -l edit -d 'edit a copy in $EDITOR'
 complete -c askhost -n '__fish_seen_subcommand_from answer questions' -l pending-file -r -F
 complete -c askhost -n '__fish_seen_subcommand_from questions' -a 'show clear'

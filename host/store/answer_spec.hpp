@@ -58,6 +58,19 @@ void write_spec(W& w, const AnswerSpec& spec) {
     }
 }
 
+// A person's own words (askhost answer --text) read against the questions they answer: the part of
+// the sentence that answers each question, where that is clear. A part that names one question's
+// options (a label, a word of one, "all" of a multi-select) answers that question; the parts left
+// between answered questions answer the questions between them, in question order (a number
+// there picks that question's option). A question no part clearly answers gets the whole text.
+struct TextReading {
+    enum class How { Options, Part, Whole } how = How::Whole;
+    std::vector<std::string> labels;  // How::Options: the options named, in the question's order
+    std::string text;                 // How::Part: the words; How::Options: the words naming them
+};
+// One reading per question, in the order given; `text` is trimmed and not empty.
+std::vector<TextReading> read_text_answer(const std::vector<const Question*>& questions, std::string_view text);
+
 // How errors and listings name a question: question 2 ("What should we name this service?").
 std::string question_ref(std::size_t index, const Question& q);
 

@@ -455,17 +455,40 @@ AnswerResult apply_text(PendingFile& f, std::string_view text) {
         res.errors.push_back("no questions are waiting for an answer");
         return res;
     }
-    // The text once, as the answer to the first question without one; the others point to it, so
-    // the model reads the person's words once and knows which questions they cover.
+    // Each question the part of the text that answers it, where that is clear; the others the
+    // whole text, once, and a pointer to it, so the model reads the person's words once.
+    std::vector<std::size_t> todo;
+    std::vector<const Question*> qs;
     for (std::size_t i : open) {
         if (f.questions[i].answer) continue;
+        todo.push_back(i);
+        qs.push_back(&f.questions[i].question);
+    }
+    const auto readings = read_text_answer(qs, t);
+    std::optional<std::size_t> whole_at;
+    for (std::size_t k = 0; k < todo.size(); ++k) {
+        const auto& r = readings[k];
         AnswerSpec spec;
-        if (res.changed.empty()) spec.items.push_back({std::string(t), std::nullopt});
-        else
+        std::string from;
+        if (r.how == TextReading::How::Options) {
+            spec.array = f.questions[todo[k]].question.multi_select;
+            for (const auto& l : r.labels) spec.items.push_back({l, std::nullopt});
+            from = "from \"" + r.text + "\"";
+        } else if (r.how == TextReading::How::Part) {
+            spec.items.push_back({r.text, std::nullopt});
+
+        } else if (!whole_at) {
+            whole_at = todo[k];
+            spec.items.push_back({r.text, std::nullopt});
+            from = "your whole text: which part answers it is not clear";
+        } else {
             spec.items.push_back(
-                {"(see my answer to \"" + f.questions[res.changed.front()].question.question + "\")", std::nullopt});
-        f.questions[i].answer = std::move(spec);
-        res.changed.push_back(i);
+                {"(see my answer to \"" + f.questions[*whole_at].question.question + "\")", std::nullopt});
+            from = "not clear: points to your whole text";
+        }
+        f.questions[todo[k]].answer = std::move(spec);
+        res.changed.push_back(todo[k]);
+        res.understood.push_back(std::move(from));
     }
     if (res.changed.empty())
         res.errors.push_back("every open question already has an answer; change one with askhost answer JSON");

@@ -70,10 +70,13 @@ std::optional<std::vector<Answer>> take_answers(PendingFile& file, const std::ve
 struct AnswerResult {
     std::vector<std::size_t> changed;  // indices into file.questions
     std::vector<std::string> errors;
+    std::vector<std::string> understood;  // apply_text: how each changed answer was read, in `changed` order
 };
 AnswerResult apply_answers(PendingFile& file, const rapidjson::Value& input);
-// Free text (--text), the person's own words, given once: the custom answer to the first open
-// question without an answer; every other such question answers `(see my answer to "FIRST")`.
+// Free text (--text), the person's own words, read for each open question without an answer
+// (read_text_answer): the options a part names, the part that answers it, or where that is not
+// clear the whole text, given once: the first such question gets it, the others answer
+// `(see my answer to "FIRST")`.
 AnswerResult apply_text(PendingFile& file, std::string_view text);
 
 }  // namespace askhost::store

@@ -24,6 +24,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "claude_tools.hpp"
+#include "compact_hook.hpp"
 #include "core/fd_io.hpp"
 #include "core/self_path.hpp"
 #include "hook_reply.hpp"
@@ -230,6 +231,7 @@ int install(const cli::Args& args) {
     const std::string command = self_command();
     bool changed = merge_hook(doc, "PreToolUse", "AskUserQuestion|mcp__.*__ask_user_question", command);
     changed = merge_hook(doc, "PermissionRequest", "*", command) || changed;
+    changed = merge_hook(doc, "PreCompact", "*", command) || changed;
     if (!changed) {
         write_all(1, "askhost hook is already in " + path + "\n");
         return 0;
@@ -245,7 +247,8 @@ int install(const cli::Args& args) {
         return 1;
     }
     write_all(1, "askhost hook added to " + path +
-                     " (PreToolUse: AskUserQuestion and MCP ask_user_question; PermissionRequest: every tool).\n"
+                     " (PreToolUse: AskUserQuestion and MCP ask_user_question; PermissionRequest: every tool;\n"
+                     "PreCompact: the session's answers kept in the summary).\n"
                      "Claude Code asks in the askhost of its workspace from its next start (`askhost hosts`).\n");
     return 0;
 }
@@ -289,6 +292,7 @@ int run_hook(const std::vector<std::string>& args) {
              "; left to Claude");
         return 0;
     }
+    if (json::string_of(doc, "hook_event_name") == "PreCompact") return run_precompact(doc);  // compact_hook.hpp
     return ask(doc);
 }
 

@@ -44,7 +44,9 @@ json::Status from_json(const Value& v, ToolCallMeta& out, const Path& at) {
     ObjectReader o(v, at);
     std::optional<CodexTurnMetadata> codex;
     json::Borrowed token;
-    o.lenient("x-codex-turn-metadata", codex).lenient("progressToken", token);
+    o.lenient("x-codex-turn-metadata", codex)
+        .lenient("progressToken", token)
+        .lenient("claudecode/toolUseId", out.claude_tool_use_id);
     out.from_subagent = codex && (codex->thread_source == "subagent" || !codex->subagent_kind.empty());
     if (token.value && (token.value->IsString() || json::is_number(*token.value)))
         out.progress_token = askhost::to_json(*token.value);

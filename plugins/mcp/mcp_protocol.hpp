@@ -27,6 +27,8 @@ struct ToolCallMeta {
     // REQ-AUQ-005: Codex 0.169 marks a sub-agent's call in x-codex-turn-metadata (thread_source
     // "subagent", a subagent_kind); Claude Code and Gemini CLI mark nothing here (docs/subagents.md).
     bool from_subagent = false;
+    // Claude Code's "claudecode/toolUseId": the model's tool_use id, found again in its transcripts.
+    std::string claude_tool_use_id;
     // The progress token (a string or a number) as the client wrote it, integers past 64 bits included.
     std::optional<std::string> progress_token;
 };

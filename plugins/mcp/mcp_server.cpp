@@ -255,6 +255,37 @@ void McpServer::call_tool(const CallToolParams& p, Reply<json::RawJson> reply) {
     auto parsed = parse_ask_input(args, Profile::Strict);
     if (std::holds_alternative<AskInput>(parsed) && p.meta.from_subagent)
         parsed = Refusal{"subagent", "subagent", kSubagentRefusal};
+    // Claude Code marks nothing in the call: its transcripts say whose tool_use it is.
+    if (std::holds_alternative<AskInput>(parsed) && claude_transcripts && !p.meta.claude_tool_use_id.empty()) {
+        const auto caller = claude_transcripts->caller_of(p.meta.claude_tool_use_id);
+        if (caller == ClaudeTranscripts::Caller::Subagent) {
+            parsed = Refusal{"subagent", "subagent", kSubagentRefusal};
+        } else if (caller == ClaudeTranscripts::Caller::Unknown && io_ && claude_transcripts->session_written()) {
+            return await_claude_caller(
+                p.meta.claude_tool_use_id, std::chrono::steady_clock::now() + claude_transcript_wait,
+                std::make_shared<Parsed<AskInput>>(std::move(parsed)), p.meta.progress_token, reply);
+        }
+    }
+    answer_call(std::move(parsed), p.meta.progress_token, reply);
+}
+
+void McpServer::await_claude_caller(std::string tool_use_id, std::chrono::steady_clock::time_point deadline,
+                                    const std::shared_ptr<Parsed<AskInput>>& parsed,
+                                    std::optional<std::string> progress_token, Reply<json::RawJson> reply) {
+    auto timer = std::make_shared<boost::asio::steady_timer>(*io_, std::chrono::milliseconds(50));
+    timer->async_wait([this, timer, alive = alive_, id = std::move(tool_use_id), deadline, parsed,
+                       token = std::move(progress_token), reply](const boost::system::error_code& ec) mutable {
+        if (ec || !*alive) return;
+        const auto caller = claude_transcripts->caller_of(id);
+        if (caller == ClaudeTranscripts::Caller::Unknown && std::chrono::steady_clock::now() < deadline)
+            return await_claude_caller(std::move(id), deadline, parsed, std::move(token), reply);
+        if (caller == ClaudeTranscripts::Caller::Subagent) *parsed = Refusal{"subagent", "subagent", kSubagentRefusal};
+        answer_call(std::move(*parsed), token, reply);
+    });
+}
+
+void McpServer::answer_call(Parsed<AskInput> parsed, const std::optional<std::string>& progress_token,
+                            const Reply<json::RawJson>& reply) {
     if (auto now = outcome_without_asking(parsed)) {
         if (now->kind == OutcomeKind::Refused && log_) log_("refused an ask_user_question call: " + now->error.message);
         const auto* asked = std::get_if<AskInput>(&parsed);
@@ -292,9 +323,9 @@ void McpServer::call_tool(const CallToolParams& p, Reply<json::RawJson> reply) {
         reply.error(rpc_error::request_cancelled, "cancelled by the client");
     };
     // The person may take a while: say so where the client shows progress.
-    if (io_ && p.meta.progress_token) {
+    if (io_ && progress_token) {
         ticking_[id] = std::make_shared<boost::asio::steady_timer>(*io_);
-        tick(id, *p.meta.progress_token, 1);
+        tick(id, *progress_token, 1);
     }
 }
 

@@ -12,6 +12,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "claude_transcript.hpp"
 #include "core/model/outcome.hpp"
 #include "mcp_protocol.hpp"
 #include "transport/jsonrpc.hpp"
@@ -65,6 +66,10 @@ public:
     // (every progress_interval): clients show them; none of them extends its tool timeout.
     McpServer(RpcEndpoint& rpc, McpAsker& asker, Log log, boost::asio::io_context* io = nullptr);
     std::chrono::milliseconds progress_interval{10000};
+    // Under Claude Code: its transcripts, where a sub-agent's call is told from the main
+    // conversation's; how long a call waits for its tool_use to be written there (with `io`).
+    std::optional<ClaudeTranscripts> claude_transcripts = ClaudeTranscripts::from_environment();
+    std::chrono::milliseconds claude_transcript_wait{3000};
     ~McpServer();
 
     // The client went away: withdraw every question still open.
@@ -86,6 +91,13 @@ private:
     void ping(const json::Ignored&, Reply<json::EmptyObject> reply);
     void list_tools(const json::Ignored&, Reply<json::RawJson> reply);
     void call_tool(const CallToolParams& p, Reply<json::RawJson> reply);
+    // The call checked: refused, answered at once, or asked.
+    void answer_call(Parsed<AskInput> parsed, const std::optional<std::string>& progress_token,
+                     const Reply<json::RawJson>& reply);
+    // Looks for a Claude Code call's tool_use in its transcripts until found or `deadline`.
+    void await_claude_caller(std::string tool_use_id, std::chrono::steady_clock::time_point deadline,
+                             const std::shared_ptr<Parsed<AskInput>>& parsed, std::optional<std::string> progress_token,
+                             Reply<json::RawJson> reply);
     void cancelled(const CancelledParams& p);
     void tick(const std::string& id, const std::string& token_json, int step);
 

@@ -13,11 +13,11 @@ SCRIPT (JSON): {"tools": ["mcp__ask__ask_user_question", ...], "input": {...}, "
 A main request is one that offers one of `tools`. Its first reply calls that tool with `input`;
 once a request carries the result of that call, the reply is `final` text and the turn ends.
 Other requests (titles, summaries, side queries) get a short text reply.
-With "subagent": {"prompt": P, "tools": [...], "input": {...}}, a request (Anthropic, Responses)
-whose user messages hold P, a sub-agent the agent started with prompt P, follows that script
-instead, and its entry in RECORD says "subagent": true. With "wait_for_subagent": true the main
-conversation's final reply waits (60 s at most) until the sub-agent's tool result has come, so an
-agent that ends with its main turn does not cut the sub-agent short.
+With "subagent": {"prompt": P, "tools": [...], "input": {...}}, a request whose user messages hold
+P, a sub-agent the agent started with prompt P, follows that script instead, and its entry in
+RECORD says "subagent": true (Anthropic, Responses, Chat Completions). With "wait_for_subagent":
+true the main conversation's final reply waits (60 s at most) until the sub-agent's tool result
+has come, so an agent that ends with its main turn does not cut the sub-agent short.
 RECORD: one JSON line per request: {"api", "path", "main", "tool", "tool_result"?, "body"}, where
 tool_result is {"text": all text of the result, "is_error": bool, "raw": as received}.
 PORTFILE: the port, written (atomically) once the server listens.
@@ -231,9 +231,9 @@ def serve_responses(body, entry):
 
 # --- OpenAI Chat Completions (pi) ---------------------------------------------------------------
 
-def chat_offered(body):
+def chat_offered(body, script=SCRIPT):
     names = [(t.get("function") or {}).get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
-    return next((n for n in SCRIPT["tools"] if n in names), None)
+    return next((n for n in script["tools"] if n in names), None)
 
 
 def chat_result(body):
@@ -271,14 +271,17 @@ def chat_reply(text=None, call=None):
 
 
 def serve_chat(body, entry):
-    tool = chat_offered(body)
+    script = script_for(body.get("messages"))
+    tool = chat_offered(body, script)
     result = chat_result(body) if tool else None
     entry.update(main=bool(tool), tool=tool)
+    if script is not SCRIPT:
+        entry["subagent"] = True
     if result is not None:
         entry["tool_result"] = result
-        return chat_reply(text=SCRIPT.get("final", "Done."))
+        return chat_reply(text=final_text(script, entry))
     if tool:
-        return chat_reply(call={"id": next_call_id("call"), "name": tool, "input": SCRIPT["input"]})
+        return chat_reply(call={"id": next_call_id("call"), "name": tool, "input": script["input"]})
     return chat_reply(text=SCRIPT.get("side", "OK"))
 
 

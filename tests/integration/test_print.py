@@ -281,19 +281,57 @@ def hand_edit_without_any_command_is_enough():
 
 @case
 def answer_text_is_a_custom_answer_for_the_model():
+    """Words that name no option, for questions they cannot be told apart for: the whole text, once."""
     wd = Workdir()
     runs = Runs(wd)
-    runs.ask([DATABASE_Q, NAME_Q])
-    code, out, err = cli(wd, "answer", "--text", "use postgres, call it order-processor")
+    runs.ask([NAME_Q, {"question": "Anything else?"}])
+    code, out, err = cli(wd, "answer", "--text", "whatever you think is best")
     equal(code, 0, err)
-    check(f'2. {NAME_Q["question"]}  ->  (see my answer to "{DATABASE_Q["question"]}")' in out, out)
-    _, (r,) = runs.ask([DATABASE_Q, NAME_Q])
+    check(f'2. Anything else?  ->  (see my answer to "{NAME_Q["question"]}")' in out, out)
+    _, (r,) = runs.ask([NAME_Q, {"question": "Anything else?"}])
     equal([a["answer"] for a in r["answers"]],
-          ["use postgres, call it order-processor", f'(see my answer to "{DATABASE_Q["question"]}")'], "answers")
+          ["whatever you think is best", f'(see my answer to "{NAME_Q["question"]}")'], "answers")
     for a in r["answers"]:
         equal(a["wasCustom"], True, "custom")
         check("selectedOption" not in a, "no option")
-    equal(r["text"].count("use postgres, call it order-processor"), 1, "the model reads the text once: " + r["text"])
+    equal(r["text"].count("whatever you think is best"), 1, "the model reads the text once: " + r["text"])
+
+
+@case
+def answer_text_gives_each_question_its_part():
+    """The issue's sentence: each question gets the part that answers it, and the person sees how
+    each was read; the spec's `@FILE "answers"` form does the same."""
+    wd = Workdir()
+    runs = Runs(wd)
+    runs.ask(SPEC_QS)
+    code, out, err = cli(wd, "answer", "--text", "use postgres, call it order-processor, all three features")
+    equal(code, 0, err)
+    check(f'1. {DATABASE_Q["question"]}  ->  PostgreSQL (Recommended)   (from "use postgres")' in out, out)
+    check(f'2. {NAME_Q["question"]}  ->  call it order-processor\n' in out, out)
+    check(f'3. {FEATURES_Q["question"]}  ->  Authentication, REST API, Admin Dashboard   '
+          '(from "all three features")' in out, out)
+    _, (r,) = runs.ask(SPEC_QS)
+    a = answered(r)
+    equal(a[DATABASE_Q["question"]], {"question": DATABASE_Q["question"], "answer": "PostgreSQL (Recommended)",
+                                      "selectedOption": "PostgreSQL (Recommended)", "wasCustom": False}, "database")
+    equal(a[NAME_Q["question"]]["answer"], "call it order-processor", "name")
+    equal(a[NAME_Q["question"]]["wasCustom"], True, "typed")
+    equal(a[FEATURES_Q["question"]]["answer"], ["Authentication", "REST API", "Admin Dashboard"], "features")
+
+    # pi -p @.pi/pending-questions.json "your answers": askhost answer @FILE "your answers".
+    wd = Workdir()
+    runs = Runs(wd)
+    runs.ask(SPEC_QS, args=["--print", "--pending-file", "elsewhere.json"])
+    code, out, err = cli(wd, "answer", "@elsewhere.json", "sqlite, svc, auth and rest api")
+    equal(code, 0, err)
+    check("Answered in elsewhere.json" in out, out)
+    check(f'3. {FEATURES_Q["question"]}  ->  Authentication, REST API   (from "auth, rest api")' in out, out)
+    code, out, err = cli(wd, "answer", "@elsewhere.json", "--text", "x")
+    equal(code, 2, "usage: " + err)
+    check("@FILE takes your answers after it, not --text" in err, err)
+    code, out, err = cli(wd, "answer", "@elsewhere.json")
+    equal(code, 2, "usage: " + err)
+    check('askhost answer @elsewhere.json "your own words"' in err, err)
 
 
 EDIT_SCRIPT = r"""#!/usr/bin/env python3

@@ -366,6 +366,95 @@ BOOST_AUTO_TEST_CASE(apply_text_answers_what_has_no_answer) {
     BOOST_TEST(apply_text(f, "  ").errors.front() == "--text: the text is empty");
 }
 
+namespace {
+
+std::vector<TextReading> read_spec(std::string_view text, std::vector<Question> qs = {}) {
+    static std::vector<Question> keep;
+    if (qs.empty()) {
+        qs = {db_question(), name_question(), features_question()};
+        qs.back().options.push_back({"Admin Dashboard", "", std::nullopt});
+    }
+    keep = std::move(qs);
+    std::vector<const Question*> ptrs;
+    for (const auto& q : keep) ptrs.push_back(&q);
+    return read_text_answer(ptrs, text);
+}
+
+using How = TextReading::How;
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(own_words_give_each_question_its_part) {
+    auto r = read_spec("use postgres, call it order-processor, all three features");
+    BOOST_REQUIRE(r.size() == 3u);
+    BOOST_TEST(int(r[0].how) == int(How::Options));
+    BOOST_TEST(r[0].labels == (std::vector<std::string>{"PostgreSQL (Recommended)"}));
+    BOOST_TEST(r[0].text == "use postgres");
+    BOOST_TEST(int(r[1].how) == int(How::Part));
+    BOOST_TEST(r[1].text == "call it order-processor");
+    BOOST_TEST(int(r[2].how) == int(How::Options));
+    BOOST_TEST(r[2].labels == (std::vector<std::string>{"Authentication", "REST API", "Admin Dashboard"}));
+
+    // Labels in any order, several for a multi-select; "and" cuts like a comma; free text keeps its "and".
+    r = read_spec("auth and rest api. SQLite; name it salt and pepper");
+    BOOST_TEST(r[0].labels == (std::vector<std::string>{"SQLite"}));
+    BOOST_TEST(r[2].labels == (std::vector<std::string>{"Authentication", "REST API"}));
+    BOOST_TEST(int(r[1].how) == int(How::Whole));  // its part is not between its neighbours: not clear
+    r = read_spec("mongodb, name it salt and pepper, the admin dashboard");
+    BOOST_TEST(r[0].labels == (std::vector<std::string>{"MongoDB"}));
+    BOOST_TEST(r[1].text == "name it salt and pepper");
+    BOOST_TEST(r[2].labels == (std::vector<std::string>{"Admin Dashboard"}));
+
+    // Numbers in question order: "2" is the second option of the question at that place.
+    r = read_spec("2, svc, 1 and 3");
+    BOOST_TEST(r[0].labels == (std::vector<std::string>{"SQLite"}));
+    BOOST_TEST(r[1].text == "svc");
+    BOOST_TEST(r[2].labels == (std::vector<std::string>{"Authentication", "Admin Dashboard"}));
+}
+
+BOOST_AUTO_TEST_CASE(own_words_that_are_not_clear_keep_the_whole_text) {
+    const std::string text = "whatever you think is best";
+    auto r = read_spec(text);
+    for (const auto& one : r) {
+        BOOST_TEST(int(one.how) == int(How::Whole));
+        BOOST_TEST(one.text == text);
+    }
+    // Two options of a single-select question named: which one is not clear.
+    r = read_spec("sqlite or mongodb, svc, auth");
+    BOOST_TEST(int(r[0].how) == int(How::Whole));
+    BOOST_TEST(r[2].labels == (std::vector<std::string>{"Authentication"}));
+    // Free text where an option question stands: not clear which answers which.
+    r = read_spec("call it svc, my own database, auth");
+    BOOST_TEST(int(r[0].how) == int(How::Whole));
+    BOOST_TEST(int(r[1].how) == int(How::Whole));
+    // Words no question takes are never dropped: then every question gets the whole text.
+    r = read_spec("postgres, svc, auth, and no tests please");
+    for (const auto& one : r) BOOST_TEST(int(one.how) == int(How::Whole));
+    // A thank-you is not an answer.
+    r = read_spec("postgres, svc, auth, thanks");
+    BOOST_TEST(r[2].labels == (std::vector<std::string>{"Authentication"}));
+    // A word that names two options names neither ("api" in both).
+    Question apis = features_question();
+    apis.multi_select = false;
+    apis.options = {{"REST API", "", std::nullopt}, {"GraphQL API", "", std::nullopt}};
+    r = read_spec("the api", {apis, name_question()});
+    BOOST_TEST(int(r[0].how) == int(How::Whole));
+}
+
+BOOST_AUTO_TEST_CASE(own_words_answer_the_pending_file) {
+    PendingFile f;
+    add_ask(f, spec_ask(), "s1", "t1");
+    auto r = apply_text(f, "use postgres, call it order-processor, all features");
+    BOOST_TEST(r.errors.empty());
+    BOOST_TEST(r.changed == (std::vector<std::size_t>{0, 1, 2}));
+    BOOST_TEST(f.questions[0].answer->items[0].text == "PostgreSQL (Recommended)");
+    BOOST_TEST(f.questions[1].answer->items[0].text == "call it order-processor");
+    BOOST_TEST(f.questions[2].answer->array);
+    BOOST_TEST(f.questions[2].answer->items.size() == 2u);
+    BOOST_TEST(r.understood[0] == "from \"use postgres\"");
+    BOOST_TEST(r.understood[1] == "");
+}
+
 BOOST_AUTO_TEST_CASE(atomic_write_is_private_and_replaces) {
     namespace fs = std::filesystem;
     char tmpl[] = "/tmp/askhost-store-XXXXXX";

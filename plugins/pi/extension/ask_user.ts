@@ -6,12 +6,18 @@
  *
  * Under askhost (`askhost -- pi ...`) the questions go to askhost over the socket named in
  * $ASKHOST_SOCKET (the editor protocol's ask/submit, docs/protocol.md): the editor, the terminal
- * dialog or any attached client shows them. Without askhost they are asked with pi's own dialogs.
+ * dialog or any attached client shows them. Without askhost they are asked with pi's own dialogs;
+ * in pi's print mode (`pi -p`, no dialogs) they go to the pending-questions file, through
+ * `askhost --print` when askhost is installed, else written here in the same format (docs/files.md).
  */
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { compact } from "@mariozechner/pi-coding-agent";
 import { Type } from "@mariozechner/pi-ai";
-import { execFile } from "node:child_process";
+import { Text } from "@mariozechner/pi-tui";
+import { execFile, spawn } from "node:child_process";
+import * as fs from "node:fs";
 import * as net from "node:net";
+import * as path from "node:path";
 
 const OptionSchema = Type.Object({
 	label: Type.String({ description: "Display text" }),
@@ -129,16 +135,393 @@ async function askInPi(ctx: any, questions: Question[]): Promise<Result> {
 			answers.push({ question: q.question, answer: q.multiSelect ? [pick] : pick, selectedOption: pick, wasCustom: false });
 		}
 	}
-	const show = (a: Answer) => `"${a.question}"="${Array.isArray(a.answer) ? a.answer.join(", ") : a.answer}"`;
-	return {
-		answered: true,
-		answers,
-		text: `User has answered your questions: ${answers.map(show).join(", ")}. You can now continue with the user's answers in mind.`,
-	};
+	return { answered: true, answers, text: modelText(answers) };
 }
 
 function askhostBin(): string {
 	return process.env.ASKHOST_BIN || "askhost";
+}
+
+/** The askhost to run: $ASKHOST_BIN, else `askhost` on PATH; undefined when there is none. */
+export function findAskhost(env: NodeJS.ProcessEnv = process.env): string | undefined {
+	const canRun = (p: string) => {
+		try {
+			fs.accessSync(p, fs.constants.X_OK);
+			return fs.statSync(p).isFile();
+		} catch {
+			return false;
+		}
+	};
+	if (env.ASKHOST_BIN) return canRun(env.ASKHOST_BIN) ? env.ASKHOST_BIN : undefined;
+	for (const dir of (env.PATH ?? "").split(path.delimiter)) {
+		if (dir && canRun(path.join(dir, "askhost"))) return path.join(dir, "askhost");
+	}
+	return undefined;
+}
+
+// ---- REQ-AUQ-005: a sub-agent may not ask ---------------------------------------------------
+
+export const SUBAGENT_REFUSAL =
+	"Only the main conversation can ask the user questions; a sub-agent must decide on its own or report back to its parent.";
+
+// Every pi that loads this extension marks its environment; a pi it starts (pi's subagent
+// extension runs `pi --mode json -p` for each sub-agent) inherits the mark.
+const PARENT_MARK = "ASKHOST_PI_PARENT_PID";
+const inheritedMark = process.env[PARENT_MARK];
+process.env[PARENT_MARK] = String(process.pid);
+
+/** Whether a process's command line is pi's (`pi ...`, or node running pi's cli.js). */
+export function isPiCommand(argv: string[]): boolean {
+	const name = (i: number) => (argv[i] ? path.basename(argv[i]) : "");
+	if (name(0) === "pi") return true;
+	if (!/^(node|bun)(\.exe)?$/.test(name(0))) return false;
+	return name(1) === "pi" || /pi-coding-agent[\\/]dist[\\/]cli\.js$/.test(argv[1] ?? "");
+}
+
+/** Why this pi is a sub-agent: started by a pi that loaded this extension, or a pi among its parents. */
+export function subagentReason(
+	mark: string | undefined = inheritedMark,
+	pid: number = process.pid,
+	readProc: (file: string) => string = (f) => fs.readFileSync(f, "utf8"),
+): string | undefined {
+	if (mark && mark !== String(pid)) return `started by pi (pid ${mark})`;
+	let at = pid;
+	for (let depth = 0; depth < 64; depth++) {
+		let stat: string;
+		try {
+			stat = readProc(`/proc/${at}/stat`);
+		} catch {
+			return undefined;
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ')'.
+		const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+		if (!Number.isInteger(ppid) || ppid <= 1) return undefined;
+		try {
+			const argv = readProc(`/proc/${ppid}/cmdline`).split("\0").filter((a) => a !== "");
+			if (isPiCommand(argv)) return `started by pi (pid ${ppid})`;
+		} catch {
+			return undefined;
+		}
+		at = ppid;
+	}
+	return undefined;
+}
+
+/** The ask_user spec's modes: pi's TUI, `pi -p` (no dialogs), or `pi --mode rpc` (askhost runs pi so). */
+export type Mode = "interactive" | "print" | "rpc";
+
+export function piMode(hasUI: boolean, argv: string[] = process.argv): Mode {
+	if (!hasUI) return "print";
+	const i = argv.indexOf("--mode");
+	return (i >= 0 && argv[i + 1] === "rpc") || argv.includes("--mode=rpc") ? "rpc" : "interactive";
+}
+
+// ---- print mode: the pending-questions file ---------------------------------------------------
+
+export const PENDING_FILE = ".askhost/pending-questions.json";
+
+/** A native-protocol agent of one ask: prints the request given as its argument, then the answer it gets. */
+const ONE_ASK_AGENT = `
+const marker = "ASKHOST_PI_RESULT ";
+process.stdout.write(process.argv[1] + "\\n");
+let buf = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (d) => {
+	buf += d;
+	const nl = buf.indexOf("\\n");
+	if (nl >= 0) {
+		process.stdout.write(marker + buf.slice(0, nl) + "\\n", () => process.exit(0));
+	}
+});
+process.stdin.on("end", () => process.exit(1));
+`;
+
+function nodeBin(): string {
+	return /^node(\.exe)?$/i.test(path.basename(process.execPath)) ? process.execPath : "node";
+}
+
+/**
+ * `askhost --print` asks for us: the answers waiting in the pending-questions file when every
+ * question has one, else the questions written there and the model told they are pending. One
+ * ask, through askhost's native protocol, with a tiny agent that hands the response back.
+ */
+export function askThroughAskhostPrint(bin: string, cwd: string, params: { questions: Question[]; metadata?: object }): Promise<Result> {
+	const request = JSON.stringify({
+		type: "ask_user_request",
+		requestId: "pi-print-1",
+		questions: params.questions,
+		...(params.metadata ? { metadata: params.metadata } : {}),
+	});
+	const env = { ...process.env };
+	delete env.ASKHOST_SOCKET;
+	return new Promise((resolve) => {
+		const child = spawn(bin, ["--print", "--profile", "lenient", "--adapter", "native", "--", nodeBin(), "-e", ONE_ASK_AGENT, request], {
+			cwd,
+			env,
+			stdio: ["ignore", "pipe", "pipe"],
+		});
+		let out = "";
+		let err = "";
+		child.stdout.setEncoding("utf8");
+		child.stderr.setEncoding("utf8");
+		child.stdout.on("data", (d: string) => (out += d));
+		child.stderr.on("data", (d: string) => (err += d));
+		const fail = (why: string): Result => ({
+			answered: false,
+			error: { code: "no_user", message: `askhost --print could not ask: ${why}`, path: "" },
+		});
+		child.on("error", (e) => resolve(fail(e.message)));
+		child.on("close", () => {
+			const line = out.split("\n").find((l) => l.startsWith("ASKHOST_PI_RESULT "));
+			if (!line) return resolve(fail(err.trim() || "no answer"));
+			try {
+				const r = JSON.parse(line.slice("ASKHOST_PI_RESULT ".length));
+				delete r.type;
+				delete r.requestId;
+				resolve(r as Result);
+			} catch {
+				resolve(fail("an answer that is not JSON"));
+			}
+		});
+	});
+}
+
+type PendingEntry = {
+	question: string;
+	header?: string;
+	options?: string[];
+	descriptions?: Record<string, string>;
+	multiSelect?: boolean;
+	answer: unknown;
+	used: boolean;
+};
+
+/** One answer from the file for its question (a label, an option number, own text, a list), or why not. */
+export function resolveAnswer(q: Question, value: unknown): Answer | string {
+	const labels = (q.options ?? []).map((o) => o.label);
+	const one = (v: unknown): { text: string; label?: string } | string => {
+		if (typeof v === "number" && Number.isInteger(v) && labels.length > 0) {
+			return v >= 1 && v <= labels.length ? { text: labels[v - 1], label: labels[v - 1] } : `option ${v} does not exist (${labels.length} options)`;
+		}
+		if (typeof v === "number") return { text: String(v) };
+		if (typeof v !== "string" || v.trim() === "") return "expected a label, an option number or your own text";
+		const t = v.trim();
+		const exact = labels.find((l) => l === t) ?? labels.find((l) => l.toLowerCase() === t.toLowerCase());
+		return exact ? { text: exact, label: exact } : { text: t };
+	};
+	const values = Array.isArray(value) ? value : [value];
+	if (values.length === 0) return "empty answer";
+	if (!q.multiSelect && values.length > 1) return `takes one answer, ${values.length} given`;
+	const picked: { text: string; label?: string }[] = [];
+	for (const v of values) {
+		const r = one(v);
+		if (typeof r === "string") return r;
+		if (!picked.some((p) => p.text === r.text)) picked.push(r);
+	}
+	const custom = picked.some((p) => !p.label);
+	if (q.multiSelect) return { question: q.question, answer: picked.map((p) => p.text), wasCustom: custom };
+	const a: Answer = { question: q.question, answer: picked[0].text, wasCustom: custom };
+	if (!custom) a.selectedOption = picked[0].label;
+	return a;
+}
+
+export function modelText(answers: Answer[]): string {
+	const show = (a: Answer) => `"${a.question}"="${Array.isArray(a.answer) ? a.answer.join(", ") : a.answer}"`;
+	return `User has answered your questions: ${answers.map(show).join(", ")}. You can now continue with the user's answers in mind.`;
+}
+
+export function pendingText(file: string): string {
+	return [
+		"Questions pending. User input required.",
+		"",
+		"To answer, re-run with:",
+		`  pi -p @${file} "your answers"`,
+		"",
+		"Or edit the JSON file and run:",
+		"  pi -c",
+		"",
+		`Questions saved to: ${file}`,
+	].join("\n");
+}
+
+function writeAtomically(file: string, text: string): void {
+	const dir = path.dirname(file);
+	fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+	if (path.basename(dir) === ".askhost" && !fs.existsSync(path.join(dir, ".gitignore"))) {
+		fs.writeFileSync(path.join(dir, ".gitignore"), "# askhost's files: pending questions, long answers\n*\n", { mode: 0o644 });
+	}
+	const tmp = path.join(dir, `.${path.basename(file)}.tmp-${process.pid}-${Date.now()}`);
+	fs.writeFileSync(tmp, text, { mode: 0o600 });
+	fs.renameSync(tmp, file);
+}
+
+/**
+ * No askhost installed: the same file format, kept here. Answers for every question waiting in
+ * the file (unused, by question text) are taken and marked used; otherwise the questions are
+ * added (used entries dropped, an entry with the same text refreshed and its answer kept).
+ */
+export function askWithFile(cwd: string, params: { questions: Question[]; metadata?: object }, now = new Date()): Result {
+	const file = path.join(cwd, PENDING_FILE);
+	let doc: any = undefined;
+	if (fs.existsSync(file)) {
+		try {
+			doc = JSON.parse(fs.readFileSync(file, "utf8"));
+		} catch (e) {
+			return {
+				answered: false,
+				error: { code: "no_user", message: `${PENDING_FILE} is not valid JSON (${(e as Error).message}); fix it or remove it`, path: "" },
+			};
+		}
+	}
+	if (!doc || typeof doc !== "object" || !Array.isArray(doc.questions)) doc = { questions: [] };
+	const entries: PendingEntry[] = doc.questions.filter((e: any) => e && typeof e.question === "string");
+	const answers: Answer[] = [];
+	for (const q of params.questions) {
+		const e = entries.find((x) => x.question === q.question && !x.used && x.answer !== null && x.answer !== undefined);
+		const a = e ? resolveAnswer(q, e.answer) : "no answer";
+		if (typeof a === "string") break;
+		answers.push(a);
+	}
+	const stamp = now.toISOString().replace(/\.\d+Z$/, "Z");
+	if (answers.length === params.questions.length) {
+		for (const q of params.questions) {
+			const e = entries.find((x) => x.question === q.question && !x.used);
+			if (e) e.used = true;
+		}
+		doc.questions = entries;
+		doc.timestamp = stamp;
+		writeAtomically(file, JSON.stringify(doc, null, 2) + "\n");
+		return { answered: true, answers, text: modelText(answers) };
+	}
+	const kept = entries.filter((e) => !e.used);
+	for (const q of params.questions) {
+		const entry: PendingEntry = kept.find((x) => x.question === q.question) ?? { question: q.question, answer: null, used: false };
+		if (!kept.includes(entry)) kept.push(entry);
+		if (q.header) entry.header = q.header;
+		if (q.options && q.options.length > 0) {
+			entry.options = q.options.map((o) => o.label);
+			const d = Object.fromEntries(q.options.filter((o) => o.description).map((o) => [o.label, o.description as string]));
+			if (Object.keys(d).length > 0) entry.descriptions = d;
+			entry.multiSelect = !!q.multiSelect;
+		}
+	}
+	const out = {
+		version: 1,
+		sessionId: typeof doc.sessionId === "string" ? doc.sessionId : `pi-${stamp.replace(/[-:]/g, "").replace("T", "-").replace("Z", "")}`,
+		timestamp: stamp,
+		agent: "pi",
+		howToAnswer:
+			'Set each "answer": an option label or number, your own text, or for multiSelect a list; then run pi again (pi -c). Or: pi -p @' +
+			PENDING_FILE +
+			' "your answers".',
+		questions: kept,
+		...(params.metadata ? { metadata: params.metadata } : {}),
+	};
+	writeAtomically(file, JSON.stringify(out, null, 2) + "\n");
+	return { answered: false, pendingFile: PENDING_FILE, text: pendingText(PENDING_FILE) };
+}
+
+// ---- compaction: what the person decided survives it ----------------------------------------
+
+type Exchange = { questions: Question[]; details: any };
+
+/** The ask_user results on a session branch (pi's entries: messages with role "toolResult"). */
+export function askUserExchanges(entries: any[]): Exchange[] {
+	const out: Exchange[] = [];
+	for (const e of entries ?? []) {
+		const m = e?.type === "message" ? e.message : undefined;
+		if (m?.role !== "toolResult" || m.toolName !== "ask_user" || !m.details) continue;
+		out.push({ questions: m.details.questions ?? [], details: m.details });
+	}
+	return out;
+}
+
+const andList = (items: string[]) =>
+	items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+const quoted = (qs: Question[]) => andList(qs.map((q) => `"${q.question}"`));
+
+/** One sentence per question, as `askhost history --summary` says them (the ask_user spec's example). */
+export function summaryProse(exchanges: Exchange[]): string {
+	const sentences: string[] = [];
+	exchanges.forEach((x, i) => {
+		const d = x.details;
+		if (d.answered) {
+			for (const a of (d.answers ?? []) as Answer[]) {
+				const q = x.questions.find((qq) => qq.question === a.question);
+				const labels = (q?.options ?? []).map((o) => o.label);
+				const values = Array.isArray(a.answer) ? a.answer : [a.answer];
+				let custom = false;
+				const parts = values.map((v) => {
+					if (labels.includes(v)) return v.replace(/ \(Recommended\)$/, "");
+					custom = true;
+					return `'${v}'`;
+				});
+				sentences.push(`User was asked "${a.question}" and ${custom && parts.length === 1 ? "answered" : "chose"} ${andList(parts)}.`);
+			}
+		} else if (d.cancelled) {
+			sentences.push(`User was asked ${quoted(x.questions)} and declined to answer.`);
+		} else if (d.timedOut) {
+			sentences.push(`User did not answer ${quoted(x.questions)} in time.`);
+		} else if (d.pendingFile) {
+			const later = exchanges.slice(i + 1).flatMap((y) => (y.details.answered ? (y.details.answers ?? []).map((a: Answer) => a.question) : []));
+			const waiting = x.questions.filter((q) => !later.includes(q.question));
+			if (waiting.length > 0)
+				sentences.push(`${quoted(waiting)} ${waiting.length === 1 ? "is" : "are"} still waiting for the user's answer (in ${d.pendingFile}).`);
+		}
+	});
+	return sentences.join(" ");
+}
+
+export const KEEP_INSTRUCTIONS =
+	"Keep in the summary what the user decided when asked, as it stands here (these are the user's own answers; later work should follow them): ";
+
+/**
+ * pi's compaction, with the session's questions and answers in its instructions and, word for
+ * word, at the end of the summary. undefined: pi's own compaction (nothing was asked, or no model).
+ */
+export async function compactKeepingAnswers(event: any, ctx: any, run = compact): Promise<any> {
+	const prose = summaryProse(askUserExchanges(event?.branchEntries));
+	if (!prose || !ctx?.model || !event?.preparation) return undefined;
+	const auth = await ctx.modelRegistry?.getApiKeyAndHeaders?.(ctx.model);
+	if (!auth?.ok) return undefined;
+	const instructions = [event.customInstructions, KEEP_INSTRUCTIONS + prose].filter(Boolean).join("\n\n");
+	const result = await run(event.preparation, ctx.model, auth.apiKey, auth.headers, instructions, event.signal);
+	return {
+		compaction: {
+			...result,
+			summary: `${result.summary}\n\n## Questions the user answered\n\n${prose}`,
+			details: { ...(result.details ?? {}), askUser: prose },
+		},
+	};
+}
+
+// ---- how the call and its result look in pi's TUI ----------------------------------------------
+
+type Theme = { fg(color: string, text: string): string; bold(text: string): string };
+
+export function callLine(args: { questions?: Question[] }, theme: Theme): string {
+	const qs = args?.questions ?? [];
+	let line = theme.fg("toolTitle", theme.bold("ask_user "));
+	if (qs.length === 1) line += theme.fg("muted", qs[0].header ? `${qs[0].header}: ${qs[0].question}` : qs[0].question);
+	else if (qs.length > 1) line += theme.fg("muted", `${qs.length} questions: ${qs.map((q) => q.header || q.question).join(", ")}`);
+	return line;
+}
+
+export function resultLines(details: any, expanded: boolean, theme: Theme): string {
+	if (!details) return theme.fg("dim", "(no result)");
+	if (details.error) return theme.fg("error", `✗ ${details.error.message}`);
+	if (details.cancelled) return theme.fg("warning", "✗ Cancelled");
+	if (details.timedOut) return theme.fg("warning", "✗ No answer in time");
+	if (details.connectionLost) return theme.fg("warning", "✗ Nobody left to answer");
+	if (details.pendingFile) return theme.fg("warning", `⏳ Questions pending in ${details.pendingFile}`);
+	const answers: Answer[] = details.answers ?? [];
+	const lines = answers.map((a) => {
+		const value = Array.isArray(a.answer) ? a.answer.join(", ") : a.answer;
+		const shown = theme.fg("success", "✓ ") + theme.fg("muted", `${a.question} `) + theme.fg("accent", value);
+		return a.wasCustom ? shown + theme.fg("dim", " (typed)") : shown;
+	});
+	if (!expanded && lines.length > 3) return [...lines.slice(0, 3), theme.fg("dim", `… ${lines.length - 3} more`)].join("\n");
+	return lines.join("\n");
 }
 
 export default function (pi: ExtensionAPI) {
@@ -149,27 +532,49 @@ export default function (pi: ExtensionAPI) {
 		parameters: AskUserParams,
 		async execute(_toolCallId: string, params: any, signal: AbortSignal | undefined, _onUpdate: unknown, ctx: any) {
 			const socket = process.env.ASKHOST_SOCKET;
+			const mode = piMode(!!ctx?.hasUI);
+			const ask = { questions: params.questions, ...(params.metadata ? { metadata: params.metadata } : {}) };
 			let result: Result;
-			let mode: string;
+			let via: string;
+			const subagent = subagentReason();
+			if (subagent) throw new Error(SUBAGENT_REFUSAL);
 			if (socket) {
-				result = await askHost(socket, { questions: params.questions, ...(params.metadata ? { metadata: params.metadata } : {}) }, signal);
-				mode = "askhost";
-			} else if (ctx?.hasUI) {
+				result = await askHost(socket, ask, signal);
+				via = "askhost";
+			} else if (mode !== "print") {
 				result = await askInPi(ctx, params.questions);
-				mode = "interactive";
+				via = "pi";
 			} else {
-				result = {
-					answered: false,
-					error: { code: "no_user", message: "Nobody can be asked: run pi under askhost (askhost -- pi ...)", path: "" },
-				};
-				mode = "none";
+				const cwd = ctx?.cwd ?? process.cwd();
+				const bin = findAskhost();
+				result = bin ? await askThroughAskhostPrint(bin, cwd, ask) : askWithFile(cwd, ask);
+				via = bin ? "askhost --print" : "pending file";
 			}
 			const text = result.text ?? (result.error ? result.error.message : JSON.stringify(result));
 			return {
 				content: [{ type: "text", text }],
-				details: { ...result, questions: params.questions, metadata: params.metadata, answeredAt: Date.now(), mode },
+				details: { ...result, questions: params.questions, metadata: params.metadata, answeredAt: Date.now(), mode, via },
 			};
 		},
+		renderCall(args: any, theme: any, context: any) {
+			const t = (context?.lastComponent as Text | undefined) ?? new Text("", 0, 0);
+			t.setText(callLine(args, theme));
+			return t;
+		},
+		renderResult(result: any, options: any, theme: any, _context: any) {
+			if (options?.isPartial) return new Text(theme.fg("warning", "Waiting for the user's answer…"), 0, 0);
+			return new Text(resultLines(result?.details, !!options?.expanded, theme), 0, 0);
+		},
+	});
+
+	// The spec's compaction rule: the Q&A reach the summary as structured text.
+	pi.on("session_before_compact", async (event: any, ctx: any) => {
+		try {
+			return await compactKeepingAnswers(event, ctx);
+		} catch (e) {
+			ctx?.ui?.notify?.(`ask_user: compaction without the answers kept (${(e as Error).message})`, "warning");
+			return undefined;
+		}
 	});
 
 	pi.registerCommand("questions", {

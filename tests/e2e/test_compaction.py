@@ -1,0 +1,134 @@
+"""The session's questions and answers reach the agent's compaction (the ask_user spec's
+"Compaction Behavior"), with the real agents offline against the mock model API: pi's compaction
+through the ask_user extension (session_before_compact), Claude Code's through askhost hook
+(PreCompact). The summarisation request the mock receives must carry the answers."""
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
+
+from harness import ASKHOST, ROOT, Workdir, at_end, case, check, equal  # noqa: E402
+from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, run_cases  # noqa: E402
+
+DB_Q = "Which database should we use?"
+QUESTIONS = [{"question": DB_Q, "header": "Database", "options": [
+    {"label": "PostgreSQL (Recommended)", "description": "Battle-tested relational DB"},
+    {"label": "SQLite", "description": "Lightweight, file-based"}]}]
+DECIDED = f'User was asked "{DB_Q}" and chose SQLite.'
+
+
+def summarisation_requests(mock):
+    said = json.dumps(DECIDED)[1:-1]  # as it stands inside the JSON body
+    return [r for r in mock.requests() if said in json.dumps(r.get("body"))]
+
+
+class PiRpc:
+    """pi --mode rpc driven directly (no askhost): JSON lines on its stdin and stdout."""
+
+    def __init__(self, wd, mock):
+        pi = agent_bin("mariozechner-pi-coding-agent", "pi")
+        agent_dir = wd.file("pi_agent")
+        os.makedirs(agent_dir, exist_ok=True)
+        with open(os.path.join(agent_dir, "models.json"), "w") as f:
+            json.dump({"providers": {"mock": {
+                "baseUrl": f"http://127.0.0.1:{mock.port}/v1", "api": "openai-completions", "apiKey": "dummy",
+                "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
+                "models": [{"id": "mock-model", "input": ["text"], "contextWindow": 32000, "maxTokens": 1000}]}}}, f)
+        project = wd.file("project")
+        os.makedirs(project, exist_ok=True)
+        env = agent_env(wd, mock)
+        env.pop("ASKHOST_SOCKET", None)
+        self.proc = subprocess.Popen(
+            [pi, "--mode", "rpc", "--offline", "--no-session", "--provider", "mock", "--model", "mock-model",
+             "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-context-files", "--no-themes",
+             "-e", os.path.join(ROOT, "plugins", "pi", "extension", "ask_user.ts")],
+            cwd=project, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=open(wd.file("pi-stderr.txt"), "wb"), start_new_session=True)
+        at_end(self.stop)
+        self.lines = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self):
+        for line in self.proc.stdout:
+            if line.strip():
+                self.lines.put(json.loads(line))
+
+    def send(self, obj):
+        self.proc.stdin.write((json.dumps(obj) + "\n").encode())
+        self.proc.stdin.flush()
+
+    def until(self, pred, what, timeout=TIMEOUT):
+        while True:
+            try:
+                msg = self.lines.get(timeout=timeout)
+            except queue.Empty:
+                raise AssertionError(f"pi sent no {what}")
+            if pred(msg):
+                return msg
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@case
+def pi_compaction_keeps_the_answers():
+    wd = Workdir()
+    mock = Mock(wd, ["ask_user"], {"questions": QUESTIONS})
+    pi = PiRpc(wd, mock)
+    pi.send({"id": "p1", "type": "prompt", "message": "Set up the project."})
+    ask = pi.until(lambda m: m.get("type") == "extension_ui_request" and m.get("method") == "select", "select dialog")
+    pi.send({"type": "extension_ui_response", "id": ask["id"], "value": "SQLite"})
+    pi.until(lambda m: m.get("type") == "agent_end", "agent_end")
+    pi.send({"id": "c1", "type": "compact"})
+    res = pi.until(lambda m: m.get("type") == "response" and m.get("id") == "c1", "compact response")
+    equal(res.get("success"), True, "compacted: %r" % res)
+    summary = res["data"]["summary"]
+    check(summary.endswith("## Questions the user answered\n\n" + DECIDED), f"the summary: {summary!r}")
+    check(summarisation_requests(mock), "the summariser was told the answers")
+    pi.stop()
+    mock.stop()
+    mock.check_offline()
+
+
+@case
+def claude_compaction_keeps_the_answers():
+    """claude -p with `askhost hook install`ed and askhost mcp: the question is answered (the
+    model pre-supplied the answer, as the reference allows); then `/compact` on the same session:
+    askhost hook's PreCompact output reaches the summarisation request."""
+    wd = Workdir()
+    mock = Mock(wd, ["mcp__ask__ask_user_question"], {"questions": QUESTIONS, "answers": {DB_Q: "SQLite"}})
+    claude = agent_bin("anthropic-ai-claude-code", "claude")
+    project = wd.file("project")
+    os.makedirs(project, exist_ok=True)
+    settings = wd.file("settings.json")
+    env = agent_env(wd, mock, IS_SANDBOX="1")
+    r = subprocess.run([ASKHOST, "hook", "install", "--settings", settings], env=env, capture_output=True)
+    equal(r.returncode, 0, r.stderr.decode())
+    with open(settings) as f:
+        check("PreCompact" in json.load(f)["hooks"], "install adds the PreCompact hook")
+    config = {"mcpServers": {"ask": {"type": "stdio", "command": ASKHOST, "args": ["mcp", "--print"]}}}
+    common = ["--settings", settings, "--mcp-config", json.dumps(config), "--strict-mcp-config",
+              "--allowedTools", "mcp__ask__ask_user_question"]
+    r = subprocess.run([claude, "-p", "Set up the project."] + common, cwd=project, env=env, capture_output=True,
+                       timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    equal(r.returncode, 0, "first turn (stderr: %r)" % r.stderr.decode()[-500:])
+    check('"SQLite"' in mock.tool_result()["text"], "answered")
+    check(not summarisation_requests(mock), "not yet")
+    r = subprocess.run([claude, "-p", "/compact", "--continue"] + common, cwd=project, env=env, capture_output=True,
+                       timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    mock.stop()
+    found = summarisation_requests(mock)
+    check(found, "the compaction request carries the answers (claude: %r %r)" % (
+        r.stdout.decode()[-300:], r.stderr.decode()[-300:]))
+    mock.check_offline()
+
+
+if __name__ == "__main__":
+    raise SystemExit(run_cases())

@@ -1,0 +1,146 @@
+"""pi's ask_user extension (plugins/pi/extension/ask_user.ts) on its own: its unit tests (the
+extension loaded as pi loads it, pi_extension_unit.mjs) and the real pi CLI against the mock model
+API without askhost around it: print mode (`pi -p`) and the pending-questions file."""
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
+
+from harness import ASKHOST, ROOT, Workdir, case, check, equal  # noqa: E402
+from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, run_cases  # noqa: E402
+
+PI_EXTENSION = os.path.join(ROOT, "plugins", "pi", "extension", "ask_user.ts")
+TAIL = " You can now continue with the user's answers in mind."
+DB_Q = "Which database should we use?"
+NAME_Q = "What should we name this service?"
+QUESTIONS = [
+    {"question": DB_Q, "header": "Database", "options": [
+        {"label": "PostgreSQL (Recommended)", "description": "Battle-tested relational DB"},
+        {"label": "SQLite", "description": "Lightweight, file-based"}]},
+    {"question": NAME_Q, "header": "Service name"},
+]
+
+
+def pi_package():
+    pi = agent_bin("mariozechner-pi-coding-agent", "pi")
+    return os.path.join(os.path.dirname(os.path.dirname(pi)), "@mariozechner", "pi-coding-agent")
+
+
+def unit(name):
+    """One case of pi_extension_unit.mjs, run with node like pi runs the extension."""
+    wd = Workdir()
+    tmp = wd.file("tmp")
+    os.makedirs(tmp, exist_ok=True)
+    env = dict(wd.env(), ASKHOST=ASKHOST, TMPDIR=tmp)
+    env.pop("ASKHOST_PI_PARENT_PID", None)
+    if name == "subagent_is_refused":
+        env["ASKHOST_PI_PARENT_PID"] = "1"  # a pi started this one
+    r = subprocess.run(["node", os.path.join(HERE, "pi_extension_unit.mjs"), pi_package(), PI_EXTENSION, name],
+                       env=env, capture_output=True, timeout=TIMEOUT)
+    equal(r.returncode, 0, "unit case %s: %s%s" % (name, r.stdout.decode(), r.stderr.decode()[-2000:]))
+
+
+def unit_case(name):
+    def run():
+        unit(name)
+    run.__name__ = "extension_" + name
+    return case(run)
+
+
+for _name in ("modes", "print_mode_writes_the_pending_file_itself", "print_mode_goes_through_askhost_when_installed",
+              "render", "subagent_marks", "subagent_is_refused", "compaction_keeps_the_answers"):
+    unit_case(_name)
+
+
+def pi_print(wd, mock, env, prompt="Set up the project."):
+    """pi -p in the project folder, nothing around it; its result."""
+    pi = agent_bin("mariozechner-pi-coding-agent", "pi")
+    agent_dir = wd.file("pi_agent")
+    os.makedirs(agent_dir, exist_ok=True)
+    with open(os.path.join(agent_dir, "models.json"), "w") as f:
+        json.dump({"providers": {"mock": {
+            "baseUrl": f"http://127.0.0.1:{mock.port}/v1", "api": "openai-completions", "apiKey": "dummy",
+            "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
+            "models": [{"id": "mock-model", "input": ["text"], "contextWindow": 32000, "maxTokens": 1000}]}}}, f)
+    project = wd.file("project")
+    os.makedirs(project, exist_ok=True)
+    argv = [pi, "-p", "--offline", "--no-session", "--provider", "mock", "--model", "mock-model", "--no-extensions",
+            "--no-skills", "--no-prompt-templates", "--no-context-files", "--no-themes", "-e", PI_EXTENSION, prompt]
+    return subprocess.run(argv, cwd=project, env=env, capture_output=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL,
+                          start_new_session=True)
+
+
+def tool_results(mock):
+    return [r["tool_result"]["text"] for r in mock.requests() if "tool_result" in r]
+
+
+def two_passes(wd, env_for, answer):
+    """Pass 1: pi -p asks, the questions go to the pending file and the model reads that they are
+    pending. `answer(project)` answers the file. Pass 2: pi -p again, the model gets the answers."""
+    mock = Mock(wd, ["ask_user"], {"questions": QUESTIONS})
+    env = env_for(mock)
+    r = pi_print(wd, mock, env)
+    equal(r.returncode, 0, "pi -p exits 0 (stderr: %r)" % r.stderr.decode()[-800:])
+    (first,) = tool_results(mock)
+    check(first.startswith("Questions pending. User input required."), f"the model reads: {first!r}")
+    check("run pi under askhost" not in first, first)
+    check(b"All set." in r.stdout, "pi printed the model's last words: %r" % r.stdout.decode()[-300:])
+    project = wd.file("project")
+    with open(os.path.join(project, ".askhost", "pending-questions.json")) as f:
+        equal([q["question"] for q in json.load(f)["questions"]], [DB_Q, NAME_Q], "the pending questions")
+    answer(project)
+    r = pi_print(wd, mock, env)
+    equal(r.returncode, 0, "second pass (stderr: %r)" % r.stderr.decode()[-800:])
+    results = tool_results(mock)
+    equal(len(results), 2, "two tool results")
+    return results[1]
+
+
+@case
+def pi_print_mode_through_askhost():
+    """pi -p with askhost installed (ASKHOST_BIN): askhost --print keeps the file and the journal;
+    `askhost answer --text` answers it, and the second pass hands the answers over."""
+    wd = Workdir()
+
+    def answer(project):
+        r = subprocess.run([ASKHOST, "answer", "--text", "sqlite, call it order-processor"], cwd=project,
+                           env=wd.env(), capture_output=True, timeout=30)
+        equal(r.returncode, 0, r.stderr.decode())
+
+    second = two_passes(wd, lambda mock: agent_env(wd, mock), answer)
+    equal(second, f'User has answered your questions: "{DB_Q}"="SQLite", "{NAME_Q}"="call it order-processor".'
+          + TAIL, "the second pass")
+    check(os.listdir(wd.file("state/askhost/sessions")), "askhost journalled the exchange")
+
+
+@case
+def pi_print_mode_without_askhost():
+    """pi -p with no askhost anywhere: the extension writes the same file format itself, and reads
+    the answers set in it by hand."""
+    wd = Workdir()
+
+    def answer(project):
+        path = os.path.join(project, ".askhost", "pending-questions.json")
+        with open(path) as f:
+            doc = json.load(f)
+        doc["questions"][0]["answer"] = 1
+        doc["questions"][1]["answer"] = "order-processor"
+        with open(path, "w") as f:
+            json.dump(doc, f)
+
+    def env_for(mock):
+        env = agent_env(wd, mock, ASKHOST_BIN=wd.file("no-askhost-here"))
+        env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep)
+                                      if not os.path.exists(os.path.join(p, "askhost")))
+        return env
+
+    second = two_passes(wd, env_for, answer)
+    equal(second, f'User has answered your questions: "{DB_Q}"="PostgreSQL (Recommended)", "{NAME_Q}"="order-processor".'
+          + TAIL, "the second pass")
+
+
+if __name__ == "__main__":
+    raise SystemExit(run_cases())
