@@ -66,7 +66,7 @@ bool Session::running() const { return supervisor_->running(); }
 
 int Session::pid() const { return supervisor_->pid(); }
 
-AskTicket Session::ask(AskInput input, Reply reply) {
+AskTicket Session::ask(AskInput input, OnOutcome reply) {
     flush_output();  // what the agent printed before it asked comes first
     Ask ask;
     ask.questions = std::move(input.questions);

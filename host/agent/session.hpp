@@ -47,7 +47,7 @@ public:
     std::string_view adapter_name() const { return adapter_->name(); }
 
     // AdapterHost
-    AskTicket ask(AskInput input, Reply reply) override;
+    AskTicket ask(AskInput input, OnOutcome reply) override;
     void output(Stream stream, std::string_view text) override;
     void output_line(Stream stream, std::string_view line) override;
     void send(std::string_view line) override;

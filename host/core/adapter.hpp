@@ -28,13 +28,12 @@ struct AdapterSettings {
 // agent. The host owns the adapter: the adapter never outlives it.
 class AdapterHost {
 public:
-    using Reply = std::function<void(Outcome)>;
     virtual ~AdapterHost() = default;
 
     // Ask the person. `reply` runs exactly once, on a later turn of the loop (never from inside
     // ask), unless the ticket is cancelled or destroyed first: that withdraws the ask (e.g. the
     // agent cancelled the request itself).
-    virtual AskTicket ask(AskInput input, Reply reply) = 0;
+    virtual AskTicket ask(AskInput input, OnOutcome reply) = 0;
     // Agent output that is not part of the protocol: passed on untouched.
     virtual void output(Stream stream, std::string_view text) = 0;
     // One line of such output, without its '\n' (which this adds).

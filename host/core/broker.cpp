@@ -8,7 +8,7 @@ namespace askhost {
 
 struct Broker::Entry {
     Ask ask;
-    Reply reply;
+    OnOutcome reply;
     std::shared_ptr<AskSlot> slot;  // shared with the asker's ticket
     std::unique_ptr<boost::asio::steady_timer> timer;
     std::vector<Frontend*> showing;  // frontends that have it on screen
@@ -104,9 +104,9 @@ std::vector<Frontend*> Broker::targets() const {
     return to;
 }
 
-AskTicket Broker::ask(Ask ask, Reply reply) { return AskTicket(enqueue(std::move(ask), std::move(reply))); }
+AskTicket Broker::ask(Ask ask, OnOutcome reply) { return AskTicket(enqueue(std::move(ask), std::move(reply))); }
 
-std::shared_ptr<AskSlot> Broker::enqueue(Ask ask, Reply reply) {
+std::shared_ptr<AskSlot> Broker::enqueue(Ask ask, OnOutcome reply) {
     auto e = std::make_shared<Entry>();
     ask.id = "ask-" + std::to_string(next_id_++);
     e->ask = std::move(ask);

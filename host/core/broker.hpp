@@ -18,8 +18,6 @@ namespace askhost {
 
 class Broker {
 public:
-    using Reply = std::function<void(Outcome)>;
-
     explicit Broker(boost::asio::io_context& io);
     ~Broker();
     Broker(const Broker&) = delete;
@@ -42,7 +40,7 @@ public:
 
     // Queue an ask (its id is assigned here). `reply` runs exactly once, on a later turn of the
     // loop (never from inside this call), unless the ask is withdrawn or its ticket cancelled first.
-    AskTicket ask(Ask ask, Reply reply);
+    AskTicket ask(Ask ask, OnOutcome reply);
     // The agent no longer wants an answer: close it everywhere, no reply.
     void withdraw(const std::string& id);
     // Close every pending ask without a reply (the agent exited: nobody is left to answer).
@@ -64,7 +62,7 @@ public:
 
 private:
     struct Entry;
-    std::shared_ptr<AskSlot> enqueue(Ask ask, Reply reply);
+    std::shared_ptr<AskSlot> enqueue(Ask ask, OnOutcome reply);
     // Takes an ask out of the queue (its timer stopped, nothing left to withdraw): null if it is gone.
     std::shared_ptr<Entry> take(const std::string& id);
     void show_head();

@@ -240,7 +240,7 @@ public:
         return true;
     }
 
-    std::function<void()> ask(Ask ask, Reply reply) {
+    std::function<void()> ask(Ask ask, OnOutcome reply) {
         if (seeking_) seek();
         auto ticket = std::make_shared<AskTicket>(core_.broker().ask(std::move(ask), std::move(reply)));
         if (seeking_) {
@@ -414,7 +414,7 @@ AskService::~AskService() = default;
 
 void AskService::log(const std::string& m) const { say(options_.log, m); }
 
-AskService::Asking AskService::ask(Ask ask, Reply reply, const ClientForm* form) {
+AskService::Asking AskService::ask(Ask ask, OnOutcome reply, const ClientForm* form) {
     if (options_.print_only) return wait(std::move(ask), std::move(reply));
     if (!hint_) hint_ = options_.socket_hint ? options_.socket_hint() : std::string();
     if (auto found = find_host(options_.cwd, *hint_)) {
@@ -435,7 +435,7 @@ AskService::Asking AskService::ask(Ask ask, Reply reply, const ClientForm* form)
     return wait(std::move(ask), std::move(reply));
 }
 
-AskService::Asking AskService::wait(Ask ask, Reply reply) {
+AskService::Asking AskService::wait(Ask ask, OnOutcome reply) {
     if (!own_) own_ = std::make_unique<OwnHost>(io_, options_);
     if (!own_->open()) return {};
     return {Asking::Where::Own, own_->ask(std::move(ask), std::move(reply))};
@@ -444,7 +444,7 @@ AskService::Asking AskService::wait(Ask ask, Reply reply) {
 // The agent's own form; one that comes back unanswered sooner than anyone could have read it
 // (claude -p cancels, codex exec and approval "never" decline within milliseconds) was never in
 // front of a person: then the ask waits in our own host instead of ending in a cancel.
-AskService::Asking AskService::ask_form(const Ask& ask, const Reply& reply, const ClientForm& form) {
+AskService::Asking AskService::ask_form(const Ask& ask, const OnOutcome& reply, const ClientForm& form) {
     static constexpr std::chrono::milliseconds kUnreadForm{1000};
     log("no askhost for " + options_.cwd + ": asking in " + form.client + "'s own form (elicitation)");
     struct Call {

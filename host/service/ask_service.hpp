@@ -83,8 +83,6 @@ std::string socket_from_ancestors();
 
 class AskService {
 public:
-    using Reply = std::function<void(Outcome)>;
-
     // Where one ask went, and its withdrawal: withdraw() closes it wherever it is shown (in the
     // workspace's host's editor too) and its reply never runs.
     struct Asking {
@@ -102,7 +100,7 @@ public:
     // One ask (ask.cwd, ask.agent and ask.route as the entry point sets them). `reply` runs once
     // with the outcome, unless the ask is withdrawn first or went nowhere. `form`: the agent's own
     // form, when the agent offers one for this ask.
-    Asking ask(Ask ask, Reply reply, const ClientForm* form = nullptr);
+    Asking ask(Ask ask, OnOutcome reply, const ClientForm* form = nullptr);
 
     // The terminal back as it was, if the dialog held it (before the process ends, or on a signal).
     void restore_terminal();
@@ -112,8 +110,8 @@ public:
 
 private:
     class OwnHost;
-    Asking wait(Ask ask, Reply reply);
-    Asking ask_form(const Ask& ask, const Reply& reply, const ClientForm& form);
+    Asking wait(Ask ask, OnOutcome reply);
+    Asking ask_form(const Ask& ask, const OnOutcome& reply, const ClientForm& form);
     void log(const std::string& m) const;
 
     boost::asio::io_context& io_;

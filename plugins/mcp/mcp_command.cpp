@@ -60,13 +60,13 @@ public:
     RoutingAsker(boost::asio::io_context& io, AskServiceOptions options)
         : cwd_(options.cwd), service_(io, std::move(options)) {}
 
-    std::function<void()> ask(Ask ask, McpServer& server, Reply reply) override {
+    std::function<void()> ask(Ask ask, McpServer& server, OnOutcome reply) override {
         ask.route = "mcp";
         ask.cwd = cwd_;
         ask.agent = agent_name(server.client_name());
         if (ask.agent != server.client_name()) ask.client = server.client_name();
         const ClientForm form{server.client_name(),
-                              [&server](const Ask& a, Reply r) { return server.elicit(a, std::move(r)); }};
+                              [&server](const Ask& a, OnOutcome r) { return server.elicit(a, std::move(r)); }};
         return service_.ask(std::move(ask), std::move(reply), server.client_elicits() ? &form : nullptr).withdraw;
     }
 

@@ -345,7 +345,7 @@ void McpServer::tick(const std::string& id, const std::string& token_json, int s
     });
 }
 
-std::function<void()> McpServer::elicit(const Ask& ask, McpAsker::Reply reply) {
+std::function<void()> McpServer::elicit(const Ask& ask, OnOutcome reply) {
     auto done = std::make_shared<bool>(false);
     call<ElicitResult>(rpc_, "elicitation/create", json::RawJson{elicitation_params(ask)},
                        [ask, reply = std::move(reply), done, log = log_](CallResult<ElicitResult> result) {

@@ -44,11 +44,10 @@ class McpServer;
 // elicitation, a terminal, a host of its own that waits).
 class McpAsker {
 public:
-    using Reply = std::function<void(Outcome)>;
     virtual ~McpAsker() = default;
     // `reply` runs exactly once unless the returned cancel function is called first. `server`
     // says what the client can do (elicitation) and sends it requests.
-    virtual std::function<void()> ask(Ask ask, McpServer& server, Reply reply) = 0;
+    virtual std::function<void()> ask(Ask ask, McpServer& server, OnOutcome reply) = 0;
 };
 
 // The elicitation/create params (form mode) for an ask: per question a choice field (options as
@@ -81,7 +80,7 @@ public:
     const std::string& client_name() const { return client_name_; }
     // Asks the client's own form (elicitation/create); `reply` gets the outcome, or a cancel when
     // the client refuses. The returned function drops a late reply.
-    std::function<void()> elicit(const Ask& ask, McpAsker::Reply reply);
+    std::function<void()> elicit(const Ask& ask, OnOutcome reply);
     // Sends notifications/progress for a call's progress token (JSON text), if it gave one.
     void progress(const std::string& token_json, int step, std::string_view message);
 

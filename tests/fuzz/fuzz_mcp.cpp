@@ -18,7 +18,7 @@ namespace {
 
 class FakeAsker final : public mcp::McpAsker {
 public:
-    std::function<void()> ask(Ask ask, mcp::McpServer&, Reply reply) override {
+    std::function<void()> ask(Ask ask, mcp::McpServer&, OnOutcome reply) override {
         FUZZ_CHECK(!validate_questions(ask.questions, Profile::Strict));
         ++asks_;
         std::vector<Answer> answers;

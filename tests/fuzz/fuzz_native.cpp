@@ -24,7 +24,7 @@ class FakeHost final : public AdapterHost {
 public:
     explicit FakeHost(Profile p) : profile_(p) {}
 
-    AskTicket ask(AskInput input, Reply reply) override {
+    AskTicket ask(AskInput input, OnOutcome reply) override {
         const std::string id = "ask-" + std::to_string(++asks_);
         FUZZ_CHECK(!validate_questions(input.questions, profile_));
         // Answer every other one on the next turn, hold the rest for later (or for the agent to cancel).

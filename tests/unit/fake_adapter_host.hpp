@@ -19,14 +19,14 @@ namespace askhost::testing {
 
 struct FakeHost final : AdapterHost {
     std::vector<std::string> sent, printed, logs, withdrawn;
-    std::vector<std::pair<AskInput, Reply>> asks;
+    std::vector<std::pair<AskInput, OnOutcome>> asks;
     std::vector<std::function<void()>> timers;  // after(): run by the test
     Profile prof = Profile::Lenient;
     AdapterSettings settings_;
     std::string cwd;
     bool input_closed = false;
 
-    AskTicket ask(AskInput input, Reply reply) override {
+    AskTicket ask(AskInput input, OnOutcome reply) override {
         auto slot = std::make_shared<AskSlot>();
         slot->id = "ask-" + std::to_string(asks.size() + 1);
         slot->withdraw = [this, id = slot->id] { withdrawn.push_back(id); };

@@ -29,7 +29,7 @@ struct Fixture {
     int replies = 0;
     std::optional<Outcome> got;
     Fixture() { broker.add_frontend(front); }
-    Broker::Reply reply() {
+    OnOutcome reply() {
         return [this](Outcome o) {
             ++replies;
             got = std::move(o);

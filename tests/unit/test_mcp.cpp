@@ -24,9 +24,9 @@ rapidjson::Document parse(const std::string& s) {
 
 // Asks are kept for the test to answer; cancels are counted.
 struct FakeAsker final : McpAsker {
-    std::vector<std::pair<Ask, Reply>> asks;
+    std::vector<std::pair<Ask, OnOutcome>> asks;
     int cancels = 0;
-    std::function<void()> ask(Ask a, mcp::McpServer&, Reply r) override {
+    std::function<void()> ask(Ask a, mcp::McpServer&, OnOutcome r) override {
         asks.emplace_back(std::move(a), std::move(r));
         return [this] { ++cancels; };
     }

@@ -31,7 +31,7 @@ struct BrokerHost final : AdapterHost {
     boost::asio::io_context& io;
     Broker& broker;
     BrokerHost(boost::asio::io_context& i, Broker& b) : io(i), broker(b) {}
-    AskTicket ask(AskInput input, Reply reply) override {
+    AskTicket ask(AskInput input, OnOutcome reply) override {
         Ask a;
         a.questions = std::move(input.questions);
         return broker.ask(std::move(a), std::move(reply));

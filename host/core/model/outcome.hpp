@@ -54,6 +54,10 @@ struct Outcome {
     static Outcome refused(Refusal r);
 };
 
+// Who hears an ask's outcome: the broker's askers, the adapters' host, a host client, askhost
+// mcp's askers, the ask service. (The RPC layer's Reply<Result> answers a request; this is not it.)
+using OnOutcome = std::function<void(Outcome)>;
+
 std::string_view outcome_kind_name(OutcomeKind k);
 
 using JsonWriter = JsonTextWriter;  // rapidjson's, with fast strings

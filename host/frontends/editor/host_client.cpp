@@ -38,7 +38,7 @@ void greet_host(RpcEndpoint& rpc, const std::string& client_name, ClientRole rol
     hello.client_name = client_name;
     hello.client_version = ASKHOST_VERSION;
     if (role == ClientRole::Viewer) hello.passive = hello.queued = true;  // askhost web lists every waiting ask
-    if (role == ClientRole::Asker) hello.show_asks = false;  // it asks; it shows nothing
+    if (role == ClientRole::Asker) hello.show_asks = false;               // it asks; it shows nothing
     call<json::Ignored>(rpc, "initialize", hello, [done = std::move(done)](const CallResult<json::Ignored>& r) {
         done(r ? Status() : Status(Error::failed(r.error().message)));
     });
@@ -86,7 +86,7 @@ Status HostClient::connect() {
     return std::nullopt;
 }
 
-std::function<void()> HostClient::submit(const Ask& ask, Profile profile, Reply reply) {
+std::function<void()> HostClient::submit(const Ask& ask, Profile profile, OnOutcome reply) {
     auto done = std::make_shared<bool>(false);
     auto conn = conn_;
     std::string id = call<HostOutcome>(

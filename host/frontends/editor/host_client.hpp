@@ -38,8 +38,6 @@ void greet_host(RpcEndpoint& rpc, const std::string& client_name, ClientRole rol
 
 class HostClient {
 public:
-    using Reply = std::function<void(Outcome)>;
-
     // `client_name` is what the host's log and clients see ("askhost mcp", "askhost hook").
     HostClient(boost::asio::io_context& io, std::string socket, std::string client_name);
     ~HostClient();
@@ -62,7 +60,7 @@ public:
     // Asks through the host: ask.agent, ask.route and ask.cwd go along; `profile` is the rules the
     // questions were checked against. `reply` runs once (connectionLost when the host goes away)
     // unless the returned cancel function runs first; cancelling withdraws the ask in the host.
-    std::function<void()> submit(const Ask& ask, Profile profile, Reply reply);
+    std::function<void()> submit(const Ask& ask, Profile profile, OnOutcome reply);
 
     // The connection closed (the host exited); asks in flight got connectionLost.
     std::function<void()> on_closed;
