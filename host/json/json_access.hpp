@@ -98,6 +98,14 @@ inline void GenericReader<UTF8<>, UTF8<>, CrtAllocator>::ScanCopyUnescapedString
 
 namespace askhost::json {
 
+// The allocator to hand rapidjson's stacks (a Reader's, a Document's, a StringBuffer's, a
+// Writer's): given none, each stack makes itself one with `new` before its first byte, a heap
+// allocation per stack per message. It holds no state.
+inline rapidjson::CrtAllocator* stack_allocator() {
+    static rapidjson::CrtAllocator allocator;
+    return &allocator;
+}
+
 inline std::string_view str(const rapidjson::Value& v) { return {v.GetString(), v.GetStringLength()}; }
 
 // Numbers keep their value on the way through askhost. json::parse reads every number literal
@@ -433,7 +441,7 @@ std::optional<ParseError> parse(rapidjson::Document& doc, std::string_view text,
     // bytes alone, so "\xBB" + "6" read as 6 (found by the json fuzz target).
     const std::size_t bom = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
     detail::TextStream in(text.data() + bom, text.size() - bom);
-    rapidjson::Reader reader;
+    rapidjson::Reader reader(stack_allocator(), 1024);  // strings pass through its stack
     rapidjson::ParseResult result;
     bool too_deep = false, lone_surrogate = false;
     const bool well_formed = utf8_well_formed(text);
