@@ -9,6 +9,7 @@ the table shows medians over the rounds and the ratios. `./dev bench` builds and
                tools/call again and again in one session
   output       an agent prints many lines; askhost forwards them as agent/output; against cat
   memory       askhost's peak RSS idle and with 1000 pending asks
+  web          askhost-web's resident memory with 100 askhost mcp hosts waiting (--only web)
   instructions askhost's own user-space instructions (valgrind's callgrind) per round trip, per MCP
                session and per MB of output: the same figure whatever else the machine is doing,
                so a before/after (--against) can be read on a busy machine
@@ -16,6 +17,7 @@ the table shows medians over the rounds and the ratios. `./dev bench` builds and
 Nothing here is a test: no time is asserted anywhere.
 """
 import argparse
+import json
 import os
 import platform
 import shutil
@@ -218,6 +220,90 @@ class Bench:
                 print(f"\nMemory, {label}, {name}: peak RSS {m:.1f} MB  {ratio}")
                 self.rows.append(("memory", f"{name}, {label}", f"{m:.1f} MB peak RSS", "", ratio))
 
+    # ---- web ----------------------------------------------------------------------------------
+    def web_rss(self, binary, hosts):
+        """askhost-web's resident memory (kB: VmRSS, VmHWM) with `hosts` askhost mcp waiting, each a
+        host of its own with one question, and how long the last host took to be connected."""
+        tmp = tempfile.mkdtemp(prefix="web-", dir=self.tmp)
+        env = self.env(os.path.join(tmp, "state"))
+        env["XDG_RUNTIME_DIR"] = os.path.join(tmp, "run")
+        env["XDG_CONFIG_HOME"] = os.path.join(tmp, "config")
+        for k in ("TMUX", "ASKHOST_SOCKET"):
+            env.pop(k, None)  # no popup, no editor's host: each askhost mcp waits as a host of its own
+        os.makedirs(env["XDG_RUNTIME_DIR"], mode=0o700)
+        web = subprocess.Popen([binary, "web"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=tmp,
+                               start_new_session=True)
+        mcps = []
+        try:
+            if not web.stdout.readline().startswith(b"http"):
+                raise RuntimeError("askhost web printed no URL")
+            call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+                "name": "ask_user_question", "arguments": {"questions": [{
+                    "question": "Which database should we use?", "header": "Database", "multiSelect": False,
+                    "options": [{"label": "PostgreSQL", "description": "Relational"},
+                                {"label": "SQLite", "description": "A file"}]}]}}}
+            init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}
+            lines = b"".join(json.dumps(m).encode() + b"\n" for m in
+                             (init, {"jsonrpc": "2.0", "method": "notifications/initialized"}, call))
+            def sockets():
+                fd = f"/proc/{web.pid}/fd"
+                n = 0
+                for name in os.listdir(fd):
+                    try:
+                        n += os.readlink(os.path.join(fd, name)).startswith("socket:")
+                    except OSError:
+                        pass
+                return n
+            base = sockets()
+            for _ in range(hosts):
+                p = subprocess.Popen([binary, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL, env=env, cwd=tmp, start_new_session=True)
+                p.stdin.write(lines)
+                p.stdin.flush()
+                mcps.append(p)
+            # Connected to every host (one socket each), then a moment for their questions to arrive.
+            deadline = time.time() + 120
+            while sockets() < base + hosts and time.time() < deadline:
+                time.sleep(0.05)
+            if sockets() < base + hosts:
+                raise RuntimeError(f"askhost web connected to {sockets() - base} of {hosts} hosts")
+            time.sleep(1.0)
+            status = {}
+            with open(f"/proc/{web.pid}/status") as f:
+                for line in f:
+                    k, _, v = line.partition(":")
+                    status[k] = v.split()
+            return int(status["VmRSS"][0]), int(status["VmHWM"][0])
+        finally:
+            for p in mcps:
+                p.kill()
+            for p in mcps:
+                p.wait()
+            web.terminate()
+            web.wait(timeout=15)
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def web(self):
+        binaries = [(name, binary) for name, binary in
+                    [("askhost", self.askhost)] + ([(self.base_name, self.baseline)] if self.baseline else [])
+                    if os.path.exists(os.path.join(os.path.dirname(binary), "askhost-web"))]
+        if not binaries or binaries[0][0] != "askhost":
+            print("\nweb: askhost-web is not built; skipped")
+            return
+        hosts = self.args.web_hosts
+        rss = {name: [] for name, _ in binaries}
+        for _ in range(max(1, self.args.rounds // 2)):
+            for name, binary in binaries:
+                rss[name].append(self.web_rss(binary, hosts)[0] / 1024)
+        print(f"\naskhost-web with {hosts} askhost mcp waiting (resident MB, median)")
+        now = statistics.median(rss["askhost"])
+        for name, values in rss.items():
+            m = statistics.median(values)
+            ratio = self.vs(m, now, lower_is_better=True) if name != "askhost" else ""
+            print(f"  {name:32} {m:10.1f} MB  {ratio}")
+            self.rows.append(("memory", f"askhost-web, {hosts} hosts waiting ({name})", f"{m:.1f} MB RSS", "", ratio))
+
     # ---- instructions -----------------------------------------------------------------------
     def callgrind(self, argv_before, binary, argv_after):
         """Instructions askhost executed (callgrind's Ir) in one run, its children untraced."""
@@ -302,7 +388,8 @@ def main():
     ap.add_argument("--roundtrips", type=int, default=2000)
     ap.add_argument("--pin", type=int, metavar="CPU", help="run the round trips pinned to this CPU (taskset)")
     ap.add_argument("--output-mb", type=int, default=100)
-    ap.add_argument("--only", choices=["roundtrip", "mcp", "output", "memory", "instructions"], action="append")
+    ap.add_argument("--web-hosts", type=int, default=100, help="askhost mcp hosts waiting for the web row")
+    ap.add_argument("--only", choices=["roundtrip", "mcp", "output", "memory", "instructions", "web"], action="append")
     ap.add_argument("--markdown", help="also write the table as markdown to this file")
     ap.add_argument("--baseline", help="another askhost binary, measured in the same rounds (./dev bench --against)")
     ap.add_argument("--baseline-label", help="its name in the table (a commit)")
@@ -311,7 +398,7 @@ def main():
     print("machine:", machine())
     if not b.node:
         print("Node peers not installed (bench/node_modules): their rows are skipped")
-    for part in args.only or ["roundtrip", "mcp", "output", "memory", "instructions"]:
+    for part in args.only or ["roundtrip", "mcp", "output", "memory", "web", "instructions"]:
         getattr(b, part)()
     md = b.markdown()
     print("\n" + md)

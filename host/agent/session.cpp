@@ -10,7 +10,16 @@ namespace askhost {
 Session::Session(boost::asio::io_context& io, Broker& broker, const AdapterInfo& adapter, Profile profile, Hooks hooks)
     : io_(io), broker_(broker), profile_(profile), hooks_(std::move(hooks)) {
     Supervisor::Callbacks cb;
-    cb.on_stdout_line = [this](std::string_view line) { adapter_->on_line(line); };
+    cb.on_stdout_line = [this](std::string_view line, bool in_place) {
+        line_in_place_ = in_place ? line.data() : nullptr;
+        line_in_place_size_ = line.size();
+        adapter_->on_line(line);
+        line_in_place_ = nullptr;
+    };
+    // The read buffer is about to be reused: what is held in it goes on now (one agent/output per read).
+    cb.on_stdout_read_end = [this] {
+        if (!in_place_.empty()) flush_held();
+    };
     cb.on_stdout_raw = [this](std::string_view data) { output(Stream::Stdout, data); };
     cb.on_stderr = [this](std::string_view data) { output(Stream::Stderr, data); };
     cb.on_stdout_closed = [this] { adapter_->finished(); };
@@ -119,9 +128,30 @@ void Session::output(Stream stream, std::string_view text) {
     }
 }
 
-void Session::output_line(Stream stream, std::string_view line) { hold(stream, line, true); }
+void Session::output_line(Stream stream, std::string_view line) {
+    // The adapter passes on the very line the supervisor handed it, in place in the read buffer
+    // with its '\n' after it: held where it lies while the lines before it are there too.
+    const bool in_place = stream == Stream::Stdout && line_in_place_ && line.data() == line_in_place_ &&
+                          line.size() == line_in_place_size_;
+    if (in_place && (held_output_.empty() || held_stream_ == Stream::Stdout) &&
+        (in_place_.empty() || in_place_.data() + in_place_.size() == line.data())) {
+        in_place_ =
+            std::string_view(in_place_.empty() ? line.data() : in_place_.data(), in_place_.size() + line.size() + 1);
+        return;
+    }
+    hold(stream, line, true);
+}
+
+void Session::hold_in_place() {
+    if (in_place_.empty()) return;
+    // (What held_output_ has came before in_place_: anything held after it first comes here.)
+    held_stream_ = Stream::Stdout;
+    held_output_.append(in_place_);
+    in_place_ = {};
+}
 
 void Session::hold(Stream stream, std::string_view text, bool line) {
+    hold_in_place();
     if (!held_output_.empty() && stream != held_stream_) flush_held();
     held_stream_ = stream;
     held_output_.append(text);
@@ -158,6 +188,13 @@ void Session::flush_output() {
 }
 
 void Session::flush_held() {
+    if (!in_place_.empty() && held_output_.empty()) {
+        const std::string_view text = in_place_;
+        in_place_ = {};
+        if (hooks_.output) hooks_.output(Stream::Stdout, text);
+        return;
+    }
+    hold_in_place();
     if (held_output_.empty()) return;
     if (!flushing_.empty()) {  // called again from inside the hook: this piece gets its own buffer
         std::string text = std::move(held_output_);

@@ -72,11 +72,18 @@ private:
     void flush_output();  // all that is held, partial lines too
     void flush_held();    // the whole lines held
     void hold(Stream stream, std::string_view text, bool line = false);
+    void hold_in_place();  // in_place_ copied into held_output_
     void release_partial_lines();
     void output_added();
     std::string partial_[2];  // stdout, stderr: after the last '\n', waiting for the rest of the line
     bool partial_wait_armed_ = false;
     static constexpr std::size_t kOutputPiece = 1u << 20;  // the most output held before it goes on
+    // Whole stdout lines held where they lie in the supervisor's read buffer, after what
+    // held_output_ has (stdout too): they go on at the read's end, copied once, into their
+    // agent/output, not a line at a time into held_output_ first.
+    std::string_view in_place_;
+    const char* line_in_place_ = nullptr;  // the line the adapter is handling, when it is in place
+    std::size_t line_in_place_size_ = 0;
     std::string held_output_;
     std::string flushing_;  // held_output_'s previous buffer, kept for its capacity
     Stream held_stream_ = Stream::Stdout;

@@ -41,6 +41,12 @@ struct Supervisor::Impl {
     std::array<char, 65536> out_buf{}, err_buf{};
     std::string line;
     bool line_overflowed = false;
+    // The unfinished last line of a read, moved to out_buf's front: the next read goes on after
+    // it, so the whole line is in place there too (a flood's lines straddle its reads). Longer
+    // ones are assembled in `line` instead.
+    static constexpr std::size_t max_kept = 16384;
+    std::size_t kept = 0;
+    std::string_view tail;  // what take_stdout left to keep, until the read's lines were handed on
     // Output reading paused (the reader is behind): a finished read parks instead of reading on.
     bool paused = false, out_parked = false, err_parked = false;
     std::deque<std::string> write_queue;
@@ -59,15 +65,29 @@ struct Supervisor::Impl {
           term_timer(io_) {}
 
     void read_out() {
-        out_pipe.async_read_some(boost::asio::buffer(out_buf),
+        out_pipe.async_read_some(boost::asio::buffer(out_buf.data() + kept, out_buf.size() - kept),
                                  [this, a = alive](const boost::system::error_code& ec, std::size_t n) {
                                      if (!*a) return;
-                                     if (n) take_stdout(std::string_view(out_buf.data(), n));
+                                     if (n) {
+                                         take_stdout(std::string_view(out_buf.data(), kept + n));
+                                         if (!*a) return;
+                                         if (cb.on_stdout_read_end) cb.on_stdout_read_end();
+                                         if (!*a) return;
+                                         // Only now: the lines before it were in place until here.
+                                         std::memmove(out_buf.data(), tail.data(), tail.size());
+                                         kept = tail.size();
+                                         tail = {};
+                                     }
                                      if (ec) {
+                                         if (kept) {
+                                             if (cb.on_stdout_line) cb.on_stdout_line({out_buf.data(), kept}, false);
+                                             if (!*a) return;
+                                             kept = 0;
+                                         }
                                          if (!line.empty()) {
                                              if (line_overflowed) {
                                                  if (cb.on_stdout_raw) cb.on_stdout_raw(line);
-                                             } else if (cb.on_stdout_line) cb.on_stdout_line(line);
+                                             } else if (cb.on_stdout_line) cb.on_stdout_line(line, false);
                                              line.clear();
                                          }
                                          out_open = false;
@@ -80,15 +100,20 @@ struct Supervisor::Impl {
                                  });
     }
 
+    // data: out_buf's bytes, the kept start of a line first. The unfinished end is left in `tail`.
     void take_stdout(std::string_view data) {
         while (!data.empty()) {
             auto nl = data.find('\n');
             std::string_view part = data.substr(0, nl);
             if (nl != std::string_view::npos && line.empty() && !line_overflowed) {
                 // A whole line inside this read: handed on in place, not copied.
-                if (cb.on_stdout_line) cb.on_stdout_line(part);
+                if (cb.on_stdout_line) cb.on_stdout_line(part, true);
                 data.remove_prefix(nl + 1);
                 continue;
+            }
+            if (nl == std::string_view::npos && line.empty() && !line_overflowed && data.size() <= max_kept) {
+                tail = data;
+                return;
             }
             if (line.size() + part.size() > max_line_bytes) {
                 // Too long for a protocol message: pass it on as output, in pieces.
@@ -106,7 +131,7 @@ struct Supervisor::Impl {
                 if (cb.on_stdout_raw) cb.on_stdout_raw(std::string(line) + "\n");
                 line_overflowed = false;
             } else if (cb.on_stdout_line) {
-                cb.on_stdout_line(line);
+                cb.on_stdout_line(line, false);
             }
             line.clear();
             data.remove_prefix(nl + 1);
@@ -272,6 +297,8 @@ std::optional<Error> Supervisor::start(const LaunchSpec& spec) {
     d.err_pipe = bp::async_pipe(d.io);
     d.reaped = d.exit_reported = false;
     d.line.clear();
+    d.kept = 0;
+    d.tail = {};
     d.write_queue.clear();
     d.front_written = 0;
     d.writing = d.close_after_write = false;

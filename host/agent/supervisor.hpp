@@ -21,8 +21,11 @@ namespace askhost {
 class Supervisor {
 public:
     struct Callbacks {
-        std::function<void(std::string_view line)> on_stdout_line;  // without the '\n'
-        std::function<void(std::string_view data)> on_stdout_raw;   // a line beyond the cap, in pieces
+        // Without the '\n'. in_place: the line and its '\n' lie in the read buffer, valid until
+        // on_stdout_read_end (a line assembled over several reads is not in place).
+        std::function<void(std::string_view line, bool in_place)> on_stdout_line;
+        std::function<void()> on_stdout_read_end;                  // the lines of one read were all handed on
+        std::function<void(std::string_view data)> on_stdout_raw;  // a line beyond the cap, in pieces
         std::function<void(std::string_view data)> on_stderr;
         std::function<void()> on_stdout_closed;
         std::function<void(AgentExit)> on_exit;  // after both outputs closed and the process reaped

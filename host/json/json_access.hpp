@@ -20,9 +20,91 @@
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 #include <rapidjson/internal/dtoa.h>
-#include <rapidjson/memorystream.h>
+#include <rapidjson/reader.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace askhost::json::detail {
+
+// How many bytes from p (of n) may be copied into a string as they are: up to the first '"', '\\'
+// or control byte. 16 at a time where SSE2 is (only within the text: no load crosses its end).
+inline std::size_t unescaped_run(const char* p, std::size_t n) {
+    std::size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), below = _mm_set1_epi8(0x1F);
+    for (; i + 16 <= n; i += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+        // v < 0x20 (unsigned) <=> max(v, 0x1F) == 0x1F
+        const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                                         _mm_cmpeq_epi8(_mm_max_epu8(v, below), below));
+        if (const int mask = _mm_movemask_epi8(hit))
+            return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    }
+#endif
+    for (; i < n; ++i) {
+        const auto c = static_cast<unsigned char>(p[i]);
+        if (c == '"' || c == '\\' || c < 0x20) break;
+    }
+    return i;
+}
+
+// The text json::parse reads: rapidjson's MemoryStream (bounded, not NUL-terminated), with the
+// plain runs of each string copied at once (see the ScanCopyUnescapedString below) instead of a
+// byte at a time through the reader's stack.
+struct TextStream {
+    using Ch = char;
+    TextStream(const char* text, std::size_t size) : src_(text), begin_(text), end_(text + size) {}
+    Ch Peek() const { return src_ == end_ ? '\0' : *src_; }
+    Ch Take() { return src_ == end_ ? '\0' : *src_++; }
+    std::size_t Tell() const { return static_cast<std::size_t>(src_ - begin_); }
+    // Read-only: rapidjson calls these only for in-situ parsing, which json::parse never asks for.
+    Ch* PutBegin() { return nullptr; }
+    void Put(Ch) {}
+    void Flush() {}
+    std::size_t PutEnd(Ch*) { return 0; }
+
+    const Ch* src_;
+    const Ch* begin_;
+    const Ch* end_;
+};
+
+}  // namespace askhost::json::detail
+
+namespace rapidjson {
+
+// The reader copies its stream into a local (a register) while it reads a string or a number.
+template <>
+struct StreamTraits<askhost::json::detail::TextStream> {
+    enum { copyOptimization = 1 };
+};
+
+// The reader's hook for copying a string's plain bytes at once (it has one for its own
+// StringStream, compiled only with RAPIDJSON_SSE2 and needing a NUL at the end): for TextStream,
+// in every translation unit alike. Called only when encodings are not validated byte by byte
+// (json::parse checks the whole text first).
+template <>
+template <>
+inline void GenericReader<UTF8<>, UTF8<>, CrtAllocator>::ScanCopyUnescapedString(
+    askhost::json::detail::TextStream& is, GenericReader<UTF8<>, UTF8<>, CrtAllocator>::StackStream<char>& os) {
+    const std::size_t run = askhost::json::detail::unescaped_run(is.src_, static_cast<std::size_t>(is.end_ - is.src_));
+    if (run == 0) return;
+    std::memcpy(os.Push(static_cast<SizeType>(run)), is.src_, run);
+    is.src_ += run;
+}
+
+}  // namespace rapidjson
 
 namespace askhost::json {
+
+// The allocator to hand rapidjson's stacks (a Reader's, a Document's, a StringBuffer's, a
+// Writer's): given none, each stack makes itself one with `new` before its first byte, a heap
+// allocation per stack per message. It holds no state.
+inline rapidjson::CrtAllocator* stack_allocator() {
+    static rapidjson::CrtAllocator allocator;
+    return &allocator;
+}
 
 inline std::string_view str(const rapidjson::Value& v) { return {v.GetString(), v.GetStringLength()}; }
 
@@ -306,11 +388,15 @@ private:
     // rapidjson 1.1 turns a lone "\uDC00".."\uDFFF" escape into the bytes of a surrogate (ED B0..BF
     // xx), which is not UTF-8: whoever reads what askhost writes back would choke on it.
     bool whole(const char* s, rapidjson::SizeType n) {
-        for (rapidjson::SizeType i = 0; i + 1 < n; ++i)
-            if (static_cast<unsigned char>(s[i]) == 0xED && static_cast<unsigned char>(s[i + 1]) >= 0xA0) {
+        const char* end = s + n;
+        for (const void* at = std::memchr(s, 0xED, n); at;
+             at = std::memchr(s, 0xED, static_cast<std::size_t>(end - s))) {
+            s = static_cast<const char*>(at) + 1;
+            if (s < end && static_cast<unsigned char>(*s) >= 0xA0) {
                 lone_surrogate_ = true;
                 return false;
             }
+        }
         return true;
     }
 
@@ -354,8 +440,8 @@ std::optional<ParseError> parse(rapidjson::Document& doc, std::string_view text,
     // A byte order mark is skipped, whole: rapidjson's EncodedInputStream skips each of its three
     // bytes alone, so "\xBB" + "6" read as 6 (found by the json fuzz target).
     const std::size_t bom = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
-    rapidjson::MemoryStream in(text.data() + bom, text.size() - bom);
-    rapidjson::Reader reader;
+    detail::TextStream in(text.data() + bom, text.size() - bom);
+    rapidjson::Reader reader(stack_allocator(), 1024);  // strings pass through its stack
     rapidjson::ParseResult result;
     bool too_deep = false, lone_surrogate = false;
     const bool well_formed = utf8_well_formed(text);

@@ -241,8 +241,8 @@ private:
 // The JSON text of a value with a to_json.
 template <class T>
 std::string to_text(const T& value) {
-    rapidjson::StringBuffer buf;
-    Writer w(buf);
+    rapidjson::StringBuffer buf(stack_allocator(), 1024);
+    Writer w(buf, stack_allocator());
     to_json(value, w);
     return std::string(buf.GetString(), buf.GetSize());
 }

@@ -13,17 +13,27 @@ Connection::~Connection() { *alive_ = false; }
 void Connection::start() { read(); }
 
 void Connection::read() {
-    in_.async_read_some(boost::asio::buffer(buf_),
+    in_.async_read_some(boost::asio::buffer(buf_.get(), buf_size_),
                         [this, a = alive_](const boost::system::error_code& ec, std::size_t n) {
                             if (!*a) return;
-                            if (n) received(std::string_view(buf_.data(), n));
+                            if (n) received(std::string_view(buf_.get(), n));
                             if (!*a || closed()) return;
                             if (ec) {
                                 close(ec == boost::asio::error::eof ? "end of input" : ec.message());
                                 return;
                             }
+                            fit_read_buffer(n);
                             read();
                         });
+}
+
+void Connection::fit_read_buffer(std::size_t last_read) {
+    std::size_t want = buf_size_;
+    if (last_read == buf_size_ && buf_size_ < max_read_buffer) want = buf_size_ * 2;               // more is coming
+    else if (last_read <= min_read_buffer && buf_size_ > min_read_buffer) want = min_read_buffer;  // quiet again
+    if (want == buf_size_) return;
+    buf_ = std::make_unique_for_overwrite<char[]>(want);
+    buf_size_ = want;
 }
 
 void Connection::queue(std::string bytes) {

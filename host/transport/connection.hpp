@@ -23,8 +23,15 @@ public:
 
     void start() override;
 
+    // The read buffer starts at min_read_buffer and doubles while reads fill it (a flood, a large
+    // frame) up to max_read_buffer; a read that fits in the smallest size brings it back down.
+    static constexpr std::size_t min_read_buffer = 4096;
+    static constexpr std::size_t max_read_buffer = 65536;
+    std::size_t read_buffer_size() const { return buf_size_; }
+
 private:
     void read();
+    void fit_read_buffer(std::size_t last_read);
     void queue(std::string bytes) override;
     void flush() override;
     void stop_reading() override;
@@ -40,7 +47,10 @@ private:
 
     boost::asio::posix::stream_descriptor in_, out_;
     std::array<boost::asio::const_buffer, 64> batch_{};  // what pump() writes with one system call
-    std::array<char, 65536> buf_;                        // not zeroed: 64 KiB of stores at every start for nothing
+    // Not zeroed (stores for nothing), and small while the peer is quiet: an idle connection (the
+    // web face holds one per host) costs a few KiB, not 64.
+    std::unique_ptr<char[]> buf_ = std::make_unique_for_overwrite<char[]>(min_read_buffer);
+    std::size_t buf_size_ = min_read_buffer;
     std::deque<std::string> queue_;
     std::size_t front_sent_ = 0;  // bytes of queue_.front() already written
     bool writing_ = false, pump_posted_ = false;

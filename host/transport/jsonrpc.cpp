@@ -13,8 +13,8 @@
 namespace askhost {
 
 std::string to_json(const rapidjson::Value& v) {
-    rapidjson::StringBuffer buf;
-    json::Writer w(buf);
+    rapidjson::StringBuffer buf(json::stack_allocator(), 256);
+    json::Writer w(buf, json::stack_allocator());
     json::write(v, w);
     return std::string(buf.GetString(), buf.GetSize());
 }
@@ -137,7 +137,7 @@ void RpcEndpoint::receive(std::string_view body) {
     // pool takes more from the heap only for a message larger than the buffer).
     char pool_buffer[kPoolBytes];
     rapidjson::MemoryPoolAllocator<> pool(pool_buffer, sizeof pool_buffer);
-    rapidjson::Document doc(&pool);
+    rapidjson::Document doc(&pool, 1024, json::stack_allocator());
     if (auto e = json::parse(doc, body, json::no_depth_limit)) {
         std::string why = "parse error at offset " + std::to_string(e->offset) + ": " + e->message;
         if (on_problem) on_problem(why);

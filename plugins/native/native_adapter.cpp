@@ -39,7 +39,7 @@ public:
         // The message's values in a buffer on the stack: no 64 KiB heap chunk per message.
         char pool_buffer[8192];
         rapidjson::MemoryPoolAllocator<> pool(pool_buffer, sizeof pool_buffer);
-        rapidjson::Document doc(&pool);
+        rapidjson::Document doc(&pool, 1024, json::stack_allocator());
         // Not a protocol message after all (no JSON, no known type): it is the agent's output.
         if (json::parse(doc, line, json::no_depth_limit) || messages_.dispatch(doc) != Dispatch::Handled) pass_on(line);
     }

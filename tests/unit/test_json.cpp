@@ -1,7 +1,11 @@
 #define BOOST_TEST_MODULE json
 #include <boost/test/unit_test.hpp>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include <cmath>
@@ -298,4 +302,48 @@ BOOST_AUTO_TEST_CASE(utf8_is_checked_as_strictly_as_before) {
     BOOST_TEST(outcome("[\"\xC3\xA9\"]") == "ok");
     BOOST_TEST(outcome("[\"ab\xED\xA0\x80\"]") == "4: Invalid encoding in string.");
     BOOST_TEST(outcome("{\"k\":\"\xC0\x80\"}") == "6: Invalid encoding in string.");
+}
+
+// A string that ends where its page ends (the next page unreadable) is written whole and nothing
+// past it is read: write_string_literal reads a short string or tail 16 bytes at once only where
+// those bytes stay inside the page.
+BOOST_AUTO_TEST_CASE(writer_strings_at_the_end_of_a_page) {
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    void* map = ::mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    BOOST_REQUIRE(map != MAP_FAILED);
+    char* const first = static_cast<char*>(map);
+    BOOST_REQUIRE(::mprotect(first + page, page, PROT_NONE) == 0);
+    for (std::size_t len = 0; len <= 40; ++len)
+        for (const char odd : {'a', '"', '\n', '\x01'}) {
+            char* s = first + page - len;
+            std::memset(s, 'x', len);
+            if (len) s[len / 2] = odd;
+            rapidjson::StringBuffer buf;
+            rapidjson::Writer<rapidjson::StringBuffer> theirs(buf);
+            theirs.String(s, static_cast<rapidjson::SizeType>(len));
+            std::string ours(2 + 6 * len, '\0');
+            ours.resize(static_cast<std::size_t>(write_string_literal(ours.data(), s, len) - ours.data()));
+            BOOST_TEST(ours == std::string(buf.GetString(), buf.GetSize()), "length " << len);
+        }
+    ::munmap(map, 2 * page);
+}
+
+// json::parse copies the plain runs of each string at once: every escape at every position of
+// strings around its 16-byte steps reads back as rapidjson's own parser reads it.
+BOOST_AUTO_TEST_CASE(parsed_strings_are_rapidjsons) {
+    for (const std::string escape : {"\\\"", "\\\\", "\\n", "\\u00e9", "\\ud83d\\ude00", "\xC3\xA9", "/"})
+        for (std::size_t len : {0u, 1u, 2u, 15u, 16u, 17u, 31u, 32u, 33u, 47u})
+            for (std::size_t at = 0; at <= len; ++at) {
+                std::string value(len, 'v');
+                value.insert(at, escape);
+                const std::string text = "{\"k" + value + "\":[\"" + value + "\",\"" + value + "\"]}";
+                rapidjson::Document ours, theirs;
+                BOOST_REQUIRE(!json::parse(ours, text));
+                theirs.Parse(text.c_str(), text.size());
+                BOOST_REQUIRE(!theirs.HasParseError());
+                const bool same = static_cast<const rapidjson::Value&>(ours) == theirs;
+                BOOST_TEST(same, text);
+            }
+    // A string the text ends inside: the same error where it always was.
+    BOOST_TEST(outcome("[\"" + std::string(40, 'a')) == "42: Missing a closing quotation mark in string.");
 }

@@ -1,12 +1,21 @@
 #define BOOST_TEST_MODULE transport
 #include <boost/test/unit_test.hpp>
 
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include <boost/asio/io_context.hpp>
+
 #include "json/json_codec.hpp"
+#include "transport/connection.hpp"
 #include "transport/framing.hpp"
 #include "transport/jsonrpc.hpp"
 #include "transport/rpc_binder.hpp"
@@ -515,4 +524,51 @@ BOOST_AUTO_TEST_CASE(a_typed_call_gets_the_peers_error_or_the_path_that_does_not
                             "error -32001 []: no agent", "error 0 [result.x]: result.x: expected an integer",
                             "error 0 [result]: result: expected an object", "error -32603 []: connection lost",
                             "error -32603 []: connection closed"}));
+}
+
+// A Connection's read buffer: a few KiB while the peer is quiet, doubled while reads fill it (a
+// frame of 300 KB), back to the small size once reads are small again; every message arrives whole.
+BOOST_AUTO_TEST_CASE(the_read_buffer_grows_for_a_large_frame_and_shrinks_back) {
+    int fds[2];
+    BOOST_REQUIRE(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) == 0);
+    boost::asio::io_context io;
+    auto conn = std::make_shared<Connection>(io, fds[0], ::dup(fds[0]));
+    std::vector<std::string> methods;
+    std::size_t largest_text = 0, largest_buffer = 0;
+    conn->rpc().on_notify = [&](std::string_view method, const rapidjson::Value& params) {
+        methods.emplace_back(method);
+        largest_text = std::max<std::size_t>(largest_text, params["text"].GetStringLength());
+        largest_buffer = std::max(largest_buffer, conn->read_buffer_size());
+    };
+    conn->start();
+    BOOST_TEST(conn->read_buffer_size() == Connection::min_read_buffer);
+
+    auto send = [&](const std::string& method, std::size_t text_bytes) {
+        const std::string frame =
+            encode_frame(jsonrpc::notification(method, "{\"text\":\"" + std::string(text_bytes, 'x') + "\"}"));
+        // Written from a thread: the socket holds less than the large frame.
+        std::thread writer([&] {
+            std::size_t off = 0;
+            while (off < frame.size()) {
+                const ssize_t n = ::write(fds[1], frame.data() + off, frame.size() - off);
+                if (n <= 0) break;
+                off += static_cast<std::size_t>(n);
+            }
+        });
+        const std::size_t before = methods.size();
+        while (methods.size() == before) io.run_one();
+        writer.join();
+    };
+    send("small/1", 10);
+    BOOST_TEST(conn->read_buffer_size() == Connection::min_read_buffer);
+    send("large", 300000);
+    BOOST_TEST(largest_text == 300000u);
+    BOOST_TEST(largest_buffer > Connection::min_read_buffer);
+    BOOST_TEST(largest_buffer <= Connection::max_read_buffer);
+    send("small/2", 10);
+    send("small/3", 10);
+    BOOST_TEST(conn->read_buffer_size() == Connection::min_read_buffer);
+    BOOST_TEST((methods == std::vector<std::string>{"small/1", "large", "small/2", "small/3"}));
+    conn.reset();
+    ::close(fds[1]);
 }
