@@ -22,6 +22,8 @@
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
 
+#include "core/lifetime.hpp"
+
 namespace bp = boost::process;
 
 namespace askhost {
@@ -51,7 +53,7 @@ struct Supervisor::Impl {
     bool paused = false, out_parked = false, err_parked = false;
     std::deque<std::string> write_queue;
     std::size_t front_written = 0;  // bytes of write_queue.front() already written
-    std::shared_ptr<bool> alive = std::make_shared<bool>(true);
+    Lifetime alive;
 
     Impl(boost::asio::io_context& io_, Callbacks c)
         : io(io_),
@@ -66,13 +68,13 @@ struct Supervisor::Impl {
 
     void read_out() {
         out_pipe.async_read_some(boost::asio::buffer(out_buf.data() + kept, out_buf.size() - kept),
-                                 [this, a = alive](const boost::system::error_code& ec, std::size_t n) {
-                                     if (!*a) return;
+                                 [this, a = alive.token()](const boost::system::error_code& ec, std::size_t n) {
+                                     if (!a) return;
                                      if (n) {
                                          take_stdout(std::string_view(out_buf.data(), kept + n));
-                                         if (!*a) return;
+                                         if (!a) return;
                                          if (cb.on_stdout_read_end) cb.on_stdout_read_end();
-                                         if (!*a) return;
+                                         if (!a) return;
                                          // Only now: the lines before it were in place until here.
                                          std::memmove(out_buf.data(), tail.data(), tail.size());
                                          kept = tail.size();
@@ -81,7 +83,7 @@ struct Supervisor::Impl {
                                      if (ec) {
                                          if (kept) {
                                              if (cb.on_stdout_line) cb.on_stdout_line({out_buf.data(), kept}, false);
-                                             if (!*a) return;
+                                             if (!a) return;
                                              kept = 0;
                                          }
                                          if (!line.empty()) {
@@ -140,8 +142,8 @@ struct Supervisor::Impl {
 
     void read_err() {
         err_pipe.async_read_some(boost::asio::buffer(err_buf),
-                                 [this, a = alive](const boost::system::error_code& ec, std::size_t n) {
-                                     if (!*a) return;
+                                 [this, a = alive.token()](const boost::system::error_code& ec, std::size_t n) {
+                                     if (!a) return;
                                      if (n && cb.on_stderr) cb.on_stderr(std::string_view(err_buf.data(), n));
                                      if (ec) {
                                          err_open = false;
@@ -154,8 +156,8 @@ struct Supervisor::Impl {
     }
 
     void wait_child() {
-        sigchld.async_wait([this, a = alive](const boost::system::error_code& ec, int) {
-            if (!*a || ec) return;
+        sigchld.async_wait([this, a = alive.token()](const boost::system::error_code& ec, int) {
+            if (!a || ec) return;
             try_reap();
             if (!reaped) wait_child();
         });
@@ -182,8 +184,8 @@ struct Supervisor::Impl {
     void drain_after_exit() {
         if (!out_open && !err_open) return;
         drain_timer.expires_after(std::chrono::milliseconds(500));
-        drain_timer.async_wait([this, a = alive](const boost::system::error_code& ec) {
-            if (!*a || ec) return;
+        drain_timer.async_wait([this, a = alive.token()](const boost::system::error_code& ec) {
+            if (!a || ec) return;
             if (paused || out_parked || err_parked) {  // unread output waits for the reader: keep it
                 drain_after_exit();
                 return;
@@ -227,8 +229,8 @@ struct Supervisor::Impl {
         // in_pipe after a partial write even when this Impl was destroyed meanwhile (the
         // use-after-free ./dev fuzz found in Connection). Every continuation checks `alive`.
         in_pipe.async_write_some(boost::asio::buffer(write_queue.front()) + front_written,
-                                 [this, a = alive](const boost::system::error_code& ec, std::size_t n) {
-                                     if (!*a) return;
+                                 [this, a = alive.token()](const boost::system::error_code& ec, std::size_t n) {
+                                     if (!a) return;
                                      writing = false;
                                      if (ec) {
                                          // The agent closed its stdin: nothing more can reach it.
@@ -273,7 +275,7 @@ Supervisor::Supervisor(boost::asio::io_context& io, Callbacks callbacks)
     : impl_(std::make_unique<Impl>(io, std::move(callbacks))) {}
 
 Supervisor::~Supervisor() {
-    *impl_->alive = false;
+    impl_->alive.end();
     if (running()) kill_now();
 }
 
@@ -384,8 +386,8 @@ void Supervisor::stop(std::chrono::milliseconds grace) {
     if (!running()) return;
     ::kill(-d.pid, SIGTERM);
     d.kill_timer.expires_after(grace);
-    d.kill_timer.async_wait([this, a = d.alive](const boost::system::error_code& ec) {
-        if (!*a || ec) return;
+    d.kill_timer.async_wait([this, a = d.alive.token()](const boost::system::error_code& ec) {
+        if (!a || ec) return;
         kill_now();
     });
 }
@@ -395,8 +397,8 @@ void Supervisor::finish_then_stop(std::chrono::milliseconds wait, std::chrono::m
     if (!running()) return;
     close_stdin();
     d.term_timer.expires_after(wait);
-    d.term_timer.async_wait([this, grace, a = d.alive](const boost::system::error_code& ec) {
-        if (!*a || ec) return;
+    d.term_timer.async_wait([this, grace, a = d.alive.token()](const boost::system::error_code& ec) {
+        if (!a || ec) return;
         stop(grace);
     });
 }

@@ -212,7 +212,7 @@ McpServer::McpServer(RpcEndpoint& rpc, McpAsker& asker, Log log, boost::asio::io
 }
 
 McpServer::~McpServer() {
-    *alive_ = false;
+    lifetime_.end();
     close();
 }
 
@@ -273,9 +273,9 @@ void McpServer::await_claude_caller(std::string tool_use_id, std::chrono::steady
                                     const std::shared_ptr<Parsed<AskInput>>& parsed,
                                     std::optional<std::string> progress_token, Reply<json::RawJson> reply) {
     auto timer = std::make_shared<boost::asio::steady_timer>(*io_, std::chrono::milliseconds(50));
-    timer->async_wait([this, timer, alive = alive_, id = std::move(tool_use_id), deadline, parsed,
+    timer->async_wait([this, timer, alive = lifetime_.token(), id = std::move(tool_use_id), deadline, parsed,
                        token = std::move(progress_token), reply](const boost::system::error_code& ec) mutable {
-        if (ec || !*alive) return;
+        if (ec || !alive) return;
         const auto caller = claude_transcripts->caller_of(id);
         if (caller == ClaudeTranscripts::Caller::Unknown && std::chrono::steady_clock::now() < deadline)
             return await_claude_caller(std::move(id), deadline, parsed, std::move(token), reply);
@@ -299,21 +299,21 @@ void McpServer::answer_call(Parsed<AskInput> parsed, const std::optional<std::st
     ask.profile = Profile::Strict;
     const std::string id = reply.id_json();
     open_[id] = {};
-    auto stop_ticking = [this, id, alive = alive_] {
-        if (!*alive) return;
+    auto stop_ticking = [this, id, alive = lifetime_.token()] {
+        if (!alive) return;
         auto t = ticking_.find(id);
         if (t == ticking_.end()) return;
         t->second->cancel();
         ticking_.erase(t);
     };
     std::vector<Question> asked = ask.questions;  // copied first: ask is moved in the same call
-    auto cancel =
-        asker_.ask(std::move(ask), *this,
-                   [this, id, reply, stop_ticking, alive = alive_, questions = std::move(asked)](const Outcome& o) {
-                       if (*alive) open_.erase(id);
-                       stop_ticking();
-                       reply({tool_result_json(o, questions)});
-                   });
+    auto cancel = asker_.ask(
+        std::move(ask), *this,
+        [this, id, reply, stop_ticking, alive = lifetime_.token(), questions = std::move(asked)](const Outcome& o) {
+            if (alive) open_.erase(id);
+            stop_ticking();
+            reply({tool_result_json(o, questions)});
+        });
     auto it = open_.find(id);
     if (it == open_.end()) return;  // answered at once
     // A cancelled call is answered too: the client ignores a reply to what it cancelled.
@@ -337,8 +337,8 @@ void McpServer::tick(const std::string& id, const std::string& token_json, int s
     auto t = ticking_.find(id);
     if (t == ticking_.end()) return;
     t->second->expires_after(progress_interval);
-    t->second->async_wait([this, id, token_json, step, alive = alive_](const boost::system::error_code& ec) {
-        if (ec || !*alive || !ticking_.count(id)) return;
+    t->second->async_wait([this, id, token_json, step, alive = lifetime_.token()](const boost::system::error_code& ec) {
+        if (ec || !alive || !ticking_.count(id)) return;
         auto waited = std::chrono::duration_cast<std::chrono::seconds>(progress_interval * step).count();
         progress(token_json, step, "waiting for the user's answer (" + std::to_string(waited) + " s)");
         tick(id, token_json, step + 1);

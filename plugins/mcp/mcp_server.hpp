@@ -13,6 +13,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "claude_transcript.hpp"
+#include "core/lifetime.hpp"
 #include "core/model/outcome.hpp"
 #include "mcp_protocol.hpp"
 #include "transport/jsonrpc.hpp"
@@ -108,7 +109,7 @@ private:
     std::map<std::string, std::function<void()>> open_;  // tools/call request id (JSON) -> cancel
     boost::asio::io_context* io_;
     std::map<std::string, std::shared_ptr<boost::asio::steady_timer>> ticking_;  // calls sending progress
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    Lifetime lifetime_;
     RpcBinder<McpServer> bind_;  // last: its handlers use everything above
 };
 

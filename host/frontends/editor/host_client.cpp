@@ -49,7 +49,7 @@ HostClient::HostClient(boost::asio::io_context& io, std::string socket, std::str
     : io_(io), socket_(std::move(socket)), client_name_(std::move(client_name)) {}
 
 HostClient::~HostClient() {
-    *alive_ = false;
+    lifetime_.end();
     if (conn_) conn_->close("client done");
 }
 
@@ -67,11 +67,11 @@ Status HostClient::connect() {
     auto fd = connect_socket(socket_);
     if (!fd) return Error::failed("cannot reach askhost at " + socket_ + ": " + fd.error().message, socket_);
     conn_ = std::make_shared<Connection>(io_, *fd, ::dup(*fd));
-    conn_->on_problem = [this, alive = alive_](std::string_view p) {
-        if (*alive) log("host connection: " + std::string(p));
+    conn_->on_problem = [this, alive = lifetime_.token()](std::string_view p) {
+        if (alive) log("host connection: " + std::string(p));
     };
-    conn_->on_closed = [this, alive = alive_](std::string_view) {
-        if (*alive && on_closed) on_closed();
+    conn_->on_closed = [this, alive = lifetime_.token()](std::string_view) {
+        if (alive && on_closed) on_closed();
     };
     const bool viewer = static_cast<bool>(on_request_);
     if (viewer) {
@@ -80,8 +80,8 @@ Status HostClient::connect() {
     }
     conn_->start();
     greet_host(conn_->rpc(), client_name_, viewer ? ClientRole::Viewer : ClientRole::Asker,
-               [this, alive = alive_](const Status& refused) {
-                   if (refused && *alive) log("the host refused: " + refused->message);
+               [this, alive = lifetime_.token()](const Status& refused) {
+                   if (refused && alive) log("the host refused: " + refused->message);
                });
     return std::nullopt;
 }
@@ -91,13 +91,13 @@ std::function<void()> HostClient::submit(const Ask& ask, Profile profile, OnOutc
     auto conn = conn_;
     std::string id = call<HostOutcome>(
         conn->rpc(), "ask/submit", SubmitAsk{ask, profile},
-        [this, reply = std::move(reply), done, alive = alive_](CallResult<HostOutcome> r) {
+        [this, reply = std::move(reply), done, alive = lifetime_.token()](CallResult<HostOutcome> r) {
             if (*done) return;
             *done = true;
             if (r) return reply(std::move(r->outcome));
             const CallError& e = r.error();
             if (e.unreadable()) return reply(Outcome::cancelled("invalid answer: " + e.message));
-            if (*alive) log("the host could not ask: " + e.message);
+            if (alive) log("the host could not ask: " + e.message);
             reply(Outcome::connection_lost());
         },
         HostOutcome{ask, {}});

@@ -10,6 +10,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "core/error.hpp"
+#include "core/lifetime.hpp"
 #include "core/model/outcome.hpp"
 #include "json/json_codec.hpp"
 #include "transport/connection.hpp"
@@ -74,7 +75,7 @@ private:
     std::shared_ptr<Connection> conn_;
     RpcEndpoint::OnRequest on_request_;
     RpcEndpoint::OnNotify on_notify_;
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    Lifetime lifetime_;
 };
 
 }  // namespace askhost
