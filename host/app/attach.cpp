@@ -43,7 +43,7 @@ constexpr cli::Option kOptions[] = {
 struct AskShowParams {
     Ask ask;
 };
-json::Status from_json(const rapidjson::Value& v, AskShowParams& out, const json::Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, AskShowParams& out, const json::Path& at) {
     json::Borrowed questions;
     json::ObjectReader o(v, at);
     if (!o.required("id", out.ask.id).optional("questions", questions).lenient("agent", out.ask.agent).ok())

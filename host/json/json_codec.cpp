@@ -146,25 +146,25 @@ FieldError invalid(const Path& at, std::string_view what) {
     return FieldError{std::move(path), std::move(message)};
 }
 
-Status from_json(const rapidjson::Value& v, std::string& out, const Path& at) {
+FieldStatus from_json(const rapidjson::Value& v, std::string& out, const Path& at) {
     if (!v.IsString()) return invalid(at, "expected a string");
     out.assign(v.GetString(), v.GetStringLength());
     return {};
 }
 
-Status from_json(const rapidjson::Value& v, std::string_view& out, const Path& at) {
+FieldStatus from_json(const rapidjson::Value& v, std::string_view& out, const Path& at) {
     if (!v.IsString()) return invalid(at, "expected a string");
     out = str(v);
     return {};
 }
 
-Status from_json(const rapidjson::Value& v, bool& out, const Path& at) {
+FieldStatus from_json(const rapidjson::Value& v, bool& out, const Path& at) {
     if (!v.IsBool()) return invalid(at, "expected a boolean");
     out = v.GetBool();
     return {};
 }
 
-Status from_json(const rapidjson::Value& v, std::int64_t& out, const Path& at) {
+FieldStatus from_json(const rapidjson::Value& v, std::int64_t& out, const Path& at) {
     if (!v.IsInt64()) return invalid(at, "expected an integer");
     out = v.GetInt64();
     return {};

@@ -50,8 +50,9 @@ struct FieldError {
     std::string path;
     std::string message;
 };
-// What reading a value gives: nothing, or the first field that is wrong.
-using Status = std::optional<FieldError>;
+// What reading a value gives: nothing, or the first field that is wrong (core/error.hpp's Status
+// is the program's; this one is only the JSON reader's).
+using FieldStatus = std::optional<FieldError>;
 
 FieldError invalid(const Path& at, std::string_view what);
 
@@ -73,19 +74,19 @@ struct RawJson {
 
 // --- reading ---------------------------------------------------------------------------------
 
-Status from_json(const rapidjson::Value& v, std::string& out, const Path& at);
-Status from_json(const rapidjson::Value& v, bool& out, const Path& at);
-Status from_json(const rapidjson::Value& v, std::int64_t& out, const Path& at);
+FieldStatus from_json(const rapidjson::Value& v, std::string& out, const Path& at);
+FieldStatus from_json(const rapidjson::Value& v, bool& out, const Path& at);
+FieldStatus from_json(const rapidjson::Value& v, std::int64_t& out, const Path& at);
 // A string borrowed from the message (valid while it is being handled, like Borrowed).
-Status from_json(const rapidjson::Value& v, std::string_view& out, const Path& at);
-inline Status from_json(const rapidjson::Value& v, Borrowed& out, const Path&) {
+FieldStatus from_json(const rapidjson::Value& v, std::string_view& out, const Path& at);
+inline FieldStatus from_json(const rapidjson::Value& v, Borrowed& out, const Path&) {
     out.value = &v;
     return {};
 }
-inline Status from_json(const rapidjson::Value&, Ignored&, const Path&) { return {}; }
+inline FieldStatus from_json(const rapidjson::Value&, Ignored&, const Path&) { return {}; }
 
 template <class T>
-Status from_json(const rapidjson::Value& v, std::optional<T>& out, const Path& at) {
+FieldStatus from_json(const rapidjson::Value& v, std::optional<T>& out, const Path& at) {
     T value{};
     if (auto e = from_json(v, value, at)) return e;
     out = std::move(value);
@@ -93,7 +94,7 @@ Status from_json(const rapidjson::Value& v, std::optional<T>& out, const Path& a
 }
 
 template <class T>
-Status from_json(const rapidjson::Value& v, std::vector<T>& out, const Path& at) {
+FieldStatus from_json(const rapidjson::Value& v, std::vector<T>& out, const Path& at) {
     if (!v.IsArray()) return invalid(at, "expected an array");
     out.clear();
     out.reserve(v.Size());
@@ -107,7 +108,7 @@ Status from_json(const rapidjson::Value& v, std::vector<T>& out, const Path& at)
 
 // An object used as a map: every member's value is a T.
 template <class T>
-Status from_json(const rapidjson::Value& v, std::map<std::string, T>& out, const Path& at) {
+FieldStatus from_json(const rapidjson::Value& v, std::map<std::string, T>& out, const Path& at) {
     if (!is_object(v)) return invalid(at, "expected an object");
     out.clear();
     for (auto m = v.MemberBegin(); m != v.MemberEnd(); ++m) {
@@ -159,7 +160,7 @@ public:
     }
 
     bool ok() const { return !error_; }
-    Status status() const { return error_; }
+    FieldStatus status() const { return error_; }
     // The member's value, or nullptr (also when this is no object).
     const rapidjson::Value* member(const char* name) const { return is_object_ ? json::member(v_, name) : nullptr; }
 
@@ -167,7 +168,7 @@ private:
     const rapidjson::Value& v_;
     const Path& at_;
     bool is_object_;
-    Status error_;
+    FieldStatus error_;
 };
 
 // --- writing ---------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ namespace askhost {
 struct RequestId {
     std::string json;
 };
-inline json::Status from_json(const rapidjson::Value& v, RequestId& out, const json::Path& at) {
+inline json::FieldStatus from_json(const rapidjson::Value& v, RequestId& out, const json::Path& at) {
     if (!v.IsString() && !v.IsInt64()) return json::invalid(at, "expected a string or an integer");
     out.json = to_json(v);
     return {};

@@ -15,10 +15,10 @@ struct ClaudeCodeMeta {
 struct ToolCallMeta {
     ClaudeCodeMeta claude_code;
 };
-json::Status from_json(const rapidjson::Value& v, ClaudeCodeMeta& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, ClaudeCodeMeta& out, const Path& at) {
     return ObjectReader(v, at).lenient("toolName", out.tool_name).status();
 }
-json::Status from_json(const rapidjson::Value& v, ToolCallMeta& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, ToolCallMeta& out, const Path& at) {
     return ObjectReader(v, at).lenient("claudeCode", out.claude_code).status();
 }
 
@@ -66,39 +66,39 @@ void to_json(const ReadTextFileResult& r, json::Writer& w) { ObjectWriter(w).fie
 
 // ---- reading ------------------------------------------------------------------------------------
 
-json::Status from_json(const rapidjson::Value& v, ContentBlock& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, ContentBlock& out, const Path& at) {
     ObjectReader(v, at).lenient("type", out.type).lenient("text", out.text);
     return {};
 }
 
-json::Status from_json(const rapidjson::Value& v, InitializeResult& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, InitializeResult& out, const Path& at) {
     ObjectReader(v, at).lenient("protocolVersion", out.protocol_version);
     return {};
 }
 
-json::Status from_json(const rapidjson::Value& v, NewSessionResult& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, NewSessionResult& out, const Path& at) {
     return ObjectReader(v, at)
         .required("sessionId", out.session_id)
         .check(!out.session_id.empty(), "sessionId", "expected a non-empty string")
         .status();
 }
 
-json::Status from_json(const rapidjson::Value& v, PromptResult& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, PromptResult& out, const Path& at) {
     ObjectReader(v, at).lenient("stopReason", out.stop_reason);
     return {};
 }
 
-json::Status from_json(const rapidjson::Value& v, ToolCallLocation& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, ToolCallLocation& out, const Path& at) {
     ObjectReader(v, at).lenient("path", out.path);
     return {};
 }
 
-json::Status from_json(const rapidjson::Value& v, ToolCallContent& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, ToolCallContent& out, const Path& at) {
     ObjectReader(v, at).lenient("content", out.content);
     return {};
 }
 
-json::Status from_json(const rapidjson::Value& v, ToolCallUpdate& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, ToolCallUpdate& out, const Path& at) {
     ToolCallMeta meta;
     ObjectReader o(v, at);
     o.lenient("toolCallId", out.tool_call_id)
@@ -114,7 +114,7 @@ json::Status from_json(const rapidjson::Value& v, ToolCallUpdate& out, const Pat
     return o.status();
 }
 
-json::Status from_json(const rapidjson::Value& v, PermissionOption& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, PermissionOption& out, const Path& at) {
     return ObjectReader(v, at)
         .required("optionId", out.option_id)
         .check(!out.option_id.empty(), "optionId", "expected a non-empty string")
@@ -123,7 +123,7 @@ json::Status from_json(const rapidjson::Value& v, PermissionOption& out, const P
         .status();
 }
 
-json::Status from_json(const rapidjson::Value& v, RequestPermissionParams& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, RequestPermissionParams& out, const Path& at) {
     return ObjectReader(v, at)
         .required("toolCall", out.tool_call)
         .optional("options", out.options)
@@ -131,39 +131,39 @@ json::Status from_json(const rapidjson::Value& v, RequestPermissionParams& out, 
         .status();
 }
 
-json::Status from_json(const rapidjson::Value& v, Count& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, Count& out, const Path& at) {
     if (!v.IsUint64()) return json::invalid(at, "expected a non-negative integer");
     out.value = static_cast<std::size_t>(v.GetUint64());
     return {};
 }
 
-json::Status from_json(const rapidjson::Value& v, ReadTextFileParams& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, ReadTextFileParams& out, const Path& at) {
     ObjectReader o(v, at);
     o.required("path", out.path).lenient("line", out.line).lenient("limit", out.limit);
     return o.status();
 }
 
-json::Status from_json(const rapidjson::Value& v, WriteTextFileParams& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, WriteTextFileParams& out, const Path& at) {
     return ObjectReader(v, at).required("path", out.path).required("content", out.content).status();
 }
 
-json::Status from_json(const rapidjson::Value& v, PlanEntry& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, PlanEntry& out, const Path& at) {
     ObjectReader(v, at).lenient("content", out.content).lenient("status", out.status);
     return {};
 }
 
-json::Status from_json(const rapidjson::Value& v, SessionUpdate& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, SessionUpdate& out, const Path& at) {
     ObjectReader o(v, at);
     o.lenient("sessionUpdate", out.kind).lenient("content", out.message).lenient("entries", out.entries);
     if (o.ok()) from_json(v, out.tool, at);
     return o.status();
 }
 
-json::Status from_json(const rapidjson::Value& v, SessionNotification& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, SessionNotification& out, const Path& at) {
     return ObjectReader(v, at).required("update", out.update).status();
 }
 
-json::Status from_json(const rapidjson::Value& v, CancelRequestParams& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, CancelRequestParams& out, const Path& at) {
     return ObjectReader(v, at).required("requestId", out.request_id).status();
 }
 

@@ -22,7 +22,7 @@ inline constexpr int kProtocolVersion = 1;
 struct ContentBlock {
     std::string type, text;
 };
-json::Status from_json(const rapidjson::Value& v, ContentBlock& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, ContentBlock& out, const json::Path& at);
 void to_json(const ContentBlock& c, json::Writer& w);
 
 // ---- what askhost sends ---------------------------------------------------------------------
@@ -77,29 +77,29 @@ void to_json(const ReadTextFileResult& r, json::Writer& w);
 struct InitializeResult {
     std::optional<std::int64_t> protocol_version;
 };
-json::Status from_json(const rapidjson::Value& v, InitializeResult& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, InitializeResult& out, const json::Path& at);
 
 // A sessionId is required, and not empty.
 struct NewSessionResult {
     std::string session_id;
 };
-json::Status from_json(const rapidjson::Value& v, NewSessionResult& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, NewSessionResult& out, const json::Path& at);
 
 struct PromptResult {
     std::string stop_reason;
 };
-json::Status from_json(const rapidjson::Value& v, PromptResult& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, PromptResult& out, const json::Path& at);
 
 struct ToolCallLocation {
     std::string path;
 };
-json::Status from_json(const rapidjson::Value& v, ToolCallLocation& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, ToolCallLocation& out, const json::Path& at);
 
 // One item of a tool call's content; its inner content block when it has one.
 struct ToolCallContent {
     ContentBlock content;
 };
-json::Status from_json(const rapidjson::Value& v, ToolCallContent& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, ToolCallContent& out, const json::Path& at);
 
 // A tool call as session/update (tool_call, tool_call_update) and session/request_permission
 // give it; every field is optional.
@@ -111,43 +111,43 @@ struct ToolCallUpdate {
     std::vector<ToolCallLocation> locations;
     std::vector<ToolCallContent> content;
 };
-json::Status from_json(const rapidjson::Value& v, ToolCallUpdate& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, ToolCallUpdate& out, const json::Path& at);
 
 struct PermissionOption {
     std::string option_id;  // required, not empty
     std::string name, kind;
 };
-json::Status from_json(const rapidjson::Value& v, PermissionOption& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, PermissionOption& out, const json::Path& at);
 
 // toolCall must be an object, options a non-empty array.
 struct RequestPermissionParams {
     ToolCallUpdate tool_call;
     std::vector<PermissionOption> options;
 };
-json::Status from_json(const rapidjson::Value& v, RequestPermissionParams& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, RequestPermissionParams& out, const json::Path& at);
 
 // A count of lines (line, limit): a non-negative integer, else absent.
 struct Count {
     std::size_t value = 0;
 };
-json::Status from_json(const rapidjson::Value& v, Count& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, Count& out, const json::Path& at);
 
 struct ReadTextFileParams {
     std::string path;
     std::optional<Count> line, limit;
 };
-json::Status from_json(const rapidjson::Value& v, ReadTextFileParams& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, ReadTextFileParams& out, const json::Path& at);
 
 struct WriteTextFileParams {
     std::string path;
     std::string_view content;  // borrowed from the message
 };
-json::Status from_json(const rapidjson::Value& v, WriteTextFileParams& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, WriteTextFileParams& out, const json::Path& at);
 
 struct PlanEntry {
     std::string content, status;
 };
-json::Status from_json(const rapidjson::Value& v, PlanEntry& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, PlanEntry& out, const json::Path& at);
 
 // One session/update: sessionUpdate names the kind, and the fields of each kind share the object.
 struct SessionUpdate {
@@ -156,17 +156,17 @@ struct SessionUpdate {
     ToolCallUpdate tool;                            // tool_call, tool_call_update
     std::optional<std::vector<PlanEntry>> entries;  // plan
 };
-json::Status from_json(const rapidjson::Value& v, SessionUpdate& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, SessionUpdate& out, const json::Path& at);
 
 struct SessionNotification {
     SessionUpdate update;  // an object, else the notification is dropped
 };
-json::Status from_json(const rapidjson::Value& v, SessionNotification& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, SessionNotification& out, const json::Path& at);
 
 // $/cancel_request: the agent no longer wants its request answered.
 struct CancelRequestParams {
     RequestId request_id;
 };
-json::Status from_json(const rapidjson::Value& v, CancelRequestParams& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, CancelRequestParams& out, const json::Path& at);
 
 }  // namespace askhost::acp

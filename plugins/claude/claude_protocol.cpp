@@ -80,7 +80,7 @@ void write_permission_decision(ObjectWriter& o, const HookOutput& h) {
 
 // ---- reading ------------------------------------------------------------------------------------
 
-json::Status from_json(const rapidjson::Value& v, Envelope& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, Envelope& out, const Path& at) {
     return ObjectReader(v, at).lenient("type", out.type).lenient("request_id", out.request_id).status();
 }
 
@@ -89,25 +89,25 @@ const rapidjson::Value& ToolRequest::input_or_empty() const {
     return input.value ? *input.value : empty;
 }
 
-json::Status from_json(const rapidjson::Value& v, ToolRequest& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, ToolRequest& out, const Path& at) {
     ObjectReader o(v, at);
     o.lenient("subtype", out.subtype).lenient("tool_name", out.tool_name).lenient("agent_id", out.agent_id);
     return o.lenient("input", out.input).status();
 }
 
-json::Status from_json(const rapidjson::Value& v, ControlRequest& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, ControlRequest& out, const Path& at) {
     return ObjectReader(v, at).lenient("request_id", out.request_id).lenient("request", out.request).status();
 }
 
-json::Status from_json(const rapidjson::Value& v, ControlResponse::Body& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, ControlResponse::Body& out, const Path& at) {
     return ObjectReader(v, at).lenient("subtype", out.subtype).lenient("error", out.error).status();
 }
 
-json::Status from_json(const rapidjson::Value& v, ControlResponse& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, ControlResponse& out, const Path& at) {
     return ObjectReader(v, at).lenient("response", out.response).status();
 }
 
-json::Status from_json(const rapidjson::Value& v, ResultText& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, ResultText& out, const Path& at) {
     if (v.IsString()) {
         out.text = json::str(v);
         return {};
@@ -117,27 +117,27 @@ json::Status from_json(const rapidjson::Value& v, ResultText& out, const Path& a
     return {};
 }
 
-json::Status from_json(const rapidjson::Value& v, ContentBlock& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, ContentBlock& out, const Path& at) {
     if (!json::is_object(v)) return {};  // skipped, not the end of the message
     ObjectReader o(v, at);
     o.lenient("type", out.type).lenient("text", out.text).lenient("name", out.name).lenient("input", out.input);
     return o.lenient("content", out.content).lenient("is_error", out.is_error).status();
 }
 
-json::Status from_json(const rapidjson::Value& v, MessageBody& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, MessageBody& out, const Path& at) {
     return ObjectReader(v, at).lenient("content", out.content).status();
 }
 
-json::Status from_json(const rapidjson::Value& v, ConversationMessage& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, ConversationMessage& out, const Path& at) {
     return ObjectReader(v, at).lenient("message", out.message).status();
 }
 
-json::Status from_json(const rapidjson::Value& v, Result& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, Result& out, const Path& at) {
     ObjectReader o(v, at);
     return o.lenient("subtype", out.subtype).lenient("result", out.result).lenient("is_error", out.is_error).status();
 }
 
-json::Status from_json(const rapidjson::Value& v, System& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, System& out, const Path& at) {
     ObjectReader o(v, at);
     o.lenient("subtype", out.subtype).lenient("session_id", out.session_id).lenient("model", out.model);
     return o.lenient("error", out.error).lenient("attempt", out.attempt).status();

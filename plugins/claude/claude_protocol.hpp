@@ -26,7 +26,7 @@ inline constexpr std::string_view kControlResponse = "control_response";
 struct Envelope {
     std::string type, request_id;
 };
-json::Status from_json(const rapidjson::Value& v, Envelope& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, Envelope& out, const json::Path& at);
 
 // A control request's `request`: can_use_tool, or another subtype askhost does not handle.
 struct ToolRequest {
@@ -36,13 +36,13 @@ struct ToolRequest {
     // The tool's input, or {} when there is none.
     const rapidjson::Value& input_or_empty() const;
 };
-json::Status from_json(const rapidjson::Value& v, ToolRequest& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, ToolRequest& out, const json::Path& at);
 
 struct ControlRequest {
     std::string request_id;
     std::optional<ToolRequest> request;  // no object: the message is ignored
 };
-json::Status from_json(const rapidjson::Value& v, ControlRequest& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, ControlRequest& out, const json::Path& at);
 
 // Claude's answer to askhost's own requests: only an error is worth a word.
 struct ControlResponse {
@@ -50,13 +50,13 @@ struct ControlResponse {
         std::string subtype, error;
     } response;
 };
-json::Status from_json(const rapidjson::Value& v, ControlResponse& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, ControlResponse& out, const json::Path& at);
 
 // A tool_result's content: a string, or blocks whose text is joined.
 struct ResultText {
     std::string text;
 };
-json::Status from_json(const rapidjson::Value& v, ResultText& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, ResultText& out, const json::Path& at);
 
 // One block of a message's content; a block that is no object reads as one of no type.
 struct ContentBlock {
@@ -67,31 +67,31 @@ struct ContentBlock {
     ResultText content;     // tool_result
     bool is_error = false;  // tool_result
 };
-json::Status from_json(const rapidjson::Value& v, ContentBlock& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, ContentBlock& out, const json::Path& at);
 
 // assistant and user: one message of the conversation.
 struct MessageBody {
     std::vector<ContentBlock> content;
 };
-json::Status from_json(const rapidjson::Value& v, MessageBody& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, MessageBody& out, const json::Path& at);
 struct ConversationMessage {
     MessageBody message;
 };
-json::Status from_json(const rapidjson::Value& v, ConversationMessage& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, ConversationMessage& out, const json::Path& at);
 
 // The end of a turn.
 struct Result {
     std::string subtype, result;
     bool is_error = false;
 };
-json::Status from_json(const rapidjson::Value& v, Result& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, Result& out, const json::Path& at);
 
 // init (the session and model), api_retry (attempt and error), and others not shown.
 struct System {
     std::string subtype, session_id, model, error;
     std::optional<std::int64_t> attempt;
 };
-json::Status from_json(const rapidjson::Value& v, System& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, System& out, const json::Path& at);
 
 // ---- what askhost writes --------------------------------------------------------------------
 

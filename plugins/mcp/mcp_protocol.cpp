@@ -14,14 +14,14 @@ namespace {
 struct ClientInfo {
     std::string name;
 };
-json::Status from_json(const Value& v, ClientInfo& out, const Path& at) {
+json::FieldStatus from_json(const Value& v, ClientInfo& out, const Path& at) {
     return ObjectReader(v, at).required("name", out.name).status();
 }
 
 struct CodexTurnMetadata {
     std::string thread_source, subagent_kind;
 };
-json::Status from_json(const Value& v, CodexTurnMetadata& out, const Path& at) {
+json::FieldStatus from_json(const Value& v, CodexTurnMetadata& out, const Path& at) {
     return ObjectReader(v, at)
         .lenient("thread_source", out.thread_source)
         .lenient("subagent_kind", out.subagent_kind)
@@ -30,7 +30,7 @@ json::Status from_json(const Value& v, CodexTurnMetadata& out, const Path& at) {
 
 }  // namespace
 
-json::Status from_json(const Value& v, InitializeParams& out, const Path& at) {
+json::FieldStatus from_json(const Value& v, InitializeParams& out, const Path& at) {
     ObjectReader o(v, at);
     std::optional<ClientInfo> client;
     o.lenient("protocolVersion", out.protocol_version).lenient("clientInfo", client);
@@ -40,7 +40,7 @@ json::Status from_json(const Value& v, InitializeParams& out, const Path& at) {
     return {};
 }
 
-json::Status from_json(const Value& v, ToolCallMeta& out, const Path& at) {
+json::FieldStatus from_json(const Value& v, ToolCallMeta& out, const Path& at) {
     ObjectReader o(v, at);
     std::optional<CodexTurnMetadata> codex;
     json::Borrowed token;
@@ -53,7 +53,7 @@ json::Status from_json(const Value& v, ToolCallMeta& out, const Path& at) {
     return {};
 }
 
-json::Status from_json(const Value& v, CallToolParams& out, const Path& at) {
+json::FieldStatus from_json(const Value& v, CallToolParams& out, const Path& at) {
     return ObjectReader(v, at)
         .required("name", out.name)
         .optional("arguments", out.arguments)
@@ -61,12 +61,12 @@ json::Status from_json(const Value& v, CallToolParams& out, const Path& at) {
         .status();
 }
 
-json::Status from_json(const Value& v, ElicitResult& out, const Path& at) {
+json::FieldStatus from_json(const Value& v, ElicitResult& out, const Path& at) {
     ObjectReader(v, at).lenient("action", out.action).lenient("content", out.content);
     return {};
 }
 
-json::Status from_json(const Value& v, CancelledParams& out, const Path& at) {
+json::FieldStatus from_json(const Value& v, CancelledParams& out, const Path& at) {
     return ObjectReader(v, at).required("requestId", out.request_id).status();
 }
 

@@ -16,7 +16,7 @@ struct InitializeParams {
     std::string client_name;  // clientInfo.name, when a non-empty string
     bool elicits = false;     // capabilities.elicitation is there
 };
-json::Status from_json(const rapidjson::Value& v, InitializeParams& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, InitializeParams& out, const json::Path& at);
 struct InitializeResult {
     std::string protocol_version;  // the one negotiated
 };
@@ -32,20 +32,20 @@ struct ToolCallMeta {
     // The progress token (a string or a number) as the client wrote it, integers past 64 bits included.
     std::optional<std::string> progress_token;
 };
-json::Status from_json(const rapidjson::Value& v, ToolCallMeta& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, ToolCallMeta& out, const json::Path& at);
 
 struct CallToolParams {
     std::string name;
     json::Borrowed arguments;  // for parse_ask_input, which names the fields it refuses
     ToolCallMeta meta;
 };
-json::Status from_json(const rapidjson::Value& v, CallToolParams& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, CallToolParams& out, const json::Path& at);
 
 // notifications/cancelled.
 struct CancelledParams {
     RequestId request_id;
 };
-json::Status from_json(const rapidjson::Value& v, CancelledParams& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, CancelledParams& out, const json::Path& at);
 
 // notifications/progress.
 struct ProgressParams {
@@ -60,6 +60,6 @@ struct ElicitResult {
     std::string action;      // accept, decline, cancel; "" when missing or no string
     json::Borrowed content;  // the form's values by field name, as the client wrote them
 };
-json::Status from_json(const rapidjson::Value& v, ElicitResult& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, ElicitResult& out, const json::Path& at);
 
 }  // namespace askhost::mcp

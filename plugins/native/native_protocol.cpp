@@ -6,17 +6,17 @@ using json::ObjectReader;
 using json::ObjectWriter;
 using json::Path;
 
-json::Status from_json(const rapidjson::Value& v, RequestId& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, RequestId& out, const Path& at) {
     if (!v.IsString() && !json::is_number(v)) return json::invalid(at, "expected a string or a number");
     out.json = json::to_text(v);  // json::write: a raw number's literal as it came
     return {};
 }
 
-json::Status from_json(const rapidjson::Value& v, Request& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, Request& out, const Path& at) {
     return ObjectReader(v, at).lenient("requestId", out.request_id).lenient("subagent", out.subagent).status();
 }
 
-json::Status from_json(const rapidjson::Value& v, Cancel& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, Cancel& out, const Path& at) {
     return ObjectReader(v, at).lenient("requestId", out.request_id).status();
 }
 

@@ -39,10 +39,10 @@ struct Response {
     const Outcome& outcome;
 };
 
-json::Status from_json(const rapidjson::Value& v, RequestId& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, RequestId& out, const json::Path& at);
 // The envelopes read leniently, as the adapter always has: a wrong field reads as absent.
-json::Status from_json(const rapidjson::Value& v, Request& out, const json::Path& at);
-json::Status from_json(const rapidjson::Value& v, Cancel& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, Request& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, Cancel& out, const json::Path& at);
 
 void to_json(const RequestId& id, json::Writer& w);
 void to_json(const Response& r, json::Writer& w);

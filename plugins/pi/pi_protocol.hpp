@@ -20,19 +20,19 @@ namespace askhost::pi {
 struct ContentBlock {
     std::string type, text;
 };
-json::Status from_json(const rapidjson::Value& v, ContentBlock& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, ContentBlock& out, const json::Path& at);
 
 // A select's options: the strings among them (anything else is skipped).
 struct Labels {
     std::vector<std::string> items;
 };
-json::Status from_json(const rapidjson::Value& v, Labels& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, Labels& out, const json::Path& at);
 
 // A wait in milliseconds: any number.
 struct Millis {
     double value = 0;
 };
-json::Status from_json(const rapidjson::Value& v, Millis& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, Millis& out, const json::Path& at);
 
 // An extension dialog (select, input, confirm, editor) or a fire-and-forget request (notify,
 // setStatus, ...).
@@ -44,12 +44,12 @@ struct UiRequest {
     Labels options;           // select
     std::optional<Millis> timeout;
 };
-json::Status from_json(const rapidjson::Value& v, UiRequest& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, UiRequest& out, const json::Path& at);
 
 struct ToolResult {
     std::vector<ContentBlock> content;
 };
-json::Status from_json(const rapidjson::Value& v, ToolResult& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, ToolResult& out, const json::Path& at);
 
 // tool_execution_start (its arguments) and tool_execution_end (its result).
 struct ToolExecution {
@@ -58,26 +58,26 @@ struct ToolExecution {
     bool is_error = false;
     ToolResult result;
 };
-json::Status from_json(const rapidjson::Value& v, ToolExecution& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, ToolExecution& out, const json::Path& at);
 
 // A message of the conversation; its content is absent unless it was an array.
 struct AgentMessage {
     std::string role, error_message;
     std::optional<std::vector<ContentBlock>> content;
 };
-json::Status from_json(const rapidjson::Value& v, AgentMessage& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, AgentMessage& out, const json::Path& at);
 
 struct MessageEnd {
     AgentMessage message;
 };
-json::Status from_json(const rapidjson::Value& v, MessageEnd& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, MessageEnd& out, const json::Path& at);
 
 // pi's answer to a command of askhost's: only a failure is worth a word.
 struct Response {
     std::string command, error;
     bool success = true;
 };
-json::Status from_json(const rapidjson::Value& v, Response& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, Response& out, const json::Path& at);
 
 // ---- what askhost writes --------------------------------------------------------------------
 

@@ -264,7 +264,7 @@ struct TOption {
     std::string label;
     std::optional<std::string> description;
 };
-json::Status from_json(const rapidjson::Value& v, TOption& out, const json::Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, TOption& out, const json::Path& at) {
     return json::ObjectReader(v, at).required("label", out.label).optional("description", out.description).status();
 }
 // Its reader a hidden friend: the array reader in json_codec finds it by argument-dependent lookup alone.
@@ -272,7 +272,7 @@ struct TQuestion {
     std::string question;
     std::vector<TOption> options;
     bool multi = false;
-    friend json::Status from_json(const rapidjson::Value& v, TQuestion& out, const json::Path& at) {
+    friend json::FieldStatus from_json(const rapidjson::Value& v, TQuestion& out, const json::Path& at) {
         return json::ObjectReader(v, at)
             .required("question", out.question)
             .required("options", out.options)
@@ -285,7 +285,7 @@ struct TParams {
     std::map<std::string, std::int64_t> counts;
     std::string hint = "none";
 };
-json::Status from_json(const rapidjson::Value& v, TParams& out, const json::Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, TParams& out, const json::Path& at) {
     return json::ObjectReader(v, at)
         .required("questions", out.questions)
         .optional("counts", out.counts)
@@ -471,7 +471,7 @@ struct TCount {
     std::int64_t scale = 1;
     std::int64_t x = 0;
 };
-json::Status from_json(const rapidjson::Value& v, TCount& out, const json::Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, TCount& out, const json::Path& at) {
     json::ObjectReader r(v, at);
     if (!r.required("x", out.x).ok()) return r.status();
     out.x *= out.scale;

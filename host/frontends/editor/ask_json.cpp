@@ -95,8 +95,9 @@ std::string outcome_json(const Outcome& outcome) {
 namespace {
 
 // One of a client's answers, matched to its question (`index`); checks what one answer alone can.
-json::Status read_answer(const rapidjson::Value& v, const Ask& ask, const std::vector<std::optional<Answer>>& taken,
-                         std::size_t& index, Answer& out, const json::Path& at) {
+json::FieldStatus read_answer(const rapidjson::Value& v, const Ask& ask,
+                              const std::vector<std::optional<Answer>>& taken, std::size_t& index, Answer& out,
+                              const json::Path& at) {
     json::ObjectReader r(v, at);
     if (auto e = r.required("question", out.question).status()) return e;
     const json::Path question_at = at.field("question");
@@ -138,7 +139,7 @@ json::Status read_answer(const rapidjson::Value& v, const Ask& ask, const std::v
 
 }  // namespace
 
-json::Status read_client_outcome(const rapidjson::Value& v, const Ask& ask, Outcome& out, const json::Path& at) {
+json::FieldStatus read_client_outcome(const rapidjson::Value& v, const Ask& ask, Outcome& out, const json::Path& at) {
     json::ObjectReader r(v, at);
     bool answered = false;
     if (auto e = r.required("answered", answered).status()) return e;
@@ -170,7 +171,7 @@ json::Status read_client_outcome(const rapidjson::Value& v, const Ask& ask, Outc
     return {};
 }
 
-json::Status from_json(const rapidjson::Value& v, ClientOutcome& out, const json::Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, ClientOutcome& out, const json::Path& at) {
     return read_client_outcome(v, out.ask, out.outcome, at);
 }
 

@@ -35,14 +35,14 @@ std::string ask_state_params(const std::vector<const Ask*>& pending);
 
 // A client's ask/show result (native shape) checked against the ask. Answers are matched to the
 // questions by text and returned in question order; a malformed result is an error naming the field.
-json::Status read_client_outcome(const rapidjson::Value& v, const Ask& ask, Outcome& out, const json::Path& at);
+json::FieldStatus read_client_outcome(const rapidjson::Value& v, const Ask& ask, Outcome& out, const json::Path& at);
 
 // ask/show's result, typed: an outcome read against the ask it answers (the ask is set first).
 struct ClientOutcome {
     Ask ask;
     Outcome outcome;
 };
-json::Status from_json(const rapidjson::Value& v, ClientOutcome& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, ClientOutcome& out, const json::Path& at);
 
 // The same at "result", a malformed result as a Refusal (code invalid_result).
 Parsed<Outcome> parse_client_outcome(const rapidjson::Value& result, const Ask& ask);

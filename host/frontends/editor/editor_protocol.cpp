@@ -9,12 +9,12 @@ using json::ObjectReader;
 using json::ObjectWriter;
 using json::Path;
 
-json::Status from_json(const rapidjson::Value& v, WorkspaceFolderParam& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, WorkspaceFolderParam& out, const Path& at) {
     ObjectReader(v, at).lenient("uri", out.uri).lenient("name", out.name);
     return {};
 }
 
-json::Status from_json(const rapidjson::Value& v, InitializeParams& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, InitializeParams& out, const Path& at) {
     ObjectReader o(v, at);
     if (const auto* info = o.member("clientInfo")) {
         const Path info_at = at.field("clientInfo");
@@ -32,16 +32,16 @@ json::Status from_json(const rapidjson::Value& v, InitializeParams& out, const P
     return {};
 }
 
-json::Status from_json(const rapidjson::Value& v, WorkspaceFoldersChange& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, WorkspaceFoldersChange& out, const Path& at) {
     ObjectReader(v, at).lenient("added", out.added).lenient("removed", out.removed);
     return {};
 }
 
-json::Status from_json(const rapidjson::Value& v, DidChangeWorkspaceFoldersParams& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, DidChangeWorkspaceFoldersParams& out, const Path& at) {
     return ObjectReader(v, at).optional("event", out.event).status();
 }
 
-json::Status from_json(const rapidjson::Value& v, AgentStartParams& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, AgentStartParams& out, const Path& at) {
     ObjectReader o(v, at);
     o.required("command", out.spec.argv)
         .check(!out.spec.argv.empty(), "command", "expected a non-empty array of strings")
@@ -52,18 +52,18 @@ json::Status from_json(const rapidjson::Value& v, AgentStartParams& out, const P
     return o.status();
 }
 
-json::Status from_json(const rapidjson::Value& v, AgentPromptParams& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, AgentPromptParams& out, const Path& at) {
     return ObjectReader(v, at).required("text", out.text).status();
 }
 
-json::Status from_json(const rapidjson::Value& v, Profile& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, Profile& out, const Path& at) {
     auto parsed = v.IsString() ? parse_profile(json::str(v)) : std::nullopt;
     if (!parsed) return json::invalid(at, "expected \"strict\" or \"lenient\"");
     out = *parsed;
     return {};
 }
 
-json::Status from_json(const rapidjson::Value& v, AskSubmitParams& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, AskSubmitParams& out, const Path& at) {
     return ObjectReader(v, at)
         .optional("profile", out.profile)
         .optional("questions", out.questions)
@@ -77,30 +77,30 @@ json::Status from_json(const rapidjson::Value& v, AskSubmitParams& out, const Pa
         .status();
 }
 
-json::Status from_json(const rapidjson::Value& v, CancelParams& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, CancelParams& out, const Path& at) {
     return ObjectReader(v, at).required("id", out.id).status();
 }
 
-json::Status from_json(const rapidjson::Value& v, CancelRequestParams& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, CancelRequestParams& out, const Path& at) {
     return ObjectReader(v, at).required("askId", out.ask_id).lenient("id", out.id).status();
 }
 
-json::Status from_json(const rapidjson::Value& v, Stream& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, Stream& out, const Path& at) {
     const std::string_view name = v.IsString() ? json::str(v) : std::string_view();
     if (name != "stdout" && name != "stderr") return json::invalid(at, "expected \"stdout\" or \"stderr\"");
     out = name == "stderr" ? Stream::Stderr : Stream::Stdout;
     return {};
 }
 
-json::Status from_json(const rapidjson::Value& v, AgentOutputParams& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, AgentOutputParams& out, const Path& at) {
     return ObjectReader(v, at).required("text", out.text).lenient("stream", out.stream).status();
 }
 
-json::Status from_json(const rapidjson::Value& v, AskStateParams& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, AskStateParams& out, const Path& at) {
     return ObjectReader(v, at).lenient("state", out.state).status();
 }
 
-json::Status from_json(const rapidjson::Value& v, AgentExitParams& out, const Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, AgentExitParams& out, const Path& at) {
     return ObjectReader(v, at).lenient("exitCode", out.exit_code).lenient("signal", out.signal).status();
 }
 

@@ -103,20 +103,20 @@ struct AgentExitParams {
     std::optional<std::int64_t> exit_code, signal;
 };
 
-json::Status from_json(const rapidjson::Value& v, WorkspaceFolderParam& out, const json::Path& at);
-json::Status from_json(const rapidjson::Value& v, InitializeParams& out, const json::Path& at);
-json::Status from_json(const rapidjson::Value& v, WorkspaceFoldersChange& out, const json::Path& at);
-json::Status from_json(const rapidjson::Value& v, DidChangeWorkspaceFoldersParams& out, const json::Path& at);
-json::Status from_json(const rapidjson::Value& v, AgentStartParams& out, const json::Path& at);
-json::Status from_json(const rapidjson::Value& v, AgentPromptParams& out, const json::Path& at);
-json::Status from_json(const rapidjson::Value& v, Profile& out, const json::Path& at);
-json::Status from_json(const rapidjson::Value& v, AskSubmitParams& out, const json::Path& at);
-json::Status from_json(const rapidjson::Value& v, CancelParams& out, const json::Path& at);
-json::Status from_json(const rapidjson::Value& v, CancelRequestParams& out, const json::Path& at);
-json::Status from_json(const rapidjson::Value& v, Stream& out, const json::Path& at);
-json::Status from_json(const rapidjson::Value& v, AgentOutputParams& out, const json::Path& at);
-json::Status from_json(const rapidjson::Value& v, AskStateParams& out, const json::Path& at);
-json::Status from_json(const rapidjson::Value& v, AgentExitParams& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, WorkspaceFolderParam& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, InitializeParams& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, WorkspaceFoldersChange& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, DidChangeWorkspaceFoldersParams& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, AgentStartParams& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, AgentPromptParams& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, Profile& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, AskSubmitParams& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, CancelParams& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, CancelRequestParams& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, Stream& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, AgentOutputParams& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, AskStateParams& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, AgentExitParams& out, const json::Path& at);
 
 void to_json(const InitializeResult& r, json::Writer& w);
 void to_json(const AgentStartResult& r, json::Writer& w);

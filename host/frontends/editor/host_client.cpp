@@ -10,7 +10,7 @@
 
 namespace askhost {
 
-json::Status from_json(const rapidjson::Value& v, HostOutcome& out, const json::Path& at) {
+json::FieldStatus from_json(const rapidjson::Value& v, HostOutcome& out, const json::Path& at) {
     json::ObjectReader r(v, at);
     if (!r.ok()) return r.status();
     bool answered = false;

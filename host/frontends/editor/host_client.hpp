@@ -23,7 +23,7 @@ struct HostOutcome {
     Ask ask;
     Outcome outcome;
 };
-json::Status from_json(const rapidjson::Value& v, HostOutcome& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, HostOutcome& out, const json::Path& at);
 
 // What a client of a host's socket is to the host (initialize's capabilities, docs/protocol.md).
 enum class ClientRole {
