@@ -58,11 +58,11 @@ Host::Host(const CliOptions& options, Mode mode)
                                          : store::JournalMode::Interactive;
         so.log = [this](std::string_view m) { log(m); };
         auto made = store::SessionStore::create(std::move(so));
-        if (auto* s = std::get_if<std::unique_ptr<store::SessionStore>>(&made)) {
-            store_ = std::move(*s);
+        if (made) {
+            store_ = std::move(*made);
             store_->attach(broker_, mode_ == Mode::Print);  // print mode: nobody to ask, write the file
         } else {
-            store_error_ = std::get<std::string>(made);
+            store_error_ = made.error().message;
         }
     }
     core_.on_state = [this] {

@@ -150,10 +150,10 @@ int answer_by_editing(const std::string& path, std::ostream& out, std::ostream& 
     if (original.status == FileText::Status::Missing)
         return failure(err, "answer", "no pending questions (" + path + " does not exist)");
     if (original.status == FileText::Status::Error) return failure(err, "answer", original.error);
-    if (auto parsed = parse_pending(original.data); std::holds_alternative<std::string>(parsed))
-        return failure(err, "answer",
-                       path + ": " + std::get<std::string>(parsed) +
-                           "\n(fix it by hand, or start over with: askhost questions clear)");
+    if (auto parsed = parse_pending(original.data); !parsed)
+        return failure(
+            err, "answer",
+            path + ": " + parsed.error().message + "\n(fix it by hand, or start over with: askhost questions clear)");
     // The person edits a copy beside the file: the file changes only once the edit checks out.
     std::string copy = (dir_of(p) / (p.stem().string() + ".edit-XXXXXX.json")).string();
     int fd = ::mkstemps(copy.data(), 5);
@@ -180,8 +180,8 @@ int answer_by_editing(const std::string& path, std::ostream& out, std::ostream& 
         return 0;
     }
     const std::string keep = "Your edit is kept in " + copy + "; fix it and run: askhost answer --file " + copy + "\n";
-    if (auto parsed = parse_pending(edited.data); std::holds_alternative<std::string>(parsed))
-        return report_errors(err, path, {"your edit: " + std::get<std::string>(parsed)}, keep);
+    if (auto parsed = parse_pending(edited.data); !parsed)
+        return report_errors(err, path, {"your edit: " + parsed.error().message}, keep);
     rapidjson::Document doc;
     parse_json(edited.data, doc);
     DirLock lock(dir_of(p));
@@ -417,8 +417,8 @@ void show_questions(std::ostream& out, const std::string& path, const PendingFil
         } else {
             out << shown(spec_text(*pq.answer));
             auto r = resolve_answer(q, *pq.answer);
-            if (auto* e = std::get_if<std::string>(&r)) {
-                out << "  (does not fit: " << shown(*e) << ")";
+            if (!r) {
+                out << "  (does not fit: " << shown(r.error().message) << ")";
                 all_answered = false;
             }
             out << "\n";

@@ -1,6 +1,7 @@
 #include "store/answer_spec.hpp"
 
 #include <algorithm>
+#include <variant>
 #include <array>
 #include <set>
 
@@ -39,9 +40,7 @@ std::variant<std::string, std::monostate> match_label(const Question& q, std::st
     return found ? found->label : std::string();
 }
 
-std::string shorten(std::string_view s) {
-    return s.size() <= 60 ? std::string(s) : utf8::cut(s, 57, "...");
-}
+std::string shorten(std::string_view s) { return s.size() <= 60 ? std::string(s) : utf8::cut(s, 57, "..."); }
 
 }  // namespace
 
@@ -83,11 +82,12 @@ SpecParse parse_answer_spec(const rapidjson::Value& v) {
     return out;
 }
 
-std::variant<Answer, std::string> resolve_answer(const Question& q, const AnswerSpec& spec) {
+Result<Answer> resolve_answer(const Question& q, const AnswerSpec& spec) {
     const std::size_t n_opts = q.options.size();
-    if (spec.items.empty()) return std::string("empty answer: give a value, or null to leave it unanswered");
+    if (spec.items.empty()) return Error::failed("empty answer: give a value, or null to leave it unanswered");
     if (!q.multi_select && spec.items.size() > 1)
-        return "takes one answer, " + std::to_string(spec.items.size()) + " given (it is not multi-select)";
+        return Error::failed("takes one answer, " + std::to_string(spec.items.size()) +
+                             " given (it is not multi-select)");
 
     std::vector<std::string> values;
     bool any_custom = false;
@@ -101,20 +101,21 @@ std::variant<Answer, std::string> resolve_answer(const Question& q, const Answer
     for (const auto& it : spec.items) {
         if (it.number && n_opts > 0) {
             if (*it.number < 1 || static_cast<unsigned long long>(*it.number) > n_opts)
-                return "option " + std::to_string(*it.number) + " does not exist (" + std::to_string(n_opts) +
-                       (n_opts == 1 ? " option)" : " options)");
+                return Error::failed("option " + std::to_string(*it.number) + " does not exist (" +
+                                     std::to_string(n_opts) + (n_opts == 1 ? " option)" : " options)"));
             add(q.options[static_cast<std::size_t>(*it.number - 1)].label, true);
             continue;
         }
         std::string_view text = trim(it.text);
-        if (text.empty()) return std::string("empty answer: give a value, or null to leave it unanswered");
+        if (text.empty()) return Error::failed("empty answer: give a value, or null to leave it unanswered");
         if (text.size() > Limits::max_answer_bytes)
-            return "answer is " + std::to_string(text.size()) + " bytes, at most " +
-                   std::to_string(Limits::max_answer_bytes);
+            return Error::failed("answer is " + std::to_string(text.size()) + " bytes, at most " +
+                                 std::to_string(Limits::max_answer_bytes));
         auto m = match_label(q, text);
         if (std::holds_alternative<std::monostate>(m))
-            return "\"" + shorten(text) +
-                   "\" matches several options that differ only in case; give the exact label or its number";
+            return Error::failed(
+                "\"" + shorten(text) +
+                "\" matches several options that differ only in case; give the exact label or its number");
         if (auto& label = std::get<std::string>(m); !label.empty()) {
             add(label, true);
             continue;

@@ -5,11 +5,11 @@
 #include <cstddef>
 #include <optional>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include <rapidjson/document.h>
 
+#include "core/error.hpp"
 #include "core/model/outcome.hpp"
 
 namespace askhost::store {
@@ -35,7 +35,7 @@ SpecParse parse_answer_spec(const rapidjson::Value& v);
 
 // The answer as the agent gets it, or why not (e.g. "option 7 does not exist (3 options)").
 // Labels match exactly, then ignoring ASCII case; numbers pick options; other text is custom.
-std::variant<Answer, std::string> resolve_answer(const Question& q, const AnswerSpec& spec);
+Result<Answer> resolve_answer(const Question& q, const AnswerSpec& spec);
 
 // An answer as stored in the pending file: its values, an array for multi-select.
 AnswerSpec spec_of(const Answer& a);

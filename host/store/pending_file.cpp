@@ -108,60 +108,60 @@ PendingQuestion* PendingFile::find(std::string_view text) {
     return nullptr;
 }
 
-std::variant<PendingFile, std::string> parse_pending(std::string_view text) {
-    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return std::string("the file is empty");
+Result<PendingFile> parse_pending(std::string_view text) {
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return Error::failed("the file is empty");
     rapidjson::Document doc;
     // Hand edits are expected: comments and trailing commas are forgiven.
     if (auto e = json::parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(doc, text))
-        return "not valid JSON at " + line_column(text, e->offset) + ": " + e->message;
-    if (!doc.IsObject()) return std::string("expected a JSON object with \"questions\" at the top");
+        return Error::failed("not valid JSON at " + line_column(text, e->offset) + ": " + e->message);
+    if (!doc.IsObject()) return Error::failed(std::string("expected a JSON object with \"questions\" at the top"));
 
     PendingFile f;
     std::string error;
-    if (!opt_string(doc, "sessionId", "", f.session_id, error)) return error;
-    if (!opt_string(doc, "timestamp", "", f.timestamp, error)) return error;
-    if (!opt_string(doc, "agent", "", f.agent, error)) return error;
+    if (!opt_string(doc, "sessionId", "", f.session_id, error)) return Error::failed(error);
+    if (!opt_string(doc, "timestamp", "", f.timestamp, error)) return Error::failed(error);
+    if (!opt_string(doc, "agent", "", f.agent, error)) return Error::failed(error);
     auto md = doc.FindMember("metadata");
     if (md != doc.MemberEnd() && !md->value.IsNull()) {
-        if (!json::is_object(md->value)) return std::string("metadata: expected an object");
+        if (!json::is_object(md->value)) return Error::failed("metadata: expected an object");
         if (json::deeper_than(md->value, Limits::max_json_depth))
-            return "metadata: nested deeper than " + std::to_string(Limits::max_json_depth) + " levels";
+            return Error::failed("metadata: nested deeper than " + std::to_string(Limits::max_json_depth) + " levels");
         f.metadata_json = compact(md->value);
     }
     auto qs = doc.FindMember("questions");
-    if (qs == doc.MemberEnd()) return std::string("questions: missing (expected an array of questions)");
-    if (!qs->value.IsArray()) return std::string("questions: expected an array of questions");
+    if (qs == doc.MemberEnd()) return Error::failed("questions: missing (expected an array of questions)");
+    if (!qs->value.IsArray()) return Error::failed("questions: expected an array of questions");
     std::set<std::string> seen;
     for (rapidjson::SizeType i = 0; i < qs->value.Size(); ++i) {
         const auto& q = qs->value[i];
         const std::string where = "questions[" + std::to_string(i) + "].";
-        if (!q.IsObject()) return "questions[" + std::to_string(i) + "]: expected an object";
+        if (!q.IsObject()) return Error::failed("questions[" + std::to_string(i) + "]: expected an object");
         PendingQuestion pq;
         auto t = q.FindMember("question");
         if (t == q.MemberEnd() || !t->value.IsString() || t->value.GetStringLength() == 0)
-            return where + "question: expected the question text (a non-empty string)";
+            return Error::failed(where + "question: expected the question text (a non-empty string)");
         pq.question.question = str(t->value);
         if (!seen.insert(pq.question.question).second)
-            return where + "question: \"" + pq.question.question + "\" appears twice";
-        if (!opt_string(q, "header", where, pq.question.header, error)) return error;
-        if (!parse_options(q, where, pq.question, error)) return error;
+            return Error::failed(where + "question: \"" + pq.question.question + "\" appears twice");
+        if (!opt_string(q, "header", where, pq.question.header, error)) return Error::failed(error);
+        if (!parse_options(q, where, pq.question, error)) return Error::failed(error);
         auto ms = q.FindMember("multiSelect");
         if (ms != q.MemberEnd() && !ms->value.IsNull()) {
-            if (!ms->value.IsBool()) return where + "multiSelect: expected true or false";
+            if (!ms->value.IsBool()) return Error::failed(where + "multiSelect: expected true or false");
             pq.question.multi_select = ms->value.GetBool();
         }
         auto a = q.FindMember("answer");
         if (a != q.MemberEnd()) {
             auto sp = parse_answer_spec(a->value);
-            if (!sp.error.empty()) return where + "answer" + (sp.error[0] == '[' ? "" : ": ") + sp.error;
+            if (!sp.error.empty()) return Error::failed(where + "answer" + (sp.error[0] == '[' ? "" : ": ") + sp.error);
             pq.answer = std::move(sp.spec);
         }
         auto u = q.FindMember("used");
         if (u != q.MemberEnd() && !u->value.IsNull()) {
-            if (!u->value.IsBool()) return where + "used: expected true or false";
+            if (!u->value.IsBool()) return Error::failed(where + "used: expected true or false");
             pq.used = u->value.GetBool();
         }
-        if (!opt_string(q, "sessionId", where, pq.session_id, error)) return error;
+        if (!opt_string(q, "sessionId", where, pq.session_id, error)) return Error::failed(error);
         if (pq.session_id == f.session_id) pq.session_id.clear();
         f.questions.push_back(std::move(pq));
     }
@@ -252,12 +252,12 @@ PendingLoad load_pending(const std::filesystem::path& path) {
         return out;
     }
     auto parsed = parse_pending(text.data);
-    if (auto* err = std::get_if<std::string>(&parsed)) {
+    if (!parsed) {
         out.status = PendingLoad::Status::Error;
-        out.error = path.string() + ": " + *err;
+        out.error = path.string() + ": " + parsed.error().message;
         return out;
     }
-    out.file = std::get<PendingFile>(std::move(parsed));
+    out.file = *std::move(parsed);
     return out;
 }
 
@@ -305,12 +305,13 @@ std::optional<std::vector<Answer>> take_answers(PendingFile& f, const std::vecto
             continue;
         }
         auto r = resolve_answer(questions[i], *e->answer);
-        if (auto* err = std::get_if<std::string>(&r)) {
-            warnings.push_back(question_ref(i, questions[i]) + ": the answer in the file does not fit: " + *err);
+        if (!r) {
+            warnings.push_back(question_ref(i, questions[i]) +
+                               ": the answer in the file does not fit: " + r.error().message);
             ok = false;
             continue;
         }
-        out.push_back(std::get<Answer>(std::move(r)));
+        out.push_back(*std::move(r));
         hits.push_back(e);
     }
     if (!ok || questions.empty()) return std::nullopt;
@@ -353,11 +354,11 @@ AnswerResult apply_answers(PendingFile& f, const rapidjson::Value& input) {
         }
         if (!sp.spec) return;  // null: keep it as it is
         auto r = resolve_answer(q, *sp.spec);
-        if (auto* err = std::get_if<std::string>(&r)) {
-            res.errors.push_back(who + ": " + *err);
+        if (!r) {
+            res.errors.push_back(who + ": " + r.error().message);
             return;
         }
-        given.emplace_back(file_index, spec_of(std::get<Answer>(r)));
+        given.emplace_back(file_index, spec_of(*r));
     };
     // An open question by its text, or by its number in the open list ("2").
     auto lookup = [&](std::string_view key) -> std::optional<std::size_t> {
@@ -369,9 +370,7 @@ AnswerResult apply_answers(PendingFile& f, const rapidjson::Value& input) {
         }
         return std::nullopt;
     };
-    auto shorten_key = [](std::string_view k) {
-        return k.size() > 60 ? utf8::cut(k, 57, "...") : std::string(k);
-    };
+    auto shorten_key = [](std::string_view k) { return k.size() > 60 ? utf8::cut(k, 57, "...") : std::string(k); };
 
     const auto qs = input.IsObject() ? input.FindMember("questions") : rapidjson::Value::ConstMemberIterator();
     if (input.IsArray()) {

@@ -11,7 +11,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 #include "core/model/outcome.hpp"
@@ -41,7 +40,7 @@ struct PendingFile {
 };
 
 // Parse errors name the field: "questions[1].answer: expected ...", or "line 4, column 9: ...".
-std::variant<PendingFile, std::string> parse_pending(std::string_view text);
+Result<PendingFile> parse_pending(std::string_view text);
 std::string serialize_pending(const PendingFile& file);
 
 struct PendingLoad {

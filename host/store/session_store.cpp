@@ -10,7 +10,7 @@ namespace askhost::store {
 
 namespace fs = std::filesystem;
 
-std::variant<std::unique_ptr<SessionStore>, std::string> SessionStore::create(SessionStoreOptions opts) {
+Result<std::unique_ptr<SessionStore>> SessionStore::create(SessionStoreOptions opts) {
     std::string id = opts.session;
     std::string continued;
     if (id.empty()) {
@@ -27,15 +27,15 @@ std::variant<std::unique_ptr<SessionStore>, std::string> SessionStore::create(Se
         }
         if (id.empty()) id = new_session_id();
     } else if (!valid_session_id(id)) {
-        return "--session: '" + id + "' is not a session id (letters, digits, '.', '_', '-'; at most 64)";
+        return Error::usage("--session: '" + id + "' is not a session id (letters, digits, '.', '_', '-'; at most 64)");
     }
     std::unique_ptr<rapidjson::Document> answers;
     if (!opts.answers_json.empty()) {
         answers = std::make_unique<rapidjson::Document>();
         if (auto e = json::parse(*answers, opts.answers_json))
-            return "--answers: " + std::string(e->too_deep ? "refused" : "not valid") + " JSON at " +
-                   line_column(opts.answers_json, e->offset) + ": " + e->message +
-                   " (give a JSON array, e.g. '[\"SQLite\", \"my-service\"]')";
+            return Error::usage("--answers: " + std::string(e->too_deep ? "refused" : "not valid") + " JSON at " +
+                                line_column(opts.answers_json, e->offset) + ": " + e->message +
+                                " (give a JSON array, e.g. '[\"SQLite\", \"my-service\"]')");
     }
     if (!opts.log) opts.log = [](std::string_view) {};
     std::unique_ptr<SessionStore> store(new SessionStore(std::move(opts), id));

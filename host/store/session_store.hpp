@@ -7,12 +7,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 #include <rapidjson/document.h>
 
 #include "core/broker.hpp"
+#include "core/error.hpp"
 #include "store/journal.hpp"
 #include "store/print_frontend.hpp"
 
@@ -30,7 +30,7 @@ struct SessionStoreOptions {
 class SessionStore {
 public:
     // A usage error (bad --session, --answers not JSON) comes back as a message.
-    static std::variant<std::unique_ptr<SessionStore>, std::string> create(SessionStoreOptions opts);
+    static Result<std::unique_ptr<SessionStore>> create(SessionStoreOptions opts);
     ~SessionStore();
     SessionStore(const SessionStore&) = delete;
     SessionStore& operator=(const SessionStore&) = delete;

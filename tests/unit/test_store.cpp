@@ -58,14 +58,14 @@ Ask spec_ask() {
 
 PendingFile parsed(const std::string& text) {
     auto r = parse_pending(text);
-    if (auto* e = std::get_if<std::string>(&r)) BOOST_FAIL("parse error: " + *e);
-    return std::get<PendingFile>(std::move(r));
+    if (!r) BOOST_FAIL("parse error: " + r.error().message);
+    return *std::move(r);
 }
 
 std::string parse_error(const std::string& text) {
     auto r = parse_pending(text);
-    BOOST_REQUIRE_MESSAGE(std::holds_alternative<std::string>(r), "expected an error for: " + text);
-    return std::get<std::string>(r);
+    BOOST_REQUIRE_MESSAGE(!r, "expected an error for: " + text);
+    return r.error().message;
 }
 
 rapidjson::Document json(const std::string& text) {
@@ -85,14 +85,14 @@ AnswerSpec spec(const std::string& text) {
 
 Answer resolved(const Question& q, const std::string& text) {
     auto r = resolve_answer(q, spec(text));
-    if (auto* e = std::get_if<std::string>(&r)) BOOST_FAIL("resolve error: " + *e);
-    return std::get<Answer>(r);
+    if (!r) BOOST_FAIL("resolve error: " + r.error().message);
+    return *r;
 }
 
 std::string resolve_error(const Question& q, const std::string& text) {
     auto r = resolve_answer(q, spec(text));
-    BOOST_REQUIRE_MESSAGE(std::holds_alternative<std::string>(r), "expected an error for " + text);
-    return std::get<std::string>(r);
+    BOOST_REQUIRE_MESSAGE(!r, "expected an error for " + text);
+    return r.error().message;
 }
 
 }  // namespace
