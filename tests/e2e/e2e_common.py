@@ -99,6 +99,41 @@ def in_network_namespace():
                           + sys.argv, env=env).returncode
 
 
+# The end of a case: the editor's askhost shut down as an editor does, the mock model API
+# stopped, and the agent asked it nothing it does not serve.
+def finish(ed, mock):
+    rid = ed.request("shutdown")
+    ed.result_of(rid, timeout=30)
+    ed.notify("exit")
+    try:
+        ed.exit_code(timeout=30)
+    finally:
+        ed.kill()
+        mock.stop()
+    mock.check_offline()
+
+
+# pi's flags for a run against the mock model API with nothing of the person's own loaded.
+PI_FLAGS = ["--offline", "--no-session", "--provider", "mock", "--model", "mock-model", "--no-extensions",
+            "--no-skills", "--no-prompt-templates", "--no-context-files", "--no-themes"]
+
+
+def pi_setup(wd, mock):
+    """The real pi with its agent folder (PI_CODING_AGENT_DIR in agent_env) naming the mock model
+    API, and a project folder to run it in: (pi's program, the project folder)."""
+    pi = agent_bin("mariozechner-pi-coding-agent", "pi")
+    agent_dir = wd.file("pi_agent")
+    os.makedirs(agent_dir, exist_ok=True)
+    with open(os.path.join(agent_dir, "models.json"), "w") as f:
+        json.dump({"providers": {"mock": {
+            "baseUrl": f"http://127.0.0.1:{mock.port}/v1", "api": "openai-completions", "apiKey": "dummy",
+            "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
+            "models": [{"id": "mock-model", "input": ["text"], "contextWindow": 32000, "maxTokens": 1000}]}}}, f)
+    project = wd.file("project")
+    os.makedirs(project, exist_ok=True)
+    return pi, project
+
+
 def doc_snippet(name):
     """The set-up snippet docs/mcp.md gives for a client, as written there (between its
     `<!-- snippet: NAME -->` markers, without the code fence)."""

@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
 from harness import (ASKHOST, ROOT, Editor, Failure, Tmux, Workdir, case, check, equal,  # noqa: E402
                      wait_for)
-from e2e_common import (TIMEOUT, Mock, agent_bin, agent_env, doc_snippet, run_cases,  # noqa: E402
+from e2e_common import (PI_FLAGS, finish, pi_setup, TIMEOUT, Mock, agent_bin, agent_env, doc_snippet, run_cases,  # noqa: E402
                         with_askhost_on_path, write_codex_config)
 
 TAIL = " You can now continue with the user's answers in mind."
@@ -44,18 +44,6 @@ def answer(ed, result, timeout=TIMEOUT):
     show = ed.method("ask/show", timeout=timeout)
     ed.reply(show["id"], result)
     return show["params"]
-
-
-def finish(ed, mock):
-    rid = ed.request("shutdown")
-    ed.result_of(rid, timeout=30)
-    ed.notify("exit")
-    try:
-        ed.exit_code(timeout=30)
-    finally:
-        ed.kill()
-        mock.stop()
-    mock.check_offline()
 
 
 def structured_output(res):
@@ -469,20 +457,10 @@ LENIENT = [dict(QUESTIONS[0]), {"question": NAME_Q, "header": "Service name"}]
 
 
 def pi_agent(wd, mock, extension, prompt="Set up the project.", words=()):
-    pi = agent_bin("mariozechner-pi-coding-agent", "pi")
-    agent_dir = wd.file("pi_agent")
-    os.makedirs(agent_dir, exist_ok=True)
-    with open(os.path.join(agent_dir, "models.json"), "w") as f:
-        json.dump({"providers": {"mock": {
-            "baseUrl": f"http://127.0.0.1:{mock.port}/v1", "api": "openai-completions", "apiKey": "dummy",
-            "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
-            "models": [{"id": "mock-model", "input": ["text"], "contextWindow": 32000, "maxTokens": 1000}]}}}, f)
-    project = wd.file("project")
-    os.makedirs(project, exist_ok=True)
+    pi, project = pi_setup(wd, mock)
     ed = Editor(wd, [], env=agent_env(wd, mock))
     ed.initialize(name="e2e-editor")
-    argv = [pi, "--offline", "--no-session", "--provider", "mock", "--model", "mock-model", "--no-extensions",
-            "--no-skills", "--no-prompt-templates", "--no-context-files", "--no-themes", "-e", extension] + list(words)
+    argv = [pi, *PI_FLAGS, "-e", extension] + list(words)
     rid = ed.request("agent/start", {"command": argv, "cwd": project})
     check("pid" in ed.result_of(rid, timeout=30).get("result", {}), "agent/start")
     if prompt is not None:
@@ -602,18 +580,10 @@ def pi_in_the_terminal():
     """askhost --tui -- pi ... "prompt": ask_user in the terminal dialog, an Other answer typed."""
     wd = Workdir()
     mock = Mock(wd, ["ask_user"], QUESTIONS)
-    pi = agent_bin("mariozechner-pi-coding-agent", "pi")
-    agent_dir = wd.file("pi_agent")
-    os.makedirs(agent_dir, exist_ok=True)
-    with open(os.path.join(agent_dir, "models.json"), "w") as f:
-        json.dump({"providers": {"mock": {
-            "baseUrl": f"http://127.0.0.1:{mock.port}/v1", "api": "openai-completions", "apiKey": "dummy",
-            "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
-            "models": [{"id": "mock-model", "input": ["text"], "contextWindow": 32000, "maxTokens": 1000}]}}}, f)
+    pi, project = pi_setup(wd, mock)
     env = agent_env(wd, mock)
     passed = ["%s=%s" % (k, env[k]) for k in ("HOME", "PI_CODING_AGENT_DIR", "PI_OFFLINE", "PI_TELEMETRY")]
-    argv = [pi, "--offline", "--no-session", "--provider", "mock", "--model", "mock-model", "--no-extensions",
-            "--no-skills", "--no-prompt-templates", "--no-context-files", "--no-themes", "-e", PI_EXTENSION,
+    argv = [pi, *PI_FLAGS, "-e", PI_EXTENSION,
             "Set up the project."]
     t = Tmux(wd, ["env"] + passed + [ASKHOST, "--tui", "--"] + argv, height=30)
     try:

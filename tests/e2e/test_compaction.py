@@ -13,7 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
 from harness import ASKHOST, ROOT, Workdir, at_end, case, check, equal  # noqa: E402
-from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, run_cases  # noqa: E402
+from e2e_common import PI_FLAGS, pi_setup, TIMEOUT, Mock, agent_bin, agent_env, run_cases  # noqa: E402
 
 DB_Q = "Which database should we use?"
 QUESTIONS = [{"question": DB_Q, "header": "Database", "options": [
@@ -31,22 +31,11 @@ class PiRpc:
     """pi --mode rpc driven directly (no askhost): JSON lines on its stdin and stdout."""
 
     def __init__(self, wd, mock):
-        pi = agent_bin("mariozechner-pi-coding-agent", "pi")
-        agent_dir = wd.file("pi_agent")
-        os.makedirs(agent_dir, exist_ok=True)
-        with open(os.path.join(agent_dir, "models.json"), "w") as f:
-            json.dump({"providers": {"mock": {
-                "baseUrl": f"http://127.0.0.1:{mock.port}/v1", "api": "openai-completions", "apiKey": "dummy",
-                "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
-                "models": [{"id": "mock-model", "input": ["text"], "contextWindow": 32000, "maxTokens": 1000}]}}}, f)
-        project = wd.file("project")
-        os.makedirs(project, exist_ok=True)
+        pi, project = pi_setup(wd, mock)
         env = agent_env(wd, mock)
         env.pop("ASKHOST_SOCKET", None)
         self.proc = subprocess.Popen(
-            [pi, "--mode", "rpc", "--offline", "--no-session", "--provider", "mock", "--model", "mock-model",
-             "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-context-files", "--no-themes",
-             "-e", os.path.join(ROOT, "plugins", "pi", "extension", "ask_user.ts")],
+            [pi, "--mode", "rpc", *PI_FLAGS, "-e", os.path.join(ROOT, "plugins", "pi", "extension", "ask_user.ts")],
             cwd=project, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=open(wd.file("pi-stderr.txt"), "wb"), start_new_session=True)
         at_end(self.stop)

@@ -10,7 +10,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
 from harness import ASKHOST, ROOT, Workdir, case, check, equal  # noqa: E402
-from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, run_cases  # noqa: E402
+from e2e_common import PI_FLAGS, pi_setup, TIMEOUT, Mock, agent_bin, agent_env, run_cases  # noqa: E402
 
 PI_EXTENSION = os.path.join(ROOT, "plugins", "pi", "extension", "ask_user.ts")
 TAIL = " You can now continue with the user's answers in mind."
@@ -57,18 +57,8 @@ for _name in ("modes", "print_mode_writes_the_pending_file_itself", "print_mode_
 
 def pi_print(wd, mock, env, prompt="Set up the project."):
     """pi -p in the project folder, nothing around it; its result."""
-    pi = agent_bin("mariozechner-pi-coding-agent", "pi")
-    agent_dir = wd.file("pi_agent")
-    os.makedirs(agent_dir, exist_ok=True)
-    with open(os.path.join(agent_dir, "models.json"), "w") as f:
-        json.dump({"providers": {"mock": {
-            "baseUrl": f"http://127.0.0.1:{mock.port}/v1", "api": "openai-completions", "apiKey": "dummy",
-            "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
-            "models": [{"id": "mock-model", "input": ["text"], "contextWindow": 32000, "maxTokens": 1000}]}}}, f)
-    project = wd.file("project")
-    os.makedirs(project, exist_ok=True)
-    argv = [pi, "-p", "--offline", "--no-session", "--provider", "mock", "--model", "mock-model", "--no-extensions",
-            "--no-skills", "--no-prompt-templates", "--no-context-files", "--no-themes", "-e", PI_EXTENSION, prompt]
+    pi, project = pi_setup(wd, mock)
+    argv = [pi, "-p", *PI_FLAGS, "-e", PI_EXTENSION, prompt]
     return subprocess.run(argv, cwd=project, env=env, capture_output=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL,
                           start_new_session=True)
 

@@ -11,25 +11,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
 from harness import ASKHOST, ROOT, Editor, Workdir, case, check, equal, wait_for  # noqa: E402
-from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, run_cases  # noqa: E402
+from e2e_common import PI_FLAGS, finish, pi_setup, TIMEOUT, Mock, agent_bin, agent_env, run_cases  # noqa: E402
 
 REFUSAL = "Only the main conversation can ask the user questions"
 SUB_PROMPT = "Ask the user which database to use."
 QUESTIONS = [{"question": "Which database should we use?", "header": "Database", "options": [
     {"label": "PostgreSQL (Recommended)", "description": "Battle-tested relational DB"},
     {"label": "SQLite", "description": "Lightweight, file-based"}]}]
-
-
-def finish(ed, mock):
-    rid = ed.request("shutdown")
-    ed.result_of(rid, timeout=30)
-    ed.notify("exit")
-    try:
-        ed.exit_code(timeout=30)
-    finally:
-        ed.kill()
-        mock.stop()
-    mock.check_offline()
 
 
 def subagent_result(mock):
@@ -84,17 +72,6 @@ def claude_main_conversation_asked_through_mcp_alone():
         equal([q["question"] for q in json.load(f)["questions"]], [QUESTIONS[0]["question"]], "asked: pending")
 
 
-def pi_models(wd, mock):
-    agent_dir = wd.file("pi_agent")
-    os.makedirs(os.path.join(agent_dir, "extensions"), exist_ok=True)
-    with open(os.path.join(agent_dir, "models.json"), "w") as f:
-        json.dump({"providers": {"mock": {
-            "baseUrl": f"http://127.0.0.1:{mock.port}/v1", "api": "openai-completions", "apiKey": "dummy",
-            "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
-            "models": [{"id": "mock-model", "input": ["text"], "contextWindow": 32000, "maxTokens": 1000}]}}}, f)
-    return agent_dir
-
-
 @case
 def pi_subagent_refused():
     """askhost runs pi with pi's own subagent extension; the sub-agent (a `pi --mode json -p` the
@@ -102,24 +79,21 @@ def pi_subagent_refused():
     wd = Workdir()
     mock = Mock(wd, ["subagent"], {"agent": "worker", "task": SUB_PROMPT},
                 subagent={"prompt": SUB_PROMPT, "tools": ["ask_user"], "input": {"questions": QUESTIONS}})
-    pi = agent_bin("mariozechner-pi-coding-agent", "pi")
+    pi, project = pi_setup(wd, mock)
+    agent_dir = wd.file("pi_agent")
     examples = os.path.join(os.path.dirname(os.path.dirname(pi)), "@mariozechner", "pi-coding-agent", "examples",
                             "extensions")
-    agent_dir = pi_models(wd, mock)
     with open(os.path.join(agent_dir, "settings.json"), "w") as f:
         json.dump({"defaultProvider": "mock", "defaultModel": "mock-model"}, f)
     os.makedirs(os.path.join(agent_dir, "agents"), exist_ok=True)
     with open(os.path.join(agent_dir, "agents", "worker.md"), "w") as f:
         f.write("---\nname: worker\ndescription: Does one task\n---\n\nDo the task.\n")
+    os.makedirs(os.path.join(agent_dir, "extensions"), exist_ok=True)
     os.symlink(os.path.join(ROOT, "plugins", "pi", "extension", "ask_user.ts"),
                os.path.join(agent_dir, "extensions", "ask_user.ts"))
-    project = wd.file("project")
-    os.makedirs(project, exist_ok=True)
     ed = Editor(wd, [], env=agent_env(wd, mock))
     ed.initialize(name="e2e-editor")
-    argv = [pi, "--offline", "--no-session", "--provider", "mock", "--model", "mock-model", "--no-extensions",
-            "--no-skills", "--no-prompt-templates", "--no-context-files", "--no-themes",
-            "-e", os.path.join(examples, "subagent", "index.ts"),
+    argv = [pi, *PI_FLAGS, "-e", os.path.join(examples, "subagent", "index.ts"),
             "-e", os.path.join(ROOT, "plugins", "pi", "extension", "ask_user.ts")]
     rid = ed.request("agent/start", {"command": argv, "cwd": project})
     check("pid" in ed.result_of(rid, timeout=30).get("result", {}), "agent/start")
