@@ -289,68 +289,89 @@ const cli::Command kHistoryCommand{
     .options = kHistoryOptions,
 };
 
-int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    auto read = read_args(args, kAnswerCommand, out, err);
-    if (auto* status = std::get_if<int>(&read)) return *status;
-    const cli::Args& a = std::get<cli::Args>(read);
-    std::string path = a.value("pending-file").value_or(nearest_pending_file());
-    std::optional<std::string> json, file = a.value("file"), text = a.value("text");
-    const bool edit = a.has("edit");
-    bool from_stdin = false;
+namespace {
+
+// Where `askhost answer`'s answers come from: one of JSON, a file, the person's own words, an
+// editor, stdin; and which pending-questions file they answer.
+struct AnswerSource {
+    std::string path;
+    std::optional<std::string> json, file, text;
+    bool edit = false, from_stdin = false;
+};
+
+// The command line read into an AnswerSource, or the exit status of a usage error.
+std::variant<int, AnswerSource> answer_source(const cli::Args& a, std::ostream& err) {
+    AnswerSource src;
+    src.path = a.value("pending-file").value_or(nearest_pending_file());
+    src.file = a.value("file");
+    src.text = a.value("text");
+    src.edit = a.has("edit");
     const bool at_file = !a.operands.empty() && a.operands[0].size() > 1 && a.operands[0][0] == '@';
     if (at_file) {
         // The ask_user spec's form: askhost answer @FILE "your answers" (your own words, or JSON).
         if (a.value("pending-file"))
             return usage(err, kAnswerCommand, "name the file once: @FILE or --pending-file PATH");
-        if (file || text || edit)
+        if (src.file || src.text || src.edit)
             return usage(err, kAnswerCommand,
-                         "@FILE takes your answers after it, not " + std::string(file   ? "--file"
-                                                                                 : text ? "--text"
-                                                                                        : "--edit"));
-        path = a.operands[0].substr(1);
+                         "@FILE takes your answers after it, not " + std::string(src.file   ? "--file"
+                                                                                 : src.text ? "--text"
+                                                                                            : "--edit"));
+        src.path = a.operands[0].substr(1);
         std::string words;
         for (std::size_t i = 1; i < a.operands.size(); ++i) words += (i > 1 ? " " : "") + a.operands[i];
         const auto first = words.find_first_not_of(" \t\n\r");
         if (first == std::string::npos)
-            return usage(err, kAnswerCommand, "what are the answers? askhost answer @" + path + " \"your own words\"");
-        if (words[first] == '[' || words[first] == '{') json = std::move(words);
-        else text = std::move(words);
-    } else if (a.operands.size() > 1)
+            return usage(err, kAnswerCommand,
+                         "what are the answers? askhost answer @" + src.path + " \"your own words\"");
+        if (words[first] == '[' || words[first] == '{') src.json = std::move(words);
+        else src.text = std::move(words);
+    } else if (a.operands.size() > 1) {
         return usage(err, kAnswerCommand, "give the answers as one JSON argument (quote it): '[\"a\", \"b\"]'");
-    if (!a.operands.empty() && !at_file) {
-        if (a.operands[0] == "-") from_stdin = true;
-        else json = a.operands[0];
+    } else if (!a.operands.empty()) {
+        if (a.operands[0] == "-") src.from_stdin = true;
+        else src.json = a.operands[0];
     }
-    const int sources = (json ? 1 : 0) + (file ? 1 : 0) + (text ? 1 : 0) + (edit ? 1 : 0) + (from_stdin ? 1 : 0);
+    const int sources =
+        (src.json ? 1 : 0) + (src.file ? 1 : 0) + (src.text ? 1 : 0) + (src.edit ? 1 : 0) + (src.from_stdin ? 1 : 0);
     if (sources > 1) return usage(err, kAnswerCommand, "give one of: JSON, --file F, --text T, --edit");
     if (sources == 0) {
         if (::isatty(0))
             return usage(err, kAnswerCommand,
                          "what are the answers? askhost answer '[\"...\", ...]' | --file F | --text T | --edit");
-        from_stdin = true;
+        src.from_stdin = true;
     }
-    if (edit) return answer_by_editing(path, out, err);
+    return src;
+}
 
-    std::string input;
-    if (json) {
-        input = *json;
-    } else if (file) {
-        if (*file == "-") {
-            input = read_all(0);
-        } else {
-            auto t = read_whole(*file);
-            if (t.status == FileText::Status::Missing) return failure(err, "answer", *file + ": no such file");
-            if (t.status == FileText::Status::Error) return failure(err, "answer", t.error);
-            input = std::move(t.data);
-        }
-    } else if (from_stdin) {
-        input = read_all(0);
+// The JSON text of the answers (JSON, a file, stdin), or the exit status of a failure to read it.
+std::variant<int, std::string> answer_json_text(const AnswerSource& src, std::ostream& err) {
+    if (src.json) return *src.json;
+    if (src.file && *src.file != "-") {
+        auto t = read_whole(*src.file);
+        if (t.status == FileText::Status::Missing) return failure(err, "answer", *src.file + ": no such file");
+        if (t.status == FileText::Status::Error) return failure(err, "answer", t.error);
+        return std::move(t.data);
     }
+    return read_all(0);  // --file -, or stdin
+}
+
+}  // namespace
+
+int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    auto read = read_args(args, kAnswerCommand, out, err);
+    if (auto* status = std::get_if<int>(&read)) return *status;
+    auto source = answer_source(std::get<cli::Args>(read), err);
+    if (auto* status = std::get_if<int>(&source)) return *status;
+    const AnswerSource& src = std::get<AnswerSource>(source);
+    const std::string& path = src.path;
+    if (src.edit) return answer_by_editing(path, out, err);
 
     rapidjson::Document doc;
-    if (!text) {
-        if (auto e = parse_json(input, doc)) {
-            std::string what = file ? *file + ": " : std::string();
+    if (!src.text) {
+        auto input = answer_json_text(src, err);
+        if (auto* status = std::get_if<int>(&input)) return *status;
+        if (auto e = parse_json(std::get<std::string>(input), doc)) {
+            std::string what = src.file ? *src.file + ": " : std::string();
             return report_errors(err, path, {what + e->message},
                                  "To answer in your own words: askhost answer --text \"...\"\n");
         }
@@ -362,7 +383,7 @@ int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ost
         return failure(err, "answer", "no pending questions (" + path + " does not exist)");
     if (loaded.status == PendingLoad::Status::Error)
         return failure(err, "answer", loaded.error + "\n(fix it by hand, or start over with: askhost questions clear)");
-    auto res = text ? apply_text(loaded.file, *text) : apply_answers(loaded.file, doc);
+    auto res = src.text ? apply_text(loaded.file, *src.text) : apply_answers(loaded.file, doc);
     if (!res.errors.empty()) return report_errors(err, path, res.errors);
     loaded.file.timestamp = iso8601_utc(now_ms());
     if (auto e = save_pending(p, loaded.file)) return failure(err, "answer", e->message);
