@@ -92,6 +92,35 @@ inline char* write_escape(char* out, unsigned char c) {
     return out;
 }
 
+// Adds `more` bytes to out's size, keeping p (where writing goes on) and end (out's end) in step.
+inline void grow(std::string& out, char*& p, char*& end, std::size_t more) {
+    const auto written = static_cast<std::size_t>(p - out.data());
+    out.resize(out.size() + more);
+    p = out.data() + written;
+    end = out.data() + out.size();
+}
+
+// The byte at text[i] needs more than a copy: a UTF-8 sequence copied whole (U+FFFD for an
+// invalid one), or an escape. Returns where writing goes on; i moves past what it took.
+inline char* write_special(char* p, std::string_view text, std::size_t& i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+        ++i;
+        return write_escape(p, c);
+    }
+    const std::size_t len = utf8_sequence(text, i);
+    if (len == 0) {  // U+FFFD
+        p[0] = '\xEF';
+        p[1] = '\xBF';
+        p[2] = '\xBD';
+        ++i;
+        return p + 3;
+    }
+    std::memcpy(p, text.data() + i, len);
+    i += len;
+    return p + len;
+}
+
 }  // namespace
 
 // text as a JSON string literal, repaired like repair_utf8, in one pass written straight into out's
@@ -106,19 +135,14 @@ void append_json_text(std::string& out, std::string_view text) {
     const std::size_t n = text.size();
     const char* const s = text.data();
     out.reserve(out.size() + n + n / 8 + kRoom);
-    std::size_t done = out.size();  // out's bytes written so far
+    const std::size_t done = out.size();  // out's bytes written before
     out.resize(done + std::min(n + kRoom, kStep));
     char* p = out.data() + done;
     char* end = out.data() + out.size();
     *p++ = '"';
     std::size_t i = 0;
     while (i < n) {
-        if (static_cast<std::size_t>(end - p) < kRoom) {
-            done = static_cast<std::size_t>(p - out.data());
-            out.resize(out.size() + std::min(n - i + kRoom, kStep));
-            p = out.data() + done;
-            end = out.data() + out.size();
-        }
+        if (static_cast<std::size_t>(end - p) < kRoom) grow(out, p, end, std::min(n - i + kRoom, kStep));
 #if defined(__SSE2__)
         if (i + 16 <= n) {
             // As signed bytes, everything from 0x80 up is negative: one compare finds the control
@@ -154,24 +178,7 @@ void append_json_text(std::string& out, std::string_view text) {
             const auto c = static_cast<unsigned char>(s[i]);
             if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') continue;  // a step's end, not a special byte
         }
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c >= 0x80) {
-            const std::size_t len = utf8_sequence(text, i);
-            if (len) {
-                std::memcpy(p, s + i, len);
-                p += len;
-                i += len;
-            } else {  // U+FFFD
-                p[0] = '\xEF';
-                p[1] = '\xBF';
-                p[2] = '\xBD';
-                p += 3;
-                ++i;
-            }
-        } else {
-            p = write_escape(p, c);
-            ++i;
-        }
+        p = write_special(p, text, i);
     }
     *p++ = '"';  // (the loop leaves at least 2 bytes of room: it writes at most 30 of its 32)
     out.resize(static_cast<std::size_t>(p - out.data()));
