@@ -1,9 +1,9 @@
 #include "store/answer_spec.hpp"
 
 #include <algorithm>
-#include <variant>
 #include <array>
 #include <set>
+#include <variant>
 
 #include "core/text/utf8.hpp"
 

@@ -531,7 +531,6 @@ bool starts_with_ci(std::string_view s, std::size_t pos, std::string_view prefix
     return true;
 }
 
-
 // What a browser would read as the URL: a few entities decoded, whitespace and controls dropped.
 std::string normalise_url(std::string_view v) {
     std::string out;
