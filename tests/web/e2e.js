@@ -686,12 +686,14 @@ const scenarios = {
       window.__hidden = true;
     });
     s.server.add({ key: '6:ask-1', questions: [PERMISSION], agent: 'claude', route: 'claude · hook' });
+    // A generous wait: on a loaded machine (a full ./dev test with the sanitizer build beside it)
+    // the service worker took over 20 s to show it once, where it takes under a second alone.
     const shown = await waitFor('a notification from the service worker', async () => {
       const n = await s.page.evaluate(async () =>
         (await (await navigator.serviceWorker.getRegistration()).getNotifications()).map((x) => ({ title: x.title, body: x.body, tag: x.tag })),
       );
       return n.length > 0 && n;
-    });
+    }, 90000);
     assert.deepEqual(shown, [{ title: 'claude · hook asks', body: 'Bash: rm -rf build', tag: '6:ask-1' }]);
   },
 
