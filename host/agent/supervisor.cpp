@@ -76,7 +76,8 @@ struct Supervisor::Impl {
                                          if (cb.on_stdout_read_end) cb.on_stdout_read_end();
                                          if (!a) return;
                                          // Only now: the lines before it were in place until here.
-                                         std::memmove(out_buf.data(), tail.data(), tail.size());
+                                         // (memmove wants a pointer even for no bytes: an empty tail has none)
+                                         if (!tail.empty()) std::memmove(out_buf.data(), tail.data(), tail.size());
                                          kept = tail.size();
                                          tail = {};
                                      }
