@@ -29,8 +29,11 @@ void Connection::read() {
 
 void Connection::fit_read_buffer(std::size_t last_read) {
     std::size_t want = buf_size_;
-    if (last_read == buf_size_ && buf_size_ < max_read_buffer) want = buf_size_ * 2;               // more is coming
-    else if (last_read <= min_read_buffer && buf_size_ > min_read_buffer) want = min_read_buffer;  // quiet again
+    quiet_reads_ = last_read <= min_read_buffer ? quiet_reads_ + 1 : 0;
+    if (last_read == buf_size_ && buf_size_ < max_read_buffer) want = buf_size_ * 2;  // more is coming
+    // Quiet again: only after a few small reads in a row, so a flood whose reads now and then come
+    // up short does not drop and regrow the buffer each time (a fresh allocation every few reads).
+    else if (quiet_reads_ >= quiet_reads_to_shrink && buf_size_ > min_read_buffer) want = min_read_buffer;
     if (want == buf_size_) return;
     buf_ = std::make_unique_for_overwrite<char[]>(want);
     buf_size_ = want;

@@ -24,9 +24,11 @@ public:
     void start() override;
 
     // The read buffer starts at min_read_buffer and doubles while reads fill it (a flood, a large
-    // frame) up to max_read_buffer; a read that fits in the smallest size brings it back down.
+    // frame) up to max_read_buffer; quiet_reads_to_shrink reads in a row that fit the smallest size
+    // bring it back down.
     static constexpr std::size_t min_read_buffer = 4096;
     static constexpr std::size_t max_read_buffer = 65536;
+    static constexpr std::size_t quiet_reads_to_shrink = 4;
     std::size_t read_buffer_size() const { return buf_size_; }
 
 private:
@@ -51,6 +53,7 @@ private:
     // web face holds one per host) costs a few KiB, not 64.
     std::unique_ptr<char[]> buf_ = std::make_unique_for_overwrite<char[]>(min_read_buffer);
     std::size_t buf_size_ = min_read_buffer;
+    std::size_t quiet_reads_ = 0;  // reads in a row of at most min_read_buffer bytes
     std::deque<std::string> queue_;
     std::size_t front_sent_ = 0;  // bytes of queue_.front() already written
     bool writing_ = false, pump_posted_ = false;
