@@ -70,8 +70,14 @@ std::optional<ClaudeTranscripts> ClaudeTranscripts::from_environment() {
 
 bool ClaudeTranscripts::session_written() const {
     std::error_code ec;
-    for (fs::directory_iterator it(projects, ec), end; !ec && it != end; it.increment(ec))
-        if (fs::is_regular_file(it->path() / (session_id + ".jsonl"), ec)) return true;
+    for (fs::directory_iterator it(projects, ec), end; !ec && it != end; it.increment(ec)) {
+        // A sub-agent's transcript can come first: Claude Code may not have flushed the
+        // session's own file when the sub-agent calls.
+        std::error_code probe;
+        if (fs::is_regular_file(it->path() / (session_id + ".jsonl"), probe) ||
+            fs::is_directory(it->path() / session_id / "subagents", probe))
+            return true;
+    }
     return false;
 }
 

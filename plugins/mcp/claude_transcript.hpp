@@ -24,7 +24,8 @@ struct ClaudeTranscripts {
     // Whose tool_use `tool_use_id` is, as the transcripts stand now: Unknown when no transcript
     // holds it (yet), or the id is not one Claude Code writes.
     Caller caller_of(std::string_view tool_use_id) const;
-    // The session's transcript exists: only then is it worth looking again.
+    // The session's transcript, or a sub-agent's folder of it, exists: only then is it worth
+    // looking again.
     bool session_written() const;
 };
 

@@ -63,6 +63,29 @@ def claude_subagent_transcript_refuses_the_call():
 
 
 @case
+def claude_subagent_before_the_session_file_is_refused():
+    """Claude Code can flush a sub-agent's transcript before the session's own file: with only
+    <session>/subagents/ there, the call is still looked for and refused (a CI run met this)."""
+    wd = Workdir()
+    folder = wd.file("home/.claude/projects/-tmp-project")
+    sub = os.path.join(folder, SESSION, "subagents")
+    os.makedirs(sub)
+    transcript = os.path.join(sub, "agent-a2ce4c14954c856b3.jsonl")
+    with open(transcript, "w") as f:
+        f.write(json.dumps({"type": "user", "isSidechain": True, "message": {"role": "user", "content": "Ask."}}) + "\n")
+    mcp = mcp_under_claude(wd)
+    rid = mcp.call({"questions": [strict(DATABASE_Q)]}, meta={"claudecode/toolUseId": "toolu_01Early"})
+    time.sleep(0.3)
+    with open(transcript, "a") as f:
+        f.write(tool_use_line("toolu_01Early", True, "a2ce4c14954c856b3"))
+    res = mcp.reply_to(rid)
+    check(REFUSAL in text_of(res), f"refused: {res}")
+    check(not os.path.exists(wd.file(".askhost/pending-questions.json")), "nothing pending")
+    check(not os.path.exists(os.path.join(folder, SESSION + ".jsonl")), "the session's file was never written")
+    mcp.close()
+
+
+@case
 def claude_sidechain_line_refuses_the_call():
     """Older Claude Code wrote a sub-agent's lines into the session's transcript, isSidechain true."""
     wd = Workdir()
