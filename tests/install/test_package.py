@@ -200,5 +200,25 @@ def dev_package_help_prints_its_usage():
     check("unknown argument '--frm'" in bad.stderr and "usage: ./dev package" in bad.stderr, bad.stderr)
 
 
+@case
+def dev_help_of_each_command_prints_its_usage_and_builds_nothing():
+    """`./dev CMD --help` prints CMD's usage and returns before installing or building anything:
+    `./dev test --help` once ran the whole suite, `./dev bench --help` configured a release build."""
+    wd = Workdir()
+    build = wd.file("never-built")
+    env = dict(os.environ, ASKHOST_BUILD_DIR=build)
+    for cmd in ["test", "demo", "check", "sanitize", "build", "setup", "fuzz", "agents", "bench"]:
+        p = subprocess.run([os.path.join(ROOT, "dev"), cmd, "--help"], capture_output=True, text=True, env=env,
+                           timeout=60)
+        equal(p.returncode, 0, f"./dev {cmd} --help: {p.stderr}")
+        check(p.stdout.startswith(f"./dev {cmd}") or p.stdout.startswith(f"usage: ./dev {cmd}"),
+              f"./dev {cmd} --help prints its usage: {p.stdout!r}")
+        check("==>" not in p.stdout + p.stderr, f"./dev {cmd} --help did nothing else: {p.stdout + p.stderr!r}")
+    check(not os.path.exists(build), "nothing was built")
+    bad = subprocess.run([os.path.join(ROOT, "dev"), "tset", "--help"], capture_output=True, text=True)
+    equal(bad.returncode, 2, "an unknown command with --help is still an unknown command")
+    check("unknown command 'tset'" in bad.stderr, bad.stderr)
+
+
 if __name__ == "__main__":
     raise SystemExit(main())
