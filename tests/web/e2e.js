@@ -14,6 +14,7 @@
 const assert = require('node:assert/strict');
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
+const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
@@ -250,6 +251,52 @@ class RealWeb {
     };
   }
 
+  /** The page reached the way docs/web.md tells a person with a phone: an ssh tunnel to this
+   *  machine. A real sshd on loopback (keys made for this scenario, public-key login only) and
+   *  `ssh -N -L PORT:127.0.0.1:WEBPORT`; resolves with `url` moved to the tunnel's end. Root's
+   *  sshd wants /run/sshd: it gets a private, empty /run in a mount namespace of its own. */
+  async tunnel(url) {
+    const sshd = '/usr/sbin/sshd';
+    if (!fs.existsSync(sshd) || spawnSync('ssh', ['-V']).status !== 0) throw new SkipScenario('openssh-server is not installed (./dev test installs it)');
+    const d = path.join(this.dir, 'ssh');
+    fs.mkdirSync(d, { mode: 0o700 });
+    for (const key of ['host_key', 'user_key']) {
+      const r = spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', path.join(d, key)], { encoding: 'utf8' });
+      assert.equal(r.status, 0, `ssh-keygen: ${r.stderr}`);
+    }
+    fs.copyFileSync(path.join(d, 'user_key.pub'), path.join(d, 'authorized_keys'));
+    const sshdPort = await freePort();
+    const localPort = await freePort();
+    const config = path.join(d, 'sshd_config');
+    fs.writeFileSync(config, [
+      'ListenAddress 127.0.0.1', `Port ${sshdPort}`, `HostKey ${path.join(d, 'host_key')}`,
+      `AuthorizedKeysFile ${path.join(d, 'authorized_keys')}`, 'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no', 'UsePAM no', 'StrictModes no', 'PidFile none',
+      'AllowTcpForwarding local', 'PermitRootLogin prohibit-password', 'PermitTTY no', '',
+    ].join('\n'));
+    const sshdLog = path.join(d, 'sshd.log');
+    const command = process.getuid() === 0
+      ? ['unshare', ['-m', 'sh', '-c', 'mount -t tmpfs tmpfs /run && mkdir -m 755 /run/sshd && exec "$@"', 'sh', sshd, '-D', '-e', '-f', config]]
+      : [sshd, ['-D', '-e', '-f', config]];
+    this.children.push(spawn(command[0], command[1], { detached: true, stdio: ['ignore', 'ignore', fs.openSync(sshdLog, 'a')] }));
+    await waitFor('sshd listening', () => fs.readFileSync(sshdLog, 'utf8').includes('Server listening'));
+    const web = new URL(url);
+    log(`ssh -N -L ${localPort}:127.0.0.1:${web.port} -p ${sshdPort} ${os.userInfo().username}@127.0.0.1`);
+    this.children.push(spawn('ssh', [
+      '-N', '-F', '/dev/null', '-i', path.join(d, 'user_key'), '-o', 'BatchMode=yes', '-o', 'ExitOnForwardFailure=yes',
+      '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR',
+      '-p', String(sshdPort), '-L', `${localPort}:127.0.0.1:${web.port}`, `${os.userInfo().username}@127.0.0.1`,
+    ], { detached: true, stdio: ['ignore', 'ignore', fs.openSync(path.join(d, 'ssh-stderr.txt'), 'a')] }));
+    await waitFor('the tunnel open', () => new Promise((resolve) => {
+      const c = net.connect(localPort, '127.0.0.1', () => c.end(() => resolve(true)));
+      c.on('error', () => resolve(false));
+    }));
+    web.port = String(localPort);
+    this.webPort = new URL(this.origin).port;
+    this.origin = web.origin;
+    return web.toString();
+  }
+
   /** Kills askhost-web outright (`askhost web` execs it: the same pid) and starts it again on the
    *  same port, with the same token in its state folder. */
   async restartWeb() {
@@ -287,6 +334,18 @@ class RealWeb {
 }
 
 /** Whether this askhost has `askhost web` (the server side of issue 30). */
+/** A loopback port nothing listens on now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
 function hasWeb() {
   return fs.existsSync(ASKHOST) && spawnSync(ASKHOST, ['web', '--help'], { encoding: 'utf8' }).status === 0;
 }
@@ -299,8 +358,9 @@ class Session {
     this.problems = [];
   }
 
-  async start({ notifications = false, desktop = false, android = false } = {}) {
+  async start({ notifications = false, desktop = false, android = false, tunnel = false } = {}) {
     this.url = await this.server.listen();
+    if (tunnel) this.url = await this.server.tunnel(this.url);
     this.browser = await launchChromium();
     this.context = await this.browser.newContext(
       desktop
@@ -876,6 +936,29 @@ const scenarios = {
     await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
   },
 
+  // issue 30's done-when: a person on a phone, through an ssh tunnel to their machine, sees the
+  // question an agent waits on and answers it. The page is loaded through a real `ssh -L` (another
+  // port than askhost web's own), its WebSocket goes the same way, and the tap reaches the agent.
+  async real_tunnel(s) {
+    assert.notEqual(new URL(s.page.url()).port, s.server.webPort, 'the page came through the tunnel, not straight');
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    log('askhost mcp asks (as Codex would), with no editor anywhere');
+    const reply = s.server.mcpAsk([REAL_DATABASE], 'codex-mcp-client');
+    const item = s.askButton(REAL_DATABASE.question);
+    await item.waitFor();
+    await s.notReloaded();
+    await s.read();
+    await s.tap(item, 'the question');
+    await s.page.locator('h2.question', { hasText: REAL_DATABASE.question }).waitFor();
+    await s.read();
+    await s.tap(s.option('SQLite'), 'SQLite');
+    const r = await reply;
+    const text = r.result.content.map((c) => c.text).join('');
+    assert.match(text, /"Which database should we use\?"="SQLite"/, `the agent's tool result: ${text}`);
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    assert.equal(new URL(s.page.url()).search, '', 'no token in the address bar');
+  },
+
   // askhost-web killed (kill -9) and started again on the same port: the page reconnects by itself,
   // with the cookie it had, shows the question that still waits, and a tap answers it.
   async real_restart(s) {
@@ -978,9 +1061,9 @@ const scenarios = {
   },
 };
 
-const REAL = new Set(['real_mcp', 'real_native', 'real_elsewhere', 'real_queue', 'real_hook', 'real_claude', 'real_restart']);
+const REAL = new Set(['real_mcp', 'real_native', 'real_elsewhere', 'real_queue', 'real_hook', 'real_claude', 'real_restart', 'real_tunnel']);
 const NETNS = new Set(['real_claude']);
-const OPTIONS = { notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true } };
+const OPTIONS = { notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true }, real_tunnel: { tunnel: true } };
 
 async function main() {
   const arg = process.argv[2];
