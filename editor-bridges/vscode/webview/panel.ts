@@ -3,6 +3,7 @@
 // as textContent; option previews arrive as HTML the extension rendered from markdown with raw HTML
 // escaped, and the page's Content-Security-Policy allows no script but this file.
 import type { RowView, ViewState } from '../src/model';
+import { answerField, dialogKey, el, showKept } from './dom.js';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -14,47 +15,15 @@ const app = document.getElementById('app') as HTMLElement;
 let view: ViewState | undefined;
 // The text fields outlive re-renders, so typing is never interrupted by an echo of itself.
 const fields = new Map<string, HTMLTextAreaElement>();
-// A text field grows with its lines (a paste keeps its line breaks), up to this many.
-const MAX_FIELD_ROWS = 8;
-
-function fitRows(area: HTMLTextAreaElement): void {
-  area.rows = Math.min(MAX_FIELD_ROWS, area.value.split('\n').length);
-}
 
 function post(message: unknown): void {
   vscode.postMessage(message);
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: { class?: string; text?: string; attrs?: Record<string, string> } = {},
-  ...children: (Node | undefined)[]
-): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (props.class) e.className = props.class;
-  if (props.text !== undefined) e.textContent = props.text;
-  for (const [k, v] of Object.entries(props.attrs ?? {})) e.setAttribute(k, v);
-  for (const c of children) if (c) e.appendChild(c);
-  return e;
-}
-
 function field(key: string, kind: 'text' | 'notes', q: number, value: string, placeholder: string): HTMLTextAreaElement {
   let input = fields.get(key);
   if (!input) {
-    // A textarea, not an input: a pasted line break stays a line break (Enter is still a key).
-    input = document.createElement('textarea');
-    input.className = kind === 'text' ? 'answer-input' : 'notes-input';
-    input.placeholder = placeholder;
-    input.spellcheck = kind === 'notes';
-    input.setAttribute('aria-label', placeholder);
-    input.value = value;
-    fitRows(input);
-    input.dataset.q = String(q);
-    input.dataset.kind = kind;
-    input.addEventListener('input', () => {
-      fitRows(input!);
-      post({ type: kind, q, value: input!.value });
-    });
+    input = answerField(kind, q, value, placeholder, 1, (typed) => post({ type: kind, q, value: typed }));
     fields.set(key, input);
   }
   return input;
@@ -243,16 +212,7 @@ function render(v: ViewState): void {
   // a panel opened beside an editor someone types in must not pull the keyboard into itself.
   const text = v.q >= 0 ? fields.get(`${v.askKey}:${v.q}:text`) : undefined;
   const mayFocus = document.hasFocus();
-  if (v.notice) {
-    // Past the limit the rest was not kept: the fields show what will be sent.
-    const notes = fields.get(`${v.askKey}:${v.q}:notes`);
-    for (const [f, value] of [[text, v.text], [notes, v.notes]] as const) {
-      if (f && f.value !== value) {
-        f.value = value;
-        fitRows(f);
-      }
-    }
-  }
+  if (v.notice) showKept(text, fields.get(`${v.askKey}:${v.q}:notes`), v);
   if (!mayFocus) {
     // The 'focus' listener below draws again, and places the focus, once the page gets it.
   } else if (v.editing && text && !v.confirm) {
@@ -266,12 +226,6 @@ function render(v: ViewState): void {
   app.querySelector('.option.cursor')?.scrollIntoView({ block: 'nearest' });
 }
 
-const LIST_KEYS = new Set([
-  'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown',
-  'Tab', 'BackTab', 'Enter', 'Escape', ' ', 'j', 'k', 'y', 'Y', 'n', 'N',
-]);
-const TEXT_KEYS = new Set(['Enter', 'Escape', 'Tab', 'BackTab', 'ArrowUp', 'PageUp']);
-
 // A question set that just appeared (while the person typed in an editor, say): keys in its
 // first moment are dropped, not taken as a pick or a cancel.
 const KEY_GUARD_MS = 400;
@@ -284,38 +238,18 @@ document.addEventListener('keydown', (e) => {
     e.preventDefault();
     return;
   }
-  const key = e.key === 'Tab' && e.shiftKey ? 'BackTab' : e.key;
-  const target = e.target as HTMLElement;
-  if (target instanceof HTMLTextAreaElement && target.dataset.kind === 'notes') {
-    if (key === 'Enter' || key === 'Escape') {
-      e.preventDefault();
-      app.focus();
-    } else if (key === 'Tab' || key === 'BackTab') {
-      e.preventDefault();
-      app.focus();
-      post({ type: 'key', key });
-    }
-    return;
-  }
-  if (target instanceof HTMLTextAreaElement && target.dataset.kind === 'text' && !target.readOnly && !view.confirm) {
-    const empty = target.value === '';
-    if (TEXT_KEYS.has(key) || ((key === 'ArrowLeft' || key === 'ArrowRight') && empty)) {
-      e.preventDefault();
-      // The last keystrokes' text goes first, so the model commits what the field shows.
-      post({ type: 'text', q: Number(target.dataset.q), value: target.value });
-      post({ type: 'key', key });
-    }
-    return;
-  }
-  if (!view.confirm && key === 'n' && view.notesEnabled && view.q >= 0) {
-    e.preventDefault();
+  const act = dialogKey(e, view);
+  if (!act) return;
+  e.preventDefault();
+  if (act.do === 'notes') {
     fields.get(`${view.askKey}:${view.q}:notes`)?.focus();
     return;
   }
-  if (LIST_KEYS.has(key) || /^[0-9]$/.test(key)) {
-    e.preventDefault();
-    post({ type: 'key', key });
-  }
+  if (act.do === 'leave' || act.leave) app.focus();
+  if (act.do !== 'key') return;
+  // The last keystrokes' text goes first, so the model commits what the field shows.
+  if (act.text) post({ type: 'text', q: Number(act.text.dataset.q), value: act.text.value });
+  post({ type: 'key', key: act.key });
 });
 
 window.addEventListener('message', (event: MessageEvent) => {

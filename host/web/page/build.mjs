@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds the page of `askhost web` into dist/ (committed, so building askhost needs no Node):
-// src/app.ts and the dialog model it shares with the VS Code panel (editor-bridges/vscode/src/
-// model.ts) compiled by the VS Code bridge's TypeScript, flattened into dist/ beside src/'s
+// src/app.ts, the dialog model it shares with the VS Code panel (editor-bridges/vscode/src/
+// model.ts) and the drawing they share (editor-bridges/vscode/webview/dom.ts) compiled by the VS Code bridge's TypeScript, flattened into dist/ beside src/'s
 // index.html and style.css. The server embeds every file of dist/.
 //
 // usage: build.mjs            write dist/
@@ -22,6 +22,7 @@ const DIST = path.join(PAGE, 'dist');
 const COMPILED = {
   'app.js': path.join('host', 'web', 'page', 'src', 'app.js'),
   'model.js': path.join('editor-bridges', 'vscode', 'src', 'model.js'),
+  'dom.js': path.join('editor-bridges', 'vscode', 'webview', 'dom.js'),
 };
 const COPIED = ['index.html', 'style.css', 'sw.js'];
 

@@ -5,6 +5,7 @@
 // at ws on the page's own origin (the contract in docs/web-page.md). Agent text is only ever set
 // as textContent; the server's Content-Security-Policy allows no script or style but these files.
 import { DialogModel, normalizeQuestions } from './model.js';
+import { answerField, dialogKey, el, showKept } from './dom.js';
 const app = document.getElementById('app');
 const connEl = document.getElementById('conn');
 const notifyButton = document.getElementById('notify');
@@ -325,19 +326,6 @@ function notifyNew(e) {
     }
 }
 // ------------------------------------------------------------------ drawing
-function el(tag, props = {}, ...children) {
-    const e = document.createElement(tag);
-    if (props.class)
-        e.className = props.class;
-    if (props.text !== undefined)
-        e.textContent = props.text;
-    for (const [k, v] of Object.entries(props.attrs ?? {}))
-        e.setAttribute(k, v);
-    for (const c of children)
-        if (c)
-            e.appendChild(c);
-    return e;
-}
 function button(text, cls, onTap, attrs = {}) {
     const b = el('button', { class: cls, text, attrs: { type: 'button', ...attrs } });
     b.addEventListener('click', () => {
@@ -442,31 +430,17 @@ function after(key, e, r) {
 const openPreviews = new Set();
 // The text fields outlive re-renders, so typing is never interrupted by a redraw.
 const fields = new Map();
-const MAX_FIELD_ROWS = 8;
-function fitRows(area) {
-    area.rows = Math.max(2, Math.min(MAX_FIELD_ROWS, area.value.split('\n').length));
-}
 function field(key, e, kind, q, value, placeholder) {
     const id = `${key}\u0000${q}\u0000${kind}`;
     let input = fields.get(id);
     if (!input) {
-        const area = document.createElement('textarea');
-        area.className = kind === 'text' ? 'answer-input' : 'notes-input';
-        area.placeholder = placeholder;
-        area.spellcheck = kind === 'notes';
-        area.setAttribute('aria-label', placeholder);
-        area.value = value;
-        area.dataset.q = String(q);
-        area.dataset.kind = kind;
-        fitRows(area);
-        area.addEventListener('input', () => {
-            fitRows(area);
-            const r = kind === 'text' ? e.model.setText(q, area.value) : e.model.setNotes(q, area.value);
+        // Two rows at least: a thumb finds a taller field.
+        input = answerField(kind, q, value, placeholder, 2, (typed) => {
+            const r = kind === 'text' ? e.model.setText(q, typed) : e.model.setNotes(q, typed);
             if (r !== 'ignored' && (kind === 'text' || e.model.notice()))
                 render();
         });
-        fields.set(id, area);
-        input = area;
+        fields.set(id, input);
     }
     return input;
 }
@@ -671,16 +645,8 @@ function renderDialog(key, e) {
             focused.setSelectionRange(caret.start, caret.end);
     }
     const text = v.q >= 0 ? fields.get(`${key}\u0000${v.q}\u0000text`) : undefined;
-    if (v.notice) {
-        // Past the limit the rest was not kept: the fields show what will be sent.
-        const notes = fields.get(`${key}\u0000${v.q}\u0000notes`);
-        for (const [f, value] of [[text, v.text], [notes, v.notes]]) {
-            if (f && f.value !== value) {
-                f.value = value;
-                fitRows(f);
-            }
-        }
-    }
+    if (v.notice)
+        showKept(text, fields.get(`${key}\u0000${v.q}\u0000notes`), v);
     const writingNote = focused instanceof HTMLTextAreaElement && focused.dataset.kind === 'notes' && focused.isConnected;
     if (v.editing && text && !v.confirm && !writingNote) {
         if (document.activeElement !== text) {
@@ -698,11 +664,6 @@ function renderDialog(key, e) {
         actions.scrollIntoView({ block: 'nearest' });
 }
 // ------------------------------------------------------------------ keys (a desktop keyboard)
-const LIST_KEYS = new Set([
-    'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown',
-    'Tab', 'BackTab', 'Enter', 'Escape', ' ', 'j', 'k', 'y', 'Y', 'n', 'N',
-]);
-const TEXT_KEYS = new Set(['Enter', 'Escape', 'Tab', 'BackTab', 'ArrowUp', 'PageUp']);
 document.addEventListener('keydown', (ev) => {
     if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.isComposing)
         return;
@@ -715,43 +676,26 @@ document.addEventListener('keydown', (ev) => {
         ev.preventDefault();
         return;
     }
-    const k = ev.key === 'Tab' && ev.shiftKey ? 'BackTab' : ev.key;
     pendingPick = undefined;
-    const target = ev.target;
     // A focused button (the back button, a tab) takes Enter and Space itself.
-    if (target instanceof HTMLButtonElement && (k === 'Enter' || k === ' '))
+    if (ev.target instanceof HTMLButtonElement && (ev.key === 'Enter' || ev.key === ' '))
         return;
-    if (target instanceof HTMLTextAreaElement && target.dataset.kind === 'notes') {
-        if (k === 'Enter' || k === 'Escape') {
-            ev.preventDefault();
-            app.focus();
-        }
-        else if (k === 'Tab' || k === 'BackTab') {
-            ev.preventDefault();
-            app.focus();
-            after(key, e, e.model.key(k));
-        }
-        return;
-    }
     const v = e.model.view({ askKey: key, agent: '' });
-    if (target instanceof HTMLTextAreaElement && target.dataset.kind === 'text' && !target.readOnly && !v.confirm) {
-        const empty = target.value === '';
-        if (TEXT_KEYS.has(k) || ((k === 'ArrowLeft' || k === 'ArrowRight') && empty)) {
-            ev.preventDefault();
-            syncText(key, e);
-            after(key, e, e.model.key(k));
-        }
+    const act = dialogKey(ev, v);
+    if (!act)
         return;
-    }
-    if (!v.confirm && k === 'n' && v.notesEnabled && v.q >= 0) {
-        ev.preventDefault();
+    ev.preventDefault();
+    if (act.do === 'notes') {
         fields.get(`${key}\u0000${v.q}\u0000notes`)?.focus();
         return;
     }
-    if (LIST_KEYS.has(k) || /^[0-9]$/.test(k)) {
-        ev.preventDefault();
-        after(key, e, e.model.key(k));
-    }
+    if (act.do === 'leave' || act.leave)
+        app.focus();
+    if (act.do !== 'key')
+        return;
+    if (act.text)
+        syncText(key, e);
+    after(key, e, e.model.key(act.key));
 });
 // ------------------------------------------------------------------ start
 // Set once: a finger has no keys to hint at and no cursor to follow (style.css).

@@ -6,6 +6,7 @@
 // as textContent; the server's Content-Security-Policy allows no script or style but these files.
 import { DialogModel, normalizeQuestions } from './model.js';
 import type { Outcome, Result, RowView, ViewState } from './model.js';
+import { answerField, dialogKey, el, showKept } from './dom.js';
 
 /** A waiting question as the server sends it. */
 interface WebAsk {
@@ -346,19 +347,6 @@ function notifyNew(e: Entry): void {
 
 // ------------------------------------------------------------------ drawing
 
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: { class?: string; text?: string; attrs?: Record<string, string> } = {},
-  ...children: (Node | undefined)[]
-): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (props.class) e.className = props.class;
-  if (props.text !== undefined) e.textContent = props.text;
-  for (const [k, v] of Object.entries(props.attrs ?? {})) e.setAttribute(k, v);
-  for (const c of children) if (c) e.appendChild(c);
-  return e;
-}
-
 function button(text: string, cls: string, onTap: () => void, attrs: Record<string, string> = {}): HTMLButtonElement {
   const b = el('button', { class: cls, text, attrs: { type: 'button', ...attrs } });
   b.addEventListener('click', () => {
@@ -471,32 +459,17 @@ const openPreviews = new Set<string>();
 
 // The text fields outlive re-renders, so typing is never interrupted by a redraw.
 const fields = new Map<string, HTMLTextAreaElement>();
-const MAX_FIELD_ROWS = 8;
-
-function fitRows(area: HTMLTextAreaElement): void {
-  area.rows = Math.max(2, Math.min(MAX_FIELD_ROWS, area.value.split('\n').length));
-}
 
 function field(key: string, e: Entry, kind: 'text' | 'notes', q: number, value: string, placeholder: string): HTMLTextAreaElement {
   const id = `${key}\u0000${q}\u0000${kind}`;
   let input = fields.get(id);
   if (!input) {
-    const area = document.createElement('textarea');
-    area.className = kind === 'text' ? 'answer-input' : 'notes-input';
-    area.placeholder = placeholder;
-    area.spellcheck = kind === 'notes';
-    area.setAttribute('aria-label', placeholder);
-    area.value = value;
-    area.dataset.q = String(q);
-    area.dataset.kind = kind;
-    fitRows(area);
-    area.addEventListener('input', () => {
-      fitRows(area);
-      const r = kind === 'text' ? e.model.setText(q, area.value) : e.model.setNotes(q, area.value);
+    // Two rows at least: a thumb finds a taller field.
+    input = answerField(kind, q, value, placeholder, 2, (typed) => {
+      const r = kind === 'text' ? e.model.setText(q, typed) : e.model.setNotes(q, typed);
       if (r !== 'ignored' && (kind === 'text' || e.model.notice())) render();
     });
-    fields.set(id, area);
-    input = area;
+    fields.set(id, input);
   }
   return input;
 }
@@ -702,16 +675,7 @@ function renderDialog(key: string, e: Entry): void {
     if (caret) focused.setSelectionRange(caret.start, caret.end);
   }
   const text = v.q >= 0 ? fields.get(`${key}\u0000${v.q}\u0000text`) : undefined;
-  if (v.notice) {
-    // Past the limit the rest was not kept: the fields show what will be sent.
-    const notes = fields.get(`${key}\u0000${v.q}\u0000notes`);
-    for (const [f, value] of [[text, v.text], [notes, v.notes]] as const) {
-      if (f && f.value !== value) {
-        f.value = value;
-        fitRows(f);
-      }
-    }
-  }
+  if (v.notice) showKept(text, fields.get(`${key}\u0000${v.q}\u0000notes`), v);
   const writingNote = focused instanceof HTMLTextAreaElement && focused.dataset.kind === 'notes' && focused.isConnected;
   if (v.editing && text && !v.confirm && !writingNote) {
     if (document.activeElement !== text) {
@@ -728,12 +692,6 @@ function renderDialog(key: string, e: Entry): void {
 
 // ------------------------------------------------------------------ keys (a desktop keyboard)
 
-const LIST_KEYS = new Set([
-  'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown',
-  'Tab', 'BackTab', 'Enter', 'Escape', ' ', 'j', 'k', 'y', 'Y', 'n', 'N',
-]);
-const TEXT_KEYS = new Set(['Enter', 'Escape', 'Tab', 'BackTab', 'ArrowUp', 'PageUp']);
-
 document.addEventListener('keydown', (ev) => {
   if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.isComposing) return;
   const e = current ? asks.get(current) : undefined;
@@ -744,41 +702,21 @@ document.addEventListener('keydown', (ev) => {
     ev.preventDefault();
     return;
   }
-  const k = ev.key === 'Tab' && ev.shiftKey ? 'BackTab' : ev.key;
   pendingPick = undefined;
-  const target = ev.target as HTMLElement;
   // A focused button (the back button, a tab) takes Enter and Space itself.
-  if (target instanceof HTMLButtonElement && (k === 'Enter' || k === ' ')) return;
-  if (target instanceof HTMLTextAreaElement && target.dataset.kind === 'notes') {
-    if (k === 'Enter' || k === 'Escape') {
-      ev.preventDefault();
-      app.focus();
-    } else if (k === 'Tab' || k === 'BackTab') {
-      ev.preventDefault();
-      app.focus();
-      after(key, e, e.model.key(k));
-    }
-    return;
-  }
+  if (ev.target instanceof HTMLButtonElement && (ev.key === 'Enter' || ev.key === ' ')) return;
   const v = e.model.view({ askKey: key, agent: '' });
-  if (target instanceof HTMLTextAreaElement && target.dataset.kind === 'text' && !target.readOnly && !v.confirm) {
-    const empty = target.value === '';
-    if (TEXT_KEYS.has(k) || ((k === 'ArrowLeft' || k === 'ArrowRight') && empty)) {
-      ev.preventDefault();
-      syncText(key, e);
-      after(key, e, e.model.key(k));
-    }
-    return;
-  }
-  if (!v.confirm && k === 'n' && v.notesEnabled && v.q >= 0) {
-    ev.preventDefault();
+  const act = dialogKey(ev, v);
+  if (!act) return;
+  ev.preventDefault();
+  if (act.do === 'notes') {
     fields.get(`${key}\u0000${v.q}\u0000notes`)?.focus();
     return;
   }
-  if (LIST_KEYS.has(k) || /^[0-9]$/.test(k)) {
-    ev.preventDefault();
-    after(key, e, e.model.key(k));
-  }
+  if (act.do === 'leave' || act.leave) app.focus();
+  if (act.do !== 'key') return;
+  if (act.text) syncText(key, e);
+  after(key, e, e.model.key(act.key));
 });
 
 // ------------------------------------------------------------------ start

@@ -1,0 +1,102 @@
+// What the VS Code panel (panel.ts) and the page of `askhost web` (host/web/page/src/app.ts) draw
+// and read alike: elements, the answer and notes fields, and which keys belong to the dialog. The
+// dialog's rules are not here (src/model.ts has them); each face builds this file beside itself
+// (out/web/webview/dom.js, the page's dist/dom.js).
+import type { ViewState } from '../src/model';
+
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: { class?: string; text?: string; attrs?: Record<string, string> } = {},
+  ...children: (Node | undefined)[]
+): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (props.class) e.className = props.class;
+  if (props.text !== undefined) e.textContent = props.text;
+  for (const [k, v] of Object.entries(props.attrs ?? {})) e.setAttribute(k, v);
+  for (const c of children) if (c) e.appendChild(c);
+  return e;
+}
+
+// A field grows with its lines (a paste keeps its line breaks), up to this many.
+const MAX_FIELD_ROWS = 8;
+
+function fitRows(area: HTMLTextAreaElement): void {
+  const least = Number(area.dataset.minRows ?? '1');
+  area.rows = Math.max(least, Math.min(MAX_FIELD_ROWS, area.value.split('\n').length));
+}
+
+/** The Other answer's field or the notes' field of question `q`: a textarea, not an input, so a
+ *  pasted line break stays a line break (Enter is still a key). `onInput` hears each change. */
+export function answerField(
+  kind: 'text' | 'notes',
+  q: number,
+  value: string,
+  placeholder: string,
+  minRows: number,
+  onInput: (value: string) => void,
+): HTMLTextAreaElement {
+  const area = document.createElement('textarea');
+  area.className = kind === 'text' ? 'answer-input' : 'notes-input';
+  area.placeholder = placeholder;
+  area.spellcheck = kind === 'notes';
+  area.setAttribute('aria-label', placeholder);
+  area.value = value;
+  area.dataset.q = String(q);
+  area.dataset.kind = kind;
+  area.dataset.minRows = String(minRows);
+  fitRows(area);
+  area.addEventListener('input', () => {
+    fitRows(area);
+    onInput(area.value);
+  });
+  return area;
+}
+
+/** Past the 100 000-byte limit the rest was not kept: the fields show what will be sent. */
+export function showKept(text: HTMLTextAreaElement | undefined, notes: HTMLTextAreaElement | undefined, v: ViewState): void {
+  for (const [f, value] of [[text, v.text], [notes, v.notes]] as const) {
+    if (f && f.value !== value) {
+      f.value = value;
+      fitRows(f);
+    }
+  }
+}
+
+// The keys of docs/dialog.md a list or a tab takes; digits pick by number too.
+const LIST_KEYS = new Set([
+  'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown',
+  'Tab', 'BackTab', 'Enter', 'Escape', ' ', 'j', 'k', 'y', 'Y', 'n', 'N',
+]);
+// In the Other field, the keys that leave it for the dialog; the rest are typing.
+const TEXT_KEYS = new Set(['Enter', 'Escape', 'Tab', 'BackTab', 'ArrowUp', 'PageUp']);
+
+/** What a key pressed in the dialog does:
+ *  - `leave`: out of the notes field, back to the list (Enter, Escape);
+ *  - `notes`: into the notes field (n);
+ *  - `key`: the dialog model's key, after leaving the notes field (`leave`) or after giving the
+ *    model the Other field's text as it stands (`text`: the last keystrokes go first). */
+export type DialogKey =
+  | { do: 'leave' }
+  | { do: 'notes' }
+  | { do: 'key'; key: string; leave?: boolean; text?: HTMLTextAreaElement };
+
+/** The dialog's reading of a keydown, or undefined for a key that is not the dialog's (typing,
+ *  a shortcut with Ctrl, Alt or Meta). The caller prevents the default of what it acts on. */
+export function dialogKey(ev: KeyboardEvent, v: Pick<ViewState, 'confirm' | 'notesEnabled' | 'q'>): DialogKey | undefined {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.isComposing) return undefined;
+  const key = ev.key === 'Tab' && ev.shiftKey ? 'BackTab' : ev.key;
+  const target = ev.target;
+  if (target instanceof HTMLTextAreaElement && target.dataset.kind === 'notes') {
+    if (key === 'Enter' || key === 'Escape') return { do: 'leave' };
+    if (key === 'Tab' || key === 'BackTab') return { do: 'key', key, leave: true };
+    return undefined;
+  }
+  if (target instanceof HTMLTextAreaElement && target.dataset.kind === 'text' && !target.readOnly && !v.confirm) {
+    const empty = target.value === '';
+    if (TEXT_KEYS.has(key) || ((key === 'ArrowLeft' || key === 'ArrowRight') && empty)) return { do: 'key', key, text: target };
+    return undefined;
+  }
+  if (!v.confirm && key === 'n' && v.notesEnabled && v.q >= 0) return { do: 'notes' };
+  if (LIST_KEYS.has(key) || /^[0-9]$/.test(key)) return { do: 'key', key };
+  return undefined;
+}
