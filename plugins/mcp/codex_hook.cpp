@@ -39,7 +39,8 @@ bool is_question_call(const rapidjson::Value& payload) {
            name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// The text the model read from a function_call_output: a string, or content items with text.
+// The text the model read from a function_call_output: a string, or content items with text, one
+// a line (Codex 0.169 writes an error result as [{"Wall time: N seconds\nOutput:"}, {the text}]).
 std::string output_text(const rapidjson::Value& output) {
     if (output.IsString()) return std::string(json::str(output));
     std::string out;
@@ -48,7 +49,10 @@ std::string output_text(const rapidjson::Value& output) {
         if (const auto* c = json::member(output, "content")) items = c;
     if (items->IsString()) return std::string(json::str(*items));
     if (items->IsArray())
-        for (const auto& c : items->GetArray()) out += json::string_of(c, "text");
+        for (const auto& c : items->GetArray()) {
+            if (!out.empty()) out += '\n';
+            out += json::string_of(c, "text");
+        }
     return out;
 }
 

@@ -38,6 +38,12 @@ def output(call_id, text, wall_time=True):
     return item({"type": "function_call_output", "id": "fco_" + call_id, "call_id": call_id, "output": body})
 
 
+def error_output(call_id, text):
+    """An error result as Codex 0.169.0 records it: content items, the Wall time lines in the first."""
+    return item({"type": "function_call_output", "id": "fco_" + call_id, "call_id": call_id, "output": [
+        {"type": "input_text", "text": "Wall time: 0.0022 seconds\nOutput:"}, {"type": "input_text", "text": text}]})
+
+
 def run_hook(wd, lines, source="compact", raw=None):
     path = wd.file("rollout.jsonl")
     with open(path, "w") as f:
@@ -76,13 +82,14 @@ def cancelled_and_pending_are_said_refused_left_out():
     wd = Workdir()
     pending = ("Questions pending. The user is not available to answer now.\n"
                "Questions saved to: /w/.askhost/pending-questions.json\n")
-    r = run_hook(wd, [call("call_1", [DB]), output("call_1", "User declined to answer questions (no terminal)"),
+    r = run_hook(wd, [call("call_1", [DB]), error_output("call_1", "User declined to answer questions (no terminal)"),
                       call("call_2", [NAME]), output("call_2", pending),
-                      call("call_3", [FEAT]), output("call_3", SUBAGENT_REFUSAL)])
+                      call("call_3", [FEAT]), error_output("call_3", SUBAGENT_REFUSAL),
+                      call("call_4", [FEAT]), error_output("call_4", "Invalid ask_user_question input: questions[0]")])
     text = context_of(r)
-    check(DB_Q in text and "declined" in text.lower(), "the cancel is said: " + text)
+    check(f'User was asked "{DB_Q}" and declined to answer.' in text, "the cancel is said: " + text)
     check(NAME_Q in text and "pending-questions.json" in text, "the pending question is said: " + text)
-    check(FEAT_Q not in text, "a sub-agent's refused question was never asked: " + text)
+    check(FEAT_Q not in text, "a sub-agent's refused question, an invalid one: never asked: " + text)
 
 
 @case
