@@ -3,7 +3,7 @@ _askhost() {
     local cur prev
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
-    local subcommands="mcp hook attach hosts status jump web answer questions history"
+    local subcommands="mcp codex-hook hook attach hosts status jump web answer questions history"
     local options="--stdio --tui --print --profile --answers --timeout --pending-file --session --journal-sync --adapter --allow-tools --prompt --on-question --help --version"
     # After --, the agent's own command line: complete commands and files.
     local i
@@ -17,7 +17,7 @@ _askhost() {
         --profile) mapfile -t COMPREPLY < <(compgen -W "strict lenient" -- "$cur"); return ;;
         --adapter) mapfile -t COMPREPLY < <(compgen -W "auto native mcp claude pi acp" -- "$cur"); return ;;
         --journal-sync) mapfile -t COMPREPLY < <(compgen -W "deferred always" -- "$cur"); return ;;
-        --pending-file | --file | --settings) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
+        --pending-file | --file | --settings | --hooks) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
     esac
     if ((COMP_CWORD == 1)); then
         mapfile -t COMPREPLY < <(compgen -W "$subcommands $options" -- "$cur")
@@ -25,6 +25,7 @@ _askhost() {
     fi
     case "${COMP_WORDS[1]}" in
         mcp) mapfile -t COMPREPLY < <(compgen -W "--print --pending-file --progress-interval --help" -- "$cur") ;;
+        codex-hook) mapfile -t COMPREPLY < <(compgen -W "install --project --hooks --help" -- "$cur") ;;
         hook) mapfile -t COMPREPLY < <(compgen -W "install --project --settings --help" -- "$cur") ;;
         attach) mapfile -t COMPREPLY < <(compgen -W "--next --popup --help" -- "$cur") ;;
         hosts) mapfile -t COMPREPLY < <(compgen -W "--json --help" -- "$cur") ;;

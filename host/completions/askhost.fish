@@ -1,6 +1,6 @@
 # fish completion for askhost (installed as share/fish/vendor_completions.d/askhost.fish).
 
-set -l subs mcp hook attach hosts status jump web answer questions history
+set -l subs mcp codex-hook hook attach hosts status jump web answer questions history
 
 function __askhost_no_sub
     set -l words (commandline -opc)
@@ -23,6 +23,7 @@ end
 
 complete -c askhost -f
 complete -c askhost -n __askhost_no_sub -a mcp -d 'MCP stdio server with the ask_user_question tool'
+complete -c askhost -n __askhost_no_sub -a codex-hook -d "Codex hook: the session's answers kept through compaction"
 complete -c askhost -n __askhost_no_sub -a hook -d 'Claude Code hook: its questions and permissions'
 complete -c askhost -n __askhost_no_sub -a attach -d "answer a running host's questions here"
 complete -c askhost -n __askhost_no_sub -a hosts -d 'the running askhost hosts'
@@ -55,6 +56,9 @@ complete -c askhost -n __askhost_after_dashdash -F -a '(__fish_complete_subcomma
 complete -c askhost -n '__fish_seen_subcommand_from mcp' -l print -d 'no waiting: the pending-questions file'
 complete -c askhost -n '__fish_seen_subcommand_from mcp' -l pending-file -r -F
 complete -c askhost -n '__fish_seen_subcommand_from mcp' -l progress-interval -x
+complete -c askhost -n '__fish_seen_subcommand_from codex-hook' -a install -d "add the hook to Codex's hooks.json"
+complete -c askhost -n '__fish_seen_subcommand_from codex-hook' -l project -d "the project's .codex/hooks.json"
+complete -c askhost -n '__fish_seen_subcommand_from codex-hook' -l hooks -r -F
 complete -c askhost -n '__fish_seen_subcommand_from hook' -a install -d "add the hook to Claude Code's settings"
 complete -c askhost -n '__fish_seen_subcommand_from hook' -l project -d "the project's .claude/settings.json"
 complete -c askhost -n '__fish_seen_subcommand_from hook' -l settings -r -F

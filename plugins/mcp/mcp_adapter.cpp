@@ -28,12 +28,15 @@ namespace mcp {
 // `askhost mcp` (mcp_command.cpp): its declaration and what runs it.
 extern const cli::Command kMcpCommand;
 int run_mcp(const std::vector<std::string>& args);
+// `askhost codex-hook` (codex_hook.cpp): Codex's SessionStart hook after a compaction.
+extern const cli::Command kCodexHookCommand;
+int run_codex_hook(const std::vector<std::string>& args);
 }  // namespace mcp
 
 void register_mcp_adapter(AdapterRegistry& registry) {
     registry.add(adapter_info<McpAdapter>(
         "mcp", "agents that ask through `askhost mcp` (Codex, any MCP client): output passed on", Profile::Strict,
-        detects_program("codex"), {{&mcp::kMcpCommand, mcp::run_mcp}}));
+        detects_program("codex"), {{&mcp::kMcpCommand, mcp::run_mcp}, {&mcp::kCodexHookCommand, mcp::run_codex_hook}}));
 }
 
 }  // namespace askhost

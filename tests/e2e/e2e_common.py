@@ -30,15 +30,16 @@ def agent_bin(package_dir_prefix, name):
 
 
 class Mock:
-    def __init__(self, wd, tools, input, final="All set.", subagent=None, wait_for_subagent=False):
+    def __init__(self, wd, tools, input, final="All set.", subagent=None, wait_for_subagent=False, ask_once=False):
         """subagent: {"prompt", "tools", "input"}, what a sub-agent started with that prompt does;
-        wait_for_subagent: the main turn ends only after the sub-agent's tool result (mock_llm.py)."""
+        wait_for_subagent: the main turn ends only after the sub-agent's tool result; ask_once: the
+        tool is called once in the mock's life, never again after a compaction (mock_llm.py)."""
         self.wd = wd
         self.record = wd.file("model-api.jsonl")
         script = wd.file("model-script.json")
         with open(script, "w") as f:
             json.dump({"tools": tools, "input": {"questions": input} if isinstance(input, list) else input,
-                       "final": final, "wait_for_subagent": wait_for_subagent,
+                       "final": final, "wait_for_subagent": wait_for_subagent, "ask_once": ask_once,
                        **({"subagent": subagent} if subagent else {})}, f)
         portfile = wd.file("model-port")
         self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "mock_llm.py"), script, self.record,

@@ -17,7 +17,9 @@ With "subagent": {"prompt": P, "tools": [...], "input": {...}}, a request whose 
 P, a sub-agent the agent started with prompt P, follows that script instead, and its entry in
 RECORD says "subagent": true (Anthropic, Responses, Chat Completions). With "wait_for_subagent":
 true the main conversation's final reply waits (60 s at most) until the sub-agent's tool result
-has come, so an agent that ends with its main turn does not cut the sub-agent short.
+has come, so an agent that ends with its main turn does not cut the sub-agent short. With
+"ask_once": true (Responses) the tool is called once: a later main request without its result (the
+history was compacted, the result is gone from it) gets `final`, as a model that was told.
 RECORD: one JSON line per request: {"api", "path", "main", "tool", "tool_result"?, "body"}, where
 tool_result is {"text": all text of the result, "is_error": bool, "raw": as received}.
 PORTFILE: the port, written (atomically) once the server listens.
@@ -34,6 +36,7 @@ RECORD = sys.argv[2]
 PORTFILE = sys.argv[3]
 LOCK = threading.Lock()
 CALLS = {"n": 0}
+ASKED = threading.Event()  # the scripted tool was called (ask_once)
 SUBAGENT_RESULT = threading.Event()
 
 
@@ -219,8 +222,12 @@ def serve_responses(body, entry):
     if result is not None:
         entry["tool_result"] = result
         return responses_reply([responses_text(final_text(script, entry))])
+    if offered and script is SCRIPT and SCRIPT.get("ask_once") and ASKED.is_set():
+        return responses_reply([responses_text(final_text(script, entry))])
     if offered:
         ns, name = offered
+        if script is SCRIPT:
+            ASKED.set()
         call = {"type": "function_call", "id": next_call_id("fc"), "call_id": next_call_id("call"), "name": name,
                 "arguments": json.dumps(script["input"]), "status": "completed"}
         if ns:

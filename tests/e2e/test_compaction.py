@@ -1,7 +1,9 @@
 """The session's questions and answers reach the agent's compaction (the ask_user spec's
 "Compaction Behavior"), with the real agents offline against the mock model API: pi's compaction
 through the ask_user extension (session_before_compact), Claude Code's through askhost hook
-(PreCompact). The summarisation request the mock receives must carry the answers."""
+(PreCompact): the summarisation request the mock receives must carry the answers. Codex discards
+what a PreCompact hook prints, so askhost codex-hook (SessionStart after a compaction) gives them
+to the first request after the compaction, whose history no longer holds the tool's result."""
 import json
 import os
 import queue
@@ -13,7 +15,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
 from harness import ASKHOST, ROOT, Workdir, at_end, case, check, equal  # noqa: E402
-from e2e_common import PI_FLAGS, pi_setup, TIMEOUT, Mock, agent_bin, agent_env, run_cases  # noqa: E402
+from e2e_common import (PI_FLAGS, pi_setup, TIMEOUT, Mock, agent_bin, agent_env, run_cases,  # noqa: E402
+                        write_codex_config)
 
 DB_Q = "Which database should we use?"
 QUESTIONS = [{"question": DB_Q, "header": "Database", "options": [
@@ -116,6 +119,63 @@ def claude_compaction_keeps_the_answers():
     found = summarisation_requests(mock)
     check(found, "the compaction request carries the answers (claude: %r %r)" % (
         r.stdout.decode()[-300:], r.stderr.decode()[-300:]))
+    mock.check_offline()
+
+
+def codex_input_kinds(request):
+    """What a Responses request's input holds, item by item: the type, or role:text for a message."""
+    out = []
+    for item in request["body"].get("input") or []:
+        if item.get("type") == "message":
+            out.append("%s:%s" % (item.get("role"), json.dumps(item.get("content"))))
+        else:
+            out.append(item.get("type"))
+    return out
+
+
+@case
+def codex_compaction_keeps_the_answers():
+    """codex exec with `askhost codex-hook install`ed and askhost mcp: the question is answered (the
+    model pre-supplied the answer); then `codex exec resume` with a token limit the session is
+    over, so Codex compacts it before the turn. The compaction replaces the history (the tool's
+    result is gone from it) and the request after it carries the answer as askhost says it."""
+    wd = Workdir()
+    mock = Mock(wd, ["mcp__ask__ask_user_question"], {"questions": QUESTIONS, "answers": {DB_Q: "SQLite"}},
+                ask_once=True)
+    codex = agent_bin("openai-codex", "codex")
+    project = wd.file("project")
+    os.makedirs(project, exist_ok=True)
+    write_codex_config(wd, mock, ask_server='[mcp_servers.ask]\ncommand = "%s"\nargs = ["mcp", "--print"]\n'
+                       'default_tools_approval_mode = "approve"\n' % ASKHOST)
+    env = agent_env(wd, mock)
+    r = subprocess.run([ASKHOST, "codex-hook", "install"], env=env, capture_output=True)
+    equal(r.returncode, 0, r.stderr.decode())
+    with open(wd.file("codex_home/hooks.json")) as f:
+        entry = json.load(f)["hooks"]["SessionStart"][0]
+    equal(entry["matcher"], "compact", "install adds a SessionStart hook for compactions")
+    # Codex runs a hook once it is trusted (/hooks in its TUI); a test vouches for it by the flag.
+    exec_ = [codex, "exec", "--skip-git-repo-check", "--json", "--dangerously-bypass-hook-trust"]
+    r = subprocess.run(exec_ + ["Set up the project."], cwd=project, env=env, capture_output=True,
+                       timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    equal(r.returncode, 0, "first turn (stderr: %r)" % r.stderr.decode()[-500:])
+    check('"SQLite"' in mock.tool_result()["text"], "answered")
+    check(not summarisation_requests(mock), "not yet")
+    before = len(mock.requests())
+    r = subprocess.run(exec_ + ["-c", "model_auto_compact_token_limit=12", "resume", "--last", "Go on."], cwd=project,
+                       env=env, capture_output=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    mock.stop()
+    equal(r.returncode, 0, "second turn (stderr: %r)" % r.stderr.decode()[-500:])
+    later = mock.requests()[before:]
+    # The compaction's own request: no tools, the history with the tool's result, Codex's prompt last.
+    compacting = [i for i, q in enumerate(later) if not q["body"].get("tools")]
+    check(compacting, "Codex compacted the session: %r" % [codex_input_kinds(q)[-1:] for q in later])
+    at = compacting[0]
+    check("function_call_output" in codex_input_kinds(later[at]), "the compaction request holds the tool's result")
+    check(at + 1 < len(later), "a request followed the compaction")
+    after = codex_input_kinds(later[at + 1])
+    check("function_call_output" not in after, "the compacted history no longer holds the result: %r" % after)
+    said = json.dumps(DECIDED)[1:-1]
+    check(any(said in k for k in after), "the request after the compaction carries the answer: %r" % after)
     mock.check_offline()
 
 

@@ -70,7 +70,7 @@ def check_zsh(d, text, run, subs):
     got = option_words(m.group(1)) if m else set()
     d.same(where + " (run_opts)", longs(run) | shorts(run) | {"-h"}, got)
     m = re.search(r"subs=\((.*?)\n\s*\)", text, re.S)
-    d.same(where + " (subs)", set(subs), set(re.findall(r"'([a-z]+):", m.group(1))) if m else set())
+    d.same(where + " (subs)", set(subs), set(re.findall(r"'([a-z][a-z-]*):", m.group(1))) if m else set())
     for name, c in subs.items():
         # The case arm, with its continuation lines.
         m = re.search(r"^\s*" + re.escape(name) + r"\) (_arguments(?:[^\n]*\\\n)*[^\n]*)", text, re.M)
@@ -130,13 +130,15 @@ def check_man(d, text, run, subs):
 
     d.same(where + " (MODES and OPTIONS)", longs(run), names(section("MODES") + section("OPTIONS")))
     commands = section("COMMANDS")
-    blocks = dict(re.findall(r'^\.SS "?askhost ([a-z]+)"?\n(.*?)(?=^\.SS |\Z)', commands, re.S | re.M))
+    # A name with a hyphen (codex-hook) is written with groff's \- in the page.
+    blocks = {k.replace("\\-", "-"): v for k, v in re.findall(
+        r'^\.SS "?askhost ([a-z](?:[a-z]|\\-)*)"?\n(.*?)(?=^\.SS |\Z)', commands, re.S | re.M)}
     d.same(where + " (COMMANDS)", set(subs), set(blocks))
     synopsis = section("SYNOPSIS")
     for name, c in subs.items():
         if name in blocks:
             d.same(f"{where} (askhost {name})", longs(c) - {"--help"}, names(blocks[name]) - {"--help"})
-        if not re.search(r"^\.B askhost " + name + r"$", synopsis, re.M):
+        if not re.search(r"^\.B askhost " + re.escape(name.replace("-", "\\-")) + r"$", synopsis, re.M):
             d.problems.append(f"{where} (SYNOPSIS): misses askhost {name}")
 
 

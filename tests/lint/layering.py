@@ -30,7 +30,9 @@ ALLOWED = {
     'plugins/pi': ADAPTER,
     'plugins/acp': ADAPTER,
     # askhost mcp and askhost hook ask through the workspace's host, or as one: the ask service.
-    'plugins/mcp': ADAPTER | {'service'},
+    # store: askhost codex-hook reads the session's answers as askhost history says them and
+    # `askhost codex-hook install` rewrites Codex's hooks.json in place (atomic_write).
+    'plugins/mcp': ADAPTER | {'service', 'store'},
     # store: `askhost hook install` rewrites Claude Code's settings file in place (atomic_write).
     'plugins/claude': ADAPTER | {'service', 'store'},
     # askhost web: a client of the hosts (frontends/editor), and its own server.

@@ -1,0 +1,311 @@
+#include "codex_hook.hpp"
+
+#include <map>
+#include <set>
+#include <variant>
+
+#include <sys/stat.h>
+
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include "common/question_record.hpp"
+#include "core/command_line.hpp"
+#include "core/fd_io.hpp"
+#include "core/model/outcome.hpp"
+#include "core/self_path.hpp"
+#include "json/json_access.hpp"
+#include "store/fs_util.hpp"
+#include "store/session_summary.hpp"
+
+namespace askhost::mcp {
+
+namespace {
+
+constexpr std::size_t kMaxRollout = 256u << 20;  // read at most the last 256 MiB
+constexpr std::size_t kMaxInput = 8u << 20;
+
+void note(const std::string& m) { write_all(2, "askhost codex-hook: " + m + "\n"); }
+
+// askhost's tool as Codex names it: `ask_user_question` in the namespace `mcp__SERVER`, or (older
+// rollouts) the whole `mcp__SERVER__ask_user_question`.
+bool is_question_call(const rapidjson::Value& payload) {
+    constexpr std::string_view tool = "ask_user_question";
+    const std::string name = json::string_of(payload, "name");
+    const std::string ns = json::string_of(payload, "namespace");
+    if (name == tool) return ns.rfind("mcp__", 0) == 0;
+    const std::string suffix = "__" + std::string(tool);
+    return name.rfind("mcp__", 0) == 0 && name.size() > suffix.size() &&
+           name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The text the model read from a function_call_output: a string, or content items with text, one
+// a line (Codex 0.169 writes an error result as [{"Wall time: N seconds\nOutput:"}, {the text}]).
+std::string output_text(const rapidjson::Value& output) {
+    if (output.IsString()) return std::string(json::str(output));
+    std::string out;
+    const rapidjson::Value* items = &output;
+    if (output.IsObject())
+        if (const auto* c = json::member(output, "content")) items = c;
+    if (items->IsString()) return std::string(json::str(*items));
+    if (items->IsArray())
+        for (const auto& c : items->GetArray()) {
+            if (!out.empty()) out += '\n';
+            out += json::string_of(c, "text");
+        }
+    return out;
+}
+
+// Codex puts `Wall time: N seconds` and `Output:` lines before an MCP tool's result.
+std::string_view without_wall_time(std::string_view text) {
+    constexpr std::string_view marker = "\nOutput:\n";
+    if (text.rfind("Wall time:", 0) != 0) return text;
+    const auto at = text.find(marker);
+    return at == std::string_view::npos ? text : text.substr(at + marker.size());
+}
+
+// A result the model read as an error: askhost's decline, or Codex's own (a timeout, a failed call).
+bool is_error_result(const rapidjson::Value& output, std::string_view text) {
+    if (output.IsObject())
+        if (const auto* ok = json::member(output, "success"); ok && ok->IsBool() && !ok->GetBool()) return true;
+    const std::string declined = declined_text();
+    return text.rfind(declined, 0) == 0 || text.rfind("tool call error:", 0) == 0;
+}
+
+}  // namespace
+
+std::vector<store::Exchange> exchanges_in_rollout(std::string_view jsonl) {
+    std::vector<store::Exchange> out;
+    std::map<std::string, std::vector<Question>> asked;  // call_id -> its questions
+    std::set<std::string> done;                          // call_ids with a result already counted
+    std::size_t pos = 0;
+    while (pos < jsonl.size()) {
+        auto nl = jsonl.find('\n', pos);
+        if (nl == std::string_view::npos) nl = jsonl.size();
+        const std::string_view line = jsonl.substr(pos, nl - pos);
+        pos = nl + 1;
+        // Cheap first: only the history's function calls and their outputs are parsed.
+        if (line.find("\"response_item\"") == std::string_view::npos ||
+            (line.find("ask_user_question") == std::string_view::npos &&
+             line.find("function_call_output") == std::string_view::npos))
+            continue;
+        rapidjson::Document entry;
+        if (json::parse(entry, line) || !entry.IsObject() || json::string_of(entry, "type") != "response_item")
+            continue;
+        const auto* payload = json::member(entry, "payload");
+        if (!payload || !payload->IsObject()) continue;
+        const std::string type = json::string_of(*payload, "type");
+        const std::string call_id = json::string_of(*payload, "call_id");
+        if (call_id.empty() || done.count(call_id)) continue;
+        if (type == "function_call" && is_question_call(*payload)) {
+            rapidjson::Document args;
+            const std::string arguments = json::string_of(*payload, "arguments");
+            if (!json::parse(args, arguments) && args.IsObject()) asked[call_id] = questions_of_call(args);
+            continue;
+        }
+        if (type != "function_call_output") continue;
+        auto it = asked.find(call_id);
+        if (it == asked.end() || it->second.empty()) continue;
+        const auto* output = json::member(*payload, "output");
+        const std::string whole = output ? output_text(*output) : std::string();
+        const std::string_view text = without_wall_time(whole);
+        store::Exchange e;
+        e.agent = "codex";
+        e.questions = std::move(it->second);
+        asked.erase(it);
+        done.insert(call_id);
+        auto r = read_result(e.questions, nullptr, text, output && is_error_result(*output, text));
+        using Kind = RecordedResult::Kind;
+        if (r.kind == Kind::Refused || r.kind == Kind::Unreadable) continue;  // not asked, or nothing to tell
+        e.outcome = r.kind == Kind::Answered ? "answered" : r.kind == Kind::Pending ? "pending" : "cancelled";
+        e.answers = std::move(r.answers);
+        e.pending_file = std::move(r.pending_file);
+        out.push_back(std::move(e));
+    }
+    return out;
+}
+
+std::string compaction_context(const std::vector<store::Exchange>& exchanges) {
+    const std::string prose = store::summary_text(exchanges);
+    if (prose.empty()) return {};
+    return "What the user decided when asked earlier in this session, before the conversation was compacted "
+           "(the user's own answers; later work should follow them): " +
+           prose;
+}
+
+int run_session_start(const rapidjson::Value& input) {
+    const std::string source = json::string_of(input, "source");
+    if (!source.empty() && source != "compact") return 0;  // the history still holds the answers
+    const std::string path = json::string_of(input, "transcript_path");
+    if (path.empty()) return 0;
+    auto text = store::read_whole(path);
+    if (text.status != store::FileText::Status::Ok) return 0;
+    std::string_view jsonl = text.data;
+    if (jsonl.size() > kMaxRollout) {
+        jsonl.remove_prefix(jsonl.size() - kMaxRollout);
+        jsonl.remove_prefix(std::min(jsonl.size(), jsonl.find('\n') + 1));
+    }
+    const std::string context = compaction_context(exchanges_in_rollout(jsonl));
+    if (context.empty()) return 0;
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    w.StartObject();
+    w.Key("hookSpecificOutput");
+    w.StartObject();
+    w.Key("hookEventName");
+    w.String("SessionStart");
+    w.Key("additionalContext");
+    w.String(context.data(), static_cast<rapidjson::SizeType>(context.size()));
+    w.EndObject();
+    w.EndObject();
+    write_all(1, std::string(buf.GetString(), buf.GetSize()) + "\n");
+    return 0;
+}
+
+namespace {
+
+constexpr cli::Option kOptions[] = {
+    {.name = "project", .help = "install into ./.codex/hooks.json"},
+    {.name = "hooks", .value = "PATH", .help = "install into that hooks file"},
+};
+constexpr std::string_view kWords[] = {"install"};
+
+// Adds {matcher: compact, hooks: [{type: command, command, timeout}]} under hooks.SessionStart
+// unless a hook of askhost codex-hook is there already. Returns whether it changed anything.
+bool merge_hook(rapidjson::Document& doc, const std::string& command) {
+    auto& alloc = doc.GetAllocator();
+    if (!doc.HasMember("hooks") || !doc["hooks"].IsObject()) {
+        doc.RemoveMember("hooks");
+        doc.AddMember("hooks", rapidjson::Value(rapidjson::kObjectType), alloc);
+    }
+    auto& hooks = doc["hooks"];
+    if (!hooks.HasMember("SessionStart") || !hooks["SessionStart"].IsArray()) {
+        hooks.RemoveMember("SessionStart");
+        hooks.AddMember("SessionStart", rapidjson::Value(rapidjson::kArrayType), alloc);
+    }
+    auto& list = hooks["SessionStart"];
+    for (const auto& entry : list.GetArray()) {
+        const auto* inner = json::member(entry, "hooks");
+        if (!inner || !inner->IsArray()) continue;
+        for (const auto& h : inner->GetArray()) {
+            const std::string c = json::string_of(h, "command");
+            constexpr std::string_view tail = " codex-hook";
+            if (c.find("askhost") != std::string::npos && c.size() >= tail.size() &&
+                c.compare(c.size() - tail.size(), tail.size(), tail) == 0)
+                return false;
+        }
+    }
+    rapidjson::Value hook(rapidjson::kObjectType);
+    hook.AddMember("type", "command", alloc);
+    hook.AddMember("command", rapidjson::Value(command.c_str(), alloc), alloc);
+    hook.AddMember("timeout", 30, alloc);
+    hook.AddMember("statusMessage", "askhost: the answers you gave", alloc);
+    rapidjson::Value inner(rapidjson::kArrayType);
+    inner.PushBack(hook, alloc);
+    rapidjson::Value entry(rapidjson::kObjectType);
+    entry.AddMember("matcher", "compact", alloc);
+    entry.AddMember("hooks", inner, alloc);
+    list.PushBack(entry, alloc);
+    return true;
+}
+
+int install(const cli::Args& args) {
+    std::string path = args.value("hooks").value_or("");
+    if (path.empty()) {
+        if (args.has("project")) {
+            path = ".codex/hooks.json";
+        } else {
+            const char* codex_home = std::getenv("CODEX_HOME");
+            const char* home = std::getenv("HOME");
+            if (codex_home && *codex_home) path = std::string(codex_home) + "/hooks.json";
+            else if (home && *home) path = std::string(home) + "/.codex/hooks.json";
+            else {
+                write_all(2, "askhost codex-hook install: no HOME: name the file with --hooks PATH\n");
+                return 2;
+            }
+        }
+    }
+    rapidjson::Document doc;
+    auto text = store::read_whole(path);
+    if (text.status == store::FileText::Status::Error) {
+        write_all(2, "askhost codex-hook install: " + text.error + "\n");
+        return 1;
+    }
+    if (text.status == store::FileText::Status::Missing ||
+        text.data.find_first_not_of(" \t\r\n") == std::string::npos) {
+        doc.SetObject();
+    } else if (auto err = json::parse(doc, text.data); err || !doc.IsObject()) {
+        write_all(2, "askhost codex-hook install: " + path + " is not a JSON object" +
+                         (err ? " (" + store::line_column(text.data, err->offset) + ": " + err->message + ")"
+                              : std::string()) +
+                         "; left as it is\n");
+        return 1;
+    }
+    // This binary by its full path: Codex runs hooks without askhost's PATH in mind, and trusts
+    // a hook by its command, so the command stays the same until askhost moves.
+    const std::string self = self_path();
+    const std::string command = (self.empty() ? std::string("askhost") : self) + " codex-hook";
+    if (!merge_hook(doc, command)) {
+        write_all(1, "askhost codex-hook is already in " + path + "\n");
+        return 0;
+    }
+    rapidjson::StringBuffer buf;
+    rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
+    w.SetIndent(' ', 2);
+    json::write(doc, w);
+    struct stat st {};
+    const unsigned mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 0777) : 0644;
+    if (auto err = store::atomic_write(path, std::string(buf.GetString(), buf.GetSize()) + "\n", mode)) {
+        write_all(2, "askhost codex-hook install: " + err->message + "\n");
+        return 1;
+    }
+    write_all(1, "askhost codex-hook added to " + path +
+                     "\n(SessionStart after a compaction: the model reads the answers given earlier in the session).\n"
+                     "Codex runs a new hook only once you trust it: open codex, type /hooks and trust askhost's.\n");
+    return 0;
+}
+
+}  // namespace
+
+extern const cli::Command kCodexHookCommand;
+const cli::Command kCodexHookCommand{
+    .name = "codex-hook",
+    .synopsis = "[install [--project] [--hooks PATH]]",
+    .summary = "Codex hook: the session's answers kept\nthrough Codex's compaction",
+    .about =
+        "Run by Codex as a SessionStart hook (matcher compact) with the hook's JSON on stdin: after\n"
+        "Codex compacts a session, the questions askhost mcp asked in it and the answers given are\n"
+        "added to what the model reads next. Prints nothing when nothing was asked.",
+    .options = kOptions,
+    .operand = "install",
+    .operand_help =
+        "merge the hook into ~/.codex/hooks.json (--project: ./.codex/hooks.json),\nkeeping everything else in it",
+    .max_operands = 1,
+    .words = kWords,
+};
+
+int run_codex_hook(const std::vector<std::string>& args) {
+    auto read = cli::read(args, kCodexHookCommand);
+    if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
+    const cli::Args& a = std::get<cli::Args>(read);
+    if (!a.operands.empty()) return install(a);  // the one word it takes
+    if (!a.given.empty())
+        return cli::usage_error(kCodexHookCommand, "--" + std::string(a.given[0].first) + " goes with install").print();
+    bool too_big = false;
+    const std::string in = read_all(0, kMaxInput, &too_big);
+    if (too_big) {
+        note("the hook's input is over " + std::to_string(kMaxInput) + " bytes; nothing added");
+        return 0;
+    }
+    rapidjson::Document doc;
+    if (auto err = json::parse(doc, in); err || !doc.IsObject()) {
+        note("the hook's input is not a JSON object" + (err ? ": " + err->message : std::string()) + "; nothing added");
+        return 0;
+    }
+    const std::string event = json::string_of(doc, "hook_event_name");
+    if (event == "SessionStart") return run_session_start(doc);
+    note("the hook event '" + event + "' is not one askhost codex-hook handles; nothing added");
+    return 0;
+}
+
+}  // namespace askhost::mcp

@@ -1,0 +1,31 @@
+// `askhost codex-hook`: what the person decided when asked survives Codex's compaction. Codex
+// (0.169) discards what a PreCompact hook prints (plain stdout is debug output; its JSON output has
+// no field for the summariser), but a SessionStart hook whose matcher is `compact` runs right after
+// a compaction, and its `additionalContext` is added to the history the model reads next. The
+// questions and answers are read from the session's rollout (the hook input's transcript_path),
+// the main conversation's own file: askhost mcp's ask_user_question calls and their results. The
+// prose is askhost history --summary's. docs/codex.md.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <rapidjson/document.h>
+
+#include "store/journal.hpp"
+
+namespace askhost::mcp {
+
+// Every MCP ask_user_question call in a Codex rollout (JSON lines), with its outcome: answered,
+// cancelled, pending. A refused call (a sub-agent's) and a call without a result are left out.
+std::vector<store::Exchange> exchanges_in_rollout(std::string_view jsonl);
+
+// The context the hook adds for these exchanges: "" when there are none.
+std::string compaction_context(const std::vector<store::Exchange>& exchanges);
+
+// The SessionStart hook (source `compact`): reads the rollout the input names, prints Codex's
+// hook output with the context. Always 0: a failing hook must not trouble Codex's session.
+int run_session_start(const rapidjson::Value& input);
+
+}  // namespace askhost::mcp
