@@ -1,9 +1,9 @@
 """What the end-to-end tests with real agent CLIs share: where `./dev agents` put the CLIs, the
 mock model API (mock_llm.py) on 127.0.0.1, the agents' offline environment, and the loopback-only
 network namespace each case runs in when the machine allows it."""
-import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -18,12 +18,45 @@ AGENTS_DIR = os.environ.get("ASKHOST_AGENTS_DIR") or os.path.join(
 TIMEOUT = 90
 
 
-def agent_bin(package_dir_prefix, name):
-    dirs = sorted(d for d in glob.glob(os.path.join(AGENTS_DIR, package_dir_prefix + "-*"))
-                  if os.path.exists(os.path.join(d, ".installed")))
-    if not dirs:
-        raise Skip(f"{name} is not installed in {AGENTS_DIR} (./dev agents installs it)")
-    path = os.path.join(dirs[-1], "node_modules", ".bin", name)
+def _dev_agents():
+    """({package folder prefix: pinned version}, {prefix: [newer versions]}) from ./dev's AGENTS and
+    AGENTS_NEWER: what `./dev agents` installs, one folder per version (@scope/name@1.2 in
+    scope-name-1.2; the newer ones under newer/)."""
+    pins, newer = {}, {}
+    with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "dev")) as f:
+        for line in f:
+            m = re.match(r"AGENTS(_NEWER)?\+?=\(", line)
+            for package, version in re.findall(r'"@?([^"@]+)@([^"@]+)"', line.split("#")[0]) if m else ():
+                prefix = package.replace("/", "-")
+                if m.group(1):
+                    newer.setdefault(prefix, []).append(version)
+                else:
+                    pins[prefix] = version
+    return pins, newer
+
+
+AGENT_PINS, AGENT_NEWER = _dev_agents()
+
+
+def pinned(package_dir_prefix):
+    """The version ./dev pins for a package: the one every case runs unless it names another."""
+    return AGENT_PINS[package_dir_prefix]
+
+
+def newer_versions(package_dir_prefix):
+    """The versions ./dev installs beside the pin (AGENTS_NEWER), for the cases that name them."""
+    return AGENT_NEWER.get(package_dir_prefix, [])
+
+
+def agent_bin(package_dir_prefix, name, version=None):
+    """The program `name` of the package's pinned version, or of `version` when a case names one;
+    a version that is not installed skips the case, saying so."""
+    version = version or pinned(package_dir_prefix)
+    parent = AGENTS_DIR if version == pinned(package_dir_prefix) else os.path.join(AGENTS_DIR, "newer")
+    d = os.path.join(parent, f"{package_dir_prefix}-{version}")
+    if not os.path.exists(os.path.join(d, ".installed")):
+        raise Skip(f"{name} {version} is not installed in {AGENTS_DIR} (./dev agents installs it)")
+    path = os.path.join(d, "node_modules", ".bin", name)
     if not os.path.exists(path):
         raise Skip(f"{path} is missing")
     return path

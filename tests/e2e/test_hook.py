@@ -11,10 +11,11 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import ASKHOST, Editor, Tmux, Workdir, case, check, equal, wait_for  # noqa: E402
-from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, run_cases  # noqa: E402
+from harness import ASKHOST, Editor, Failure, Tmux, Workdir, case, check, equal, wait_for  # noqa: E402
+from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, newer_versions, pinned, run_cases  # noqa: E402
 
-CLAUDE_VERSION = "2.1.197"
+CLAUDE = "anthropic-ai-claude-code"
+
 DB_Q = "Which database should we use?"
 FEAT_Q = "Which features should we include?"
 DATABASE = {"question": DB_Q, "header": "Database", "multiSelect": False, "options": [
@@ -28,34 +29,94 @@ FEATURES = {"question": FEAT_Q, "header": "Features", "multiSelect": True, "opti
 TAIL = " You can now continue with these answers in mind."
 
 
+def version_key(version):
+    return tuple(int(p) for p in version.split(".") if p.isdigit())
+
+
+# What changed after 2.1.197 (the versions between it and 2.1.330 were not checked): Claude Code
+# starts in "auto mode" (a command it judges low-risk runs with no permission prompt, and its first
+# start offers to keep auto mode), and an answer that is no option's label (typed, or with notes)
+# reaches the model in a warier sentence than "Your questions have been answered".
+CHANGED_AFTER = "2.1.197"
+
+
+def model_reads(version, answers, labels_only=True):
+    """The tool result Claude's model reads for these answers (`"q"="a", ...`)."""
+    if labels_only or version_key(version) <= version_key(CHANGED_AFTER):
+        return f"Your questions have been answered: {answers}." + TAIL
+    return (f"The user answered: {answers}. Read the answers carefully \u2014 they may request clarification, "
+            "changes, or that you not proceed \u2014 and follow what they actually say.")
+
+
 class ClaudeTui:
     """Claude Code's interactive terminal UI in a tmux pane, in the project folder, opening straight
-    to its prompt (onboarding done, the key approved, the folder trusted), with askhost hook."""
+    to its prompt (onboarding done, the key approved, the folder trusted), with askhost hook.
+    version: the pinned Claude Code unless a case names another (./dev's AGENTS_NEWER); one that
+    starts in auto mode is set to ask as the pin does (manual mode, its nudge seen)."""
 
-    def __init__(self, wd, mock, hooks=True):
-        claude = agent_bin("anthropic-ai-claude-code", "claude")
+    def __init__(self, wd, mock, hooks=True, version=None):
+        self.version = version or pinned(CLAUDE)
+        claude = agent_bin(CLAUDE, "claude", self.version)
         self.project = os.path.realpath(wd.file("project"))
         os.makedirs(self.project, exist_ok=True)
         env = agent_env(wd, mock, IS_SANDBOX="1")
         home = env["HOME"]
+        auto_mode = version_key(self.version) > version_key(CHANGED_AFTER)
         with open(os.path.join(home, ".claude.json"), "w") as f:
             json.dump({"hasCompletedOnboarding": True, "theme": "dark", "numStartups": 1,
-                       "lastReleaseNotesSeen": CLAUDE_VERSION, "customApiKeyResponses": {"approved": ["dummy"]},
+                       "lastReleaseNotesSeen": self.version, "customApiKeyResponses": {"approved": ["dummy"]},
+                       **({"hasSeenAutoDefaultNudge": True} if auto_mode else {}),
                        "projects": {self.project: {"hasTrustDialogAccepted": True,
                                                    "hasCompletedProjectOnboarding": True}}}, f)
         if hooks:
             out = subprocess.run([ASKHOST, "hook", "install"], env=env, capture_output=True, text=True)
             equal(out.returncode, 0, "askhost hook install: " + out.stderr)
+        if auto_mode:
+            settings_path = os.path.join(home, ".claude", "settings.json")
+            os.makedirs(os.path.dirname(settings_path), exist_ok=True)
+            settings = {}
+            if os.path.exists(settings_path):
+                with open(settings_path) as f:
+                    settings = json.load(f)
+            settings.setdefault("permissions", {})["defaultMode"] = "default"
+            with open(settings_path, "w") as f:
+                json.dump(settings, f, indent=2)
         keep = ("HOME", "XDG_RUNTIME_DIR", "XDG_STATE_HOME", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY",
                 "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING",
                 "DISABLE_AUTOUPDATER", "IS_SANDBOX", "NO_PROXY", "no_proxy")
         self.t = Tmux(wd, ["sh", "-c", 'cd "$0" && exec env "$@"', self.project]
                       + ["%s=%s" % (k, env[k]) for k in keep] + [claude], width=110, height=40)
 
+    def wait_ready(self):
+        """Claude's prompt line, empty: what every version shows once it takes input (the footer
+        under it differs: "? for shortcuts" on 2.1.197, "⏸ manual mode on · ? for shortcuts" later)."""
+        screen = ""
+
+        def ready():
+            nonlocal screen
+            screen = self.t.screen()
+            return any(line.strip() == "❯" for line in screen.splitlines())
+        try:
+            wait_for(ready, timeout=TIMEOUT, what="Claude's prompt line")
+        except Failure as e:
+            raise Failure(f"{e}; the screen shows:\n{screen}") from None
+
     def prompt(self, text):
-        self.t.wait_screen("? for shortcuts", timeout=TIMEOUT)
+        self.wait_ready()
         self.t.text(text)
         self.t.keys("Enter")
+
+
+def on_each_claude(fn):
+    """A case run on the pinned Claude Code (named as the function) and again on each newer version
+    ./dev installs (AGENTS_NEWER), named with the version after an @: fn(version)."""
+    for version in [None] + newer_versions(CLAUDE):
+        def run(version=version):
+            fn(version)
+        run.__name__ = fn.__name__ + ("@" + version if version else "")
+        run.__doc__ = fn.__doc__
+        case(run)
+    return fn
 
 
 def standing_editor(wd, project):
@@ -64,12 +125,12 @@ def standing_editor(wd, project):
     return ed
 
 
-@case
-def claude_tui_question_answered_in_the_editor():
+@on_each_claude
+def claude_tui_question_answered_in_the_editor(version):
     """AskUserQuestion (a single choice and a multi-select) answered in the editor of the workspace."""
     wd = Workdir()
     mock = Mock(wd, ["AskUserQuestion"], [DATABASE, FEATURES])
-    c = ClaudeTui(wd, mock)
+    c = ClaudeTui(wd, mock, version=version)
     ed = standing_editor(wd, c.project)
     try:
         c.prompt("Set up the project.")
@@ -88,28 +149,28 @@ def claude_tui_question_answered_in_the_editor():
         mock.stop()
 
 
-@case
-def claude_tui_typed_answer_from_the_editor():
+@on_each_claude
+def claude_tui_typed_answer_from_the_editor(version):
     wd = Workdir()
     mock = Mock(wd, ["AskUserQuestion"], [DATABASE])
-    c = ClaudeTui(wd, mock)
+    c = ClaudeTui(wd, mock, version=version)
     ed = standing_editor(wd, c.project)
     try:
         c.prompt("Set up the project.")
         show = ed.method("ask/show", timeout=TIMEOUT)
         ed.reply(show["id"], {"answered": True, "answers": [{"question": DB_Q, "answer": "DuckDB", "wasCustom": True}]})
-        equal(mock.tool_result()["text"], f'Your questions have been answered: "{DB_Q}"="DuckDB".' + TAIL,
+        equal(mock.tool_result()["text"], model_reads(c.version, f'"{DB_Q}"="DuckDB"', labels_only=False),
               "what the model read")
     finally:
         c.t.kill()
         mock.stop()
 
 
-@case
-def claude_tui_bash_permission_from_the_editor():
+@on_each_claude
+def claude_tui_bash_permission_from_the_editor(version):
     wd = Workdir()
     mock = Mock(wd, ["Bash"], {"command": "touch made-by-bash.txt", "description": "List files"})
-    c = ClaudeTui(wd, mock)
+    c = ClaudeTui(wd, mock, version=version)
     ed = standing_editor(wd, c.project)
     try:
         c.prompt("Make the marker file.")
@@ -127,12 +188,12 @@ def claude_tui_bash_permission_from_the_editor():
         mock.stop()
 
 
-@case
-def claude_tui_permission_answered_in_claudes_own_dialog_withdraws_the_editors():
+@on_each_claude
+def claude_tui_permission_answered_in_claudes_own_dialog_withdraws_the_editors(version):
     """PermissionRequest asks in both places at once: keys in Claude's dialog win, the editor's closes."""
     wd = Workdir()
     mock = Mock(wd, ["Bash"], {"command": "touch made-by-bash.txt", "description": "Make a marker"})
-    c = ClaudeTui(wd, mock)
+    c = ClaudeTui(wd, mock, version=version)
     ed = standing_editor(wd, c.project)
     try:
         c.prompt("Make the marker file.")
@@ -174,13 +235,13 @@ def waiting(wd):
     return out.stdout.strip()
 
 
-@case
-def claude_tui_with_no_editor_counts_its_own_dialog_and_keys_answer():
+@on_each_claude
+def claude_tui_with_no_editor_counts_its_own_dialog_and_keys_answer(version):
     """No editor: Claude's own dialog shows (no popup over it), askhost status counts the question
     while it waits; keys in Claude answer it and the count drops."""
     wd = Workdir()
     mock = Mock(wd, ["AskUserQuestion"], [DATABASE])
-    c = ClaudeTui(wd, mock)
+    c = ClaudeTui(wd, mock, version=version)
     try:
         c.prompt("Set up the project.")
         c.t.wait_screen("Battle-tested relational DB", timeout=TIMEOUT)
@@ -194,11 +255,11 @@ def claude_tui_with_no_editor_counts_its_own_dialog_and_keys_answer():
         mock.stop()
 
 
-@case
-def claude_tui_with_no_editor_answered_by_attach_next_from_another_window():
+@on_each_claude
+def claude_tui_with_no_editor_answered_by_attach_next_from_another_window(version):
     wd = Workdir()
     mock = Mock(wd, ["AskUserQuestion"], [DATABASE])
-    c = ClaudeTui(wd, mock)
+    c = ClaudeTui(wd, mock, version=version)
     try:
         c.prompt("Set up the project.")
         c.t.wait_screen("Battle-tested relational DB", timeout=TIMEOUT)
@@ -220,11 +281,11 @@ def claude_tui_with_no_editor_answered_by_attach_next_from_another_window():
         mock.stop()
 
 
-@case
-def claude_tui_without_a_host_shows_its_own_dialog():
+@on_each_claude
+def claude_tui_without_a_host_shows_its_own_dialog(version):
     wd = Workdir()
     mock = Mock(wd, ["AskUserQuestion"], [DATABASE])
-    c = ClaudeTui(wd, mock)
+    c = ClaudeTui(wd, mock, version=version)
     try:
         c.prompt("Set up the project.")
         c.t.wait_screen("Battle-tested relational DB", timeout=TIMEOUT)  # Claude's own dialog
