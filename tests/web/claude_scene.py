@@ -13,6 +13,9 @@ registry). Says what happens as JSON lines on stdout:
 then waits for its stdin to close (or SIGTERM) and ends Claude, its tmux server and the mock.
 
 usage: claude_scene.py FOLDER
+
+ASKHOST_SCENE_CLAUDE=newest runs the newest Claude Code ./dev installs beside the pin (AGENTS_NEWER)
+instead of the pin (meson's `web browser real_claude@newest`).
 """
 import importlib.util
 import json
@@ -29,7 +32,7 @@ sys.path.insert(0, os.path.join(TESTS, "e2e"))
 
 import harness  # noqa: E402
 from harness import Skip, wait_for  # noqa: E402
-from e2e_common import TIMEOUT, Mock  # noqa: E402
+from e2e_common import TIMEOUT, Mock, newer_versions  # noqa: E402
 
 # tests/e2e/test_hook.py by its path (tests/integration has a test_hook.py too); its cases are not ours.
 _cases_before = dict(harness._cases)
@@ -114,7 +117,13 @@ def main():
     claude = None
     try:
         try:
-            claude = ClaudeTui(wd, mock)
+            version = None
+            if os.environ.get("ASKHOST_SCENE_CLAUDE") == "newest":
+                newer = newer_versions(_e2e_hook.CLAUDE)
+                if not newer:
+                    raise Skip("./dev installs no Claude Code beside the pin (AGENTS_NEWER)")
+                version = newer[-1]
+            claude = ClaudeTui(wd, mock, version=version)
         except Skip as e:
             say(event="skip", why=str(e))
             return 77
