@@ -52,16 +52,17 @@ class ClaudeTui:
     """Claude Code's interactive terminal UI in a tmux pane, in the project folder, opening straight
     to its prompt (onboarding done, the key approved, the folder trusted), with askhost hook.
     version: the pinned Claude Code unless a case names another (./dev's AGENTS_NEWER); one that
-    starts in auto mode is set to ask as the pin does (manual mode, its nudge seen)."""
+    starts in auto mode is set to ask as the pin does (manual mode, its nudge seen), unless
+    its_defaults (auto mode, as a person who changed nothing has it)."""
 
-    def __init__(self, wd, mock, hooks=True, version=None):
+    def __init__(self, wd, mock, hooks=True, version=None, its_defaults=False):
         self.version = version or pinned(CLAUDE)
         claude = agent_bin(CLAUDE, "claude", self.version)
         self.project = os.path.realpath(wd.file("project"))
         os.makedirs(self.project, exist_ok=True)
         env = agent_env(wd, mock, IS_SANDBOX="1")
         home = env["HOME"]
-        auto_mode = version_key(self.version) > version_key(CHANGED_AFTER)
+        auto_mode = version_key(self.version) > version_key(CHANGED_AFTER) and not its_defaults
         with open(os.path.join(home, ".claude.json"), "w") as f:
             json.dump({"hasCompletedOnboarding": True, "theme": "dark", "numStartups": 1,
                        "lastReleaseNotesSeen": self.version, "customApiKeyResponses": {"approved": ["dummy"]},
@@ -119,6 +120,17 @@ def on_each_claude(fn):
     return fn
 
 
+def on_newer_claude(fn):
+    """A case for what only the versions after the pin do, run on each (CASE@VERSION): fn(version)."""
+    for version in newer_versions(CLAUDE):
+        def run(version=version):
+            fn(version)
+        run.__name__ = fn.__name__ + "@" + version
+        run.__doc__ = fn.__doc__
+        case(run)
+    return fn
+
+
 def standing_editor(wd, project):
     ed = Editor(wd)
     ed.initialize(name="e2e-editor", folders=[project])
@@ -143,6 +155,29 @@ def claude_tui_question_answered_in_the_editor(version):
         equal(mock.tool_result()["text"],
               f'Your questions have been answered: "{DB_Q}"="SQLite", "{FEAT_Q}"="Authentication, REST API".' + TAIL,
               "what the model read")
+        c.t.wait_screen("All set.", timeout=TIMEOUT)
+    finally:
+        c.t.kill()
+        mock.stop()
+
+
+@on_newer_claude
+def claude_tui_in_auto_mode_question_answered_in_the_editor(version):
+    """Claude's defaults as they come (auto mode, its notice on screen): its AskUserQuestion still
+    goes through the hook to the editor, and the answer reaches the model."""
+    wd = Workdir()
+    mock = Mock(wd, ["AskUserQuestion"], [DATABASE])
+    c = ClaudeTui(wd, mock, version=version, its_defaults=True)
+    ed = standing_editor(wd, c.project)
+    try:
+        c.wait_ready()
+        c.t.wait_screen("auto mode on", timeout=TIMEOUT)
+        c.prompt("Set up the project.")
+        show = ed.method("ask/show", timeout=TIMEOUT)
+        equal((show["params"]["agent"], show["params"]["route"]), ("claude", "hook"), "named as Claude's, through the hook")
+        ed.reply(show["id"], {"answered": True, "answers": [
+            {"question": DB_Q, "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": False}]})
+        equal(mock.tool_result()["text"], model_reads(version, f'"{DB_Q}"="SQLite"'), "what the model read")
         c.t.wait_screen("All set.", timeout=TIMEOUT)
     finally:
         c.t.kill()
