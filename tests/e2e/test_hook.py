@@ -202,6 +202,46 @@ def claude_tui_typed_answer_from_the_editor(version):
 
 
 @on_each_claude
+def claude_tui_question_cancelled_in_the_editor_is_a_decline(version):
+    """A cancel in the editor: the model reads the decline as an error, never an empty answer."""
+    wd = Workdir()
+    mock = Mock(wd, ["AskUserQuestion"], [DATABASE])
+    c = ClaudeTui(wd, mock, version=version)
+    ed = standing_editor(wd, c.project)
+    try:
+        c.prompt("Set up the project.")
+        show = ed.method("ask/show", timeout=TIMEOUT)
+        ed.reply(show["id"], {"answered": False, "cancelled": True})
+        res = mock.tool_result()
+        equal(res["is_error"], True, "an error result: " + res["text"])
+        check("User declined to answer questions" in res["text"], "the decline: " + res["text"])
+        c.t.wait_screen("All set.", timeout=TIMEOUT)
+    finally:
+        c.t.kill()
+        mock.stop()
+
+
+@on_each_claude
+def claude_tui_esc_in_claude_withdraws_the_editors_question(version):
+    """Esc in Claude while the hook waits: Claude ends the hook, and the editor's question goes."""
+    wd = Workdir()
+    mock = Mock(wd, ["AskUserQuestion"], [DATABASE])
+    c = ClaudeTui(wd, mock, version=version)
+    ed = standing_editor(wd, c.project)
+    try:
+        c.prompt("Set up the project.")
+        show = ed.method("ask/show", timeout=TIMEOUT)
+        c.t.wait_screen("esc to interrupt", timeout=TIMEOUT)
+        time.sleep(1.0)
+        c.t.keys("Escape")
+        cancel = ed.method("$/cancelRequest", timeout=TIMEOUT)
+        equal(cancel["params"]["id"], show["id"], "the editor's question is withdrawn")
+    finally:
+        c.t.kill()
+        mock.stop()
+
+
+@on_each_claude
 def claude_tui_bash_permission_from_the_editor(version):
     wd = Workdir()
     mock = Mock(wd, ["Bash"], {"command": "touch made-by-bash.txt", "description": "List files"})
