@@ -1,7 +1,8 @@
 """Claude Code in its own terminal UI (tmux), offline against the mock model API, with `askhost
 hook` in its settings: its AskUserQuestion and a Bash permission are answered from an editor
 client of a standing host that has the project open; with no host, Claude's own dialog appears
-and is answered with keys. The assertions are on what the model API received."""
+and is answered with keys. The assertions are on what the model API received. Each case runs on the
+pinned Claude Code and again on each newer one ./dev installs (CASE@VERSION)."""
 import json
 import os
 import subprocess
@@ -62,17 +63,17 @@ class ClaudeTui:
         os.makedirs(self.project, exist_ok=True)
         env = agent_env(wd, mock, IS_SANDBOX="1")
         home = env["HOME"]
-        auto_mode = version_key(self.version) > version_key(CHANGED_AFTER) and not its_defaults
+        make_it_ask = version_key(self.version) > version_key(CHANGED_AFTER) and not its_defaults
         with open(os.path.join(home, ".claude.json"), "w") as f:
             json.dump({"hasCompletedOnboarding": True, "theme": "dark", "numStartups": 1,
                        "lastReleaseNotesSeen": self.version, "customApiKeyResponses": {"approved": ["dummy"]},
-                       **({"hasSeenAutoDefaultNudge": True} if auto_mode else {}),
+                       **({"hasSeenAutoDefaultNudge": True} if make_it_ask else {}),
                        "projects": {self.project: {"hasTrustDialogAccepted": True,
                                                    "hasCompletedProjectOnboarding": True}}}, f)
         if hooks:
             out = subprocess.run([ASKHOST, "hook", "install"], env=env, capture_output=True, text=True)
             equal(out.returncode, 0, "askhost hook install: " + out.stderr)
-        if auto_mode:
+        if make_it_ask:  # manual mode, as 2.1.197 starts
             settings_path = os.path.join(home, ".claude", "settings.json")
             os.makedirs(os.path.dirname(settings_path), exist_ok=True)
             settings = {}
@@ -108,10 +109,8 @@ class ClaudeTui:
         self.t.keys("Enter")
 
 
-def on_each_claude(fn):
-    """A case run on the pinned Claude Code (named as the function) and again on each newer version
-    ./dev installs (AGENTS_NEWER), named with the version after an @: fn(version)."""
-    for version in [None] + newer_versions(CLAUDE):
+def _cases_on(fn, versions):
+    for version in versions:
         def run(version=version):
             fn(version)
         run.__name__ = fn.__name__ + ("@" + version if version else "")
@@ -120,15 +119,15 @@ def on_each_claude(fn):
     return fn
 
 
+def on_each_claude(fn):
+    """A case run on the pinned Claude Code (named as the function) and again on each newer version
+    ./dev installs (AGENTS_NEWER), named with the version after an @: fn(version), None for the pin."""
+    return _cases_on(fn, [None] + newer_versions(CLAUDE))
+
+
 def on_newer_claude(fn):
     """A case for what only the versions after the pin do, run on each (CASE@VERSION): fn(version)."""
-    for version in newer_versions(CLAUDE):
-        def run(version=version):
-            fn(version)
-        run.__name__ = fn.__name__ + "@" + version
-        run.__doc__ = fn.__doc__
-        case(run)
-    return fn
+    return _cases_on(fn, newer_versions(CLAUDE))
 
 
 def standing_editor(wd, project):
