@@ -223,16 +223,21 @@ class Bench:
                 self.rows.append(("memory", f"{name}, {label}", f"{m:.1f} MB peak RSS", "", ratio))
 
     # ---- web ----------------------------------------------------------------------------------
-    def web_rss(self, binary, hosts):
-        """askhost-web's resident memory (kB: VmRSS, VmHWM) with `hosts` askhost mcp waiting, each a
-        host of its own with one question, and how long the last host took to be connected."""
-        tmp = tempfile.mkdtemp(prefix="web-", dir=self.tmp)
+    def web_env(self, tmp):
+        """askhost web and its hosts in folders of their own under tmp."""
         env = self.env(os.path.join(tmp, "state"))
         env["XDG_RUNTIME_DIR"] = os.path.join(tmp, "run")
         env["XDG_CONFIG_HOME"] = os.path.join(tmp, "config")
         for k in ("TMUX", "ASKHOST_SOCKET"):
             env.pop(k, None)  # no popup, no editor's host: each askhost mcp waits as a host of its own
         os.makedirs(env["XDG_RUNTIME_DIR"], mode=0o700)
+        return env
+
+    def web_rss(self, binary, hosts):
+        """askhost-web's resident memory (kB: VmRSS, VmHWM) with `hosts` askhost mcp waiting, each a
+        host of its own with one question, and how long the last host took to be connected."""
+        tmp = tempfile.mkdtemp(prefix="web-", dir=self.tmp)
+        env = self.web_env(tmp)
         web = subprocess.Popen([binary, "web"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=tmp,
                                start_new_session=True)
         mcps = []
@@ -316,12 +321,7 @@ class Bench:
         sys.path.insert(0, os.path.join(ROOT, "tests", "web"))
         from web_client import Web, WsClient
         tmp = tempfile.mkdtemp(prefix="web-ask-", dir=self.tmp)
-        env = self.env(os.path.join(tmp, "state"))
-        env["XDG_RUNTIME_DIR"] = os.path.join(tmp, "run")
-        env["XDG_CONFIG_HOME"] = os.path.join(tmp, "config")
-        for k in ("TMUX", "ASKHOST_SOCKET"):
-            env.pop(k, None)  # no popup, no editor's host: each askhost mcp waits as a host of its own
-        os.makedirs(env["XDG_RUNTIME_DIR"], mode=0o700)
+        env = self.web_env(tmp)
         question = {"question": "Which database should we use?", "header": "Database", "multiSelect": False,
                     "options": [{"label": "PostgreSQL", "description": "Relational"},
                                 {"label": "SQLite", "description": "A file"}]}
