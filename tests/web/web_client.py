@@ -37,7 +37,9 @@ class Web:
             raise WebClientError("askhost web printed no URL; stderr: " + self.log())
         self.url = self.proc.stdout.readline().decode().strip()
         parts = urllib.parse.urlsplit(self.url)
-        _check(parts.scheme in ("http", "https") and parts.port, "a URL on the first line: %r" % self.url)
+        if parts.scheme not in ("http", "https") or not parts.port:
+            self.stop()
+            raise WebClientError("a URL on the first line, not %r; stderr: %s" % (self.url, self.log()))
         self.port = parts.port
         self.token = urllib.parse.parse_qs(parts.query)["token"][0]
         self.tls = parts.scheme == "https"
