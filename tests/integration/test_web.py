@@ -407,15 +407,7 @@ def a_slow_header_client_holds_no_one_up():
             equal(status, 303, "another client is served meanwhile")
             time.sleep(0.3)
         slow.settimeout(60)
-        left = b""
-        while True:
-            try:
-                chunk = slow.recv(65536)
-            except (ConnectionResetError, socket.timeout):
-                break
-            if not chunk:
-                break
-            left += chunk
+        left = web_client.read_to_end(slow, (ConnectionResetError, socket.timeout))
         check(b"askhost_web=" not in left and SECRET.encode() not in left, "the slow client got nothing")
         slow.close()
         # The server closes the socket, then says so: the line may come a moment after the close.

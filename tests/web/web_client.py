@@ -73,15 +73,7 @@ class Web:
         req = raw if raw is not None else ("GET %s HTTP/1.1\r\n" % target +
                                            "".join("%s: %s\r\n" % kv for kv in hdrs.items()) + "\r\n").encode()
         s.sendall(req)
-        data = b""
-        while True:
-            try:
-                chunk = s.recv(65536)
-            except (ConnectionResetError, ssl.SSLError):
-                break
-            if not chunk:
-                break
-            data += chunk
+        data = read_to_end(s, (ConnectionResetError, ssl.SSLError))
         s.close()
         return parse_response(data)
 
@@ -91,6 +83,20 @@ class Web:
         _check(status == 303, "the token is answered with a redirect, not %d" % status)
         cookie = headers["set-cookie"][0]
         return cookie.split(";")[0].split("=", 1)[1]
+
+
+def read_to_end(s, stop=(OSError,)):
+    """What socket s receives until the peer closes it, or until one of the errors `stop` names."""
+    out = b""
+    while True:
+        try:
+            chunk = s.recv(65536)
+        except stop:
+            break
+        if not chunk:
+            break
+        out += chunk
+    return out
 
 
 def parse_response(data):
@@ -134,19 +140,7 @@ class WsClient:
             _check(self.headers.get("sec-websocket-accept") == [accept],
                    "Sec-WebSocket-Accept: %r" % self.headers.get("sec-websocket-accept"))
         else:
-            self.body = self.buf + self._rest()
-
-    def _rest(self):
-        out = b""
-        while True:
-            try:
-                chunk = self.s.recv(65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            out += chunk
-        return out
+            self.body = self.buf + read_to_end(self.s)
 
     def _need(self, n, timeout):
         deadline = time.monotonic() + timeout
