@@ -213,6 +213,63 @@ const cases = {
 		equal(await mod.compactKeepingAnswers({ branchEntries: entries.slice(0, 1), preparation: {} }, ctx, run), undefined, "nothing asked: pi's own");
 	},
 
+	async pi_dialogs_multi_select_discard_and_long_answer() {
+		// Plain pi (no askhost): its own dialogs, one question after another, with the spec's rules:
+		// several picks on a multi-select, "Discard N answers?" on Esc, the 2000-character warning.
+		noAskhost();
+		const tool = load().tools.ask_user;
+		const other = "[ ] Other (type your answer)";
+		const script = [
+			["select", "Database: Which database should we use?", ["PostgreSQL (Recommended)", "SQLite", "Other (type your answer)"], "SQLite"],
+			["select", "Which features? (pick to tick, Done to submit)", ["[ ] Auth", "[ ] REST API", other, "Done"], "Done"],
+			["select", "Which features? (pick to tick, Done to submit)", ["[ ] Auth", "[ ] REST API", other, "Done"], "[ ] REST API"],
+			["select", "Which features? (pick to tick, Done to submit)", ["[ ] Auth", "[x] REST API", other, "Done"], "[ ] Auth"],
+			["select", "Which features? (pick to tick, Done to submit)", ["[x] Auth", "[x] REST API", other, "Done"], "[x] REST API"],
+			["select", "Which features? (pick to tick, Done to submit)", ["[x] Auth", "[ ] REST API", other, "Done"], other],
+			["input", "Which features?", undefined, "GraphQL"],
+			["select", "Which features? (pick to tick, Done to submit)", ["[x] Auth", "[ ] REST API", "[x] Other: GraphQL", "Done"], "Done"],
+			["input", "What should we name this service?", undefined, undefined],
+			["confirm", "Discard 2 answers?", undefined, false],
+			["input", "What should we name this service?", undefined, "x".repeat(2500)],
+			["confirm", "Answer is long (2,500 chars). Continue anyway?", undefined, false],
+			["editor", "What should we name this service?", "x".repeat(2500), "order-processor"],
+		];
+		const ui = {};
+		for (const method of ["select", "input", "confirm", "editor"]) {
+			ui[method] = async (title, second) => {
+				const step = script.shift();
+				check(step, `no more dialogs expected, got ${method} ${title}`);
+				equal([method, title], step.slice(0, 2), "the dialog");
+				if (method === "select" || method === "editor") equal(second, step[2], `${title}: what it shows`);
+				return step[3];
+			};
+		}
+		const ctx = { hasUI: true, cwd: tempDir(), ui };
+		const r = await tool.execute("c1", { questions: [DB, FEAT, NAME] }, undefined, undefined, ctx);
+		equal(script.length, 0, "every dialog shown");
+		equal(r.details.via, "pi", "asked with pi's dialogs");
+		equal(r.details.answers, [
+			{ question: DB.question, answer: "SQLite", selectedOption: "SQLite", wasCustom: false },
+			{ question: FEAT.question, answer: ["Auth", "GraphQL"], wasCustom: true },
+			{ question: NAME.question, answer: "order-processor", wasCustom: true },
+		], "answers");
+
+		// Esc with one answer given, the discard confirmed: cancelled, nothing kept.
+		script.push(
+			["select", "Database: Which database should we use?", ["PostgreSQL (Recommended)", "SQLite", "Other (type your answer)"], "SQLite"],
+			["input", "What should we name this service?", undefined, undefined],
+			["confirm", "Discard 1 answer?", undefined, true],
+		);
+		const c = await tool.execute("c2", { questions: [DB, NAME] }, undefined, undefined, ctx);
+		equal(script.length, 0, "every dialog shown");
+		equal([c.details.answered, c.details.cancelled, c.details.answers], [false, true, []], "cancelled");
+
+		// Esc on the first question: cancelled at once, no confirmation.
+		script.push(["select", "Database: Which database should we use?", ["PostgreSQL (Recommended)", "SQLite", "Other (type your answer)"], undefined]);
+		const e = await tool.execute("c3", { questions: [DB, NAME] }, undefined, undefined, ctx);
+		equal([script.length, e.details.cancelled], [0, true], "cancelled at once");
+	},
+
 	render() {
 		const tool = load().tools.ask_user;
 		equal(mod.callLine({ questions: [DB] }, plain), "ask_user Database: Which database should we use?", "one question");

@@ -112,27 +112,77 @@ function askHost(path: string, params: object, signal?: AbortSignal): Promise<Re
 	});
 }
 
-/** No askhost: pi's own dialogs, one question after another ("Other" always offered). */
+const OTHER = "Other (type your answer)";
+const SOFT_LIMIT = 2000;
+
+/** Typed text, with the spec's soft limit: over 2000 characters asks first, and No edits it again. */
+async function typedText(ctx: any, title: string): Promise<string | undefined> {
+	let text = await ctx.ui.input(title, "");
+	for (;;) {
+		if (text === undefined || text.trim() === "") return undefined;
+		const chars = [...text].length;
+		if (chars <= SOFT_LIMIT) return text;
+		const go = await ctx.ui.confirm(`Answer is long (${chars.toLocaleString("en-US")} chars). Continue anyway?`, "");
+		if (go) return text;
+		text = await ctx.ui.editor(title, text);
+	}
+}
+
+/** A multi-select as pi's select: each pick ticks or unticks a row, Done submits the ticks. */
+async function pickSeveral(ctx: any, q: Question, title: string): Promise<Answer | undefined> {
+	const labels = (q.options ?? []).map((o) => o.label);
+	const ticked = new Set<string>();
+	let typed: string | undefined;
+	for (;;) {
+		const rows = [...labels.map((l) => `[${ticked.has(l) ? "x" : " "}] ${l}`), typed ? `[x] Other: ${typed}` : `[ ] ${OTHER}`, "Done"];
+		const pick = await ctx.ui.select(`${title} (pick to tick, Done to submit)`, rows);
+		if (pick === undefined) return undefined;
+		const i = rows.indexOf(pick);
+		if (i < labels.length) {
+			if (ticked.has(labels[i])) ticked.delete(labels[i]);
+			else ticked.add(labels[i]);
+		} else if (i === labels.length) {
+			typed = typed ? undefined : await typedText(ctx, q.question);
+		} else if (ticked.size > 0 || typed) {
+			const values = labels.filter((l) => ticked.has(l));
+			return { question: q.question, answer: typed ? [...values, typed] : values, wasCustom: !!typed };
+		}
+	}
+}
+
+/** One question in pi's dialogs; undefined when the person pressed Esc. */
+async function askOneInPi(ctx: any, q: Question): Promise<Answer | undefined> {
+	const title = q.header ? `${q.header}: ${q.question}` : q.question;
+	const labels = (q.options ?? []).map((o) => o.label);
+	if (labels.length === 0) {
+		const text = await typedText(ctx, title);
+		return text === undefined ? undefined : { question: q.question, answer: text, wasCustom: true };
+	}
+	if (q.multiSelect) return pickSeveral(ctx, q, title);
+	for (;;) {
+		const pick = await ctx.ui.select(title, [...labels, OTHER]);
+		if (pick === undefined) return undefined;
+		if (pick !== OTHER) return { question: q.question, answer: pick, selectedOption: pick, wasCustom: false };
+		const text = await typedText(ctx, q.question);
+		if (text !== undefined) return { question: q.question, answer: text, wasCustom: true };
+	}
+}
+
+/**
+ * No askhost: pi's own dialogs, one question after another ("Other" always offered). Esc with
+ * answers given asks "Discard N answers?" first, as the spec's tabbed dialog does; No asks again.
+ */
 async function askInPi(ctx: any, questions: Question[]): Promise<Result> {
-	const OTHER = "Other (type your answer)";
 	const answers: Answer[] = [];
-	for (const q of questions) {
-		const title = q.header ? `${q.header}: ${q.question}` : q.question;
-		const labels = (q.options ?? []).map((o) => o.label);
-		if (labels.length === 0) {
-			const text = await ctx.ui.input(title, "");
-			if (text === undefined || text === "") return { answered: false, answers: [], cancelled: true };
-			answers.push({ question: q.question, answer: text, wasCustom: true });
+	while (answers.length < questions.length) {
+		const a = await askOneInPi(ctx, questions[answers.length]);
+		if (a) {
+			answers.push(a);
 			continue;
 		}
-		const pick = await ctx.ui.select(title, [...labels, OTHER]);
-		if (pick === undefined) return { answered: false, answers: [], cancelled: true };
-		if (pick === OTHER) {
-			const text = await ctx.ui.input(q.question, "");
-			if (text === undefined || text === "") return { answered: false, answers: [], cancelled: true };
-			answers.push({ question: q.question, answer: q.multiSelect ? [text] : text, wasCustom: true });
-		} else {
-			answers.push({ question: q.question, answer: q.multiSelect ? [pick] : pick, selectedOption: pick, wasCustom: false });
+		const n = answers.length;
+		if (n === 0 || (await ctx.ui.confirm(`Discard ${n} answer${n === 1 ? "" : "s"}?`, ""))) {
+			return { answered: false, answers: [], cancelled: true };
 		}
 	}
 	return { answered: true, answers, text: modelText(answers) };
