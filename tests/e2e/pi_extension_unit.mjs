@@ -270,6 +270,44 @@ const cases = {
 		equal([script.length, e.details.cancelled], [0, true], "cancelled at once");
 	},
 
+	async without_askhost_suggestions_are_options_and_unknown_fields_refused() {
+		// Issue 33, item 1, on the paths where the extension asks by itself: Roo Code's suggestions are
+		// offered as the options, and a field the schema does not know is refused by name, never dropped.
+		noAskhost();
+		const tool = load().tools.ask_user;
+		const shown = [];
+		const ui = {
+			select: async (title, options) => (shown.push([title, options]), "no"),
+			input: async () => fail("no input dialog expected"),
+			confirm: async () => fail("no confirmation expected"),
+		};
+		const ctx = { hasUI: true, cwd: tempDir(), ui };
+		const yesNo = { question: "Yes or no?", suggestions: ["yes", "no"] };
+		const r = await tool.execute("c1", { questions: [yesNo] }, undefined, undefined, ctx);
+		equal(shown, [["Yes or no?", ["yes", "no", "Other (type your answer)"]]], "the suggestions are the options");
+		equal(r.details.answers, [{ question: "Yes or no?", answer: "no", selectedOption: "no", wasCustom: false }], "answer");
+
+		const refused = async (params, message) => {
+			shown.length = 0;
+			const x = await tool.execute("c2", params, undefined, undefined, ctx);
+			equal([x.details.answered, x.details.error?.code, x.content[0].text], [false, "invalid_schema", message], message);
+			equal(shown.length, 0, "nothing shown");
+		};
+		await refused({ questions: [{ question: "Q?", placeholder: "x" }] }, "questions[0].placeholder: unknown field");
+		await refused({ questions: [DB, { question: "Q?", options: [{ label: "a", icon: "x" }] }] }, "questions[1].options[0].icon: unknown field");
+		await refused({ questions: [{ ...yesNo, options: [{ label: "a" }] }] }, "questions[0].suggestions: give options or suggestions, not both");
+		await refused({ questions: [{ question: "Q?", suggestions: ["yes", 2] }] }, "questions[0].suggestions[1]: expected a string");
+		await refused({ questions: [{ question: "Q?", suggestions: ["yes", "yes"] }] }, 'questions[0].suggestions[1]: duplicate label "yes"');
+		await refused({ questions: [NAME], timeout: 5 }, "timeout: unknown field");
+
+		// Print mode without askhost: the file offers the suggestions as the options.
+		const cwd = tempDir();
+		const p = await tool.execute("c3", { questions: [yesNo] }, undefined, undefined, { hasUI: false, cwd });
+		equal(p.details.via, "pending file", "pending file");
+		const doc = JSON.parse(fs.readFileSync(path.join(cwd, ".askhost", "pending-questions.json"), "utf8"));
+		equal(doc.questions[0].options, ["yes", "no"], "the file's options");
+	},
+
 	render() {
 		const tool = load().tools.ask_user;
 		equal(mod.callLine({ questions: [DB] }, plain), "ask_user Database: Which database should we use?", "one question");

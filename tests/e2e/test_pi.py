@@ -52,8 +52,9 @@ def unit_case(name):
 
 
 for _name in ("modes", "print_mode_writes_the_pending_file_itself", "print_mode_goes_through_askhost_when_installed",
-              "render", "pi_dialogs_multi_select_discard_and_long_answer", "subagent_marks", "subagent_is_refused",
-              "compaction_keeps_the_answers"):
+              "render", "pi_dialogs_multi_select_discard_and_long_answer",
+              "without_askhost_suggestions_are_options_and_unknown_fields_refused", "subagent_marks",
+              "subagent_is_refused", "compaction_keeps_the_answers"):
     unit_case(_name)
 
 
@@ -170,6 +171,26 @@ def pi_dialogs_without_askhost_tick_several_and_ask_before_discarding():
     reply(ask, value="order-processor")
     equal(mock.tool_result()["text"], f'User has answered your questions: "Which features?"="Auth, Admin", '
           f'"{NAME_Q}"="order-processor".' + TAIL, "the model reads both answers")
+    pi.until(lambda m: m.get("type") == "agent_end", "agent_end")
+    pi.stop()
+    mock.stop()
+    mock.check_offline()
+
+
+@case
+def pi_without_askhost_offers_roo_suggestions_as_options():
+    """The real pi in RPC mode, no askhost: a question with Roo Code's `suggestions` reaches the
+    extension (pi's schema check lets it through) and is offered as a list, Other beside it."""
+    wd = Workdir()
+    mock = Mock(wd, ["ask_user"], {"questions": [{"question": "Yes or no?", "suggestions": ["yes", "no"]}]})
+    pi = PiRpc(wd, mock)
+    pi.send({"id": "p1", "type": "prompt", "message": "Set up the project."})
+    ask = pi.until(lambda m: m.get("type") == "extension_ui_request" and m.get("method") in ("select", "input"),
+                   "a dialog")
+    equal((ask["method"], ask.get("options")), ("select", ["yes", "no", "Other (type your answer)"]), "offered")
+    time.sleep(0.4)  # a person reading the dialog
+    pi.send({"type": "extension_ui_response", "id": ask["id"], "value": "no"})
+    equal(mock.tool_result()["text"], 'User has answered your questions: "Yes or no?"="no".' + TAIL, "the model reads")
     pi.until(lambda m: m.get("type") == "agent_end", "agent_end")
     pi.stop()
     mock.stop()

@@ -112,6 +112,53 @@ function askHost(path: string, params: object, signal?: AbortSignal): Promise<Re
 	});
 }
 
+/** A refusal in askhost's words (the lenient profile's), its path first. */
+function refusal(at: string, why: string): Result {
+	return { answered: false, error: { code: "invalid_schema", message: `${at}: ${why}`, path: at } };
+}
+
+function unknownKey(obj: object, at: string, known: string[]): Result | undefined {
+	const key = Object.keys(obj).find((k) => !known.includes(k));
+	return key === undefined ? undefined : refusal(at ? `${at}.${key}` : key, "unknown field");
+}
+
+/**
+ * The questions as the extension asks them without askhost, read by the lenient profile's rules
+ * that change what is asked: Roo Code's `suggestions` are the options, and a field nobody knows is
+ * refused by name (askhost refuses it too), so a model's intent is never dropped in silence.
+ */
+export function readQuestions(params: any): Question[] | Result {
+	const top = unknownKey(params, "", ["questions", "metadata", "answers", "annotations"]);
+	if (top) return top;
+	const out: Question[] = [];
+	for (const [i, q] of (params.questions as any[]).entries()) {
+		const at = `questions[${i}]`;
+		const bad = unknownKey(q, at, ["question", "header", "options", "multiSelect", "suggestions"]);
+		if (bad) return bad;
+		for (const [j, o] of (q.options ?? []).entries()) {
+			const badOption = unknownKey(o, `${at}.options[${j}]`, ["label", "description", "preview"]);
+			if (badOption) return badOption;
+		}
+		if (q.suggestions == null) {
+			out.push(q);
+			continue;
+		}
+		if (q.options != null) return refusal(`${at}.suggestions`, "give options or suggestions, not both");
+		if (!Array.isArray(q.suggestions)) return refusal(`${at}.suggestions`, "expected an array of strings");
+		const labels: string[] = [];
+		for (const [j, label] of q.suggestions.entries()) {
+			const where = `${at}.suggestions[${j}]`;
+			if (typeof label !== "string") return refusal(where, "expected a string");
+			if (label.trim() === "") return refusal(where, "must not be empty");
+			if (labels.includes(label)) return refusal(where, `duplicate label "${label}"`);
+			labels.push(label);
+		}
+		const { suggestions: _, ...rest } = q;
+		out.push({ ...rest, options: labels.map((label) => ({ label })) });
+	}
+	return out;
+}
+
 const OTHER = "Other (type your answer)";
 const SOFT_LIMIT = 2000;
 
@@ -592,12 +639,15 @@ export default function (pi: ExtensionAPI) {
 				result = await askHost(socket, ask, signal);
 				via = "askhost";
 			} else if (mode !== "print") {
-				result = await askInPi(ctx, params.questions);
+				const questions = readQuestions(params);
+				result = Array.isArray(questions) ? await askInPi(ctx, questions) : questions;
 				via = "pi";
 			} else {
 				const cwd = ctx?.cwd ?? process.cwd();
 				const bin = findAskhost();
-				result = bin ? await askThroughAskhostPrint(bin, cwd, ask) : askWithFile(cwd, ask);
+				const questions = bin ? params.questions : readQuestions(params);
+				if (!Array.isArray(questions)) result = questions;
+				else result = bin ? await askThroughAskhostPrint(bin, cwd, ask) : askWithFile(cwd, { ...ask, questions });
 				via = bin ? "askhost --print" : "pending file";
 			}
 			const text = result.text ?? (result.error ? result.error.message : JSON.stringify(result));
