@@ -308,6 +308,31 @@ const cases = {
 		equal(doc.questions[0].options, ["yes", "no"], "the file's options");
 	},
 
+	async presets_reach_askhost_and_top_level_fields_are_checked() {
+		// Pre-supplied answers are askhost's to honour (the lenient profile's `answers`): through
+		// askhost they come back at once; asking by itself the extension refuses them rather than
+		// asking as if they were not there. An unknown top-level field is refused on every path.
+		const tool = load().tools.ask_user;
+		const presets = { questions: [DB, NAME], answers: { [DB.question]: "SQLite", [NAME.question]: "svc" } };
+		const ui = { select: async () => fail("no dialog expected"), input: async () => fail("no dialog expected") };
+
+		noAskhost();
+		const alone = await tool.execute("c1", presets, undefined, undefined, { hasUI: true, cwd: tempDir(), ui });
+		equal([alone.details.answered, alone.details.error?.path], [false, "answers"], "refused without askhost");
+		check(alone.content[0].text.startsWith("answers: "), alone.content[0].text);
+		const odd = await tool.execute("c2", { questions: [NAME], timeout: 5 }, undefined, undefined, { hasUI: true, cwd: tempDir(), ui });
+		equal(odd.content[0].text, "timeout: unknown field", "unknown top-level field");
+
+		process.env.ASKHOST_BIN = process.env.ASKHOST;
+		const cwd = tempDir();
+		process.env.XDG_STATE_HOME = path.join(cwd, "state");
+		const r = await tool.execute("c3", presets, undefined, undefined, { hasUI: false, cwd });
+		equal([r.details.via, r.details.answered], ["askhost --print", true], "answered by askhost at once");
+		equal(r.content[0].text, `User has answered your questions: "${DB.question}"="SQLite", "${NAME.question}"="svc". You can now continue with the user's answers in mind.`, "model text");
+		const again = await tool.execute("c4", { questions: [NAME], timeout: 5 }, undefined, undefined, { hasUI: false, cwd });
+		equal(again.content[0].text, "timeout: unknown field", "refused through askhost too");
+	},
+
 	render() {
 		const tool = load().tools.ask_user;
 		equal(mod.callLine({ questions: [DB] }, plain), "ask_user Database: Which database should we use?", "one question");

@@ -53,7 +53,8 @@ def unit_case(name):
 
 for _name in ("modes", "print_mode_writes_the_pending_file_itself", "print_mode_goes_through_askhost_when_installed",
               "render", "pi_dialogs_multi_select_discard_and_long_answer",
-              "without_askhost_suggestions_are_options_and_unknown_fields_refused", "subagent_marks",
+              "without_askhost_suggestions_are_options_and_unknown_fields_refused",
+              "presets_reach_askhost_and_top_level_fields_are_checked", "subagent_marks",
               "subagent_is_refused", "compaction_keeps_the_answers"):
     unit_case(_name)
 

@@ -56,6 +56,8 @@ Guidelines:
 - Don't re-ask questions already answered in this session`;
 
 type Question = { question: string; header?: string; options?: { label: string; description?: string }[]; multiSelect?: boolean };
+/** What the extension hands askhost: the questions and the ask's other fields, as given. */
+type Ask = { questions: Question[]; metadata?: object; answers?: object; annotations?: object };
 type Answer = { question: string; answer: string | string[]; selectedOption?: string; wasCustom: boolean };
 type Result = {
 	answered: boolean;
@@ -112,6 +114,9 @@ function askHost(path: string, params: object, signal?: AbortSignal): Promise<Re
 	});
 }
 
+/** The ask's own fields, as askhost's lenient profile knows them. */
+const TOP_LEVEL = ["questions", "metadata", "answers", "annotations"];
+
 /** A refusal in askhost's words (the lenient profile's), its path first. */
 function refusal(at: string, why: string): Result {
 	return { answered: false, error: { code: "invalid_schema", message: `${at}: ${why}`, path: at } };
@@ -128,8 +133,13 @@ function unknownKey(obj: object, at: string, known: string[]): Result | undefine
  * refused by name (askhost refuses it too), so a model's intent is never dropped in silence.
  */
 export function readQuestions(params: any): Question[] | Result {
-	const top = unknownKey(params, "", ["questions", "metadata", "answers", "annotations"]);
+	const top = unknownKey(params, "", TOP_LEVEL);
 	if (top) return top;
+	for (const key of ["answers", "annotations"]) {
+		if (params[key] != null && Object.keys(params[key]).length > 0) {
+			return refusal(key, "pre-supplied answers are read by askhost, which is not running or installed here; leave them out");
+		}
+	}
 	const out: Question[] = [];
 	for (const [i, q] of (params.questions as any[]).entries()) {
 		const at = `questions[${i}]`;
@@ -342,13 +352,8 @@ function nodeBin(): string {
  * question has one, else the questions written there and the model told they are pending. One
  * ask, through askhost's native protocol, with a tiny agent that hands the response back.
  */
-export function askThroughAskhostPrint(bin: string, cwd: string, params: { questions: Question[]; metadata?: object }): Promise<Result> {
-	const request = JSON.stringify({
-		type: "ask_user_request",
-		requestId: "pi-print-1",
-		questions: params.questions,
-		...(params.metadata ? { metadata: params.metadata } : {}),
-	});
+export function askThroughAskhostPrint(bin: string, cwd: string, params: Ask): Promise<Result> {
+	const request = JSON.stringify({ type: "ask_user_request", requestId: "pi-print-1", ...params });
 	const env = { ...process.env };
 	delete env.ASKHOST_SOCKET;
 	return new Promise((resolve) => {
@@ -630,12 +635,17 @@ export default function (pi: ExtensionAPI) {
 		async execute(_toolCallId: string, params: any, signal: AbortSignal | undefined, _onUpdate: unknown, ctx: any) {
 			const socket = process.env.ASKHOST_SOCKET;
 			const mode = piMode(!!ctx?.hasUI);
-			const ask = { questions: params.questions, ...(params.metadata ? { metadata: params.metadata } : {}) };
+			const ask: Ask = { questions: params.questions };
+			for (const key of ["metadata", "answers", "annotations"] as const) if (params[key] != null) ask[key] = params[key];
 			let result: Result;
 			let via: string;
 			const subagent = subagentReason();
 			if (subagent) throw new Error(SUBAGENT_REFUSAL);
-			if (socket) {
+			const unknown = unknownKey(params, "", TOP_LEVEL);
+			if (unknown) {
+				result = unknown;
+				via = socket ? "askhost" : "pi";
+			} else if (socket) {
 				result = await askHost(socket, ask, signal);
 				via = "askhost";
 			} else if (mode !== "print") {
