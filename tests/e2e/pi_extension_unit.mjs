@@ -39,11 +39,13 @@ function check(ok, what) {
 }
 
 /** The extension registered into a stand-in of pi's API: its tools, commands and event handlers. */
-function load() {
-	const api = { tools: {}, commands: {}, handlers: {} };
+function load(flags = {}) {
+	const api = { tools: {}, commands: {}, handlers: {}, flags: {} };
 	mod.default({
 		registerTool: (t) => (api.tools[t.name] = t),
 		registerCommand: (n, c) => (api.commands[n] = c),
+		registerFlag: (n, f) => (api.flags[n] = f),
+		getFlag: (n) => flags[n] ?? api.flags[n]?.default,
 		on: (e, h) => (api.handlers[e] ??= []).push(h),
 	});
 	return api;
@@ -331,6 +333,30 @@ const cases = {
 		equal(r.content[0].text, `User has answered your questions: "${DB.question}"="SQLite", "${NAME.question}"="svc". You can now continue with the user's answers in mind.`, "model text");
 		const again = await tool.execute("c4", { questions: [NAME], timeout: 5 }, undefined, undefined, { hasUI: false, cwd });
 		equal(again.content[0].text, "timeout: unknown field", "refused through askhost too");
+	},
+
+	async answers_flag_answers_the_next_ask_once() {
+		// The spec's option C, `pi -p --answers '[...]'`: the next question set is answered from the
+		// flag (labels, option numbers, own text, a list for multi-select), once.
+		noAskhost();
+		const cwd = tempDir();
+		const api = load({ answers: '[2, "order-processor", ["auth", "REST API"]]' });
+		equal(api.flags.answers?.type, "string", "pi knows the flag");
+		const tool = api.tools.ask_user;
+		const r = await tool.execute("c1", { questions: [DB, NAME, FEAT] }, undefined, undefined, { hasUI: false, cwd });
+		equal([r.details.via, r.details.answered], ["--answers", true], "answered from the flag");
+		equal(r.details.answers, [
+			{ question: DB.question, answer: "SQLite", wasCustom: false, selectedOption: "SQLite" },
+			{ question: NAME.question, answer: "order-processor", wasCustom: true },
+			{ question: FEAT.question, answer: ["Auth", "REST API"], wasCustom: false },
+		], "answers");
+		const next = await tool.execute("c2", { questions: [NAME] }, undefined, undefined, { hasUI: false, cwd });
+		equal(next.details.via, "pending file", "used once: the next ask is asked");
+
+		// Answers that do not fit (too few here) are not guessed at: the questions are asked.
+		const misfit = load({ answers: '["SQLite"]' }).tools.ask_user;
+		const m = await misfit.execute("c3", { questions: [DB, NAME] }, undefined, undefined, { hasUI: false, cwd: tempDir() });
+		equal(m.details.via, "pending file", "asked instead");
 	},
 
 	render() {

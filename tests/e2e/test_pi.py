@@ -54,7 +54,8 @@ def unit_case(name):
 for _name in ("modes", "print_mode_writes_the_pending_file_itself", "print_mode_goes_through_askhost_when_installed",
               "render", "pi_dialogs_multi_select_discard_and_long_answer",
               "without_askhost_suggestions_are_options_and_unknown_fields_refused",
-              "presets_reach_askhost_and_top_level_fields_are_checked", "subagent_marks",
+              "presets_reach_askhost_and_top_level_fields_are_checked", "answers_flag_answers_the_next_ask_once",
+              "subagent_marks",
               "subagent_is_refused", "compaction_keeps_the_answers"):
     unit_case(_name)
 
@@ -194,6 +195,25 @@ def pi_without_askhost_offers_roo_suggestions_as_options():
     equal(mock.tool_result()["text"], 'User has answered your questions: "Yes or no?"="no".' + TAIL, "the model reads")
     pi.until(lambda m: m.get("type") == "agent_end", "agent_end")
     pi.stop()
+    mock.stop()
+    mock.check_offline()
+
+
+@case
+def pi_print_mode_with_the_answers_flag():
+    """The spec's option C with the real pi and no askhost: `pi -p --answers '[...]'` answers the
+    question set the model asks, in question order, without a pending file."""
+    wd = Workdir()
+    mock = Mock(wd, ["ask_user"], {"questions": QUESTIONS})
+    pi, project = pi_setup(wd, mock)
+    env = agent_env(wd, mock, ASKHOST_BIN=wd.file("no-askhost-here"))
+    r = subprocess.run([pi, "-p", *PI_FLAGS, "-e", PI_EXTENSION, "--answers", '[1, "order-processor"]',
+                        "Set up the project."], cwd=project, env=env, capture_output=True, timeout=TIMEOUT,
+                       stdin=subprocess.DEVNULL, start_new_session=True)
+    equal(r.returncode, 0, "pi -p exits 0 (stderr: %r)" % r.stderr.decode()[-800:])
+    equal(tool_results(mock), [f'User has answered your questions: "{DB_Q}"="PostgreSQL (Recommended)", '
+                               f'"{NAME_Q}"="order-processor".' + TAIL], "the model reads the answers")
+    check(not os.path.exists(os.path.join(project, ".askhost", "pending-questions.json")), "no pending file")
     mock.stop()
     mock.check_offline()
 

@@ -427,6 +427,28 @@ export function resolveAnswer(q: Question, value: unknown): Answer | string {
 	return a;
 }
 
+/**
+ * The spec's `--answers` flag: a JSON array, one answer per question in order (as in the pending
+ * file). The answers when they fit these questions, else why not.
+ */
+export function answersFromFlag(text: string, questions: Question[]): Answer[] | string {
+	let values: unknown;
+	try {
+		values = JSON.parse(text);
+	} catch (e) {
+		return `not JSON (${(e as Error).message})`;
+	}
+	if (!Array.isArray(values)) return "expected a JSON array, one answer per question";
+	if (values.length !== questions.length) return `${values.length} answers for ${questions.length} questions`;
+	const answers: Answer[] = [];
+	for (const [i, q] of questions.entries()) {
+		const a = resolveAnswer(q, values[i]);
+		if (typeof a === "string") return `answer ${i + 1}: ${a}`;
+		answers.push(a);
+	}
+	return answers;
+}
+
 export function modelText(answers: Answer[]): string {
 	const show = (a: Answer) => `"${a.question}"="${Array.isArray(a.answer) ? a.answer.join(", ") : a.answer}"`;
 	return `User has answered your questions: ${answers.map(show).join(", ")}. You can now continue with the user's answers in mind.`;
@@ -627,6 +649,11 @@ export function resultLines(details: any, expanded: boolean, theme: Theme): stri
 }
 
 export default function (pi: ExtensionAPI) {
+	pi.registerFlag?.("answers", {
+		description: "Answer the next ask_user questions: a JSON array in question order (labels, option numbers, your own text, a list for multi-select)",
+		type: "string",
+	});
+	let answersFlagUsed = false;
 	pi.registerTool({
 		name: "ask_user",
 		label: "Ask User",
@@ -642,9 +669,16 @@ export default function (pi: ExtensionAPI) {
 			const subagent = subagentReason();
 			if (subagent) throw new Error(SUBAGENT_REFUSAL);
 			const unknown = unknownKey(params, "", TOP_LEVEL);
+			const flag = answersFlagUsed ? undefined : pi.getFlag?.("answers");
+			const fromFlag = typeof flag === "string" && flag !== "" ? answersFromFlag(flag, params.questions) : undefined;
+			if (fromFlag !== undefined) answersFlagUsed = true;
+			if (typeof fromFlag === "string") process.stderr.write(`ask_user: --answers does not fit these questions (${fromFlag}); asking instead\n`);
 			if (unknown) {
 				result = unknown;
 				via = socket ? "askhost" : "pi";
+			} else if (Array.isArray(fromFlag)) {
+				result = { answered: true, answers: fromFlag, text: modelText(fromFlag) };
+				via = "--answers";
 			} else if (socket) {
 				result = await askHost(socket, ask, signal);
 				via = "askhost";
