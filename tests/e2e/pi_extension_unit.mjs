@@ -359,6 +359,32 @@ const cases = {
 		equal(m.details.via, "pending file", "asked instead");
 	},
 
+	async questions_command_without_askhost() {
+		// /questions when askhost is not installed: the file the extension wrote itself is shown and
+		// cleared by the extension, not an error about a missing program.
+		noAskhost();
+		const cwd = tempDir();
+		const api = load();
+		await api.tools.ask_user.execute("c1", { questions: [DB, NAME] }, undefined, undefined, { hasUI: false, cwd });
+		const said = [];
+		const ctx = { cwd, ui: { notify: (text, kind) => said.push([kind, text]) } };
+		const run = async (args) => {
+			said.length = 0;
+			await api.commands.questions.handler(args, ctx);
+			await new Promise((r) => setTimeout(r, 200));
+			check(said.length === 1, `one message: ${JSON.stringify(said)}`);
+			return said[0];
+		};
+		const [kind, text] = await run("");
+		equal(kind, "info", "shown: " + text);
+		check(text.includes("1. Database: Which database should we use?") && text.includes("1) PostgreSQL (Recommended)")
+			&& text.includes("2. What should we name this service?"), text);
+		const [k2, cleared] = await run("clear");
+		equal([k2, cleared], ["info", "Removed .askhost/pending-questions.json (2 open questions)."], "cleared");
+		check(!fs.existsSync(path.join(cwd, ".askhost", "pending-questions.json")), "the file is gone");
+		equal(await run(""), ["info", "No pending questions."], "nothing left");
+	},
+
 	render() {
 		const tool = load().tools.ask_user;
 		equal(mod.callLine({ questions: [DB] }, plain), "ask_user Database: Which database should we use?", "one question");

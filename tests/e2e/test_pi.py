@@ -55,7 +55,7 @@ for _name in ("modes", "print_mode_writes_the_pending_file_itself", "print_mode_
               "render", "pi_dialogs_multi_select_discard_and_long_answer",
               "without_askhost_suggestions_are_options_and_unknown_fields_refused",
               "presets_reach_askhost_and_top_level_fields_are_checked", "answers_flag_answers_the_next_ask_once",
-              "subagent_marks",
+              "questions_command_without_askhost", "subagent_marks",
               "subagent_is_refused", "compaction_keeps_the_answers"):
     unit_case(_name)
 

@@ -398,6 +398,33 @@ type PendingEntry = {
 	used: boolean;
 };
 
+/** `/questions [clear]` with no askhost installed: the file the extension writes, shown or removed. */
+export function pendingCommand(cwd: string, sub: "show" | "clear"): string {
+	const file = path.join(cwd, PENDING_FILE);
+	let entries: PendingEntry[] = [];
+	try {
+		entries = JSON.parse(fs.readFileSync(file, "utf8")).questions ?? [];
+	} catch (e) {
+		if ((e as NodeJS.ErrnoException).code !== "ENOENT") return `${PENDING_FILE} is not valid JSON (${(e as Error).message}); fix it or remove it`;
+	}
+	const open = entries.filter((q) => !q.used);
+	if (sub === "clear") {
+		if (!fs.existsSync(file)) return "No pending questions.";
+		fs.rmSync(file);
+		return `Removed ${PENDING_FILE} (${open.length} open question${open.length === 1 ? "" : "s"}).`;
+	}
+	if (open.length === 0) return "No pending questions.";
+	const lines = [`Pending questions in ${PENDING_FILE}`];
+	for (const [i, q] of open.entries()) {
+		lines.push("", `${i + 1}. ${q.header ? `${q.header}: ` : ""}${q.question}${q.multiSelect ? "  (choose one or more)" : ""}`);
+		const options = q.options ?? [];
+		options.forEach((o, j) => lines.push(`     ${j + 1}) ${o}${q.descriptions?.[o] ? ` - ${q.descriptions[o]}` : ""}`));
+		lines.push(options.length > 0 ? "     or your own text" : "     (your own text)");
+		if (q.answer != null) lines.push(`   answer: ${Array.isArray(q.answer) ? q.answer.join(", ") : String(q.answer)}`);
+	}
+	return lines.join("\n");
+}
+
 /** One answer from the file for its question (a label, an option number, own text, a list), or why not. */
 export function resolveAnswer(q: Question, value: unknown): Answer | string {
 	const labels = (q.options ?? []).map((o) => o.label);
@@ -725,6 +752,10 @@ export default function (pi: ExtensionAPI) {
 		description: "Show or clear the pending questions (askhost questions [show|clear])",
 		handler: async (args: string, ctx: any) => {
 			const sub = (args ?? "").trim() === "clear" ? "clear" : "show";
+			if (!findAskhost()) {
+				ctx.ui.notify(pendingCommand(ctx?.cwd ?? process.cwd(), sub), "info");
+				return;
+			}
 			execFile(askhostBin(), ["questions", sub], (err, stdout, stderr) => {
 				const out = (stdout || stderr || (err ? String(err) : "")).trim() || "No pending questions.";
 				ctx.ui.notify(out, err ? "error" : "info");
