@@ -218,5 +218,26 @@ def pi_print_mode_with_the_answers_flag():
     mock.check_offline()
 
 
+@case
+def pi_install_loads_the_extension_as_a_package():
+    """The spec's "publish as a pi-package": the extension's folder is a pi package, so `pi install
+    FOLDER` (the source tree's, or the installed share/askhost/pi) loads ask_user in every pi run."""
+    wd = Workdir()
+    mock = Mock(wd, ["ask_user"], {"questions": QUESTIONS})
+    pi, project = pi_setup(wd, mock)
+    env = agent_env(wd, mock, ASKHOST_BIN=wd.file("no-askhost-here"))
+    r = subprocess.run([pi, "install", os.path.dirname(PI_EXTENSION)], cwd=project, env=env, capture_output=True,
+                       timeout=TIMEOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    equal(r.returncode, 0, "pi install (stderr: %r)" % r.stderr.decode()[-800:])
+    flags = [f for f in PI_FLAGS if f != "--no-extensions"]
+    r = subprocess.run([pi, "-p", *flags, "Set up the project."], cwd=project, env=env, capture_output=True,
+                       timeout=TIMEOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    equal(r.returncode, 0, "pi -p exits 0 (stderr: %r)" % r.stderr.decode()[-800:])
+    (result,) = tool_results(mock)
+    check(result.startswith("Questions pending. User input required."), f"ask_user ran from the package: {result!r}")
+    mock.stop()
+    mock.check_offline()
+
+
 if __name__ == "__main__":
     raise SystemExit(run_cases())
