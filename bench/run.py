@@ -9,7 +9,8 @@ the table shows medians over the rounds and the ratios. `./dev bench` builds and
                tools/call again and again in one session
   output       an agent prints many lines; askhost forwards them as agent/output; against cat
   memory       askhost's peak RSS idle and with 1000 pending asks
-  web          askhost-web's resident memory with 100 askhost mcp hosts waiting (--only web)
+  web          askhost-web's resident memory with 100 askhost mcp hosts waiting, and the time from an
+               ask to the WebSocket message that shows it on the page (--only web)
   instructions askhost's own user-space instructions (valgrind's callgrind) per round trip, per MCP
                session and per MB of output: the same figure whatever else the machine is doing,
                so a before/after (--against) can be read on a busy machine
@@ -222,16 +223,21 @@ class Bench:
                 self.rows.append(("memory", f"{name}, {label}", f"{m:.1f} MB peak RSS", "", ratio))
 
     # ---- web ----------------------------------------------------------------------------------
-    def web_rss(self, binary, hosts):
-        """askhost-web's resident memory (kB: VmRSS, VmHWM) with `hosts` askhost mcp waiting, each a
-        host of its own with one question, and how long the last host took to be connected."""
-        tmp = tempfile.mkdtemp(prefix="web-", dir=self.tmp)
+    def web_env(self, tmp):
+        """askhost web and its hosts in folders of their own under tmp."""
         env = self.env(os.path.join(tmp, "state"))
         env["XDG_RUNTIME_DIR"] = os.path.join(tmp, "run")
         env["XDG_CONFIG_HOME"] = os.path.join(tmp, "config")
         for k in ("TMUX", "ASKHOST_SOCKET"):
             env.pop(k, None)  # no popup, no editor's host: each askhost mcp waits as a host of its own
         os.makedirs(env["XDG_RUNTIME_DIR"], mode=0o700)
+        return env
+
+    def web_rss(self, binary, hosts):
+        """askhost-web's resident memory (kB: VmRSS, VmHWM) with `hosts` askhost mcp waiting, each a
+        host of its own with one question, and how long the last host took to be connected."""
+        tmp = tempfile.mkdtemp(prefix="web-", dir=self.tmp)
+        env = self.web_env(tmp)
         web = subprocess.Popen([binary, "web"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=tmp,
                                start_new_session=True)
         mcps = []
@@ -304,6 +310,89 @@ class Bench:
             ratio = self.vs(m, now, lower_is_better=True) if name != "askhost" else ""
             print(f"  {name:32} {m:10.1f} MB  {ratio}")
             self.rows.append(("memory", f"askhost-web, {hosts} hosts waiting ({name})", f"{m:.1f} MB RSS", "", ratio))
+        self.web_latency(binaries)
+
+    def web_latency_run(self, binary, asks):
+        """With askhost web running and a page's WebSocket connected: for each of `asks` askhost mcp
+        sessions (each a host of its own, as with no editor), the ms from its first tools/call (its
+        host starts with that ask, after the page) and from its second (a host the page watches
+        already) to the `added` message on the WebSocket. Each question is answered on the page."""
+        import sys
+        sys.path.insert(0, os.path.join(ROOT, "tests", "web"))
+        from web_client import Web, WsClient
+        tmp = tempfile.mkdtemp(prefix="web-ask-", dir=self.tmp)
+        env = self.web_env(tmp)
+        question = {"question": "Which database should we use?", "header": "Database", "multiSelect": False,
+                    "options": [{"label": "PostgreSQL", "description": "Relational"},
+                                {"label": "SQLite", "description": "A file"}]}
+        answer = {"answered": True, "answers": [{"question": question["question"], "answer": "SQLite",
+                                                 "selectedOption": "SQLite", "wasCustom": False}]}
+
+        def line(msg):
+            return json.dumps(dict(msg, jsonrpc="2.0")).encode() + b"\n"
+
+        starts, known = [], []
+        web = Web(binary, env=env, cwd=tmp)
+        try:
+            ws = WsClient(web, web.login())
+            ws.until(lambda m: m["type"] == "snapshot", "the snapshot")
+            for _ in range(asks):
+                mcp = subprocess.Popen([binary, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=subprocess.DEVNULL, env=env, cwd=tmp, start_new_session=True)
+                try:
+                    mcp.stdin.write(line({"id": 1, "method": "initialize", "params": {
+                        "protocolVersion": "2025-11-25", "capabilities": {},
+                        "clientInfo": {"name": "bench", "version": "1"}}}))
+                    mcp.stdin.write(line({"method": "notifications/initialized"}))
+                    mcp.stdin.flush()
+                    mcp.stdout.readline()
+                    for rid, times in ((2, starts), (3, known)):
+                        call = line({"id": rid, "method": "tools/call", "params": {
+                            "name": "ask_user_question", "arguments": {"questions": [question]}}})
+                        t0 = time.perf_counter()
+                        mcp.stdin.write(call)
+                        mcp.stdin.flush()
+                        added = ws.until(lambda m: m["type"] == "added", "the question on the page")
+                        times.append((time.perf_counter() - t0) * 1000)
+                        key = added["ask"]["key"]
+                        ws.send({"type": "answer", "key": key, "outcome": answer})
+                        if json.loads(mcp.stdout.readline()).get("id") != rid:
+                            raise RuntimeError("askhost mcp did not answer its tools/call")
+                        ws.until(lambda m: m["type"] == "removed" and m["key"] == key, "the question to leave")
+                finally:
+                    mcp.stdin.close()  # its end: the host leaves the registry
+                    try:
+                        mcp.wait(timeout=30)
+                    except subprocess.TimeoutExpired:
+                        mcp.kill()
+                        mcp.wait()
+                    mcp.stdout.close()
+            ws.close()
+        finally:
+            web.stop()
+            shutil.rmtree(tmp, ignore_errors=True)
+        return starts, known
+
+    def web_latency(self, binaries):
+        asks = max(20, self.args.rounds * 10)
+        figures = {name: ([], []) for name, _ in binaries}
+        for _ in range(2):  # the binaries alternate, in two halves
+            for name, binary in binaries:
+                starts, known = self.web_latency_run(binary, asks // 2)
+                figures[name][0].extend(starts)
+                figures[name][1].extend(known)
+        print(f"\nAsk to page: an askhost mcp tools/call to the WebSocket's `added` ({asks} asks, p50 and p95)")
+        for label, i in (("host the page watches", 1), ("host that starts with the ask", 0)):
+            base = None
+            for name, values in figures.items():
+                v = sorted(values[i])
+                p50, p95 = statistics.median(v), pct(v, 0.95)
+                if name == "askhost":
+                    base = p50
+                ratio = self.vs(p50, base, lower_is_better=True) if name != "askhost" else ""
+                print(f"  {name + ', ' + label:52} {p50:8.2f} {p95:8.2f} ms  {ratio}")
+                self.rows.append(("web: ask to page", f"{name}, {label}", f"{p50:.2f} ms", f"{p95:.2f} ms (p95)",
+                                  ratio))
 
     # ---- instructions -----------------------------------------------------------------------
     def callgrind(self, argv_before, binary, argv_after):

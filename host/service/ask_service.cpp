@@ -110,24 +110,36 @@ private:
 // question ends elsewhere, its entries leave the file.
 class PendingRecord final : public Frontend {
 public:
-    PendingRecord(std::string path, Log log)
-        : path_(std::move(path)), log_(log), writer_(path_, "", [](std::string_view) {}) {}
+    PendingRecord(boost::asio::io_context& io, std::string path, Log log)
+        : io_(io), path_(std::move(path)), log_(log), writer_(path_, "", [](std::string_view) {}) {}
 
     std::string_view name() const override { return "pending-questions file"; }
     void show(const Ask& ask, Done done) override {
-        writer_.show(ask, [](const Outcome&) {});  // writes the entries; its "pending" outcome is not ours
         current_ = ask;
         done_ = std::move(done);
+        written_ = false;
+        // Written after this turn of the loop: the ask/show to the host's clients (askhost web's
+        // page, askhost attach) leaves first, not after the file's fsyncs (1 to 8 ms on a busy
+        // disk). Posted twice, so that it runs after what this turn posted (the clients' writes).
+        boost::asio::post(io_, [this, id = ask.id, token = lifetime_.token()] {
+            if (!token) return;
+            boost::asio::post(io_, [this, id, token] {
+                if (!token || !current_ || current_->id != id || written_) return;
+                writer_.show(*current_, [](const Outcome&) {});  // its "pending" outcome is not ours
+                written_ = true;
+            });
+        });
     }
     void withdraw(const std::string& ask_id) override {
         if (!current_ || current_->id != ask_id) return;
-        forget(*current_);
+        if (written_) forget(*current_);
         current_.reset();
         done_ = nullptr;
+        written_ = false;
     }
     // Answers given with `askhost answer` since the last poll end the question.
     void poll() {
-        if (!current_) return;
+        if (!current_ || !written_) return;
         namespace fs = std::filesystem;
         const fs::path path(path_);
         store::DirLock lock(path.has_parent_path() ? path.parent_path() : fs::path("."));
@@ -142,6 +154,7 @@ public:
         say(log_, "answered from " + path_);
         auto done = std::move(done_);
         current_.reset();
+        written_ = false;
         done(Outcome::answered(std::move(*answers)));
     }
 
@@ -169,11 +182,14 @@ private:
         if (auto err = store::save_pending(path, file)) say(log_, err->message);
     }
 
+    boost::asio::io_context& io_;
     std::string path_;
     Log log_;
     PrintFrontend writer_;
     std::optional<Ask> current_;
+    bool written_ = false;  // current_'s entries are in the file
     Done done_;
+    Lifetime lifetime_;  // last: ends before the rest goes
 };
 
 }  // namespace
@@ -191,7 +207,7 @@ public:
           no_agent_(options.who),
           core_(io, no_agent_),
           print_(pending_file(options), "", options.log),
-          record_(pending_file(options), options.log),
+          record_(io, pending_file(options), options.log),
           seeking_(options.alone == Alone::Seek && !options.print_only),
           watch_(io),
           popups_(io, seeking_ ? popup_lines() : std::string(), options.log,

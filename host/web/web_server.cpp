@@ -453,6 +453,9 @@ void WebServer::Impl::serve(tcp::socket socket) {
     }
     said_full = false;
     beast::error_code ec;
+    // Each message is one small write the page waits for: sent at once, not held back by Nagle
+    // until the page acknowledges the one before (its delayed ACK: up to 40 ms on Linux).
+    socket.set_option(tcp::no_delay(true), ec);
     auto remote = socket.remote_endpoint(ec);
     std::string peer = ec ? std::string("?") : remote.address().to_string();
     beast::tcp_stream stream(std::move(socket));

@@ -31,6 +31,7 @@
 #include "json/json_access.hpp"
 #include "service/ask_service.hpp"
 #include "store/fs_util.hpp"
+#include "store/hooks_file.hpp"
 #include "transport/jsonrpc.hpp"
 #include "transport/stdio.hpp"
 
@@ -159,92 +160,33 @@ std::string self_command() {
     return self.empty() ? "askhost hook" : self + " hook";
 }
 
-// Adds {matcher, hooks:[{type: command, command, timeout}]} under hooks.EVENT unless a hook of
-// askhost is there already. Returns whether it changed anything.
-bool merge_hook(rapidjson::Document& doc, const char* event, const char* matcher, const std::string& command) {
-    auto& alloc = doc.GetAllocator();
-    if (!doc.HasMember("hooks") || !doc["hooks"].IsObject()) {
-        doc.RemoveMember("hooks");
-        doc.AddMember("hooks", rapidjson::Value(rapidjson::kObjectType), alloc);
-    }
-    auto& hooks = doc["hooks"];
-    if (!hooks.HasMember(event) || !hooks[event].IsArray()) {
-        hooks.RemoveMember(event);
-        hooks.AddMember(rapidjson::Value(event, alloc), rapidjson::Value(rapidjson::kArrayType), alloc);
-    }
-    auto& list = hooks[event];
-    for (const auto& entry : list.GetArray()) {
-        const auto* inner = json::member(entry, "hooks");
-        if (!inner || !inner->IsArray()) continue;
-        for (const auto& h : inner->GetArray()) {
-            std::string c = json::string_of(h, "command");
-            if (c.find("askhost") != std::string::npos && c.size() >= 5 && c.compare(c.size() - 5, 5, " hook") == 0)
-                return false;
-        }
-    }
-    rapidjson::Value hook(rapidjson::kObjectType);
-    hook.AddMember("type", "command", alloc);
-    hook.AddMember("command", rapidjson::Value(command.c_str(), alloc), alloc);
-    hook.AddMember("timeout", 86400, alloc);  // as long as the person takes
-    rapidjson::Value inner(rapidjson::kArrayType);
-    inner.PushBack(hook, alloc);
-    rapidjson::Value entry(rapidjson::kObjectType);
-    entry.AddMember("matcher", rapidjson::Value(matcher, alloc), alloc);
-    entry.AddMember("hooks", inner, alloc);
-    list.PushBack(entry, alloc);
-    return true;
-}
-
 int install(const cli::Args& args) {
-    std::string path = args.value("settings").value_or("");
-    const bool project = args.has("project");
-    if (path.empty()) {
-        if (project) {
-            path = ".claude/settings.json";
-        } else {
-            const char* config = std::getenv("CLAUDE_CONFIG_DIR");
-            const char* home = std::getenv("HOME");
-            if (config && *config) path = std::string(config) + "/settings.json";
-            else if (home && *home) path = std::string(home) + "/.claude/settings.json";
-            else {
-                write_all(2, "askhost hook install: no HOME: name the file with --settings PATH\n");
-                return 2;
-            }
-        }
+    const auto chosen =
+        store::hooks_file_path(args.value("settings").value_or(""), args.has("project"), ".claude/settings.json",
+                               "CLAUDE_CONFIG_DIR", "settings.json", ".claude/settings.json");
+    if (!chosen) {
+        write_all(2, "askhost hook install: no HOME: name the file with --settings PATH\n");
+        return 2;
     }
-    rapidjson::Document doc;
-    auto text = store::read_whole(path);
-    if (text.status == store::FileText::Status::Error) {
-        write_all(2, "askhost hook install: " + text.error + "\n");
-        return 1;
-    }
-    if (text.status == store::FileText::Status::Missing ||
-        text.data.find_first_not_of(" \t\r\n") == std::string::npos) {
-        doc.SetObject();
-    } else if (auto err = json::parse(doc, text.data); err || !doc.IsObject()) {
-        write_all(2, "askhost hook install: " + path + " is not a JSON object" +
-                         (err ? " (" + store::line_column(text.data, err->offset) + ": " + err->message + ")"
-                              : std::string()) +
-                         "; left as it is\n");
-        return 1;
-    }
+    const std::string& path = *chosen;
     const std::string command = self_command();
-    bool changed = merge_hook(doc, "PreToolUse", "AskUserQuestion|mcp__.*__ask_user_question", command);
-    changed = merge_hook(doc, "PermissionRequest", "*", command) || changed;
-    changed = merge_hook(doc, "PreCompact", "*", command) || changed;
-    if (!changed) {
+    // As long as the person takes (86400 s).
+    const auto merged = store::merge_command_hooks(
+        path,
+        {{.event = "PreToolUse",
+          .matcher = "AskUserQuestion|mcp__.*__ask_user_question",
+          .command = command,
+          .timeout_seconds = 86400},
+         {.event = "PermissionRequest", .matcher = "*", .command = command, .timeout_seconds = 86400},
+         {.event = "PreCompact", .matcher = "*", .command = command, .timeout_seconds = 86400}},
+        "hook");
+    if (merged.result == store::HooksMerge::Result::Failed) {
+        write_all(2, "askhost hook install: " + merged.error + "\n");
+        return 1;
+    }
+    if (merged.result == store::HooksMerge::Result::AlreadyThere) {
         write_all(1, "askhost hook is already in " + path + "\n");
         return 0;
-    }
-    rapidjson::StringBuffer buf;
-    rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
-    w.SetIndent(' ', 2);
-    json::write(doc, w);
-    struct stat st {};
-    unsigned mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 0777) : 0644;
-    if (auto err = store::atomic_write(path, std::string(buf.GetString(), buf.GetSize()) + "\n", mode)) {
-        write_all(2, "askhost hook install: " + err->message + "\n");
-        return 1;
     }
     write_all(1, "askhost hook added to " + path +
                      " (PreToolUse: AskUserQuestion and MCP ask_user_question; PermissionRequest: every tool;\n"

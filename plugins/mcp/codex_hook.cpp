@@ -16,6 +16,7 @@
 #include "core/self_path.hpp"
 #include "json/json_access.hpp"
 #include "store/fs_util.hpp"
+#include "store/hooks_file.hpp"
 #include "store/session_summary.hpp"
 
 namespace askhost::mcp {
@@ -170,94 +171,32 @@ constexpr cli::Option kOptions[] = {
 };
 constexpr std::string_view kWords[] = {"install"};
 
-// Adds {matcher: compact, hooks: [{type: command, command, timeout}]} under hooks.SessionStart
-// unless a hook of askhost codex-hook is there already. Returns whether it changed anything.
-bool merge_hook(rapidjson::Document& doc, const std::string& command) {
-    auto& alloc = doc.GetAllocator();
-    if (!doc.HasMember("hooks") || !doc["hooks"].IsObject()) {
-        doc.RemoveMember("hooks");
-        doc.AddMember("hooks", rapidjson::Value(rapidjson::kObjectType), alloc);
-    }
-    auto& hooks = doc["hooks"];
-    if (!hooks.HasMember("SessionStart") || !hooks["SessionStart"].IsArray()) {
-        hooks.RemoveMember("SessionStart");
-        hooks.AddMember("SessionStart", rapidjson::Value(rapidjson::kArrayType), alloc);
-    }
-    auto& list = hooks["SessionStart"];
-    for (const auto& entry : list.GetArray()) {
-        const auto* inner = json::member(entry, "hooks");
-        if (!inner || !inner->IsArray()) continue;
-        for (const auto& h : inner->GetArray()) {
-            const std::string c = json::string_of(h, "command");
-            constexpr std::string_view tail = " codex-hook";
-            if (c.find("askhost") != std::string::npos && c.size() >= tail.size() &&
-                c.compare(c.size() - tail.size(), tail.size(), tail) == 0)
-                return false;
-        }
-    }
-    rapidjson::Value hook(rapidjson::kObjectType);
-    hook.AddMember("type", "command", alloc);
-    hook.AddMember("command", rapidjson::Value(command.c_str(), alloc), alloc);
-    hook.AddMember("timeout", 30, alloc);
-    hook.AddMember("statusMessage", "askhost: the answers you gave", alloc);
-    rapidjson::Value inner(rapidjson::kArrayType);
-    inner.PushBack(hook, alloc);
-    rapidjson::Value entry(rapidjson::kObjectType);
-    entry.AddMember("matcher", "compact", alloc);
-    entry.AddMember("hooks", inner, alloc);
-    list.PushBack(entry, alloc);
-    return true;
-}
-
 int install(const cli::Args& args) {
-    std::string path = args.value("hooks").value_or("");
-    if (path.empty()) {
-        if (args.has("project")) {
-            path = ".codex/hooks.json";
-        } else {
-            const char* codex_home = std::getenv("CODEX_HOME");
-            const char* home = std::getenv("HOME");
-            if (codex_home && *codex_home) path = std::string(codex_home) + "/hooks.json";
-            else if (home && *home) path = std::string(home) + "/.codex/hooks.json";
-            else {
-                write_all(2, "askhost codex-hook install: no HOME: name the file with --hooks PATH\n");
-                return 2;
-            }
-        }
+    const auto chosen = store::hooks_file_path(args.value("hooks").value_or(""), args.has("project"),
+                                               ".codex/hooks.json", "CODEX_HOME", "hooks.json", ".codex/hooks.json");
+    if (!chosen) {
+        write_all(2, "askhost codex-hook install: no HOME: name the file with --hooks PATH\n");
+        return 2;
     }
-    rapidjson::Document doc;
-    auto text = store::read_whole(path);
-    if (text.status == store::FileText::Status::Error) {
-        write_all(2, "askhost codex-hook install: " + text.error + "\n");
-        return 1;
-    }
-    if (text.status == store::FileText::Status::Missing ||
-        text.data.find_first_not_of(" \t\r\n") == std::string::npos) {
-        doc.SetObject();
-    } else if (auto err = json::parse(doc, text.data); err || !doc.IsObject()) {
-        write_all(2, "askhost codex-hook install: " + path + " is not a JSON object" +
-                         (err ? " (" + store::line_column(text.data, err->offset) + ": " + err->message + ")"
-                              : std::string()) +
-                         "; left as it is\n");
-        return 1;
-    }
+    const std::string& path = *chosen;
     // This binary by its full path: Codex runs hooks without askhost's PATH in mind, and trusts
     // a hook by its command, so the command stays the same until askhost moves.
     const std::string self = self_path();
     const std::string command = (self.empty() ? std::string("askhost") : self) + " codex-hook";
-    if (!merge_hook(doc, command)) {
+    const auto merged = store::merge_command_hooks(path,
+                                                   {{.event = "SessionStart",
+                                                     .matcher = "compact",
+                                                     .command = command,
+                                                     .timeout_seconds = 30,
+                                                     .status_message = "askhost: the answers you gave"}},
+                                                   "codex-hook");
+    if (merged.result == store::HooksMerge::Result::Failed) {
+        write_all(2, "askhost codex-hook install: " + merged.error + "\n");
+        return 1;
+    }
+    if (merged.result == store::HooksMerge::Result::AlreadyThere) {
         write_all(1, "askhost codex-hook is already in " + path + "\n");
         return 0;
-    }
-    rapidjson::StringBuffer buf;
-    rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
-    w.SetIndent(' ', 2);
-    json::write(doc, w);
-    struct stat st {};
-    const unsigned mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 0777) : 0644;
-    if (auto err = store::atomic_write(path, std::string(buf.GetString(), buf.GetSize()) + "\n", mode)) {
-        write_all(2, "askhost codex-hook install: " + err->message + "\n");
-        return 1;
     }
     write_all(1, "askhost codex-hook added to " + path +
                      "\n(SessionStart after a compaction: the model reads the answers given earlier in the session).\n"

@@ -3,15 +3,17 @@ mock model API (mock_llm.py) on 127.0.0.1, the agents' offline environment, and 
 network namespace each case runs in when the machine allows it."""
 import json
 import os
+import queue
 import re
 import shutil
 import subprocess
 import sys
+import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import ASKHOST, Skip, at_end, check, main, wait_for  # noqa: E402
+from harness import ASKHOST, ROOT, Skip, at_end, check, main, wait_for  # noqa: E402
 
 AGENTS_DIR = os.environ.get("ASKHOST_AGENTS_DIR") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "askhost-agents")
@@ -166,6 +168,45 @@ def pi_setup(wd, mock):
     project = wd.file("project")
     os.makedirs(project, exist_ok=True)
     return pi, project
+
+
+class PiRpc:
+    """pi --mode rpc driven directly (no askhost): JSON lines on its stdin and stdout."""
+
+    def __init__(self, wd, mock):
+        pi, project = pi_setup(wd, mock)
+        env = agent_env(wd, mock)
+        env.pop("ASKHOST_SOCKET", None)
+        self.proc = subprocess.Popen(
+            [pi, "--mode", "rpc", *PI_FLAGS, "-e", os.path.join(ROOT, "plugins", "pi", "extension", "ask_user.ts")],
+            cwd=project, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=open(wd.file("pi-stderr.txt"), "wb"), start_new_session=True)
+        at_end(self.stop)
+        self.lines = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self):
+        for line in self.proc.stdout:
+            if line.strip():
+                self.lines.put(json.loads(line))
+
+    def send(self, obj):
+        self.proc.stdin.write((json.dumps(obj) + "\n").encode())
+        self.proc.stdin.flush()
+
+    def until(self, pred, what, timeout=TIMEOUT):
+        while True:
+            try:
+                msg = self.lines.get(timeout=timeout)
+            except queue.Empty:
+                raise AssertionError(f"pi sent no {what}")
+            if pred(msg):
+                return msg
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
 
 
 def doc_snippet(name):

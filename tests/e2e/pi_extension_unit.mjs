@@ -39,11 +39,13 @@ function check(ok, what) {
 }
 
 /** The extension registered into a stand-in of pi's API: its tools, commands and event handlers. */
-function load() {
-	const api = { tools: {}, commands: {}, handlers: {} };
+function load(flags = {}) {
+	const api = { tools: {}, commands: {}, handlers: {}, flags: {} };
 	mod.default({
 		registerTool: (t) => (api.tools[t.name] = t),
 		registerCommand: (n, c) => (api.commands[n] = c),
+		registerFlag: (n, f) => (api.flags[n] = f),
+		getFlag: (n) => flags[n] ?? api.flags[n]?.default,
 		on: (e, h) => (api.handlers[e] ??= []).push(h),
 	});
 	return api;
@@ -211,6 +213,176 @@ const cases = {
 		equal(out.compaction.summary, "## Goal\nA service.\n\n## Questions the user answered\n\n" + prose, "summary");
 		equal([out.compaction.firstKeptEntryId, out.compaction.tokensBefore, out.compaction.details.readFiles], ["e9", 1234, ["a.ts"]], "pi's own fields");
 		equal(await mod.compactKeepingAnswers({ branchEntries: entries.slice(0, 1), preparation: {} }, ctx, run), undefined, "nothing asked: pi's own");
+	},
+
+	async pi_dialogs_multi_select_discard_and_long_answer() {
+		// Plain pi (no askhost): its own dialogs, one question after another, with the spec's rules:
+		// several picks on a multi-select, "Discard N answers?" on Esc, the 2000-character warning.
+		noAskhost();
+		const tool = load().tools.ask_user;
+		const other = "[ ] Other (type your answer)";
+		const script = [
+			["select", "Database: Which database should we use?", ["PostgreSQL (Recommended)", "SQLite", "Other (type your answer)"], "SQLite"],
+			["select", "Which features? (pick to tick, Done to submit)", ["[ ] Auth", "[ ] REST API", other, "Done"], "Done"],
+			["select", "Which features? (pick to tick, Done to submit)", ["[ ] Auth", "[ ] REST API", other, "Done"], "[ ] REST API"],
+			["select", "Which features? (pick to tick, Done to submit)", ["[ ] Auth", "[x] REST API", other, "Done"], "[ ] Auth"],
+			["select", "Which features? (pick to tick, Done to submit)", ["[x] Auth", "[x] REST API", other, "Done"], "[x] REST API"],
+			["select", "Which features? (pick to tick, Done to submit)", ["[x] Auth", "[ ] REST API", other, "Done"], other],
+			["input", "Which features?", undefined, "GraphQL"],
+			["select", "Which features? (pick to tick, Done to submit)", ["[x] Auth", "[ ] REST API", "[x] Other: GraphQL", "Done"], "Done"],
+			["input", "What should we name this service?", undefined, undefined],
+			["confirm", "Discard 2 answers?", undefined, false],
+			["input", "What should we name this service?", undefined, "x".repeat(2500)],
+			["confirm", "Answer is long (2,500 chars). Continue anyway?", undefined, false],
+			["editor", "What should we name this service?", "x".repeat(2500), "order-processor"],
+		];
+		const ui = {};
+		for (const method of ["select", "input", "confirm", "editor"]) {
+			ui[method] = async (title, second) => {
+				const step = script.shift();
+				check(step, `no more dialogs expected, got ${method} ${title}`);
+				equal([method, title], step.slice(0, 2), "the dialog");
+				if (method === "select" || method === "editor") equal(second, step[2], `${title}: what it shows`);
+				return step[3];
+			};
+		}
+		const ctx = { hasUI: true, cwd: tempDir(), ui };
+		const r = await tool.execute("c1", { questions: [DB, FEAT, NAME] }, undefined, undefined, ctx);
+		equal(script.length, 0, "every dialog shown");
+		equal(r.details.via, "pi", "asked with pi's dialogs");
+		equal(r.details.answers, [
+			{ question: DB.question, answer: "SQLite", selectedOption: "SQLite", wasCustom: false },
+			{ question: FEAT.question, answer: ["Auth", "GraphQL"], wasCustom: true },
+			{ question: NAME.question, answer: "order-processor", wasCustom: true },
+		], "answers");
+
+		// Esc with one answer given, the discard confirmed: cancelled, nothing kept.
+		script.push(
+			["select", "Database: Which database should we use?", ["PostgreSQL (Recommended)", "SQLite", "Other (type your answer)"], "SQLite"],
+			["input", "What should we name this service?", undefined, undefined],
+			["confirm", "Discard 1 answer?", undefined, true],
+		);
+		const c = await tool.execute("c2", { questions: [DB, NAME] }, undefined, undefined, ctx);
+		equal(script.length, 0, "every dialog shown");
+		equal([c.details.answered, c.details.cancelled, c.details.answers], [false, true, []], "cancelled");
+
+		// Esc on the first question: cancelled at once, no confirmation.
+		script.push(["select", "Database: Which database should we use?", ["PostgreSQL (Recommended)", "SQLite", "Other (type your answer)"], undefined]);
+		const e = await tool.execute("c3", { questions: [DB, NAME] }, undefined, undefined, ctx);
+		equal([script.length, e.details.cancelled], [0, true], "cancelled at once");
+	},
+
+	async without_askhost_suggestions_are_options_and_unknown_fields_refused() {
+		// Issue 33, item 1, on the paths where the extension asks by itself: Roo Code's suggestions are
+		// offered as the options, and a field the schema does not know is refused by name, never dropped.
+		noAskhost();
+		const tool = load().tools.ask_user;
+		const shown = [];
+		const ui = {
+			select: async (title, options) => (shown.push([title, options]), "no"),
+			input: async () => fail("no input dialog expected"),
+			confirm: async () => fail("no confirmation expected"),
+		};
+		const ctx = { hasUI: true, cwd: tempDir(), ui };
+		const yesNo = { question: "Yes or no?", suggestions: ["yes", "no"] };
+		const r = await tool.execute("c1", { questions: [yesNo] }, undefined, undefined, ctx);
+		equal(shown, [["Yes or no?", ["yes", "no", "Other (type your answer)"]]], "the suggestions are the options");
+		equal(r.details.answers, [{ question: "Yes or no?", answer: "no", selectedOption: "no", wasCustom: false }], "answer");
+
+		const refused = async (params, message) => {
+			shown.length = 0;
+			const x = await tool.execute("c2", params, undefined, undefined, ctx);
+			equal([x.details.answered, x.details.error?.code, x.content[0].text], [false, "invalid_schema", message], message);
+			equal(shown.length, 0, "nothing shown");
+		};
+		await refused({ questions: [{ question: "Q?", placeholder: "x" }] }, "questions[0].placeholder: unknown field");
+		await refused({ questions: [DB, { question: "Q?", options: [{ label: "a", icon: "x" }] }] }, "questions[1].options[0].icon: unknown field");
+		await refused({ questions: [{ ...yesNo, options: [{ label: "a" }] }] }, "questions[0].suggestions: give options or suggestions, not both");
+		await refused({ questions: [{ question: "Q?", suggestions: ["yes", 2] }] }, "questions[0].suggestions[1]: expected a string");
+		await refused({ questions: [{ question: "Q?", suggestions: ["yes", "yes"] }] }, 'questions[0].suggestions[1]: duplicate label "yes"');
+		await refused({ questions: [NAME], timeout: 5 }, "timeout: unknown field");
+
+		// Print mode without askhost: the file offers the suggestions as the options.
+		const cwd = tempDir();
+		const p = await tool.execute("c3", { questions: [yesNo] }, undefined, undefined, { hasUI: false, cwd });
+		equal(p.details.via, "pending file", "pending file");
+		const doc = JSON.parse(fs.readFileSync(path.join(cwd, ".askhost", "pending-questions.json"), "utf8"));
+		equal(doc.questions[0].options, ["yes", "no"], "the file's options");
+	},
+
+	async presets_reach_askhost_and_top_level_fields_are_checked() {
+		// Pre-supplied answers are askhost's to honour (the lenient profile's `answers`): through
+		// askhost they come back at once; asking by itself the extension refuses them rather than
+		// asking as if they were not there. An unknown top-level field is refused on every path.
+		const tool = load().tools.ask_user;
+		const presets = { questions: [DB, NAME], answers: { [DB.question]: "SQLite", [NAME.question]: "svc" } };
+		const ui = { select: async () => fail("no dialog expected"), input: async () => fail("no dialog expected") };
+
+		noAskhost();
+		const alone = await tool.execute("c1", presets, undefined, undefined, { hasUI: true, cwd: tempDir(), ui });
+		equal([alone.details.answered, alone.details.error?.path], [false, "answers"], "refused without askhost");
+		check(alone.content[0].text.startsWith("answers: "), alone.content[0].text);
+		const odd = await tool.execute("c2", { questions: [NAME], timeout: 5 }, undefined, undefined, { hasUI: true, cwd: tempDir(), ui });
+		equal(odd.content[0].text, "timeout: unknown field", "unknown top-level field");
+
+		process.env.ASKHOST_BIN = process.env.ASKHOST;
+		const cwd = tempDir();
+		process.env.XDG_STATE_HOME = path.join(cwd, "state");
+		const r = await tool.execute("c3", presets, undefined, undefined, { hasUI: false, cwd });
+		equal([r.details.via, r.details.answered], ["askhost --print", true], "answered by askhost at once");
+		equal(r.content[0].text, `User has answered your questions: "${DB.question}"="SQLite", "${NAME.question}"="svc". You can now continue with the user's answers in mind.`, "model text");
+		const again = await tool.execute("c4", { questions: [NAME], timeout: 5 }, undefined, undefined, { hasUI: false, cwd });
+		equal(again.content[0].text, "timeout: unknown field", "refused through askhost too");
+	},
+
+	async answers_flag_answers_the_next_ask_once() {
+		// The spec's option C, `pi -p --answers '[...]'`: the next question set is answered from the
+		// flag (labels, option numbers, own text, a list for multi-select), once.
+		noAskhost();
+		const cwd = tempDir();
+		const api = load({ answers: '[2, "order-processor", ["auth", "REST API"]]' });
+		equal(api.flags.answers?.type, "string", "pi knows the flag");
+		const tool = api.tools.ask_user;
+		const r = await tool.execute("c1", { questions: [DB, NAME, FEAT] }, undefined, undefined, { hasUI: false, cwd });
+		equal([r.details.via, r.details.answered], ["--answers", true], "answered from the flag");
+		equal(r.details.answers, [
+			{ question: DB.question, answer: "SQLite", wasCustom: false, selectedOption: "SQLite" },
+			{ question: NAME.question, answer: "order-processor", wasCustom: true },
+			{ question: FEAT.question, answer: ["Auth", "REST API"], wasCustom: false },
+		], "answers");
+		const next = await tool.execute("c2", { questions: [NAME] }, undefined, undefined, { hasUI: false, cwd });
+		equal(next.details.via, "pending file", "used once: the next ask is asked");
+
+		// Answers that do not fit (too few here) are not guessed at: the questions are asked.
+		const misfit = load({ answers: '["SQLite"]' }).tools.ask_user;
+		const m = await misfit.execute("c3", { questions: [DB, NAME] }, undefined, undefined, { hasUI: false, cwd: tempDir() });
+		equal(m.details.via, "pending file", "asked instead");
+	},
+
+	async questions_command_without_askhost() {
+		// /questions when askhost is not installed: the file the extension wrote itself is shown and
+		// cleared by the extension, not an error about a missing program.
+		noAskhost();
+		const cwd = tempDir();
+		const api = load();
+		await api.tools.ask_user.execute("c1", { questions: [DB, NAME] }, undefined, undefined, { hasUI: false, cwd });
+		const said = [];
+		const ctx = { cwd, ui: { notify: (text, kind) => said.push([kind, text]) } };
+		const run = async (args) => {
+			said.length = 0;
+			await api.commands.questions.handler(args, ctx);
+			await new Promise((r) => setTimeout(r, 200));
+			check(said.length === 1, `one message: ${JSON.stringify(said)}`);
+			return said[0];
+		};
+		const [kind, text] = await run("");
+		equal(kind, "info", "shown: " + text);
+		check(text.includes("1. Database: Which database should we use?") && text.includes("1) PostgreSQL (Recommended)")
+			&& text.includes("2. What should we name this service?"), text);
+		const [k2, cleared] = await run("clear");
+		equal([k2, cleared], ["info", "Removed .askhost/pending-questions.json (2 open questions)."], "cleared");
+		check(!fs.existsSync(path.join(cwd, ".askhost", "pending-questions.json")), "the file is gone");
+		equal(await run(""), ["info", "No pending questions."], "nothing left");
 	},
 
 	render() {

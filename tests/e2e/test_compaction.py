@@ -6,17 +6,14 @@ what a PreCompact hook prints, so askhost codex-hook (SessionStart after a compa
 to the first request after the compaction, whose history no longer holds the tool's result."""
 import json
 import os
-import queue
 import subprocess
 import sys
-import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import ASKHOST, ROOT, Workdir, at_end, case, check, equal  # noqa: E402
-from e2e_common import (PI_FLAGS, pi_setup, TIMEOUT, Mock, agent_bin, agent_env, run_cases,  # noqa: E402
-                        write_codex_config)
+from harness import ASKHOST, Workdir, case, check, equal  # noqa: E402
+from e2e_common import PiRpc, TIMEOUT, Mock, agent_bin, agent_env, run_cases, write_codex_config  # noqa: E402
 
 DB_Q = "Which database should we use?"
 QUESTIONS = [{"question": DB_Q, "header": "Database", "options": [
@@ -28,45 +25,6 @@ DECIDED = f'User was asked "{DB_Q}" and chose SQLite.'
 def summarisation_requests(mock):
     said = json.dumps(DECIDED)[1:-1]  # as it stands inside the JSON body
     return [r for r in mock.requests() if said in json.dumps(r.get("body"))]
-
-
-class PiRpc:
-    """pi --mode rpc driven directly (no askhost): JSON lines on its stdin and stdout."""
-
-    def __init__(self, wd, mock):
-        pi, project = pi_setup(wd, mock)
-        env = agent_env(wd, mock)
-        env.pop("ASKHOST_SOCKET", None)
-        self.proc = subprocess.Popen(
-            [pi, "--mode", "rpc", *PI_FLAGS, "-e", os.path.join(ROOT, "plugins", "pi", "extension", "ask_user.ts")],
-            cwd=project, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=open(wd.file("pi-stderr.txt"), "wb"), start_new_session=True)
-        at_end(self.stop)
-        self.lines = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-
-    def _pump(self):
-        for line in self.proc.stdout:
-            if line.strip():
-                self.lines.put(json.loads(line))
-
-    def send(self, obj):
-        self.proc.stdin.write((json.dumps(obj) + "\n").encode())
-        self.proc.stdin.flush()
-
-    def until(self, pred, what, timeout=TIMEOUT):
-        while True:
-            try:
-                msg = self.lines.get(timeout=timeout)
-            except queue.Empty:
-                raise AssertionError(f"pi sent no {what}")
-            if pred(msg):
-                return msg
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
 
 
 @case

@@ -5,12 +5,13 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
 from harness import ASKHOST, ROOT, Workdir, case, check, equal  # noqa: E402
-from e2e_common import PI_FLAGS, pi_setup, TIMEOUT, Mock, agent_bin, agent_env, run_cases  # noqa: E402
+from e2e_common import PI_FLAGS, PiRpc, pi_setup, TIMEOUT, Mock, agent_bin, agent_env, run_cases  # noqa: E402
 
 PI_EXTENSION = os.path.join(ROOT, "plugins", "pi", "extension", "ask_user.ts")
 TAIL = " You can now continue with the user's answers in mind."
@@ -51,7 +52,11 @@ def unit_case(name):
 
 
 for _name in ("modes", "print_mode_writes_the_pending_file_itself", "print_mode_goes_through_askhost_when_installed",
-              "render", "subagent_marks", "subagent_is_refused", "compaction_keeps_the_answers"):
+              "render", "pi_dialogs_multi_select_discard_and_long_answer",
+              "without_askhost_suggestions_are_options_and_unknown_fields_refused",
+              "presets_reach_askhost_and_top_level_fields_are_checked", "answers_flag_answers_the_next_ask_once",
+              "questions_command_without_askhost", "subagent_marks",
+              "subagent_is_refused", "compaction_keeps_the_answers"):
     unit_case(_name)
 
 
@@ -130,6 +135,108 @@ def pi_print_mode_without_askhost():
     second = two_passes(wd, env_for, answer)
     equal(second, f'User has answered your questions: "{DB_Q}"="PostgreSQL (Recommended)", "{NAME_Q}"="order-processor".'
           + TAIL, "the second pass")
+
+
+@case
+def pi_dialogs_without_askhost_tick_several_and_ask_before_discarding():
+    """The real pi in RPC mode, no askhost: ask_user asks with pi's own dialogs. A multi-select
+    ticks two rows then Done (REQ-AUQ-002); Esc on the next question asks "Discard 1 answer?", and
+    No asks that question again."""
+    wd = Workdir()
+    features = {"question": "Which features?", "multiSelect": True,
+                "options": [{"label": "Auth"}, {"label": "REST API"}, {"label": "Admin"}]}
+    mock = Mock(wd, ["ask_user"], {"questions": [features, {"question": NAME_Q}]})
+    pi = PiRpc(wd, mock)
+    pi.send({"id": "p1", "type": "prompt", "message": "Set up the project."})
+
+    def dialog(method):
+        return pi.until(lambda m: m.get("type") == "extension_ui_request" and m.get("method") == method,
+                        f"a {method} dialog")
+
+    def reply(ask, **answer):
+        time.sleep(0.4)  # a person reading the dialog
+        pi.send({"type": "extension_ui_response", "id": ask["id"], **answer})
+
+    for pick in ("[ ] Auth", "[ ] Admin"):
+        ask = dialog("select")
+        check(pick in ask["options"], f"{pick} offered: {ask['options']}")
+        reply(ask, value=pick)
+    ask = dialog("select")
+    equal(ask["options"], ["[x] Auth", "[ ] REST API", "[x] Admin", "[ ] Other (type your answer)", "Done"], "the ticks")
+    reply(ask, value="Done")
+    reply(dialog("input"), cancelled=True)
+    ask = dialog("confirm")
+    equal(ask["title"], "Discard 1 answer?", "asked before discarding")
+    reply(ask, confirmed=False)
+    ask = dialog("input")
+    check(NAME_Q in ask["title"], f"the same question again: {ask['title']!r}")
+    reply(ask, value="order-processor")
+    equal(mock.tool_result()["text"], f'User has answered your questions: "Which features?"="Auth, Admin", '
+          f'"{NAME_Q}"="order-processor".' + TAIL, "the model reads both answers")
+    pi.until(lambda m: m.get("type") == "agent_end", "agent_end")
+    pi.stop()
+    mock.stop()
+    mock.check_offline()
+
+
+@case
+def pi_without_askhost_offers_roo_suggestions_as_options():
+    """The real pi in RPC mode, no askhost: a question with Roo Code's `suggestions` reaches the
+    extension (pi's schema check lets it through) and is offered as a list, Other beside it."""
+    wd = Workdir()
+    mock = Mock(wd, ["ask_user"], {"questions": [{"question": "Yes or no?", "suggestions": ["yes", "no"]}]})
+    pi = PiRpc(wd, mock)
+    pi.send({"id": "p1", "type": "prompt", "message": "Set up the project."})
+    ask = pi.until(lambda m: m.get("type") == "extension_ui_request" and m.get("method") in ("select", "input"),
+                   "a dialog")
+    equal((ask["method"], ask.get("options")), ("select", ["yes", "no", "Other (type your answer)"]), "offered")
+    time.sleep(0.4)  # a person reading the dialog
+    pi.send({"type": "extension_ui_response", "id": ask["id"], "value": "no"})
+    equal(mock.tool_result()["text"], 'User has answered your questions: "Yes or no?"="no".' + TAIL, "the model reads")
+    pi.until(lambda m: m.get("type") == "agent_end", "agent_end")
+    pi.stop()
+    mock.stop()
+    mock.check_offline()
+
+
+@case
+def pi_print_mode_with_the_answers_flag():
+    """The spec's option C with the real pi and no askhost: `pi -p --answers '[...]'` answers the
+    question set the model asks, in question order, without a pending file."""
+    wd = Workdir()
+    mock = Mock(wd, ["ask_user"], {"questions": QUESTIONS})
+    pi, project = pi_setup(wd, mock)
+    env = agent_env(wd, mock, ASKHOST_BIN=wd.file("no-askhost-here"))
+    r = subprocess.run([pi, "-p", *PI_FLAGS, "-e", PI_EXTENSION, "--answers", '[1, "order-processor"]',
+                        "Set up the project."], cwd=project, env=env, capture_output=True, timeout=TIMEOUT,
+                       stdin=subprocess.DEVNULL, start_new_session=True)
+    equal(r.returncode, 0, "pi -p exits 0 (stderr: %r)" % r.stderr.decode()[-800:])
+    equal(tool_results(mock), [f'User has answered your questions: "{DB_Q}"="PostgreSQL (Recommended)", '
+                               f'"{NAME_Q}"="order-processor".' + TAIL], "the model reads the answers")
+    check(not os.path.exists(os.path.join(project, ".askhost", "pending-questions.json")), "no pending file")
+    mock.stop()
+    mock.check_offline()
+
+
+@case
+def pi_install_loads_the_extension_as_a_package():
+    """The spec's "publish as a pi-package": the extension's folder is a pi package, so `pi install
+    FOLDER` (the source tree's, or the installed share/askhost/pi) loads ask_user in every pi run."""
+    wd = Workdir()
+    mock = Mock(wd, ["ask_user"], {"questions": QUESTIONS})
+    pi, project = pi_setup(wd, mock)
+    env = agent_env(wd, mock, ASKHOST_BIN=wd.file("no-askhost-here"))
+    r = subprocess.run([pi, "install", os.path.dirname(PI_EXTENSION)], cwd=project, env=env, capture_output=True,
+                       timeout=TIMEOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    equal(r.returncode, 0, "pi install (stderr: %r)" % r.stderr.decode()[-800:])
+    flags = [f for f in PI_FLAGS if f != "--no-extensions"]
+    r = subprocess.run([pi, "-p", *flags, "Set up the project."], cwd=project, env=env, capture_output=True,
+                       timeout=TIMEOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    equal(r.returncode, 0, "pi -p exits 0 (stderr: %r)" % r.stderr.decode()[-800:])
+    (result,) = tool_results(mock)
+    check(result.startswith("Questions pending. User input required."), f"ask_user ran from the package: {result!r}")
+    mock.stop()
+    mock.check_offline()
 
 
 if __name__ == "__main__":

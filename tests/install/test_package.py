@@ -13,6 +13,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
 from harness import Skip, Workdir, case, check, equal, main  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "web"))
+from web_client import Web  # noqa: E402
+
 BUILD = os.environ.get("ASKHOST_BUILD_ROOT", "")
 
 
@@ -142,6 +145,35 @@ def the_tarball_runs_from_wherever_it_is_unpacked():
     zsh = os.path.join(base, "share", "zsh")
     check(any(os.path.exists(os.path.join(zsh, d, "_askhost")) for d in ("site-functions", "vendor-completions")),
           "zsh's completion in the tarball")
+
+
+@case
+def the_vsix_carries_askhost_web_beside_askhost():
+    """The platform .vsix's askhost runs `askhost web` (AskHost: Show Web Page Address runs
+    `askhost web --url`): askhost-web is in the .vsix beside it, as `askhost web` looks for it."""
+    import zipfile
+    wd = Workdir()
+    deb, _ = packaged(wd)
+    out = os.path.dirname(deb)
+    (vsix,) = [os.path.join(out, f) for f in os.listdir(out) if f.endswith(".vsix")]
+    with zipfile.ZipFile(vsix) as z:
+        names = z.namelist()
+        for program in ("askhost", "askhost-web"):
+            check("extension/bin/" + program in names, f"extension/bin/{program} in the .vsix: {sorted(names)[:40]}")
+        z.extractall(wd.file("installed"))
+    bin_dir = os.path.join(wd.file("installed"), "extension", "bin")
+    for program in ("askhost", "askhost-web"):
+        os.chmod(os.path.join(bin_dir, program), 0o755)  # what the extension does where an installer dropped it
+    askhost = os.path.join(bin_dir, "askhost")
+    env = wd.env(PATH="/usr/bin:/bin")
+    env.pop("ASKHOST", None)
+    web = Web(askhost, env=env, cwd=wd.path, stderr_path=wd.file("web-stderr.txt"))
+    try:
+        again = subprocess.run([askhost, "web", "--url"], capture_output=True, text=True, env=env, timeout=30)
+        equal((again.returncode, again.stdout.strip()), (0, web.url),
+              "askhost web --url from the .vsix's askhost (stderr: %s)" % again.stderr)
+    finally:
+        web.stop()
 
 
 def tracked_tree(dest):

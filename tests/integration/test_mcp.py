@@ -55,6 +55,7 @@ def handshake_and_tool_list():
     equal(sorted(opts["items"]["properties"]), ["description", "label", "preview"], "option fields")
     equal(sorted(schema["properties"]), ["annotations", "answers", "metadata", "questions"], "top-level fields")
     check("(Recommended)" in tools[0]["description"], "the description teaches the recommended option")
+    equal(tools[0]["annotations"]["readOnlyHint"], True, "read-only, as the reference's tool is")
     equal(mcp.close(), 0, "exit code at end of input")
 
 
@@ -230,6 +231,29 @@ def presupplied_answers_return_at_once():
     equal(res["content"][0]["text"], 'User has answered your questions: "Which database should we use?"="SQLite" '
                                      'user notes: small.' + MODEL_TAIL, "model text")
     mcp.close()
+
+
+@case
+def the_alias_is_served_as_the_tool():
+    """The reference's alias: a call to AskUserQuestion asks and answers as ask_user_question does; any
+    other name is refused by name, never taken for the tool."""
+    wd = Workdir()
+    ed, sock = host(wd)
+    mcp = McpClient(wd, env=wd.env(ASKHOST_SOCKET=sock))
+    mcp.initialize()
+    rid = mcp.call({"questions": [strict(DATABASE_Q)]}, name="AskUserQuestion")
+    show = ed.method("ask/show")
+    equal([q["question"] for q in show["params"]["questions"]], [DATABASE_Q["question"]], "asked in the editor")
+    ed.reply(show["id"], {"answered": True, "answers": [answer_of(DATABASE_Q["question"], "SQLite", "SQLite")]})
+    res = mcp.reply_to(rid)["result"]
+    equal(res["content"][0]["text"], 'User has answered your questions: "Which database should we use?"="SQLite".'
+          + MODEL_TAIL, "model text")
+    equal(res["structuredContent"]["answers"], {DATABASE_Q["question"]: "SQLite"}, "answers map")
+    rid = mcp.call({"questions": [strict(DATABASE_Q)]}, name="ask_user")
+    err = mcp.reply_to(rid)["error"]
+    equal((err["code"], err["message"]), (-32602, "Unknown tool: ask_user"), "another name is refused")
+    mcp.close()
+    shutdown(ed)
 
 
 @case

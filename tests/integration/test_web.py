@@ -1,22 +1,22 @@
 """`askhost web` through the real binary: its edge (token, cookie, Host, Origin, limits) over raw
 HTTP, and the questions of real hosts (an editor's standing host running a scripted agent, an
 `askhost mcp` waiting as its own host, a `--print` host) over a small WebSocket client."""
-import base64
-import hashlib
 import json
 import os
-import select
 import socket
-import ssl
 import struct
 import subprocess
 import sys
 import time
 import urllib.parse
 
-from harness import (ASKHOST, DATABASE_Q, Editor, Failure, McpClient, Skip, Workdir, ask_request, case, check,
+from harness import (ASKHOST, DATABASE_Q, Editor, McpClient, Skip, Workdir, ask_request, case, check,
                      equal, host_socket, main, strict, wait_for)
 import harness
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web"))
+import web_client  # noqa: E402
+from web_client import WsClient  # noqa: E402
 
 # The tmux scene of test_tmux.py (an agent's pane, a client looking at it), without its cases.
 _cases_before = dict(harness._cases)
@@ -27,200 +27,12 @@ harness._cases.update(_cases_before)
 SECRET = DATABASE_Q["question"]  # what no refused reply may carry
 
 
-class Web:
-    """`askhost web` running; its first line is the URL with the token."""
+class Web(web_client.Web):
+    """`askhost web` running in the Workdir, its log in web-stderr.txt there."""
 
     def __init__(self, wd, args=(), env=None):
         self.wd = wd
-        self.stderr_path = wd.file("web-stderr.txt")
-        self.proc = subprocess.Popen([ASKHOST, "web", *args], stdout=subprocess.PIPE,
-                                     stderr=open(self.stderr_path, "ab"), env=env or wd.env(), cwd=wd.path,
-                                     start_new_session=True)
-        ready, _, _ = select.select([self.proc.stdout], [], [], 30)
-        check(ready, "askhost web printed no URL; stderr: " + self.log())
-        self.url = self.proc.stdout.readline().decode().strip()
-        parts = urllib.parse.urlsplit(self.url)
-        check(parts.scheme in ("http", "https") and parts.port, "a URL on the first line: %r" % self.url)
-        self.port = parts.port
-        self.token = urllib.parse.parse_qs(parts.query)["token"][0]
-        self.tls = parts.scheme == "https"
-
-    def log(self):
-        with open(self.stderr_path, errors="replace") as f:
-            return f.read()
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(timeout=15)
-        self.proc.stdout.close()
-
-    def connect(self):
-        s = socket.create_connection(("127.0.0.1", self.port), timeout=20)
-        if self.tls:
-            ctx = ssl.create_default_context()
-            ctx.check_hostname = False
-            ctx.verify_mode = ssl.CERT_NONE
-            s = ctx.wrap_socket(s)
-        return s
-
-    def get(self, target, headers=None, host=None, raw=None):
-        """One request on its own connection: (status, {header: [values]}, body)."""
-        s = self.connect()
-        hdrs = {"Host": host if host is not None else "127.0.0.1:%d" % self.port, "Connection": "close"}
-        hdrs.update(headers or {})
-        req = raw if raw is not None else ("GET %s HTTP/1.1\r\n" % target +
-                                           "".join("%s: %s\r\n" % kv for kv in hdrs.items()) + "\r\n").encode()
-        s.sendall(req)
-        data = b""
-        while True:
-            try:
-                chunk = s.recv(65536)
-            except (ConnectionResetError, ssl.SSLError):
-                break
-            if not chunk:
-                break
-            data += chunk
-        s.close()
-        return parse_response(data)
-
-    def login(self):
-        """The cookie the token gets."""
-        status, headers, _ = self.get("/?token=" + self.token)
-        equal(status, 303, "the token is answered with a redirect")
-        cookie = headers["set-cookie"][0]
-        return cookie.split(";")[0].split("=", 1)[1]
-
-
-def parse_response(data):
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    check(lines and lines[0].startswith("HTTP/1."), "an HTTP response: %r" % data[:200])
-    status = int(lines[0].split()[1])
-    headers = {}
-    for line in lines[1:]:
-        k, _, v = line.partition(":")
-        headers.setdefault(k.strip().lower(), []).append(v.strip())
-    return status, headers, body
-
-
-class WsClient:
-    """The page's side of the WebSocket: the handshake, masked text frames, pings answered."""
-
-    def __init__(self, web, cookie, origin=None, host=None):
-        self.s = web.connect()
-        host = host or "127.0.0.1:%d" % web.port
-        origin = origin if origin is not None else ("https://" if web.tls else "http://") + host
-        key = base64.b64encode(os.urandom(16)).decode()
-        req = ("GET /ws HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-               "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\nOrigin: %s\r\n" % (host, key, origin))
-        if cookie is not None:
-            req += "Cookie: askhost_web=%s\r\n" % cookie
-        self.s.sendall((req + "\r\n").encode())
-        data = b""
-        while b"\r\n\r\n" not in data:
-            chunk = self.s.recv(65536)
-            if not chunk:
-                break
-            data += chunk
-        head, _, self.buf = data.partition(b"\r\n\r\n")
-        self.status, self.headers, self.body = parse_response(head + b"\r\n\r\n")
-        if self.status == 101:
-            accept = base64.b64encode(hashlib.sha1((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").encode())
-                                      .digest()).decode()
-            equal(self.headers.get("sec-websocket-accept"), [accept], "Sec-WebSocket-Accept")
-        else:
-            self.body = self.buf + self._rest()
-
-    def _rest(self):
-        out = b""
-        while True:
-            try:
-                chunk = self.s.recv(65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            out += chunk
-        return out
-
-    def _need(self, n, timeout):
-        deadline = time.monotonic() + timeout
-        while len(self.buf) < n:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise Failure("timed out waiting for a WebSocket frame")
-            self.s.settimeout(left)
-            try:
-                chunk = self.s.recv(65536)
-            except socket.timeout:
-                continue
-            if not chunk:
-                return False
-            self.buf += chunk
-        return True
-
-    def frame(self, opcode, payload, length=None):
-        head = bytes([0x80 | opcode])
-        n = len(payload) if length is None else length
-        if n < 126:
-            head += bytes([0x80 | n])
-        elif n < 65536:
-            head += bytes([0x80 | 126]) + struct.pack(">H", n)
-        else:
-            head += bytes([0x80 | 127]) + struct.pack(">Q", n)
-        mask = os.urandom(4)
-        return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-
-    def send(self, obj):
-        self.s.sendall(self.frame(1, json.dumps(obj).encode()))
-
-    def recv_frame(self, timeout=15.0):
-        """(opcode, payload), or None once the server closed the connection."""
-        while True:
-            if not self._need(2, timeout):
-                return None
-            b0, b1 = self.buf[0], self.buf[1]
-            check(not b1 & 0x80, "frames from the server are not masked")
-            n, at = b1 & 0x7F, 2
-            if n == 126:
-                if not self._need(4, timeout):
-                    return None
-                n, at = struct.unpack(">H", self.buf[2:4])[0], 4
-            elif n == 127:
-                if not self._need(10, timeout):
-                    return None
-                n, at = struct.unpack(">Q", self.buf[2:10])[0], 10
-            if not self._need(at + n, timeout):
-                return None
-            payload, self.buf = self.buf[at:at + n], self.buf[at + n:]
-            opcode = b0 & 0x0F
-            if opcode == 9:  # ping: the browser answers by itself
-                self.s.sendall(self.frame(10, payload))
-                continue
-            return opcode, payload
-
-    def message(self, timeout=15.0):
-        f = self.recv_frame(timeout)
-        check(f is not None, "the WebSocket closed")
-        opcode, payload = f
-        equal(opcode, 1, "a text frame")
-        return json.loads(payload)
-
-    def until(self, predicate, what, timeout=20.0):
-        deadline = time.monotonic() + timeout
-        seen = []
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise Failure("timed out waiting for %s; got %r" % (what, seen[-5:]))
-            m = self.message(left)
-            if predicate(m):
-                return m
-            seen.append(m)
-
-    def close(self):
-        self.s.close()
+        super().__init__(ASKHOST, args, env=env or wd.env(), cwd=wd.path, stderr_path=wd.file("web-stderr.txt"))
 
 
 def standing_host_with_agent(wd, steps=None):
@@ -595,15 +407,7 @@ def a_slow_header_client_holds_no_one_up():
             equal(status, 303, "another client is served meanwhile")
             time.sleep(0.3)
         slow.settimeout(60)
-        left = b""
-        while True:
-            try:
-                chunk = slow.recv(65536)
-            except (ConnectionResetError, socket.timeout):
-                break
-            if not chunk:
-                break
-            left += chunk
+        left = web_client.read_to_end(slow, (ConnectionResetError, socket.timeout))
         check(b"askhost_web=" not in left and SECRET.encode() not in left, "the slow client got nothing")
         slow.close()
         # The server closes the socket, then says so: the line may come a moment after the close.

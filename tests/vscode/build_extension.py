@@ -7,8 +7,9 @@ keeps tests started together from building at once. Needs the npm packages (`npm
 usage: build_extension.py [--force]     exit 0 built or up to date, 1 the build failed, 77 no packages
        build_extension.py --platform ASKHOST OUT.vsix
                                        a platform .vsix (linux-x64 or linux-arm64, from this machine)
-                                       that carries ASKHOST, stripped, as bin/askhost; with the LICENSE
-                                       and CHANGELOG the marketplaces expect (./dev package)
+                                       that carries ASKHOST, stripped, as bin/askhost, and askhost-web
+                                       (found where ASKHOST finds it) beside it as bin/askhost-web; with
+                                       the LICENSE and CHANGELOG the marketplaces expect (./dev package)
 """
 import fcntl
 import os
@@ -84,8 +85,23 @@ def vsce_target():
     return {"x86_64": "linux-x64", "aarch64": "linux-arm64", "armv7l": "linux-armhf"}.get(machine, "linux-" + machine)
 
 
+def askhost_web_of(askhost):
+    """The askhost-web that `askhost web` runs for this askhost: beside it in a build, in
+    ../libexec/askhost/ when installed (host/app/cli.cpp looks in the same two places)."""
+    where = os.path.dirname(os.path.abspath(askhost))
+    for p in (os.path.join(where, "askhost-web"), os.path.join(where, "..", "libexec", "askhost", "askhost-web")):
+        if os.path.isfile(p):
+            return p
+    return None
+
+
 def build_platform(askhost, out):
     """0 built; 1 failed; 77 no npm packages. The extension's folder is left as it was."""
+    web = askhost_web_of(askhost)
+    if not web:
+        print(f"build_extension: no askhost-web beside {askhost} or in its ../libexec/askhost: "
+              "the .vsix would carry an askhost whose `askhost web` cannot run")
+        return 1
     built = build()
     if built != 0:
         return built
@@ -97,10 +113,12 @@ def build_platform(askhost, out):
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             os.makedirs(bin_dir, exist_ok=True)
-            target = os.path.join(bin_dir, "askhost")
-            if subprocess.run(["strip", "-o", target, askhost]).returncode != 0:
-                shutil.copy(askhost, target)
-            os.chmod(target, 0o755)
+            # Side by side: askhost runs the askhost-web beside it (AskHost: Show Web Page Address).
+            for program, name in ((askhost, "askhost"), (web, "askhost-web")):
+                target = os.path.join(bin_dir, name)
+                if subprocess.run(["strip", "-o", target, program]).returncode != 0:
+                    shutil.copy(program, target)
+                os.chmod(target, 0o755)
             shutil.copy(os.path.join(ROOT, "LICENSE"), copied[0])
             shutil.copy(os.path.join(ROOT, "CHANGELOG.md"), copied[1])
             ignore = os.path.join(tmp, "vscodeignore")

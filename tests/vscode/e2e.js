@@ -14,6 +14,7 @@
 const assert = require('node:assert/strict');
 const { spawn, spawnSync } = require('node:child_process');
 const { launchChromium, missingBrowser } = require('../browser/chromium');
+const { sleep, waitFor } = require('../browser/wait');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
@@ -60,22 +61,6 @@ function log(...a) {
   console.log(`[${t}s]`, ...a);
 }
 const T0 = Date.now();
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(what, fn, timeoutMs = 20000, everyMs = 100) {
-  const end = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? ': ' + last.message : ''}`);
-    await sleep(everyMs);
-  }
-}
 
 function freePort() {
   return new Promise((resolve, reject) => {

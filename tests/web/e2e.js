@@ -19,6 +19,7 @@ const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
 const { launchChromium, missingBrowser } = require('../browser/chromium');
+const { sleep, waitFor } = require('../browser/wait');
 const { FakeWebServer } = require('./fake_server');
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -31,24 +32,8 @@ const SKIP = 77;
 class SkipScenario extends Error {}
 
 const T0 = Date.now();
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function log(...a) {
   console.log(`[${((Date.now() - T0) / 1000).toFixed(1).padStart(5)}s]`, ...a);
-}
-
-async function waitFor(what, fn, timeoutMs = 20000, everyMs = 100) {
-  const end = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? ': ' + last.message : ''}`);
-    await sleep(everyMs);
-  }
 }
 
 const DATABASE = {

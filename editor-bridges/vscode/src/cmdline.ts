@@ -98,11 +98,14 @@ export function locateAskhost(opts: {
   if (found) return found;
   if (opts.extensionPath) {
     const bundled = path.join(opts.extensionPath, 'bin', 'askhost');
-    try {
-      // An installer that drops the executable bit from the .vsix's entries: put it back.
-      if (fs.statSync(bundled).isFile() && !executable(bundled)) fs.chmodSync(bundled, 0o755);
-    } catch {
-      // not there, or not ours to change
+    // An installer that drops the executable bit from the .vsix's entries: put it back, on
+    // askhost-web too (`askhost web` runs the one beside askhost).
+    for (const p of [bundled, path.join(opts.extensionPath, 'bin', 'askhost-web')]) {
+      try {
+        if (fs.statSync(p).isFile() && !executable(p)) fs.chmodSync(p, 0o755);
+      } catch {
+        // not there, or not ours to change
+      }
     }
     if (executable(bundled)) return bundled;
   }

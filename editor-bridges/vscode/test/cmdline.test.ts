@@ -70,6 +70,17 @@ describe('locateAskhost', () => {
     assert.equal(locateAskhost({ setting: inWs, pathEnv: '', extensionPath: extPath }), inWs);
   });
 
+  test('an installer that dropped the executable bits: askhost and askhost-web get them back', () => {
+    const d = tempDir();
+    const extPath = path.join(d, 'extensions', 'askhost.askhost-vscode-0.1.0-linux-x64');
+    fs.mkdirSync(path.join(extPath, 'bin'), { recursive: true });
+    for (const name of ['askhost', 'askhost-web']) fs.writeFileSync(path.join(extPath, 'bin', name), '', { mode: 0o644 });
+    assert.equal(locateAskhost({ pathEnv: '', extensionPath: extPath }), path.join(extPath, 'bin', 'askhost'));
+    for (const name of ['askhost', 'askhost-web']) {
+      assert.equal(fs.statSync(path.join(extPath, 'bin', name)).mode & 0o777, 0o755, `bin/${name} executable`);
+    }
+  });
+
   test('a file that is not executable does not count', () => {
     const d = tempDir();
     fs.mkdirSync(path.join(d, 'bin'));

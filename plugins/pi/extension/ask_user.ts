@@ -56,6 +56,8 @@ Guidelines:
 - Don't re-ask questions already answered in this session`;
 
 type Question = { question: string; header?: string; options?: { label: string; description?: string }[]; multiSelect?: boolean };
+/** What the extension hands askhost: the questions and the ask's other fields, as given. */
+type Ask = { questions: Question[]; metadata?: object; answers?: object; annotations?: object };
 type Answer = { question: string; answer: string | string[]; selectedOption?: string; wasCustom: boolean };
 type Result = {
 	answered: boolean;
@@ -112,27 +114,132 @@ function askHost(path: string, params: object, signal?: AbortSignal): Promise<Re
 	});
 }
 
-/** No askhost: pi's own dialogs, one question after another ("Other" always offered). */
-async function askInPi(ctx: any, questions: Question[]): Promise<Result> {
-	const OTHER = "Other (type your answer)";
-	const answers: Answer[] = [];
-	for (const q of questions) {
-		const title = q.header ? `${q.header}: ${q.question}` : q.question;
-		const labels = (q.options ?? []).map((o) => o.label);
-		if (labels.length === 0) {
-			const text = await ctx.ui.input(title, "");
-			if (text === undefined || text === "") return { answered: false, answers: [], cancelled: true };
-			answers.push({ question: q.question, answer: text, wasCustom: true });
+/** The ask's own fields, as askhost's lenient profile knows them. */
+const TOP_LEVEL = ["questions", "metadata", "answers", "annotations"];
+
+/** A refusal in askhost's words (the lenient profile's), its path first. */
+function refusal(at: string, why: string): Result {
+	return { answered: false, error: { code: "invalid_schema", message: `${at}: ${why}`, path: at } };
+}
+
+function unknownKey(obj: object, at: string, known: string[]): Result | undefined {
+	const key = Object.keys(obj).find((k) => !known.includes(k));
+	return key === undefined ? undefined : refusal(at ? `${at}.${key}` : key, "unknown field");
+}
+
+/**
+ * The questions as the extension asks them without askhost, read by the lenient profile's rules
+ * that change what is asked: Roo Code's `suggestions` are the options, and a field nobody knows is
+ * refused by name (askhost refuses it too), so a model's intent is never dropped in silence.
+ */
+export function readQuestions(params: any): Question[] | Result {
+	const top = unknownKey(params, "", TOP_LEVEL);
+	if (top) return top;
+	for (const key of ["answers", "annotations"]) {
+		if (params[key] != null && Object.keys(params[key]).length > 0) {
+			return refusal(key, "pre-supplied answers are read by askhost, which is not running or installed here; leave them out");
+		}
+	}
+	const out: Question[] = [];
+	for (const [i, q] of (params.questions as any[]).entries()) {
+		const at = `questions[${i}]`;
+		const bad = unknownKey(q, at, ["question", "header", "options", "multiSelect", "suggestions"]);
+		if (bad) return bad;
+		for (const [j, o] of (q.options ?? []).entries()) {
+			const badOption = unknownKey(o, `${at}.options[${j}]`, ["label", "description", "preview"]);
+			if (badOption) return badOption;
+		}
+		if (q.suggestions == null) {
+			out.push(q);
 			continue;
 		}
+		if (q.options != null) return refusal(`${at}.suggestions`, "give options or suggestions, not both");
+		if (!Array.isArray(q.suggestions)) return refusal(`${at}.suggestions`, "expected an array of strings");
+		const labels: string[] = [];
+		for (const [j, label] of q.suggestions.entries()) {
+			const where = `${at}.suggestions[${j}]`;
+			if (typeof label !== "string") return refusal(where, "expected a string");
+			if (label.trim() === "") return refusal(where, "must not be empty");
+			if (labels.includes(label)) return refusal(where, `duplicate label "${label}"`);
+			labels.push(label);
+		}
+		const { suggestions: _, ...rest } = q;
+		out.push({ ...rest, options: labels.map((label) => ({ label })) });
+	}
+	return out;
+}
+
+const OTHER = "Other (type your answer)";
+const SOFT_LIMIT = 2000;
+
+/** Typed text, with the spec's soft limit: over 2000 characters asks first, and No edits it again. */
+async function typedText(ctx: any, title: string): Promise<string | undefined> {
+	let text = await ctx.ui.input(title, "");
+	for (;;) {
+		if (text === undefined || text.trim() === "") return undefined;
+		const chars = [...text].length;
+		if (chars <= SOFT_LIMIT) return text;
+		const go = await ctx.ui.confirm(`Answer is long (${chars.toLocaleString("en-US")} chars). Continue anyway?`, "");
+		if (go) return text;
+		text = await ctx.ui.editor(title, text);
+	}
+}
+
+/** A multi-select as pi's select: each pick ticks or unticks a row, Done submits the ticks. */
+async function pickSeveral(ctx: any, q: Question, title: string): Promise<Answer | undefined> {
+	const labels = (q.options ?? []).map((o) => o.label);
+	const ticked = new Set<string>();
+	let typed: string | undefined;
+	for (;;) {
+		const rows = [...labels.map((l) => `[${ticked.has(l) ? "x" : " "}] ${l}`), typed ? `[x] Other: ${typed}` : `[ ] ${OTHER}`, "Done"];
+		const pick = await ctx.ui.select(`${title} (pick to tick, Done to submit)`, rows);
+		if (pick === undefined) return undefined;
+		const i = rows.indexOf(pick);
+		if (i < labels.length) {
+			if (ticked.has(labels[i])) ticked.delete(labels[i]);
+			else ticked.add(labels[i]);
+		} else if (i === labels.length) {
+			typed = typed ? undefined : await typedText(ctx, q.question);
+		} else if (ticked.size > 0 || typed) {
+			const values = labels.filter((l) => ticked.has(l));
+			return { question: q.question, answer: typed ? [...values, typed] : values, wasCustom: !!typed };
+		}
+	}
+}
+
+/** One question in pi's dialogs; undefined when the person pressed Esc. */
+async function askOneInPi(ctx: any, q: Question): Promise<Answer | undefined> {
+	const title = q.header ? `${q.header}: ${q.question}` : q.question;
+	const labels = (q.options ?? []).map((o) => o.label);
+	if (labels.length === 0) {
+		const text = await typedText(ctx, title);
+		return text === undefined ? undefined : { question: q.question, answer: text, wasCustom: true };
+	}
+	if (q.multiSelect) return pickSeveral(ctx, q, title);
+	for (;;) {
 		const pick = await ctx.ui.select(title, [...labels, OTHER]);
-		if (pick === undefined) return { answered: false, answers: [], cancelled: true };
-		if (pick === OTHER) {
-			const text = await ctx.ui.input(q.question, "");
-			if (text === undefined || text === "") return { answered: false, answers: [], cancelled: true };
-			answers.push({ question: q.question, answer: q.multiSelect ? [text] : text, wasCustom: true });
-		} else {
-			answers.push({ question: q.question, answer: q.multiSelect ? [pick] : pick, selectedOption: pick, wasCustom: false });
+		if (pick === undefined) return undefined;
+		if (pick !== OTHER) return { question: q.question, answer: pick, selectedOption: pick, wasCustom: false };
+		const text = await typedText(ctx, q.question);
+		if (text !== undefined) return { question: q.question, answer: text, wasCustom: true };
+	}
+}
+
+/**
+ * No askhost: pi's own dialogs, one question after another ("Other" always offered). Esc with
+ * answers given asks "Discard N answers?" first, as the spec's tabbed dialog does; No asks again.
+ */
+async function askInPi(ctx: any, questions: Question[]): Promise<Result> {
+	const answers: Answer[] = [];
+	while (answers.length < questions.length) {
+		const a = await askOneInPi(ctx, questions[answers.length]);
+		if (a) {
+			answers.push(a);
+			continue;
+		}
+		const n = answers.length;
+		if (n === 0 || (await ctx.ui.confirm(`Discard ${n} answer${n === 1 ? "" : "s"}?`, ""))) {
+			return { answered: false, answers: [], cancelled: true };
 		}
 	}
 	return { answered: true, answers, text: modelText(answers) };
@@ -245,13 +352,8 @@ function nodeBin(): string {
  * question has one, else the questions written there and the model told they are pending. One
  * ask, through askhost's native protocol, with a tiny agent that hands the response back.
  */
-export function askThroughAskhostPrint(bin: string, cwd: string, params: { questions: Question[]; metadata?: object }): Promise<Result> {
-	const request = JSON.stringify({
-		type: "ask_user_request",
-		requestId: "pi-print-1",
-		questions: params.questions,
-		...(params.metadata ? { metadata: params.metadata } : {}),
-	});
+export function askThroughAskhostPrint(bin: string, cwd: string, params: Ask): Promise<Result> {
+	const request = JSON.stringify({ type: "ask_user_request", requestId: "pi-print-1", ...params });
 	const env = { ...process.env };
 	delete env.ASKHOST_SOCKET;
 	return new Promise((resolve) => {
@@ -296,6 +398,33 @@ type PendingEntry = {
 	used: boolean;
 };
 
+/** `/questions [clear]` with no askhost installed: the file the extension writes, shown or removed. */
+export function pendingCommand(cwd: string, sub: "show" | "clear"): string {
+	const file = path.join(cwd, PENDING_FILE);
+	let entries: PendingEntry[] = [];
+	try {
+		entries = JSON.parse(fs.readFileSync(file, "utf8")).questions ?? [];
+	} catch (e) {
+		if ((e as NodeJS.ErrnoException).code !== "ENOENT") return `${PENDING_FILE} is not valid JSON (${(e as Error).message}); fix it or remove it`;
+	}
+	const open = entries.filter((q) => !q.used);
+	if (sub === "clear") {
+		if (!fs.existsSync(file)) return "No pending questions.";
+		fs.rmSync(file);
+		return `Removed ${PENDING_FILE} (${open.length} open question${open.length === 1 ? "" : "s"}).`;
+	}
+	if (open.length === 0) return "No pending questions.";
+	const lines = [`Pending questions in ${PENDING_FILE}`];
+	for (const [i, q] of open.entries()) {
+		lines.push("", `${i + 1}. ${q.header ? `${q.header}: ` : ""}${q.question}${q.multiSelect ? "  (choose one or more)" : ""}`);
+		const options = q.options ?? [];
+		options.forEach((o, j) => lines.push(`     ${j + 1}) ${o}${q.descriptions?.[o] ? ` - ${q.descriptions[o]}` : ""}`));
+		lines.push(options.length > 0 ? "     or your own text" : "     (your own text)");
+		if (q.answer != null) lines.push(`   answer: ${Array.isArray(q.answer) ? q.answer.join(", ") : String(q.answer)}`);
+	}
+	return lines.join("\n");
+}
+
 /** One answer from the file for its question (a label, an option number, own text, a list), or why not. */
 export function resolveAnswer(q: Question, value: unknown): Answer | string {
 	const labels = (q.options ?? []).map((o) => o.label);
@@ -323,6 +452,28 @@ export function resolveAnswer(q: Question, value: unknown): Answer | string {
 	const a: Answer = { question: q.question, answer: picked[0].text, wasCustom: custom };
 	if (!custom) a.selectedOption = picked[0].label;
 	return a;
+}
+
+/**
+ * The spec's `--answers` flag: a JSON array, one answer per question in order (as in the pending
+ * file). The answers when they fit these questions, else why not.
+ */
+export function answersFromFlag(text: string, questions: Question[]): Answer[] | string {
+	let values: unknown;
+	try {
+		values = JSON.parse(text);
+	} catch (e) {
+		return `not JSON (${(e as Error).message})`;
+	}
+	if (!Array.isArray(values)) return "expected a JSON array, one answer per question";
+	if (values.length !== questions.length) return `${values.length} answers for ${questions.length} questions`;
+	const answers: Answer[] = [];
+	for (const [i, q] of questions.entries()) {
+		const a = resolveAnswer(q, values[i]);
+		if (typeof a === "string") return `answer ${i + 1}: ${a}`;
+		answers.push(a);
+	}
+	return answers;
 }
 
 export function modelText(answers: Answer[]): string {
@@ -525,6 +676,11 @@ export function resultLines(details: any, expanded: boolean, theme: Theme): stri
 }
 
 export default function (pi: ExtensionAPI) {
+	pi.registerFlag?.("answers", {
+		description: "Answer the next ask_user questions: a JSON array in question order (labels, option numbers, your own text, a list for multi-select)",
+		type: "string",
+	});
+	let answersFlagUsed = false;
 	pi.registerTool({
 		name: "ask_user",
 		label: "Ask User",
@@ -533,21 +689,36 @@ export default function (pi: ExtensionAPI) {
 		async execute(_toolCallId: string, params: any, signal: AbortSignal | undefined, _onUpdate: unknown, ctx: any) {
 			const socket = process.env.ASKHOST_SOCKET;
 			const mode = piMode(!!ctx?.hasUI);
-			const ask = { questions: params.questions, ...(params.metadata ? { metadata: params.metadata } : {}) };
+			const ask: Ask = { questions: params.questions };
+			for (const key of ["metadata", "answers", "annotations"] as const) if (params[key] != null) ask[key] = params[key];
 			let result: Result;
 			let via: string;
 			const subagent = subagentReason();
 			if (subagent) throw new Error(SUBAGENT_REFUSAL);
-			if (socket) {
+			const unknown = unknownKey(params, "", TOP_LEVEL);
+			const flag = answersFlagUsed ? undefined : pi.getFlag?.("answers");
+			const fromFlag = typeof flag === "string" && flag !== "" ? answersFromFlag(flag, params.questions) : undefined;
+			if (fromFlag !== undefined) answersFlagUsed = true;
+			if (typeof fromFlag === "string") process.stderr.write(`ask_user: --answers does not fit these questions (${fromFlag}); asking instead\n`);
+			if (unknown) {
+				result = unknown;
+				via = socket ? "askhost" : "pi";
+			} else if (Array.isArray(fromFlag)) {
+				result = { answered: true, answers: fromFlag, text: modelText(fromFlag) };
+				via = "--answers";
+			} else if (socket) {
 				result = await askHost(socket, ask, signal);
 				via = "askhost";
 			} else if (mode !== "print") {
-				result = await askInPi(ctx, params.questions);
+				const questions = readQuestions(params);
+				result = Array.isArray(questions) ? await askInPi(ctx, questions) : questions;
 				via = "pi";
 			} else {
 				const cwd = ctx?.cwd ?? process.cwd();
 				const bin = findAskhost();
-				result = bin ? await askThroughAskhostPrint(bin, cwd, ask) : askWithFile(cwd, ask);
+				const questions = bin ? params.questions : readQuestions(params);
+				if (!Array.isArray(questions)) result = questions;
+				else result = bin ? await askThroughAskhostPrint(bin, cwd, ask) : askWithFile(cwd, { ...ask, questions });
 				via = bin ? "askhost --print" : "pending file";
 			}
 			const text = result.text ?? (result.error ? result.error.message : JSON.stringify(result));
@@ -581,6 +752,10 @@ export default function (pi: ExtensionAPI) {
 		description: "Show or clear the pending questions (askhost questions [show|clear])",
 		handler: async (args: string, ctx: any) => {
 			const sub = (args ?? "").trim() === "clear" ? "clear" : "show";
+			if (!findAskhost()) {
+				ctx.ui.notify(pendingCommand(ctx?.cwd ?? process.cwd(), sub), "info");
+				return;
+			}
 			execFile(askhostBin(), ["questions", sub], (err, stdout, stderr) => {
 				const out = (stdout || stderr || (err ? String(err) : "")).trim() || "No pending questions.";
 				ctx.ui.notify(out, err ? "error" : "info");

@@ -1,0 +1,102 @@
+#include "hooks_file.hpp"
+
+#include <cstdlib>
+
+#include <sys/stat.h>
+
+#include <rapidjson/document.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include "fs_util.hpp"
+#include "json/json_access.hpp"
+
+namespace askhost::store {
+
+namespace {
+
+bool is_ours(std::string_view command, std::string_view subcommand) {
+    const std::string tail = " " + std::string(subcommand);
+    return command.find("askhost") != std::string_view::npos && command.size() >= tail.size() &&
+           command.substr(command.size() - tail.size()) == tail;
+}
+
+// The array at doc.hooks[event], made (or remade, when it is not an array) as needed.
+rapidjson::Value& event_list(rapidjson::Document& doc, const std::string& event) {
+    auto& alloc = doc.GetAllocator();
+    if (!doc.HasMember("hooks") || !doc["hooks"].IsObject()) {
+        doc.RemoveMember("hooks");
+        doc.AddMember("hooks", rapidjson::Value(rapidjson::kObjectType), alloc);
+    }
+    auto& hooks = doc["hooks"];
+    if (!hooks.HasMember(event.c_str()) || !hooks[event.c_str()].IsArray()) {
+        hooks.RemoveMember(event.c_str());
+        hooks.AddMember(rapidjson::Value(event.c_str(), alloc), rapidjson::Value(rapidjson::kArrayType), alloc);
+    }
+    return hooks[event.c_str()];
+}
+
+bool merge_one(rapidjson::Document& doc, const CommandHook& spec, std::string_view subcommand) {
+    auto& alloc = doc.GetAllocator();
+    auto& list = event_list(doc, spec.event);
+    for (const auto& entry : list.GetArray()) {
+        const auto* inner = json::member(entry, "hooks");
+        if (!inner || !inner->IsArray()) continue;
+        for (const auto& h : inner->GetArray())
+            if (is_ours(json::string_of(h, "command"), subcommand)) return false;
+    }
+    rapidjson::Value hook(rapidjson::kObjectType);
+    hook.AddMember("type", "command", alloc);
+    hook.AddMember("command", rapidjson::Value(spec.command.c_str(), alloc), alloc);
+    if (spec.timeout_seconds > 0) hook.AddMember("timeout", spec.timeout_seconds, alloc);
+    if (!spec.status_message.empty())
+        hook.AddMember("statusMessage", rapidjson::Value(spec.status_message.c_str(), alloc), alloc);
+    rapidjson::Value inner(rapidjson::kArrayType);
+    inner.PushBack(hook, alloc);
+    rapidjson::Value entry(rapidjson::kObjectType);
+    entry.AddMember("matcher", rapidjson::Value(spec.matcher.c_str(), alloc), alloc);
+    entry.AddMember("hooks", inner, alloc);
+    list.PushBack(entry, alloc);
+    return true;
+}
+
+}  // namespace
+
+std::optional<std::string> hooks_file_path(const std::string& given, bool project, std::string_view project_file,
+                                           const char* dir_variable, std::string_view name,
+                                           std::string_view home_file) {
+    if (!given.empty()) return given;
+    if (project) return std::string(project_file);
+    if (const char* dir = std::getenv(dir_variable); dir && *dir) return std::string(dir) + "/" + std::string(name);
+    if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/" + std::string(home_file);
+    return std::nullopt;
+}
+
+HooksMerge merge_command_hooks(const std::string& path, const std::vector<CommandHook>& hooks,
+                               std::string_view subcommand) {
+    rapidjson::Document doc;
+    const auto text = read_whole(path);
+    if (text.status == FileText::Status::Error) return {HooksMerge::Result::Failed, text.error};
+    if (text.status == FileText::Status::Missing || text.data.find_first_not_of(" \t\r\n") == std::string::npos) {
+        doc.SetObject();
+    } else if (auto err = json::parse(doc, text.data); err || !doc.IsObject()) {
+        return {HooksMerge::Result::Failed,
+                path + " is not a JSON object" +
+                    (err ? " (" + line_column(text.data, err->offset) + ": " + err->message + ")" : std::string()) +
+                    "; left as it is"};
+    }
+    bool changed = false;
+    for (const auto& spec : hooks) changed = merge_one(doc, spec, subcommand) || changed;
+    if (!changed) return {HooksMerge::Result::AlreadyThere, {}};
+    rapidjson::StringBuffer buf;
+    rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
+    w.SetIndent(' ', 2);
+    json::write(doc, w);
+    struct stat st {};
+    const unsigned mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 0777) : 0644;
+    if (auto err = atomic_write(path, std::string(buf.GetString(), buf.GetSize()) + "\n", mode))
+        return {HooksMerge::Result::Failed, err->message};
+    return {HooksMerge::Result::Added, {}};
+}
+
+}  // namespace askhost::store
