@@ -122,7 +122,7 @@ def main():
                 newer = newer_versions(_e2e_hook.CLAUDE)
                 if not newer:
                     raise Skip("./dev installs no Claude Code beside the pin (AGENTS_NEWER)")
-                version = newer[-1]
+                version = max(newer, key=_e2e_hook.version_key)
             claude = ClaudeTui(wd, mock, version=version)
         except Skip as e:
             say(event="skip", why=str(e))
