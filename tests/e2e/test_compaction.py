@@ -205,11 +205,17 @@ def gemini_compression_keeps_the_answers():
     check(not any(said in json.dumps(q["body"]) for q in later), "the prompt before the compression is told nothing")
     before = len(mock.requests())
     prompt("And now?")
-    mock.stop()
     after = gemini_main_requests(mock, before)
     check(after, "a request followed")
     last_user = after[0]["body"]["contents"][-1]
     check(said in json.dumps(last_user), "the first prompt after the compression carries the answer: %r" % last_user)
+    before = len(mock.requests())
+    prompt("Anything else?")
+    mock.stop()
+    once = gemini_main_requests(mock, before)
+    check(once, "a request followed")
+    equal(json.dumps(once[0]["body"]["contents"]).count(said), 1,
+          "given once: the history holds it, the next prompt does not repeat it")
     mock.check_offline()
 
 
