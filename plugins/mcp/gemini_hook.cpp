@@ -90,16 +90,19 @@ void read_tool_call(const rapidjson::Value& tc, std::map<std::string, Call>& cal
 
 GeminiRecord read_gemini_record(std::string_view jsonl) {
     GeminiRecord rec;
-    std::vector<std::pair<std::string, std::string>> history;  // the messages the model reads: id, JSON
+    std::vector<std::string> history;       // the messages the model reads, as JSON
+    std::map<std::string, std::size_t> at;  // a message's id -> its place in history
     std::map<std::string, Call> calls;
     std::vector<std::string> order;
     auto put = [&](const rapidjson::Value& msg) {
         const std::string id = json::string_of(msg, "id");
         std::string text = serialized(msg);
-        auto it =
-            std::find_if(history.begin(), history.end(), [&](const auto& m) { return !id.empty() && m.first == id; });
-        if (it != history.end()) it->second = std::move(text);
-        else history.emplace_back(id, std::move(text));
+        if (auto it = at.find(id); !id.empty() && it != at.end()) {
+            history[it->second] = std::move(text);
+            return;
+        }
+        if (!id.empty()) at[id] = history.size();
+        history.push_back(std::move(text));
     };
     std::size_t pos = 0;
     while (pos < jsonl.size()) {
@@ -113,6 +116,7 @@ GeminiRecord read_gemini_record(std::string_view jsonl) {
             // A whole new message list: the session loaded, resumed, or compressed.
             if (const auto* msgs = json::member(*set, "messages"); msgs && msgs->IsArray()) {
                 history.clear();
+                at.clear();
                 for (const auto& m : msgs->GetArray()) put(m);
             }
             continue;
@@ -143,11 +147,11 @@ GeminiRecord read_gemini_record(std::string_view jsonl) {
         e.pending_file = std::move(r.pending_file);
         rec.exchanges.push_back(std::move(e));
         const bool held = std::any_of(history.begin(), history.end(),
-                                      [&](const auto& m) { return m.second.find(id) != std::string::npos; });
+                                      [&](const std::string& m) { return m.find(id) != std::string::npos; });
         rec.dropped = rec.dropped || !held;
     }
     rec.told = std::any_of(history.begin(), history.end(),
-                           [](const auto& m) { return m.second.find(kToldMarker) != std::string::npos; });
+                           [](const std::string& m) { return m.find(kToldMarker) != std::string::npos; });
     return rec;
 }
 
