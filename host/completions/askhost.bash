@@ -3,7 +3,7 @@ _askhost() {
     local cur prev
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
-    local subcommands="mcp codex-hook hook attach hosts status jump web answer questions history"
+    local subcommands="mcp codex-hook gemini-hook hook attach hosts status jump web answer questions history"
     local options="--stdio --tui --print --profile --answers --timeout --pending-file --session --journal-sync --adapter --allow-tools --prompt --on-question --help --version"
     # After --, the agent's own command line: complete commands and files.
     local i
@@ -26,6 +26,7 @@ _askhost() {
     case "${COMP_WORDS[1]}" in
         mcp) mapfile -t COMPREPLY < <(compgen -W "--print --pending-file --progress-interval --help" -- "$cur") ;;
         codex-hook) mapfile -t COMPREPLY < <(compgen -W "install --project --hooks --help" -- "$cur") ;;
+        gemini-hook) mapfile -t COMPREPLY < <(compgen -W "install --project --settings --help" -- "$cur") ;;
         hook) mapfile -t COMPREPLY < <(compgen -W "install --project --settings --help" -- "$cur") ;;
         attach) mapfile -t COMPREPLY < <(compgen -W "--next --popup --help" -- "$cur") ;;
         hosts) mapfile -t COMPREPLY < <(compgen -W "--json --help" -- "$cur") ;;

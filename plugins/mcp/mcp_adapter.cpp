@@ -31,12 +31,18 @@ int run_mcp(const std::vector<std::string>& args);
 // `askhost codex-hook` (codex_hook.cpp): Codex's SessionStart hook after a compaction.
 extern const cli::Command kCodexHookCommand;
 int run_codex_hook(const std::vector<std::string>& args);
+// `askhost gemini-hook` (gemini_hook.cpp): Gemini CLI's BeforeAgent hook, for its compression.
+extern const cli::Command kGeminiHookCommand;
+int run_gemini_hook(const std::vector<std::string>& args);
 }  // namespace mcp
 
 void register_mcp_adapter(AdapterRegistry& registry) {
     registry.add(adapter_info<McpAdapter>(
         "mcp", "agents that ask through `askhost mcp` (Codex, any MCP client): output passed on", Profile::Strict,
-        detects_program("codex"), {{&mcp::kMcpCommand, mcp::run_mcp}, {&mcp::kCodexHookCommand, mcp::run_codex_hook}}));
+        detects_program("codex"),
+        {{&mcp::kMcpCommand, mcp::run_mcp},
+         {&mcp::kCodexHookCommand, mcp::run_codex_hook},
+         {&mcp::kGeminiHookCommand, mcp::run_gemini_hook}}));
 }
 
 }  // namespace askhost

@@ -18,7 +18,7 @@ P, a sub-agent the agent started with prompt P, follows that script instead, and
 RECORD says "subagent": true (Anthropic, Responses, Chat Completions). With "wait_for_subagent":
 true the main conversation's final reply waits (60 s at most) until the sub-agent's tool result
 has come, so an agent that ends with its main turn does not cut the sub-agent short. With
-"ask_once": true (Responses) the tool is called once: a later main request without its result (the
+"ask_once": true (Responses, Gemini) the tool is called once: a later main request without its result (the
 history was compacted, the result is gone from it) gets `final`, as a model that was told.
 RECORD: one JSON line per request: {"api", "path", "main", "tool", "tool_result"?, "body"}, where
 tool_result is {"text": all text of the result, "is_error": bool, "raw": as received}.
@@ -332,7 +332,10 @@ def serve_gemini(body, entry):
     if result is not None:
         entry["tool_result"] = result
         return gemini_reply([{"text": SCRIPT.get("final", "Done.")}])
+    if tool and SCRIPT.get("ask_once") and ASKED.is_set():
+        return gemini_reply([{"text": SCRIPT.get("final", "Done.")}])
     if tool:
+        ASKED.set()
         return gemini_reply([{"functionCall": {"name": tool, "args": SCRIPT["input"]}}])
     return gemini_reply([{"text": SCRIPT.get("side", "OK")}])
 

@@ -3,7 +3,8 @@
 through the ask_user extension (session_before_compact), Claude Code's through askhost hook
 (PreCompact): the summarisation request the mock receives must carry the answers. Codex discards
 what a PreCompact hook prints, so askhost codex-hook (SessionStart after a compaction) gives them
-to the first request after the compaction, whose history no longer holds the tool's result."""
+to the first request after the compaction, whose history no longer holds the tool's result; Gemini
+CLI's likewise, through askhost gemini-hook (BeforeAgent, the first prompt after a compression)."""
 import json
 import os
 import subprocess
@@ -134,6 +135,87 @@ def codex_compaction_keeps_the_answers():
     check("function_call_output" not in after, "the compacted history no longer holds the result: %r" % after)
     said = json.dumps(DECIDED)[1:-1]
     check(any(said in k for k in after), "the request after the compaction carries the answer: %r" % after)
+    mock.check_offline()
+
+
+def gemini_settings(env, mock, threshold=None):
+    """HOME/.gemini/settings.json for Gemini CLI offline against the mock, askhost mcp as its server
+    `ask` (answers pre-supplied: --print), the hooks install put there kept; `threshold`:
+    model.compressionThreshold (a fraction of the context window), so small that it compresses."""
+    path = os.path.join(env["HOME"], ".gemini", "settings.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    settings = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            settings = json.load(f)
+    settings.update({"privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},
+                     "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": False}},
+                     "mcpServers": {"ask": {"command": ASKHOST, "args": ["mcp", "--print"], "trust": True}}})
+    settings.pop("model", None)
+    if threshold is not None:
+        settings["model"] = {"compressionThreshold": threshold}
+    with open(path, "w") as f:
+        json.dump(settings, f)
+    return path
+
+
+def gemini_main_requests(mock, since=0):
+    return [r for r in mock.requests()[since:] if ":streamGenerateContent" in r["path"]]
+
+
+@case
+def gemini_compression_keeps_the_answers():
+    """gemini -p with `askhost gemini-hook install`ed and askhost mcp: the question is answered (the
+    model pre-supplied the answer); the session resumed with a compression threshold it is over, so
+    Gemini compresses it (its request after that no longer holds the tool's result); the session
+    resumed once more: the first request of that prompt carries the answer as askhost says it."""
+    wd = Workdir()
+    mock = Mock(wd, ["mcp_ask_ask_user_question"], {"questions": QUESTIONS, "answers": {DB_Q: "SQLite"}},
+                ask_once=True)
+    gemini = agent_bin("google-gemini-cli", "gemini")
+    project = wd.file("project")
+    os.makedirs(project, exist_ok=True)
+    env = agent_env(wd, mock, GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{mock.port}", GEMINI_API_KEY="dummy")
+    settings = gemini_settings(env, mock)
+    r = subprocess.run([ASKHOST, "gemini-hook", "install"], env=env, capture_output=True)
+    equal(r.returncode, 0, r.stderr.decode())
+    with open(settings) as f:
+        kept = json.load(f)
+    equal(kept["hooks"]["BeforeAgent"][0]["hooks"][0]["command"], os.path.realpath(ASKHOST) + " gemini-hook",
+          "install adds the BeforeAgent hook")
+    check("ask" in kept["mcpServers"], "install keeps the settings")
+    said = json.dumps(DECIDED)[1:-1]
+
+    def prompt(text, threshold=None, resume=True):
+        gemini_settings(env, mock, threshold)
+        r = subprocess.run([gemini, "-p", text] + (["--resume", "latest"] if resume else []), cwd=project, env=env,
+                           capture_output=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+        equal(r.returncode, 0, "gemini -p %r (stderr: %r)" % (text, r.stderr.decode()[-500:]))
+
+    prompt("Set up the project.", resume=False)
+    check('"SQLite"' in mock.tool_result()["text"], "answered")
+    check(not any(said in json.dumps(q["body"]) for q in mock.requests()), "not yet")
+    before = len(mock.requests())
+    prompt("Go on.", threshold=0.000001)
+    compressing = [q for q in mock.requests()[before:] if "<state_snapshot>" in json.dumps(q["body"])]
+    check(compressing, "Gemini compressed the session")
+    later = gemini_main_requests(mock, before)
+    check(later and "functionResponse" not in json.dumps(later[-1]["body"].get("contents")),
+          "the compressed history no longer holds the result")
+    check(not any(said in json.dumps(q["body"]) for q in later), "the prompt before the compression is told nothing")
+    before = len(mock.requests())
+    prompt("And now?")
+    after = gemini_main_requests(mock, before)
+    check(after, "a request followed")
+    last_user = after[0]["body"]["contents"][-1]
+    check(said in json.dumps(last_user), "the first prompt after the compression carries the answer: %r" % last_user)
+    before = len(mock.requests())
+    prompt("Anything else?")
+    mock.stop()
+    once = gemini_main_requests(mock, before)
+    check(once, "a request followed")
+    equal(json.dumps(once[0]["body"]["contents"]).count(said), 1,
+          "given once: the history holds it, the next prompt does not repeat it")
     mock.check_offline()
 
 

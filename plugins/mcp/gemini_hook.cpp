@@ -1,0 +1,268 @@
+#include "gemini_hook.hpp"
+
+#include <algorithm>
+#include <map>
+#include <variant>
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "codex_hook.hpp"
+#include "common/question_record.hpp"
+#include "core/command_line.hpp"
+#include "core/fd_io.hpp"
+#include "core/self_path.hpp"
+#include "json/json_access.hpp"
+#include "store/fs_util.hpp"
+#include "store/hooks_file.hpp"
+
+namespace askhost::mcp {
+
+namespace {
+
+constexpr std::size_t kMaxRecord = 256u << 20;  // read at most the last 256 MiB
+constexpr std::size_t kMaxInput = 8u << 20;
+// How the context this hook gives begins (compaction_context's words): the history holds it once given.
+constexpr std::string_view kToldMarker = "What the user decided when asked earlier in this session";
+
+void note(const std::string& m) { write_all(2, "askhost gemini-hook: " + m + "\n"); }
+
+std::string serialized(const rapidjson::Value& v) {
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    v.Accept(w);
+    return {buf.GetString(), buf.GetSize()};
+}
+
+// askhost's tool as Gemini CLI names an MCP server's tool: `mcp_SERVER_ask_user_question`.
+bool is_question_tool(std::string_view name) {
+    constexpr std::string_view tool = "_ask_user_question";
+    return name == tool.substr(1) || (name.rfind("mcp_", 0) == 0 && name.size() > tool.size() + 4 &&
+                                      name.compare(name.size() - tool.size(), tool.size(), tool) == 0);
+}
+
+// Gemini wraps an MCP tool's text in <untrusted_context> lines before the model reads it.
+std::string_view unwrapped(std::string_view text) {
+    constexpr std::string_view open = "<untrusted_context>\n";
+    constexpr std::string_view close = "\n</untrusted_context>";
+    if (text.rfind(open, 0) != 0) return text;
+    text.remove_prefix(open.size());
+    if (text.size() >= close.size() && text.substr(text.size() - close.size()) == close)
+        text.remove_suffix(close.size());
+    return text;
+}
+
+struct Call {
+    std::vector<Question> questions;
+    bool finished = false;  // a result, or a status that ends the call
+    bool is_error = false;
+    std::string text;
+};
+
+// One entry of a gemini message's toolCalls: {id, name, args, result: [{functionResponse: {response:
+// {output | error}}}], status: success | error | cancelled | ...}.
+void read_tool_call(const rapidjson::Value& tc, std::map<std::string, Call>& calls, std::vector<std::string>& order) {
+    const std::string id = json::string_of(tc, "id");
+    if (id.empty() || !is_question_tool(json::string_of(tc, "name"))) return;
+    Call c;
+    if (const auto* args = json::member(tc, "args"); args && args->IsObject()) c.questions = questions_of_call(*args);
+    const std::string status = json::string_of(tc, "status");
+    c.is_error = status == "error" || status == "cancelled";
+    if (const auto* result = json::member(tc, "result"); result && result->IsArray())
+        for (const auto& part : result->GetArray()) {
+            const auto* fr = json::member(part, "functionResponse");
+            const auto* response = fr ? json::member(*fr, "response") : nullptr;
+            if (!response || !response->IsObject()) continue;
+            c.finished = true;
+            if (const auto* err = json::member(*response, "error")) {
+                c.is_error = true;
+                c.text = err->IsString() ? std::string(json::str(*err)) : serialized(*err);
+            } else if (const auto* out = json::member(*response, "output")) {
+                c.text = out->IsString() ? std::string(json::str(*out)) : serialized(*out);
+            }
+        }
+    c.finished = c.finished || c.is_error;
+    if (!calls.count(id)) order.push_back(id);
+    calls[id] = std::move(c);  // a later record of the same message is the call's newer state
+}
+
+}  // namespace
+
+GeminiRecord read_gemini_record(std::string_view jsonl) {
+    GeminiRecord rec;
+    std::vector<std::string> history;       // the messages the model reads, as JSON
+    std::map<std::string, std::size_t> at;  // a message's id -> its place in history
+    std::map<std::string, Call> calls;
+    std::vector<std::string> order;
+    auto put = [&](const rapidjson::Value& msg) {
+        const std::string id = json::string_of(msg, "id");
+        std::string text = serialized(msg);
+        if (auto it = at.find(id); !id.empty() && it != at.end()) {
+            history[it->second] = std::move(text);
+            return;
+        }
+        if (!id.empty()) at[id] = history.size();
+        history.push_back(std::move(text));
+    };
+    std::size_t pos = 0;
+    while (pos < jsonl.size()) {
+        auto nl = jsonl.find('\n', pos);
+        if (nl == std::string_view::npos) nl = jsonl.size();
+        const std::string_view line = jsonl.substr(pos, nl - pos);
+        pos = nl + 1;
+        rapidjson::Document entry;
+        if (line.empty() || json::parse(entry, line) || !entry.IsObject()) continue;
+        if (const auto* set = json::member(entry, "$set")) {
+            // A whole new message list: the session loaded, resumed, or compressed.
+            if (const auto* msgs = json::member(*set, "messages"); msgs && msgs->IsArray()) {
+                history.clear();
+                at.clear();
+                for (const auto& m : msgs->GetArray()) put(m);
+            }
+            continue;
+        }
+        const std::string type = json::string_of(entry, "type");
+        if (type.empty()) {  // the header a run of the session starts with
+            if (const auto* kind = json::member(entry, "kind"); kind && kind->IsString())
+                rec.main = json::str(*kind) == "main";
+            continue;
+        }
+        put(entry);
+        if (type != "gemini") continue;
+        if (const auto* tcs = json::member(entry, "toolCalls"); tcs && tcs->IsArray())
+            for (const auto& tc : tcs->GetArray()) read_tool_call(tc, calls, order);
+    }
+    for (const auto& id : order) {
+        Call& c = calls[id];
+        if (!c.finished || c.questions.empty()) continue;
+        const std::string_view text = unwrapped(c.text);
+        auto r = read_result(c.questions, nullptr, text, c.is_error);
+        using Kind = RecordedResult::Kind;
+        if (r.kind == Kind::Refused || r.kind == Kind::Unreadable) continue;  // not asked, or nothing to tell
+        store::Exchange e;
+        e.agent = "gemini";
+        e.questions = std::move(c.questions);
+        e.outcome = r.kind == Kind::Answered ? "answered" : r.kind == Kind::Pending ? "pending" : "cancelled";
+        e.answers = std::move(r.answers);
+        e.pending_file = std::move(r.pending_file);
+        rec.exchanges.push_back(std::move(e));
+        const bool held = std::any_of(history.begin(), history.end(),
+                                      [&](const std::string& m) { return m.find(id) != std::string::npos; });
+        rec.dropped = rec.dropped || !held;
+    }
+    rec.told = std::any_of(history.begin(), history.end(),
+                           [](const std::string& m) { return m.find(kToldMarker) != std::string::npos; });
+    return rec;
+}
+
+int run_before_agent(const rapidjson::Value& input) {
+    const std::string path = json::string_of(input, "transcript_path");
+    if (path.empty()) return 0;
+    auto text = store::read_whole(path);
+    if (text.status != store::FileText::Status::Ok) return 0;
+    std::string_view jsonl = text.data;
+    if (jsonl.size() > kMaxRecord) {
+        jsonl.remove_prefix(jsonl.size() - kMaxRecord);
+        jsonl.remove_prefix(std::min(jsonl.size(), jsonl.find('\n') + 1));
+    }
+    const GeminiRecord rec = read_gemini_record(jsonl);
+    if (!rec.main || !rec.dropped || rec.told) return 0;  // the history still holds the answers, or was told them
+    const std::string context = compaction_context(rec.exchanges);
+    if (context.empty()) return 0;
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    w.StartObject();
+    w.Key("hookSpecificOutput");
+    w.StartObject();
+    w.Key("hookEventName");
+    w.String("BeforeAgent");
+    w.Key("additionalContext");
+    w.String(context.data(), static_cast<rapidjson::SizeType>(context.size()));
+    w.EndObject();
+    w.EndObject();
+    write_all(1, std::string(buf.GetString(), buf.GetSize()) + "\n");
+    return 0;
+}
+
+namespace {
+
+constexpr cli::Option kOptions[] = {
+    {.name = "project", .help = "install into ./.gemini/settings.json"},
+    {.name = "settings", .value = "PATH", .help = "install into that settings file"},
+};
+constexpr std::string_view kWords[] = {"install"};
+
+int install(const cli::Args& args) {
+    const auto chosen =
+        store::hooks_file_path(args.value("settings").value_or(""), args.has("project"), ".gemini/settings.json",
+                               "GEMINI_CLI_HOME", ".gemini/settings.json", ".gemini/settings.json");
+    if (!chosen) {
+        write_all(2, "askhost gemini-hook install: no HOME: name the file with --settings PATH\n");
+        return 2;
+    }
+    const std::string& path = *chosen;
+    // This binary by its full path: Gemini runs hooks with its own PATH.
+    const std::string self = self_path();
+    const std::string command = (self.empty() ? std::string("askhost") : self) + " gemini-hook";
+    const auto merged =
+        store::merge_command_hooks(path, {{.event = "BeforeAgent", .matcher = "*", .command = command}}, "gemini-hook");
+    if (merged.result == store::HooksMerge::Result::Failed) {
+        write_all(2, "askhost gemini-hook install: " + merged.error + "\n");
+        return 1;
+    }
+    if (merged.result == store::HooksMerge::Result::AlreadyThere) {
+        write_all(1, "askhost gemini-hook is already in " + path + "\n");
+        return 0;
+    }
+    write_all(1, "askhost gemini-hook added to " + path +
+                     "\n(BeforeAgent: after Gemini compresses a session, the next prompt carries the answers given "
+                     "earlier in it).\n");
+    return 0;
+}
+
+}  // namespace
+
+extern const cli::Command kGeminiHookCommand;
+const cli::Command kGeminiHookCommand{
+    .name = "gemini-hook",
+    .synopsis = "[install [--project] [--settings PATH]]",
+    .summary = "Gemini CLI hook: the session's answers\nkept through Gemini's compression",
+    .about =
+        "Run by Gemini CLI as a BeforeAgent hook with the hook's JSON on stdin: once Gemini has\n"
+        "compressed a session, the questions askhost mcp asked in it and the answers given are added\n"
+        "to the next prompt. Prints nothing otherwise.",
+    .options = kOptions,
+    .operand = "install",
+    .operand_help =
+        "merge the hook into ~/.gemini/settings.json (--project:\n./.gemini/settings.json), keeping everything "
+        "else in it",
+    .max_operands = 1,
+    .words = kWords,
+};
+
+int run_gemini_hook(const std::vector<std::string>& args) {
+    auto read = cli::read(args, kGeminiHookCommand);
+    if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
+    const cli::Args& a = std::get<cli::Args>(read);
+    if (!a.operands.empty()) return install(a);  // the one word it takes
+    if (!a.given.empty())
+        return cli::usage_error(kGeminiHookCommand, "--" + std::string(a.given[0].first) + " goes with install")
+            .print();
+    bool too_big = false;
+    const std::string in = read_all(0, kMaxInput, &too_big);
+    if (too_big) {
+        note("the hook's input is over " + std::to_string(kMaxInput) + " bytes; nothing added");
+        return 0;
+    }
+    rapidjson::Document doc;
+    if (auto err = json::parse(doc, in); err || !doc.IsObject()) {
+        note("the hook's input is not a JSON object" + (err ? ": " + err->message : std::string()) + "; nothing added");
+        return 0;
+    }
+    const std::string event = json::string_of(doc, "hook_event_name");
+    if (event == "BeforeAgent") return run_before_agent(doc);
+    note("the hook event '" + event + "' is not one askhost gemini-hook handles; nothing added");
+    return 0;
+}
+
+}  // namespace askhost::mcp
