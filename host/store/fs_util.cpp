@@ -2,6 +2,7 @@
 
 #include "core/fd_io.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -74,6 +75,31 @@ Status atomic_write(const fs::path& file, std::string_view data, unsigned mode) 
         ::close(dfd);
     }
     return std::nullopt;
+}
+
+std::optional<std::string> read_last_lines(const fs::path& file, std::size_t max_bytes) {
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return std::nullopt;
+    struct stat st {};
+    std::optional<std::string> out;
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        const auto size = static_cast<std::size_t>(st.st_size);
+        const std::size_t from = size > max_bytes ? size - max_bytes : 0;
+        std::string text(size - from, '\0');
+        std::size_t got = 0;
+        while (got < text.size()) {
+            const ssize_t n = ::pread(fd, text.data() + got, text.size() - got, static_cast<off_t>(from + got));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+            got += static_cast<std::size_t>(n);
+        }
+        text.resize(got);
+        // Cut inside a line: that line's end is not a record of its own.
+        if (from > 0) text.erase(0, std::min(text.size(), text.find('\n') + 1));
+        out = std::move(text);
+    }
+    ::close(fd);
+    return out;
 }
 
 FileText read_whole(const fs::path& file) {

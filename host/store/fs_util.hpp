@@ -31,6 +31,10 @@ struct FileText {
 };
 FileText read_whole(const std::filesystem::path& file);
 
+// The end of an agent's record of its session (JSON lines), at most `max_bytes` of it and only
+// whole lines: reads the tail alone, however large the file. Nothing when it cannot be read.
+std::optional<std::string> read_last_lines(const std::filesystem::path& file, std::size_t max_bytes);
+
 // An exclusive flock(2) on a directory, held for the object's lifetime (askhost processes that
 // read-modify-write one file in it take turns; editors by hand are not covered, and need not be).
 class DirLock {

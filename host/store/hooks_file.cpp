@@ -8,6 +8,7 @@
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
+#include "core/fd_io.hpp"
 #include "fs_util.hpp"
 #include "json/json_access.hpp"
 
@@ -97,6 +98,26 @@ HooksMerge merge_command_hooks(const std::string& path, const std::vector<Comman
     if (auto err = atomic_write(path, std::string(buf.GetString(), buf.GetSize()) + "\n", mode))
         return {HooksMerge::Result::Failed, err->message};
     return {HooksMerge::Result::Added, {}};
+}
+
+int install_command_hooks(std::string_view who, const std::optional<std::string>& chosen, std::string_view path_option,
+                          const std::vector<CommandHook>& hooks, std::string_view subcommand, std::string_view what) {
+    if (!chosen) {
+        write_all(2,
+                  std::string(who) + " install: no HOME: name the file with --" + std::string(path_option) + " PATH\n");
+        return 2;
+    }
+    const std::string& path = *chosen;
+    const auto merged = merge_command_hooks(path, hooks, subcommand);
+    switch (merged.result) {
+        case HooksMerge::Result::Failed: write_all(2, std::string(who) + " install: " + merged.error + "\n"); return 1;
+        case HooksMerge::Result::AlreadyThere:
+            write_all(1, std::string(who) + " is already in " + path + "\n");
+            return 0;
+        case HooksMerge::Result::Added: break;
+    }
+    write_all(1, std::string(who) + " added to " + path + std::string(what));
+    return 0;
 }
 
 }  // namespace askhost::store

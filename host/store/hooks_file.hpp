@@ -37,4 +37,11 @@ struct HooksMerge {
 HooksMerge merge_command_hooks(const std::string& path, const std::vector<CommandHook>& hooks,
                                std::string_view subcommand);
 
+// An install's whole say, for `askhost SUBCOMMAND install`: merges `hooks` into `path` (as
+// hooks_file_path chose it) and tells the person. No path (no HOME): "name the file with
+// --<path_option> PATH", 2. Failed: "<who> install: <why>" on stderr, 1. There already: "<who> is
+// already in <path>", 0. Added: "<who> added to <path>" and then `what` on stdout, 0.
+int install_command_hooks(std::string_view who, const std::optional<std::string>& path, std::string_view path_option,
+                          const std::vector<CommandHook>& hooks, std::string_view subcommand, std::string_view what);
+
 }  // namespace askhost::store

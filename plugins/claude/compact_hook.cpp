@@ -69,9 +69,9 @@ std::vector<store::Exchange> exchanges_in_transcript(std::string_view jsonl) {
             const auto* is_error = json::member(block, "is_error");
             auto r = read_result(e.questions, json::member(entry, "toolUseResult"), text,
                                  is_error && is_error->IsBool() && is_error->GetBool());
-            using Kind = RecordedResult::Kind;
-            if (r.kind == Kind::Refused || r.kind == Kind::Unreadable) continue;  // not asked, or nothing to tell
-            e.outcome = r.kind == Kind::Answered ? "answered" : r.kind == Kind::Pending ? "pending" : "cancelled";
+            const std::string_view outcome = summary_outcome(r.kind);
+            if (outcome.empty()) continue;  // not asked, or nothing to tell
+            e.outcome = outcome;
             e.answers = std::move(r.answers);
             e.pending_file = std::move(r.pending_file);
             out.push_back(std::move(e));
@@ -91,13 +91,9 @@ std::string compaction_instructions(const std::vector<store::Exchange>& exchange
 int run_precompact(const rapidjson::Value& input) {
     const std::string path = json::string_of(input, "transcript_path");
     if (path.empty()) return 0;
-    auto text = store::read_whole(path);
-    if (text.status != store::FileText::Status::Ok) return 0;
-    std::string_view jsonl = text.data;
-    if (jsonl.size() > kMaxTranscript) {
-        jsonl.remove_prefix(jsonl.size() - kMaxTranscript);
-        jsonl.remove_prefix(std::min(jsonl.size(), jsonl.find('\n') + 1));
-    }
+    const auto tail = store::read_last_lines(path, kMaxTranscript);
+    if (!tail) return 0;
+    const std::string_view jsonl = *tail;
     const std::string out = compaction_instructions(exchanges_in_transcript(jsonl));
     if (!out.empty()) write_all(1, out + "\n");
     return 0;

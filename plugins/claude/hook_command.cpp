@@ -16,8 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -164,35 +162,20 @@ int install(const cli::Args& args) {
     const auto chosen =
         store::hooks_file_path(args.value("settings").value_or(""), args.has("project"), ".claude/settings.json",
                                "CLAUDE_CONFIG_DIR", "settings.json", ".claude/settings.json");
-    if (!chosen) {
-        write_all(2, "askhost hook install: no HOME: name the file with --settings PATH\n");
-        return 2;
-    }
-    const std::string& path = *chosen;
     const std::string command = self_command();
     // As long as the person takes (86400 s).
-    const auto merged = store::merge_command_hooks(
-        path,
+    return store::install_command_hooks(
+        "askhost hook", chosen, "settings",
         {{.event = "PreToolUse",
           .matcher = "AskUserQuestion|mcp__.*__ask_user_question",
           .command = command,
           .timeout_seconds = 86400},
          {.event = "PermissionRequest", .matcher = "*", .command = command, .timeout_seconds = 86400},
          {.event = "PreCompact", .matcher = "*", .command = command, .timeout_seconds = 86400}},
-        "hook");
-    if (merged.result == store::HooksMerge::Result::Failed) {
-        write_all(2, "askhost hook install: " + merged.error + "\n");
-        return 1;
-    }
-    if (merged.result == store::HooksMerge::Result::AlreadyThere) {
-        write_all(1, "askhost hook is already in " + path + "\n");
-        return 0;
-    }
-    write_all(1, "askhost hook added to " + path +
-                     " (PreToolUse: AskUserQuestion and MCP ask_user_question; PermissionRequest: every tool;\n"
-                     "PreCompact: the session's answers kept in the summary).\n"
-                     "Claude Code asks in the askhost of its workspace from its next start (`askhost hosts`).\n");
-    return 0;
+        "hook",
+        " (PreToolUse: AskUserQuestion and MCP ask_user_question; PermissionRequest: every tool;\n"
+        "PreCompact: the session's answers kept in the summary).\n"
+        "Claude Code asks in the askhost of its workspace from its next start (`askhost hosts`).\n");
 }
 
 }  // namespace

@@ -123,4 +123,15 @@ RecordedResult read_result(const std::vector<Question>& questions, const rapidjs
     return r;
 }
 
+std::string_view summary_outcome(RecordedResult::Kind kind) {
+    switch (kind) {
+        case RecordedResult::Kind::Answered: return "answered";
+        case RecordedResult::Kind::Pending: return "pending";
+        case RecordedResult::Kind::Cancelled: return "cancelled";
+        case RecordedResult::Kind::Refused:
+        case RecordedResult::Kind::Unreadable: break;
+    }
+    return {};
+}
+
 }  // namespace askhost

@@ -32,6 +32,10 @@ struct RecordedResult {
     std::string pending_file;
 };
 
+// The outcome a session's summary gives a recorded result: "answered", "pending" or "cancelled";
+// "" for one that tells nothing (refused: nothing was asked; unreadable).
+std::string_view summary_outcome(RecordedResult::Kind kind);
+
 // structured: the record's structured result, if it keeps one: the reference's {"answers": {...}}
 // or {"structuredContent": {"answers": ...}}, or JSON text of either. text: the result's text as
 // the model read it (itself such JSON when the client hands the model the structured content, else

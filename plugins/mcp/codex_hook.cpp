@@ -4,10 +4,8 @@
 #include <set>
 #include <variant>
 
-#include <sys/stat.h>
-
-#include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include "common/question_record.hpp"
 #include "core/command_line.hpp"
@@ -25,8 +23,6 @@ namespace {
 
 constexpr std::size_t kMaxRollout = 256u << 20;  // read at most the last 256 MiB
 constexpr std::size_t kMaxInput = 8u << 20;
-
-void note(const std::string& m) { write_all(2, "askhost codex-hook: " + m + "\n"); }
 
 // askhost's tool as Codex names it: `ask_user_question` in the namespace `mcp__SERVER`, or (older
 // rollouts) the whole `mcp__SERVER__ask_user_question`.
@@ -116,9 +112,9 @@ std::vector<store::Exchange> exchanges_in_rollout(std::string_view jsonl) {
         asked.erase(it);
         done.insert(call_id);
         auto r = read_result(e.questions, nullptr, text, output && is_error_result(*output, text));
-        using Kind = RecordedResult::Kind;
-        if (r.kind == Kind::Refused || r.kind == Kind::Unreadable) continue;  // not asked, or nothing to tell
-        e.outcome = r.kind == Kind::Answered ? "answered" : r.kind == Kind::Pending ? "pending" : "cancelled";
+        const std::string_view outcome = summary_outcome(r.kind);
+        if (outcome.empty()) continue;  // not asked, or nothing to tell
+        e.outcome = outcome;
         e.answers = std::move(r.answers);
         e.pending_file = std::move(r.pending_file);
         out.push_back(std::move(e));
@@ -134,32 +130,32 @@ std::string compaction_context(const std::vector<store::Exchange>& exchanges) {
            prose;
 }
 
-int run_session_start(const rapidjson::Value& input) {
-    const std::string source = json::string_of(input, "source");
-    if (!source.empty() && source != "compact") return 0;  // the history still holds the answers
-    const std::string path = json::string_of(input, "transcript_path");
-    if (path.empty()) return 0;
-    auto text = store::read_whole(path);
-    if (text.status != store::FileText::Status::Ok) return 0;
-    std::string_view jsonl = text.data;
-    if (jsonl.size() > kMaxRollout) {
-        jsonl.remove_prefix(jsonl.size() - kMaxRollout);
-        jsonl.remove_prefix(std::min(jsonl.size(), jsonl.find('\n') + 1));
-    }
-    const std::string context = compaction_context(exchanges_in_rollout(jsonl));
-    if (context.empty()) return 0;
+std::string additional_context_output(std::string_view event, std::string_view context) {
     rapidjson::StringBuffer buf;
     rapidjson::Writer<rapidjson::StringBuffer> w(buf);
     w.StartObject();
     w.Key("hookSpecificOutput");
     w.StartObject();
     w.Key("hookEventName");
-    w.String("SessionStart");
+    w.String(event.data(), static_cast<rapidjson::SizeType>(event.size()));
     w.Key("additionalContext");
     w.String(context.data(), static_cast<rapidjson::SizeType>(context.size()));
     w.EndObject();
     w.EndObject();
-    write_all(1, std::string(buf.GetString(), buf.GetSize()) + "\n");
+    return std::string(buf.GetString(), buf.GetSize()) + "\n";
+}
+
+int run_session_start(const rapidjson::Value& input) {
+    const std::string source = json::string_of(input, "source");
+    if (!source.empty() && source != "compact") return 0;  // the history still holds the answers
+    const std::string path = json::string_of(input, "transcript_path");
+    if (path.empty()) return 0;
+    const auto tail = store::read_last_lines(path, kMaxRollout);
+    if (!tail) return 0;
+    const std::string_view jsonl = *tail;
+    const std::string context = compaction_context(exchanges_in_rollout(jsonl));
+    if (context.empty()) return 0;
+    write_all(1, additional_context_output("SessionStart", context));
     return 0;
 }
 
@@ -174,34 +170,20 @@ constexpr std::string_view kWords[] = {"install"};
 int install(const cli::Args& args) {
     const auto chosen = store::hooks_file_path(args.value("hooks").value_or(""), args.has("project"),
                                                ".codex/hooks.json", "CODEX_HOME", "hooks.json", ".codex/hooks.json");
-    if (!chosen) {
-        write_all(2, "askhost codex-hook install: no HOME: name the file with --hooks PATH\n");
-        return 2;
-    }
-    const std::string& path = *chosen;
     // This binary by its full path: Codex runs hooks without askhost's PATH in mind, and trusts
     // a hook by its command, so the command stays the same until askhost moves.
     const std::string self = self_path();
     const std::string command = (self.empty() ? std::string("askhost") : self) + " codex-hook";
-    const auto merged = store::merge_command_hooks(path,
-                                                   {{.event = "SessionStart",
-                                                     .matcher = "compact",
-                                                     .command = command,
-                                                     .timeout_seconds = 30,
-                                                     .status_message = "askhost: the answers you gave"}},
-                                                   "codex-hook");
-    if (merged.result == store::HooksMerge::Result::Failed) {
-        write_all(2, "askhost codex-hook install: " + merged.error + "\n");
-        return 1;
-    }
-    if (merged.result == store::HooksMerge::Result::AlreadyThere) {
-        write_all(1, "askhost codex-hook is already in " + path + "\n");
-        return 0;
-    }
-    write_all(1, "askhost codex-hook added to " + path +
-                     "\n(SessionStart after a compaction: the model reads the answers given earlier in the session).\n"
-                     "Codex runs a new hook only once you trust it: open codex, type /hooks and trust askhost's.\n");
-    return 0;
+    return store::install_command_hooks(
+        "askhost codex-hook", chosen, "hooks",
+        {{.event = "SessionStart",
+          .matcher = "compact",
+          .command = command,
+          .timeout_seconds = 30,
+          .status_message = "askhost: the answers you gave"}},
+        "codex-hook",
+        "\n(SessionStart after a compaction: the model reads the answers given earlier in the session).\n"
+        "Codex runs a new hook only once you trust it: open codex, type /hooks and trust askhost's.\n");
 }
 
 }  // namespace
@@ -223,28 +205,36 @@ const cli::Command kCodexHookCommand{
     .words = kWords,
 };
 
-int run_codex_hook(const std::vector<std::string>& args) {
-    auto read = cli::read(args, kCodexHookCommand);
+int run_context_hook(const std::vector<std::string>& args, const cli::Command& command,
+                     int (*install)(const cli::Args&), std::string_view event, int (*handle)(const rapidjson::Value&)) {
+    auto read = cli::read(args, command);
     if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
     const cli::Args& a = std::get<cli::Args>(read);
     if (!a.operands.empty()) return install(a);  // the one word it takes
     if (!a.given.empty())
-        return cli::usage_error(kCodexHookCommand, "--" + std::string(a.given[0].first) + " goes with install").print();
+        return cli::usage_error(command, "--" + std::string(a.given[0].first) + " goes with install").print();
+    const auto say = [&](const std::string& m) {
+        write_all(2, "askhost " + std::string(command.name) + ": " + m + "\n");
+    };
     bool too_big = false;
     const std::string in = read_all(0, kMaxInput, &too_big);
     if (too_big) {
-        note("the hook's input is over " + std::to_string(kMaxInput) + " bytes; nothing added");
+        say("the hook's input is over " + std::to_string(kMaxInput) + " bytes; nothing added");
         return 0;
     }
     rapidjson::Document doc;
     if (auto err = json::parse(doc, in); err || !doc.IsObject()) {
-        note("the hook's input is not a JSON object" + (err ? ": " + err->message : std::string()) + "; nothing added");
+        say("the hook's input is not a JSON object" + (err ? ": " + err->message : std::string()) + "; nothing added");
         return 0;
     }
-    const std::string event = json::string_of(doc, "hook_event_name");
-    if (event == "SessionStart") return run_session_start(doc);
-    note("the hook event '" + event + "' is not one askhost codex-hook handles; nothing added");
+    const std::string got = json::string_of(doc, "hook_event_name");
+    if (got == event) return handle(doc);
+    say("the hook event '" + got + "' is not one askhost " + std::string(command.name) + " handles; nothing added");
     return 0;
+}
+
+int run_codex_hook(const std::vector<std::string>& args) {
+    return run_context_hook(args, kCodexHookCommand, install, "SessionStart", run_session_start);
 }
 
 }  // namespace askhost::mcp

@@ -13,6 +13,7 @@
 
 #include <rapidjson/document.h>
 
+#include "core/command_line.hpp"
 #include "store/journal.hpp"
 
 namespace askhost::mcp {
@@ -23,6 +24,18 @@ std::vector<store::Exchange> exchanges_in_rollout(std::string_view jsonl);
 
 // The context the hook adds for these exchanges: "" when there are none.
 std::string compaction_context(const std::vector<store::Exchange>& exchanges);
+
+// A hook's output that adds `context` to what the model reads next, one JSON line:
+// {"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": CONTEXT}} (Codex's
+// SessionStart and Gemini CLI's BeforeAgent read the same shape).
+std::string additional_context_output(std::string_view event, std::string_view context);
+
+// The body of `askhost codex-hook` and `askhost gemini-hook`: the word `install` goes to `install`;
+// otherwise the hook's JSON on stdin (at most 8 MiB) goes to `handle` when its hook_event_name is
+// `event`. Anything else is said on stderr and adds nothing: always 0 for the hook itself, so a
+// failing hook never troubles the agent's session.
+int run_context_hook(const std::vector<std::string>& args, const cli::Command& command,
+                     int (*install)(const cli::Args&), std::string_view event, int (*handle)(const rapidjson::Value&));
 
 // The SessionStart hook (source `compact`): reads the rollout the input names, prints Codex's
 // hook output with the context. Always 0: a failing hook must not trouble Codex's session.

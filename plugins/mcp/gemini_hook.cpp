@@ -21,11 +21,8 @@ namespace askhost::mcp {
 namespace {
 
 constexpr std::size_t kMaxRecord = 256u << 20;  // read at most the last 256 MiB
-constexpr std::size_t kMaxInput = 8u << 20;
 // How the context this hook gives begins (compaction_context's words): the history holds it once given.
 constexpr std::string_view kToldMarker = "What the user decided when asked earlier in this session";
-
-void note(const std::string& m) { write_all(2, "askhost gemini-hook: " + m + "\n"); }
 
 std::string serialized(const rapidjson::Value& v) {
     rapidjson::StringBuffer buf;
@@ -137,12 +134,12 @@ GeminiRecord read_gemini_record(std::string_view jsonl) {
         if (!c.finished || c.questions.empty()) continue;
         const std::string_view text = unwrapped(c.text);
         auto r = read_result(c.questions, nullptr, text, c.is_error);
-        using Kind = RecordedResult::Kind;
-        if (r.kind == Kind::Refused || r.kind == Kind::Unreadable) continue;  // not asked, or nothing to tell
+        const std::string_view outcome = summary_outcome(r.kind);
+        if (outcome.empty()) continue;  // not asked, or nothing to tell
         store::Exchange e;
         e.agent = "gemini";
         e.questions = std::move(c.questions);
-        e.outcome = r.kind == Kind::Answered ? "answered" : r.kind == Kind::Pending ? "pending" : "cancelled";
+        e.outcome = outcome;
         e.answers = std::move(r.answers);
         e.pending_file = std::move(r.pending_file);
         rec.exchanges.push_back(std::move(e));
@@ -158,29 +155,14 @@ GeminiRecord read_gemini_record(std::string_view jsonl) {
 int run_before_agent(const rapidjson::Value& input) {
     const std::string path = json::string_of(input, "transcript_path");
     if (path.empty()) return 0;
-    auto text = store::read_whole(path);
-    if (text.status != store::FileText::Status::Ok) return 0;
-    std::string_view jsonl = text.data;
-    if (jsonl.size() > kMaxRecord) {
-        jsonl.remove_prefix(jsonl.size() - kMaxRecord);
-        jsonl.remove_prefix(std::min(jsonl.size(), jsonl.find('\n') + 1));
-    }
+    const auto tail = store::read_last_lines(path, kMaxRecord);
+    if (!tail) return 0;
+    const std::string_view jsonl = *tail;
     const GeminiRecord rec = read_gemini_record(jsonl);
     if (!rec.main || !rec.dropped || rec.told) return 0;  // the history still holds the answers, or was told them
     const std::string context = compaction_context(rec.exchanges);
     if (context.empty()) return 0;
-    rapidjson::StringBuffer buf;
-    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
-    w.StartObject();
-    w.Key("hookSpecificOutput");
-    w.StartObject();
-    w.Key("hookEventName");
-    w.String("BeforeAgent");
-    w.Key("additionalContext");
-    w.String(context.data(), static_cast<rapidjson::SizeType>(context.size()));
-    w.EndObject();
-    w.EndObject();
-    write_all(1, std::string(buf.GetString(), buf.GetSize()) + "\n");
+    write_all(1, additional_context_output("BeforeAgent", context));
     return 0;
 }
 
@@ -196,28 +178,14 @@ int install(const cli::Args& args) {
     const auto chosen =
         store::hooks_file_path(args.value("settings").value_or(""), args.has("project"), ".gemini/settings.json",
                                "GEMINI_CLI_HOME", ".gemini/settings.json", ".gemini/settings.json");
-    if (!chosen) {
-        write_all(2, "askhost gemini-hook install: no HOME: name the file with --settings PATH\n");
-        return 2;
-    }
-    const std::string& path = *chosen;
     // This binary by its full path: Gemini runs hooks with its own PATH.
     const std::string self = self_path();
     const std::string command = (self.empty() ? std::string("askhost") : self) + " gemini-hook";
-    const auto merged =
-        store::merge_command_hooks(path, {{.event = "BeforeAgent", .matcher = "*", .command = command}}, "gemini-hook");
-    if (merged.result == store::HooksMerge::Result::Failed) {
-        write_all(2, "askhost gemini-hook install: " + merged.error + "\n");
-        return 1;
-    }
-    if (merged.result == store::HooksMerge::Result::AlreadyThere) {
-        write_all(1, "askhost gemini-hook is already in " + path + "\n");
-        return 0;
-    }
-    write_all(1, "askhost gemini-hook added to " + path +
-                     "\n(BeforeAgent: after Gemini compresses a session, the next prompt carries the answers given "
-                     "earlier in it).\n");
-    return 0;
+    return store::install_command_hooks(
+        "askhost gemini-hook", chosen, "settings", {{.event = "BeforeAgent", .matcher = "*", .command = command}},
+        "gemini-hook",
+        "\n(BeforeAgent: after Gemini compresses a session, the next prompt carries the answers given "
+        "earlier in it).\n");
 }
 
 }  // namespace
@@ -241,28 +209,7 @@ const cli::Command kGeminiHookCommand{
 };
 
 int run_gemini_hook(const std::vector<std::string>& args) {
-    auto read = cli::read(args, kGeminiHookCommand);
-    if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
-    const cli::Args& a = std::get<cli::Args>(read);
-    if (!a.operands.empty()) return install(a);  // the one word it takes
-    if (!a.given.empty())
-        return cli::usage_error(kGeminiHookCommand, "--" + std::string(a.given[0].first) + " goes with install")
-            .print();
-    bool too_big = false;
-    const std::string in = read_all(0, kMaxInput, &too_big);
-    if (too_big) {
-        note("the hook's input is over " + std::to_string(kMaxInput) + " bytes; nothing added");
-        return 0;
-    }
-    rapidjson::Document doc;
-    if (auto err = json::parse(doc, in); err || !doc.IsObject()) {
-        note("the hook's input is not a JSON object" + (err ? ": " + err->message : std::string()) + "; nothing added");
-        return 0;
-    }
-    const std::string event = json::string_of(doc, "hook_event_name");
-    if (event == "BeforeAgent") return run_before_agent(doc);
-    note("the hook event '" + event + "' is not one askhost gemini-hook handles; nothing added");
-    return 0;
+    return run_context_hook(args, kGeminiHookCommand, install, "BeforeAgent", run_before_agent);
 }
 
 }  // namespace askhost::mcp
