@@ -367,6 +367,7 @@ class Session {
     this.page = await this.context.newPage();
     // A CSP refusal or a script error is a failure whatever the scenario checks.
     this.page.on('console', (m) => {
+      if (m.type() === 'warning') log(`console warning: ${m.text()}`);
       if (m.type() !== 'error' || /WebSocket connection to .* failed/.test(m.text())) return;
       if (this.expect401 && /status of 401/.test(m.text())) return;
       this.problems.push(`console: ${m.text()}`);

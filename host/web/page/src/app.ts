@@ -319,12 +319,17 @@ function registerWorker(): void {
   navigator.serviceWorker.register('sw.js').catch(() => undefined);
 }
 
-function showByWorker(title: string, body: string, tag: string): void {
+/** A notification through the service worker (Chrome on Android has no other way). `ready`
+ *  waits for an active worker; a refusal (a worker still waking up on a busy phone) is tried again
+ *  twice, a second apart, and then said in the console. */
+function showByWorker(title: string, body: string, tag: string, tries = 3): void {
   if (!('serviceWorker' in navigator)) return;
-  void navigator.serviceWorker
-    .getRegistration()
-    .then((reg) => reg?.showNotification(title, { body, tag }))
-    .catch(() => undefined);
+  navigator.serviceWorker.ready
+    .then((reg) => reg.showNotification(title, { body, tag }))
+    .catch((err: unknown) => {
+      if (tries > 1) setTimeout(() => showByWorker(title, body, tag, tries - 1), 1000);
+      else console.warn(`askhost: the notification could not be shown: ${String(err)}`);
+    });
 }
 
 function notifyNew(e: Entry): void {
