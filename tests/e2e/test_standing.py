@@ -2,6 +2,7 @@
 `askhost mcp` with nothing of askhost's in their environment: Codex and Gemini CLI answered from
 an editor client of a standing host that has the project open; Codex with no host, its question
 waiting past a minute and answered by `askhost attach` from another tmux window."""
+import fcntl
 import json
 import os
 import shutil
@@ -12,7 +13,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import ASKHOST, Editor, Tmux, Workdir, case, check, end_processes, equal, wait_for  # noqa: E402
+from harness import ASKHOST, Editor, Tmux, Workdir, at_end, case, check, end_processes, equal, wait_for  # noqa: E402
 from e2e_common import (TIMEOUT, Mock, agent_bin, agent_env, doc_snippet, run_cases,  # noqa: E402
                         with_askhost_on_path, write_codex_config)
 
@@ -24,16 +25,49 @@ DATABASE = {"question": DB_Q, "header": "Database", "multiSelect": False, "optio
 CODEX_TOOLS = ["mcp__ask__ask_user_question", "ask_user_question"]
 
 
+SHARED_RUNTIME = "/tmp/askhost-%d" % os.geteuid()
+
+
+def leave_the_shared_folder_as_found():
+    """Without XDG_RUNTIME_DIR askhost uses /tmp/askhost-UID, the user's own (on a machine with
+    no /run/user/UID). Its sockets go when their hosts do; what a case's tmux popups leave there
+    (tmux-popups/KEY/lock, kept on purpose: a lock file is never unlinked under a waiting
+    process) is removed at the case's end when nobody holds it, and so is the folder when the
+    case made it."""
+    existed = os.path.isdir(SHARED_RUNTIME)
+    popups = os.path.join(SHARED_RUNTIME, "tmux-popups")
+    before = set(os.listdir(popups)) if os.path.isdir(popups) else set()
+
+    def tidy():
+        for key in (set(os.listdir(popups)) if os.path.isdir(popups) else set()) - before:
+            folder = os.path.join(popups, key)
+            try:
+                with open(os.path.join(folder, "lock"), "a") as lock:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held: another run's, leave it
+                    shutil.rmtree(folder, ignore_errors=True)
+            except OSError:
+                pass
+        if not existed:
+            for leaf in (popups, SHARED_RUNTIME):
+                try:
+                    os.rmdir(leaf)
+                except OSError:
+                    pass
+    at_end(tidy, after_processes=True)
+
+
 def shared_registry_env(wd, **extra):
     """Codex passes its MCP servers no XDG_RUNTIME_DIR: the editor's host and askhost mcp meet in
     the registry askhost picks without it (/run/user/UID when it is the user's, else
     /tmp/askhost-UID); the project folder, unique to the test, keeps tests apart there."""
     env = wd.env(**extra)
     env.pop("XDG_RUNTIME_DIR", None)
+    leave_the_shared_folder_as_found()
     return env
 
 
 def codex_tui(wd, mock, project):
+    leave_the_shared_folder_as_found()
     codex = agent_bin("openai-codex", "codex")
     # Configured as docs/mcp.md says (its snippet, askhost by name on PATH).
     write_codex_config(wd, mock, ask_server=doc_snippet("codex"),

@@ -26,6 +26,7 @@ DEMO_AGENT = os.path.join(ROOT, "plugins", "native", "demo-agent")
 _cases = {}
 _workdirs = []  # every Workdir this process made: finish() ends their processes and removes them
 _at_end = []  # what finish() runs first (a mock server's stop, ...)
+_after_processes = []  # what finish() runs last, once the case's processes are ended
 
 
 class Failure(Exception):
@@ -140,9 +141,10 @@ def wait_for(predicate, timeout=10.0, interval=0.05, what="condition"):
         time.sleep(interval)
 
 
-def at_end(fn):
-    """Runs fn when the case ends, passed or failed, before its leftover processes are looked for."""
-    _at_end.append(fn)
+def at_end(fn, after_processes=False):
+    """Runs fn when the case ends, passed or failed, before its leftover processes are looked for
+    (after_processes: once they are ended, to tidy what they held)."""
+    (_after_processes if after_processes else _at_end).append(fn)
 
 
 def _under(path, roots):
@@ -224,6 +226,11 @@ def finish(passed):
     ended, alive = end_processes(roots)
     for pid, argv in ended:
         print(f"ended a process the case left: {pid} {argv[:300]}")
+    while _after_processes:
+        try:
+            _after_processes.pop()()
+        except Exception as e:
+            print(f"cleanup: {e!r}")
     for pid, argv in alive:
         print(f"FAIL: a process of the case outlived SIGKILL: {pid} {argv[:300]}")
     if passed and not alive:
