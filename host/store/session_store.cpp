@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <sys/stat.h>
+
 #include "json/json_access.hpp"
 #include "store/fs_util.hpp"
 #include "store/pending_file.hpp"
@@ -139,10 +141,11 @@ std::optional<Outcome> SessionStore::from_answers_flag(const Ask& in) {
 }
 
 std::optional<Outcome> SessionStore::from_pending_file(const Ask& in) {
+    // Asked on every question and almost always absent: one stat, before any path is built.
+    struct stat st {};
+    if (::stat(pending_file_.c_str(), &st) != 0) return std::nullopt;
     const fs::path path(pending_file_);
     const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-    std::error_code ec;
-    if (!fs::exists(path, ec)) return std::nullopt;
     DirLock lock(dir);
     auto loaded = load_pending(path);
     if (loaded.status == PendingLoad::Status::Missing) return std::nullopt;
