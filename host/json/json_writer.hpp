@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <string>
 
 #include <rapidjson/stringbuffer.h>
@@ -37,6 +38,13 @@ public:
     bool String(const std::string& s) { return String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
     bool Key(const char* s, rapidjson::SizeType n, bool copy = false) { return String(s, n, copy); }
     bool Key(const char* s) { return String(s); }
+    // Text that is JSON already, copied whole (rapidjson's own copies it a byte at a time through
+    // its transcoder).
+    bool RawValue(const char* json, std::size_t n, rapidjson::Type type) {
+        Prefix(type);
+        if (n > 0) std::memcpy(os_->Push(n), json, n);
+        return EndValue(true);
+    }
 };
 
 }  // namespace askhost
