@@ -23,7 +23,12 @@ char* write_string_literal(char* out, const char* s, std::size_t n);
 class JsonTextWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
 public:
     using Base = rapidjson::Writer<rapidjson::StringBuffer>;
-    using Base::Base;
+    // The level stack gets a shared allocator: given none, each writer makes itself one with
+    // `new` before its first value, a heap allocation per writer.
+    explicit JsonTextWriter(rapidjson::StringBuffer& os) : Base(os, level_allocator()) {}
+    JsonTextWriter(rapidjson::StringBuffer& os, rapidjson::CrtAllocator* allocator,
+                   std::size_t level_depth = kDefaultLevelDepth)
+        : Base(os, allocator, level_depth) {}
 
     bool String(const char* s, rapidjson::SizeType n, bool /*copy*/ = false) {
         Prefix(rapidjson::kStringType);
@@ -44,6 +49,12 @@ public:
         Prefix(type);
         if (n > 0) std::memcpy(os_->Push(n), json, n);
         return EndValue(true);
+    }
+
+private:
+    static rapidjson::CrtAllocator* level_allocator() {
+        static rapidjson::CrtAllocator allocator;  // holds no state
+        return &allocator;
     }
 };
 
