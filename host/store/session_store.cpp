@@ -89,7 +89,8 @@ void SessionStore::attach(Broker& broker, bool print_fallback) {
 
 void SessionStore::journal_ask(const Ask& ask, std::string_view source) {
     std::string replay_of;
-    const std::string key = questions_key(ask.questions);
+    // Almost always nothing was interrupted: no key to make then.
+    const std::string key = interrupted_.empty() ? std::string() : questions_key(ask.questions);
     auto it = std::find_if(interrupted_.begin(), interrupted_.end(), [&](const auto& p) { return p.first == key; });
     if (it != interrupted_.end()) {
         replay_of = it->second;
