@@ -76,7 +76,11 @@ std::string ask_members_text(const Ask& ask) {
 
 std::string ask_state_params(const std::vector<std::string_view>& members) {
     // What a writer makes of {state, pending: [{members}, ...]}: no white space.
-    std::string out(members.empty() ? R"({"state":"idle","pending":[)" : R"({"state":"waiting","pending":[)");
+    std::size_t size = 40;
+    for (std::string_view m : members) size += m.size() + 3;
+    std::string out;
+    out.reserve(size);
+    out += members.empty() ? R"({"state":"idle","pending":[)" : R"({"state":"waiting","pending":[)";
     for (std::size_t i = 0; i < members.size(); ++i) {
         out += i == 0 ? "{" : ",{";
         out += members[i];
