@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <string>
 
 #include <rapidjson/stringbuffer.h>
@@ -22,7 +23,12 @@ char* write_string_literal(char* out, const char* s, std::size_t n);
 class JsonTextWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
 public:
     using Base = rapidjson::Writer<rapidjson::StringBuffer>;
-    using Base::Base;
+    // The level stack gets a shared allocator: given none, each writer makes itself one with
+    // `new` before its first value, a heap allocation per writer.
+    explicit JsonTextWriter(rapidjson::StringBuffer& os) : Base(os, level_allocator()) {}
+    JsonTextWriter(rapidjson::StringBuffer& os, rapidjson::CrtAllocator* allocator,
+                   std::size_t level_depth = kDefaultLevelDepth)
+        : Base(os, allocator, level_depth) {}
 
     bool String(const char* s, rapidjson::SizeType n, bool /*copy*/ = false) {
         Prefix(rapidjson::kStringType);
@@ -37,6 +43,19 @@ public:
     bool String(const std::string& s) { return String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
     bool Key(const char* s, rapidjson::SizeType n, bool copy = false) { return String(s, n, copy); }
     bool Key(const char* s) { return String(s); }
+    // Text that is JSON already, copied whole (rapidjson's own copies it a byte at a time through
+    // its transcoder).
+    bool RawValue(const char* json, std::size_t n, rapidjson::Type type) {
+        Prefix(type);
+        if (n > 0) std::memcpy(os_->Push(n), json, n);
+        return EndValue(true);
+    }
+
+private:
+    static rapidjson::CrtAllocator* level_allocator() {
+        static rapidjson::CrtAllocator allocator;  // holds no state
+        return &allocator;
+    }
 };
 
 }  // namespace askhost

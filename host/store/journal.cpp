@@ -101,8 +101,11 @@ void write_if_any(JsonWriter& w, const char* key, std::string_view s) {
     if (!s.empty()) write_member(w, key, s);
 }
 
-void write_questions(JsonWriter& w, const std::vector<Question>& qs) {
-    json::write_objects(w, "questions", qs, [&w](const Question& q) {
+// The questions as a JSON array.
+void write_question_list(JsonWriter& w, const std::vector<Question>& qs) {
+    w.StartArray();
+    for (const Question& q : qs) {
+        w.StartObject();
         write_member(w, "question", q.question);
         write_if_any(w, "header", q.header);
         if (!q.options.empty()) {
@@ -114,7 +117,14 @@ void write_questions(JsonWriter& w, const std::vector<Question>& qs) {
         }
         w.Key("multiSelect");
         w.Bool(q.multi_select);
-    });
+        w.EndObject();
+    }
+    w.EndArray();
+}
+
+void write_questions(JsonWriter& w, const std::vector<Question>& qs) {
+    w.Key("questions");
+    write_question_list(w, qs);
 }
 
 void write_answers(JsonWriter& w, const std::vector<Answer>& answers) {
@@ -134,6 +144,19 @@ void write_answers(JsonWriter& w, const std::vector<Answer>& answers) {
         write_if_any(w, "preview", a.preview);
         write_if_any(w, "notes", a.notes);
     });
+}
+
+// The questions array as JSON text, for a record to copy whole.
+std::string questions_text(const std::vector<Question>& qs) {
+    rapidjson::StringBuffer buf(json::stack_allocator(), 1024);
+    JsonWriter w(buf);
+    write_question_list(w, qs);
+    return std::string(buf.GetString(), buf.GetSize());
+}
+
+void write_raw_questions(JsonWriter& w, const std::string& text) {
+    w.Key("questions");
+    w.RawValue(text.data(), text.size(), rapidjson::kArrayType);
 }
 
 void write_metadata(JsonWriter& w, const std::string& metadata_json) {
@@ -217,8 +240,7 @@ Journal::~Journal() {
     if (fd_ >= 0) ::close(fd_);
 }
 
-Status Journal::append(std::string line) {
-    line.push_back('\n');
+Status Journal::append(std::string_view line) {
     if (fd_ < 0) {
         if (file_.empty()) return Error::failed("no state directory: set XDG_STATE_HOME or HOME");
         if (auto err = make_dirs(file_.parent_path(), 0700)) return err;
@@ -231,9 +253,15 @@ Status Journal::append(std::string line) {
     // (When the file ends where our last record did, that record's newline is its last byte.)
     struct stat st {};
     const bool sized = ::fstat(fd_, &st) == 0;
+    std::string ended;  // the record after a newline that ends a torn line
     if (sized && st.st_size > 0 && st.st_size != known_end_) {
         char last = '\n';
-        if (::pread(fd_, &last, 1, st.st_size - 1) == 1 && last != '\n') line.insert(line.begin(), '\n');
+        if (::pread(fd_, &last, 1, st.st_size - 1) == 1 && last != '\n') {
+            ended.reserve(line.size() + 1);
+            ended += '\n';
+            ended += line;
+            line = ended;
+        }
     }
     std::string_view rest = line;
     Status error;
@@ -269,7 +297,9 @@ Status Journal::append(std::string line) {
 }
 
 Status Journal::record_ask(const Ask& ask, std::string_view source, std::string_view replay_of) {
-    rapidjson::StringBuffer buf;
+    // The questions' text is kept for the ask's outcome record, which writes them again.
+    std::string questions = questions_text(ask.questions);
+    rapidjson::StringBuffer buf(json::stack_allocator(), 2048);
     JsonWriter w(buf);
     w.StartObject();
     w.Key("type");
@@ -294,10 +324,22 @@ Status Journal::record_ask(const Ask& ask, std::string_view source, std::string_
         w.Key("replayOf");
         write_str(w, replay_of);
     }
-    write_questions(w, ask.questions);
+    write_raw_questions(w, questions);
     write_metadata(w, ask.metadata_json);
     w.EndObject();
-    return append(std::string(buf.GetString(), buf.GetSize()));
+    buf.Put('\n');
+    Status error = append(std::string_view(buf.GetString(), buf.GetSize()));
+    // Bounded: an ask whose outcome never comes (the run ended) leaves its text behind.
+    if (questions_.size() >= kQuestionsKept) questions_.clear();
+    questions_.insert_or_assign(ask.id, std::move(questions));
+    return error;
+}
+
+void Journal::write_questions_of(JsonWriter& w, const Ask& ask) {
+    const auto it = questions_.find(ask.id);
+    if (it == questions_.end()) return write_questions(w, ask.questions);
+    write_raw_questions(w, it->second);
+    questions_.erase(it);
 }
 
 namespace {
@@ -326,7 +368,7 @@ void outcome_head(JsonWriter& w, const std::string& session, const std::string& 
 }  // namespace
 
 Status Journal::record_outcome(const Ask& ask, const Outcome& o, std::string_view source) {
-    rapidjson::StringBuffer buf;
+    rapidjson::StringBuffer buf(json::stack_allocator(), 2048);
     JsonWriter w(buf);
     const std::int64_t at = now_ms();
     outcome_head(w, session_, run_, ask, journal_mode_name(mode_), journal_outcome_name(o.kind), at);
@@ -335,7 +377,7 @@ Status Journal::record_outcome(const Ask& ask, const Outcome& o, std::string_vie
         write_str(w, source);
     }
     // Self-contained, like the spec's stored details: {questions, answers, answeredAt, mode, metadata}.
-    write_questions(w, ask.questions);
+    write_questions_of(w, ask);
     if (o.kind == OutcomeKind::Answered) {
         write_answers(w, o.answers);
         w.Key("answeredAt");
@@ -362,17 +404,19 @@ Status Journal::record_outcome(const Ask& ask, const Outcome& o, std::string_vie
     }
     write_metadata(w, ask.metadata_json);
     w.EndObject();
-    return append(std::string(buf.GetString(), buf.GetSize()));
+    buf.Put('\n');
+    return append(std::string_view(buf.GetString(), buf.GetSize()));
 }
 
 Status Journal::record_withdrawn(const Ask& ask) {
-    rapidjson::StringBuffer buf;
+    rapidjson::StringBuffer buf(json::stack_allocator(), 2048);
     JsonWriter w(buf);
     outcome_head(w, session_, run_, ask, journal_mode_name(mode_), "withdrawn", now_ms());
-    write_questions(w, ask.questions);
+    write_questions_of(w, ask);
     write_metadata(w, ask.metadata_json);
     w.EndObject();
-    return append(std::string(buf.GetString(), buf.GetSize()));
+    buf.Put('\n');
+    return append(std::string_view(buf.GetString(), buf.GetSize()));
 }
 
 // ---- reading ----

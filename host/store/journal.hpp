@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/model/outcome.hpp"
@@ -98,7 +99,11 @@ public:
     Status record_withdrawn(const Ask& ask);
 
 private:
-    Status append(std::string line);
+    Status append(std::string_view line);  // one record, its newline included
+    // The questions of an ask's record_ask, written whole; or written anew when none were kept.
+    void write_questions_of(JsonWriter& w, const Ask& ask);
+
+    static constexpr std::size_t kQuestionsKept = 4096;
 
     std::filesystem::path file_;
     std::string session_;
@@ -109,6 +114,8 @@ private:
     long long known_end_ = -1;  // the file's size after our last record, -1 when unknown
     struct Syncer;
     std::unique_ptr<Syncer> syncer_;  // started with the first deferred record
+    // Each ask's questions as its ask record wrote them (JSON text), until its outcome's record.
+    std::unordered_map<std::string, std::string> questions_;
 };
 
 }  // namespace askhost::store

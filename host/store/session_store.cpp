@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <sys/stat.h>
+
 #include "json/json_access.hpp"
 #include "store/fs_util.hpp"
 #include "store/pending_file.hpp"
@@ -87,7 +89,8 @@ void SessionStore::attach(Broker& broker, bool print_fallback) {
 
 void SessionStore::journal_ask(const Ask& ask, std::string_view source) {
     std::string replay_of;
-    const std::string key = questions_key(ask.questions);
+    // Almost always nothing was interrupted: no key to make then.
+    const std::string key = interrupted_.empty() ? std::string() : questions_key(ask.questions);
     auto it = std::find_if(interrupted_.begin(), interrupted_.end(), [&](const auto& p) { return p.first == key; });
     if (it != interrupted_.end()) {
         replay_of = it->second;
@@ -139,10 +142,11 @@ std::optional<Outcome> SessionStore::from_answers_flag(const Ask& in) {
 }
 
 std::optional<Outcome> SessionStore::from_pending_file(const Ask& in) {
+    // Asked on every question and almost always absent: one stat, before any path is built.
+    struct stat st {};
+    if (::stat(pending_file_.c_str(), &st) != 0) return std::nullopt;
     const fs::path path(pending_file_);
     const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-    std::error_code ec;
-    if (!fs::exists(path, ec)) return std::nullopt;
     DirLock lock(dir);
     auto loaded = load_pending(path);
     if (loaded.status == PendingLoad::Status::Missing) return std::nullopt;

@@ -1,5 +1,7 @@
 #include "common/tool_input.hpp"
 
+#include "json/json_access.hpp"
+
 namespace askhost {
 
 namespace {
@@ -8,7 +10,10 @@ constexpr const char* kToolFields[] = {"questions", "metadata", "answers", "anno
 
 template <class Transfer>
 Parsed<AskInput> project(const rapidjson::Value& input, Profile profile, Transfer transfer) {
-    rapidjson::Document tool(rapidjson::kObjectType);
+    // Four members at most: their array in a buffer on the stack, not a 64 KiB heap chunk.
+    char pool_buffer[1024];
+    rapidjson::MemoryPoolAllocator<> pool(pool_buffer, sizeof pool_buffer);
+    rapidjson::Document tool(rapidjson::kObjectType, &pool, 256, json::stack_allocator());
     if (input.IsObject())
         for (const char* key : kToolFields)
             if (input.HasMember(key))

@@ -185,6 +185,34 @@ BOOST_AUTO_TEST_CASE(ask_show_round_trip_with_an_answer) {
     for (const auto& m : ed.settle()) BOOST_TEST(m.method() != "$/cancelRequest");  // the answer was this client's
 }
 
+// ask/state lists each pending ask as ask/show shows it to a client that shows everything (the
+// same text, written once per ask); an answered ask leaves the list.
+BOOST_AUTO_TEST_CASE(ask_state_lists_each_pending_ask_as_ask_show_shows_it) {
+    TestEditor ed;
+    ed.initialize();
+    ed.next("ask/state");
+    Ask second = database_ask();
+    second.questions[0].question = "Which cache?";
+    second.questions[0].options[0].preview = "## Redis";
+    second.cwd = "/tmp/project";
+    const AskTicket a = ed.broker.ask(database_ask(), [](Outcome) {});
+    const AskTicket b = ed.broker.ask(second, [](Outcome) {});
+    BOOST_TEST(ed.next("ask/state")["params"]["pending"].Size() == 1u);  // the first, before its ask/show
+    Message show = ed.next("ask/show");
+    Message state = ed.next("ask/state");
+    BOOST_REQUIRE(state["params"]["pending"].Size() == 2u);
+    BOOST_TEST(to_json(state["params"]["pending"][0]) == to_json(show["params"]));
+    BOOST_TEST(to_json(state["params"]["pending"][1]) ==
+               json::to_text(ShowAsk{*ed.broker.pending()[1], ClientAskCaps{}}));
+    BOOST_TEST(ask_state_params(ed.broker.pending()) == to_json(state["params"]));
+    ed.respond(show, R"({"answered":false})");
+    Message after = ed.next("ask/state");
+    BOOST_REQUIRE(after["params"]["pending"].Size() == 1u);
+    BOOST_TEST(after.str({"params", "state"}) == "waiting");
+    BOOST_TEST(after["params"]["pending"][0]["id"].GetString() == b.id());
+    BOOST_TEST(a.id() != b.id());
+}
+
 BOOST_AUTO_TEST_CASE(the_first_answer_wins_and_the_other_client_is_told) {
     TestEditor ed;
     ed.initialize();

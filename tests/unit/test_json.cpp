@@ -347,3 +347,21 @@ BOOST_AUTO_TEST_CASE(parsed_strings_are_rapidjsons) {
     // A string the text ends inside: the same error where it always was.
     BOOST_TEST(outcome("[\"" + std::string(40, 'a')) == "42: Missing a closing quotation mark in string.");
 }
+
+BOOST_AUTO_TEST_CASE(writer_raw_values_are_rapidjsons) {
+    const std::string raw = R"({"a":[1,"\u00e9\n"],"b":{}})";
+    auto with = [&](auto& w, auto& buf) {
+        w.StartObject();
+        w.Key("x");
+        w.RawValue(raw.data(), raw.size(), rapidjson::kObjectType);
+        w.Key("y");
+        w.RawValue("[]", 2, rapidjson::kArrayType);
+        w.EndObject();
+        return std::string(buf.GetString(), buf.GetSize());
+    };
+    rapidjson::StringBuffer ours_buf, theirs_buf;
+    JsonTextWriter ours(ours_buf);
+    rapidjson::Writer<rapidjson::StringBuffer> theirs(theirs_buf);
+    BOOST_TEST(with(ours, ours_buf) == with(theirs, theirs_buf));
+    BOOST_TEST(ours.IsComplete());
+}

@@ -241,6 +241,20 @@ BOOST_AUTO_TEST_CASE(known_key_given_twice_is_refused) {
     BOOST_TEST(lenient(R"({"questions":[{"question":"A?","question":"B?"}]})") == "questions[0].question: given twice");
 }
 
+// Each kind of path a refusal names, spelled out only when it refuses.
+BOOST_AUTO_TEST_CASE(refusal_paths_of_every_kind) {
+    const std::string q = R"({"questions":[{"question":"Q?","options":[{"label":"A"},{"label":"B"}]}])";
+    BOOST_TEST(lenient(q + R"(,"answers":{"Nope?":"A"}})") == "answers[\"Nope?\"]: no such question");
+    BOOST_TEST(lenient(q + R"(,"answers":{"Q?":["A",7]}})") == "answers[\"Q?\"][1]: expected a string");
+    BOOST_TEST(lenient(q + R"(,"annotations":{"Q?":{"notes":7}}})") == "annotations[\"Q?\"].notes: expected a string");
+    BOOST_TEST(lenient(R"({"questions":[{"question":"Q?","suggestions":["A",""]}]})") ==
+               "questions[0].suggestions[1]: must not be empty");
+    BOOST_TEST(lenient(R"({"questions":[{"question":"Q?","options":[{"label":"A","description":7}]}]})") ==
+               "questions[0].options[0].description: expected a string");
+    BOOST_TEST(lenient(R"({"questions":[{"question":"Q?","multiSelect":1}]})") ==
+               "questions[0].multiSelect: expected a boolean");
+}
+
 BOOST_AUTO_TEST_CASE(duplicate_question_texts) {
     const std::string qs =
         "[" + question("Which database?") + "," + question("Name?") + "," + question("Which database?") + "]";

@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -579,6 +580,42 @@ BOOST_AUTO_TEST_CASE(journal_writes_what_it_reads_back) {
     struct stat st {};
     ::stat(file.c_str(), &st);
     BOOST_TEST((st.st_mode & 0777) == 0600u);
+    fs::remove_all(tmpl);
+}
+
+// The outcome record copies its ask record's questions; one without an ask record writes them.
+BOOST_AUTO_TEST_CASE(journal_outcome_questions_are_the_asks) {
+    namespace fs = std::filesystem;
+    char tmpl[] = "/tmp/askhost-journal-XXXXXX";
+    BOOST_REQUIRE(::mkdtemp(tmpl));
+    const fs::path file = fs::path(tmpl) / "s2.jsonl";
+    {
+        Journal j(file, "s2", JournalMode::Rpc);
+        Ask a = spec_ask();
+        a.id = "ask-1";
+        Ask b = spec_ask();
+        b.id = "ask-2";
+        b.questions[0].options.clear();  // a free-text question: no options member
+        BOOST_TEST(!j.record_ask(a));
+        BOOST_TEST(!j.record_ask(b));
+        BOOST_TEST(!j.record_outcome(a, Outcome::cancelled("no")));
+        BOOST_TEST(!j.record_withdrawn(b));
+        Ask c = spec_ask();
+        c.id = "ask-3";
+        BOOST_TEST(!j.record_outcome(c, Outcome::timed_out()));  // no ask record before it
+    }
+    std::ifstream in(file);
+    std::vector<rapidjson::Document> lines;
+    for (std::string line; std::getline(in, line);) {
+        lines.emplace_back();
+        lines.back().Parse(line.c_str());
+        BOOST_REQUIRE(lines.back().IsObject());
+    }
+    BOOST_REQUIRE(lines.size() == 5u);
+    BOOST_TEST((lines[0]["questions"] == lines[2]["questions"]));
+    BOOST_TEST((lines[1]["questions"] == lines[3]["questions"]));
+    BOOST_TEST(!lines[1]["questions"][0].HasMember("options"));
+    BOOST_TEST((lines[0]["questions"] == lines[4]["questions"]));
     fs::remove_all(tmpl);
 }
 

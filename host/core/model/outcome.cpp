@@ -90,12 +90,22 @@ void key(JsonWriter& w, std::string_view k) {
     w.Key(v.data(), static_cast<rapidjson::SizeType>(v.size()));
 }
 
-std::string joined(const std::vector<std::string>& values) {
-    std::string out;
+// One of this file's own keys: ASCII, nothing to check.
+template <std::size_t N>
+void key(JsonWriter& w, const char (&k)[N]) {
+    w.Key(k, static_cast<rapidjson::SizeType>(N - 1));
+}
+
+void append_joined(std::string& out, const std::vector<std::string>& values) {
     for (std::size_t i = 0; i < values.size(); ++i) {
         if (i > 0) out += ", ";
         out += values[i];
     }
+}
+
+std::string joined(const std::vector<std::string>& values) {
+    std::string out;
+    append_joined(out, values);
     return out;
 }
 
@@ -120,6 +130,8 @@ void write_answer(JsonWriter& w, const Answer& a) {
         w.StartArray();
         for (const auto& v : a.values) put(w, v);
         w.EndArray();
+    } else if (a.values.size() == 1) {
+        put(w, a.values.front());
     } else {
         put(w, joined(a.values));
     }
@@ -139,18 +151,27 @@ void empty_answers(JsonWriter& w) {
     w.EndArray();
 }
 
-// One entry of the reference implementation's formatAnswersForModel.
-std::string model_entry(const std::string& question, const std::string& display, const std::string& preview,
-                        const std::string& notes) {
-    std::string entry = "\"" + question + "\"=\"" + display + "\"";
-    if (!preview.empty()) entry += " selected preview:\n" + preview;
-    if (!notes.empty()) entry += " user notes: " + notes;
-    return entry;
-}
+// The reference implementation's formatAnswersForModel, written into one string: its sentence
+// around the entries, each `"question"="answer"` with the preview and notes it has.
+constexpr std::string_view kModelHead = "User has answered your questions: ";
+constexpr std::string_view kModelTail = ". You can now continue with the user's answers in mind.";
 
-std::string model_sentence(const std::vector<std::string>& entries) {
-    return "User has answered your questions: " + joined(entries) +
-           ". You can now continue with the user's answers in mind.";
+void append_model_entry(std::string& out, bool first, const std::string& question,
+                        const std::vector<std::string>& values, const std::string& preview, const std::string& notes) {
+    if (!first) out += ", ";
+    out += '"';
+    out += question;
+    out += "\"=\"";
+    append_joined(out, values);
+    out += '"';
+    if (!preview.empty()) {
+        out += " selected preview:\n";
+        out += preview;
+    }
+    if (!notes.empty()) {
+        out += " user notes: ";
+        out += notes;
+    }
 }
 
 }  // namespace
@@ -229,23 +250,34 @@ void write_answers_map(JsonWriter& w, const std::vector<Answer>& answers) {
 }
 
 std::string model_text(const std::vector<Answer>& answers) {
-    std::vector<std::string> entries;
-    entries.reserve(answers.size());
-    for (const auto& a : answers) entries.push_back(model_entry(a.question, joined(a.values), a.preview, a.notes));
-    return model_sentence(entries);
+    std::size_t size = kModelHead.size() + kModelTail.size();
+    for (const auto& a : answers) {
+        size += a.question.size() + a.preview.size() + a.notes.size() + 48;
+        for (const auto& v : a.values) size += v.size() + 2;
+    }
+    std::string out;
+    out.reserve(size);
+    out += kModelHead;
+    for (std::size_t i = 0; i < answers.size(); ++i) {
+        const Answer& a = answers[i];
+        append_model_entry(out, i == 0, a.question, a.values, a.preview, a.notes);
+    }
+    out += kModelTail;
+    return out;
 }
 
 std::string model_text(const std::vector<PresetAnswer>& answers, const std::vector<PresetAnnotation>& annotations) {
     static const PresetAnnotation none;
-    std::vector<std::string> entries;
-    entries.reserve(answers.size());
-    for (const auto& a : answers) {
+    std::string out(kModelHead);
+    for (std::size_t i = 0; i < answers.size(); ++i) {
+        const PresetAnswer& a = answers[i];
         const auto it = std::find_if(annotations.begin(), annotations.end(),
                                      [&](const PresetAnnotation& n) { return n.question == a.question; });
         const PresetAnnotation& note = it == annotations.end() ? none : *it;
-        entries.push_back(model_entry(a.question, joined(a.values), note.preview, note.notes));
+        append_model_entry(out, i == 0, a.question, a.values, note.preview, note.notes);
     }
-    return model_sentence(entries);
+    out += kModelTail;
+    return out;
 }
 
 std::string pending_text(const std::string& pending_file) {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <cstring>
 #include <exception>
 #include <initializer_list>
 #include <span>
@@ -24,7 +26,21 @@ std::optional<Profile> parse_profile(std::string_view name) {
 }
 
 bool utf8_valid(std::string_view s) {
-    for (std::size_t i = 0; i < s.size();) {
+    // ASCII 8 bytes at a time (most of what agents write); a byte with its high bit set decodes.
+    std::size_t i = 0;
+    while (i < s.size()) {
+        if (s.size() - i >= 8) {
+            std::uint64_t word = 0;
+            std::memcpy(&word, s.data() + i, 8);
+            if ((word & 0x8080808080808080ull) == 0) {
+                i += 8;
+                continue;
+            }
+        }
+        if (static_cast<unsigned char>(s[i]) < 0x80) {
+            ++i;
+            continue;
+        }
         const auto step = utf8::decode(s, i);
         if (!step.ok) return false;
         i += step.len;
@@ -47,6 +63,53 @@ Refusal schema_error(const std::string& path, std::string_view detail) {
     std::string message = path.empty() ? std::string(detail) : path + ": " + std::string(detail);
     return Refusal{"invalid_schema", path, std::move(message)};
 }
+
+// Where a value sits in the request ("questions[1].options[0].label"), spelled out only when a
+// check refuses it: a request that passes builds no path strings. An At points at the one it
+// extends, so each must be a named local (or a temporary used within one expression).
+class At {
+public:
+    At() = default;  // the request itself: ""
+    explicit At(std::string_view name) : name_(name) {}
+
+    At field(std::string_view name) const { return At(this, name, Kind::Field, 0); }
+    At item(std::size_t i) const { return At(this, {}, Kind::Item, i); }
+    At raw(std::string_view text) const { return At(this, text, Kind::Raw, 0); }  // appended as it is
+
+    std::string str() const {
+        std::string out;
+        append(out);
+        return out;
+    }
+
+private:
+    enum class Kind { Field, Item, Raw };
+    At(const At* up, std::string_view name, Kind kind, std::size_t index)
+        : up_(up), name_(name), kind_(kind), index_(index) {}
+
+    void append(std::string& out) const {
+        if (up_ != nullptr) up_->append(out);
+        switch (kind_) {
+            case Kind::Field:
+                if (!out.empty()) out += '.';
+                out += name_;
+                break;
+            case Kind::Item:
+                out += '[';
+                out += std::to_string(index_);
+                out += ']';
+                break;
+            case Kind::Raw: out += name_; break;
+        }
+    }
+
+    const At* up_ = nullptr;
+    std::string_view name_;
+    Kind kind_ = Kind::Field;
+    std::size_t index_ = 0;
+};
+
+Refusal schema_error(const At& at, std::string_view detail) { return schema_error(at.str(), detail); }
 
 // Agent text quoted inside a message: valid UTF-8 and short, so a refusal stays readable.
 std::string shown(std::string_view s) {
@@ -78,14 +141,14 @@ std::string count_detail(std::size_t n, std::string_view bound, std::size_t limi
 
 // --- the rules, shared by the JSON parser and validate_questions ---------------------------
 
-Check check_text(const std::string& path, std::string_view s, std::size_t max_bytes) {
+Check check_text(const At& path, std::string_view s, std::size_t max_bytes) {
     if (!utf8_valid(s)) return schema_error(path, "invalid UTF-8");
     if (s.size() > max_bytes)
         return schema_error(path, std::to_string(s.size()) + " bytes, at most " + std::to_string(max_bytes));
     return std::nullopt;
 }
 
-Check check_nonblank_text(const std::string& path, std::string_view s) {
+Check check_nonblank_text(const At& path, std::string_view s) {
     if (auto r = check_text(path, s, Limits::max_text_bytes)) return r;
     if (blank(s)) return schema_error(path, "must not be empty");
     return std::nullopt;
@@ -115,21 +178,21 @@ Check check_duplicate_question(const std::vector<Question>& earlier, const std::
 }
 
 // Presence and text; the strict length rule (check_header_length) waits for the option counts.
-Check check_header(const std::string& path, std::string_view header, bool present, Profile profile) {
+Check check_header(const At& path, std::string_view header, bool present, Profile profile) {
     if (profile == Profile::Strict && !present) return schema_error(path, "required");
     if (auto r = check_text(path, header, Limits::max_text_bytes)) return r;
     if (profile == Profile::Strict && blank(header)) return schema_error(path, "must not be empty");
     return std::nullopt;
 }
 
-Check check_header_length(const std::string& path, const Question& q) {
+Check check_header_length(const At& path, const Question& q) {
     if (utf8_length(q.header) <= Limits::strict_max_header_chars) return std::nullopt;
     return schema_error(path, "header for " + quoted(q.question) + " exceeds " +
                                   std::to_string(Limits::strict_max_header_chars) + " chars");
 }
 
 // `question` is the question's text, quoted in the strict message.
-Check check_option_count(const std::string& path, std::size_t n, Profile profile, std::string_view question) {
+Check check_option_count(const At& path, std::size_t n, Profile profile, std::string_view question) {
     if (profile == Profile::Strict) {
         if (n < Limits::strict_min_options || n > Limits::strict_max_options)
             return schema_error(path, "Question " + quoted(question) + " must have 2-4 options");
@@ -139,8 +202,8 @@ Check check_option_count(const std::string& path, std::size_t n, Profile profile
     return std::nullopt;
 }
 
-Check check_duplicate_label(std::span<const Option> earlier, const std::string& label, const std::string& path,
-                            Profile profile, std::string_view question) {
+Check check_duplicate_label(std::span<const Option> earlier, const std::string& label, const At& path, Profile profile,
+                            std::string_view question) {
     for (const auto& o : earlier) {
         if (o.label != label) continue;
         if (profile == Profile::Strict)
@@ -150,7 +213,7 @@ Check check_duplicate_label(std::span<const Option> earlier, const std::string& 
     return std::nullopt;
 }
 
-Check check_preview_html(const std::string& path, std::string_view preview, Profile profile, const Option& o,
+Check check_preview_html(const At& path, std::string_view preview, Profile profile, const Option& o,
                          std::string_view question) {
     const auto refused = check_html_preview(preview);
     if (!refused) return std::nullopt;
@@ -166,17 +229,21 @@ Check check_preview_html(const std::string& path, std::string_view preview, Prof
 Check check_strict_rules(const std::vector<Question>& questions) {
     for (std::size_t i = 0; i < questions.size(); ++i) {
         const Question& q = questions[i];
-        const std::string path = index_path("questions", i);
+        const At top("questions");
+        const At path = top.item(i);
         if (auto r = check_duplicate_question(questions, q.question, i, Profile::Strict)) return r;
-        if (auto r = check_header_length(path + ".header", q)) return r;
+        if (auto r = check_header_length(path.field("header"), q)) return r;
+        const At options = path.field("options");
         for (std::size_t j = 0; j < q.options.size(); ++j) {
             const Option& o = q.options[j];
-            const std::string option_path = index_path(path + ".options", j);
+            const At option_path = options.item(j);
             const std::span<const Option> earlier(q.options.data(), j);
-            if (auto r = check_duplicate_label(earlier, o.label, option_path + ".label", Profile::Strict, q.question))
+            if (auto r =
+                    check_duplicate_label(earlier, o.label, option_path.field("label"), Profile::Strict, q.question))
                 return r;
             if (o.preview)
-                if (auto r = check_preview_html(option_path + ".preview", *o.preview, Profile::Strict, o, q.question))
+                if (auto r =
+                        check_preview_html(option_path.field("preview"), *o.preview, Profile::Strict, o, q.question))
                     return r;
         }
     }
@@ -201,25 +268,23 @@ private:
 
     bool strict() const { return profile_ == Profile::Strict; }
 
-    static std::string key_of(const Value::ConstMemberIterator& m) {
-        return std::string(m->name.GetString(), m->name.GetStringLength());
-    }
-
-    static std::string member_path(const std::string& base, std::string_view key) {
-        return base.empty() ? std::string(key) : base + "." + std::string(key);
+    static std::string_view key_of(const Value::ConstMemberIterator& m) {
+        return {m->name.GetString(), m->name.GetStringLength()};
     }
 
     // Known keys at most once; an unknown key is refused in both profiles: what the agent meant by
     // it would otherwise be dropped without a word.
-    static Check check_keys(const Value& obj, const std::string& path,
-                            std::initializer_list<std::string_view> allowed) {
+    static Check check_keys(const Value& obj, const At& path, std::initializer_list<std::string_view> allowed) {
         std::array<bool, 8> seen{};
         for (auto m = obj.MemberBegin(); m != obj.MemberEnd(); ++m) {
-            const std::string key = key_of(m);
+            const std::string_view key = key_of(m);
             const auto it = std::find(allowed.begin(), allowed.end(), key);
-            if (it == allowed.end()) return schema_error(member_path(path, shown(key)), "unknown field");
+            if (it == allowed.end()) {
+                const std::string name = shown(key);
+                return schema_error(path.field(name), "unknown field");
+            }
             auto& flag = seen[static_cast<std::size_t>(it - allowed.begin())];
-            if (flag) return schema_error(member_path(path, key), "given twice");
+            if (flag) return schema_error(path.field(key), "given twice");
             flag = true;
         }
         return std::nullopt;
@@ -233,15 +298,15 @@ private:
         return &m->value;
     }
 
-    static Check read_string(const Value* v, const std::string& path, std::string& out) {
+    static Check read_string(const Value* v, const At& path, std::string& out) {
         if (!v->IsString()) return schema_error(path, "expected a string");
         out.assign(v->GetString(), v->GetStringLength());
         return std::nullopt;
     }
 
     // A field that must be there in either profile: a string with more than white space in it.
-    Check read_required_text(const Value& obj, const std::string& path, const char* key, std::string& out) const {
-        const std::string field_path = path + "." + key;
+    Check read_required_text(const Value& obj, const At& path, const char* key, std::string& out) const {
+        const At field_path = path.field(key);
         const Value* v = find(obj, key);
         if (v == nullptr) return schema_error(field_path, "required");
         if (auto r = read_string(v, field_path, out)) return r;
@@ -250,7 +315,7 @@ private:
 
     Check parse_top(const Value& obj, AskInput& input) const {
         if (!obj.IsObject()) return schema_error("", "expected a JSON object with a \"questions\" array");
-        if (auto r = check_keys(obj, "", {"questions", "answers", "annotations", "metadata"})) return r;
+        if (auto r = check_keys(obj, At(), {"questions", "answers", "annotations", "metadata"})) return r;
 
         const Value* qs = find(obj, "questions");
         if (strict() && (qs == nullptr || !qs->IsArray())) return schema_error("questions", "Provide 1-4 questions");
@@ -275,7 +340,8 @@ private:
     }
 
     Check parse_question(const Value& v, std::size_t i, std::vector<Question>& out) const {
-        const std::string path = index_path("questions", i);
+        const At top("questions");
+        const At path = top.item(i);
         if (!v.IsObject()) return schema_error(path, "expected an object");
         // Roo Code's `suggestions` (a list of answers) are the lenient profile's options too.
         if (auto r = strict() ? check_keys(v, path, {"question", "header", "options", "multiSelect"})
@@ -287,14 +353,14 @@ private:
         if (!strict())
             if (auto r = check_duplicate_question(out, q.question, i, profile_)) return r;
 
-        const std::string header_path = path + ".header";
+        const At header_path = path.field("header");
         const Value* header = find(v, "header");
         if (header != nullptr) {
             if (auto r = read_string(header, header_path, q.header)) return r;
         }
         if (auto r = check_header(header_path, q.header, header != nullptr, profile_)) return r;
 
-        const std::string options_path = path + ".options";
+        const At options_path = path.field("options");
         const Value* options = find(v, "options");
         if (strict() && (options == nullptr || !options->IsArray()))
             return check_option_count(options_path, 0, profile_, q.question);
@@ -303,17 +369,18 @@ private:
             if (auto r = check_option_count(options_path, options->Size(), profile_, q.question)) return r;
             q.options.reserve(options->Size());
             for (rapidjson::SizeType j = 0; j < options->Size(); ++j) {
-                if (auto r = parse_option((*options)[j], index_path(options_path, j), q.options)) return r;
+                if (auto r = parse_option((*options)[j], options_path.item(j), q.options)) return r;
             }
         }
         if (const Value* suggestions = strict() ? nullptr : find(v, "suggestions")) {
-            if (options != nullptr) return schema_error(path + ".suggestions", "give options or suggestions, not both");
-            if (auto r = parse_suggestions(*suggestions, path + ".suggestions", q)) return r;
+            const At suggestions_path = path.field("suggestions");
+            if (options != nullptr) return schema_error(suggestions_path, "give options or suggestions, not both");
+            if (auto r = parse_suggestions(*suggestions, suggestions_path, q)) return r;
         }
 
         const Value* multi = find(v, "multiSelect");
         if (multi != nullptr) {
-            if (!multi->IsBool()) return schema_error(path + ".multiSelect", "expected a boolean");
+            if (!multi->IsBool()) return schema_error(path.field("multiSelect"), "expected a boolean");
             // A free-text question has nothing to select several of.
             q.multi_select = multi->GetBool() && !q.options.empty();
         }
@@ -322,12 +389,12 @@ private:
     }
 
     // Roo Code's suggestions: answers offered as strings, each an option with no description.
-    Check parse_suggestions(const Value& v, const std::string& path, Question& q) const {
+    Check parse_suggestions(const Value& v, const At& path, Question& q) const {
         if (!v.IsArray()) return schema_error(path, "expected an array of strings");
         if (auto r = check_option_count(path, v.Size(), profile_, q.question)) return r;
         q.options.reserve(v.Size());
         for (rapidjson::SizeType j = 0; j < v.Size(); ++j) {
-            const std::string item_path = index_path(path, j);
+            const At item_path = path.item(j);
             Option o;
             if (auto r = read_string(&v[j], item_path, o.label)) return r;
             if (auto r = check_nonblank_text(item_path, o.label)) return r;
@@ -337,22 +404,22 @@ private:
         return std::nullopt;
     }
 
-    Check parse_option(const Value& v, const std::string& path, std::vector<Option>& out) const {
+    Check parse_option(const Value& v, const At& path, std::vector<Option>& out) const {
         if (!v.IsObject()) return schema_error(path, "expected an object");
         if (auto r = check_keys(v, path, {"label", "description", "preview"})) return r;
         Option o;
 
         if (auto r = read_required_text(v, path, "label", o.label)) return r;
         if (!strict())
-            if (auto r = check_duplicate_label(out, o.label, path + ".label", profile_, {})) return r;
+            if (auto r = check_duplicate_label(out, o.label, path.field("label"), profile_, {})) return r;
 
         if (const Value* d = find(v, "description")) {
-            const std::string d_path = path + ".description";
+            const At d_path = path.field("description");
             if (auto r = read_string(d, d_path, o.description)) return r;
             if (auto r = check_text(d_path, o.description, Limits::max_text_bytes)) return r;
         }
         if (const Value* p = find(v, "preview")) {
-            const std::string p_path = path + ".preview";
+            const At p_path = path.field("preview");
             std::string preview;
             if (auto r = read_string(p, p_path, preview)) return r;
             if (auto r = check_text(p_path, preview, Limits::max_preview_bytes)) return r;
@@ -389,15 +456,17 @@ private:
 
     // Answers and annotations are both objects keyed by question text, each question at most once;
     // read(question, path, value, input) takes in one member.
-    using ReadKeyed = Check (AskParser::*)(std::string question, const std::string& path, const Value& value,
+    using ReadKeyed = Check (AskParser::*)(std::string question, const At& path, const Value& value,
                                            AskInput& input) const;
     Check parse_keyed_by_question(const Value* v, const char* base, AskInput& input, ReadKeyed read) const {
         if (v == nullptr) return std::nullopt;
         if (!v->IsObject()) return schema_error(base, "expected an object");
         std::vector<std::string> seen;
         for (auto m = v->MemberBegin(); m != v->MemberEnd(); ++m) {
-            std::string key = key_of(m);
-            const std::string path = std::string(base) + "[" + quoted(key) + "]";
+            std::string key(key_of(m));
+            const At root(base);
+            const std::string bracketed = "[" + quoted(key) + "]";
+            const At path = root.raw(bracketed);
             if (std::find(seen.begin(), seen.end(), key) != seen.end()) return schema_error(path, "given twice");
             const bool known = std::any_of(input.questions.begin(), input.questions.end(),
                                            [&](const Question& q) { return q.question == key; });
@@ -409,7 +478,7 @@ private:
     }
 
     // An answer given in advance: one string, or an array of strings (a multi-select's).
-    Check read_preset_answer(std::string question, const std::string& path, const Value& value, AskInput& input) const {
+    Check read_preset_answer(std::string question, const At& path, const Value& value, AskInput& input) const {
         PresetAnswer preset;
         preset.question = std::move(question);
         if (value.IsString()) {
@@ -420,7 +489,7 @@ private:
             if (value.Size() > Limits::max_options)
                 return schema_error(path, count_detail(value.Size(), "at most", Limits::max_options));
             for (rapidjson::SizeType j = 0; j < value.Size(); ++j) {
-                const std::string item_path = index_path(path, j);
+                const At item_path = path.item(j);
                 std::string item;
                 if (auto r = read_string(&value[j], item_path, item)) return r;
                 if (auto r = check_text(item_path, item, Limits::max_answer_bytes)) return r;
@@ -433,8 +502,7 @@ private:
         return std::nullopt;
     }
 
-    Check read_preset_annotation(std::string question, const std::string& path, const Value& value,
-                                 AskInput& input) const {
+    Check read_preset_annotation(std::string question, const At& path, const Value& value, AskInput& input) const {
         PresetAnnotation note;
         note.question = std::move(question);
         if (!value.IsObject()) return schema_error(path, "expected an object");
@@ -445,11 +513,11 @@ private:
     }
 
     // An annotation's optional text (preview, notes): a string of at most max_bytes.
-    Check read_note_text(const Value& note, const char* name, const std::string& path, std::string& out,
+    Check read_note_text(const Value& note, const char* name, const At& path, std::string& out,
                          std::size_t max_bytes) const {
         const Value* v = find(note, name);
         if (v == nullptr) return std::nullopt;
-        const std::string field_path = path + "." + name;
+        const At field_path = path.field(name);
         if (auto r = read_string(v, field_path, out)) return r;
         return check_text(field_path, out, max_bytes);
     }
@@ -491,25 +559,28 @@ std::optional<Refusal> validate_questions(const std::vector<Question>& questions
     if (auto r = check_question_count(questions.size(), profile)) return r;
     for (std::size_t i = 0; i < questions.size(); ++i) {
         const Question& q = questions[i];
-        const std::string path = index_path("questions", i);
-        if (auto r = check_nonblank_text(path + ".question", q.question)) return r;
+        const At top("questions");
+        const At path = top.item(i);
+        if (auto r = check_nonblank_text(path.field("question"), q.question)) return r;
         if (!strict)
             if (auto r = check_duplicate_question(questions, q.question, i, profile)) return r;
-        if (auto r = check_header(path + ".header", q.header, true, profile)) return r;
-        const std::string options_path = path + ".options";
+        if (auto r = check_header(path.field("header"), q.header, true, profile)) return r;
+        const At options_path = path.field("options");
         if (auto r = check_option_count(options_path, q.options.size(), profile, q.question)) return r;
         for (std::size_t j = 0; j < q.options.size(); ++j) {
             const Option& o = q.options[j];
-            const std::string option_path = index_path(options_path, j);
-            if (auto r = check_nonblank_text(option_path + ".label", o.label)) return r;
+            const At option_path = options_path.item(j);
+            const At label_path = option_path.field("label");
+            if (auto r = check_nonblank_text(label_path, o.label)) return r;
             const std::span<const Option> earlier(q.options.data(), j);
             if (!strict)
-                if (auto r = check_duplicate_label(earlier, o.label, option_path + ".label", profile, {})) return r;
-            if (auto r = check_text(option_path + ".description", o.description, Limits::max_text_bytes)) return r;
+                if (auto r = check_duplicate_label(earlier, o.label, label_path, profile, {})) return r;
+            if (auto r = check_text(option_path.field("description"), o.description, Limits::max_text_bytes)) return r;
             if (!o.preview) continue;
-            if (auto r = check_text(option_path + ".preview", *o.preview, Limits::max_preview_bytes)) return r;
+            const At preview_path = option_path.field("preview");
+            if (auto r = check_text(preview_path, *o.preview, Limits::max_preview_bytes)) return r;
             if (!strict)
-                if (auto r = check_preview_html(option_path + ".preview", *o.preview, profile, o, {})) return r;
+                if (auto r = check_preview_html(preview_path, *o.preview, profile, o, {})) return r;
         }
     }
     if (strict) return check_strict_rules(questions);

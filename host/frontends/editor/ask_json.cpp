@@ -65,22 +65,36 @@ void to_json(const ShowAsk& show, JsonWriter& w) {
 
 std::string ask_show_params(const Ask& ask, const ClientAskCaps& caps) { return json::to_text(ShowAsk{ask, caps}); }
 
-std::string ask_state_params(const std::vector<const Ask*>& pending) {
-    rapidjson::StringBuffer buf;
+std::string ask_members_text(const Ask& ask) {
+    rapidjson::StringBuffer buf(json::stack_allocator(), 1024);
     JsonWriter w(buf);
     w.StartObject();
-    w.Key("state");
-    w.String(pending.empty() ? "idle" : "waiting");
-    w.Key("pending");
-    w.StartArray();
-    for (const Ask* a : pending) {
-        w.StartObject();
-        write_ask_members(w, *a, ClientAskCaps{});
-        w.EndObject();
-    }
-    w.EndArray();
+    write_ask_members(w, ask, ClientAskCaps{});
     w.EndObject();
-    return std::string(buf.GetString(), buf.GetSize());
+    return std::string(buf.GetString() + 1, buf.GetSize() - 2);  // {...}: the members
+}
+
+std::string ask_state_params(const std::vector<std::string_view>& members) {
+    // What a writer makes of {state, pending: [{members}, ...]}: no white space.
+    std::size_t size = 40;
+    for (std::string_view m : members) size += m.size() + 3;
+    std::string out;
+    out.reserve(size);
+    out += members.empty() ? R"({"state":"idle","pending":[)" : R"({"state":"waiting","pending":[)";
+    for (std::size_t i = 0; i < members.size(); ++i) {
+        out += i == 0 ? "{" : ",{";
+        out += members[i];
+        out += '}';
+    }
+    out += "]}";
+    return out;
+}
+
+std::string ask_state_params(const std::vector<const Ask*>& pending) {
+    std::vector<std::string> texts;
+    texts.reserve(pending.size());
+    for (const Ask* a : pending) texts.push_back(ask_members_text(*a));
+    return ask_state_params(std::vector<std::string_view>(texts.begin(), texts.end()));
 }
 
 std::string outcome_json(const Outcome& outcome) {

@@ -32,6 +32,13 @@ void to_json(const ShowAsk& show, JsonWriter& w);
 std::string ask_show_params(const Ask& ask, const ClientAskCaps& caps);
 // The ask/state params: {state, pending:[{id, questions, agent, route, cwd?}]}.
 std::string ask_state_params(const std::vector<const Ask*>& pending);
+// The ask's members as a client that shows everything gets them (ask/state lists them so too):
+// write_ask_members' JSON text without the braces, to write once per ask and copy whole.
+std::string ask_members_text(const Ask& ask);
+// Whether a client with these caps is shown ask_members_text as it is.
+inline bool shows_all(const ClientAskCaps& caps) { return caps.multi_select && caps.previews; }
+// ask/state's params from each pending ask's ask_members_text, in order.
+std::string ask_state_params(const std::vector<std::string_view>& members);
 
 // A client's ask/show result (native shape) checked against the ask. Answers are matched to the
 // questions by text and returned in question order; a malformed result is an error naming the field.

@@ -64,8 +64,10 @@ public:
         // A client hears of an ask (ask/state) before it is asked to show it.
         hub_.flush_state();
         const std::string ask_id = ask.id;
+        // The ask as ask/state listed it, its text copied whole, unless this client shows less.
+        json::RawJson params{shows_all(caps_) ? "{" + hub_.ask_text(ask) + "}" : ask_show_params(ask, caps_)};
         auto request = call<ClientOutcome>(
-            conn_->rpc(), "ask/show", ShowAsk{ask, caps_},
+            conn_->rpc(), "ask/show", params,
             [this, ask_id, done = std::move(done), alive = lifetime_.token()](CallResult<ClientOutcome> shown) {
                 if (!alive || conn_->closed()) return;  // gone: the broker hears it from on_closed
                 if (!open_.erase(ask_id)) return;       // withdrawn meanwhile: a late reply is dropped
@@ -242,7 +244,7 @@ private:
         early_bytes_ = 0;
         for (const auto& [m, p] : early)
             if (m != "ask/state") conn_->rpc().notify(m, p);
-        notify("ask/state", ask_state_params(hub_.broker_.pending()));
+        notify("ask/state", hub_.state_params());
         if (can_show_) {
             showing_frontend_ = true;
             if (passive_) hub_.broker_.add_viewer(*this, queued_);
@@ -409,8 +411,28 @@ void EditorHub::state_changed() {
 void EditorHub::flush_state() {
     if (!state_dirty_) return;
     state_dirty_ = false;
-    std::string params = ask_state_params(broker_.pending());
+    std::string params = state_params();
     for (auto& c : clients_) c->notify("ask/state", params);
+}
+
+const std::string& EditorHub::ask_text(const Ask& ask) {
+    auto it = ask_texts_.find(ask.id);
+    if (it == ask_texts_.end()) it = ask_texts_.emplace(ask.id, ask_members_text(ask)).first;
+    return it->second;
+}
+
+std::string EditorHub::state_params() {
+    const std::vector<const Ask*> pending = broker_.pending();
+    std::vector<std::string_view> members;
+    members.reserve(pending.size());
+    for (const Ask* a : pending) members.push_back(ask_text(*a));
+    std::string params = ask_state_params(members);
+    if (ask_texts_.size() > pending.size()) {  // some were answered or withdrawn
+        std::unordered_map<std::string, std::string> kept;
+        for (const Ask* a : pending) kept.emplace(a->id, std::move(ask_texts_[a->id]));
+        ask_texts_ = std::move(kept);
+    }
+    return params;
 }
 
 std::size_t EditorHub::primary_queued_bytes() const {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -61,6 +62,10 @@ public:
 private:
     friend class EditorClient;
     void remove_client(EditorClient* c);
+    // ask_members_text of a pending ask, written at its first use, kept while it is pending.
+    const std::string& ask_text(const Ask& ask);
+    // ask/state's params now; forgets the texts of asks no longer pending.
+    std::string state_params();
 
     boost::asio::io_context& io_;
     Broker& broker_;
@@ -68,6 +73,7 @@ private:
     std::vector<std::unique_ptr<EditorClient>> clients_;
     std::string socket_path_;
     bool state_posted_ = false, state_dirty_ = false;
+    std::unordered_map<std::string, std::string> ask_texts_;  // ask id -> ask_members_text
     Lifetime lifetime_;
 };
 
