@@ -35,6 +35,16 @@ FileText read_whole(const std::filesystem::path& file);
 // whole lines: reads the tail alone, however large the file. Nothing when it cannot be read.
 std::optional<std::string> read_last_lines(const std::filesystem::path& file, std::size_t max_bytes);
 
+// The line of `text` that starts at `pos`, without its '\n', with `pos` moved past it: how the
+// hooks walk the JSON lines read_last_lines gives them (`while (pos < text.size())`).
+inline std::string_view next_line(std::string_view text, std::size_t& pos) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    const std::string_view line = text.substr(pos, nl - pos);
+    pos = nl + 1;
+    return line;
+}
+
 // An exclusive flock(2) on a directory, held for the object's lifetime (askhost processes that
 // read-modify-write one file in it take turns; editors by hand are not covered, and need not be).
 class DirLock {

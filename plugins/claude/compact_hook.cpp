@@ -35,10 +35,7 @@ std::vector<store::Exchange> exchanges_in_transcript(std::string_view jsonl) {
     std::map<std::string, std::vector<Question>> asked;  // tool_use id -> its questions
     std::size_t pos = 0;
     while (pos < jsonl.size()) {
-        auto nl = jsonl.find('\n', pos);
-        if (nl == std::string_view::npos) nl = jsonl.size();
-        const std::string_view line = jsonl.substr(pos, nl - pos);
-        pos = nl + 1;
+        const std::string_view line = store::next_line(jsonl, pos);
         // Cheap first: only lines about a question tool or a tool result are parsed.
         if (line.find("ask_user_question") == std::string_view::npos &&
             line.find("AskUserQuestion") == std::string_view::npos &&

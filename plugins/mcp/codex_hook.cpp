@@ -77,10 +77,7 @@ std::vector<store::Exchange> exchanges_in_rollout(std::string_view jsonl) {
     std::set<std::string> done;                          // call_ids with a result already counted
     std::size_t pos = 0;
     while (pos < jsonl.size()) {
-        auto nl = jsonl.find('\n', pos);
-        if (nl == std::string_view::npos) nl = jsonl.size();
-        const std::string_view line = jsonl.substr(pos, nl - pos);
-        pos = nl + 1;
+        const std::string_view line = store::next_line(jsonl, pos);
         // Cheap first: only the history's function calls and their outputs are parsed.
         if (line.find("\"response_item\"") == std::string_view::npos ||
             (line.find("ask_user_question") == std::string_view::npos &&

@@ -103,10 +103,7 @@ GeminiRecord read_gemini_record(std::string_view jsonl) {
     };
     std::size_t pos = 0;
     while (pos < jsonl.size()) {
-        auto nl = jsonl.find('\n', pos);
-        if (nl == std::string_view::npos) nl = jsonl.size();
-        const std::string_view line = jsonl.substr(pos, nl - pos);
-        pos = nl + 1;
+        const std::string_view line = store::next_line(jsonl, pos);
         rapidjson::Document entry;
         if (line.empty() || json::parse(entry, line) || !entry.IsObject()) continue;
         if (const auto* set = json::member(entry, "$set")) {
