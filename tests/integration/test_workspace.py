@@ -196,8 +196,10 @@ def mcp_without_a_host_waits_and_an_attached_client_answers():
     # Progress while it waits, on the call's token.
     progress, _ = until(mcp, lambda m: m.get("method") == "notifications/progress", "progress")
     equal(progress["params"]["progressToken"], 7, "progress token")
-    # The pending-questions file keeps the record.
-    with open(os.path.join(folder, ".askhost", "pending-questions.json")) as f:
+    # The pending-questions file keeps the record (written off the host's loop: wait for it).
+    pending = os.path.join(folder, ".askhost", "pending-questions.json")
+    wait_for(lambda: os.path.exists(pending), what="the pending record")
+    with open(pending) as f:
         equal([q["question"] for q in json.load(f)["questions"]], [DATABASE_Q["question"]], "pending record")
     # A client that leaves without answering does not end the question.
     first = Editor(wd, sock_path=sock["socket"])
@@ -209,8 +211,7 @@ def mcp_without_a_host_waits_and_an_attached_client_answers():
     answer(second, "SQLite")
     res, _ = until(mcp, lambda m: m.get("id") == rid, "the tool result")
     equal(res["result"]["structuredContent"]["answers"], {DATABASE_Q["question"]: "SQLite"}, "answers")
-    check(not os.path.exists(os.path.join(folder, ".askhost", "pending-questions.json")),
-          "the record leaves the pending file once answered")
+    wait_for(lambda: not os.path.exists(pending), what="the record leaving the pending file once answered")
     mcp.close()
 
 
