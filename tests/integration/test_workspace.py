@@ -234,6 +234,37 @@ def mcp_waiting_is_answered_with_askhost_answer():
 
 
 @case
+def mcp_that_ends_while_its_question_waits_takes_its_record_out_of_the_file():
+    # Two agents' askhost mcp wait in one folder, both recorded in its pending file (written off
+    # their loops, each under the folder's lock); what each has queued is written before it ends.
+    wd = Workdir()
+    folder = ws(wd, "proj")
+    pending = os.path.join(folder, ".askhost", "pending-questions.json")
+
+    def waiting():
+        if not os.path.exists(pending):
+            return []
+        with open(pending) as f:
+            return sorted(q["question"] for q in json.load(f)["questions"])
+
+    first = McpClient(wd, cwd=folder)
+    first.initialize(name="codex-mcp-client")
+    first.call({"questions": [strict(DATABASE_Q)]})
+    second = McpClient(wd, cwd=folder)
+    second.initialize(name="codex-mcp-client")
+    second.call({"questions": [strict(FEATURES_Q)]})
+    both = sorted([DATABASE_Q["question"], FEATURES_Q["question"]])
+    wait_for(lambda: waiting() == both, what="both questions in the pending file")
+    # A signal: the first one's entries leave the file by the time the process is gone.
+    first.proc.send_signal(signal.SIGTERM)
+    first.proc.wait(timeout=10)
+    equal(waiting(), [FEATURES_Q["question"]], "the other agent's question stays")
+    # The end of its input: the same for the second.
+    equal(second.close(), 0, "askhost mcp exits at the end of its input")
+    check(not os.path.exists(pending), "no question left: no file")
+
+
+@case
 def mcp_waiting_asks_an_editor_that_opens_the_workspace_later():
     wd = Workdir()
     folder = ws(wd, "proj")
