@@ -63,28 +63,36 @@ inline __m128i special_lanes(__m128i x) {
 __attribute__((target("avx2"))) bool copy_plain_avx2(const char* s, std::size_t n, std::size_t& i, char*& p,
                                                      const char* end) {
     const __m256i space = _mm256_set1_epi8(0x20), quote = _mm256_set1_epi8('"'), backslash = _mm256_set1_epi8('\\');
-    while (i + 32 <= n && end - p >= 40) {
-        const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), x);
+    std::size_t k = i;  // (locals, not i and p: the stores into the output could alias them)
+    char* q = p;
+    bool special = false;
+    while (k + 32 <= n && end - q >= 40) {
+        const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + k));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(q), x);
         // Signed: everything from 0x80 up is below the space too.
         const __m256i hit = _mm256_or_si256(
             _mm256_cmpgt_epi8(space, x), _mm256_or_si256(_mm256_cmpeq_epi8(x, quote), _mm256_cmpeq_epi8(x, backslash)));
         const auto m = static_cast<unsigned>(_mm256_movemask_epi8(hit));
         if (m == 0) {
-            p += 32;
-            i += 32;
+            q += 32;
+            k += 32;
             continue;
         }
         const auto run = static_cast<std::size_t>(std::countr_zero(m));
-        p += run;
-        i += run;
-        if (s[i] != '\n') return true;
-        p[0] = '\\';
-        p[1] = 'n';
-        p += 2;
-        ++i;
+        q += run;
+        k += run;
+        if (s[k] != '\n') {
+            special = true;
+            break;
+        }
+        q[0] = '\\';
+        q[1] = 'n';
+        q += 2;
+        ++k;
     }
-    return false;
+    i = k;
+    p = q;
+    return special;
 }
 #endif
 
