@@ -8,7 +8,7 @@ the table shows medians over the rounds and the ratios. `./dev bench` builds and
                and the same tool on the official MCP TypeScript SDK; then the warm call: the same
                tools/call again and again in one session
   output       an agent prints many lines; askhost forwards them as agent/output; against cat
-               (and cat | cat, a process in the middle that only copies)
+               (and cat piped into cat, a process in the middle that only copies)
   memory       askhost's peak RSS idle and with 1000 pending asks
   web          askhost-web's resident memory with 100 askhost mcp hosts waiting, and the time from an
                ask to the WebSocket message that shows it on the page (--only web)
@@ -188,10 +188,10 @@ class Bench:
             for _ in range(lines // 10000):
                 f.write(chunk)
         size = os.path.getsize(data)
-        # cat | cat: a process in the middle that only copies, the floor for anything in between
+        # cat piped into cat: a process in the middle that only copies, the floor for anything in between
         # (twice the pipe copies of cat alone).
         programs = [("cat", [self.editor, "raw", "--", "cat", data]),
-                    ("cat | cat", [self.editor, "raw", "--", "sh", "-c", 'cat "$0" | cat', data]),
+                    ("cat piped into cat", [self.editor, "raw", "--", "sh", "-c", 'cat "$0" | cat', data]),
                     ("askhost -> agent/output", [self.editor, "drain", "--", self.askhost, "--stdio", "--", "cat", data])]
         if self.baseline:
             programs.append((self.base_name + " -> agent/output",
@@ -211,7 +211,7 @@ class Bench:
         for name, mbs in med.items():
             ratio = f"{mbs / med['cat']:.2f}x cat"
             if name != "cat":
-                ratio += f", {mbs / med['cat | cat']:.2f}x cat | cat"
+                ratio += f", {mbs / med['cat piped into cat']:.2f}x cat piped into cat"
             if name.startswith(self.base_name):
                 ratio += "; " + self.vs(mbs, med["askhost -> agent/output"], lower_is_better=False)
             print(f"  {name:32} {mbs:10.1f} MB/s  {ratio}")
