@@ -8,7 +8,9 @@
 //                                "BYTES SECONDS" (bytes of frames read)
 //   rt_editor raw -- CMD...      reads CMD's stdout to the end; prints "BYTES SECONDS"
 //   rt_editor hold N -- CMD...   an editor that answers nothing; once N asks are pending (N=0:
-//                                idle, after the first ask/state) prints CMD's "VmHWM_kB VmRSS_kB"
+//                                idle, after the first ask/state) prints CMD's "VmHWM_kB VmRSS_kB
+//                                RssAnon_kB" (the last: its own memory, not the pages of its
+//                                program and libraries mapped from the files)
 //   rt_editor mcp -- CMD...      an MCP client: initialize, tools/list, tools/call
 //                                ask_user_question with answers; prints the seconds from start
 //                                to the call's result
@@ -318,7 +320,8 @@ int mode_hold(long n, char** cmd) {
     while (r.frame(body)) {
         if (body.find("\"method\":\"ask/state\"") != std::string::npos && body.find(want) != std::string::npos) {
             if (n == 0) std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the agent is up
-            std::printf("%s %s\n", proc_status(c.pid, "VmHWM:").c_str(), proc_status(c.pid, "VmRSS:").c_str());
+            std::printf("%s %s %s\n", proc_status(c.pid, "VmHWM:").c_str(), proc_status(c.pid, "VmRSS:").c_str(),
+                        proc_status(c.pid, "RssAnon:").c_str());
             std::fflush(stdout);
             break;
         }

@@ -219,19 +219,24 @@ class Bench:
 
     # ---- memory -------------------------------------------------------------------------------
     def memory(self):
+        # Peak RSS counts the pages of askhost's program and libraries mapped from their files
+        # (shared with every other process that maps them); the anonymous part is its own.
         binaries = [("askhost", self.askhost)] + ([(self.base_name, self.baseline)] if self.baseline else [])
         for label, n in (("idle", 0), ("1000 pending asks", 1000)):
             peaks = {}
             for name, binary in binaries:
-                hwm = []
+                hwm, anon = [], []
                 for _ in range(3):
                     out = self.run([self.editor, "hold", str(n), "--", binary, "--stdio", "--",
-                                    self.agent, "pending", str(n)])
-                    hwm.append(int(out.split()[0]) / 1024)
+                                    self.agent, "pending", str(n)]).split()
+                    hwm.append(int(out[0]) / 1024)
+                    anon.append(int(out[2]) / 1024 if len(out) > 2 and out[2].isdigit() else 0)
                 peaks[name] = m = statistics.median(hwm)
+                own = statistics.median(anon)
                 ratio = self.vs(m, peaks["askhost"], lower_is_better=True) if name != "askhost" else ""
-                print(f"\nMemory, {label}, {name}: peak RSS {m:.1f} MB  {ratio}")
-                self.rows.append(("memory", f"{name}, {label}", f"{m:.1f} MB peak RSS", "", ratio))
+                print(f"\nMemory, {label}, {name}: peak RSS {m:.1f} MB ({own:.1f} MB anonymous)  {ratio}")
+                self.rows.append(("memory", f"{name}, {label}", f"{m:.1f} MB peak RSS ({own:.1f} MB anonymous)", "",
+                                  ratio))
 
     # ---- web ----------------------------------------------------------------------------------
     def web_env(self, tmp):
