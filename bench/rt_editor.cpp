@@ -8,7 +8,9 @@
 //                                "BYTES SECONDS" (bytes of frames read)
 //   rt_editor raw -- CMD...      reads CMD's stdout to the end; prints "BYTES SECONDS"
 //   rt_editor hold N -- CMD...   an editor that answers nothing; once N asks are pending (N=0:
-//                                idle, after the first ask/state) prints CMD's "VmHWM_kB VmRSS_kB"
+//                                idle, after the first ask/state) prints CMD's "VmHWM_kB VmRSS_kB
+//                                RssAnon_kB" (the last: its own memory, not the pages of its
+//                                program and libraries mapped from the files)
 //   rt_editor mcp -- CMD...      an MCP client: initialize, tools/list, tools/call
 //                                ask_user_question with answers; prints the seconds from start
 //                                to the call's result
@@ -77,38 +79,56 @@ void write_all(int fd, std::string_view s) {
     }
 }
 
+// Reads into one buffer, straight from the pipe, and hands out lines and frame bodies; the bytes
+// left after the last whole one move to the front only when the free space behind them runs low.
 class Reader {
 public:
-    explicit Reader(int fd) : fd_(fd) {}
+    explicit Reader(int fd) : fd_(fd), buf_(kInitial) {}
     std::size_t bytes = 0;
 
     bool line(std::string& out) {
+        std::string_view l;
+        if (!line(l)) return false;
+        out.assign(l);
+        return true;
+    }
+
+    bool line(std::string_view& out) {
         for (;;) {
-            auto nl = buf_.find('\n', pos_);
-            if (nl != std::string::npos) {
-                out.assign(buf_, pos_, nl - pos_);
-                pos_ = nl + 1;
+            const std::string_view have = data();
+            const auto nl = have.find('\n');
+            if (nl != std::string_view::npos) {
+                out = have.substr(0, nl);
+                pos_ += nl + 1;
                 return true;
             }
             if (!fill()) return false;
         }
     }
 
-    // One Content-Length frame's body. The header is parsed once; a large body is then only
-    // waited for, not searched again on every read.
     bool frame(std::string& body) {
+        std::string_view b;
+        if (!frame(b)) return false;
+        body.assign(b);
+        return true;
+    }
+
+    // One Content-Length frame's body, valid until the next call. The header is parsed once; a
+    // large body is then only waited for, not searched again on every read.
+    bool frame(std::string_view& body) {
         for (;;) {
+            const std::string_view have = data();
             if (want_ == npos) {
-                auto end = buf_.find("\r\n\r\n", pos_);
-                if (end != std::string::npos) {
-                    auto cl = buf_.find("Content-Length:", pos_);
-                    if (cl == std::string::npos || cl > end) std::exit(91);
-                    want_ = std::strtoull(buf_.c_str() + cl + 15, nullptr, 10);
-                    pos_ = end + 4;
+                const auto end = have.find("\r\n\r\n");
+                if (end != std::string_view::npos) {
+                    const auto cl = have.find("Content-Length:");
+                    if (cl == std::string_view::npos || cl > end) std::exit(91);
+                    want_ = std::strtoull(have.data() + cl + 15, nullptr, 10);
+                    pos_ += end + 4;
+                    continue;
                 }
-            }
-            if (want_ != npos && buf_.size() - pos_ >= want_) {
-                body.assign(buf_, pos_, want_);
+            } else if (have.size() >= want_) {
+                body = have.substr(0, want_);
                 pos_ += want_;
                 want_ = npos;
                 return true;
@@ -118,24 +138,31 @@ public:
     }
 
 private:
+    static constexpr std::size_t kInitial = std::size_t{1} << 20, kRead = std::size_t{1} << 16;
+
+    std::string_view data() const { return {buf_.data() + pos_, end_ - pos_}; }
+
     bool fill() {
-        if (pos_ > 0) {
-            buf_.erase(0, pos_);
+        if (buf_.size() - end_ < kRead) {
+            // Move what is left to the front, and grow when a frame needs more room than that.
+            std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
+            end_ -= pos_;
             pos_ = 0;
+            const std::size_t need = std::max(end_ + kRead, want_ == npos ? 0 : want_ + kRead);
+            if (buf_.size() < need) buf_.resize(std::max(need, buf_.size() * 2));
         }
-        char chunk[1 << 16];
-        ssize_t n = ::read(fd_, chunk, sizeof chunk);
+        const ssize_t n = ::read(fd_, buf_.data() + end_, buf_.size() - end_);
         if (n <= 0) return false;
         bytes += static_cast<std::size_t>(n);
-        buf_.append(chunk, static_cast<std::size_t>(n));
+        end_ += static_cast<std::size_t>(n);
         return true;
     }
 
     static constexpr std::size_t npos = std::string::npos;
     int fd_;
-    std::string buf_;
-    std::size_t pos_ = 0;
-    std::size_t want_ = npos;  // body bytes of the frame whose header was read
+    std::vector<char> buf_;
+    std::size_t pos_ = 0, end_ = 0;  // the unread bytes: buf_[pos_, end_)
+    std::size_t want_ = npos;        // body bytes of the frame whose header was read
 };
 
 std::string frame_of(std::string_view body) {
@@ -258,10 +285,10 @@ int mode_drain(char** cmd, bool raw) {
         return wait_child(c);
     }
     initialize(c);
-    std::string body;
+    std::string_view body;  // read where it lies: the reader copies nothing, as cat's reader does not
     double s = 0;
     while (r.frame(body)) {
-        if (body.find("\"method\":\"agent/exit\"") != std::string::npos) {
+        if (body.find("\"method\":\"agent/exit\"") != std::string_view::npos) {
             s = std::chrono::duration<double>(Clock::now() - t0).count();
             shutdown(c);
         }
@@ -293,7 +320,8 @@ int mode_hold(long n, char** cmd) {
     while (r.frame(body)) {
         if (body.find("\"method\":\"ask/state\"") != std::string::npos && body.find(want) != std::string::npos) {
             if (n == 0) std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the agent is up
-            std::printf("%s %s\n", proc_status(c.pid, "VmHWM:").c_str(), proc_status(c.pid, "VmRSS:").c_str());
+            std::printf("%s %s %s\n", proc_status(c.pid, "VmHWM:").c_str(), proc_status(c.pid, "VmRSS:").c_str(),
+                        proc_status(c.pid, "RssAnon:").c_str());
             std::fflush(stdout);
             break;
         }

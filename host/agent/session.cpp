@@ -1,6 +1,7 @@
 #include "agent/session.hpp"
 
 #include <filesystem>
+#include <functional>
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -11,10 +12,14 @@ Session::Session(boost::asio::io_context& io, Broker& broker, const AdapterInfo&
     : io_(io), broker_(broker), profile_(profile), hooks_(std::move(hooks)) {
     Supervisor::Callbacks cb;
     cb.on_stdout_line = [this](std::string_view line, bool in_place) {
-        line_in_place_ = in_place ? line.data() : nullptr;
-        line_in_place_size_ = line.size();
+        read_lines_ = in_place ? std::string_view(line.data(), line.size() + 1) : std::string_view();
         adapter_->on_line(line);
-        line_in_place_ = nullptr;
+        read_lines_ = {};
+    };
+    cb.on_stdout_lines = [this](std::string_view lines) {
+        read_lines_ = lines;
+        adapter_->on_lines(lines);
+        read_lines_ = {};
     };
     // The read buffer is about to be reused: what is held in it goes on now (one agent/output per read).
     cb.on_stdout_read_end = [this] {
@@ -128,18 +133,33 @@ void Session::output(Stream stream, std::string_view text) {
     }
 }
 
+bool Session::in_read(std::string_view text) const {
+    const std::less_equal<const char*> le;
+    return !read_lines_.empty() && le(read_lines_.data(), text.data()) &&
+           le(text.data() + text.size(), read_lines_.data() + read_lines_.size());
+}
+
+bool Session::keep_in_place(Stream stream, std::string_view text) {
+    // Held where it lies in the read buffer while what is held before it lies just before it.
+    if (stream != Stream::Stdout || !in_read(text) || (!held_output_.empty() && held_stream_ != Stream::Stdout) ||
+        (!in_place_.empty() && in_place_.data() + in_place_.size() != text.data()))
+        return false;
+    in_place_ = std::string_view(in_place_.empty() ? text.data() : in_place_.data(), in_place_.size() + text.size());
+    return true;
+}
+
 void Session::output_line(Stream stream, std::string_view line) {
-    // The adapter passes on the very line the supervisor handed it, in place in the read buffer
-    // with its '\n' after it: held where it lies while the lines before it are there too.
-    const bool in_place = stream == Stream::Stdout && line_in_place_ && line.data() == line_in_place_ &&
-                          line.size() == line_in_place_size_;
-    if (in_place && (held_output_.empty() || held_stream_ == Stream::Stdout) &&
-        (in_place_.empty() || in_place_.data() + in_place_.size() == line.data())) {
-        in_place_ =
-            std::string_view(in_place_.empty() ? line.data() : in_place_.data(), in_place_.size() + line.size() + 1);
-        return;
-    }
+    // The adapter passes on a line the supervisor handed it, in place in the read buffer with its
+    // '\n' after it: no copy.
+    const std::string_view with_newline(line.data(), line.size() + 1);
+    if (in_read(with_newline) && line.data()[line.size()] == '\n' && keep_in_place(stream, with_newline)) return;
     hold(stream, line, true);
+}
+
+void Session::output_lines(Stream stream, std::string_view lines) {
+    if (lines.empty()) return;
+    if (keep_in_place(stream, lines)) return;
+    hold(stream, lines);
 }
 
 void Session::hold_in_place() {

@@ -50,6 +50,7 @@ public:
     AskTicket ask(AskInput input, OnOutcome reply) override;
     void output(Stream stream, std::string_view text) override;
     void output_line(Stream stream, std::string_view line) override;
+    void output_lines(Stream stream, std::string_view lines) override;
     void send(std::string_view line) override;
     Profile profile() const override { return profile_; }
     void log(std::string_view message) override;
@@ -82,8 +83,9 @@ private:
     // held_output_ has (stdout too): they go on at the read's end, copied once, into their
     // agent/output, not a line at a time into held_output_ first.
     std::string_view in_place_;
-    const char* line_in_place_ = nullptr;  // the line the adapter is handling, when it is in place
-    std::size_t line_in_place_size_ = 0;
+    std::string_view read_lines_;               // the line(s) the adapter is handling, with '\n', when in place
+    bool in_read(std::string_view text) const;  // text lies inside read_lines_
+    bool keep_in_place(Stream stream, std::string_view text);  // added to in_place_ if it can be
     std::string held_output_;
     std::string flushing_;  // held_output_'s previous buffer, kept for its capacity
     Stream held_stream_ = Stream::Stdout;

@@ -105,6 +105,14 @@ struct Supervisor::Impl {
 
     // data: out_buf's bytes, the kept start of a line first. The unfinished end is left in `tail`.
     void take_stdout(std::string_view data) {
+        if (cb.on_stdout_lines && line.empty() && !line_overflowed) {
+            // The whole lines of this read at once (one call, not one a line): a flood's hot path.
+            const auto last = data.rfind('\n');
+            if (last != std::string_view::npos) {
+                cb.on_stdout_lines(data.substr(0, last + 1));
+                data.remove_prefix(last + 1);
+            }
+        }
         while (!data.empty()) {
             auto nl = data.find('\n');
             std::string_view part = data.substr(0, nl);

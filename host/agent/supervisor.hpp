@@ -24,6 +24,9 @@ public:
         // Without the '\n'. in_place: the line and its '\n' lie in the read buffer, valid until
         // on_stdout_read_end (a line assembled over several reads is not in place).
         std::function<void(std::string_view line, bool in_place)> on_stdout_line;
+        // When set, the whole lines of a read that lie in the read buffer come here at once instead
+        // of a line at a time: each ends with its '\n' (included), valid until on_stdout_read_end.
+        std::function<void(std::string_view lines)> on_stdout_lines;
         std::function<void()> on_stdout_read_end;                  // the lines of one read were all handed on
         std::function<void(std::string_view data)> on_stdout_raw;  // a line beyond the cap, in pieces
         std::function<void(std::string_view data)> on_stderr;

@@ -42,6 +42,8 @@ public:
         text.push_back('\n');
         output(stream, text);
     }
+    // Whole lines of such output, each with its '\n' (the last byte of `lines` is one).
+    virtual void output_lines(Stream stream, std::string_view lines) { output(stream, lines); }
     // One protocol line to the agent's stdin; a '\n' is appended.
     virtual void send(std::string_view line) = 0;
     // The validation profile the agent's questions are checked against.
@@ -73,6 +75,17 @@ public:
     virtual void started() {}
     // One line of the agent's stdout, without its '\n'.
     virtual void on_line(std::string_view line) = 0;
+    // Several whole lines of the agent's stdout, each with its '\n' (a flood comes this way, a
+    // read's lines at once). Handed to on_line one by one unless the adapter can do better
+    // (e.g. pass on at once the lines that cannot be protocol messages).
+    virtual void on_lines(std::string_view lines) {
+        while (!lines.empty()) {
+            const auto nl = lines.find('\n');
+            on_line(lines.substr(0, nl));
+            if (nl == std::string_view::npos) return;
+            lines.remove_prefix(nl + 1);
+        }
+    }
     // A user message for the agent (agent/prompt). false: this protocol has no conversation.
     virtual bool prompt(std::string_view /*text*/) { return false; }
     // agent/stop (or a signal): the agent is about to be stopped; ask it to wind down politely.

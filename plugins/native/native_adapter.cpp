@@ -44,13 +44,30 @@ public:
         if (json::parse(doc, line, json::no_depth_limit) || messages_.dispatch(doc) != Dispatch::Handled) pass_on(line);
     }
 
+    // A read's lines at once: only a line with "type" in it can be a message, so the lines before
+    // the next such line go on as they are, in one piece (a flood is searched, not split).
+    void on_lines(std::string_view lines) override {
+        while (!lines.empty()) {
+            const auto hit = lines.find(kTypeKey);
+            if (hit == std::string_view::npos) return host_.output_lines(Stream::Stdout, lines);
+            const auto before = lines.rfind('\n', hit);
+            const std::size_t start = before == std::string_view::npos ? 0 : before + 1;
+            if (start > 0) host_.output_lines(Stream::Stdout, lines.substr(0, start));
+            const auto end = lines.find('\n', hit);  // lines ends with one
+            on_line(lines.substr(start, end - start));
+            lines.remove_prefix(end + 1);
+        }
+    }
+
     void finished() override { open_.take_all(); }
 
 private:
+    static constexpr std::string_view kTypeKey = "\"type\"";
+
     // Cheap check first: most output lines are not JSON at all.
     static bool looks_like_message(std::string_view line) {
         line = ltrim(line);
-        return !line.empty() && line.front() == '{' && line.find("\"type\"") != std::string_view::npos;
+        return !line.empty() && line.front() == '{' && line.find(kTypeKey) != std::string_view::npos;
     }
 
     void pass_on(std::string_view line) { host_.output_line(Stream::Stdout, line); }

@@ -2,6 +2,7 @@
 
 What needs timing, processes, signals, sockets or files; cases that are only messages in and
 replies compared are transcripts (tests/transcripts/)."""
+import json
 import os
 import signal
 import stat
@@ -91,6 +92,31 @@ def a_partial_line_goes_on_after_the_wait():
             with open(ed.stderr_path) as f:
                 logged = f.read()
             check(problem in logged, f"reported: {logged!r}")
+
+
+@case
+def protocol_lines_inside_a_run_of_output_keep_their_place():
+    """One write of many lines with a question among them (askhost takes a read's lines at once):
+    what came before the question reaches the editor before its ask/show, what came after it
+    after, and lines that only look like messages (a "type" in text, an unknown type) are output."""
+    wd = Workdir()
+    ask = json.dumps(ask_request("r", [NAME_Q]))
+    before = "".join(f"before {i:03d} " + "x" * 60 + "\n" for i in range(300))
+    before += 'a "type" in plain text\n'
+    after = '{"type": "not_a_message_askhost_knows"}\n' + "".join(f"after {i:03d}\n" for i in range(300))
+    ed, _ = start(wd, [{"raw": before + "  " + ask + "\n" + after}, {"recv": 1}, {"out": "done"}])
+    def output_in(messages):
+        return "".join(m["params"]["text"] for m in messages if m.get("method") == "agent/output")
+
+    show = ed.method("ask/show")  # what came before it is left in ed.seen
+    equal(output_in(ed.seen), before, "the output before the question, before it")
+    shown_at = len(ed.seen)
+    ed.reply(show["id"], {"answered": True, "answers": [answer_of(NAME_Q["question"], "Ada", custom=True)]})
+    ed.method("agent/exit")
+    equal(output_in(ed.seen[shown_at:]), after + "done\n", "the output after it, after it")
+    (r,) = responses(wd)
+    equal((r["requestId"], r["answers"][0]["answer"]), ("r", "Ada"), "the answer")
+    equal(shutdown(ed), 0, "exit code")
 
 
 @case

@@ -201,9 +201,10 @@ BOOST_AUTO_TEST_CASE(json_text_escapes_and_repairs_like_the_bytewise_reference) 
                "b\"");
     BOOST_TEST(json_text(std::string("nul\0byte", 8)) == "\"nul\\u0000byte\"");
     BOOST_TEST(json_text("\x7f del stays") == "\"\x7f del stays\"");
-    // Every special byte at every offset of a word, and random bytes of every length.
+    // Every special byte at every offset of strings across the 16- and 32-byte steps (twice), and
+    // random bytes of every length.
     const std::string specials = std::string("\"\\\n\x01\x1f\x80\xff\xc3\xa9\xe4\xb8\xad", 13) + std::string(1, '\0');
-    for (std::size_t len = 0; len < 40; ++len)
+    for (std::size_t len = 0; len < 100; ++len)
         for (std::size_t at = 0; at < len; ++at)
             for (char sp : specials) {
                 std::string t(len, 'x');
@@ -220,6 +221,24 @@ BOOST_AUTO_TEST_CASE(json_text_escapes_and_repairs_like_the_bytewise_reference) 
         }
         BOOST_TEST_REQUIRE(json_text(t) == reference_json_text(t));
     }
+    // Lines of every length one after another (a read of agent output), a special byte at every
+    // offset of a 100-byte line among them, and a text longer than the steps the output grows by.
+    for (std::size_t len = 0; len < 70; ++len) {
+        std::string t;
+        for (int line = 0; line < 5; ++line) t += std::string(len, static_cast<char>('a' + line)) + "\n";
+        BOOST_TEST_REQUIRE(json_text(t) == reference_json_text(t));
+    }
+    for (std::size_t at = 0; at < 100; ++at)
+        for (char sp : specials) {
+            std::string t;
+            for (int line = 0; line < 3; ++line) t += std::string(99, 'x') + "\n";
+            t[100 + at] = sp;
+            BOOST_TEST_REQUIRE(json_text(t) == reference_json_text(t));
+        }
+    std::string big;
+    for (int line = 0; line < 2000; ++line)
+        big += "line " + std::to_string(line) + " \"quoted\" \xc3\xa9\t" + std::string(line % 90, 'z') + "\n";
+    BOOST_TEST_REQUIRE(json_text(big) == reference_json_text(big));
 }
 
 // ---- core/text/utf8.hpp: the one decoder and the one cut at a whole character ----
