@@ -123,33 +123,40 @@ public:
     void show(const Ask& ask, Done done) override {
         current_ = ask;
         done_ = std::move(done);
-        writer_.change([ask, path = writer_.path(), log = log_](store::PendingLoad& loaded) {
-            if (loaded.status == store::PendingLoad::Status::Error) {
-                if (auto err = store::set_aside_broken(path, loaded, [log](std::string_view m) { say(log, m); })) {
-                    say(log, "cannot write the pending-questions file: " + err->message);
-                    return false;
-                }
-            }
-            store::add_ask(loaded.file, ask, "", store::iso8601_utc(store::now_ms()));
-            return true;
+        queued_ = false;
+        // Queued after this turn of the loop: the ask/show to the host's clients is written first,
+        // before the writer's thread wakes to compete with it for a CPU. Posted twice, so that it
+        // runs after what this turn posted (the clients' writes).
+        boost::asio::post(io_, [this, id = ask.id, token = lifetime_.token()] {
+            if (!token) return;
+            boost::asio::post(io_, [this, id, token] {
+                if (!token || !current_ || current_->id != id || queued_) return;
+                queued_ = true;
+                writer_.change([ask = *current_, path = writer_.path(), log = log_](store::PendingLoad& loaded) {
+                    if (loaded.status == store::PendingLoad::Status::Error) {
+                        auto err = store::set_aside_broken(path, loaded, [log](std::string_view m) { say(log, m); });
+                        if (err) {
+                            say(log, "cannot write the pending-questions file: " + err->message);
+                            return false;
+                        }
+                    }
+                    store::add_ask(loaded.file, ask, "", store::iso8601_utc(store::now_ms()));
+                    return true;
+                });
+            });
         });
     }
     void withdraw(const std::string& ask_id) override {
         if (!current_ || current_->id != ask_id) return;
-        writer_.change([questions = current_->questions](store::PendingLoad& loaded) {
-            if (loaded.status != store::PendingLoad::Status::Ok) return false;
-            return std::erase_if(loaded.file.questions, [&](const store::PendingQuestion& p) {
-                       return std::any_of(questions.begin(), questions.end(),
-                                          [&](const Question& q) { return q.question == p.question.question; });
-                   }) > 0;
-        });
+        if (queued_) remove(current_->questions);
         current_.reset();
         done_ = nullptr;
+        queued_ = false;
     }
     // Answers given with `askhost answer` since the last poll end the question: read, marked used
     // and dropped from the file on the writer's thread, handed to the broker back on the loop.
     void poll() {
-        if (!current_ || polling_) return;
+        if (!current_ || !queued_ || polling_) return;
         polling_ = true;
         auto taken = std::make_shared<std::optional<std::vector<Answer>>>();
         writer_.change(
@@ -171,17 +178,30 @@ public:
                     say(log_, "answered from " + path_);
                     auto done = std::move(done_);
                     current_.reset();
+                    queued_ = false;
                     done(Outcome::answered(std::move(**taken)));
                 });
             });
     }
 
 private:
+    // The entries of these questions leave the file.
+    void remove(const std::vector<Question>& questions) {
+        writer_.change([questions](store::PendingLoad& loaded) {
+            if (loaded.status != store::PendingLoad::Status::Ok) return false;
+            return std::erase_if(loaded.file.questions, [&](const store::PendingQuestion& p) {
+                       return std::any_of(questions.begin(), questions.end(),
+                                          [&](const Question& q) { return q.question == p.question.question; });
+                   }) > 0;
+        });
+    }
+
     boost::asio::io_context& io_;
     std::string path_;
     Log log_;
     std::optional<Ask> current_;
     Done done_;
+    bool queued_ = false;   // current_'s entries are queued to the writer (so in the file, or soon)
     bool polling_ = false;  // a poll is queued on the writer
     Lifetime lifetime_;
     store::PendingWriter writer_;  // last: destroyed first, it writes what is queued before the rest goes

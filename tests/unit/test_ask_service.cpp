@@ -273,7 +273,9 @@ BOOST_AUTO_TEST_CASE(a_seeking_host_is_withdrawn_when_the_workspaces_host_answer
     std::optional<Outcome> got;
     auto asking = service.ask(database_ask(), [&](Outcome o) { got = std::move(o); });
     BOOST_REQUIRE(static_cast<int>(asking.where) == static_cast<int>(AskService::Asking::Where::Own));
-    // Waiting: the pending-questions file records it (written by its writer's thread, off the loop).
+    // Waiting: the pending-questions file records it, queued once the clients have had the
+    // ask/show (a turn later), written by the writer's thread.
+    BOOST_TEST(!fs::exists(w.pending_file()));
     BOOST_TEST(run_until(io, [&] { return fs::exists(w.pending_file()); }));
 
     // An editor opens the workspace (in a process of its own): the question is shown there as
