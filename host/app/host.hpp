@@ -48,7 +48,9 @@ private:
 
     const CliOptions& opts_;
     Mode mode_;
-    boost::asio::io_context io_;
+    // Its I/O objects are used on the loop's thread alone (the journal's thread touches none), so
+    // they need no locks; posting from another thread stays safe.
+    boost::asio::io_context io_{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
     AdapterRegistry registry_;
     HostCore core_;
     Broker& broker_;

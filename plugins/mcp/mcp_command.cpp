@@ -121,7 +121,8 @@ int run_mcp(const std::vector<std::string>& args) {
         return env.empty() ? socket_from_ancestors() : env;
     };
 
-    boost::asio::io_context io;
+    // Its I/O objects are used on this thread alone: they need no locks (posting stays safe).
+    boost::asio::io_context io{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
     RoutingAsker asker(io, std::move(options));
     auto [in, out] = claim_stdio();
     auto conn = std::make_shared<Connection>(io, in, out, FrameDecoder::default_max_body, Framing::Lines);

@@ -13,7 +13,7 @@ import threading
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import ASKHOST, ROOT, Skip, at_end, check, main, wait_for  # noqa: E402
+from harness import ASKHOST, ROOT, Skip, at_end, case, check, main, wait_for  # noqa: E402
 
 AGENTS_DIR = os.environ.get("ASKHOST_AGENTS_DIR") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "askhost-agents")
@@ -48,6 +48,30 @@ def pinned(package_dir_prefix):
 def newer_versions(package_dir_prefix):
     """The versions ./dev installs beside the pin (AGENTS_NEWER), for the cases that name them."""
     return AGENT_NEWER.get(package_dir_prefix, [])
+
+
+CLAUDE = "anthropic-ai-claude-code"
+
+
+def _cases_on(fn, versions):
+    for version in versions:
+        def run(version=version):
+            fn(version)
+        run.__name__ = fn.__name__ + ("@" + version if version else "")
+        run.__doc__ = fn.__doc__
+        case(run)
+    return fn
+
+
+def on_each_claude(fn):
+    """A case run on the pinned Claude Code (named as the function) and again on each newer version
+    ./dev installs (AGENTS_NEWER), named with the version after an @: fn(version), None for the pin."""
+    return _cases_on(fn, [None] + newer_versions(CLAUDE))
+
+
+def on_newer_claude(fn):
+    """A case for what only the versions after the pin do, run on each (CASE@VERSION): fn(version)."""
+    return _cases_on(fn, newer_versions(CLAUDE))
 
 
 def agent_bin(package_dir_prefix, name, version=None):

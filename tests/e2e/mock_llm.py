@@ -18,7 +18,7 @@ P, a sub-agent the agent started with prompt P, follows that script instead, and
 RECORD says "subagent": true (Anthropic, Responses, Chat Completions). With "wait_for_subagent":
 true the main conversation's final reply waits (60 s at most) until the sub-agent's tool result
 has come, so an agent that ends with its main turn does not cut the sub-agent short. With
-"ask_once": true (Responses, Gemini) the tool is called once: a later main request without its result (the
+"ask_once": true (Anthropic, Responses, Gemini) the tool is called once: a later main request without its result (the
 history was compacted, the result is gone from it) gets `final`, as a model that was told.
 RECORD: one JSON line per request: {"api", "path", "main", "tool", "tool_result"?, "body"}, where
 tool_result is {"text": all text of the result, "is_error": bool, "raw": as received}.
@@ -153,7 +153,11 @@ def serve_anthropic(body, entry):
     if result is not None:
         entry["tool_result"] = result
         return anthropic_reply(model, [{"text": final_text(script, entry)}], "end_turn")
+    if tool and script is SCRIPT and SCRIPT.get("ask_once") and ASKED.is_set():
+        return anthropic_reply(model, [{"text": final_text(script, entry)}], "end_turn")
     if tool:
+        if script is SCRIPT:
+            ASKED.set()
         return anthropic_reply(model, [{"tool_use": {"id": next_call_id("toolu"), "name": tool,
                                                      "input": script["input"]}}], "tool_use")
     return anthropic_reply(model, [{"text": SCRIPT.get("side", "OK")}], "end_turn")

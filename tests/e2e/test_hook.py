@@ -12,10 +12,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import ASKHOST, Editor, Failure, Tmux, Workdir, case, check, equal, wait_for  # noqa: E402
-from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, newer_versions, pinned, run_cases  # noqa: E402
+from harness import ASKHOST, Editor, Failure, Tmux, Workdir, check, equal, wait_for  # noqa: E402
+from e2e_common import (CLAUDE, TIMEOUT, Mock, agent_bin, agent_env, on_each_claude, on_newer_claude,  # noqa: E402
+                        pinned, run_cases)
 
-CLAUDE = "anthropic-ai-claude-code"
 
 DB_Q = "Which database should we use?"
 FEAT_Q = "Which features should we include?"
@@ -107,27 +107,6 @@ class ClaudeTui:
         self.wait_ready()
         self.t.text(text)
         self.t.keys("Enter")
-
-
-def _cases_on(fn, versions):
-    for version in versions:
-        def run(version=version):
-            fn(version)
-        run.__name__ = fn.__name__ + ("@" + version if version else "")
-        run.__doc__ = fn.__doc__
-        case(run)
-    return fn
-
-
-def on_each_claude(fn):
-    """A case run on the pinned Claude Code (named as the function) and again on each newer version
-    ./dev installs (AGENTS_NEWER), named with the version after an @: fn(version), None for the pin."""
-    return _cases_on(fn, [None] + newer_versions(CLAUDE))
-
-
-def on_newer_claude(fn):
-    """A case for what only the versions after the pin do, run on each (CASE@VERSION): fn(version)."""
-    return _cases_on(fn, newer_versions(CLAUDE))
 
 
 def standing_editor(wd, project):

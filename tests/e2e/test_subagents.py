@@ -11,7 +11,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
 from harness import ASKHOST, ROOT, Editor, Workdir, case, check, equal, wait_for  # noqa: E402
-from e2e_common import PI_FLAGS, finish, pi_setup, TIMEOUT, Mock, agent_bin, agent_env, run_cases  # noqa: E402
+from e2e_common import (CLAUDE, PI_FLAGS, finish, on_each_claude, pi_setup, TIMEOUT, Mock, agent_bin,  # noqa: E402
+                        agent_env, run_cases)
 
 REFUSAL = "Only the main conversation can ask the user questions"
 SUB_PROMPT = "Ask the user which database to use."
@@ -26,16 +27,18 @@ def subagent_result(mock):
     return found[0]["tool_result"]
 
 
-@case
-def claude_subagent_refused_through_mcp_alone():
+@on_each_claude
+def claude_subagent_refused_through_mcp_alone(version):
     """claude -p with `askhost mcp --print` as its only way to ask: the sub-agent's call carries
-    nothing but its tool_use id; askhost finds it in the sub-agent's transcript and refuses it."""
+    nothing but its tool_use id; askhost finds it in the sub-agent's transcript and refuses it.
+    (Newer Claude Code runs the sub-agent in the background and tells the main conversation when
+    it is done: the mock starts it once.)"""
     wd = Workdir()
     mock = Mock(wd, ["Agent"], {"description": "Pick a database", "prompt": SUB_PROMPT,
                                 "subagent_type": "general-purpose"},
                 subagent={"prompt": SUB_PROMPT, "tools": ["mcp__ask__ask_user_question"],
-                          "input": {"questions": QUESTIONS}}, wait_for_subagent=True)
-    claude = agent_bin("anthropic-ai-claude-code", "claude")
+                          "input": {"questions": QUESTIONS}}, wait_for_subagent=True, ask_once=True)
+    claude = agent_bin(CLAUDE, "claude", version)
     project = wd.file("project")
     os.makedirs(project, exist_ok=True)
     config = {"mcpServers": {"ask": {"type": "stdio", "command": ASKHOST, "args": ["mcp", "--print"]}}}
@@ -51,12 +54,12 @@ def claude_subagent_refused_through_mcp_alone():
     check(not os.path.exists(os.path.join(project, ".askhost", "pending-questions.json")), "nothing pending")
 
 
-@case
-def claude_main_conversation_asked_through_mcp_alone():
+@on_each_claude
+def claude_main_conversation_asked_through_mcp_alone(version):
     """The same route, the main conversation's call: asked (the pending file, in print mode)."""
     wd = Workdir()
     mock = Mock(wd, ["mcp__ask__ask_user_question"], {"questions": QUESTIONS})
-    claude = agent_bin("anthropic-ai-claude-code", "claude")
+    claude = agent_bin(CLAUDE, "claude", version)
     project = wd.file("project")
     os.makedirs(project, exist_ok=True)
     config = {"mcpServers": {"ask": {"type": "stdio", "command": ASKHOST, "args": ["mcp", "--print"]}}}

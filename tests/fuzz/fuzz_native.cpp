@@ -1,6 +1,7 @@
-// The native agent protocol's line parser: the agent's stdout, one line at a time, through the
-// real adapter. Asks are answered at once, later, or withdrawn; every line sent back to the agent
-// must be one valid JSON ask_user_response.
+// The native agent protocol's line parser: the agent's stdout through the real adapter, one line
+// at a time and again as the supervisor hands a read's lines (on_lines, all at once). Asks are
+// answered at once, later, or withdrawn; every line sent back to the agent must be one valid JSON
+// ask_user_response, and both ways must pass on the same output.
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -47,7 +48,10 @@ public:
         });
         return AskTicket(slot);
     }
-    void output(Stream, std::string_view text) override { FUZZ_CHECK(!text.empty() && text.back() == '\n'); }
+    void output(Stream, std::string_view text) override {
+        FUZZ_CHECK(!text.empty() && text.back() == '\n');
+        printed.append(text);
+    }
     void send(std::string_view line) override {
         FUZZ_CHECK(line.find('\n') == std::string_view::npos);
         FUZZ_CHECK(valid_json(line));
@@ -59,6 +63,8 @@ public:
     // The loop's next turn: what was answered at once arrives now.
     void next_turn() { run(next_turn_); }
     void answer_held() { run(held_); }
+
+    std::string printed;  // the output passed on
 
 private:
     Profile profile_;
@@ -81,16 +87,29 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         register_native_adapter(r);
         return r;
     }();
-    FakeHost host(data[0] & 1 ? Profile::Strict : Profile::Lenient);
-    auto adapter = registry.find("native")->create(host);
-    std::string_view rest(reinterpret_cast<const char*>(data + 1), size - 1);
-    while (!rest.empty()) {
+    const Profile profile = data[0] & 1 ? Profile::Strict : Profile::Lenient;
+    const std::string_view input(reinterpret_cast<const char*>(data + 1), size - 1);
+
+    FakeHost by_line(profile);
+    auto adapter = registry.find("native")->create(by_line);
+    for (std::string_view rest = input; !rest.empty();) {
         auto nl = rest.find('\n');
         adapter->on_line(rest.substr(0, nl));
-        host.next_turn();
+        by_line.next_turn();
         rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
     }
-    host.answer_held();
+    by_line.answer_held();
     adapter->finished();
+
+    // A read's whole lines at once, then the unfinished last line on its own.
+    FakeHost by_read(profile);
+    auto reader = registry.find("native")->create(by_read);
+    const auto last = input.rfind('\n');
+    if (last != std::string_view::npos) reader->on_lines(input.substr(0, last + 1));
+    if (last + 1 < input.size()) reader->on_line(input.substr(last == std::string_view::npos ? 0 : last + 1));
+    by_read.next_turn();
+    by_read.answer_held();
+    reader->finished();
+    FUZZ_CHECK(by_read.printed == by_line.printed);
     return 0;
 }
