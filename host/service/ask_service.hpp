@@ -60,7 +60,8 @@ struct AskServiceOptions {
     // No host, no waiting: every ask goes into the pending-questions file and ends at once with
     // its `pending` outcome (askhost mcp --print).
     bool print_only = false;
-    // Where the service says what it does (stderr with the entry point's prefix).
+    // Where the service says what it does (stderr with the entry point's prefix). Also called
+    // from the pending-questions file's writer thread: one write(2) of a line, nothing shared.
     void (*log)(std::string_view) = nullptr;
 };
 

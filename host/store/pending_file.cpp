@@ -1,6 +1,7 @@
 #include "store/pending_file.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 #include <rapidjson/prettywriter.h>
@@ -265,6 +266,15 @@ Status save_pending(const std::filesystem::path& path, const PendingFile& file) 
     auto err = atomic_write(path, serialize_pending(file), 0600);
     if (!err) mark_askhost_folder(path.parent_path());
     return err;
+}
+
+Status set_aside_broken(const std::filesystem::path& path, PendingLoad& loaded,
+                        const std::function<void(std::string_view)>& log) {
+    const std::string aside = path.string() + ".broken-" + std::to_string(now_ms());
+    if (std::rename(path.c_str(), aside.c_str()) != 0) return Error::failed(loaded.error, path.string());
+    log(loaded.error + "; kept as " + aside + ", starting a new file");
+    loaded = PendingLoad{};
+    return std::nullopt;
 }
 
 void add_ask(PendingFile& f, const Ask& ask, const std::string& session_id, const std::string& timestamp) {

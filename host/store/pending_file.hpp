@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,6 +52,10 @@ struct PendingLoad {
 PendingLoad load_pending(const std::filesystem::path& path);
 // Atomic replace, mode 0600, parent directories created 0700.
 Status save_pending(const std::filesystem::path& path, const PendingFile& file);
+// A file that does not parse is the person's work: moved aside to PATH.broken-<ms> (said through
+// `log`) and `loaded` made a new, empty file; an error when it cannot be moved.
+Status set_aside_broken(const std::filesystem::path& path, PendingLoad& loaded,
+                        const std::function<void(std::string_view)>& log);
 
 // Adds an ask's questions: used entries are dropped (they were consumed); an entry with the same
 // question text is refreshed (options, header) and keeps an answer it already has.

@@ -1,7 +1,5 @@
 #include "store/print_frontend.hpp"
 
-#include <cstdio>
-
 #include "store/fs_util.hpp"
 #include "store/pending_file.hpp"
 
@@ -18,19 +16,10 @@ void PrintFrontend::show(const Ask& ask, Done done) {
     if (!error) {
         store::DirLock lock(dir);  // another askhost may be adding its questions right now
         auto loaded = store::load_pending(path);
-        store::PendingFile file;
-        if (loaded.status == store::PendingLoad::Status::Ok) {
-            file = std::move(loaded.file);
-        } else if (loaded.status == store::PendingLoad::Status::Error) {
-            // A broken hand edit is the person's work: keep it beside the new file, never overwrite it.
-            const std::string aside = pending_file_ + ".broken-" + std::to_string(store::now_ms());
-            if (std::rename(path.c_str(), aside.c_str()) == 0)
-                log_(loaded.error + "; kept as " + aside + ", starting a new file");
-            else error = Error::failed(loaded.error, pending_file_);
-        }
+        if (loaded.status == store::PendingLoad::Status::Error) error = store::set_aside_broken(path, loaded, log_);
         if (!error) {
-            store::add_ask(file, ask, session_id_, store::iso8601_utc(store::now_ms()));
-            error = store::save_pending(path, file);
+            store::add_ask(loaded.file, ask, session_id_, store::iso8601_utc(store::now_ms()));
+            error = store::save_pending(path, loaded.file);
         }
     }
     if (error) {

@@ -196,8 +196,10 @@ def mcp_without_a_host_waits_and_an_attached_client_answers():
     # Progress while it waits, on the call's token.
     progress, _ = until(mcp, lambda m: m.get("method") == "notifications/progress", "progress")
     equal(progress["params"]["progressToken"], 7, "progress token")
-    # The pending-questions file keeps the record.
-    with open(os.path.join(folder, ".askhost", "pending-questions.json")) as f:
+    # The pending-questions file keeps the record (written off the host's loop: wait for it).
+    pending = os.path.join(folder, ".askhost", "pending-questions.json")
+    wait_for(lambda: os.path.exists(pending), what="the pending record")
+    with open(pending) as f:
         equal([q["question"] for q in json.load(f)["questions"]], [DATABASE_Q["question"]], "pending record")
     # A client that leaves without answering does not end the question.
     first = Editor(wd, sock_path=sock["socket"])
@@ -209,8 +211,7 @@ def mcp_without_a_host_waits_and_an_attached_client_answers():
     answer(second, "SQLite")
     res, _ = until(mcp, lambda m: m.get("id") == rid, "the tool result")
     equal(res["result"]["structuredContent"]["answers"], {DATABASE_Q["question"]: "SQLite"}, "answers")
-    check(not os.path.exists(os.path.join(folder, ".askhost", "pending-questions.json")),
-          "the record leaves the pending file once answered")
+    wait_for(lambda: not os.path.exists(pending), what="the record leaving the pending file once answered")
     mcp.close()
 
 
@@ -230,6 +231,37 @@ def mcp_waiting_is_answered_with_askhost_answer():
                                                 FEATURES_Q["question"]: "Authentication, Admin Dashboard"}, "answers")
     check(not os.path.exists(pending), "the answered entries leave the file")
     mcp.close()
+
+
+@case
+def mcp_that_ends_while_its_question_waits_takes_its_record_out_of_the_file():
+    # Two agents' askhost mcp wait in one folder, both recorded in its pending file (written off
+    # their loops, each under the folder's lock); what each has queued is written before it ends.
+    wd = Workdir()
+    folder = ws(wd, "proj")
+    pending = os.path.join(folder, ".askhost", "pending-questions.json")
+
+    def waiting():
+        if not os.path.exists(pending):
+            return []
+        with open(pending) as f:
+            return sorted(q["question"] for q in json.load(f)["questions"])
+
+    first = McpClient(wd, cwd=folder)
+    first.initialize(name="codex-mcp-client")
+    first.call({"questions": [strict(DATABASE_Q)]})
+    second = McpClient(wd, cwd=folder)
+    second.initialize(name="codex-mcp-client")
+    second.call({"questions": [strict(FEATURES_Q)]})
+    both = sorted([DATABASE_Q["question"], FEATURES_Q["question"]])
+    wait_for(lambda: waiting() == both, what="both questions in the pending file")
+    # A signal: the first one's entries leave the file by the time the process is gone.
+    first.proc.send_signal(signal.SIGTERM)
+    first.proc.wait(timeout=10)
+    equal(waiting(), [FEATURES_Q["question"]], "the other agent's question stays")
+    # The end of its input: the same for the second.
+    equal(second.close(), 0, "askhost mcp exits at the end of its input")
+    check(not os.path.exists(pending), "no question left: no file")
 
 
 @case

@@ -1,7 +1,8 @@
 // The ask service (host/service/ask_service.hpp) with real hosts on real sockets in a private
 // runtime folder: an ask relayed to the workspace's host; one that goes nowhere; one that waits in
 // a host of the service's own, answered by a person attached to it; and one that waits seeking a
-// person and is withdrawn there when an editor's host opens the workspace and answers first.
+// person and is withdrawn there when an editor's host opens the workspace and answers first, or
+// answered in its pending-questions file.
 #define BOOST_TEST_MODULE ask_service
 #include <boost/test/unit_test.hpp>
 
@@ -30,6 +31,8 @@
 #include "frontends/editor/registry.hpp"
 #include "frontends/editor/socket_listener.hpp"
 #include "service/ask_service.hpp"
+#include "store/fs_util.hpp"
+#include "store/pending_file.hpp"
 #include "transport/connection.hpp"
 
 using namespace askhost;
@@ -270,8 +273,8 @@ BOOST_AUTO_TEST_CASE(a_seeking_host_is_withdrawn_when_the_workspaces_host_answer
     std::optional<Outcome> got;
     auto asking = service.ask(database_ask(), [&](Outcome o) { got = std::move(o); });
     BOOST_REQUIRE(static_cast<int>(asking.where) == static_cast<int>(AskService::Asking::Where::Own));
-    // Waiting: the pending-questions file records it, once the clients have had the ask/show
-    // (it is written a turn later, so that no fsync stands before them).
+    // Waiting: the pending-questions file records it, queued once the clients have had the
+    // ask/show (a turn later), written by the writer's thread.
     BOOST_TEST(!fs::exists(w.pending_file()));
     BOOST_TEST(run_until(io, [&] { return fs::exists(w.pending_file()); }));
 
@@ -281,8 +284,8 @@ BOOST_AUTO_TEST_CASE(a_seeking_host_is_withdrawn_when_the_workspaces_host_answer
     BOOST_REQUIRE(run_until(io, [&] { return got.has_value(); }));
     BOOST_TEST(kind_of(*got) == "answered");
     BOOST_TEST(got->answers.at(0).values.at(0) == "SQLite");
-    // Withdrawn from its other faces: the record leaves the file.
-    BOOST_TEST(!fs::exists(w.pending_file()));
+    // Withdrawn from its other faces: the record leaves the file (the writer's thread removes it).
+    BOOST_TEST(run_until(io, [&] { return !fs::exists(w.pending_file()); }));
 }
 
 BOOST_AUTO_TEST_CASE(the_agents_own_form_comes_before_a_host_of_its_own_and_an_unread_one_waits_there) {
@@ -320,4 +323,29 @@ BOOST_AUTO_TEST_CASE(the_agents_own_form_comes_before_a_host_of_its_own_and_an_u
     second.withdraw();
     BOOST_REQUIRE(run_until(io, [&] { return !fs::exists(w.pending_file()); }));
     BOOST_TEST(!got.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_seeking_host_takes_the_answer_given_in_the_pending_file) {
+    World w;
+    boost::asio::io_context io;
+    AskService service(io, options_for(w, Alone::Seek));
+    std::optional<Outcome> got;
+    auto asking = service.ask(database_ask(), [&](Outcome o) { got = std::move(o); });
+    BOOST_REQUIRE(static_cast<int>(asking.where) == static_cast<int>(AskService::Asking::Where::Own));
+    BOOST_REQUIRE(run_until(io, [&] { return fs::exists(w.pending_file()); }));
+    {
+        // The person answers in the file, as `askhost answer` does: under the folder's lock.
+        store::DirLock lock(fs::path(w.pending_file()).parent_path());
+        auto loaded = store::load_pending(w.pending_file());
+        BOOST_REQUIRE(loaded.status == store::PendingLoad::Status::Ok);
+        BOOST_REQUIRE_EQUAL(loaded.file.questions.size(), 1u);
+        loaded.file.questions[0].answer = store::AnswerSpec{{{"SQLite", std::nullopt}}, false};
+        BOOST_REQUIRE(!store::save_pending(w.pending_file(), loaded.file));
+    }
+    // Taken at the next poll (on the writer's thread), handed over on the loop; the used entries
+    // left the file before the answer did.
+    BOOST_REQUIRE(run_until(io, [&] { return got.has_value(); }));
+    BOOST_TEST(kind_of(*got) == "answered");
+    BOOST_TEST(got->answers.at(0).values.at(0) == "SQLite");
+    BOOST_TEST(!fs::exists(w.pending_file()));
 }
