@@ -18,6 +18,15 @@ def host(wd):
     return ed, path
 
 
+def mcp_through_host():
+    """A host (host()) and an initialized `askhost mcp` that asks through it: (wd, ed, mcp)."""
+    wd = Workdir()
+    ed, sock = host(wd)
+    mcp = McpClient(wd, env=wd.env(ASKHOST_SOCKET=sock))
+    mcp.initialize()
+    return wd, ed, mcp
+
+
 def shutdown(ed):
     rid = ed.request("shutdown")
     ed.result_of(rid)
@@ -70,10 +79,7 @@ def version_negotiation():
 
 @case
 def answered_through_the_host():
-    wd = Workdir()
-    ed, sock = host(wd)
-    mcp = McpClient(wd, env=wd.env(ASKHOST_SOCKET=sock))
-    mcp.initialize()
+    wd, ed, mcp = mcp_through_host()
     rid = mcp.call({"questions": [strict(DATABASE_Q), strict(FEATURES_Q)], "metadata": {"source": "setup"}})
     show = ed.method("ask/show")
     p = show["params"]
@@ -97,10 +103,7 @@ def answered_through_the_host():
 
 @case
 def other_answer_with_notes():
-    wd = Workdir()
-    ed, sock = host(wd)
-    mcp = McpClient(wd, env=wd.env(ASKHOST_SOCKET=sock))
-    mcp.initialize()
+    wd, ed, mcp = mcp_through_host()
     rid = mcp.call({"questions": [strict(DATABASE_Q)]}, name="AskUserQuestion")
     show = ed.method("ask/show")
     ed.reply(show["id"], {"answered": True, "answers": [
@@ -117,10 +120,7 @@ def other_answer_with_notes():
 
 @case
 def cancel_is_a_tool_error():
-    wd = Workdir()
-    ed, sock = host(wd)
-    mcp = McpClient(wd, env=wd.env(ASKHOST_SOCKET=sock))
-    mcp.initialize()
+    wd, ed, mcp = mcp_through_host()
     rid = mcp.call({"questions": [strict(DATABASE_Q)]})
     show = ed.method("ask/show")
     ed.reply(show["id"], {"answered": False, "cancelled": True})
@@ -132,10 +132,7 @@ def cancel_is_a_tool_error():
 
 @case
 def client_cancel_withdraws_the_question():
-    wd = Workdir()
-    ed, sock = host(wd)
-    mcp = McpClient(wd, env=wd.env(ASKHOST_SOCKET=sock))
-    mcp.initialize()
+    wd, ed, mcp = mcp_through_host()
     rid = mcp.call({"questions": [strict(DATABASE_Q)]})
     show = ed.method("ask/show")
     mcp.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": rid, "reason": "user"}})
@@ -149,10 +146,7 @@ def client_cancel_withdraws_the_question():
 @case
 def a_request_id_still_open_is_refused_and_the_first_call_goes_on():
     """A second tools/call with the id of an open one took over its cancel handle."""
-    wd = Workdir()
-    ed, sock = host(wd)
-    mcp = McpClient(wd, env=wd.env(ASKHOST_SOCKET=sock))
-    mcp.initialize()
+    wd, ed, mcp = mcp_through_host()
     first = {"jsonrpc": "2.0", "id": "call-1", "method": "tools/call",
              "params": {"name": "ask_user_question", "arguments": {"questions": [strict(DATABASE_Q)]}}}
     mcp.send(first)
@@ -237,10 +231,7 @@ def presupplied_answers_return_at_once():
 def the_alias_is_served_as_the_tool():
     """The reference's alias: a call to AskUserQuestion asks and answers as ask_user_question does; any
     other name is refused by name, never taken for the tool."""
-    wd = Workdir()
-    ed, sock = host(wd)
-    mcp = McpClient(wd, env=wd.env(ASKHOST_SOCKET=sock))
-    mcp.initialize()
+    wd, ed, mcp = mcp_through_host()
     rid = mcp.call({"questions": [strict(DATABASE_Q)]}, name="AskUserQuestion")
     show = ed.method("ask/show")
     equal([q["question"] for q in show["params"]["questions"]], [DATABASE_Q["question"]], "asked in the editor")
@@ -340,10 +331,7 @@ def no_host_asks_in_the_terminal():
 def result_over_the_cap_keeps_the_whole_answer_in_a_file():
     """The tool's 100 000-byte result cap loses nothing: the longest texts are cut to their first
     2000 bytes (never inside a character) and the agent reads where the whole is."""
-    wd = Workdir()
-    ed, sock = host(wd)
-    mcp = McpClient(wd, env=wd.env(ASKHOST_SOCKET=sock))
-    mcp.initialize()
+    wd, ed, mcp = mcp_through_host()
     rid = mcp.call({"questions": [strict(DATABASE_Q), strict(FEATURES_Q)]})
     show = ed.method("ask/show")
     typed = "é" * 75000 + "the end"  # 150 007 bytes
@@ -368,10 +356,7 @@ def result_over_the_cap_keeps_the_whole_answer_in_a_file():
 
 @case
 def host_gone_mid_question():
-    wd = Workdir()
-    ed, sock = host(wd)
-    mcp = McpClient(wd, env=wd.env(ASKHOST_SOCKET=sock))
-    mcp.initialize()
+    wd, ed, mcp = mcp_through_host()
     rid = mcp.call({"questions": [strict(DATABASE_Q)]})
     ed.method("ask/show")
     ed.kill()
