@@ -57,6 +57,7 @@ class ClaudeTui:
     its_defaults (auto mode, as a person who changed nothing has it)."""
 
     def __init__(self, wd, mock, hooks=True, version=None, its_defaults=False):
+        self.mock = mock
         self.version = version or pinned(CLAUDE)
         claude = agent_bin(CLAUDE, "claude", self.version)
         self.project = os.path.realpath(wd.file("project"))
@@ -89,6 +90,14 @@ class ClaudeTui:
         self.t = Tmux(wd, ["sh", "-c", 'cd "$0" && exec env "$@"', self.project]
                       + ["%s=%s" % (k, env[k]) for k in keep] + [claude], width=110, height=40)
 
+    # `with ClaudeTui(...) as c:` ends Claude's terminal and the mock when the case ends, passed or not.
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.t.kill()
+        self.mock.stop()
+
     def wait_ready(self):
         """Claude's prompt line, empty: what every version shows once it takes input (the footer
         under it differs: "? for shortcuts" on 2.1.197, "⏸ manual mode on · ? for shortcuts" later)."""
@@ -120,9 +129,8 @@ def claude_tui_question_answered_in_the_editor(version):
     """AskUserQuestion (a single choice and a multi-select) answered in the editor of the workspace."""
     wd = Workdir()
     mock = Mock(wd, ["AskUserQuestion"], [DATABASE, FEATURES])
-    c = ClaudeTui(wd, mock, version=version)
-    ed = standing_editor(wd, c.project)
-    try:
+    with ClaudeTui(wd, mock, version=version) as c:
+        ed = standing_editor(wd, c.project)
         c.prompt("Set up the project.")
         show = ed.method("ask/show", timeout=TIMEOUT)
         p = show["params"]
@@ -134,9 +142,6 @@ def claude_tui_question_answered_in_the_editor(version):
               f'Your questions have been answered: "{DB_Q}"="SQLite", "{FEAT_Q}"="Authentication, REST API".' + TAIL,
               "what the model read")
         c.t.wait_screen("All set.", timeout=TIMEOUT)
-    finally:
-        c.t.kill()
-        mock.stop()
 
 
 @on_newer_claude
@@ -145,9 +150,8 @@ def claude_tui_in_auto_mode_question_answered_in_the_editor(version):
     goes through the hook to the editor, and the answer reaches the model."""
     wd = Workdir()
     mock = Mock(wd, ["AskUserQuestion"], [DATABASE])
-    c = ClaudeTui(wd, mock, version=version, its_defaults=True)
-    ed = standing_editor(wd, c.project)
-    try:
+    with ClaudeTui(wd, mock, version=version, its_defaults=True) as c:
+        ed = standing_editor(wd, c.project)
         c.wait_ready()
         c.t.wait_screen("auto mode on", timeout=TIMEOUT)
         c.prompt("Set up the project.")
@@ -157,26 +161,19 @@ def claude_tui_in_auto_mode_question_answered_in_the_editor(version):
             {"question": DB_Q, "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": False}]})
         equal(mock.tool_result()["text"], model_reads(version, f'"{DB_Q}"="SQLite"'), "what the model read")
         c.t.wait_screen("All set.", timeout=TIMEOUT)
-    finally:
-        c.t.kill()
-        mock.stop()
 
 
 @on_each_claude
 def claude_tui_typed_answer_from_the_editor(version):
     wd = Workdir()
     mock = Mock(wd, ["AskUserQuestion"], [DATABASE])
-    c = ClaudeTui(wd, mock, version=version)
-    ed = standing_editor(wd, c.project)
-    try:
+    with ClaudeTui(wd, mock, version=version) as c:
+        ed = standing_editor(wd, c.project)
         c.prompt("Set up the project.")
         show = ed.method("ask/show", timeout=TIMEOUT)
         ed.reply(show["id"], {"answered": True, "answers": [{"question": DB_Q, "answer": "DuckDB", "wasCustom": True}]})
         equal(mock.tool_result()["text"], model_reads(c.version, f'"{DB_Q}"="DuckDB"', labels_only=False),
               "what the model read")
-    finally:
-        c.t.kill()
-        mock.stop()
 
 
 @on_each_claude
@@ -184,9 +181,8 @@ def claude_tui_question_cancelled_in_the_editor_is_a_decline(version):
     """A cancel in the editor: the model reads the decline as an error, never an empty answer."""
     wd = Workdir()
     mock = Mock(wd, ["AskUserQuestion"], [DATABASE])
-    c = ClaudeTui(wd, mock, version=version)
-    ed = standing_editor(wd, c.project)
-    try:
+    with ClaudeTui(wd, mock, version=version) as c:
+        ed = standing_editor(wd, c.project)
         c.prompt("Set up the project.")
         show = ed.method("ask/show", timeout=TIMEOUT)
         ed.reply(show["id"], {"answered": False, "cancelled": True})
@@ -194,9 +190,6 @@ def claude_tui_question_cancelled_in_the_editor_is_a_decline(version):
         equal(res["is_error"], True, "an error result: " + res["text"])
         check("User declined to answer questions" in res["text"], "the decline: " + res["text"])
         c.t.wait_screen("All set.", timeout=TIMEOUT)
-    finally:
-        c.t.kill()
-        mock.stop()
 
 
 @on_each_claude
@@ -204,9 +197,8 @@ def claude_tui_esc_in_claude_withdraws_the_editors_question(version):
     """Esc in Claude while the hook waits: Claude ends the hook, and the editor's question goes."""
     wd = Workdir()
     mock = Mock(wd, ["AskUserQuestion"], [DATABASE])
-    c = ClaudeTui(wd, mock, version=version)
-    ed = standing_editor(wd, c.project)
-    try:
+    with ClaudeTui(wd, mock, version=version) as c:
+        ed = standing_editor(wd, c.project)
         c.prompt("Set up the project.")
         show = ed.method("ask/show", timeout=TIMEOUT)
         c.t.wait_screen("esc to interrupt", timeout=TIMEOUT)
@@ -214,18 +206,14 @@ def claude_tui_esc_in_claude_withdraws_the_editors_question(version):
         c.t.keys("Escape")
         cancel = ed.method("$/cancelRequest", timeout=TIMEOUT)
         equal(cancel["params"]["id"], show["id"], "the editor's question is withdrawn")
-    finally:
-        c.t.kill()
-        mock.stop()
 
 
 @on_each_claude
 def claude_tui_bash_permission_from_the_editor(version):
     wd = Workdir()
     mock = Mock(wd, ["Bash"], {"command": "touch made-by-bash.txt", "description": "List files"})
-    c = ClaudeTui(wd, mock, version=version)
-    ed = standing_editor(wd, c.project)
-    try:
+    with ClaudeTui(wd, mock, version=version) as c:
+        ed = standing_editor(wd, c.project)
         c.prompt("Make the marker file.")
         show = ed.method("ask/show", timeout=TIMEOUT)
         q = show["params"]["questions"][0]
@@ -236,9 +224,6 @@ def claude_tui_bash_permission_from_the_editor(version):
         equal(res["is_error"], False, "the command ran: " + res["text"])
         wait_for(lambda: os.path.exists(os.path.join(c.project, "made-by-bash.txt")), timeout=TIMEOUT,
                  what="the file Bash made")
-    finally:
-        c.t.kill()
-        mock.stop()
 
 
 @on_each_claude
@@ -246,9 +231,8 @@ def claude_tui_permission_answered_in_claudes_own_dialog_withdraws_the_editors(v
     """PermissionRequest asks in both places at once: keys in Claude's dialog win, the editor's closes."""
     wd = Workdir()
     mock = Mock(wd, ["Bash"], {"command": "touch made-by-bash.txt", "description": "Make a marker"})
-    c = ClaudeTui(wd, mock, version=version)
-    ed = standing_editor(wd, c.project)
-    try:
+    with ClaudeTui(wd, mock, version=version) as c:
+        ed = standing_editor(wd, c.project)
         c.prompt("Make the marker file.")
         show = ed.method("ask/show", timeout=TIMEOUT)
         c.t.wait_screen("Do you want to proceed?", timeout=TIMEOUT)  # Claude's own dialog, beside it
@@ -256,9 +240,6 @@ def claude_tui_permission_answered_in_claudes_own_dialog_withdraws_the_editors(v
         cancel = ed.method("$/cancelRequest", timeout=TIMEOUT)
         equal(cancel["params"]["id"], show["id"], "the editor's question is withdrawn")
         equal(mock.tool_result()["is_error"], False, "the command ran")
-    finally:
-        c.t.kill()
-        mock.stop()
 
 
 def press_until_gone(t, key, text, tries=8):
@@ -294,8 +275,7 @@ def claude_tui_with_no_editor_counts_its_own_dialog_and_keys_answer(version):
     while it waits; keys in Claude answer it and the count drops."""
     wd = Workdir()
     mock = Mock(wd, ["AskUserQuestion"], [DATABASE])
-    c = ClaudeTui(wd, mock, version=version)
-    try:
+    with ClaudeTui(wd, mock, version=version) as c:
         c.prompt("Set up the project.")
         c.t.wait_screen("Battle-tested relational DB", timeout=TIMEOUT)
         wait_for(lambda: waiting(wd) == "? 1 waiting", timeout=30, what="the status line count")
@@ -303,17 +283,13 @@ def claude_tui_with_no_editor_counts_its_own_dialog_and_keys_answer(version):
         text = mock.tool_result()["text"]
         check('"SQLite"' in text, "Claude's own answer reached the model: " + text)
         wait_for(lambda: waiting(wd) == "", timeout=30, what="the count to drop")
-    finally:
-        c.t.kill()
-        mock.stop()
 
 
 @on_each_claude
 def claude_tui_with_no_editor_answered_by_attach_next_from_another_window(version):
     wd = Workdir()
     mock = Mock(wd, ["AskUserQuestion"], [DATABASE])
-    c = ClaudeTui(wd, mock, version=version)
-    try:
+    with ClaudeTui(wd, mock, version=version) as c:
         c.prompt("Set up the project.")
         c.t.wait_screen("Battle-tested relational DB", timeout=TIMEOUT)
         wait_for(lambda: waiting(wd) == "? 1 waiting", timeout=30, what="the status line count")
@@ -329,25 +305,18 @@ def claude_tui_with_no_editor_answered_by_attach_next_from_another_window(versio
             a.kill()
         wait_for(lambda: "Battle-tested relational DB" not in c.t.screen(), timeout=30, what="Claude's dialog to close")
         equal(waiting(wd), "", "nothing waits")
-    finally:
-        c.t.kill()
-        mock.stop()
 
 
 @on_each_claude
 def claude_tui_without_a_host_shows_its_own_dialog(version):
     wd = Workdir()
     mock = Mock(wd, ["AskUserQuestion"], [DATABASE])
-    c = ClaudeTui(wd, mock, version=version)
-    try:
+    with ClaudeTui(wd, mock, version=version) as c:
         c.prompt("Set up the project.")
         c.t.wait_screen("Battle-tested relational DB", timeout=TIMEOUT)  # Claude's own dialog
         choose_second_option(c.t)  # SQLite
         text = mock.tool_result()["text"]
         check('"SQLite"' in text, "Claude's own answer reached the model: " + text)
-    finally:
-        c.t.kill()
-        mock.stop()
 
 
 if __name__ == "__main__":
