@@ -885,5 +885,20 @@ def history_with_no_sessions():
     check(out.startswith("No sessions yet"), out)
 
 
+@case
+def without_home_or_state_home_no_journal_lands_in_the_working_directory():
+    # With neither HOME nor XDG_STATE_HOME there is no place for the journal: the exchange goes on
+    # without one and says so, rather than dropping SESSION.jsonl files in the project.
+    wd = Workdir()
+    env = wd.env()
+    del env["HOME"], env["XDG_STATE_HOME"]
+    p, (r,) = Runs(wd).ask([NAME_Q], env=env)
+    equal(p.returncode, 0, "exit code")
+    equal(r["pendingFile"], PENDING, "the questions still go to the pending-questions file")
+    strays = sorted(n for n in os.listdir(wd.path) if n.endswith(".jsonl") and not n.startswith("rec"))
+    equal(strays, [], "journal files in the working directory")
+    check(b"session journal: no state directory" in p.stderr, f"says there is no journal: {p.stderr!r}")
+
+
 if __name__ == "__main__":
     sys.exit(main())
