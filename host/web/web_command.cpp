@@ -146,6 +146,11 @@ int run_web(const std::vector<std::string>& args) {
         log_line("no askhost web is running: that is where one started so will be");
         return 0;
     }
+    // One page per user: a second server would take the record (--url) from the first.
+    if (auto running = record.running())
+        return fail(Error::failed("askhost web already runs (pid " + std::to_string(running->first) + ", " +
+                                  running->second + "): askhost web --url prints its address with the token" +
+                                  (o.new_token ? " (the new one: it serves that from now on)" : "")));
     if (o.new_token) log_line("a new token: links and pages opened with the old one no longer work");
 
     // Beyond this machine in plain HTTP, the token and every question would cross the network
