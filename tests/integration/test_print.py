@@ -499,6 +499,25 @@ def one_usage_error_shape_for_every_subcommand():
 
 
 @case
+def a_mistyped_subcommand_is_named():
+    """`askhost atach` runs no agent called atach: the same 127 as any program not found, with the
+    subcommand meant; a word far from every subcommand gets the plain message."""
+    wd = Workdir()
+    for word, meant in (("atach", "attach"), ("histroy", "history"), ("questoins", "questions"), ("mpc", "mcp")):
+        code, out, err = cli(wd, word)
+        equal(code, 127, f"askhost {word}: exit status ({err!r})")
+        equal(out, "", f"askhost {word}: stdout")
+        check(f"cannot run '{word}': not found on PATH (did you mean 'askhost {meant}'?)" in err,
+              f"askhost {word}: {err!r}")
+    code, _, err = cli(wd, "no-such-agent-at-all")
+    equal(code, 127, f"exit status ({err!r})")
+    check("did you mean" not in err and "not found on PATH" in err, err)
+    code, _, err = cli(wd, "--", "atach")
+    equal(code, 127, f"after --: exit status ({err!r})")
+    check("not found on PATH" in err, err)
+
+
+@case
 def answering_without_a_file_or_with_a_broken_one():
     wd = Workdir()
     code, _, err = cli(wd, "answer", '["x"]')
