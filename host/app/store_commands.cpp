@@ -366,6 +366,9 @@ int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ost
     const std::string& path = src.path;
     if (src.edit) return answer_by_editing(path, out, err);
 
+    // Nothing to answer is said first: before waiting for answers on stdin, or finding fault with them.
+    if (std::error_code ec; !fs::exists(path, ec) && !ec)
+        return failure(err, "answer", "no pending questions (" + path + " does not exist)");
     rapidjson::Document doc;
     if (!src.text) {
         auto input = answer_json_text(src, err);

@@ -518,6 +518,29 @@ def a_mistyped_subcommand_is_named():
 
 
 @case
+def answer_with_nothing_pending_says_so_before_reading_the_answers():
+    """With no pending-questions file, `askhost answer` says there is nothing to answer: it neither
+    waits for answers on a standard input left open nor blames the answers' JSON."""
+    wd = Workdir()
+    p = subprocess.Popen([ASKHOST, "answer"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, cwd=wd.path, env=wd.env())
+    try:
+        wait_for(lambda: p.poll() is not None, timeout=10, what="askhost answer to end with stdin open")
+    finally:
+        out, err = p.communicate(b"")
+    equal(p.returncode, 1, f"exit status ({err!r})")
+    check(b"no pending questions (.askhost/pending-questions.json does not exist)" in err, err)
+    with open(wd.file("notes.txt"), "w") as f:
+        f.write("not json\n")
+    for args in (["answer", "--file", "notes.txt"], ["answer", "-"]):
+        code, out, err = cli(wd, *args, stdin="not json either")
+        equal(code, 1, f"{args}: exit status ({err!r})")
+        equal(out, "", f"{args}: stdout")
+        check("no pending questions" in err and "is unchanged" not in err, f"{args}: {err!r}")
+    check(not os.path.exists(wd.file(".askhost")), "nothing was written")
+
+
+@case
 def answering_without_a_file_or_with_a_broken_one():
     wd = Workdir()
     code, _, err = cli(wd, "answer", '["x"]')
