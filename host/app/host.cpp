@@ -242,6 +242,13 @@ int Host::run() {
         write_all(2, "askhost: " + store_error_ + "\nTry 'askhost --help' for more information.\n");
         return 2;
     }
+    // An agent run in a tmux pane asks in that pane's dialog: askhost jump goes there.
+    const char* tmux_env = std::getenv("TMUX");
+    const char* tmux_pane = std::getenv("TMUX_PANE");
+    if (mode_ == Mode::Tui && tmux_env && *tmux_env && tmux_pane && *tmux_pane) {
+        const std::string server = tmux_env;
+        core_.set_tmux(server.substr(0, server.find(',')), tmux_pane);
+    }
     if (auto err = core_.listen(mode_ == Mode::Stdio ? "editor" : mode_ == Mode::Print ? "print" : "agent"))
         log(err->message + " (other clients cannot attach)");
     wait_signal();
