@@ -253,6 +253,11 @@ int Host::run() {
         log(err->message + " (other clients cannot attach)");
     wait_signal();
     if (mode_ == Mode::Stdio) {
+        if (::isatty(0))  // a person who typed it: say what it waits for
+            write_all(2,
+                      "askhost --stdio: the editor protocol (JSON-RPC in Content-Length frames, docs/protocol.md) on "
+                      "stdin and stdout, for an editor to run; its workspace comes from the editor's initialize. "
+                      "Ctrl-C ends it.\n");
         auto [in, out] = claim_stdio();
         auto conn = std::make_shared<Connection>(io_, in, out);
         hub_.add_client(conn, true);

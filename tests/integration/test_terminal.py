@@ -200,6 +200,22 @@ def attach_without_a_host_says_so():
 
 
 @case
+def stdio_typed_at_a_terminal_says_what_it_waits_for():
+    """`askhost --stdio` is for an editor to run; typed at a terminal it says so (rather than a
+    silent cursor that ignores what is typed), and Ctrl-C ends it."""
+    wd = Workdir()
+    t = Tmux(wd, [ASKHOST, "--stdio"], width=100)
+    try:
+        screen = t.wait_screen("for an editor to run")
+        check("docs/protocol.md" in screen and "Ctrl-C" in screen, screen)
+        time.sleep(0.5)
+        t.keys("C-c")
+        equal(t.exit_status(), 130, "exit status after Ctrl-C")
+    finally:
+        t.kill()
+
+
+@case
 def question_hook_runs_with_the_question_in_its_environment():
     wd = Workdir()
     hook = wd.file("hook.sh")
