@@ -10,6 +10,7 @@
 #include "app/store_commands.hpp"
 #include "core/fd_io.hpp"
 #include "core/self_path.hpp"
+#include "frontends/notify.hpp"
 #include "json/json_codec.hpp"
 #include "web/web_options.hpp"
 
@@ -275,6 +276,7 @@ Result<CliOptions> parse_cli(const std::vector<std::string>& args) {
         } else if (name == "allow-tools") {
             o.allow_tools.push_back(v);
         } else if (name == "on-question") {
+            if (auto problem = command_line_problem(v)) err = Error::usage("--on-question: " + *problem);
             o.on_question.push_back(v);
         }
         if (err) return *err;

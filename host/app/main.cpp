@@ -16,6 +16,7 @@
 #include "askhost_config.h"
 #include "askhost_version.h"
 #include "core/fd_io.hpp"
+#include "frontends/notify.hpp"
 #if ASKHOST_HAVE_TUI
 #include "frontends/tui/terminal_dialog.hpp"
 #endif
@@ -65,18 +66,6 @@ std::size_t edits_between(std::string_view a, std::string_view b, std::size_t li
                 d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
         }
     return d[a.size()][b.size()];
-}
-
-bool on_path(const std::string& name) {
-    const char* path = std::getenv("PATH");
-    std::string_view dirs = path ? path : "";
-    while (true) {
-        const auto colon = dirs.find(':');
-        const std::string dir(dirs.substr(0, colon));
-        if (::access(((dir.empty() ? std::string(".") : dir) + "/" + name).c_str(), X_OK) == 0) return true;
-        if (colon == std::string_view::npos) return false;
-        dirs.remove_prefix(colon + 1);
-    }
 }
 
 // `askhost atach`: a mistyped subcommand would be run as an agent that is not found. The same

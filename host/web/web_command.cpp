@@ -96,6 +96,8 @@ int run_web(const std::vector<std::string>& args) {
     o.tls_cert = a.value("tls-cert").value_or("");
     o.tls_key = a.value("tls-key").value_or("");
     o.on_question = a.values("on-question");
+    for (const auto& cmd : o.on_question)
+        if (auto problem = command_line_problem(cmd)) return fail(Error::usage("--on-question: " + *problem));
     o.behind_proxy = a.has("behind-proxy");
     o.url_only = a.has("url");
     o.new_token = a.has("new-token");

@@ -216,6 +216,27 @@ def stdio_typed_at_a_terminal_says_what_it_waits_for():
 
 
 @case
+def a_question_hook_that_cannot_run_is_a_usage_error():
+    """--on-question runs when a question waits, maybe hours later: a command that could never run
+    (a typo in its program, an unterminated quote) is said at once, not swallowed then."""
+    wd = Workdir()
+    for cmd, what in (("notfiy-send hello", "'notfiy-send' is not found on PATH"),
+                      ("notify-send 'hello", "an unterminated quote in: notify-send 'hello"),
+                      ("", "no command given"),
+                      (wd.file("missing-script"), "'%s' is not a program that can be run" % wd.file("missing-script"))):
+        for sub in ([], ["web"]):
+            args = sub + ["--on-question", cmd] + ([] if sub else ["--print", "--", "true"])
+            p = subprocess.run([ASKHOST] + args, capture_output=True, text=True, env=wd.env(), cwd=wd.path,
+                               stdin=subprocess.DEVNULL, timeout=20)
+            name = " ".join(["askhost"] + sub)
+            equal(p.returncode, 2, f"{name} --on-question {cmd!r}: exit status ({p.stderr!r})")
+            equal(p.stderr.splitlines()[0], f"{name}: --on-question: {what}", f"{name} --on-question {cmd!r}: stderr")
+    p = subprocess.run([ASKHOST, "--on-question", "true", "--print", "--", "true"], capture_output=True, text=True,
+                       env=wd.env(), cwd=wd.path, stdin=subprocess.DEVNULL, timeout=20)
+    equal(p.returncode, 0, f"a command on PATH: {p.stderr!r}")
+
+
+@case
 def question_hook_runs_with_the_question_in_its_environment():
     wd = Workdir()
     hook = wd.file("hook.sh")
