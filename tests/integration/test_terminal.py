@@ -237,6 +237,21 @@ def a_question_hook_that_cannot_run_is_a_usage_error():
 
 
 @case
+def hooks_typed_at_a_terminal_say_who_runs_them():
+    """askhost hook, codex-hook and gemini-hook read the agent's JSON on stdin: typed at a terminal
+    they say so and how to set them up (exit 2), rather than wait for input nobody sends."""
+    wd = Workdir()
+    for sub in ("hook", "codex-hook", "gemini-hook"):
+        t = Tmux(wd, [ASKHOST, sub], width=200)
+        try:
+            screen = t.wait_screen("install sets it up")
+            check(f"askhost {sub}:" in screen and "not a terminal" in screen, screen)
+            equal(t.exit_status(), 2, f"askhost {sub}: exit status")
+        finally:
+            t.kill()
+
+
+@case
 def question_hook_runs_with_the_question_in_its_environment():
     wd = Workdir()
     hook = wd.file("hook.sh")
