@@ -121,6 +121,10 @@ int run_mcp(const std::vector<std::string>& args) {
         return env.empty() ? socket_from_ancestors() : env;
     };
 
+    if (::isatty(0))  // a person who typed it: say what it waits for
+        log_line(
+            "an MCP server reading JSON-RPC lines on stdin, for an agent's MCP configuration to run (codex mcp add "
+            "ask -- askhost mcp; docs/mcp.md); Ctrl-C ends it");
     boost::asio::io_context io;
     RoutingAsker asker(io, std::move(options));
     auto [in, out] = claim_stdio();

@@ -252,6 +252,22 @@ def hooks_typed_at_a_terminal_say_who_runs_them():
 
 
 @case
+def mcp_typed_at_a_terminal_says_what_it_waits_for():
+    """`askhost mcp` is for an agent's MCP configuration; typed at a terminal it says so, and
+    Ctrl-C ends it."""
+    wd = Workdir()
+    t = Tmux(wd, [ASKHOST, "mcp"], width=200)
+    try:
+        screen = t.wait_screen("for an agent's MCP configuration to run")
+        check("docs/mcp.md" in screen and "Ctrl-C" in screen, screen)
+        time.sleep(0.5)
+        t.keys("C-c")
+        equal(t.exit_status(), 0, "exit status after Ctrl-C")
+    finally:
+        t.kill()
+
+
+@case
 def question_hook_runs_with_the_question_in_its_environment():
     wd = Workdir()
     hook = wd.file("hook.sh")
