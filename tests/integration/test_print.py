@@ -541,6 +541,21 @@ def answer_with_nothing_pending_says_so_before_reading_the_answers():
 
 
 @case
+def an_unwritable_pending_file_says_where_else_it_can_go():
+    """A project folder where .askhost cannot be made (read-only, or a file of that name): the
+    person is told why, and that --pending-file puts the questions elsewhere."""
+    wd = Workdir()
+    with open(wd.file(".askhost"), "w") as f:
+        f.write("not a folder\n")
+    p, (r,) = Runs(wd).ask([NAME_Q])
+    equal(r["answered"], False, "no answer")
+    err = p.stderr.decode()
+    check("cannot write the pending-questions file" in err and "--pending-file PATH" in err, err)
+    p, (r,) = Runs(wd).ask([NAME_Q], args=["--print", "--pending-file", wd.file("elsewhere.json")])
+    equal(r.get("pendingFile"), wd.file("elsewhere.json"), "pending elsewhere")
+
+
+@case
 def answering_without_a_file_or_with_a_broken_one():
     wd = Workdir()
     code, _, err = cli(wd, "answer", '["x"]')
