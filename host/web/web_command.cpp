@@ -149,10 +149,14 @@ int run_web(const std::vector<std::string>& args) {
         return 0;
     }
     // One page per user: a second server would take the record (--url) from the first.
-    if (auto running = record.running())
-        return fail(Error::failed("askhost web already runs (pid " + std::to_string(running->first) + ", " +
-                                  running->second + "): askhost web --url prints its address with the token" +
-                                  (o.new_token ? " (the new one: it serves that from now on)" : "")));
+    if (auto running = record.running()) {
+        const std::string where =
+            "askhost web already runs (pid " + std::to_string(running->first) + ", " + running->second + ")";
+        if (!o.new_token) return fail(Error::failed(where + ": askhost web --url prints its address with the token"));
+        write_all(1, running->second + "?token=" + token.token() + "\n");  // as --url --new-token
+        log_line(where + ": it serves the new token from now on");
+        return 0;
+    }
     if (o.new_token) log_line("a new token: links and pages opened with the old one no longer work");
 
     // Beyond this machine in plain HTTP, the token and every question would cross the network

@@ -462,6 +462,12 @@ def a_second_askhost_web_says_where_the_first_one_is():
         out = subprocess.run([ASKHOST, "web", "--url"], env=wd.env(), cwd=wd.path, capture_output=True, text=True)
         equal(out.returncode, 0, "askhost web --url: " + out.stderr)
         equal(out.stdout.strip(), web.url, "the first one's URL")
+        # With --new-token it does what it says to the running one (as --url --new-token).
+        out = subprocess.run([ASKHOST, "web", "--new-token"], env=wd.env(), cwd=wd.path, capture_output=True,
+                             text=True, timeout=20)
+        equal(out.returncode, 0, "askhost web --new-token: " + out.stderr)
+        check(out.stdout.startswith(web.url.split("?")[0] + "?token=") and out.stdout.strip() != web.url,
+              f"the running one's address with a new token: {out.stdout!r}")
     finally:
         if second.poll() is None:
             second.terminate()
