@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
@@ -121,12 +122,27 @@ int run_editor(const std::string& file, std::string& why) {
     if (!ed || !*ed) ed = std::getenv("EDITOR");
     if (!ed || !*ed) ed = "vi";
     const std::string cmd = std::string(ed) + " \"$1\"";
+    // Ctrl-C (or Ctrl-\) in the editor ends the editor; askhost waits, removes the copy, and says so
+    // (as git does).
+    struct sigaction ignore = {};
+    struct sigaction old_int = {};
+    struct sigaction old_quit = {};
+    ignore.sa_handler = SIG_IGN;
+    ::sigaction(SIGINT, &ignore, &old_int);
+    ::sigaction(SIGQUIT, &ignore, &old_quit);
+    const auto restore = [&] {
+        ::sigaction(SIGINT, &old_int, nullptr);
+        ::sigaction(SIGQUIT, &old_quit, nullptr);
+    };
     pid_t pid = ::fork();
     if (pid < 0) {
         why = "cannot start the editor: " + errno_text(errno);
+        restore();
         return -1;
     }
     if (pid == 0) {
+        ::sigaction(SIGINT, &old_int, nullptr);
+        ::sigaction(SIGQUIT, &old_quit, nullptr);
         ::execl("/bin/sh", "sh", "-c", cmd.c_str(), "sh", file.c_str(), static_cast<char*>(nullptr));
         ::_exit(127);
     }
@@ -134,9 +150,11 @@ int run_editor(const std::string& file, std::string& why) {
     while (::waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {
             why = "cannot wait for the editor: " + errno_text(errno);
+            restore();
             return -1;
         }
     }
+    restore();
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
     why = std::string("the editor (") + ed + ") " +
           (WIFEXITED(status) ? "exited with status " + std::to_string(WEXITSTATUS(status))

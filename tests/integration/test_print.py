@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from harness import (ASKHOST, DATABASE_Q, FEATURES_Q, NAME_Q, Editor, Failure, Workdir, ask_request,
+from harness import (ASKHOST, DATABASE_Q, FEATURES_Q, NAME_Q, Editor, Failure, Tmux, Workdir, ask_request,
                      case, check, equal, main, run, wait_for)
 
 PENDING = ".askhost/pending-questions.json"
@@ -384,6 +384,34 @@ def answer_edit_opens_the_editor_and_checks_after():
     equal(len(leftovers), 2, f"copies of the two failed edits stay, the good one is gone: {leftovers}")
     _, (r,) = runs.ask([DATABASE_Q, NAME_Q])
     equal(answered(r)[NAME_Q["question"]]["answer"], "edited-name", "answered")
+
+
+@case
+def ctrl_c_in_the_editor_leaves_no_copy_behind():
+    """`askhost answer --edit`, then Ctrl-C while the editor is open: the editor's copy goes with
+    it, the file is unchanged and the person is told so."""
+    wd = Workdir()
+    Runs(wd).ask([DATABASE_Q, NAME_Q])
+    before = pending_bytes(wd)
+    ed = wd.file("slow-editor")
+    with open(ed, "w") as f:
+        f.write("#!/bin/sh\necho EDITING; sleep 60\n")
+    os.chmod(ed, 0o755)
+    # Tmux's wrapper shell ignores SIGINT; a person's shell leaves it to the program.
+    default_int = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])"
+    t = Tmux(wd, [sys.executable, "-c", default_int, "env", "EDITOR=" + ed, "VISUAL=", ASKHOST, "answer", "--edit"],
+             width=200)
+    try:
+        t.wait_screen("EDITING")
+        check([n for n in os.listdir(wd.file(".askhost")) if ".edit-" in n], "the copy being edited")
+        time.sleep(0.5)
+        t.keys("C-c")
+        equal(t.exit_status(), 1, "exit status")
+        check("is unchanged" in t.screen(), t.screen())
+    finally:
+        t.kill()
+    equal([n for n in os.listdir(wd.file(".askhost")) if ".edit-" in n], [], "copies left in .askhost")
+    equal(pending_bytes(wd), before, "the pending file")
 
 
 @case
