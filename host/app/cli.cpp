@@ -259,7 +259,7 @@ Result<CliOptions> parse_cli(const std::vector<std::string>& args) {
             o.answers_json = v;
         } else if (name == "timeout") {
             auto t = parse_seconds(v);
-            if (!t) err = Error::usage("--timeout: '" + v + "' is not a number of seconds");
+            if (!t) err = Error::usage("--timeout: '" + v + "' is not a number of seconds (0 to 31536000, a year)");
             else o.timeout = *t;
         } else if (name == "pending-file") {
             o.pending_file = v;

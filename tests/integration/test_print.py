@@ -963,6 +963,15 @@ def journal_sync_always_or_deferred_both_journal_every_exchange():
 
 
 @case
+def a_timeout_out_of_range_says_the_range():
+    """--timeout 1e9 is a number of seconds: the refusal says which ones are taken."""
+    for value in ("1e9", "-1", "soon"):
+        code, _, err = cli(Workdir(), "--timeout", value, "--print", "--", "true")
+        equal(code, 2, f"--timeout {value}: exit status")
+        check(f"--timeout: '{value}' is not a number of seconds (0 to 31536000, a year)" in err, err)
+
+
+@case
 def history_with_no_sessions():
     wd = Workdir()
     code, out, _ = cli(wd, "history")
