@@ -262,8 +262,10 @@ Result<CliOptions> parse_cli(const std::vector<std::string>& args) {
             if (!t) err = Error::usage("--timeout: '" + v + "' is not a number of seconds (0 to 31536000, a year)");
             else o.timeout = *t;
         } else if (name == "pending-file") {
+            if (v.empty()) err = Error::usage("--pending-file: an empty path");
             o.pending_file = v;
         } else if (name == "session") {
+            if (v.empty()) err = Error::usage("--session: an empty session id");
             o.session = v;
         } else if (name == "journal-sync") {
             if (v == "always") o.journal_sync_always = true;

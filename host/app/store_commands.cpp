@@ -321,6 +321,7 @@ struct AnswerSource {
 std::variant<int, AnswerSource> answer_source(const cli::Args& a, std::ostream& err) {
     AnswerSource src;
     src.path = a.value("pending-file").value_or(nearest_pending_file());
+    if (src.path.empty()) return usage(err, kAnswerCommand, "--pending-file: an empty path");
     src.file = a.value("file");
     src.text = a.value("text");
     src.edit = a.has("edit");
@@ -490,6 +491,7 @@ int run_questions(const std::vector<std::string>& args, std::ostream& out, std::
     if (auto* status = std::get_if<int>(&read)) return *status;
     const cli::Args& a = std::get<cli::Args>(read);
     const std::string path = a.value("pending-file").value_or(nearest_pending_file());
+    if (path.empty()) return usage(err, kQuestionsCommand, "--pending-file: an empty path");
     const std::string action = a.operands.empty() ? "show" : a.operands[0];
     const bool json = a.has("json");
     const fs::path p(path);

@@ -104,6 +104,8 @@ int run_mcp(const std::vector<std::string>& args) {
                               .pending_file = a.value("pending-file").value_or(""),
                               .print_only = a.has("print"),
                               .log = log_line};
+    if (auto file = a.value("pending-file"); file && file->empty())
+        return cli::usage_error(kMcpCommand, "--pending-file: an empty path").print();
     std::chrono::milliseconds progress_every{10000};
     if (auto v = a.value("progress-interval")) {
         char* end = nullptr;

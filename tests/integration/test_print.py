@@ -972,6 +972,21 @@ def a_timeout_out_of_range_says_the_range():
 
 
 @case
+def an_empty_path_or_session_is_a_usage_error():
+    """`--pending-file=` (a variable that was empty) is not the default file in disguise."""
+    wd = Workdir()
+    for args, sub, what in ((["--pending-file=", "--print", "--", "true"], "", "--pending-file: an empty path"),
+                            (["--session=", "--print", "--", "true"], "", "--session: an empty session id"),
+                            (["answer", "--pending-file=", "[1]"], " answer", "--pending-file: an empty path"),
+                            (["questions", "--pending-file="], " questions", "--pending-file: an empty path"),
+                            (["mcp", "--pending-file="], " mcp", "--pending-file: an empty path")):
+        code, out, err = cli(wd, *args)
+        equal(code, 2, f"{args}: exit status ({err!r})")
+        equal(err.splitlines()[0], f"askhost{sub}: {what}", f"{args}: stderr")
+    check(not os.path.exists(wd.file(".askhost")), "nothing written")
+
+
+@case
 def history_with_no_sessions():
     wd = Workdir()
     code, out, _ = cli(wd, "history")
