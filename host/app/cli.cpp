@@ -10,6 +10,7 @@
 #include "app/store_commands.hpp"
 #include "core/fd_io.hpp"
 #include "core/self_path.hpp"
+#include "frontends/notify.hpp"
 #include "json/json_codec.hpp"
 #include "web/web_options.hpp"
 
@@ -258,11 +259,13 @@ Result<CliOptions> parse_cli(const std::vector<std::string>& args) {
             o.answers_json = v;
         } else if (name == "timeout") {
             auto t = parse_seconds(v);
-            if (!t) err = Error::usage("--timeout: '" + v + "' is not a number of seconds");
+            if (!t) err = Error::usage("--timeout: '" + v + "' is not a number of seconds (0 to 31536000, a year)");
             else o.timeout = *t;
         } else if (name == "pending-file") {
+            if (v.empty()) err = Error::usage("--pending-file: an empty path");
             o.pending_file = v;
         } else if (name == "session") {
+            if (v.empty()) err = Error::usage("--session: an empty session id");
             o.session = v;
         } else if (name == "journal-sync") {
             if (v == "always") o.journal_sync_always = true;
@@ -275,6 +278,7 @@ Result<CliOptions> parse_cli(const std::vector<std::string>& args) {
         } else if (name == "allow-tools") {
             o.allow_tools.push_back(v);
         } else if (name == "on-question") {
+            if (auto problem = command_line_problem(v)) err = Error::usage("--on-question: " + *problem);
             o.on_question.push_back(v);
         }
         if (err) return *err;

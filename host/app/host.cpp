@@ -242,10 +242,22 @@ int Host::run() {
         write_all(2, "askhost: " + store_error_ + "\nTry 'askhost --help' for more information.\n");
         return 2;
     }
+    // An agent run in a tmux pane asks in that pane's dialog: askhost jump goes there.
+    const char* tmux_env = std::getenv("TMUX");
+    const char* tmux_pane = std::getenv("TMUX_PANE");
+    if (mode_ == Mode::Tui && tmux_env && *tmux_env && tmux_pane && *tmux_pane) {
+        const std::string server = tmux_env;
+        core_.set_tmux(server.substr(0, server.find(',')), tmux_pane);
+    }
     if (auto err = core_.listen(mode_ == Mode::Stdio ? "editor" : mode_ == Mode::Print ? "print" : "agent"))
         log(err->message + " (other clients cannot attach)");
     wait_signal();
     if (mode_ == Mode::Stdio) {
+        if (::isatty(0))  // a person who typed it: say what it waits for
+            write_all(2,
+                      "askhost --stdio: the editor protocol (JSON-RPC in Content-Length frames, docs/protocol.md) on "
+                      "stdin and stdout, for an editor to run; its workspace comes from the editor's initialize. "
+                      "Ctrl-C ends it.\n");
         auto [in, out] = claim_stdio();
         auto conn = std::make_shared<Connection>(io_, in, out);
         hub_.add_client(conn, true);

@@ -189,19 +189,25 @@ std::string status_report(const std::vector<HostRecord>& hosts, StatusForm form)
     long long total = 0;
     for (const auto& h : hosts) total += h.waiting;
     if (form == StatusForm::Tmux) return total ? "? " + std::to_string(total) + " waiting\n" : "\n";
+    // The oldest first: the one askhost attach --next answers.
+    std::vector<const HostRecord*> waiting;
+    for (const auto& h : hosts)
+        if (h.waiting) waiting.push_back(&h);
+    std::stable_sort(waiting.begin(), waiting.end(), [](const HostRecord* a, const HostRecord* b) {
+        return a->waiting_since_ms < b->waiting_since_ms;
+    });
     if (form == StatusForm::Json) {
-        std::vector<WaitingHost> waiting;
-        for (const auto& h : hosts)
-            if (h.waiting) waiting.push_back({h});
+        std::vector<WaitingHost> listed;
+        for (const auto* h : waiting) listed.push_back({*h});
         return json_line([&](json::ObjectWriter& o) {
-            o.field("waiting", static_cast<std::int64_t>(total)).field("hosts", waiting);
+            o.field("waiting", static_cast<std::int64_t>(total)).field("hosts", listed);
         });
     }
     if (!total) return "No question waits.\n";
     std::string out = std::to_string(total) + (total == 1 ? " question waits" : " questions wait") +
                       " (askhost attach --next answers the oldest):\n";
-    for (const auto& h : hosts) {
-        if (!h.waiting) continue;
+    for (const auto* hp : waiting) {
+        const HostRecord& h = *hp;
         out += "  " + std::to_string(h.waiting) + " in pid " + std::to_string(h.pid) + " (" + shown(h.kind) +
                (h.folders.empty() ? "" : ", " + shown(h.folders.front().path)) + ") since " +
                store::iso8601_utc(h.waiting_since_ms) + "\n";

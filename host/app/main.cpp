@@ -1,6 +1,12 @@
 // askhost's entry point: parses the command line and hands it to the part that serves it.
+#include <algorithm>
 #include <csignal>
+#include <cstdlib>
 #include <exception>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
 
 #include <malloc.h>
 #include <unistd.h>
@@ -10,6 +16,7 @@
 #include "askhost_config.h"
 #include "askhost_version.h"
 #include "core/fd_io.hpp"
+#include "frontends/notify.hpp"
 #if ASKHOST_HAVE_TUI
 #include "frontends/tui/terminal_dialog.hpp"
 #endif
@@ -46,6 +53,34 @@ int run_agent(const CliOptions& opts) {
     return host.run();
 }
 
+// Edits (insert, delete, replace, swap two neighbours) from a to b, up to limit+1.
+std::size_t edits_between(std::string_view a, std::string_view b, std::size_t limit) {
+    if (a.size() > b.size() + limit || b.size() > a.size() + limit) return limit + 1;
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i)
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
+}
+
+// `askhost atach`: a mistyped subcommand would be run as an agent that is not found. The same
+// failure (127, as documented), with the subcommand it most likely meant.
+std::optional<int> mistyped_subcommand(const std::string& word, std::span<const cli::Subcommand> table) {
+    if (word.find('/') != std::string::npos || on_path(word)) return std::nullopt;
+    for (const auto& s : table) {
+        if (!s.spec || edits_between(word, s.spec->name, 2) > (word.size() > 4 ? 2 : 1)) continue;
+        write_all(2, "askhost: cannot run '" + word + "': not found on PATH (did you mean 'askhost " +
+                         std::string(s.spec->name) + "'?)\nTry 'askhost --help' for more information.\n");
+        return 127;
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 static int askhost_main(int argc, char** argv) {
@@ -59,6 +94,7 @@ static int askhost_main(int argc, char** argv) {
         AdapterRegistry registry;
         register_builtin_adapters(registry);
         if (const auto* sub = registry.command(args[0])) return sub->run(rest);
+        if (auto status = mistyped_subcommand(args[0], all_subcommands(registry))) return *status;
     }
     auto parsed = parse_cli(args);
     if (!parsed) return fail(parsed.error());

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
@@ -121,12 +122,27 @@ int run_editor(const std::string& file, std::string& why) {
     if (!ed || !*ed) ed = std::getenv("EDITOR");
     if (!ed || !*ed) ed = "vi";
     const std::string cmd = std::string(ed) + " \"$1\"";
+    // Ctrl-C (or Ctrl-\) in the editor ends the editor; askhost waits, removes the copy, and says so
+    // (as git does).
+    struct sigaction ignore = {};
+    struct sigaction old_int = {};
+    struct sigaction old_quit = {};
+    ignore.sa_handler = SIG_IGN;
+    ::sigaction(SIGINT, &ignore, &old_int);
+    ::sigaction(SIGQUIT, &ignore, &old_quit);
+    const auto restore = [&] {
+        ::sigaction(SIGINT, &old_int, nullptr);
+        ::sigaction(SIGQUIT, &old_quit, nullptr);
+    };
     pid_t pid = ::fork();
     if (pid < 0) {
         why = "cannot start the editor: " + errno_text(errno);
+        restore();
         return -1;
     }
     if (pid == 0) {
+        ::sigaction(SIGINT, &old_int, nullptr);
+        ::sigaction(SIGQUIT, &old_quit, nullptr);
         ::execl("/bin/sh", "sh", "-c", cmd.c_str(), "sh", file.c_str(), static_cast<char*>(nullptr));
         ::_exit(127);
     }
@@ -134,9 +150,11 @@ int run_editor(const std::string& file, std::string& why) {
     while (::waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {
             why = "cannot wait for the editor: " + errno_text(errno);
+            restore();
             return -1;
         }
     }
+    restore();
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
     why = std::string("the editor (") + ed + ") " +
           (WIFEXITED(status) ? "exited with status " + std::to_string(WEXITSTATUS(status))
@@ -303,6 +321,7 @@ struct AnswerSource {
 std::variant<int, AnswerSource> answer_source(const cli::Args& a, std::ostream& err) {
     AnswerSource src;
     src.path = a.value("pending-file").value_or(nearest_pending_file());
+    if (src.path.empty()) return usage(err, kAnswerCommand, "--pending-file: an empty path");
     src.file = a.value("file");
     src.text = a.value("text");
     src.edit = a.has("edit");
@@ -366,6 +385,9 @@ int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ost
     const std::string& path = src.path;
     if (src.edit) return answer_by_editing(path, out, err);
 
+    // Nothing to answer is said first: before waiting for answers on stdin, or finding fault with them.
+    if (std::error_code ec; !fs::exists(path, ec) && !ec)
+        return failure(err, "answer", "no pending questions (" + path + " does not exist)");
     rapidjson::Document doc;
     if (!src.text) {
         auto input = answer_json_text(src, err);
@@ -469,6 +491,7 @@ int run_questions(const std::vector<std::string>& args, std::ostream& out, std::
     if (auto* status = std::get_if<int>(&read)) return *status;
     const cli::Args& a = std::get<cli::Args>(read);
     const std::string path = a.value("pending-file").value_or(nearest_pending_file());
+    if (path.empty()) return usage(err, kQuestionsCommand, "--pending-file: an empty path");
     const std::string action = a.operands.empty() ? "show" : a.operands[0];
     const bool json = a.has("json");
     const fs::path p(path);

@@ -44,6 +44,17 @@ bool spawn_detached(std::vector<std::string> argv, const std::vector<std::pair<s
     return true;
 }
 
+// What may go inside an OSC string: no control characters (they would end or break it).
+std::string osc_safe(std::string_view s) {
+    std::string clean = sanitize_for_terminal(s);
+    std::string out;
+    for (char c : clean)
+        if (static_cast<unsigned char>(c) >= 0x20 && c != ';') out.push_back(c);
+    return out;
+}
+
+}  // namespace
+
 bool on_path(const std::string& program) {
     const char* path = std::getenv("PATH");
     if (!path) return false;
@@ -58,16 +69,16 @@ bool on_path(const std::string& program) {
     }
 }
 
-// What may go inside an OSC string: no control characters (they would end or break it).
-std::string osc_safe(std::string_view s) {
-    std::string clean = sanitize_for_terminal(s);
-    std::string out;
-    for (char c : clean)
-        if (static_cast<unsigned char>(c) >= 0x20 && c != ';') out.push_back(c);
-    return out;
+std::optional<std::string> command_line_problem(std::string_view line) {
+    auto argv = split_command_line(line);
+    if (!argv) return "an unterminated quote in: " + std::string(line);
+    if (argv->empty()) return std::string("no command given");
+    const std::string& program = argv->front();
+    if (program.find('/') == std::string::npos ? !on_path(program) : ::access(program.c_str(), X_OK) != 0)
+        return "'" + program + "' is not " +
+               (program.find('/') == std::string::npos ? std::string("found on PATH") : "a program that can be run");
+    return std::nullopt;
 }
-
-}  // namespace
 
 std::optional<std::vector<std::string>> split_command_line(std::string_view line) {
     std::vector<std::string> words;

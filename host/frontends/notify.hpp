@@ -17,6 +17,13 @@ namespace askhost {
 // globs or operators. nullopt for an unterminated quote.
 std::optional<std::vector<std::string>> split_command_line(std::string_view line);
 
+// Whether PATH holds an executable `program`.
+bool on_path(const std::string& program);
+
+// What is wrong with an --on-question command line (an unterminated quote, no words, a program
+// that is not there), or nullopt when it can run.
+std::optional<std::string> command_line_problem(std::string_view line);
+
 // The OSC sequence (without the terminal's own wrapping) that shows a notification in the
 // terminal named by TERM_PROGRAM / TERM, or "" when it is not one known to show them.
 std::string osc_notification(std::string_view term_program, std::string_view term, std::string_view title,

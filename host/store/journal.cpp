@@ -43,7 +43,11 @@ fs::path sessions_dir() {
     return {};
 }
 
-fs::path journal_path(const fs::path& dir, const std::string& session_id) { return dir / (session_id + ".jsonl"); }
+// No folder (neither XDG_STATE_HOME nor HOME) is no journal, never one relative to the working directory.
+fs::path journal_path(const fs::path& dir, const std::string& session_id) {
+    if (dir.empty()) return {};
+    return dir / (session_id + ".jsonl");
+}
 
 bool valid_session_id(std::string_view id) {
     if (id.empty() || id.size() > 64 || id.front() == '.') return false;

@@ -23,7 +23,8 @@ void PrintFrontend::show(const Ask& ask, Done done) {
         }
     }
     if (error) {
-        log_("cannot write the pending-questions file: " + error->message);
+        log_("cannot write the pending-questions file: " + error->message +
+             " (--pending-file PATH puts it in a folder you can write)");
         done(Outcome::cancelled("askhost could not write the pending-questions file: " + error->message));
         return;
     }

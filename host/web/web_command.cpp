@@ -96,6 +96,8 @@ int run_web(const std::vector<std::string>& args) {
     o.tls_cert = a.value("tls-cert").value_or("");
     o.tls_key = a.value("tls-key").value_or("");
     o.on_question = a.values("on-question");
+    for (const auto& cmd : o.on_question)
+        if (auto problem = command_line_problem(cmd)) return fail(Error::usage("--on-question: " + *problem));
     o.behind_proxy = a.has("behind-proxy");
     o.url_only = a.has("url");
     o.new_token = a.has("new-token");
@@ -144,6 +146,15 @@ int run_web(const std::vector<std::string>& args) {
         write_all(
             1, base_url(server_opts, !o.tls_cert.empty(), server_opts.listen.port) + "?token=" + token.token() + "\n");
         log_line("no askhost web is running: that is where one started so will be");
+        return 0;
+    }
+    // One page per user: a second server would take the record (--url) from the first.
+    if (auto running = record.running()) {
+        const std::string where =
+            "askhost web already runs (pid " + std::to_string(running->first) + ", " + running->second + ")";
+        if (!o.new_token) return fail(Error::failed(where + ": askhost web --url prints its address with the token"));
+        write_all(1, running->second + "?token=" + token.token() + "\n");  // as --url --new-token
+        log_line(where + ": it serves the new token from now on");
         return 0;
     }
     if (o.new_token) log_line("a new token: links and pages opened with the old one no longer work");

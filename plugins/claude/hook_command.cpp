@@ -205,6 +205,12 @@ int run_hook(const std::vector<std::string>& args) {
     if (!a.operands.empty()) return install(a);  // the one word it takes
     if (!a.given.empty())
         return cli::usage_error(kHookCommand, "--" + std::string(a.given[0].first) + " goes with install").print();
+    // Typed at a terminal, it would wait for JSON nobody sends.
+    if (::isatty(0))
+        return cli::usage_error(kHookCommand,
+                                "Claude Code runs this with the hook's JSON on stdin, not a terminal (askhost hook "
+                                "install sets it up)")
+            .print();
     bool too_big = false;
     std::string in = read_all(0, kMaxInput, &too_big);
     if (too_big) {

@@ -4,6 +4,8 @@
 #include <set>
 #include <variant>
 
+#include <unistd.h>
+
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -210,6 +212,11 @@ int run_context_hook(const std::vector<std::string>& args, const cli::Command& c
     if (!a.operands.empty()) return install(a);  // the one word it takes
     if (!a.given.empty())
         return cli::usage_error(command, "--" + std::string(a.given[0].first) + " goes with install").print();
+    // Typed at a terminal, it would wait for JSON nobody sends.
+    if (::isatty(0))
+        return cli::usage_error(command, "the agent runs this with the hook's JSON on stdin, not a terminal (askhost " +
+                                             std::string(command.name) + " install sets it up)")
+            .print();
     const auto say = [&](const std::string& m) {
         write_all(2, "askhost " + std::string(command.name) + ": " + m + "\n");
     };

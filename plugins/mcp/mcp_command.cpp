@@ -104,6 +104,8 @@ int run_mcp(const std::vector<std::string>& args) {
                               .pending_file = a.value("pending-file").value_or(""),
                               .print_only = a.has("print"),
                               .log = log_line};
+    if (auto file = a.value("pending-file"); file && file->empty())
+        return cli::usage_error(kMcpCommand, "--pending-file: an empty path").print();
     std::chrono::milliseconds progress_every{10000};
     if (auto v = a.value("progress-interval")) {
         char* end = nullptr;
@@ -121,6 +123,10 @@ int run_mcp(const std::vector<std::string>& args) {
         return env.empty() ? socket_from_ancestors() : env;
     };
 
+    if (::isatty(0))  // a person who typed it: say what it waits for
+        log_line(
+            "an MCP server reading JSON-RPC lines on stdin, for an agent's MCP configuration to run (codex mcp add "
+            "ask -- askhost mcp; docs/mcp.md); Ctrl-C ends it");
     // Its I/O objects are used on this thread alone: they need no locks (posting stays safe).
     boost::asio::io_context io{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
     RoutingAsker asker(io, std::move(options));

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from harness import (ASKHOST, DATABASE_Q, FEATURES_Q, NAME_Q, Editor, Failure, Workdir, ask_request,
+from harness import (ASKHOST, DATABASE_Q, FEATURES_Q, NAME_Q, Editor, Failure, Tmux, Workdir, ask_request,
                      case, check, equal, main, run, wait_for)
 
 PENDING = ".askhost/pending-questions.json"
@@ -387,6 +387,34 @@ def answer_edit_opens_the_editor_and_checks_after():
 
 
 @case
+def ctrl_c_in_the_editor_leaves_no_copy_behind():
+    """`askhost answer --edit`, then Ctrl-C while the editor is open: the editor's copy goes with
+    it, the file is unchanged and the person is told so."""
+    wd = Workdir()
+    Runs(wd).ask([DATABASE_Q, NAME_Q])
+    before = pending_bytes(wd)
+    ed = wd.file("slow-editor")
+    with open(ed, "w") as f:
+        f.write("#!/bin/sh\necho EDITING; sleep 60\n")
+    os.chmod(ed, 0o755)
+    # Tmux's wrapper shell ignores SIGINT; a person's shell leaves it to the program.
+    default_int = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])"
+    t = Tmux(wd, [sys.executable, "-c", default_int, "env", "EDITOR=" + ed, "VISUAL=", ASKHOST, "answer", "--edit"],
+             width=200)
+    try:
+        t.wait_screen("EDITING")
+        check([n for n in os.listdir(wd.file(".askhost")) if ".edit-" in n], "the copy being edited")
+        time.sleep(0.5)
+        t.keys("C-c")
+        equal(t.exit_status(), 1, "exit status")
+        check("is unchanged" in t.screen(), t.screen())
+    finally:
+        t.kill()
+    equal([n for n in os.listdir(wd.file(".askhost")) if ".edit-" in n], [], "copies left in .askhost")
+    equal(pending_bytes(wd), before, "the pending file")
+
+
+@case
 def wrong_answers_leave_the_file_unchanged():
     wd = Workdir()
     Runs(wd).ask(SPEC_QS)
@@ -496,6 +524,63 @@ def one_usage_error_shape_for_every_subcommand():
         equal(p.stderr, f"askhost {args[0]}: {what}\nTry 'askhost {args[0]} --help' for more information.\n",
               f"{args}: stderr")
     check(not os.path.exists(wd.file(".askhost")), "no usage error wrote a file")
+
+
+@case
+def a_mistyped_subcommand_is_named():
+    """`askhost atach` runs no agent called atach: the same 127 as any program not found, with the
+    subcommand meant; a word far from every subcommand gets the plain message."""
+    wd = Workdir()
+    for word, meant in (("atach", "attach"), ("histroy", "history"), ("questoins", "questions"), ("mpc", "mcp")):
+        code, out, err = cli(wd, word)
+        equal(code, 127, f"askhost {word}: exit status ({err!r})")
+        equal(out, "", f"askhost {word}: stdout")
+        check(f"cannot run '{word}': not found on PATH (did you mean 'askhost {meant}'?)" in err,
+              f"askhost {word}: {err!r}")
+    code, _, err = cli(wd, "no-such-agent-at-all")
+    equal(code, 127, f"exit status ({err!r})")
+    check("did you mean" not in err and "not found on PATH" in err, err)
+    code, _, err = cli(wd, "--", "atach")
+    equal(code, 127, f"after --: exit status ({err!r})")
+    check("not found on PATH" in err, err)
+
+
+@case
+def answer_with_nothing_pending_says_so_before_reading_the_answers():
+    """With no pending-questions file, `askhost answer` says there is nothing to answer: it neither
+    waits for answers on a standard input left open nor blames the answers' JSON."""
+    wd = Workdir()
+    p = subprocess.Popen([ASKHOST, "answer"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, cwd=wd.path, env=wd.env())
+    try:
+        wait_for(lambda: p.poll() is not None, timeout=10, what="askhost answer to end with stdin open")
+    finally:
+        out, err = p.communicate(b"")
+    equal(p.returncode, 1, f"exit status ({err!r})")
+    check(b"no pending questions (.askhost/pending-questions.json does not exist)" in err, err)
+    with open(wd.file("notes.txt"), "w") as f:
+        f.write("not json\n")
+    for args in (["answer", "--file", "notes.txt"], ["answer", "-"]):
+        code, out, err = cli(wd, *args, stdin="not json either")
+        equal(code, 1, f"{args}: exit status ({err!r})")
+        equal(out, "", f"{args}: stdout")
+        check("no pending questions" in err and "is unchanged" not in err, f"{args}: {err!r}")
+    check(not os.path.exists(wd.file(".askhost")), "nothing was written")
+
+
+@case
+def an_unwritable_pending_file_says_where_else_it_can_go():
+    """A project folder where .askhost cannot be made (read-only, or a file of that name): the
+    person is told why, and that --pending-file puts the questions elsewhere."""
+    wd = Workdir()
+    with open(wd.file(".askhost"), "w") as f:
+        f.write("not a folder\n")
+    p, (r,) = Runs(wd).ask([NAME_Q])
+    equal(r["answered"], False, "no answer")
+    err = p.stderr.decode()
+    check("cannot write the pending-questions file" in err and "--pending-file PATH" in err, err)
+    p, (r,) = Runs(wd).ask([NAME_Q], args=["--print", "--pending-file", wd.file("elsewhere.json")])
+    equal(r.get("pendingFile"), wd.file("elsewhere.json"), "pending elsewhere")
 
 
 @case
@@ -878,11 +963,50 @@ def journal_sync_always_or_deferred_both_journal_every_exchange():
 
 
 @case
+def a_timeout_out_of_range_says_the_range():
+    """--timeout 1e9 is a number of seconds: the refusal says which ones are taken."""
+    for value in ("1e9", "-1", "soon"):
+        code, _, err = cli(Workdir(), "--timeout", value, "--print", "--", "true")
+        equal(code, 2, f"--timeout {value}: exit status")
+        check(f"--timeout: '{value}' is not a number of seconds (0 to 31536000, a year)" in err, err)
+
+
+@case
+def an_empty_path_or_session_is_a_usage_error():
+    """`--pending-file=` (a variable that was empty) is not the default file in disguise."""
+    wd = Workdir()
+    for args, sub, what in ((["--pending-file=", "--print", "--", "true"], "", "--pending-file: an empty path"),
+                            (["--session=", "--print", "--", "true"], "", "--session: an empty session id"),
+                            (["answer", "--pending-file=", "[1]"], " answer", "--pending-file: an empty path"),
+                            (["questions", "--pending-file="], " questions", "--pending-file: an empty path"),
+                            (["mcp", "--pending-file="], " mcp", "--pending-file: an empty path")):
+        code, out, err = cli(wd, *args)
+        equal(code, 2, f"{args}: exit status ({err!r})")
+        equal(err.splitlines()[0], f"askhost{sub}: {what}", f"{args}: stderr")
+    check(not os.path.exists(wd.file(".askhost")), "nothing written")
+
+
+@case
 def history_with_no_sessions():
     wd = Workdir()
     code, out, _ = cli(wd, "history")
     equal(code, 0, "exit")
     check(out.startswith("No sessions yet"), out)
+
+
+@case
+def without_home_or_state_home_no_journal_lands_in_the_working_directory():
+    # With neither HOME nor XDG_STATE_HOME there is no place for the journal: the exchange goes on
+    # without one and says so, rather than dropping SESSION.jsonl files in the project.
+    wd = Workdir()
+    env = wd.env()
+    del env["HOME"], env["XDG_STATE_HOME"]
+    p, (r,) = Runs(wd).ask([NAME_Q], env=env)
+    equal(p.returncode, 0, "exit code")
+    equal(r["pendingFile"], PENDING, "the questions still go to the pending-questions file")
+    strays = sorted(n for n in os.listdir(wd.path) if n.endswith(".jsonl") and not n.startswith("rec"))
+    equal(strays, [], "journal files in the working directory")
+    check(b"session journal: no state directory" in p.stderr, f"says there is no journal: {p.stderr!r}")
 
 
 if __name__ == "__main__":

@@ -200,6 +200,74 @@ def attach_without_a_host_says_so():
 
 
 @case
+def stdio_typed_at_a_terminal_says_what_it_waits_for():
+    """`askhost --stdio` is for an editor to run; typed at a terminal it says so (rather than a
+    silent cursor that ignores what is typed), and Ctrl-C ends it."""
+    wd = Workdir()
+    t = Tmux(wd, [ASKHOST, "--stdio"], width=100)
+    try:
+        screen = t.wait_screen("for an editor to run")
+        check("docs/protocol.md" in screen and "Ctrl-C" in screen, screen)
+        time.sleep(0.5)
+        t.keys("C-c")
+        equal(t.exit_status(), 130, "exit status after Ctrl-C")
+    finally:
+        t.kill()
+
+
+@case
+def a_question_hook_that_cannot_run_is_a_usage_error():
+    """--on-question runs when a question waits, maybe hours later: a command that could never run
+    (a typo in its program, an unterminated quote) is said at once, not swallowed then."""
+    wd = Workdir()
+    for cmd, what in (("notfiy-send hello", "'notfiy-send' is not found on PATH"),
+                      ("notify-send 'hello", "an unterminated quote in: notify-send 'hello"),
+                      ("", "no command given"),
+                      (wd.file("missing-script"), "'%s' is not a program that can be run" % wd.file("missing-script"))):
+        for sub in ([], ["web"]):
+            args = sub + ["--on-question", cmd] + ([] if sub else ["--print", "--", "true"])
+            p = subprocess.run([ASKHOST] + args, capture_output=True, text=True, env=wd.env(), cwd=wd.path,
+                               stdin=subprocess.DEVNULL, timeout=20)
+            name = " ".join(["askhost"] + sub)
+            equal(p.returncode, 2, f"{name} --on-question {cmd!r}: exit status ({p.stderr!r})")
+            equal(p.stderr.splitlines()[0], f"{name}: --on-question: {what}", f"{name} --on-question {cmd!r}: stderr")
+    p = subprocess.run([ASKHOST, "--on-question", "true", "--print", "--", "true"], capture_output=True, text=True,
+                       env=wd.env(), cwd=wd.path, stdin=subprocess.DEVNULL, timeout=20)
+    equal(p.returncode, 0, f"a command on PATH: {p.stderr!r}")
+
+
+@case
+def hooks_typed_at_a_terminal_say_who_runs_them():
+    """askhost hook, codex-hook and gemini-hook read the agent's JSON on stdin: typed at a terminal
+    they say so and how to set them up (exit 2), rather than wait for input nobody sends."""
+    wd = Workdir()
+    for sub in ("hook", "codex-hook", "gemini-hook"):
+        t = Tmux(wd, [ASKHOST, sub], width=200)
+        try:
+            screen = t.wait_screen("install sets it up")
+            check(f"askhost {sub}:" in screen and "not a terminal" in screen, screen)
+            equal(t.exit_status(), 2, f"askhost {sub}: exit status")
+        finally:
+            t.kill()
+
+
+@case
+def mcp_typed_at_a_terminal_says_what_it_waits_for():
+    """`askhost mcp` is for an agent's MCP configuration; typed at a terminal it says so, and
+    Ctrl-C ends it."""
+    wd = Workdir()
+    t = Tmux(wd, [ASKHOST, "mcp"], width=200)
+    try:
+        screen = t.wait_screen("for an agent's MCP configuration to run")
+        check("docs/mcp.md" in screen and "Ctrl-C" in screen, screen)
+        time.sleep(0.5)
+        t.keys("C-c")
+        equal(t.exit_status(), 0, "exit status after Ctrl-C")
+    finally:
+        t.kill()
+
+
+@case
 def question_hook_runs_with_the_question_in_its_environment():
     wd = Workdir()
     hook = wd.file("hook.sh")

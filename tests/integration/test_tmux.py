@@ -11,8 +11,8 @@ import subprocess
 import sys
 import time
 
-from harness import (ASKHOST, DATABASE_Q, Skip, Tmux, Workdir, case, check, equal, main, shlex_quote,
-                     strict, wait_for)
+from harness import (ASKHOST, DATABASE_Q, Skip, Tmux, Workdir, ask_request, case, check, equal, main,
+                     shlex_quote, strict, wait_for)
 
 FAKE_TUI = r'''
 import json, os, subprocess, sys, termios, time, tty
@@ -282,6 +282,33 @@ def a_pane_nobody_looks_at_gets_no_popup():
         sc.passed()
     finally:
         sc.kill()
+
+
+@case
+def jump_finds_the_pane_of_an_agent_askhost_runs():
+    """`askhost -- AGENT` in a tmux pane asks in its own dialog there; while it waits, askhost jump
+    names that pane (README: prefix J goes to the pane of the agent that asks)."""
+    wd = Workdir()
+    agent = wd.agent([{"send": ask_request("r1", [DATABASE_Q])}, {"recv": 1}])
+    t = Tmux(wd, [ASKHOST, "--"] + agent)
+    try:
+        t.wait_screen("Which database should we use?")
+        pane = subprocess.run(["tmux", "-L", t.name, "list-panes", "-F", "#{pane_id}"], capture_output=True,
+                              text=True).stdout.strip()
+        wait_for(lambda: json.loads(subprocess.run([ASKHOST, "status", "--json"], env=wd.env(), capture_output=True,
+                                                   text=True, timeout=10).stdout)["waiting"] == 1,
+                 what="askhost status to count the question")
+        out = subprocess.run([ASKHOST, "jump"], env={k: v for k, v in wd.env().items() if k != "TMUX"},
+                             capture_output=True, text=True, timeout=10)
+        equal(out.returncode, 0, "askhost jump: " + out.stderr)
+        equal(out.stdout.split(" ")[0], pane, "outside tmux it names the agent's pane")
+        time.sleep(0.5)
+        t.keys("2")
+        equal(t.exit_status(), 0, "askhost's exit status")
+        answers = [r for r in wd.records() if r != "EOF"]
+        equal([a["answer"] for a in answers[0]["answers"]], ["SQLite"], "the agent's answer")
+    finally:
+        t.kill()
 
 
 @case

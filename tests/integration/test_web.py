@@ -446,6 +446,36 @@ def url_prints_it_again_and_a_new_token_locks_the_old_one_out():
 
 
 @case
+def a_second_askhost_web_says_where_the_first_one_is():
+    # One page per user: a second `askhost web` started by mistake names the running one and ends,
+    # rather than serving a second page whose exit took the first one's record (--url) with it.
+    wd = Workdir()
+    web = Web(wd)
+    second = subprocess.Popen([ASKHOST, "web"], env=wd.env(), cwd=wd.path, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: second.poll() is not None, timeout=20, what="the second askhost web to end")
+        out, err = second.communicate()
+        equal(second.returncode, 1, "exit status: " + err)
+        equal(out, "", "stdout")
+        check("askhost web already runs" in err and "askhost web --url" in err, f"names the running one: {err!r}")
+        out = subprocess.run([ASKHOST, "web", "--url"], env=wd.env(), cwd=wd.path, capture_output=True, text=True)
+        equal(out.returncode, 0, "askhost web --url: " + out.stderr)
+        equal(out.stdout.strip(), web.url, "the first one's URL")
+        # With --new-token it does what it says to the running one (as --url --new-token).
+        out = subprocess.run([ASKHOST, "web", "--new-token"], env=wd.env(), cwd=wd.path, capture_output=True,
+                             text=True, timeout=20)
+        equal(out.returncode, 0, "askhost web --new-token: " + out.stderr)
+        check(out.stdout.startswith(web.url.split("?")[0] + "?token=") and out.stdout.strip() != web.url,
+              f"the running one's address with a new token: {out.stdout!r}")
+    finally:
+        if second.poll() is None:
+            second.terminate()
+            second.communicate()
+        web.stop()
+
+
+@case
 def listening_beyond_loopback_needs_tls_or_a_proxy():
     wd = Workdir()
     out = subprocess.run([ASKHOST, "web", "--listen", "0.0.0.0:0"], env=wd.env(), cwd=wd.path,

@@ -372,6 +372,28 @@ def status_counts_what_waits_in_every_host_even_a_stopped_one():
 
 
 @case
+def status_lists_the_oldest_waiting_question_first():
+    """askhost status says `attach --next` answers the oldest: its lines are in that order."""
+    wd = Workdir()
+    clients, pids = [], []
+    third = dict(DATABASE_Q, question="Which cache should we use?", header="Cache")
+    for folder, q in (("a", DATABASE_Q), ("b", FEATURES_Q), ("c", third)):
+        c = McpClient(wd, cwd=ws(wd, folder))
+        c.initialize(name="codex-mcp-client")
+        c.call({"questions": [strict(q)]})
+        n = len(clients) + 1
+        got = wait_for(lambda: (lambda s: s if s["waiting"] == n else None)(status(wd, "--json")),
+                       what=f"{n} waiting")
+        pids += [h["pid"] for h in got["hosts"] if h["pid"] not in pids]
+        clients.append(c)
+        time.sleep(0.05)  # a later waitingSince for the next
+    lines = [l for l in status(wd).splitlines() if l.startswith("  ")]
+    equal([int(l.split(" in pid ")[1].split()[0]) for l in lines], pids, "oldest first:\n" + "\n".join(lines))
+    for c in clients:
+        c.close()
+
+
+@case
 def attach_next_answers_the_oldest_waiting_question_and_ends():
     wd = Workdir()
     older = McpClient(wd, cwd=ws(wd, "a"))
