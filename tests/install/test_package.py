@@ -107,6 +107,10 @@ def the_deb_holds_the_install_and_declares_what_askhost_links_against():
             subprocess.run(["dpkg", "-S", os.path.realpath(path)], capture_output=True, text=True).stdout
         package = owner.split(":")[0]
         check(package in depends, f"{lib} ({path}) comes from {package!r}, declared in Depends: {depends}")
+    # The terminal dialog's ncurses is loaded when a dialog opens (dlopen), not NEEDED: declared all the same.
+    with open(os.path.join(root, "usr", "bin", "askhost"), "rb") as f:
+        if b"libncursesw.so.6" in f.read():
+            check("libncursesw6" in depends, f"the dialog's ncurses is declared in Depends: {depends}")
 
 
 @case

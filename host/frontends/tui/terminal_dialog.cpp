@@ -35,6 +35,8 @@
 #else
 #include <curses.h>
 #endif
+// After curses.h: its names call into the library loaded when the first dialog opens.
+#include "frontends/tui/curses_api.hpp"
 
 namespace askhost {
 
@@ -166,6 +168,7 @@ struct TerminalDialog::Impl {
     }
 
     bool start(Pending& p) {
+        if (!curses::load()) return false;  // check_terminal() said why, before any dialog
         ensure_utf8_ctype();
         const int fd = ::open(options.tty_path.c_str(), O_RDWR | O_NOCTTY | O_CLOEXEC);
         if (fd < 0) return false;

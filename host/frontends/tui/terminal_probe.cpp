@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <string>
 
 #define NCURSES_NOMACROS 1
 #if __has_include(<ncursesw/curses.h>)
@@ -16,6 +17,7 @@
 #include <curses.h>
 #include <term.h>
 #endif
+#include "frontends/tui/curses_api.hpp"
 
 namespace askhost {
 
@@ -32,6 +34,11 @@ Status TerminalDialog::check_terminal(const std::string& tty_path) {
     if (!term || !*term) {
         ::close(fd);
         return no("TERM is not set");
+    }
+    // The library the dialog draws with, loaded now that a dialog may be wanted.
+    if (std::string why; !curses::load(&why)) {
+        ::close(fd);
+        return no(why + ": the terminal dialog needs ncurses (libncursesw6)");
     }
     // The terminal's description, as the dialog will read it, without drawing anything.
     TERMINAL* saved = cur_term;
