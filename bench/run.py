@@ -145,12 +145,16 @@ class Bench:
                                                         os.path.join(HERE, "mcp-sdk-server.mjs")]))
         if not programs:
             return
+        # Pinned (--pin), client and server share one CPU: no wait for an idle CPU to wake (in this
+        # VM about 50 µs a message, which unpinned makes a warm call 8 or 65 µs by where they land).
+        pin = ["taskset", "-c", str(self.args.pin)] if self.args.pin is not None and shutil.which("taskset") else []
         times = {name: [] for name, _ in programs}
         for _ in range(rounds):
             for name, argv in programs:
-                times[name].append(float(self.run(argv).strip()) * 1000)
+                times[name].append(float(self.run(pin + argv).strip()) * 1000)
         med = {k: statistics.median(v) for k, v in times.items()}
-        print(f"\nMCP: start -> initialize -> tools/list -> tools/call -> result ({rounds} rounds, median)")
+        print(f"\nMCP: start -> initialize -> tools/list -> tools/call -> result ({rounds} rounds, median"
+              f"{'; pinned to CPU ' + str(self.args.pin) if pin else ''})")
         base = med.get("askhost mcp")
         for name, ms in med.items():
             if name == self.base_name + " mcp":
@@ -164,7 +168,7 @@ class Bench:
         warm = {name: [] for name, _ in programs}
         for _ in range(max(3, self.args.rounds // 2)):
             for name, argv in programs:
-                cmd = [self.editor, "mcpwarm", "1000"] + argv[2:]
+                cmd = pin + [self.editor, "mcpwarm", "1000"] + argv[2:]
                 p50, p99 = (float(x) for x in self.run(cmd).split())
                 warm[name].append((p50, p99))
         print("\nMCP warm call: tools/call with answers -> result, in one session (p50, p99)")
@@ -492,7 +496,7 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build-bench"))
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--roundtrips", type=int, default=2000)
-    ap.add_argument("--pin", type=int, metavar="CPU", help="run the round trips and the output pinned to this CPU (taskset)")
+    ap.add_argument("--pin", type=int, metavar="CPU", help="run the round trips, MCP and the output pinned to this CPU (taskset)")
     ap.add_argument("--output-mb", type=int, default=100)
     ap.add_argument("--web-hosts", type=int, default=100, help="askhost mcp hosts waiting for the web row")
     ap.add_argument("--only", choices=["roundtrip", "mcp", "output", "memory", "instructions", "web"], action="append")
