@@ -7,6 +7,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -27,6 +30,30 @@
 namespace bp = boost::process;
 
 namespace askhost {
+
+namespace {
+
+// The interpreter a script's "#!" line names, when the script exists and that interpreter does
+// not: exec's ENOENT then means the interpreter, not the script (a shell says "bad interpreter").
+std::optional<std::string> missing_interpreter(const std::string& script) {
+    const int fd = ::open(script.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return std::nullopt;
+    char head[256];
+    const ssize_t n = ::read(fd, head, sizeof head);
+    ::close(fd);
+    if (n < 3 || head[0] != '#' || head[1] != '!') return std::nullopt;
+    std::string_view line(head + 2, static_cast<std::size_t>(n) - 2);
+    line = line.substr(0, line.find('\n'));
+    const auto start = line.find_first_not_of(" \t");
+    if (start == std::string_view::npos) return std::nullopt;
+    line.remove_prefix(start);
+    std::string interpreter(line.substr(0, line.find_first_of(" \t\r")));
+    struct stat st {};
+    if (interpreter.empty() || ::stat(interpreter.c_str(), &st) == 0) return std::nullopt;
+    return interpreter;
+}
+
+}  // namespace
 
 struct Supervisor::Impl {
     boost::asio::io_context& io;
@@ -345,7 +372,11 @@ std::optional<Error> Supervisor::start(const LaunchSpec& spec) {
     bp::child child(bp::exe = exe, bp::args = args, bp::std_in<d.in_pipe, bp::std_out> d.out_pipe,
                     bp::std_err > d.err_pipe, bp::start_dir = cwd, env, setup, ec);
     if (ec) {
-        const std::string why = "cannot run '" + spec.argv[0] + "': " + ec.message();
+        std::string why = "cannot run '" + spec.argv[0] + "': " + ec.message();
+        if (ec.value() == ENOENT)
+            if (auto interpreter = missing_interpreter(exe))
+                why = "cannot run '" + spec.argv[0] + "': its interpreter '" + *interpreter +
+                      "' (its #! line) does not exist";
         if (ec.value() == ENOENT || ec.value() == ENOTDIR) return Error::not_found(why);
         if (ec.value() == EACCES || ec.value() == ENOEXEC || ec.value() == EISDIR || ec.value() == ETXTBSY)
             return Error::cannot_run(why);

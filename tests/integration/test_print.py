@@ -546,6 +546,25 @@ def a_mistyped_subcommand_is_named():
 
 
 @case
+def a_script_whose_interpreter_is_missing_names_the_interpreter():
+    """exec says ENOENT both for a missing program and for a script whose #! interpreter is missing;
+    the second names the interpreter (as a shell's "bad interpreter" does), not the script that is
+    right there. A script that does not exist still gets the plain message."""
+    wd = Workdir()
+    script = wd.file("agent.py")
+    with open(script, "w") as f:
+        f.write("#!/nonexistent/python9 -u\nprint('never')\n")
+    os.chmod(script, 0o755)
+    code, out, err = cli(wd, "--print", "--", script)
+    equal(code, 127, f"exit status ({err!r})")
+    equal(out, "", "stdout")
+    check(f"cannot run '{script}': its interpreter '/nonexistent/python9' (its #! line) does not exist" in err, err)
+    code, _, err = cli(wd, "--print", "--", wd.file("missing.py"))
+    equal(code, 127, f"a missing script: exit status ({err!r})")
+    check("No such file or directory" in err and "interpreter" not in err, err)
+
+
+@case
 def answer_with_nothing_pending_says_so_before_reading_the_answers():
     """With no pending-questions file, `askhost answer` says there is nothing to answer: it neither
     waits for answers on a standard input left open nor blames the answers' JSON."""
