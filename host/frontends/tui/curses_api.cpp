@@ -1,19 +1,7 @@
-#include <cstdio>
-
-#define NCURSES_NOMACROS 1
-#ifndef NCURSES_WIDECHAR
-#define NCURSES_WIDECHAR 1
-#endif
-#if __has_include(<ncursesw/curses.h>)
-#include <ncursesw/curses.h>
-#else
-#include <curses.h>
-#endif
+#define ASKHOST_CURSES_NO_NAMES 1  // the table is filled by these names
+#include "frontends/tui/curses_api.hpp"
 
 #include <dlfcn.h>
-
-#define ASKHOST_CURSES_NO_NAMES 1
-#include "frontends/tui/curses_api.hpp"
 
 namespace askhost::curses {
 

@@ -2,11 +2,26 @@
 // mcp` and `askhost hook` (one process a question) rarely show a dialog, and the dynamic loader
 // resolving libncursesw's and libtinfo's symbols was most of their start (docs/performance.md).
 //
-// Include it after <curses.h> (and <term.h>): each ncurses name the dialog uses becomes a call
-// through the loaded table, so the dialog's code reads as plain ncurses. Call load() first.
+// Include it last (after <term.h> where that is wanted): it includes <curses.h>, and each ncurses
+// name the dialog uses becomes a call through the loaded table, so the dialog's code reads as
+// plain ncurses. Call load() first.
 #pragma once
 
+#include <cstdio>
 #include <string>
+
+// Without ncurses' function-like macros (move(), erase(), timeout() ...), which break C++.
+#ifndef NCURSES_NOMACROS
+#define NCURSES_NOMACROS 1
+#endif
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#if __has_include(<ncursesw/curses.h>)
+#include <ncursesw/curses.h>
+#else
+#include <curses.h>
+#endif
 
 struct term;  // term.h's TERMINAL
 

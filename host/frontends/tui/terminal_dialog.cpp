@@ -25,17 +25,7 @@
 
 #include "frontends/tui/dialog_layout.hpp"
 
-// Last, and without its function-like macros (move(), erase(), timeout() ...), which break C++.
-#define NCURSES_NOMACROS 1
-#ifndef NCURSES_WIDECHAR
-#define NCURSES_WIDECHAR 1
-#endif
-#if __has_include(<ncursesw/curses.h>)
-#include <ncursesw/curses.h>
-#else
-#include <curses.h>
-#endif
-// After curses.h: its names call into the library loaded when the first dialog opens.
+// Last: ncurses, whose names call into the library loaded when the first dialog opens.
 #include "frontends/tui/curses_api.hpp"
 
 namespace askhost {
