@@ -35,8 +35,10 @@ namespace {
 
 // The interpreter a script's "#!" line names, when the script exists and that interpreter does
 // not: exec's ENOENT then means the interpreter, not the script (a shell says "bad interpreter").
-std::optional<std::string> missing_interpreter(const std::string& script) {
-    const int fd = ::open(script.c_str(), O_RDONLY | O_CLOEXEC);
+// Relative paths are the child's: from cwd, where it was to run.
+std::optional<std::string> missing_interpreter(const std::string& script, const std::string& cwd) {
+    const auto in_cwd = [&](const std::string& path) { return path.starts_with('/') ? path : cwd + "/" + path; };
+    const int fd = ::open(in_cwd(script).c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return std::nullopt;
     char head[256];
     const ssize_t n = ::read(fd, head, sizeof head);
@@ -49,7 +51,7 @@ std::optional<std::string> missing_interpreter(const std::string& script) {
     line.remove_prefix(start);
     std::string interpreter(line.substr(0, line.find_first_of(" \t\r")));
     struct stat st {};
-    if (interpreter.empty() || ::stat(interpreter.c_str(), &st) == 0) return std::nullopt;
+    if (interpreter.empty() || ::stat(in_cwd(interpreter).c_str(), &st) == 0) return std::nullopt;
     return interpreter;
 }
 
@@ -374,7 +376,7 @@ std::optional<Error> Supervisor::start(const LaunchSpec& spec) {
     if (ec) {
         std::string why = "cannot run '" + spec.argv[0] + "': " + ec.message();
         if (ec.value() == ENOENT)
-            if (auto interpreter = missing_interpreter(exe))
+            if (auto interpreter = missing_interpreter(exe, cwd))
                 why = "cannot run '" + spec.argv[0] + "': its interpreter '" + *interpreter +
                       "' (its #! line) does not exist";
         if (ec.value() == ENOENT || ec.value() == ENOTDIR) return Error::not_found(why);

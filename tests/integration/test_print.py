@@ -562,6 +562,21 @@ def a_script_whose_interpreter_is_missing_names_the_interpreter():
     code, _, err = cli(wd, "--print", "--", wd.file("missing.py"))
     equal(code, 127, f"a missing script: exit status ({err!r})")
     check("No such file or directory" in err and "interpreter" not in err, err)
+    # A relative path is the agent's, from the folder it runs in (an editor's agent/start "cwd").
+    project = wd.file("project")
+    os.makedirs(project)
+    with open(os.path.join(project, "agent.py"), "w") as f:  # not the one beside the host
+        f.write("#!/nonexistent/node7\nnever\n")
+    os.chmod(os.path.join(project, "agent.py"), 0o755)
+    ed = Editor(wd)
+    ed.initialize()
+    rid = ed.request("agent/start", {"command": ["./agent.py"], "cwd": project})
+    equal(ed.result_of(rid).get("error", {}).get("message"),
+          "cannot run './agent.py': its interpreter '/nonexistent/node7' (its #! line) does not exist",
+          "agent/start from the project folder")
+    ed.request("shutdown")
+    ed.notify("exit")
+    equal(ed.exit_code(), 0, "the host's exit code")
 
 
 @case
