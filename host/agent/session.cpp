@@ -140,8 +140,9 @@ bool Session::in_read(std::string_view text) const {
 }
 
 bool Session::keep_in_place(Stream stream, std::string_view text) {
-    // Held where it lies in the read buffer while what is held before it lies just before it.
-    if (stream != Stream::Stdout || !in_read(text) || (!held_output_.empty() && held_stream_ != Stream::Stdout) ||
+    // Held where it lies in the read buffer (in_read, checked by the caller) while what is held
+    // before it lies just before it.
+    if (stream != Stream::Stdout || (!held_output_.empty() && held_stream_ != Stream::Stdout) ||
         (!in_place_.empty() && in_place_.data() + in_place_.size() != text.data()))
         return false;
     in_place_ = std::string_view(in_place_.empty() ? text.data() : in_place_.data(), in_place_.size() + text.size());
@@ -158,7 +159,7 @@ void Session::output_line(Stream stream, std::string_view line) {
 
 void Session::output_lines(Stream stream, std::string_view lines) {
     if (lines.empty()) return;
-    if (keep_in_place(stream, lines)) return;
+    if (in_read(lines) && keep_in_place(stream, lines)) return;
     hold(stream, lines);
 }
 

@@ -85,7 +85,7 @@ private:
     std::string_view in_place_;
     std::string_view read_lines_;               // the line(s) the adapter is handling, with '\n', when in place
     bool in_read(std::string_view text) const;  // text lies inside read_lines_
-    bool keep_in_place(Stream stream, std::string_view text);  // added to in_place_ if it can be
+    bool keep_in_place(Stream stream, std::string_view text);  // text (in_read) added to in_place_ if it can be
     std::string held_output_;
     std::string flushing_;  // held_output_'s previous buffer, kept for its capacity
     Stream held_stream_ = Stream::Stdout;
