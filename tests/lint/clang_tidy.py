@@ -1,26 +1,47 @@
 #!/usr/bin/env python3
 """clang-tidy over askhost's program (host/ and plugins/) with the checks in .clang-tidy, every
-warning an error. Usage: clang_tidy.py BUILD_DIR (its compile_commands.json says how each file is
-compiled). Runs one clang-tidy per core.
+warning an error.
 
-A file found clean is remembered (in $ASKHOST_TIDY_CACHE, default ~/.cache/askhost-clang-tidy), keyed
-by everything its result depends on: clang-tidy's version, .clang-tidy, the compile command, the
-file and every header of the project it includes (their contents, from ninja's dependency log), and
-the system headers' names, sizes and times. A run where nothing it reads changed costs no
-clang-tidy at all; a file with a finding is never remembered, so it is checked every time.
+Usage: clang_tidy.py BUILD_DIR [--root ROOT] [--all] [--record] [--no-cache]
+       clang_tidy.py --self-test
+
+BUILD_DIR's compile_commands.json says how each file is compiled. Runs one clang-tidy per core.
+
+A unit's result depends on nothing but clang-tidy's version, .clang-tidy, the compile command (less a
+compiler launcher such as ccache), the file and every project header it includes (their contents,
+from ninja's dependency log), and the system headers it includes (their names, sizes and times, which
+dpkg sets from the package: the same on every machine with the same packages). A hash of all that is
+the unit's key, and a unit whose key was found clean before is clean now. Keys found clean come from
+two places:
+  - tests/lint/clang-tidy-clean.txt, committed: the keys of every unit of the tree as `./dev lint`
+    last found it. A fresh clone on a new machine therefore checks only the units a change touched
+    since then (the file, or a header it includes); a change to .clang-tidy, to a header every unit
+    includes, to the compile flags or to the compiler's or Boost's package checks every unit again.
+  - $ASKHOST_TIDY_CACHE (default ~/.cache/askhost-clang-tidy): what this machine found clean.
+A unit with a finding is never remembered, so it is checked every time.
+
+--all      check every unit, whatever it remembers (`./dev lint --all`)
+--record   write ROOT/tests/lint/clang-tidy-clean.txt: the keys of all units, when all are clean
+--no-cache neither read nor write the machine's cache (the committed list is still read unless --all)
+--root     the source tree (default: the one this file is in); the self-test's small tree uses it
 
 Exits 77 (meson's skip) when clang-tidy is not installed (`apt-get install clang-tidy`, or
 ./dev test).
 """
+import argparse
 import concurrent.futures
 import hashlib
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+HERE = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+RECORD = os.path.join('tests', 'lint', 'clang-tidy-clean.txt')
+LAUNCHERS = {'ccache', 'sccache'}
 
 
 def ninja_deps(build):
@@ -37,15 +58,22 @@ def ninja_deps(build):
     return deps
 
 
-class Cache:
-    """Clean results of earlier runs, by a key over all that a result depends on."""
+def command_words(command):
+    """The compile command as words, without a compiler launcher in front."""
+    words = command.get('arguments') or shlex.split(command.get('command', ''))
+    while words and os.path.basename(words[0]) in LAUNCHERS:
+        words = words[1:]
+    return words
 
-    def __init__(self, tool, build):
-        self.dir = os.environ.get('ASKHOST_TIDY_CACHE') or os.path.join(
-            os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'), 'askhost-clang-tidy')
+
+class Keys:
+    """Each unit's key: a hash over all that its clang-tidy result depends on."""
+
+    def __init__(self, tool, root, build):
         version = subprocess.run([tool, '--version'], capture_output=True, text=True).stdout
-        with open(os.path.join(ROOT, '.clang-tidy'), 'rb') as f:
+        with open(os.path.join(root, '.clang-tidy'), 'rb') as f:
             self.base = hashlib.sha256(version.encode() + f.read()).hexdigest()
+        self.root = root
         self.build = build
         self.deps = ninja_deps(build)
         self.seen = {}
@@ -53,12 +81,12 @@ class Cache:
     def _file(self, path):
         if path not in self.seen:
             try:
-                if os.path.commonpath([path, ROOT]) == ROOT:
+                if os.path.commonpath([path, self.root]) == self.root:
                     with open(path, 'rb') as f:
-                        self.seen[path] = os.path.relpath(path, ROOT) + ':' + hashlib.sha256(f.read()).hexdigest()
+                        self.seen[path] = os.path.relpath(path, self.root) + ':' + hashlib.sha256(f.read()).hexdigest()
                 else:
                     st = os.stat(path)
-                    self.seen[path] = f'{path}:{st.st_size}:{st.st_mtime_ns}'
+                    self.seen[path] = f'{path}:{st.st_size}:{int(st.st_mtime)}'
             except (OSError, ValueError):
                 self.seen[path] = path + ':missing'
         return self.seen[path]
@@ -70,18 +98,25 @@ class Cache:
         if not deps:
             return None
         directory = command['directory']
-        args = command.get('command') or ' '.join(command.get('arguments', []))
+        args = ' '.join(command_words(command))
         h = hashlib.sha256(self.base.encode())
-        h.update(args.replace(ROOT, '@ROOT@').replace(self.build, '@BUILD@').encode())
+        h.update(args.replace(self.build, '@BUILD@').replace(self.root, '@ROOT@').encode())
         for d in deps:
             h.update(self._file(os.path.normpath(os.path.join(directory, d))).encode() + b'\n')
         return h.hexdigest()
 
-    def clean(self, key):
-        return key is not None and os.path.exists(os.path.join(self.dir, key[:2], key))
+
+class Cache:
+    """A folder of files named by the keys found clean on this machine."""
+
+    def __init__(self, directory):
+        self.dir = directory
+
+    def has(self, key):
+        return self.dir is not None and os.path.exists(os.path.join(self.dir, key[:2], key))
 
     def remember(self, key):
-        if key is None:
+        if self.dir is None:
             return
         try:
             os.makedirs(os.path.join(self.dir, key[:2]), exist_ok=True)
@@ -90,42 +125,166 @@ class Cache:
             pass  # a read-only home: no memory, the same result
 
 
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__)
-        return 2
-    build = os.path.abspath(sys.argv[1])
-    tool = shutil.which('clang-tidy') or shutil.which('clang-tidy-14')
-    if not tool:
-        print('clang-tidy is not installed (apt-get install clang-tidy): skipped')
-        return 77
+def read_record(root):
+    keys = set()
+    try:
+        with open(os.path.join(root, RECORD)) as f:
+            for line in f:
+                if line.strip() and not line.startswith('#'):
+                    keys.add(line.split()[0])
+    except OSError:
+        pass
+    return keys
+
+
+def write_record(root, keys_by_path):
+    lines = [f'{key} {os.path.relpath(path, root)}\n' for path, key in sorted(keys_by_path.items())]
+    with open(os.path.join(root, RECORD), 'w') as f:
+        f.write('# The clang-tidy key of every unit of host/ and plugins/ that `./dev lint` found clean\n'
+                '# (tests/lint/clang_tidy.py says what a key covers). `./dev lint` writes it; commit it\n'
+                '# with the change, so that a new machine checks only what changed since.\n')
+        f.writelines(lines)
+
+
+def units(root, build):
     with open(os.path.join(build, 'compile_commands.json')) as f:
         commands = json.load(f)
     files = {}
     for c in commands:
         path = os.path.normpath(os.path.join(c['directory'], c['file']))
-        rel = os.path.relpath(path, ROOT)
+        rel = os.path.relpath(path, root)
         if rel.startswith(('host' + os.sep, 'plugins' + os.sep)) and rel.endswith('.cpp'):
             files[path] = c
-    cache = Cache(tool, build)
-    keys = {path: cache.key(c) for path, c in files.items()}
-    todo = sorted(path for path in files if not cache.clean(keys[path]))
+    return files
+
+
+def run(tool, root, build, check_all=False, record=False, cache_dir=None, out=print):
+    """Returns (exit code, the units checked)."""
+    files = units(root, build)
+    keys = Keys(tool, root, build)
+    key_of = {path: keys.key(c) for path, c in files.items()}
+    known = set() if check_all else read_record(root)
+    cache = Cache(None if check_all else cache_dir)
+    writer = Cache(cache_dir)
+    todo = sorted(p for p in files if key_of[p] is None or not (key_of[p] in known or cache.has(key_of[p])))
 
     def tidy(path):
-        p = subprocess.run([tool, '-p', build, '--quiet', path], cwd=ROOT, capture_output=True, text=True)
+        p = subprocess.run([tool, '-p', build, '--quiet', path], cwd=root, capture_output=True, text=True)
         return path, p.returncode, p.stdout
 
-    failed = 0
+    failed = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        for path, rc, out in pool.map(tidy, todo):
-            if rc != 0 or 'warning:' in out or 'error:' in out:
-                failed += 1
-                print(out.strip() or f'{os.path.relpath(path, ROOT)}: clang-tidy exited {rc}')
-            else:
-                cache.remember(keys[path])
-    print(f'clang-tidy: {len(files) - failed} of {len(files)} files clean '
-          f'({len(files) - len(todo)} unchanged since a clean run, {len(todo)} checked)')
-    return 1 if failed else 0
+        for path, rc, text in pool.map(tidy, todo):
+            if rc != 0 or 'warning:' in text or 'error:' in text:
+                failed.append(path)
+                out(text.strip() or f'{os.path.relpath(path, root)}: clang-tidy exited {rc}')
+            elif key_of[path] is not None:
+                writer.remember(key_of[path])
+    out(f'clang-tidy: {len(files) - len(failed)} of {len(files)} units clean '
+        f'({len(files) - len(todo)} unchanged since a clean run, {len(todo)} checked)')
+    if record:
+        if failed or any(k is None for k in key_of.values()):
+            out(f'{RECORD} not written: not every unit is clean and built')
+        else:
+            write_record(root, key_of)
+            out(f'wrote {RECORD}: {len(key_of)} units')
+    return (1 if failed else 0), todo
+
+
+def default_cache():
+    return os.environ.get('ASKHOST_TIDY_CACHE') or os.path.join(
+        os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'), 'askhost-clang-tidy')
+
+
+def find_tool():
+    return shutil.which('clang-tidy') or shutil.which('clang-tidy-14')
+
+
+# ------------------------------------------------------------------ self-test
+
+SELF_TEST_MESON = """project('tidy-self-test', 'cpp', default_options: ['cpp_std=c++20'])
+static_library('t', 'host/a.cpp', 'host/b.cpp', 'plugins/c.cpp')
+"""
+SELF_TEST_FILES = {
+    'host/h.hpp': '#pragma once\ninline int twice(int x) { return 2 * x; }\n',
+    'host/a.cpp': '#include "h.hpp"\nint a(int x) { return twice(x); }\n',
+    'host/b.cpp': 'int b(int x) { return x + 1; }\n',
+    'plugins/c.cpp': 'int c(int x) { return x - 1; }\n',
+}
+# A finding of modernize-use-nullptr, one of the checks .clang-tidy enables.
+PLANT = '\ninline int* none() { return 0; }\n'
+
+
+def self_test():
+    """In a small tree of three units, with the project's .clang-tidy: the committed list lets a new
+    machine (an empty cache) check nothing; a warning planted in a header reaches the one unit that
+    includes it and fails the run naming it, while the untouched units stay unchecked; --all checks
+    every unit."""
+    tool = find_tool()
+    if not tool or not shutil.which('meson'):
+        print('clang-tidy or meson is not installed: skipped')
+        return 77
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(tmp, 'tree')
+        for rel, text in SELF_TEST_FILES.items():
+            os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)
+            with open(os.path.join(root, rel), 'w') as f:
+                f.write(text)
+        with open(os.path.join(root, 'meson.build'), 'w') as f:
+            f.write(SELF_TEST_MESON)
+        os.makedirs(os.path.join(root, 'tests', 'lint'))
+        shutil.copy(os.path.join(HERE, '.clang-tidy'), root)
+        build = os.path.join(root, 'build')
+        subprocess.run(['meson', 'setup', build], cwd=root, check=True, capture_output=True)
+        subprocess.run(['ninja', '-C', build], check=True, capture_output=True)
+        said = []
+        names = lambda todo: sorted(os.path.relpath(p, root) for p in todo)  # noqa: E731
+
+        def step(what, expect_rc, expect_checked, **kw):
+            said.clear()
+            rc, todo = run(tool, root, build, out=said.append, **kw)
+            ok = rc == expect_rc and names(todo) == expect_checked
+            print(f"{'ok' if ok else 'FAILED'}: {what}: exit {rc}, checked {names(todo)}")
+            if not ok:
+                print('\n'.join(said))
+            return ok
+
+        every = ['host/a.cpp', 'host/b.cpp', 'plugins/c.cpp']
+        good = step('a full run records every unit', 0, every, check_all=True, record=True)
+        good &= step('a new machine (no cache) with the record checks nothing', 0, [], cache_dir=None)
+        with open(os.path.join(root, 'host/h.hpp'), 'a') as f:
+            f.write(PLANT)
+        subprocess.run(['ninja', '-C', build], check=True, capture_output=True)
+        good &= step('a warning planted in a header fails the unit that includes it', 1, ['host/a.cpp'])
+        good &= any('modernize-use-nullptr' in s and 'h.hpp' in s for s in said)
+        good &= step('--all checks every unit and finds it too', 1, every, check_all=True)
+        good &= step('a record is not written while a unit has a finding', 1, every, check_all=True, record=True)
+        good &= any('not written' in s for s in said)
+    print('self-test passed' if good else 'self-test FAILED')
+    return 0 if good else 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('build', nargs='?')
+    ap.add_argument('--root', default=HERE)
+    ap.add_argument('--all', action='store_true')
+    ap.add_argument('--record', action='store_true')
+    ap.add_argument('--no-cache', action='store_true')
+    ap.add_argument('--self-test', action='store_true')
+    a = ap.parse_args()
+    if a.self_test:
+        return self_test()
+    if not a.build:
+        ap.print_usage()
+        return 2
+    tool = find_tool()
+    if not tool:
+        print('clang-tidy is not installed (apt-get install clang-tidy): skipped')
+        return 77
+    rc, _ = run(tool, os.path.abspath(a.root), os.path.abspath(a.build), check_all=a.all, record=a.record,
+                cache_dir=None if a.no_cache else default_cache())
+    return rc
 
 
 if __name__ == '__main__':
