@@ -320,16 +320,31 @@ function registerWorker(): void {
 }
 
 /** A notification through the service worker (Chrome on Android has no other way). `ready`
- *  waits for an active worker; a refusal (a worker still waking up on a busy phone) is tried again
- *  twice, a second apart, and then said in the console. */
+ *  waits for an active worker. A refusal (a worker still waking up on a busy phone), or a call that
+ *  has not settled in 10 s, is tried again, up to three tries a second apart (the same tag: a
+ *  second notification replaces the first), and then said in the console. */
 function showByWorker(title: string, body: string, tag: string, tries = 3): void {
   if (!('serviceWorker' in navigator)) return;
+  let settled = false;
+  const again = (why: string): void => {
+    if (settled) return;
+    settled = true;
+    if (tries > 1) setTimeout(() => showByWorker(title, body, tag, tries - 1), 1000);
+    else console.warn(`askhost: the notification could not be shown: ${why}`);
+  };
+  const stuck = setTimeout(() => again('the service worker did not answer in 10 s'), 10000);
   navigator.serviceWorker.ready
     .then((reg) => reg.showNotification(title, { body, tag }))
-    .catch((err: unknown) => {
-      if (tries > 1) setTimeout(() => showByWorker(title, body, tag, tries - 1), 1000);
-      else console.warn(`askhost: the notification could not be shown: ${String(err)}`);
-    });
+    .then(
+      () => {
+        settled = true;
+        clearTimeout(stuck);
+      },
+      (err: unknown) => {
+        clearTimeout(stuck);
+        again(String(err));
+      },
+    );
 }
 
 function notifyNew(e: Entry): void {
