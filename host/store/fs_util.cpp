@@ -143,7 +143,11 @@ DirLock::DirLock(const fs::path& dir) {
 }
 
 DirLock::~DirLock() {
-    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+    if (fd_ < 0) return;
+    // Unlocked first: a close releases the lock only when no copy of the descriptor is left, and a
+    // process forked meanwhile (a child between fork and exec, a test's forked editor) holds one.
+    ::flock(fd_, LOCK_UN);
+    ::close(fd_);
 }
 
 std::int64_t now_ms() {

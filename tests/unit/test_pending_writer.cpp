@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "store/fs_util.hpp"
 #include "store/pending_file.hpp"
 #include "store/pending_writer.hpp"
@@ -175,4 +178,42 @@ BOOST_AUTO_TEST_CASE(a_failure_is_reported_and_a_broken_file_is_never_written_ov
     BOOST_TEST((seen == PendingLoad::Status::Error));
     BOOST_TEST(text_of(f.pending()) == "{\"questions\": [ oops\n");
     BOOST_TEST(second.writes() == 0u);
+}
+
+// A process forked while the folder's lock is held (a child between fork and exec; a test's forked
+// editor) keeps a copy of its descriptor: the lock must still end when its holder lets go, or every
+// later writer waits for that process to end (seen: a question's record left in the file for 10 s).
+BOOST_AUTO_TEST_CASE(a_lock_ends_with_its_holder_though_a_forked_process_has_its_descriptor) {
+    Folder f;
+    fs::create_directories(f.root);
+    int hold[2];
+    BOOST_REQUIRE(::pipe(hold) == 0);
+    pid_t child = -1;
+    {
+        DirLock mine(f.root);
+        BOOST_REQUIRE(mine.locked());
+        child = ::fork();
+        BOOST_REQUIRE(child >= 0);
+        if (child == 0) {  // keeps every descriptor it was given until the test ends it
+            ::close(hold[1]);
+            char c;
+            [[maybe_unused]] auto n = ::read(hold[0], &c, 1);
+            ::_exit(0);
+        }
+    }
+    ::close(hold[0]);
+    // Another holder, in a process of its own, as another askhost would be: it gets the lock at once.
+    pid_t other = ::fork();
+    BOOST_REQUIRE(other >= 0);
+    if (other == 0) {
+        ::alarm(10);  // a lock never had ends this process, and the test fails on its status
+        DirLock theirs(f.root);
+        ::_exit(theirs.locked() ? 0 : 2);
+    }
+    int status = 0;
+    BOOST_REQUIRE(::waitpid(other, &status, 0) == other);
+    ::close(hold[1]);  // the first child ends
+    ::waitpid(child, nullptr, 0);
+    BOOST_TEST(WIFEXITED(status));
+    BOOST_TEST(WEXITSTATUS(status) == 0);
 }
