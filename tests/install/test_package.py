@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""./dev package from this build: the .deb holds what `meson install` installs, its Depends name the
-package of every library askhost links against, and the tarball runs from wherever it is unpacked."""
+"""./dev package from this build, run once in a fresh tree: the .deb holds what `meson install`
+installs, its Depends name the package of every library askhost links against, the tarball runs from
+wherever it is unpacked, and the .vsix carries askhost-web beside askhost."""
 import json
 import os
 import shutil
@@ -17,22 +18,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "web"))
 from web_client import Web  # noqa: E402
 
 BUILD = os.environ.get("ASKHOST_BUILD_ROOT", "")
-
-
-def packaged(wd):
-    if not BUILD or not os.path.exists(os.path.join(BUILD, "build.ninja")):
-        raise Skip("no build folder to package (ASKHOST_BUILD_ROOT)")
-    for tool in ("dpkg-deb", "dpkg-shlibdeps"):
-        if not shutil.which(tool):
-            raise Skip(tool + " is not installed (dpkg-dev)")
-    out = wd.file("dist")
-    p = subprocess.run([os.path.join(ROOT, "dev"), "package", "--from", BUILD, "--out", out],
-                       capture_output=True, text=True, stdin=subprocess.DEVNULL)
-    equal(p.returncode, 0, "./dev package: " + p.stdout + p.stderr)
-    debs = [f for f in os.listdir(out) if f.endswith(".deb")]
-    tars = [f for f in os.listdir(out) if f.endswith(".tar.gz")]
-    equal((len(debs), len(tars)), (1, 1), f"one .deb and one tarball: {os.listdir(out)}")
-    return os.path.join(out, debs[0]), os.path.join(out, tars[0])
 
 
 def tree(root):
@@ -69,10 +54,7 @@ def as_debian(files):
     return out
 
 
-@case
-def the_deb_holds_the_install_and_declares_what_askhost_links_against():
-    wd = Workdir()
-    deb, _ = packaged(wd)
+def the_deb_holds_the_install_and_declares_what_askhost_links_against(wd, deb):
     fields = subprocess.run(["dpkg-deb", "-f", deb, "Package", "Version", "Architecture", "Depends"],
                             capture_output=True, text=True).stdout
     info = dict(line.split(": ", 1) for line in fields.strip().splitlines())
@@ -113,10 +95,7 @@ def the_deb_holds_the_install_and_declares_what_askhost_links_against():
             check("libncursesw6" in depends, f"the dialog's ncurses is declared in Depends: {depends}")
 
 
-@case
-def the_tarball_runs_from_wherever_it_is_unpacked():
-    wd = Workdir()
-    _, tarball = packaged(wd)
+def the_tarball_runs_from_wherever_it_is_unpacked(wd, tarball):
     where = wd.file("somewhere else")
     os.makedirs(where)
     subprocess.run(["tar", "-xzf", tarball, "-C", where], check=True)
@@ -151,15 +130,10 @@ def the_tarball_runs_from_wherever_it_is_unpacked():
           "zsh's completion in the tarball")
 
 
-@case
-def the_vsix_carries_askhost_web_beside_askhost():
+def the_vsix_carries_askhost_web_beside_askhost(wd, vsix):
     """The platform .vsix's askhost runs `askhost web` (AskHost: Show Web Page Address runs
     `askhost web --url`): askhost-web is in the .vsix beside it, as `askhost web` looks for it."""
     import zipfile
-    wd = Workdir()
-    deb, _ = packaged(wd)
-    out = os.path.dirname(deb)
-    (vsix,) = [os.path.join(out, f) for f in os.listdir(out) if f.endswith(".vsix")]
     with zipfile.ZipFile(vsix) as z:
         names = z.namelist()
         for program in ("askhost", "askhost-web"):
@@ -193,11 +167,16 @@ def tracked_tree(dest):
 
 
 @case
-def a_fresh_tree_makes_all_three_packages_and_lintian_finds_no_error():
+def a_fresh_tree_makes_all_three_packages_and_each_holds_what_it_should():
     """./dev package in a tree with no node_modules installs the extension's npm packages itself and
-    makes the .deb, the tarball and the .vsix; lintian reports no error on the .deb."""
+    makes the .deb, the tarball and the .vsix, built once and each then checked: the .deb holds the
+    install and declares its libraries, the tarball runs from wherever it is unpacked, the .vsix
+    carries askhost-web; lintian reports no error on the .deb."""
     if not BUILD or not os.path.exists(os.path.join(BUILD, "build.ninja")):
         raise Skip("no build folder to package (ASKHOST_BUILD_ROOT)")
+    for tool in ("dpkg-deb", "dpkg-shlibdeps"):
+        if not shutil.which(tool):
+            raise Skip(tool + " is not installed (dpkg-dev)")
     if not shutil.which("npm"):
         raise Skip("npm is not installed")
     wd = Workdir()
@@ -218,6 +197,9 @@ def a_fresh_tree_makes_all_three_packages_and_lintian_finds_no_error():
     deb = os.path.join(out, next(f for f in made if f.endswith(".deb")))
     contents = subprocess.run(["dpkg-deb", "-c", deb], capture_output=True, text=True).stdout
     check("./usr/share/man/man1/askhost.1.gz" in contents, "the man page gzipped in the .deb")
+    the_deb_holds_the_install_and_declares_what_askhost_links_against(wd, deb)
+    the_tarball_runs_from_wherever_it_is_unpacked(wd, os.path.join(out, next(f for f in made if f.endswith(".tar.gz"))))
+    the_vsix_carries_askhost_web_beside_askhost(wd, vsix)
     if not shutil.which("lintian"):
         raise Skip("lintian is not installed (the packages were checked)")
     lint = subprocess.run(["lintian", "--no-tag-display-limit", deb], capture_output=True, text=True)
