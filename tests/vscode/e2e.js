@@ -163,9 +163,11 @@ class Session {
 
     this.browser = await launchChromium();
     const ctx = await this.browser.newContext({ viewport: { width: 1440, height: 900 } });
-    ctx.setDefaultTimeout(15000);
+    // Guards against a hang, not limits: on a loaded machine (a cold ./dev test's builds beside it)
+    // the workbench's page took over 15 s to load.
+    ctx.setDefaultTimeout(30000);
     this.page = await ctx.newPage();
-    await this.page.goto(`http://127.0.0.1:${this.port}/?folder=${encodeURIComponent(path.join(d, 'ws'))}`);
+    await this.page.goto(`http://127.0.0.1:${this.port}/?folder=${encodeURIComponent(path.join(d, 'ws'))}`, { timeout: 60000 });
     await this.page.waitForSelector('.monaco-workbench .part.statusbar', { timeout: 60000 });
     log('workbench is up');
   }
