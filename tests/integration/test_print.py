@@ -4,6 +4,7 @@ import json
 import shutil
 import os
 import random
+import shlex
 import signal
 import stat
 import subprocess
@@ -164,6 +165,40 @@ def pending_file_option_is_honoured():
     equal(code, 0, f"answer: {err}")
     p, (r,) = Runs(wd).ask([NAME_Q], args=["--print", "--pending-file", "q/answers-later.json"])
     equal(answered(r)[NAME_Q["question"]]["answer"], "billing", "answered from that file")
+
+
+def run_the_pending_texts_commands(wd, text, answers):
+    """The `askhost answer` example of the pending text, split as a shell splits it: its JSON must
+    hold one placeholder per answer given; run with `answers` in their place: (code, out, err)."""
+    out = []
+    for line in text.splitlines():
+        if not line.startswith("  askhost answer ") or "<answer" not in line:
+            continue
+        words = shlex.split(line)
+        doc = json.loads(words[2])
+        equal(len(doc), len(answers), f"one placeholder per open question: {line!r}")
+        out.append(cli(wd, "answer", json.dumps(answers)))
+    equal(len(out), 1, f"one example in the text: {text!r}")
+    return out[0]
+
+
+@case
+def the_pending_texts_example_works_as_written():
+    """Issue 43: with one open question the text showed two placeholders, and following it gave
+    `too many answers`. Now as many as the file has open questions, and the command works."""
+    wd = Workdir()
+    _, (r,) = Runs(wd).ask([NAME_Q])
+    equal(r.get("openQuestions"), 1, "one open question")
+    code, _, err = run_the_pending_texts_commands(wd, r["text"], ["order-processor"])
+    equal(code, 0, f"the example, followed: {err}")
+    # Two asks into one file: the second's text counts the first's question still open.
+    wd = Workdir()
+    Runs(wd).ask([NAME_Q])
+    _, (r,) = Runs(wd).ask([DATABASE_Q, FEATURES_Q])
+    code, _, err = run_the_pending_texts_commands(wd, r["text"], ["order-processor", "SQLite", ["Authentication"]])
+    equal(code, 0, f"the example, followed: {err}")
+    equal([q["answer"] for q in pending(wd)["questions"]], ["order-processor", "SQLite", ["Authentication"]],
+          "every open question answered")
 
 
 # ---- answering, every way ----------------------------------------------------------------------
