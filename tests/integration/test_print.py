@@ -333,6 +333,23 @@ def answer_text_is_a_custom_answer_for_the_model():
 
 
 @case
+def answer_text_used_up_by_one_question_leaves_the_others_waiting():
+    """Issue 43: after the demo agent's questions, `--text "postgres"` answered the database and
+    gave the service name the whole text too. Now the others stay open and the reply says so."""
+    wd = Workdir()
+    runs = Runs(wd)
+    runs.ask(SPEC_QS)
+    code, out, err = cli(wd, "answer", "--text", "postgres")
+    equal(code, 0, err)
+    check(f'1. {DATABASE_Q["question"]}  ->  PostgreSQL (Recommended)   (from "postgres")' in out, out)
+    check(f'Still without an answer:\n  2. {NAME_Q["question"]}\n  3. {FEATURES_Q["question"]}\n'
+          'Answer them with askhost answer too, then run the agent again.\n' in out, out)
+    equal([q["answer"] for q in pending(wd)["questions"]], ["PostgreSQL (Recommended)", None, None], "the file")
+    _, (r,) = runs.ask(SPEC_QS)
+    equal(r.get("pendingFile"), PENDING, "the agent still waits for the other two")
+
+
+@case
 def answer_text_gives_each_question_its_part():
     """The issue's sentence: each question gets the part that answers it, and the person sees how
     each was read; the spec's `@FILE "answers"` form does the same."""

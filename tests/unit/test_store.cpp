@@ -442,6 +442,43 @@ BOOST_AUTO_TEST_CASE(own_words_that_are_not_clear_keep_the_whole_text) {
     BOOST_TEST(int(r[0].how) == int(How::Whole));
 }
 
+// Issue 43: "postgres" answered the database question and was then given whole to the others too.
+BOOST_AUTO_TEST_CASE(a_phrase_used_up_by_one_question_leaves_the_others_open) {
+    auto r = read_spec("postgres");
+    BOOST_TEST(r[0].labels == (std::vector<std::string>{"PostgreSQL (Recommended)"}));
+    BOOST_TEST(int(r[1].how) == int(How::Open));
+    BOOST_TEST(int(r[2].how) == int(How::Open));
+    r = read_spec("auth");  // the questions before the one it answers, too
+    BOOST_TEST(int(r[0].how) == int(How::Open));
+    BOOST_TEST(int(r[1].how) == int(How::Open));
+    BOOST_TEST(r[2].labels == (std::vector<std::string>{"Authentication"}));
+    r = read_spec("auth, sqlite");  // out of question order, every word taken
+    BOOST_TEST(r[0].labels == (std::vector<std::string>{"SQLite"}));
+    BOOST_TEST(int(r[1].how) == int(How::Open));
+    r = read_spec("postgres, thanks");  // a thank-you is no answer to the others either
+    BOOST_TEST(int(r[1].how) == int(How::Open));
+    r = read_spec("postgres, call it svc");  // words left for two questions: not clear, kept whole
+    BOOST_TEST(int(r[1].how) == int(How::Whole));
+    BOOST_TEST(int(r[2].how) == int(How::Whole));
+
+    PendingFile f;
+    add_ask(f, spec_ask(), "s1", "t1");
+    auto a = apply_text(f, "postgres");
+    BOOST_TEST(a.errors.empty());
+    BOOST_TEST(a.changed == (std::vector<std::size_t>{0}));
+    BOOST_TEST(f.questions[0].answer->items[0].text == "PostgreSQL (Recommended)");
+    BOOST_TEST(!f.questions[1].answer);
+    BOOST_TEST(!f.questions[2].answer);
+    a = apply_text(f, "call it order-processor, all features");  // the rest, later
+    BOOST_TEST(a.changed == (std::vector<std::size_t>{1, 2}));
+    BOOST_TEST(f.questions[1].answer->items[0].text == "call it order-processor");
+
+    PendingFile g;
+    add_ask(g, spec_ask(), "s1", "t1");
+    BOOST_TEST(apply_text(g, "thanks").errors ==
+               (std::vector<std::string>{"--text: nothing in the text answers a question"}));
+}
+
 BOOST_AUTO_TEST_CASE(own_words_answer_the_pending_file) {
     PendingFile f;
     add_ask(f, spec_ask(), "s1", "t1");
