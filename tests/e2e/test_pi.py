@@ -180,6 +180,42 @@ def pi_dialogs_without_askhost_tick_several_and_ask_before_discarding():
 
 
 @case
+def pi_dialogs_without_askhost_refuse_blank_text():
+    """Issue 43: the real pi in RPC mode, no askhost: Enter in an empty (or blank) text field
+    cancelled the whole ask. Now it is no answer, as in askhost's dialogs: pi says so and the
+    field opens again."""
+    wd = Workdir()
+    mock = Mock(wd, ["ask_user"], {"questions": [{"question": "Which port?"}, {"question": NAME_Q}]})
+    pi = PiRpc(wd, mock)
+    pi.send({"id": "p1", "type": "prompt", "message": "Set up the project."})
+
+    def ui(method):
+        return pi.until(lambda m: m.get("type") == "extension_ui_request" and m.get("method") in (method, "confirm"),
+                        f"a {method} dialog")
+
+    def reply(ask, **answer):
+        time.sleep(0.4)  # a person reading the dialog
+        pi.send({"type": "extension_ui_response", "id": ask["id"], **answer})
+
+    for blank in ("", "   "):
+        ask = ui("input")
+        equal((ask["method"], ask["title"]), ("input", "Which port?"), "the question's field")
+        reply(ask, value=blank)
+        note = ui("notify")
+        equal((note["method"], note.get("message")), ("notify", "Type an answer first"), f"{blank!r} refused")
+    ask = ui("input")
+    equal((ask["method"], ask["title"]), ("input", "Which port?"), "the same field again")
+    reply(ask, value="8080")
+    reply(ui("input"), value="order-processor")
+    equal(mock.tool_result()["text"], 'User has answered your questions: "Which port?"="8080", '
+          f'"{NAME_Q}"="order-processor".' + TAIL, "the model reads both answers")
+    pi.until(lambda m: m.get("type") == "agent_end", "agent_end")
+    pi.stop()
+    mock.stop()
+    mock.check_offline()
+
+
+@case
 def pi_without_askhost_offers_roo_suggestions_as_options():
     """The real pi in RPC mode, no askhost: a question with Roo Code's `suggestions` reaches the
     extension (pi's schema check lets it through) and is offered as a list, Other beside it."""

@@ -172,11 +172,19 @@ export function readQuestions(params: any): Question[] | Result {
 const OTHER = "Other (type your answer)";
 const SOFT_LIMIT = 2000;
 
-/** Typed text, with the spec's soft limit: over 2000 characters asks first, and No edits it again. */
+/**
+ * Typed text, with the spec's soft limit: over 2000 characters asks first, and No edits it again.
+ * Blank text is no answer: the field opens again, as askhost's dialogs keep theirs; Esc leaves.
+ */
 async function typedText(ctx: any, title: string): Promise<string | undefined> {
 	let text = await ctx.ui.input(title, "");
 	for (;;) {
-		if (text === undefined || text.trim() === "") return undefined;
+		if (text === undefined) return undefined;
+		if (text.trim() === "") {
+			ctx.ui.notify?.("Type an answer first", "warning");
+			text = await ctx.ui.input(title, "");
+			continue;
+		}
 		const chars = [...text].length;
 		if (chars <= SOFT_LIMIT) return text;
 		const go = await ctx.ui.confirm(`Answer is long (${chars.toLocaleString("en-US")} chars). Continue anyway?`, "");
