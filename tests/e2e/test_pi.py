@@ -56,7 +56,7 @@ for _name in ("modes", "print_mode_writes_the_pending_file_itself", "print_mode_
               "without_askhost_suggestions_are_options_and_unknown_fields_refused",
               "presets_reach_askhost_and_top_level_fields_are_checked", "answers_flag_answers_the_next_ask_once",
               "questions_command_without_askhost", "subagent_marks",
-              "subagent_is_refused", "compaction_keeps_the_answers"):
+              "subagent_is_refused", "compaction_keeps_the_answers", "summary_vectors"):
     unit_case(_name)
 
 

@@ -599,9 +599,13 @@ const andList = (items: string[]) =>
 	items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 const quoted = (qs: Question[]) => andList(qs.map((q) => `"${q.question}"`));
 
-/** One sentence per question, as `askhost history --summary` says them (the ask_user spec's example). */
+/**
+ * One sentence per question, as `askhost history --summary` says them (the ask_user spec's example;
+ * both replay askhost's tests/summary/vectors.json). A question still waiting is said so once.
+ */
 export function summaryProse(exchanges: Exchange[]): string {
 	const sentences: string[] = [];
+	const waitingSaid = new Set<string>();
 	exchanges.forEach((x, i) => {
 		const d = x.details;
 		if (d.answered) {
@@ -623,7 +627,8 @@ export function summaryProse(exchanges: Exchange[]): string {
 			sentences.push(`User did not answer ${quoted(x.questions)} in time.`);
 		} else if (d.pendingFile) {
 			const later = exchanges.slice(i + 1).flatMap((y) => (y.details.answered ? (y.details.answers ?? []).map((a: Answer) => a.question) : []));
-			const waiting = x.questions.filter((q) => !later.includes(q.question));
+			const waiting = x.questions.filter((q) => !later.includes(q.question) && !waitingSaid.has(q.question));
+			for (const q of waiting) waitingSaid.add(q.question);
 			if (waiting.length > 0)
 				sentences.push(`${quoted(waiting)} ${waiting.length === 1 ? "is" : "are"} still waiting for the user's answer (in ${d.pendingFile}).`);
 		}
