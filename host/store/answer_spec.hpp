@@ -68,9 +68,9 @@ void write_spec(W& w, const AnswerSpec& spec) {
 struct TextReading {
     enum class How { Options, Part, Whole, Open } how = How::Whole;
     std::vector<std::string> labels;  // How::Options: the options named, in the question's order
-    std::string text;                 // How::Part: the words; How::Options: the words naming them
-};                                    // How::Open: nothing; How::Whole: the whole text
-// One reading per question, in the order given; `text` is trimmed and not empty.
+    std::string text;  // Part: the words; Options: the words naming them; Whole: the whole text; Open: ""
+};
+// One reading per question, in the order given; `text` is trimmed, empty only for Open.
 std::vector<TextReading> read_text_answer(const std::vector<const Question*>& questions, std::string_view text);
 
 // How errors and listings name a question: question 2 ("What should we name this service?").
