@@ -103,6 +103,8 @@ void print_answered(std::ostream& out, const std::string& path, const PendingFil
             const auto pos = static_cast<std::size_t>(std::find(open.begin(), open.end(), i) - open.begin());
             out << "  " << (pos + 1) << ". " << shown(f.questions[i].question.question) << "\n";
         }
+        out << "Answer " << (left.size() == 1 ? "it" : "them")
+            << " with askhost answer too, then run the agent again.\n";
     } else {
         out << "Run the agent again: askhost hands these answers over when it asks the same questions.\n";
     }

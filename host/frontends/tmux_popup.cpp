@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/fd_io.hpp"
+#include "core/text/sanitize.hpp"
 #include "frontends/proc_stat.hpp"
 #include "frontends/user_config.hpp"
 
@@ -138,15 +139,6 @@ std::string parent_terminal(pid_t pid) {
         if (target.rfind("/dev/pts/", 0) == 0) return target;
     }
     return {};
-}
-
-std::string shell_quote(const std::string& s) {
-    std::string out = "'";
-    for (char c : s) {
-        if (c == '\'') out += "'\\''";
-        else out.push_back(c);
-    }
-    return out + "'";
 }
 
 }  // namespace

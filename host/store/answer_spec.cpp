@@ -451,10 +451,13 @@ bool answer_between(const std::vector<const Question*>& qs, std::string_view t, 
     bool any_words = false;
     for (std::size_t r : run) any_words = any_words || !filler(parts[r].words);
     if (between.empty()) return any_words;
-    if (between.size() == 1 && any_words) {
+    if (!any_words) {
+        // No words left for them: the text said nothing to these questions, so they stay open.
+        for (std::size_t q : between) out[q].how = TextReading::How::Open;
+    } else if (between.size() == 1) {
         // One question: every leftover word between its neighbours is its answer.
         out[between[0]] = by_place(*qs[between[0]], t, parts, run);
-    } else if (any_words) {
+    } else {
         // As many clauses as questions: one each, when each fits its question (free text,
         // or option numbers); otherwise which goes where is not clear.
         std::vector<std::vector<std::size_t>> clauses;
@@ -511,6 +514,9 @@ std::vector<TextReading> read_text_answer(const std::vector<const Question*>& qs
     } else {
         for (std::size_t i = 0; i < parts.size(); ++i)
             lost = lost || (part_question[i] == kNone && !filler(parts[i].words));
+        // Every word went to a question that named it: the others were not spoken to.
+        for (std::size_t q = 0; q < qs.size() && !lost; ++q)
+            if (!claimed[q]) out[q].how = TextReading::How::Open;
     }
     // Words no question took must still reach the model: in a question that keeps the whole text.
     const bool whole_kept =

@@ -62,13 +62,15 @@ void write_spec(W& w, const AnswerSpec& spec) {
 // the sentence that answers each question, where that is clear. A part that names one question's
 // options (a label, a word of one, "all" of a multi-select) answers that question; the parts left
 // between answered questions answer the questions between them, in question order (a number
-// there picks that question's option). A question no part clearly answers gets the whole text.
+// there picks that question's option). Questions between which no words are left stay open (a
+// phrase that answered one question is used up there); a question the words left over may be for,
+// but not clearly, gets the whole text.
 struct TextReading {
-    enum class How { Options, Part, Whole } how = How::Whole;
+    enum class How { Options, Part, Whole, Open } how = How::Whole;
     std::vector<std::string> labels;  // How::Options: the options named, in the question's order
-    std::string text;                 // How::Part: the words; How::Options: the words naming them
+    std::string text;  // Part: the words; Options: the words naming them; Whole: the whole text; Open: ""
 };
-// One reading per question, in the order given; `text` is trimmed and not empty.
+// One reading per question, in the order given; `text` is trimmed, empty only for Open.
 std::vector<TextReading> read_text_answer(const std::vector<const Question*>& questions, std::string_view text);
 
 // How errors and listings name a question: question 2 ("What should we name this service?").

@@ -477,6 +477,7 @@ AnswerResult apply_text(PendingFile& f, std::string_view text) {
     std::optional<std::size_t> whole_at;
     for (std::size_t k = 0; k < todo.size(); ++k) {
         const auto& r = readings[k];
+        if (r.how == TextReading::How::Open) continue;  // the text is not for it: it keeps waiting
         AnswerSpec spec;
         std::string from;
         if (r.how == TextReading::How::Options) {
@@ -499,8 +500,9 @@ AnswerResult apply_text(PendingFile& f, std::string_view text) {
         res.changed.push_back(todo[k]);
         res.understood.push_back(std::move(from));
     }
-    if (res.changed.empty())
+    if (todo.empty())
         res.errors.push_back("every open question already has an answer; change one with askhost answer JSON");
+    else if (res.changed.empty()) res.errors.push_back("--text: nothing in the text answers a question");
     return res;
 }
 

@@ -78,9 +78,9 @@ struct AnswerResult {
 };
 AnswerResult apply_answers(PendingFile& file, const rapidjson::Value& input);
 // Free text (--text), the person's own words, read for each open question without an answer
-// (read_text_answer): the options a part names, the part that answers it, or where that is not
-// clear the whole text, given once: the first such question gets it, the others answer
-// `(see my answer to "FIRST")`.
+// (read_text_answer): the options a part names, the part that answers it, nothing when no words
+// are left for it (it stays open), or where that is not clear the whole text, given once: the
+// first such question gets it, the others answer `(see my answer to "FIRST")`.
 AnswerResult apply_text(PendingFile& file, std::string_view text);
 
 }  // namespace askhost::store

@@ -13,6 +13,7 @@ void PrintFrontend::show(const Ask& ask, Done done) {
     const fs::path path(pending_file_);
     const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
     Status error = store::make_dirs(dir, 0700);
+    std::size_t open = 0;  // the file's open questions, this ask's among them
     if (!error) {
         store::DirLock lock(dir);  // another askhost may be adding its questions right now
         auto loaded = store::load_pending(path);
@@ -20,6 +21,7 @@ void PrintFrontend::show(const Ask& ask, Done done) {
         if (!error) {
             store::add_ask(loaded.file, ask, session_id_, store::iso8601_utc(store::now_ms()));
             error = store::save_pending(path, loaded.file);
+            open = loaded.file.open().size();
         }
     }
     if (error) {
@@ -31,7 +33,7 @@ void PrintFrontend::show(const Ask& ask, Done done) {
     const std::size_t n = ask.questions.size();
     log_(std::to_string(n) + (n == 1 ? " question" : " questions") + " pending in " + pending_file_ +
          ": answer with `askhost answer` (`askhost questions` shows them), then run the agent again");
-    done(Outcome::pending(pending_file_));
+    done(Outcome::pending(pending_file_, open));
 }
 
 }  // namespace askhost

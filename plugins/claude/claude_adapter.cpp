@@ -232,7 +232,7 @@ private:
                 case OutcomeKind::Cancelled: return deny(id, declined_text(o.reason));
                 case OutcomeKind::TimedOut: return deny(id, declined_text("no answer within the time limit"));
                 case OutcomeKind::ConnectionLost: return deny(id, declined_text("the connection to the user was lost"));
-                case OutcomeKind::Pending: return deny(id, pending_text(o.pending_file));
+                case OutcomeKind::Pending: return deny(id, pending_text(o.pending_file, o.open_questions));
                 case OutcomeKind::Refused:
                     host_.log("claude: refused AskUserQuestion: " + o.error.message);
                     return deny(id, "Invalid AskUserQuestion input: " + o.error.message);

@@ -183,7 +183,7 @@ std::string tool_result_json(const Outcome& outcome, const std::vector<Question>
         case OutcomeKind::TimedOut: return declined("no answer within the time limit");
         case OutcomeKind::ConnectionLost: return declined("the connection to the user was lost");
         case OutcomeKind::Pending:
-            return tool_result(pending_text(outcome.pending_file), false, [&](JsonWriter& w) {
+            return tool_result(pending_text(outcome.pending_file, outcome.open_questions), false, [&](JsonWriter& w) {
                 w.Key("pendingFile");
                 w.String(outcome.pending_file.data(), static_cast<rapidjson::SizeType>(outcome.pending_file.size()));
             });

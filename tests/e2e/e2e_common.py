@@ -197,12 +197,13 @@ def pi_setup(wd, mock):
 class PiRpc:
     """pi --mode rpc driven directly (no askhost): JSON lines on its stdin and stdout."""
 
-    def __init__(self, wd, mock):
+    def __init__(self, wd, mock, extensions=()):
         pi, project = pi_setup(wd, mock)
         env = agent_env(wd, mock)
         env.pop("ASKHOST_SOCKET", None)
+        more = [arg for e in extensions for arg in ("-e", e)]
         self.proc = subprocess.Popen(
-            [pi, "--mode", "rpc", *PI_FLAGS, "-e", os.path.join(ROOT, "plugins", "pi", "extension", "ask_user.ts")],
+            [pi, "--mode", "rpc", *PI_FLAGS, "-e", os.path.join(ROOT, "plugins", "pi", "extension", "ask_user.ts"), *more],
             cwd=project, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=open(wd.file("pi-stderr.txt"), "wb"), start_new_session=True)
         at_end(self.stop)

@@ -184,6 +184,22 @@ const cases = {
 		check(!fs.existsSync(path.join(cwd, ".askhost")), "nothing written");
 	},
 
+	async summary_vectors() {
+		// The one rule askhost history --summary keeps too (tests/unit/test_store.cpp replays the same file).
+		const file = new URL("../summary/vectors.json", import.meta.url);
+		const vectors = JSON.parse(fs.readFileSync(file, "utf8"));
+		check(vectors.length > 0, "vectors");
+		for (const v of vectors) {
+			const entries = v.exchanges.map((x) => ({
+				type: "message",
+				message: { role: "toolResult", toolName: "ask_user", details: {
+					answered: x.outcome === "answered", cancelled: x.outcome === "cancelled", timedOut: x.outcome === "timedOut",
+					pendingFile: x.pendingFile, answers: x.answers, questions: x.questions } },
+			}));
+			equal(mod.summaryProse(mod.askUserExchanges(entries)), v.prose, v.about);
+		}
+	},
+
 	async compaction_keeps_the_answers() {
 		const api = load();
 		check(api.handlers.session_before_compact?.length === 1, "a session_before_compact handler");

@@ -49,6 +49,39 @@ def pi_compaction_keeps_the_answers():
 
 
 @case
+def pi_branch_keeps_its_own_answers():
+    """The spec's "Branching support" (State Persistence): pi keeps each ask_user result's `details`
+    in the session entry of its branch. Answered SQLite, then back to before the question in the
+    session tree (as pi's /tree does) and asked again there, answered PostgreSQL: the compaction of
+    the new branch keeps its own answer, not the one in the branch beside it."""
+    wd = Workdir()
+    mock = Mock(wd, ["ask_user"], {"questions": QUESTIONS})
+    pi = PiRpc(wd, mock, extensions=[os.path.join(HERE, "pi_tree.ts")])
+
+    def ask_and_answer(value):
+        pi.send({"id": "p-" + value, "type": "prompt", "message": "Set up the project."})
+        ask = pi.until(lambda m: m.get("type") == "extension_ui_request" and m.get("method") == "select", "select")
+        pi.send({"type": "extension_ui_response", "id": ask["id"], "value": value})
+        pi.until(lambda m: m.get("type") == "agent_end", "agent_end")
+
+    ask_and_answer("SQLite")
+    pi.send({"id": "t1", "type": "prompt", "message": "/tree-to-first-prompt"})
+    note = pi.until(lambda m: m.get("method") == "notify" and m.get("message", "").startswith("tree:"), "the move")
+    check(note["message"].startswith("tree: moved"), note["message"])
+    ask_and_answer("PostgreSQL (Recommended)")
+    pi.send({"id": "c1", "type": "compact"})
+    res = pi.until(lambda m: m.get("type") == "response" and m.get("id") == "c1", "compact response")
+    equal(res.get("success"), True, "compacted: %r" % res)
+    summary = res["data"]["summary"]
+    check(summary.endswith(f'## Questions the user answered\n\nUser was asked "{DB_Q}" and chose PostgreSQL.'),
+          f"this branch's answer: {summary!r}")
+    check("SQLite" not in summary.split("## Questions the user answered")[1], "not the other branch's")
+    pi.stop()
+    mock.stop()
+    mock.check_offline()
+
+
+@case
 def claude_compaction_keeps_the_answers():
     """claude -p with `askhost hook install`ed and askhost mcp: the question is answered (the
     model pre-supplied the answer, as the reference allows); then `/compact` on the same session:

@@ -56,7 +56,7 @@ for _name in ("modes", "print_mode_writes_the_pending_file_itself", "print_mode_
               "without_askhost_suggestions_are_options_and_unknown_fields_refused",
               "presets_reach_askhost_and_top_level_fields_are_checked", "answers_flag_answers_the_next_ask_once",
               "questions_command_without_askhost", "subagent_marks",
-              "subagent_is_refused", "compaction_keeps_the_answers"):
+              "subagent_is_refused", "compaction_keeps_the_answers", "summary_vectors"):
     unit_case(_name)
 
 
@@ -172,6 +172,42 @@ def pi_dialogs_without_askhost_tick_several_and_ask_before_discarding():
     check(NAME_Q in ask["title"], f"the same question again: {ask['title']!r}")
     reply(ask, value="order-processor")
     equal(mock.tool_result()["text"], f'User has answered your questions: "Which features?"="Auth, Admin", '
+          f'"{NAME_Q}"="order-processor".' + TAIL, "the model reads both answers")
+    pi.until(lambda m: m.get("type") == "agent_end", "agent_end")
+    pi.stop()
+    mock.stop()
+    mock.check_offline()
+
+
+@case
+def pi_dialogs_without_askhost_refuse_blank_text():
+    """Issue 43: the real pi in RPC mode, no askhost: Enter in an empty (or blank) text field
+    cancelled the whole ask. Now it is no answer, as in askhost's dialogs: pi says so and the
+    field opens again."""
+    wd = Workdir()
+    mock = Mock(wd, ["ask_user"], {"questions": [{"question": "Which port?"}, {"question": NAME_Q}]})
+    pi = PiRpc(wd, mock)
+    pi.send({"id": "p1", "type": "prompt", "message": "Set up the project."})
+
+    def ui(method):
+        return pi.until(lambda m: m.get("type") == "extension_ui_request" and m.get("method") in (method, "confirm"),
+                        f"a {method} dialog")
+
+    def reply(ask, **answer):
+        time.sleep(0.4)  # a person reading the dialog
+        pi.send({"type": "extension_ui_response", "id": ask["id"], **answer})
+
+    for blank in ("", "   "):
+        ask = ui("input")
+        equal((ask["method"], ask["title"]), ("input", "Which port?"), "the question's field")
+        reply(ask, value=blank)
+        note = ui("notify")
+        equal((note["method"], note.get("message")), ("notify", "Type an answer first"), f"{blank!r} refused")
+    ask = ui("input")
+    equal((ask["method"], ask["title"]), ("input", "Which port?"), "the same field again")
+    reply(ask, value="8080")
+    reply(ui("input"), value="order-processor")
+    equal(mock.tool_result()["text"], 'User has answered your questions: "Which port?"="8080", '
           f'"{NAME_Q}"="order-processor".' + TAIL, "the model reads both answers")
     pi.until(lambda m: m.get("type") == "agent_end", "agent_end")
     pi.stop()

@@ -4,6 +4,7 @@ import json
 import shutil
 import os
 import random
+import shlex
 import signal
 import stat
 import subprocess
@@ -166,6 +167,40 @@ def pending_file_option_is_honoured():
     equal(answered(r)[NAME_Q["question"]]["answer"], "billing", "answered from that file")
 
 
+def run_the_pending_texts_commands(wd, text, answers):
+    """The `askhost answer` example of the pending text, split as a shell splits it: its JSON must
+    hold one placeholder per answer given; run with `answers` in their place: (code, out, err)."""
+    out = []
+    for line in text.splitlines():
+        if not line.startswith("  askhost answer ") or "<answer" not in line:
+            continue
+        words = shlex.split(line)
+        doc = json.loads(words[2])
+        equal(len(doc), len(answers), f"one placeholder per open question: {line!r}")
+        out.append(cli(wd, "answer", json.dumps(answers)))
+    equal(len(out), 1, f"one example in the text: {text!r}")
+    return out[0]
+
+
+@case
+def the_pending_texts_example_works_as_written():
+    """Issue 43: with one open question the text showed two placeholders, and following it gave
+    `too many answers`. Now as many as the file has open questions, and the command works."""
+    wd = Workdir()
+    _, (r,) = Runs(wd).ask([NAME_Q])
+    equal(r.get("openQuestions"), 1, "one open question")
+    code, _, err = run_the_pending_texts_commands(wd, r["text"], ["order-processor"])
+    equal(code, 0, f"the example, followed: {err}")
+    # Two asks into one file: the second's text counts the first's question still open.
+    wd = Workdir()
+    Runs(wd).ask([NAME_Q])
+    _, (r,) = Runs(wd).ask([DATABASE_Q, FEATURES_Q])
+    code, _, err = run_the_pending_texts_commands(wd, r["text"], ["order-processor", "SQLite", ["Authentication"]])
+    equal(code, 0, f"the example, followed: {err}")
+    equal([q["answer"] for q in pending(wd)["questions"]], ["order-processor", "SQLite", ["Authentication"]],
+          "every open question answered")
+
+
 # ---- answering, every way ----------------------------------------------------------------------
 
 @case
@@ -295,6 +330,23 @@ def answer_text_is_a_custom_answer_for_the_model():
         equal(a["wasCustom"], True, "custom")
         check("selectedOption" not in a, "no option")
     equal(r["text"].count("whatever you think is best"), 1, "the model reads the text once: " + r["text"])
+
+
+@case
+def answer_text_used_up_by_one_question_leaves_the_others_waiting():
+    """Issue 43: after the demo agent's questions, `--text "postgres"` answered the database and
+    gave the service name the whole text too. Now the others stay open and the reply says so."""
+    wd = Workdir()
+    runs = Runs(wd)
+    runs.ask(SPEC_QS)
+    code, out, err = cli(wd, "answer", "--text", "postgres")
+    equal(code, 0, err)
+    check(f'1. {DATABASE_Q["question"]}  ->  PostgreSQL (Recommended)   (from "postgres")' in out, out)
+    check(f'Still without an answer:\n  2. {NAME_Q["question"]}\n  3. {FEATURES_Q["question"]}\n'
+          'Answer them with askhost answer too, then run the agent again.\n' in out, out)
+    equal([q["answer"] for q in pending(wd)["questions"]], ["PostgreSQL (Recommended)", None, None], "the file")
+    _, (r,) = runs.ask(SPEC_QS)
+    equal(r.get("pendingFile"), PENDING, "the agent still waits for the other two")
 
 
 @case

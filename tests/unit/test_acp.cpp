@@ -207,7 +207,7 @@ BOOST_AUTO_TEST_CASE(typed_values_follow_the_field_type) {
 BOOST_AUTO_TEST_CASE(every_other_outcome_declines_or_cancels) {
     auto f = form_of(kClaudeSingle);
     BOOST_TEST(elicitation_result_json(f, Outcome::cancelled()) == R"({"action":"decline"})");
-    BOOST_TEST(elicitation_result_json(f, Outcome::pending(".askhost/p.json")) == R"({"action":"decline"})");
+    BOOST_TEST(elicitation_result_json(f, Outcome::pending(".askhost/p.json", 1)) == R"({"action":"decline"})");
     BOOST_TEST(elicitation_result_json(f, Outcome::timed_out()) == R"({"action":"cancel"})");
     BOOST_TEST(elicitation_result_json(f, Outcome::connection_lost()) == R"({"action":"cancel"})");
 }

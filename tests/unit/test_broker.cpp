@@ -157,7 +157,7 @@ BOOST_FIXTURE_TEST_CASE(withdraw_closes_everywhere_without_reply, OneFrontend) {
 BOOST_AUTO_TEST_CASE(a_frontend_answering_inside_show_does_not_break_the_queue) {
     struct Instant final : Frontend {
         std::string_view name() const override { return "instant"; }
-        void show(const Ask& a, Done d) override { d(Outcome::pending("/tmp/p-" + a.id)); }
+        void show(const Ask& a, Done d) override { d(Outcome::pending("/tmp/p-" + a.id, a.questions.size())); }
         void withdraw(const std::string&) override {}
     } instant;
     boost::asio::io_context io;
@@ -173,7 +173,7 @@ BOOST_AUTO_TEST_CASE(a_frontend_answering_inside_show_does_not_break_the_queue) 
 BOOST_AUTO_TEST_CASE(a_viewer_sees_every_ask_but_the_fallback_still_answers) {
     struct Instant final : Frontend {
         std::string_view name() const override { return "pending-file"; }
-        void show(const Ask& a, Done d) override { d(Outcome::pending("/tmp/p-" + a.id)); }
+        void show(const Ask& a, Done d) override { d(Outcome::pending("/tmp/p-" + a.id, a.questions.size())); }
         void withdraw(const std::string&) override {}
     } instant;
     boost::asio::io_context io;

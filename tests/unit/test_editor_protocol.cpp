@@ -489,6 +489,7 @@ BOOST_AUTO_TEST_CASE(a_hosts_submit_result_reads_back_into_an_outcome) {
     BOOST_TEST(static_cast<int>(refused.kind) == static_cast<int>(OutcomeKind::Refused));
     BOOST_TEST(refused.error.path == "p");
     BOOST_TEST(read(R"({"answered":false,"pendingFile":"f"})").second.pending_file == "f");
+    BOOST_TEST(read(R"({"answered":false,"pendingFile":"f","openQuestions":3})").second.open_questions == 3U);
     BOOST_TEST(static_cast<int>(read(R"({"answered":"no","timedOut":true})").second.kind) ==
                static_cast<int>(OutcomeKind::TimedOut));
     BOOST_TEST(read(R"({"answered":false,"reason":"gone"})").second.reason == "gone");

@@ -155,7 +155,7 @@ BOOST_AUTO_TEST_CASE(results_over_the_cap_become_an_error) {
 }
 
 BOOST_AUTO_TEST_CASE(pending_result_names_the_file) {
-    auto d = parse(tool_result_json(Outcome::pending(".askhost/pending-questions.json")));
+    auto d = parse(tool_result_json(Outcome::pending(".askhost/pending-questions.json", 3)));
     BOOST_TEST(!d["isError"].GetBool());
     BOOST_TEST(std::string(d["structuredContent"]["pendingFile"].GetString()) == ".askhost/pending-questions.json");
 }

@@ -63,9 +63,10 @@ BOOST_AUTO_TEST_CASE(factories_set_kind_and_payload) {
     BOOST_TEST(Outcome::cancelled().reason.empty());
     BOOST_TEST((Outcome::timed_out().kind == OutcomeKind::TimedOut));
     BOOST_TEST((Outcome::connection_lost().kind == OutcomeKind::ConnectionLost));
-    const Outcome p = Outcome::pending(".askhost/pending-questions.json");
+    const Outcome p = Outcome::pending(".askhost/pending-questions.json", 2);
     BOOST_TEST((p.kind == OutcomeKind::Pending));
     BOOST_TEST(p.pending_file == ".askhost/pending-questions.json");
+    BOOST_TEST(p.open_questions == 2U);
     const Outcome r = Outcome::refused(Refusal{"subagent", "", "only the parent conversation may ask"});
     BOOST_TEST((r.kind == OutcomeKind::Refused));
     BOOST_TEST(r.error.code == "subagent");
@@ -148,8 +149,8 @@ BOOST_AUTO_TEST_CASE(connection_lost) {
 }
 
 BOOST_AUTO_TEST_CASE(pending) {
-    BOOST_TEST(native(Outcome::pending(".askhost/pending-questions.json")) ==
-               R"({"answered":false,"pendingFile":".askhost/pending-questions.json",)"
+    BOOST_TEST(native(Outcome::pending(".askhost/pending-questions.json", 2)) ==
+               R"({"answered":false,"pendingFile":".askhost/pending-questions.json","openQuestions":2,)"
                R"("text":"Questions pending. User input required.\n\nTo answer, run:\n)"
                R"(  askhost answer '[\"<answer 1>\", \"<answer 2>\"]'\n\nOr edit the JSON file and run:\n)"
                R"(  askhost answer --file .askhost/pending-questions.json\n\n)"
@@ -174,7 +175,7 @@ BOOST_AUTO_TEST_CASE(strings_are_escaped_and_repaired) {
     BOOST_TEST(json.find(R"("answer":"a\u0007b)"
                          "\xEF\xBF\xBD"
                          R"(c\n")") != std::string::npos);
-    for (const Outcome& other : {Outcome::cancelled("\xC0"), Outcome::pending("p\xFF"),
+    for (const Outcome& other : {Outcome::cancelled("\xC0"), Outcome::pending("p\xFF", 1),
                                  Outcome::refused(Refusal{"invalid_schema", "\xED\xA0\x80", "m"})})
         BOOST_TEST(valid_json(native(other)));
 }
@@ -248,11 +249,29 @@ BOOST_AUTO_TEST_CASE(preset_overload_matches_annotations_by_question) {
 }
 
 BOOST_AUTO_TEST_CASE(pending_instructions) {
-    BOOST_TEST(pending_text("/tmp/q.json") ==
+    BOOST_TEST(pending_text("/tmp/q.json", 2) ==
                "Questions pending. User input required.\n\n"
                "To answer, run:\n  askhost answer '[\"<answer 1>\", \"<answer 2>\"]'\n\n"
                "Or edit the JSON file and run:\n  askhost answer --file /tmp/q.json\n\n"
                "Questions saved to: /tmp/q.json");
+}
+
+// Issue 43: one open question was shown two placeholders, and `askhost answer` refused the example.
+BOOST_AUTO_TEST_CASE(pending_example_has_a_placeholder_per_open_question) {
+    const auto example = [](std::size_t open) {
+        const std::string text = pending_text("q.json", open);
+        const auto at = text.find("askhost answer ");
+        return text.substr(at, text.find('\n', at) - at);
+    };
+    BOOST_TEST(example(1) == "askhost answer '[\"<answer>\"]'");
+    BOOST_TEST(example(3) == "askhost answer '[\"<answer 1>\", \"<answer 2>\", \"<answer 3>\"]'");
+    BOOST_TEST(example(0) == "askhost answer '[\"<answer 1>\", ...]'");  // an older host's reply: not known
+}
+
+BOOST_AUTO_TEST_CASE(pending_file_is_quoted_for_the_shell_where_it_must_be) {
+    BOOST_TEST(pending_text("my dir/it's.json", 1).find("askhost answer --file 'my dir/it'\\''s.json'\n") !=
+               std::string::npos);
+    BOOST_TEST(pending_text("my dir/it's.json", 1).find("Questions saved to: my dir/it's.json") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

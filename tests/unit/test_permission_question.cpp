@@ -105,7 +105,7 @@ BOOST_AUTO_TEST_CASE(decision_from_each_outcome) {
     BOOST_TEST(decide_permission(r, Outcome::cancelled()).cancelled());
     BOOST_TEST(decide_permission(r, Outcome::timed_out()).cancelled());
     BOOST_TEST(decide_permission(r, Outcome::connection_lost()).cancelled());
-    BOOST_TEST(decide_permission(r, Outcome::pending("f.json")).cancelled());
+    BOOST_TEST(decide_permission(r, Outcome::pending("f.json", 1)).cancelled());
 }
 
 BOOST_AUTO_TEST_CASE(typed_text_without_a_reject_choice_cancels) {

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "store/fs_util.hpp"
 #include "store/journal.hpp"
 #include "store/pending_file.hpp"
+#include "store/session_summary.hpp"
 
 using namespace askhost;
 using namespace askhost::store;
@@ -442,6 +444,43 @@ BOOST_AUTO_TEST_CASE(own_words_that_are_not_clear_keep_the_whole_text) {
     BOOST_TEST(int(r[0].how) == int(How::Whole));
 }
 
+// Issue 43: "postgres" answered the database question and was then given whole to the others too.
+BOOST_AUTO_TEST_CASE(a_phrase_used_up_by_one_question_leaves_the_others_open) {
+    auto r = read_spec("postgres");
+    BOOST_TEST(r[0].labels == (std::vector<std::string>{"PostgreSQL (Recommended)"}));
+    BOOST_TEST(int(r[1].how) == int(How::Open));
+    BOOST_TEST(int(r[2].how) == int(How::Open));
+    r = read_spec("auth");  // the questions before the one it answers, too
+    BOOST_TEST(int(r[0].how) == int(How::Open));
+    BOOST_TEST(int(r[1].how) == int(How::Open));
+    BOOST_TEST(r[2].labels == (std::vector<std::string>{"Authentication"}));
+    r = read_spec("auth, sqlite");  // out of question order, every word taken
+    BOOST_TEST(r[0].labels == (std::vector<std::string>{"SQLite"}));
+    BOOST_TEST(int(r[1].how) == int(How::Open));
+    r = read_spec("postgres, thanks");  // a thank-you is no answer to the others either
+    BOOST_TEST(int(r[1].how) == int(How::Open));
+    r = read_spec("postgres, call it svc");  // words left for two questions: not clear, kept whole
+    BOOST_TEST(int(r[1].how) == int(How::Whole));
+    BOOST_TEST(int(r[2].how) == int(How::Whole));
+
+    PendingFile f;
+    add_ask(f, spec_ask(), "s1", "t1");
+    auto a = apply_text(f, "postgres");
+    BOOST_TEST(a.errors.empty());
+    BOOST_TEST(a.changed == (std::vector<std::size_t>{0}));
+    BOOST_TEST(f.questions[0].answer->items[0].text == "PostgreSQL (Recommended)");
+    BOOST_TEST(!f.questions[1].answer);
+    BOOST_TEST(!f.questions[2].answer);
+    a = apply_text(f, "call it order-processor, all features");  // the rest, later
+    BOOST_TEST(a.changed == (std::vector<std::size_t>{1, 2}));
+    BOOST_TEST(f.questions[1].answer->items[0].text == "call it order-processor");
+
+    PendingFile g;
+    add_ask(g, spec_ask(), "s1", "t1");
+    BOOST_TEST(apply_text(g, "thanks").errors ==
+               (std::vector<std::string>{"--text: nothing in the text answers a question"}));
+}
+
 BOOST_AUTO_TEST_CASE(own_words_answer_the_pending_file) {
     PendingFile f;
     add_ask(f, spec_ask(), "s1", "t1");
@@ -630,6 +669,54 @@ BOOST_AUTO_TEST_CASE(session_ids) {
     const std::string id = new_session_id();
     BOOST_TEST(valid_session_id(id));
     BOOST_TEST(id.size() == 20u);
+}
+
+namespace {
+
+std::string str_of(const rapidjson::Value& v) { return {v.GetString(), v.GetStringLength()}; }
+
+// One exchange of tests/summary/vectors.json as the journal gives it.
+Exchange vector_exchange(const rapidjson::Value& x) {
+    Exchange e;
+    e.outcome = str_of(x["outcome"]);
+    if (x.HasMember("pendingFile")) e.pending_file = str_of(x["pendingFile"]);
+    for (const auto& q : x["questions"].GetArray()) {
+        Question question;
+        question.question = str_of(q["question"]);
+        question.multi_select = q.HasMember("multiSelect") && q["multiSelect"].GetBool();
+        if (q.HasMember("options"))
+            for (const auto& o : q["options"].GetArray())
+                question.options.push_back({str_of(o["label"]), "", std::nullopt});
+        e.questions.push_back(std::move(question));
+    }
+    if (x.HasMember("answers"))
+        for (const auto& a : x["answers"].GetArray()) {
+            Answer answer;
+            answer.question = str_of(a["question"]);
+            answer.multi = a["answer"].IsArray();
+            if (answer.multi)
+                for (const auto& v : a["answer"].GetArray()) answer.values.push_back(str_of(v));
+            else answer.values.push_back(str_of(a["answer"]));
+            e.answers.push_back(std::move(answer));
+        }
+    return e;
+}
+
+}  // namespace
+
+// The one rule the pi extension's compaction prose keeps too: both replay tests/summary/vectors.json.
+BOOST_AUTO_TEST_CASE(summary_vectors) {
+    std::ifstream in(ASKHOST_TESTS "/summary/vectors.json");
+    BOOST_TEST_REQUIRE(in.good());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    rapidjson::Document doc;
+    doc.Parse(text.c_str());
+    BOOST_TEST_REQUIRE((!doc.HasParseError() && doc.IsArray() && doc.Size() > 0));
+    for (const auto& v : doc.GetArray()) {
+        std::vector<Exchange> exchanges;
+        for (const auto& x : v["exchanges"].GetArray()) exchanges.push_back(vector_exchange(x));
+        BOOST_TEST(summary_text(exchanges) == str_of(v["prose"]), str_of(v["about"]));
+    }
 }
 
 BOOST_AUTO_TEST_CASE(summary_is_the_specs_compaction_prose) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/text/sanitize.hpp"
 #include "core/text/utf8.hpp"
 
 namespace askhost {
@@ -34,9 +35,10 @@ Outcome Outcome::timed_out() { return of_kind(OutcomeKind::TimedOut); }
 
 Outcome Outcome::connection_lost() { return of_kind(OutcomeKind::ConnectionLost); }
 
-Outcome Outcome::pending(std::string file) {
+Outcome Outcome::pending(std::string file, std::size_t open_questions) {
     Outcome o = of_kind(OutcomeKind::Pending);
     o.pending_file = std::move(file);
+    o.open_questions = open_questions;
     return o;
 }
 
@@ -209,8 +211,12 @@ void write_native_result(JsonWriter& w, const Outcome& outcome) {
         case OutcomeKind::Pending:
             key(w, "pendingFile");
             put(w, outcome.pending_file);
+            if (outcome.open_questions) {
+                key(w, "openQuestions");
+                w.Uint64(outcome.open_questions);
+            }
             key(w, "text");
-            put(w, pending_text(outcome.pending_file));
+            put(w, pending_text(outcome.pending_file, outcome.open_questions));
             break;
         case OutcomeKind::Refused:
             key(w, "error");
@@ -280,15 +286,30 @@ std::string model_text(const std::vector<PresetAnswer>& answers, const std::vect
     return out;
 }
 
-std::string pending_text(const std::string& pending_file) {
+namespace {
+
+// `["<answer 1>", "<answer 2>"]`, one placeholder per open question, in single quotes.
+std::string answer_example(std::size_t open_questions) {
+    if (open_questions == 1) return "'[\"<answer>\"]'";
+    std::string out = "'[";
+    for (std::size_t i = 1; i <= std::max<std::size_t>(open_questions, 1); ++i)
+        out += (i > 1 ? ", " : "") + std::string("\"<answer ") + std::to_string(i) + ">\"";
+    return out + (open_questions ? "]'" : ", ...]'");
+}
+
+}  // namespace
+
+std::string pending_text(const std::string& pending_file, std::size_t open_questions) {
     return "Questions pending. User input required.\n"
            "\n"
            "To answer, run:\n"
-           "  askhost answer '[\"<answer 1>\", \"<answer 2>\"]'\n"
+           "  askhost answer " +
+           answer_example(open_questions) +
+           "\n"
            "\n"
            "Or edit the JSON file and run:\n"
            "  askhost answer --file " +
-           pending_file +
+           shell_word(pending_file) +
            "\n"
            "\n"
            "Questions saved to: " +

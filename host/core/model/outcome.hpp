@@ -41,16 +41,17 @@ enum class OutcomeKind { Answered, Cancelled, TimedOut, ConnectionLost, Pending,
 
 struct Outcome {
     OutcomeKind kind = OutcomeKind::Cancelled;
-    std::vector<Answer> answers;  // Answered only
-    std::string pending_file;     // Pending only
-    Refusal error;                // Refused only
-    std::string reason;           // optional detail for Cancelled
+    std::vector<Answer> answers;     // Answered only
+    std::string pending_file;        // Pending only
+    std::size_t open_questions = 0;  // Pending only: the questions open in the file (0: not known)
+    Refusal error;                   // Refused only
+    std::string reason;              // optional detail for Cancelled
 
     static Outcome answered(std::vector<Answer> a);
     static Outcome cancelled(std::string reason = {});
     static Outcome timed_out();
     static Outcome connection_lost();
-    static Outcome pending(std::string file);
+    static Outcome pending(std::string file, std::size_t open_questions);
     static Outcome refused(Refusal r);
 };
 
@@ -79,8 +80,9 @@ std::string model_text(const std::vector<PresetAnswer>& answers, const std::vect
 // questions", then " (reason)" when there is one.
 std::string declined_text(std::string_view reason = {});
 
-// The instruction text handed back with a pending-questions file.
-std::string pending_text(const std::string& pending_file);
+// The instruction text handed back with a pending-questions file: its `askhost answer` example has
+// a placeholder for each of the file's open questions, as that command wants them.
+std::string pending_text(const std::string& pending_file, std::size_t open_questions);
 
 // Answers built from pre-supplied answers (reference implementation's `answers`).
 std::vector<Answer> answers_from_presets(const std::vector<Question>& questions,

@@ -127,6 +127,10 @@ std::string shown(std::string_view s) {
 
 std::string quoted(std::string_view s) { return "\"" + shown(s) + "\""; }
 
+// The strict profile's messages are the reference implementation's: they quote the agent's text
+// whole (valid UTF-8; texts are capped at Limits::max_text_bytes, so a message stays bounded).
+std::string quoted_whole(std::string_view s) { return "\"" + utf8::from_u32(utf8::to_u32(s)) + "\""; }
+
 bool blank(std::string_view s) {
     return std::all_of(s.begin(), s.end(), [](char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
@@ -171,7 +175,8 @@ Check check_duplicate_question(const std::vector<Question>& earlier, const std::
     for (std::size_t k = 0; k < earlier.size() && k < i; ++k) {
         if (earlier[k].question != text) continue;
         const std::string path = index_path("questions", i) + ".question";
-        if (profile == Profile::Strict) return schema_error(path, "Question texts must be unique: " + quoted(text));
+        if (profile == Profile::Strict)
+            return schema_error(path, "Question texts must be unique: " + quoted_whole(text));
         return schema_error(path, "duplicate of " + index_path("questions", k) + ".question " + quoted(text));
     }
     return std::nullopt;
@@ -187,7 +192,7 @@ Check check_header(const At& path, std::string_view header, bool present, Profil
 
 Check check_header_length(const At& path, const Question& q) {
     if (utf8_length(q.header) <= Limits::strict_max_header_chars) return std::nullopt;
-    return schema_error(path, "header for " + quoted(q.question) + " exceeds " +
+    return schema_error(path, "header for " + quoted_whole(q.question) + " exceeds " +
                                   std::to_string(Limits::strict_max_header_chars) + " chars");
 }
 
@@ -195,7 +200,7 @@ Check check_header_length(const At& path, const Question& q) {
 Check check_option_count(const At& path, std::size_t n, Profile profile, std::string_view question) {
     if (profile == Profile::Strict) {
         if (n < Limits::strict_min_options || n > Limits::strict_max_options)
-            return schema_error(path, "Question " + quoted(question) + " must have 2-4 options");
+            return schema_error(path, "Question " + quoted_whole(question) + " must have 2-4 options");
     } else if (n > Limits::max_options) {
         return schema_error(path, count_detail(n, "at most", Limits::max_options));
     }
@@ -207,7 +212,7 @@ Check check_duplicate_label(std::span<const Option> earlier, const std::string& 
     for (const auto& o : earlier) {
         if (o.label != label) continue;
         if (profile == Profile::Strict)
-            return schema_error(path, "Option labels must be unique within question " + quoted(question));
+            return schema_error(path, "Option labels must be unique within question " + quoted_whole(question));
         return schema_error(path, "duplicate label " + quoted(label));
     }
     return std::nullopt;
@@ -218,8 +223,8 @@ Check check_preview_html(const At& path, std::string_view preview, Profile profi
     const auto refused = check_html_preview(preview);
     if (!refused) return std::nullopt;
     if (profile == Profile::Strict)
-        return schema_error(path,
-                            "Option " + quoted(o.label) + " in question " + quoted(question) + ": " + refused->message);
+        return schema_error(path, "Option " + quoted_whole(o.label) + " in question " + quoted_whole(question) + ": " +
+                                      refused->message);
     return schema_error(path, refused->message);
 }
 

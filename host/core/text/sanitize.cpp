@@ -1,6 +1,10 @@
 // Agent text made inert for a terminal: every control becomes something you can see.
 #include "core/text/sanitize.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
 #include "core/text/utf8.hpp"
 
 namespace askhost {
@@ -44,6 +48,22 @@ std::string sanitize_for_terminal(std::string_view text, bool keep_newlines) {
         i += step.len;
     }
     return out;
+}
+
+std::string shell_quote(std::string_view s) {
+    std::string out = "'";
+    for (char c : s) {
+        if (c == '\'') out += "'\\''";
+        else out.push_back(c);
+    }
+    return out + "'";
+}
+
+std::string shell_word(std::string_view s) {
+    const bool bare = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_./-+:@%,=", c) != nullptr;
+    });
+    return bare ? std::string(s) : shell_quote(s);
 }
 
 }  // namespace askhost

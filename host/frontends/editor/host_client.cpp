@@ -1,5 +1,7 @@
 #include "frontends/editor/host_client.hpp"
 
+#include <algorithm>
+
 #include <unistd.h>
 
 #include "askhost_config.h"
@@ -23,12 +25,15 @@ json::FieldStatus from_json(const rapidjson::Value& v, HostOutcome& out, const j
     }
     bool timed_out = false, connection_lost = false;
     std::optional<std::string> pending;
+    std::int64_t open_questions = 0;
     std::string reason;
     r.lenient("timedOut", timed_out).lenient("connectionLost", connection_lost).lenient("pendingFile", pending);
+    r.lenient("openQuestions", open_questions);
     r.lenient("reason", reason);
     out.outcome = timed_out         ? Outcome::timed_out()
                   : connection_lost ? Outcome::connection_lost()
-                  : pending         ? Outcome::pending(std::move(*pending))
+                  : pending         ? Outcome::pending(std::move(*pending),
+                                                       static_cast<std::size_t>(std::max<std::int64_t>(open_questions, 0)))
                                     : Outcome::cancelled(std::move(reason));
     return {};
 }

@@ -172,11 +172,19 @@ export function readQuestions(params: any): Question[] | Result {
 const OTHER = "Other (type your answer)";
 const SOFT_LIMIT = 2000;
 
-/** Typed text, with the spec's soft limit: over 2000 characters asks first, and No edits it again. */
+/**
+ * Typed text, with the spec's soft limit: over 2000 characters asks first, and No edits it again.
+ * Blank text is no answer: the field opens again, as askhost's dialogs keep theirs; Esc leaves.
+ */
 async function typedText(ctx: any, title: string): Promise<string | undefined> {
 	let text = await ctx.ui.input(title, "");
 	for (;;) {
-		if (text === undefined || text.trim() === "") return undefined;
+		if (text === undefined) return undefined;
+		if (text.trim() === "") {
+			ctx.ui.notify?.("Type an answer first", "warning");
+			text = await ctx.ui.input(title, "");
+			continue;
+		}
 		const chars = [...text].length;
 		if (chars <= SOFT_LIMIT) return text;
 		const go = await ctx.ui.confirm(`Answer is long (${chars.toLocaleString("en-US")} chars). Continue anyway?`, "");
@@ -591,9 +599,13 @@ const andList = (items: string[]) =>
 	items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 const quoted = (qs: Question[]) => andList(qs.map((q) => `"${q.question}"`));
 
-/** One sentence per question, as `askhost history --summary` says them (the ask_user spec's example). */
+/**
+ * One sentence per question, as `askhost history --summary` says them (the ask_user spec's example;
+ * both replay askhost's tests/summary/vectors.json). A question still waiting is said so once.
+ */
 export function summaryProse(exchanges: Exchange[]): string {
 	const sentences: string[] = [];
+	const waitingSaid = new Set<string>();
 	exchanges.forEach((x, i) => {
 		const d = x.details;
 		if (d.answered) {
@@ -615,7 +627,8 @@ export function summaryProse(exchanges: Exchange[]): string {
 			sentences.push(`User did not answer ${quoted(x.questions)} in time.`);
 		} else if (d.pendingFile) {
 			const later = exchanges.slice(i + 1).flatMap((y) => (y.details.answered ? (y.details.answers ?? []).map((a: Answer) => a.question) : []));
-			const waiting = x.questions.filter((q) => !later.includes(q.question));
+			const waiting = x.questions.filter((q) => !later.includes(q.question) && !waitingSaid.has(q.question));
+			for (const q of waiting) waitingSaid.add(q.question);
 			if (waiting.length > 0)
 				sentences.push(`${quoted(waiting)} ${waiting.length === 1 ? "is" : "are"} still waiting for the user's answer (in ${d.pendingFile}).`);
 		}
