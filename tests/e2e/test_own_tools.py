@@ -13,7 +13,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import ASKHOST, Editor, Tmux, Workdir, case, check, equal  # noqa: E402
+from harness import ASKHOST, Editor, Tmux, Workdir, case, check, equal, wait_for  # noqa: E402
 from e2e_common import (TIMEOUT, Mock, agent_bin, agent_env, cleanup_codex, finish,  # noqa: E402
                         leave_the_shared_folder_as_found, run_cases, shared_registry_env, write_codex_config)
 
@@ -115,6 +115,39 @@ def gemini_with_nowhere_to_show_opens_its_own_dialog():
         mock.stop()
 
 
+@case
+def gemini_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane():
+    """No editor, a tmux client looking at Gemini's pane: somewhere to show, so the question opens in
+    a popup over that pane (askhost's own dialog), answered with keys; Gemini's dialog never drew."""
+    wd = Workdir()
+    wd.popups = True
+    project = project_of(wd)
+    mock = Mock(wd, ["ask_user"], [GEMINI_DB])
+    t = gemini_tui(wd, mock, project)
+    outer = "askhost-look-%d" % os.getpid()
+    # A terminal that looks at Gemini's session: a tmux client of that server, in a second server.
+    subprocess.run(["tmux", "-L", outer, "-f", "/dev/null", "new-session", "-d", "-s", "look", "-x", "130", "-y", "45",
+                    "env", "-u", "TMUX", "tmux", "-L", t.name, "attach"], check=True)
+
+    def screen():
+        return subprocess.run(["tmux", "-L", outer, "capture-pane", "-p", "-t", "look"], capture_output=True,
+                              text=True).stdout
+    try:
+        wait_for(lambda: "Other (type your answer)" in screen() and "┌" in screen(), timeout=TIMEOUT,
+                 what="the popup over Gemini")
+        check(not any(m in screen() for m in GEMINI_DIALOG), "Gemini's dialog is not open:\n" + screen())
+        time.sleep(0.5)  # the popup's key guard
+        subprocess.run(["tmux", "-L", outer, "send-keys", "-t", "look", "2"], check=True)
+        res = mock.tool_result()
+        check('"%s"="SQLite".' % DB_Q in res["text"], "what the model read: " + res["text"])
+        t.wait_screen("All set.", timeout=TIMEOUT)
+        check(not any(m in t.screen() for m in GEMINI_DIALOG), "Gemini's dialog never drew:\n" + t.screen())
+    finally:
+        subprocess.run(["tmux", "-L", outer, "kill-server"], capture_output=True)
+        t.kill()
+        mock.stop()
+
+
 def codex_plan_tui(wd, mock, project):
     """The Codex TUI with askhost's hooks installed as docs/codex.md says, no MCP server, in Plan
     mode (Shift+Tab), hooks run without /hooks trust (the flag the tests use)."""
@@ -134,11 +167,11 @@ def codex_plan_tui(wd, mock, project):
 
 
 CODEX_QUESTIONS = [
-    {"id": "database", "header": "Database", "question": DB_Q, "isOther": True, "isSecret": False, "options": [
+    {"id": "database", "header": "Database", "question": DB_Q, "options": [
         {"label": "PostgreSQL (Recommended)", "description": "Battle-tested"},
         {"label": "SQLite", "description": "Lightweight, file-based"}]},
-    {"id": "service_name", "header": "Name", "question": "What should we name the service?", "isOther": False,
-     "isSecret": False, "options": None}]
+    {"id": "service_name", "header": "Name", "question": "What should we name the service?", "options": [
+        {"label": "orders", "description": "After the domain"}, {"label": "api", "description": "Short"}]}]
 
 
 @case
@@ -151,9 +184,9 @@ def codex_plan_mode_question_answered_in_the_editor():
     t = codex_plan_tui(wd, mock, project)
     try:
         t.wait_screen("Ask Codex to do anything", timeout=TIMEOUT)
-        time.sleep(0.5)
-        t.keys("BTab")  # Plan mode
-        t.wait_screen("Plan", timeout=30)
+        # Plan mode: Shift+Tab, again if Codex was not yet taking keys.
+        wait_for(lambda: "Plan mode" in t.screen() or t.keys("BTab") or time.sleep(2), timeout=30,
+                 what="Codex in Plan mode")
         t.text("Plan the project.")
         t.wait_screen("Plan the project.", timeout=30)
         t.keys("Enter")
@@ -163,13 +196,44 @@ def codex_plan_mode_question_answered_in_the_editor():
         equal([q["question"] for q in p["questions"]], [q["question"] for q in CODEX_QUESTIONS], "both questions")
         ed.reply(show["id"], {"answered": True, "answers": [
             {"question": DB_Q, "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": False},
-            {"question": CODEX_QUESTIONS[1]["question"], "answer": "orders", "wasCustom": True}]})
+            {"question": CODEX_QUESTIONS[1]["question"], "answer": "order-service", "wasCustom": True}]})
         res = mock.tool_result()
-        check('[database] "%s"="SQLite", [service_name] "%s"="orders".' % (DB_Q, CODEX_QUESTIONS[1]["question"])
+        check(res["text"].startswith("Tool call blocked by PreToolUse hook: The user answered your questions"),
+              "what the model read: " + res["text"])
+        check('[database] "%s"="SQLite", [service_name] "%s"="order-service".' % (DB_Q, CODEX_QUESTIONS[1]["question"])
               in res["text"], "what the model read: " + res["text"])
         screen = t.wait_screen("All set.", timeout=TIMEOUT)
         check("Lightweight, file-based" not in screen, "Codex's dialog never drew:\n" + screen)
         finish(ed, mock)
+    finally:
+        t.kill()
+        mock.stop()
+        cleanup_codex(wd)
+
+
+@case
+def codex_with_nowhere_to_show_opens_its_own_dialog():
+    """No editor's host, no tmux client, no askhost web: Codex draws its own dialog at once and its
+    answer reaches the model as Codex's own result."""
+    wd = Workdir()
+    project = project_of(wd)
+    mock = Mock(wd, ["request_user_input"], {"questions": CODEX_QUESTIONS[:1]})
+    t = codex_plan_tui(wd, mock, project)
+    try:
+        t.wait_screen("Ask Codex to do anything", timeout=TIMEOUT)
+        wait_for(lambda: "Plan mode" in t.screen() or t.keys("BTab") or time.sleep(2), timeout=30,
+                 what="Codex in Plan mode")
+        t.text("Plan the project.")
+        t.wait_screen("Plan the project.", timeout=30)
+        t.keys("Enter")
+        t.wait_screen("Lightweight, file-based", timeout=TIMEOUT)
+        time.sleep(0.5)  # at a person's pace
+        t.keys("Down")
+        time.sleep(0.3)
+        t.keys("Enter")
+        res = mock.tool_result()
+        check("SQLite" in res["text"] and "blocked" not in res["text"], "Codex's own result: " + res["text"])
+        t.wait_screen("All set.", timeout=TIMEOUT)
     finally:
         t.kill()
         mock.stop()
