@@ -25,8 +25,8 @@ _askhost() {
     fi
     case "${COMP_WORDS[1]}" in
         mcp) mapfile -t COMPREPLY < <(compgen -W "--print --pending-file --progress-interval --help" -- "$cur") ;;
-        codex-hook) mapfile -t COMPREPLY < <(compgen -W "install --project --hooks --help" -- "$cur") ;;
-        gemini-hook) mapfile -t COMPREPLY < <(compgen -W "install --project --settings --help" -- "$cur") ;;
+        codex-hook) mapfile -t COMPREPLY < <(compgen -W "install --project --hooks --remove --help" -- "$cur") ;;
+        gemini-hook) mapfile -t COMPREPLY < <(compgen -W "install --project --settings --remove --help" -- "$cur") ;;
         hook) mapfile -t COMPREPLY < <(compgen -W "install --project --settings --help" -- "$cur") ;;
         attach) mapfile -t COMPREPLY < <(compgen -W "--next --popup --help" -- "$cur") ;;
         hosts) mapfile -t COMPREPLY < <(compgen -W "--json --help" -- "$cur") ;;

@@ -23,8 +23,8 @@ end
 
 complete -c askhost -f
 complete -c askhost -n __askhost_no_sub -a mcp -d 'MCP stdio server with the ask_user_question tool'
-complete -c askhost -n __askhost_no_sub -a codex-hook -d "Codex hook: the session's answers kept through compaction"
-complete -c askhost -n __askhost_no_sub -a gemini-hook -d "Gemini CLI hook: the session's answers kept through compression"
+complete -c askhost -n __askhost_no_sub -a codex-hook -d "Codex hooks: its own questions asked in askhost, answers kept through compaction"
+complete -c askhost -n __askhost_no_sub -a gemini-hook -d "Gemini CLI hooks: its own questions asked in askhost, answers kept through compression"
 complete -c askhost -n __askhost_no_sub -a hook -d 'Claude Code hook: its questions and permissions'
 complete -c askhost -n __askhost_no_sub -a attach -d "answer a running host's questions here"
 complete -c askhost -n __askhost_no_sub -a hosts -d 'the running askhost hosts'
@@ -60,9 +60,11 @@ complete -c askhost -n '__fish_seen_subcommand_from mcp' -l progress-interval -x
 complete -c askhost -n '__fish_seen_subcommand_from codex-hook' -a install -d "add the hook to Codex's hooks.json"
 complete -c askhost -n '__fish_seen_subcommand_from codex-hook' -l project -d "the project's .codex/hooks.json"
 complete -c askhost -n '__fish_seen_subcommand_from codex-hook' -l hooks -r -F
+complete -c askhost -n '__fish_seen_subcommand_from codex-hook' -l remove -d "take askhost's hooks out instead"
 complete -c askhost -n '__fish_seen_subcommand_from gemini-hook' -a install -d "add the hook to Gemini CLI's settings"
 complete -c askhost -n '__fish_seen_subcommand_from gemini-hook' -l project -d "the project's .gemini/settings.json"
 complete -c askhost -n '__fish_seen_subcommand_from gemini-hook' -l settings -r -F
+complete -c askhost -n '__fish_seen_subcommand_from gemini-hook' -l remove -d "take askhost's hooks out instead"
 complete -c askhost -n '__fish_seen_subcommand_from hook' -a install -d "add the hook to Claude Code's settings"
 complete -c askhost -n '__fish_seen_subcommand_from hook' -l project -d "the project's .claude/settings.json"
 complete -c askhost -n '__fish_seen_subcommand_from hook' -l settings -r -F

@@ -29,6 +29,7 @@
 #include "frontends/proc_stat.hpp"
 #include "frontends/tmux_popup.hpp"
 #include "frontends/tmux_queue.hpp"
+#include "frontends/user_config.hpp"
 #include "store/fs_util.hpp"
 #include "store/pending_file.hpp"
 #include "store/pending_writer.hpp"
@@ -85,14 +86,14 @@ public:
     std::string_view name() const override { return "editor host"; }
     void show(const Ask& ask, Done done) override {
         std::string id = ask.id;
-        open_[id] = client_.submit(ask, Profile::Strict,
-                                   [this, id, done = std::move(done), token = lifetime_.token()](Outcome o) {
-                                       if (!token) return;
-                                       open_.erase(id);
-                                       // The host went away: not an answer; it is taken off the broker by `gone`.
-                                       if (o.kind == OutcomeKind::ConnectionLost) return;
-                                       done(std::move(o));
-                                   });
+        open_[id] =
+            client_.submit(ask, ask.profile, [this, id, done = std::move(done), token = lifetime_.token()](Outcome o) {
+                if (!token) return;
+                open_.erase(id);
+                // The host went away: not an answer; it is taken off the broker by `gone`.
+                if (o.kind == OutcomeKind::ConnectionLost) return;
+                done(std::move(o));
+            });
     }
     void withdraw(const std::string& ask_id) override {
         auto it = open_.find(ask_id);
@@ -223,7 +224,7 @@ public:
           core_(io, no_agent_),
           print_(pending_file(options), "", options.log),
           record_(io, pending_file(options), options.log),
-          seeking_(options.alone == Alone::Seek && !options.print_only),
+          seeking_((options.alone == Alone::Seek || options.alone == Alone::SeekIfShown) && !options.print_only),
           watch_(io),
           popups_(io, seeking_ ? popup_lines() : std::string(), options.log,
                   [this](const std::string& id) { return wants_popup(id); }) {
@@ -423,6 +424,21 @@ private:
     Lifetime lifetime_;
 };
 
+OwnQuestions own_questions_setting(void (*log)(std::string_view)) {
+    auto v = user_config_value("own-questions");
+    if (!v || v->empty() || *v == "when-shown") return OwnQuestions::WhenShown;
+    if (*v == "always") return OwnQuestions::Always;
+    if (*v == "never") return OwnQuestions::Never;
+    say(log, user_config_path() + ": own-questions: '" + *v + "' is not always, when-shown or never; when-shown it is");
+    return OwnQuestions::WhenShown;
+}
+
+bool somewhere_to_show() {
+    if (popup_possible() || terminal_is_free()) return true;
+    auto dir = socket_directory();
+    return dir && running_web_server(*dir + "/web.json").has_value();
+}
+
 std::string socket_from_ancestors() {
     long pid = static_cast<long>(::getppid());
     for (int depth = 0; depth < 16 && pid > 1; ++depth) {
@@ -456,10 +472,16 @@ AskService::Asking AskService::ask(Ask ask, OnOutcome reply, const ClientForm* f
             log("asking through the askhost at " + found->socket + " (" + found->source + ")");
         }
         Status unreachable = host->connect();
-        if (!unreachable) return {Asking::Where::Host, host->submit(ask, Profile::Strict, std::move(reply))};
+        if (!unreachable) return {Asking::Where::Host, host->submit(ask, ask.profile, std::move(reply))};
         log(unreachable->message);
     }
     if (options_.alone == Alone::Decline) return {};
+    if (options_.alone == Alone::SeekIfShown && !somewhere_to_show()) {
+        log("no askhost for " + options_.cwd +
+            " and nothing to show the question on (no tmux client, no askhost "
+            "web): left to the agent's own dialog");
+        return {};
+    }
     // In tmux, a popup over the asking pane comes before the agent's own form: it is the whole
     // dialog (Codex's form has no multi-select field).
     if (form && options_.alone == Alone::Seek && !popup_possible()) return ask_form(ask, reply, *form);

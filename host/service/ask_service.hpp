@@ -42,7 +42,22 @@ enum class Alone {
     // client), else a notification; the pending-questions file as a record `askhost answer`
     // answers; an editor's host that opens the workspace later is asked too (askhost mcp).
     Seek,
+    // Seek when something could show the question now (a tmux popup over the asking pane, a
+    // running `askhost web`, a terminal nobody else reads); else nowhere, at once, so that the
+    // agent's own dialog shows it (the agents' own question tools: askhost gemini-hook, codex-hook).
+    SeekIfShown,
 };
+
+// The person's choice for the agents' own question tools (Gemini CLI's ask_user, Codex's
+// request_user_input), `own-questions` in the settings file: always askhost (Seek), askhost when
+// somewhere to show (SeekIfShown, the default), never (the agent's own dialog, askhost not asked).
+enum class OwnQuestions { Always, WhenShown, Never };
+// The setting; a value it does not know is said through `log` and counts as the default.
+OwnQuestions own_questions_setting(void (*log)(std::string_view));
+
+// Whether something could show a question asked now with no host in the workspace: a tmux popup
+// over the asking pane, a running `askhost web`, or a terminal nobody else reads.
+bool somewhere_to_show();
 
 struct AskServiceOptions {
     // Who asks ("askhost mcp"): the name the hosts' clients see; its own host runs no agent.

@@ -16,6 +16,7 @@ struct CommandHook {
     std::string matcher;           // "*", "compact", a tool-name pattern
     std::string command;           // the whole command line the agent runs
     int timeout_seconds = 0;       // 0: the agent's default
+    int timeout_ms = 0;            // the same for an agent that counts milliseconds (Gemini CLI)
     std::string status_message{};  // "": none (a field Codex shows while the hook runs)
 };
 
@@ -36,6 +37,16 @@ struct HooksMerge {
 // stops being JSON). Written whole and atomically, keeping the file's mode (0644 for a new one).
 HooksMerge merge_command_hooks(const std::string& path, const std::vector<CommandHook>& hooks,
                                std::string_view subcommand);
+
+// Takes askhost's hooks (commands naming askhost that end in " " + `subcommand`) out of every event
+// of the file, and an entry or event list left empty by that; everything else stays. Added: some
+// were taken out; AlreadyThere: none was there (a missing file too).
+HooksMerge remove_command_hooks(const std::string& path, std::string_view subcommand);
+
+// `askhost SUBCOMMAND install --remove`: "<who> removed from <path>" (0), "<who> is not in <path>"
+// (0), or why not (1; 2 with no path).
+int uninstall_command_hooks(std::string_view who, const std::optional<std::string>& path, std::string_view path_option,
+                            std::string_view subcommand);
 
 // An install's whole say, for `askhost SUBCOMMAND install`: merges `hooks` into `path` (as
 // hooks_file_path chose it) and tells the person. No path (no HOME): "name the file with

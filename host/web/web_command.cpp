@@ -12,6 +12,7 @@
 #include <boost/asio/signal_set.hpp>
 
 #include "core/fd_io.hpp"
+#include "frontends/editor/registry.hpp"
 #include "frontends/editor/socket_listener.hpp"
 #include "frontends/notify.hpp"
 #include "frontends/proc_stat.hpp"
@@ -68,20 +69,7 @@ struct ServerRecord {
         return store::atomic_write(file, text, 0600);
     }
     // The pid and URL of the server that runs, or nullopt.
-    std::optional<std::pair<long, std::string>> running() const {
-        auto text = store::read_whole(file);
-        if (text.status != store::FileText::Status::Ok) return std::nullopt;
-        rapidjson::Document doc;
-        if (json::parse(doc, text.data) || !doc.IsObject()) return std::nullopt;
-        const auto* pid = json::member(doc, "pid");
-        const auto* start = json::member(doc, "processStart");
-        if (!pid || !pid->IsInt64() || pid->GetInt64() <= 0 || !start || !start->IsUint64()) return std::nullopt;
-        auto stat = read_proc_stat(static_cast<pid_t>(pid->GetInt64()));
-        if (!stat || stat->start_ticks != start->GetUint64()) return std::nullopt;
-        std::string url = json::string_of(doc, "url");
-        if (url.empty()) return std::nullopt;
-        return std::make_pair(static_cast<long>(pid->GetInt64()), url);
-    }
+    std::optional<std::pair<long, std::string>> running() const { return running_web_server(file); }
 };
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "core/model/outcome.hpp"
 #include "core/self_path.hpp"
 #include "json/json_access.hpp"
+#include "own_question_hook.hpp"
 #include "store/fs_util.hpp"
 #include "store/hooks_file.hpp"
 #include "store/session_summary.hpp"
@@ -163,12 +164,14 @@ namespace {
 constexpr cli::Option kOptions[] = {
     {.name = "project", .help = "install into ./.codex/hooks.json"},
     {.name = "hooks", .value = "PATH", .help = "install into that hooks file"},
+    {.name = "remove", .help = "take askhost's hooks out of that file instead"},
 };
 constexpr std::string_view kWords[] = {"install"};
 
 int install(const cli::Args& args) {
     const auto chosen = store::hooks_file_path(args.value("hooks").value_or(""), args.has("project"),
                                                ".codex/hooks.json", "CODEX_HOME", "hooks.json", ".codex/hooks.json");
+    if (args.has("remove")) return store::uninstall_command_hooks("askhost codex-hook", chosen, "hooks", "codex-hook");
     // This binary by its full path: Codex runs hooks without askhost's PATH in mind, and trusts
     // a hook by its command, so the command stays the same until askhost moves.
     const std::string self = self_path();
@@ -179,9 +182,16 @@ int install(const cli::Args& args) {
           .matcher = "compact",
           .command = command,
           .timeout_seconds = 30,
-          .status_message = "askhost: the answers you gave"}},
+          .status_message = "askhost: the answers you gave"},
+         // As long as the person takes (a day); Codex's own dialog when askhost has nowhere to show it.
+         {.event = "PreToolUse",
+          .matcher = "request_user_input",
+          .command = command,
+          .timeout_seconds = 86400,
+          .status_message = "askhost: asking where you are"}},
         "codex-hook",
-        "\n(SessionStart after a compaction: the model reads the answers given earlier in the session).\n"
+        "\n(SessionStart after a compaction: the model reads the answers given earlier in the session;\n"
+        "PreToolUse: request_user_input, Codex's own questions in Plan mode, asked in askhost).\n"
         "Codex runs a new hook only once you trust it: open codex, type /hooks and trust askhost's.\n");
 }
 
@@ -190,22 +200,24 @@ int install(const cli::Args& args) {
 extern const cli::Command kCodexHookCommand;
 const cli::Command kCodexHookCommand{
     .name = "codex-hook",
-    .synopsis = "[install [--project] [--hooks PATH]]",
-    .summary = "Codex hook: the session's answers kept\nthrough Codex's compaction",
+    .synopsis = "[install [--project] [--hooks PATH] [--remove]]",
+    .summary = "Codex hooks: its own questions asked in askhost,\nthe session's answers kept through compaction",
     .about =
-        "Run by Codex as a SessionStart hook (matcher compact) with the hook's JSON on stdin: after\n"
-        "Codex compacts a session, the questions askhost mcp asked in it and the answers given are\n"
-        "added to what the model reads next. Prints nothing when nothing was asked.",
+        "Run by Codex with the hook's JSON on stdin. PreToolUse (request_user_input, Codex's own\n"
+        "questions): asked in the askhost of the session's folder, or where askhost can show it; with\n"
+        "nowhere to show it, it prints nothing at once and Codex asks in its own dialog. SessionStart\n"
+        "(matcher compact): after Codex compacts a session, the questions askhost mcp asked in it and\n"
+        "the answers given are added to what the model reads next.",
     .options = kOptions,
     .operand = "install",
     .operand_help =
-        "merge the hook into ~/.codex/hooks.json (--project: ./.codex/hooks.json),\nkeeping everything else in it",
+        "merge the hooks into ~/.codex/hooks.json (--project: ./.codex/hooks.json),\nkeeping everything else in it",
     .max_operands = 1,
     .words = kWords,
 };
 
 int run_context_hook(const std::vector<std::string>& args, const cli::Command& command,
-                     int (*install)(const cli::Args&), std::string_view event, int (*handle)(const rapidjson::Value&)) {
+                     int (*install)(const cli::Args&), std::initializer_list<HookEvent> events) {
     auto read = cli::read(args, command);
     if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
     const cli::Args& a = std::get<cli::Args>(read);
@@ -232,13 +244,15 @@ int run_context_hook(const std::vector<std::string>& args, const cli::Command& c
         return 0;
     }
     const std::string got = json::string_of(doc, "hook_event_name");
-    if (got == event) return handle(doc);
+    for (const auto& e : events)
+        if (got == e.event) return e.handle(doc);
     say("the hook event '" + got + "' is not one askhost " + std::string(command.name) + " handles; nothing added");
     return 0;
 }
 
 int run_codex_hook(const std::vector<std::string>& args) {
-    return run_context_hook(args, kCodexHookCommand, install, "SessionStart", run_session_start);
+    return run_context_hook(args, kCodexHookCommand, install,
+                            {{"SessionStart", run_session_start}, {"PreToolUse", run_codex_pre_tool_use}});
 }
 
 }  // namespace askhost::mcp

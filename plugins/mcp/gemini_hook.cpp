@@ -13,6 +13,7 @@
 #include "core/fd_io.hpp"
 #include "core/self_path.hpp"
 #include "json/json_access.hpp"
+#include "own_question_hook.hpp"
 #include "store/fs_util.hpp"
 #include "store/hooks_file.hpp"
 
@@ -168,6 +169,7 @@ namespace {
 constexpr cli::Option kOptions[] = {
     {.name = "project", .help = "install into ./.gemini/settings.json"},
     {.name = "settings", .value = "PATH", .help = "install into that settings file"},
+    {.name = "remove", .help = "take askhost's hooks out of that file instead"},
 };
 constexpr std::string_view kWords[] = {"install"};
 
@@ -175,14 +177,19 @@ int install(const cli::Args& args) {
     const auto chosen =
         store::hooks_file_path(args.value("settings").value_or(""), args.has("project"), ".gemini/settings.json",
                                "GEMINI_CLI_HOME", ".gemini/settings.json", ".gemini/settings.json");
+    if (args.has("remove"))
+        return store::uninstall_command_hooks("askhost gemini-hook", chosen, "settings", "gemini-hook");
     // This binary by its full path: Gemini runs hooks with its own PATH.
     const std::string self = self_path();
     const std::string command = (self.empty() ? std::string("askhost") : self) + " gemini-hook";
     return store::install_command_hooks(
-        "askhost gemini-hook", chosen, "settings", {{.event = "BeforeAgent", .matcher = "*", .command = command}},
+        "askhost gemini-hook", chosen, "settings",
+        {{.event = "BeforeAgent", .matcher = "*", .command = command},
+         // As long as the person takes (a day, in Gemini's milliseconds; its default is 60 s).
+         {.event = "BeforeTool", .matcher = "ask_user", .command = command, .timeout_ms = 86400000}},
         "gemini-hook",
-        "\n(BeforeAgent: after Gemini compresses a session, the next prompt carries the answers given "
-        "earlier in it).\n");
+        "\n(BeforeTool: ask_user, Gemini's own questions, asked in askhost; BeforeAgent: after Gemini\n"
+        "compresses a session, the next prompt carries the answers given earlier in it).\n");
 }
 
 }  // namespace
@@ -190,23 +197,26 @@ int install(const cli::Args& args) {
 extern const cli::Command kGeminiHookCommand;
 const cli::Command kGeminiHookCommand{
     .name = "gemini-hook",
-    .synopsis = "[install [--project] [--settings PATH]]",
-    .summary = "Gemini CLI hook: the session's answers\nkept through Gemini's compression",
+    .synopsis = "[install [--project] [--settings PATH] [--remove]]",
+    .summary = "Gemini CLI hooks: its own questions asked in askhost,\nthe session's answers kept through compression",
     .about =
-        "Run by Gemini CLI as a BeforeAgent hook with the hook's JSON on stdin: once Gemini has\n"
-        "compressed a session, the questions askhost mcp asked in it and the answers given are added\n"
-        "to the next prompt. Prints nothing otherwise.",
+        "Run by Gemini CLI with the hook's JSON on stdin. BeforeTool (ask_user, Gemini's own\n"
+        "questions): asked in the askhost of the session's folder, or where askhost can show it; with\n"
+        "nowhere to show it, it prints nothing at once and Gemini asks in its own dialog. BeforeAgent:\n"
+        "once Gemini has compressed a session, the questions askhost mcp asked in it and the answers\n"
+        "given are added to the next prompt.",
     .options = kOptions,
     .operand = "install",
     .operand_help =
-        "merge the hook into ~/.gemini/settings.json (--project:\n./.gemini/settings.json), keeping everything "
+        "merge the hooks into ~/.gemini/settings.json (--project:\n./.gemini/settings.json), keeping everything "
         "else in it",
     .max_operands = 1,
     .words = kWords,
 };
 
 int run_gemini_hook(const std::vector<std::string>& args) {
-    return run_context_hook(args, kGeminiHookCommand, install, "BeforeAgent", run_before_agent);
+    return run_context_hook(args, kGeminiHookCommand, install,
+                            {{"BeforeAgent", run_before_agent}, {"BeforeTool", run_gemini_before_tool}});
 }
 
 }  // namespace askhost::mcp

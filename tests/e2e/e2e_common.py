@@ -1,6 +1,7 @@
 """What the end-to-end tests with real agent CLIs share: where `./dev agents` put the CLIs, the
 mock model API (mock_llm.py) on 127.0.0.1, the agents' offline environment, and the loopback-only
 network namespace each case runs in when the machine allows it."""
+import fcntl
 import json
 import os
 import queue
@@ -13,7 +14,7 @@ import threading
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import ASKHOST, ROOT, Skip, at_end, case, check, main, wait_for  # noqa: E402
+from harness import ASKHOST, ROOT, Skip, at_end, case, check, end_processes, main, wait_for  # noqa: E402
 
 AGENTS_DIR = os.environ.get("ASKHOST_AGENTS_DIR") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "askhost-agents")
@@ -288,6 +289,73 @@ remote_plugin = false
 plugin_sharing = false
 {features}
 ''')
+
+
+SHARED_RUNTIME = "/tmp/askhost-%d" % os.geteuid()
+
+
+def leave_the_shared_folder_as_found():
+    """Without XDG_RUNTIME_DIR askhost uses /tmp/askhost-UID, the user's own (on a machine with
+    no /run/user/UID). Its sockets go when their hosts do; what a case's tmux popups leave there
+    (tmux-popups/KEY/lock, kept on purpose: a lock file is never unlinked under a waiting
+    process) is removed at the case's end when nobody holds it, and so is the folder when the
+    case made it."""
+    existed = os.path.isdir(SHARED_RUNTIME)
+    popups = os.path.join(SHARED_RUNTIME, "tmux-popups")
+    before = set(os.listdir(popups)) if os.path.isdir(popups) else set()
+
+    def tidy():
+        for key in (set(os.listdir(popups)) if os.path.isdir(popups) else set()) - before:
+            folder = os.path.join(popups, key)
+            try:
+                with open(os.path.join(folder, "lock"), "a") as lock:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held: another run's, leave it
+                    shutil.rmtree(folder, ignore_errors=True)
+            except OSError:
+                pass
+        # The folder itself goes when the case made it, or when nothing but an empty tmux-popups
+        # is left in it (two cases at once: the one that ends last finds it so). A host at work
+        # there has its socket in it.
+        try:
+            left = os.listdir(SHARED_RUNTIME)
+            idle = left == [] or (left == ["tmux-popups"] and not os.listdir(popups))
+        except OSError:
+            idle = False
+        if not existed or idle:
+            for leaf in (popups, SHARED_RUNTIME):
+                try:
+                    os.rmdir(leaf)
+                except OSError:
+                    pass
+    at_end(tidy, after_processes=True)
+
+
+def shared_registry_env(wd, **extra):
+    """Codex passes its MCP servers no XDG_RUNTIME_DIR: the editor's host and askhost mcp meet in
+    the registry askhost picks without it (/run/user/UID when it is the user's, else
+    /tmp/askhost-UID); the project folder, unique to the test, keeps tests apart there."""
+    env = wd.env(**extra)
+    env.pop("XDG_RUNTIME_DIR", None)
+    leave_the_shared_folder_as_found()
+    return env
+
+
+def cleanup_codex(wd):
+    """The Codex TUI starts an app-server daemon (`codex app-server --listen unix://
+    --managed-daemon`, with its `daemon pid-update-loop`) that outlives the TUI with init as
+    parent: stopped as Codex says (`codex app-server daemon stop` in the same CODEX_HOME); what
+    that leaves (the pid-update-loop) the harness ends at the end of the case, as it ends every
+    process whose command line or folders lie in the case's folder."""
+    home = wd.file("codex_home")
+    codex = agent_bin("openai-codex", "codex")
+    try:
+        subprocess.run([codex, "app-server", "daemon", "stop"], env=dict(os.environ, CODEX_HOME=home, HOME=wd.file("home")),
+                       stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pass
+    end_processes([home])
+    # The Codex TUI copies its app-server (~300 MB) into CODEX_HOME/packages.
+    shutil.rmtree(home, ignore_errors=True)
 
 
 def run_cases():

@@ -158,7 +158,9 @@ def install_merges_into_hooks_json():
     with open(path) as f:
         got = json.load(f)
     equal(got["description"], "mine", "the file's own root kept")
-    equal(got["hooks"]["PreToolUse"], mine["hooks"]["PreToolUse"], "the other hook kept")
+    equal(got["hooks"]["PreToolUse"][0], mine["hooks"]["PreToolUse"][0], "the other hook kept")
+    equal([e["matcher"] for e in got["hooks"]["PreToolUse"]], ["Bash", "request_user_input"],
+          "askhost's PreToolUse hook beside it (tests/integration/test_own_questions.py)")
     entry = got["hooks"]["SessionStart"]
     equal(len(entry), 1, "one SessionStart entry")
     equal(entry[0]["matcher"], "compact", "after a compaction only")

@@ -394,4 +394,19 @@ Result<FoundHost> find_host(const std::string& dir, const std::string& socket_hi
     return FoundHost{h->socket, "workspace " + folder, *h};
 }
 
+std::optional<std::pair<long, std::string>> running_web_server(const std::string& record_file) {
+    auto text = store::read_whole(record_file);
+    if (text.status != store::FileText::Status::Ok) return std::nullopt;
+    rapidjson::Document doc;
+    if (json::parse(doc, text.data) || !doc.IsObject()) return std::nullopt;
+    const auto* pid = json::member(doc, "pid");
+    const auto* start = json::member(doc, "processStart");
+    if (!pid || !pid->IsInt64() || pid->GetInt64() <= 0 || !start || !start->IsUint64()) return std::nullopt;
+    auto stat = read_proc_stat(static_cast<pid_t>(pid->GetInt64()));
+    if (!stat || stat->start_ticks != start->GetUint64()) return std::nullopt;
+    std::string url = json::string_of(doc, "url");
+    if (url.empty()) return std::nullopt;
+    return std::make_pair(static_cast<long>(pid->GetInt64()), url);
+}
+
 }  // namespace askhost

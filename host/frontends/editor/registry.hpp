@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace askhost {
@@ -99,5 +100,9 @@ struct FoundHost {
 // only with `include_waiting` (askhost attach).
 // Else why there is none.
 Result<FoundHost> find_host(const std::string& dir, const std::string& socket_hint, bool include_waiting = false);
+
+// askhost web's own record beside the hosts' (web.json in the registry folder): the pid and URL of
+// the server it names when that server runs (the same process, by its start time), else nullopt.
+std::optional<std::pair<long, std::string>> running_web_server(const std::string& record_file);
 
 }  // namespace askhost

@@ -1,0 +1,97 @@
+// The agents' own question tools asked through askhost: Gemini CLI's ask_user (BeforeTool) and
+// Codex's request_user_input (PreToolUse). Each is asked in the askhost whose workspace holds the
+// agent's folder; with none, in a host of our own when something could show it (a tmux popup over
+// the agent's pane, askhost web, `own-questions = always` in the settings file); else the hook
+// prints nothing at once and the agent's own dialog shows the question, as if askhost were not there.
+#include "own_question_hook.hpp"
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <functional>
+#include <string>
+
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "core/fd_io.hpp"
+#include "service/ask_service.hpp"
+#include "transport/stdio.hpp"
+
+namespace askhost::mcp {
+
+namespace {
+
+void note_gemini(std::string_view m) { write_all(2, "askhost gemini-hook: " + std::string(m) + "\n"); }
+void note_codex(std::string_view m) { write_all(2, "askhost codex-hook: " + std::string(m) + "\n"); }
+
+int ask_own(const OwnRequest& request) {
+    const bool gemini = request.tool == OwnTool::GeminiAskUser;
+    void (*note)(std::string_view) = gemini ? note_gemini : note_codex;
+    if (!request.why.empty()) note(request.why);
+    if (request.kind == OwnRequest::Kind::Reply) write_all(1, request.reply);
+    if (request.kind != OwnRequest::Kind::Question) return 0;
+    const OwnQuestions setting = own_questions_setting(note);
+    if (setting == OwnQuestions::Never) return 0;  // the person chose the agent's own dialog
+
+    boost::asio::io_context io;
+    const char* env_socket = std::getenv("ASKHOST_SOCKET");
+    AskService service(
+        io, {.who = gemini ? "askhost gemini-hook" : "askhost codex-hook",
+             .kind = "hook",
+             .cwd = request.ask.cwd,
+             .socket_hint = [env = std::string(
+                                 env_socket ? env_socket : "")] { return env.empty() ? socket_from_ancestors() : env; },
+             .alone = setting == OwnQuestions::Always ? Alone::Seek : Alone::SeekIfShown,
+             .log = note});
+    std::string printed;
+    bool done = false;
+    auto finish_writing = [&] { stop_when_written(io, [&] { return service.owed(); }); };
+    AskService::Asking asking = service.ask(request.ask, [&](const Outcome& o) {
+        done = true;
+        printed = own_reply(request, o);
+        boost::asio::post(io, [&] { finish_writing(); });
+    });
+    if (asking.where == AskService::Asking::Where::Nowhere) return 0;  // the agent's own dialog
+    auto give_up = [&](std::string_view why) {
+        if (done) return;
+        done = true;
+        asking.withdraw();  // the question closes in the editor too
+        if (!why.empty()) note(why);
+        finish_writing();
+    };
+    // The hook's time limit, or the agent ending it: nothing printed, the agent decides.
+    boost::asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
+    signals.async_wait([&](const boost::system::error_code& ec, int) {
+        if (!ec) give_up("");
+    });
+    // The agent gone (its terminal closed): the question is withdrawn everywhere.
+    boost::asio::steady_timer watch(io);
+    const pid_t agent = ::getppid();
+    std::function<void()> look = [&] {
+        watch.expires_after(std::chrono::milliseconds(300));
+        watch.async_wait([&](const boost::system::error_code& ec) {
+            if (ec || done) return;
+            if (::getppid() != agent || ::kill(agent, 0) != 0)
+                return give_up(gemini ? "Gemini CLI is gone" : "Codex is gone");
+            look();
+        });
+    };
+    look();
+    io.run();
+    service.restore_terminal();
+    if (!printed.empty()) write_all(1, printed);
+    return 0;
+}
+
+}  // namespace
+
+int run_gemini_before_tool(const rapidjson::Value& input) { return ask_own(read_gemini_request(input)); }
+
+int run_codex_pre_tool_use(const rapidjson::Value& input) { return ask_own(read_codex_request(input)); }
+
+}  // namespace askhost::mcp

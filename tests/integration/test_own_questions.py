@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""The agents' own question tools through their hooks, as the agents run them (the hook's JSON on
+stdin): Gemini CLI's ask_user (askhost gemini-hook, BeforeTool) and Codex's request_user_input
+(askhost codex-hook, PreToolUse), asked in an editor's standing host found by the session's
+folder; the answer as the blocked call's reason, in plain words and question order; a cancel; with
+nowhere to show, nothing printed at once (the agent's own dialog); own-questions always/never; a
+sub-agent refused; installs merged, twice once, and taken out with --remove. The real agents:
+tests/e2e/test_own_tools.py."""
+import json
+import os
+import subprocess
+import sys
+
+from harness import ASKHOST, Editor, Workdir, case, check, equal, main, wait_for
+
+DB_Q = "Which database should we use?"
+FEAT_Q = "Which features should we include?"
+NAME_Q = "What should we name the service?"
+OK_Q = "Deploy to staging afterwards?"
+GEMINI_QUESTIONS = [
+    {"question": DB_Q, "header": "Database", "type": "choice", "options": [
+        {"label": "PostgreSQL", "description": "Relational"}, {"label": "SQLite", "description": "File-based"}]},
+    {"question": FEAT_Q, "header": "Features 16chars", "type": "choice", "multiSelect": True, "options": [
+        {"label": "Auth", "description": "Log in"}, {"label": "Search", "description": "Full text"},
+        {"label": "Export", "description": "CSV"}]},
+    {"question": NAME_Q, "header": "Name", "type": "text", "placeholder": "order-service"},
+    {"question": OK_Q, "header": "Staging", "type": "yesno"},
+]
+CODEX_QUESTIONS = [
+    {"id": "database", "header": "Database", "question": DB_Q, "isOther": True, "isSecret": False, "options": [
+        {"label": "PostgreSQL", "description": "Relational"}, {"label": "SQLite", "description": "File-based"}]},
+    {"id": "service_name", "header": "Name", "question": NAME_Q, "isOther": False, "isSecret": False, "options": None},
+]
+
+
+def project(wd):
+    path = os.path.realpath(wd.file("proj"))
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+def standing(wd):
+    ed = Editor(wd)
+    ed.initialize(name="Neovim", folders=[project(wd)])
+    wait_for(lambda: any(n.endswith(".json") for n in os.listdir(wd.file("run/askhost"))), what="the record")
+    return ed
+
+
+def gemini_input(wd, questions=GEMINI_QUESTIONS, **extra):
+    return {"session_id": "s1", "transcript_path": wd.file("session.jsonl"), "cwd": project(wd),
+            "hook_event_name": "BeforeTool", "timestamp": "2026-11-27T10:00:00.000Z", "tool_name": "ask_user",
+            "tool_input": {"questions": questions}, **extra}
+
+
+def codex_input(wd, questions=CODEX_QUESTIONS, **extra):
+    return {"session_id": "s1", "transcript_path": None, "cwd": project(wd), "hook_event_name": "PreToolUse",
+            "model": "mock-model", "permission_mode": "default", "tool_name": "request_user_input",
+            "tool_input": {"questions": questions}, "tool_use_id": "call_1", **extra}
+
+
+def start(wd, command, msg, env=None):
+    p = subprocess.Popen([ASKHOST, command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env=env or wd.env(), cwd=project(wd), start_new_session=True)
+    p.stdin.write(json.dumps(msg).encode())
+    p.stdin.close()
+    return p
+
+
+def finish(p, timeout=15):
+    equal(p.wait(timeout=timeout), 0, "exit status")
+    out, err = p.stdout.read().decode(), p.stderr.read().decode()
+    return (json.loads(out) if out.strip() else None), err
+
+
+def shown(ed):
+    show = ed.method("ask/show")
+    return show, show["params"]["questions"]
+
+
+@case
+def gemini_ask_user_answered_in_the_editor():
+    """Every shape of ask_user maps: choice, multiSelect, text (its placeholder a hint), yesno, a
+    16-character header; the answer is the blocked call's reason, in words and question order."""
+    wd = Workdir()
+    ed = standing(wd)
+    p = start(wd, "gemini-hook", gemini_input(wd))
+    show, qs = shown(ed)
+    equal((show["params"]["agent"], show["params"]["route"]), ("gemini", "hook"), "agent and route")
+    equal([q["question"] for q in qs], [DB_Q, FEAT_Q, NAME_Q + "\n(for example: order-service)", OK_Q], "texts")
+    equal([q.get("header") for q in qs], ["Database", "Features 16chars", "Name", "Staging"], "headers")
+    equal([[o["label"] for o in q.get("options") or []] for q in qs],
+          [["PostgreSQL", "SQLite"], ["Auth", "Search", "Export"], [], ["Yes", "No"]], "options")
+    equal([bool(q.get("multiSelect")) for q in qs], [False, True, False, False], "multiSelect")
+    ed.reply(show["id"], {"answered": True, "answers": [
+        {"question": OK_Q, "answer": "No", "selectedOption": "No", "wasCustom": False},
+        {"question": DB_Q, "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": False},
+        {"question": FEAT_Q, "answer": ["Auth", "Search"], "wasCustom": False},
+        {"question": qs[2]["question"], "answer": "billing-api", "wasCustom": True}]})
+    out, _ = finish(p)
+    equal(out["decision"], "deny", "Gemini takes an answer only as a blocked call")
+    equal(out["reason"],
+          'The user answered your questions (in askhost, so the tool shows no result of its own; this is the '
+          'user\'s answer, not an error): "%s"="SQLite", "%s"="Auth, Search", "%s"="billing-api", "%s"="No". '
+          'Continue with these answers in mind; do not ask them again.' % (DB_Q, FEAT_Q, NAME_Q, OK_Q), "the words")
+
+
+@case
+def codex_request_user_input_answered_by_id():
+    wd = Workdir()
+    ed = standing(wd)
+    p = start(wd, "codex-hook", codex_input(wd))
+    show, qs = shown(ed)
+    equal((show["params"]["agent"], show["params"]["route"]), ("codex", "hook"), "agent and route")
+    equal([q["question"] for q in qs], [DB_Q, NAME_Q], "texts")
+    equal(qs[1].get("options") or [], [], "no options: free text")
+    ed.reply(show["id"], {"answered": True, "answers": [
+        {"question": DB_Q, "answer": "PostgreSQL", "selectedOption": "PostgreSQL", "wasCustom": False},
+        {"question": NAME_Q, "answer": "orders", "wasCustom": True}]})
+    out, _ = finish(p)
+    spec = out["hookSpecificOutput"]
+    equal((spec["hookEventName"], spec["permissionDecision"]), ("PreToolUse", "deny"), "Codex's block")
+    check(spec["permissionDecisionReason"].startswith("The user answered your questions"), spec)
+    check('[database] "%s"="PostgreSQL", [service_name] "%s"="orders".' % (DB_Q, NAME_Q)
+          in spec["permissionDecisionReason"], spec)
+
+
+@case
+def a_cancel_is_a_decline_the_model_reads():
+    wd = Workdir()
+    ed = standing(wd)
+    p = start(wd, "gemini-hook", gemini_input(wd))
+    show, _ = shown(ed)
+    ed.reply(show["id"], {"answered": False, "cancelled": True})
+    out, _ = finish(p)
+    equal(out, {"decision": "deny", "reason": "User declined to answer questions"}, "the decline")
+
+
+@case
+def nowhere_to_show_gives_the_question_back_at_once():
+    """No host, no tmux client, no askhost web: nothing printed, exit 0, at once, for both agents
+    (their own dialogs ask); nothing waits in a host of its own."""
+    wd = Workdir()
+    for command, msg in (("gemini-hook", gemini_input(wd)), ("codex-hook", codex_input(wd))):
+        out, err = finish(start(wd, command, msg))
+        equal(out, None, command + ": nothing printed")
+        check("own dialog" in err, err)
+    check(not os.path.exists(os.path.join(project(wd), ".askhost", "pending-questions.json")), "no pending question")
+
+
+@case
+def a_running_web_page_counts_as_somewhere_to_show():
+    """askhost web running: the question waits in a host of the hook's own, which the page lists."""
+    wd = Workdir()
+    env = wd.env()
+    web = subprocess.Popen([ASKHOST, "web"], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           start_new_session=True)
+    try:
+        wait_for(lambda: os.path.exists(wd.file("run/askhost/web.json")), what="askhost web's record")
+        p = start(wd, "codex-hook", codex_input(wd))
+        pending = os.path.join(project(wd), ".askhost", "pending-questions.json")
+        wait_for(lambda: os.path.exists(pending), what="the question waiting in the hook's own host")
+        check(p.poll() is None, "the hook waits")
+        p.terminate()
+        out, _ = finish(p)
+        equal(out, None, "ended by the agent: nothing printed")
+    finally:
+        web.terminate()
+        web.wait(timeout=15)
+
+
+@case
+def own_questions_always_and_never():
+    wd = Workdir()
+    # never: not asked even with an editor's host there.
+    ed = standing(wd)
+    env = wd.env()
+    with open(wd.file("config/askhost/config"), "a") as f:
+        f.write("own-questions = never\n")
+    out, _ = finish(start(wd, "gemini-hook", gemini_input(wd), env=env))
+    equal(out, None, "never: nothing printed")
+    check(not [m for m in ed.seen if m.get("method") == "ask/show"], "never: nothing shown")
+    # always, with no host: waits in a host of its own (attach, the pending file).
+    wd2 = Workdir()
+    env2 = wd2.env()
+    with open(wd2.file("config/askhost/config"), "a") as f:
+        f.write("own-questions = always\n")
+    p = start(wd2, "gemini-hook", gemini_input(wd2), env=env2)
+    wait_for(lambda: os.path.exists(os.path.join(project(wd2), ".askhost", "pending-questions.json")),
+             what="the question waiting")
+    p.terminate()
+    out, _ = finish(p)
+    equal(out, None, "ended: nothing printed")
+
+
+@case
+def a_codex_subagents_question_is_refused():
+    wd = Workdir()
+    ed = standing(wd)
+    out, _ = finish(start(wd, "codex-hook", codex_input(wd, agent_id="agent-7", agent_type="explorer")))
+    equal(out["hookSpecificOutput"]["permissionDecision"], "deny", "refused")
+    check("Only the main conversation can ask the user questions" in
+          out["hookSpecificOutput"]["permissionDecisionReason"], str(out))
+    check(not [m for m in ed.seen if m.get("method") == "ask/show"], "nothing was shown")
+
+
+@case
+def what_askhost_cannot_show_is_left_to_the_agent():
+    """A secret question, a question with no text, another tool: nothing printed, nothing shown."""
+    wd = Workdir()
+    ed = standing(wd)
+    secret = [dict(CODEX_QUESTIONS[1], isSecret=True)]
+    for command, msg in (("codex-hook", codex_input(wd, secret)),
+                         ("gemini-hook", gemini_input(wd, [{"question": "", "type": "text"}])),
+                         ("gemini-hook", dict(gemini_input(wd), tool_name="read_file"))):
+        out, _ = finish(start(wd, command, msg))
+        equal(out, None, "nothing printed")
+    check(not [m for m in ed.seen if m.get("method") == "ask/show"], "nothing was shown")
+
+
+def install(wd, env, command, *args):
+    r = subprocess.run([ASKHOST, command, "install", *args], env=env, capture_output=True, text=True)
+    equal(r.returncode, 0, "install: " + r.stderr)
+    return r.stdout
+
+
+@case
+def installs_merge_once_and_remove_only_askhosts():
+    wd = Workdir()
+    env = wd.env(HOME=wd.file("home"))
+    env.pop("CODEX_HOME", None)
+    env.pop("GEMINI_CLI_HOME", None)
+    full = os.path.realpath(ASKHOST)
+    for command, path, other in (
+            ("gemini-hook", "home/.gemini/settings.json",
+             {"ui": {"theme": "Dracula"}, "hooks": {"BeforeTool": [
+                 {"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "lint"}]}]}}),
+            ("codex-hook", "home/.codex/hooks.json",
+             {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "lint"}]}]}})):
+        settings = wd.file(path)
+        os.makedirs(os.path.dirname(settings), exist_ok=True)
+        with open(settings, "w") as f:
+            json.dump(other, f)
+        install(wd, env, command)
+        check("already" in install(wd, env, command), "the second install changes nothing")
+        with open(settings) as f:
+            got = json.load(f)
+        event, matcher = ("BeforeTool", "ask_user") if command == "gemini-hook" else ("PreToolUse", "request_user_input")
+        entries = got["hooks"][event]
+        equal(entries[0], other["hooks"][event][0], "the other hook kept")
+        equal([e["matcher"] for e in entries], [other["hooks"][event][0]["matcher"], matcher], "added once")
+        hook = entries[1]["hooks"][0]
+        equal(hook["command"], full + " " + command, "askhost by its full path")
+        equal(hook["timeout"], 86400000 if command == "gemini-hook" else 86400, "a day, in the agent's unit")
+        if command == "gemini-hook":
+            equal(got["ui"], other["ui"], "other settings kept")
+        check("removed" in install(wd, env, command, "--remove"), "removed")
+        with open(settings) as f:
+            equal(json.load(f), other, "only askhost's entries taken out")
+        check("not in" in install(wd, env, command, "--remove"), "a second removal changes nothing")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
