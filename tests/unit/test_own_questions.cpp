@@ -91,7 +91,7 @@ BOOST_AUTO_TEST_CASE(cancel_is_a_decline_and_the_rest_gives_the_question_back) {
     BOOST_TEST(std::string(o["reason"].GetString()) == "User declined to answer questions");
     BOOST_TEST(own_reply(r, Outcome::timed_out()).empty());
     BOOST_TEST(own_reply(r, Outcome::connection_lost()).empty());
-    BOOST_TEST(own_reply(r, Outcome::pending("f")).empty());
+    BOOST_TEST(own_reply(r, Outcome::pending("f", 1)).empty());
 }
 
 BOOST_AUTO_TEST_CASE(codex_ids_key_the_answers) {
