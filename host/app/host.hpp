@@ -49,7 +49,9 @@ private:
     const CliOptions& opts_;
     Mode mode_;
     // Its I/O objects are used on the loop's thread alone (the journal's thread touches none), so
-    // they need no locks; posting from another thread stays safe.
+    // they need no locks; posting from another thread stays safe. Host owns its loop, declared before
+    // every part that posts to it: destroyed last, it drops what is still queued without running it,
+    // so the handlers that hold a bare `this` (finish, wait_signal) never outlive the Host.
     boost::asio::io_context io_{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
     AdapterRegistry registry_;
     HostCore core_;

@@ -68,7 +68,9 @@ void Broker::show_queued(const std::shared_ptr<Entry>& e) {
 void Broker::show_to(Entry& head, Frontend& f) {
     head.showing.push_back(&f);
     const std::string id = head.ask.id;
-    f.show(head.ask, [this, id, fp = &f](Outcome o) { finish(id, std::move(o), fp); });
+    f.show(head.ask, [this, id, fp = &f, alive = lifetime_.token()](Outcome o) {
+        if (alive) finish(id, std::move(o), fp);
+    });
 }
 
 void Broker::remove_frontend(Frontend& f, bool vanished) {
@@ -118,8 +120,9 @@ std::shared_ptr<AskSlot> Broker::enqueue(Ask ask, OnOutcome reply) {
     auto slot = e->slot;
     if (timeout_.count() > 0) {
         e->timer = std::make_unique<boost::asio::steady_timer>(io_, timeout_);
-        e->timer->async_wait([this, id](const boost::system::error_code& ec) {
-            if (!ec) finish(id, Outcome::timed_out(), nullptr);
+        e->timer->async_wait([this, id, alive = lifetime_.token()](const boost::system::error_code& ec) {
+            // An expired wait is already queued: cancelling the timer in ~Broker does not stop it.
+            if (!ec && alive) finish(id, Outcome::timed_out(), nullptr);
         });
     }
     if (on_submit) on_submit(e->ask);
@@ -142,7 +145,9 @@ void Broker::show_head() {
         // A queued viewer was shown it while it waited behind another: not twice.
         if (std::find(head->showing.begin(), head->showing.end(), f) != head->showing.end()) continue;
         head->showing.push_back(f);
-        f->show(head->ask, [this, id, f](Outcome o) { finish(id, std::move(o), f); });
+        f->show(head->ask, [this, id, f, alive = lifetime_.token()](Outcome o) {
+            if (alive) finish(id, std::move(o), f);  // a frontend may answer after the broker is gone
+        });
         // A frontend may answer from inside show(); stop if this ask is already done.
         if (queue_.empty() || queue_.front()->ask.id != id) return;
     }
@@ -171,7 +176,7 @@ void Broker::finish(const std::string& id, Outcome outcome, Frontend* from) {
     deliver_later(io_, entry->slot, std::move(entry->reply), std::move(outcome));
     if (on_state) on_state();
     // Show the next ask after this turn, so a frontend's done() returns before it is reused.
-    boost::asio::post(io_, [this] { show_head(); });
+    show_head_later();
 }
 
 void Broker::withdraw(const std::string& id) {
@@ -181,7 +186,13 @@ void Broker::withdraw(const std::string& id) {
     for (Frontend* f : entry->showing) f->withdraw(id);
     if (on_withdrawn) on_withdrawn(entry->ask);
     if (on_state) on_state();
-    boost::asio::post(io_, [this] { show_head(); });
+    show_head_later();
+}
+
+void Broker::show_head_later() {
+    boost::asio::post(io_, [this, alive = lifetime_.token()] {
+        if (alive) show_head();
+    });
 }
 
 void Broker::withdraw_all() {

@@ -13,6 +13,7 @@
 
 #include "core/ask_ticket.hpp"
 #include "core/frontend.hpp"
+#include "core/lifetime.hpp"
 
 namespace askhost {
 
@@ -66,6 +67,9 @@ private:
     // Takes an ask out of the queue (its timer stopped, nothing left to withdraw): null if it is gone.
     std::shared_ptr<Entry> take(const std::string& id);
     void show_head();
+    // show_head on the next turn of the loop, unless the broker is gone by then (a loop may outlive
+    // its broker: a fuzzer's next input runs the same loop).
+    void show_head_later();
     void show_to(Entry& head, Frontend& f);
     void show_queued(const std::shared_ptr<Entry>& e);
     void finish(const std::string& id, Outcome outcome, Frontend* from);
@@ -79,6 +83,7 @@ private:
     std::chrono::milliseconds timeout_{0};
     std::deque<std::shared_ptr<Entry>> queue_;
     unsigned long next_id_ = 1;
+    Lifetime lifetime_;  // last: what the broker posted finds it ended before the rest goes
 };
 
 }  // namespace askhost

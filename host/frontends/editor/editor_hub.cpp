@@ -35,7 +35,9 @@ public:
         };
         conn_->on_closed = [this](std::string_view) {
             // Leave the callback before this client is destroyed.
-            boost::asio::post(hub_.io_, [&hub = hub_, self = this] { hub.remove_client(self); });
+            boost::asio::post(hub_.io_, [&hub = hub_, self = this, alive = hub_.lifetime_.token()] {
+                if (alive) hub.remove_client(self);
+            });
             if (showing_frontend_) {
                 showing_frontend_ = false;
                 // Only the editor that started askhost takes its asks with it; a socket client
