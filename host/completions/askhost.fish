@@ -72,7 +72,7 @@ complete -c askhost -n '__fish_seen_subcommand_from hook' -l settings -r -F
 complete -c askhost -n '__fish_seen_subcommand_from opencode' -a install -d "askhost's plugin into OpenCode's config"
 complete -c askhost -n '__fish_seen_subcommand_from opencode' -a ask -d 'run by the plugin: the question on stdin'
 complete -c askhost -n '__fish_seen_subcommand_from opencode' -l project -d "the project's .opencode/plugin/"
-complete -c askhost -n '__fish_seen_subcommand_from opencode' -l dir -r -a '(__fish_complete_directories)'
+complete -c askhost -n '__fish_seen_subcommand_from opencode' -l dir -r -F
 complete -c askhost -n '__fish_seen_subcommand_from opencode' -l remove -d "take askhost's plugin out"
 complete -c askhost -n '__fish_seen_subcommand_from attach' -l next -d 'the host whose question waited longest'
 complete -c askhost -n '__fish_seen_subcommand_from attach' -l popup -d 'in a tmux popup'
