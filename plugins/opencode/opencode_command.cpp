@@ -3,8 +3,9 @@
 // OpenCode config folder; OpenCode loads it at its next start. On each question the plugin runs
 // `askhost opencode ask` in the background with the request on stdin: it is asked in the askhost
 // whose workspace holds OpenCode's folder, and the answer comes back on stdout for the plugin to
-// give to OpenCode's own API. With no host it prints nothing, and OpenCode's own dialog, shown
-// beside askhost's all along, is the one that answers. When the person answers there first, the
+// give to OpenCode's own API. With no host and nowhere to show it (own-questions, as for the other
+// agents' own tools) it prints nothing, and OpenCode's own dialog, shown beside askhost's all
+// along, is the one that answers. When the person answers there first, the
 // plugin ends this process (SIGTERM) and the question is withdrawn from every face.
 #include <chrono>
 #include <csignal>
@@ -61,15 +62,22 @@ int ask(const rapidjson::Value& input) {
         note("left to OpenCode: " + request.why);
         return 0;
     }
+    // `own-questions` in askhost's settings, as for Gemini CLI's and Codex's own tools: never (OpenCode's
+    // dialog alone), when-shown (no host in the workspace: a tmux popup over OpenCode's pane or a
+    // running askhost web, else nothing), always (else a host of our own that waits beside
+    // OpenCode's dialog). OpenCode's terminal is in raw mode: the terminal dialog never opens on it.
+    const OwnQuestions setting = own_questions_setting(note_view);
+    if (setting == OwnQuestions::Never) return 0;
     boost::asio::io_context io;
     const char* env_socket = std::getenv("ASKHOST_SOCKET");
-    // Nobody to ask in the workspace: nothing printed, OpenCode's own dialog answers.
-    AskService service(io, {.who = "askhost opencode",
-                            .kind = "opencode",
-                            .cwd = request.ask.cwd,
-                            .socket_hint = [env = std::string(env_socket ? env_socket : "")] { return env; },
-                            .alone = Alone::Decline,
-                            .log = note_view});
+    AskService service(
+        io, {.who = "askhost opencode",
+             .kind = "opencode",
+             .cwd = request.ask.cwd,
+             .socket_hint = [env = std::string(
+                                 env_socket ? env_socket : "")] { return env.empty() ? socket_from_ancestors() : env; },
+             .alone = setting == OwnQuestions::Always ? Alone::Seek : Alone::SeekIfShown,
+             .log = note_view});
     std::string printed;
     bool done = false;
     auto finish_writing = [&] { stop_when_written(io, [&] { return service.owed(); }); };
@@ -208,7 +216,8 @@ const cli::Command kOpencodeCommand{
         "On each question of OpenCode's `question` tool the plugin runs `askhost opencode ask` with the\n"
         "question on stdin: it is asked in the askhost whose workspace holds OpenCode's folder (an\n"
         "editor's standing host; see `askhost hosts`), beside OpenCode's own dialog, and the first\n"
-        "answer wins. With no host it prints nothing and OpenCode's dialog is the only one.",
+        "answer wins. With no host and nowhere to show it (no tmux client, no askhost web) it prints\n"
+        "nothing and OpenCode's dialog is the only one (own-questions in askhost's config chooses).",
     .options = kOptions,
     .operand = "install|ask",
     .operand_help =

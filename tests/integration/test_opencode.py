@@ -36,10 +36,10 @@ def standing(wd):
     return ed
 
 
-def start_ask(wd, raw=None):
+def start_ask(wd, raw=None, env=None):
     request = {"id": "que_1", "sessionID": "ses_1", "directory": project(wd), "questions": QUESTIONS}
     p = subprocess.Popen([ASKHOST, "opencode", "ask"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, env=wd.env(), cwd=wd.path)
+                         stderr=subprocess.PIPE, env=env or wd.env(), cwd=wd.path)
     p.stdin.write(raw if raw is not None else json.dumps(request).encode())
     p.stdin.close()
     return p
@@ -100,6 +100,19 @@ def no_host_prints_nothing_at_once():
     wd = Workdir()
     out, _ = finish(start_ask(wd))
     equal(out, None, "nothing printed")
+
+
+@case
+def own_questions_never_leaves_them_to_opencode():
+    """`own-questions = never` in askhost's settings: OpenCode's dialog alone, even with a host."""
+    wd = Workdir()
+    ed = standing(wd)
+    env = wd.env()
+    with open(wd.file("config/askhost/config"), "a") as f:
+        f.write("own-questions = never\n")
+    out, _ = finish(start_ask(wd, env=env))
+    equal(out, None, "nothing printed")
+    check(not [m for m in ed.seen if m.get("method") == "ask/show"], "nothing was shown")
 
 
 @case
