@@ -57,7 +57,7 @@ constexpr cli::Option kRunOptions[] = {
              "a power cut, costs a disk flush per record)"},
     {.name = "adapter",
      .value = "NAME",
-     .help = "auto|native|mcp|claude|pi|acp (default auto: from the agent's program name)"},
+     .help = "auto|native|mcp|claude|pi|acp|opencode (default auto: from the agent's program name)"},
     {.name = "allow-tools",
      .value = "LIST",
      .help = "tools the agent may use without asking (comma-separated; \"Bash,Edit\",\n"

@@ -3,7 +3,7 @@ _askhost() {
     local cur prev
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
-    local subcommands="mcp codex-hook gemini-hook hook attach hosts status jump web answer questions history"
+    local subcommands="mcp codex-hook gemini-hook hook opencode attach hosts status jump web answer questions history"
     local options="--stdio --tui --print --profile --answers --timeout --pending-file --session --journal-sync --adapter --allow-tools --prompt --on-question --help --version"
     # After --, the agent's own command line: complete commands and files.
     local i
@@ -15,9 +15,10 @@ _askhost() {
     done
     case "$prev" in
         --profile) mapfile -t COMPREPLY < <(compgen -W "strict lenient" -- "$cur"); return ;;
-        --adapter) mapfile -t COMPREPLY < <(compgen -W "auto native mcp claude pi acp" -- "$cur"); return ;;
+        --adapter) mapfile -t COMPREPLY < <(compgen -W "auto native mcp claude pi acp opencode" -- "$cur"); return ;;
         --journal-sync) mapfile -t COMPREPLY < <(compgen -W "deferred always" -- "$cur"); return ;;
         --pending-file | --file | --settings | --hooks) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
+        --dir) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
     esac
     if ((COMP_CWORD == 1)); then
         mapfile -t COMPREPLY < <(compgen -W "$subcommands $options" -- "$cur")
@@ -28,6 +29,7 @@ _askhost() {
         codex-hook) mapfile -t COMPREPLY < <(compgen -W "install --project --hooks --remove --help" -- "$cur") ;;
         gemini-hook) mapfile -t COMPREPLY < <(compgen -W "install --project --settings --remove --help" -- "$cur") ;;
         hook) mapfile -t COMPREPLY < <(compgen -W "install --project --settings --help" -- "$cur") ;;
+        opencode) mapfile -t COMPREPLY < <(compgen -W "install ask --project --dir --remove --help" -- "$cur") ;;
         attach) mapfile -t COMPREPLY < <(compgen -W "--next --popup --help" -- "$cur") ;;
         hosts) mapfile -t COMPREPLY < <(compgen -W "--json --help" -- "$cur") ;;
         status) mapfile -t COMPREPLY < <(compgen -W "--tmux --json --help" -- "$cur") ;;

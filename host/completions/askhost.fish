@@ -1,6 +1,6 @@
 # fish completion for askhost (installed as share/fish/vendor_completions.d/askhost.fish).
 
-set -l subs mcp codex-hook gemini-hook hook attach hosts status jump web answer questions history
+set -l subs mcp codex-hook gemini-hook hook opencode attach hosts status jump web answer questions history
 
 function __askhost_no_sub
     set -l words (commandline -opc)
@@ -26,6 +26,7 @@ complete -c askhost -n __askhost_no_sub -a mcp -d 'MCP stdio server with the ask
 complete -c askhost -n __askhost_no_sub -a codex-hook -d "Codex hooks: its own questions asked in askhost, answers kept through compaction"
 complete -c askhost -n __askhost_no_sub -a gemini-hook -d "Gemini CLI hooks: its own questions asked in askhost, answers kept through compression"
 complete -c askhost -n __askhost_no_sub -a hook -d 'Claude Code hook: its questions and permissions'
+complete -c askhost -n __askhost_no_sub -a opencode -d "OpenCode's own questions asked in the host of its workspace"
 complete -c askhost -n __askhost_no_sub -a attach -d "answer a running host's questions here"
 complete -c askhost -n __askhost_no_sub -a hosts -d 'the running askhost hosts'
 complete -c askhost -n __askhost_no_sub -a status -d 'how many questions wait, over every host'
@@ -46,7 +47,7 @@ complete -c askhost -n $run -l timeout -x -d 'give up waiting after SECONDS'
 complete -c askhost -n $run -l pending-file -r -F -d 'pending-questions file'
 complete -c askhost -n $run -l session -x -d 'name or continue a session journal'
 complete -c askhost -n $run -l journal-sync -x -a 'deferred always' -d 'when journal records reach the disk'
-complete -c askhost -n $run -l adapter -x -a 'auto native mcp claude pi acp' -d 'the agent adapter'
+complete -c askhost -n $run -l adapter -x -a 'auto native mcp claude pi acp opencode' -d 'the agent adapter'
 complete -c askhost -n $run -l allow-tools -x -d 'tools the agent may use without asking'
 complete -c askhost -n $run -l prompt -x -d 'the first user message'
 complete -c askhost -n $run -l on-question -x -d 'run a command when a question waits'
@@ -68,6 +69,11 @@ complete -c askhost -n '__fish_seen_subcommand_from gemini-hook' -l remove -d "t
 complete -c askhost -n '__fish_seen_subcommand_from hook' -a install -d "add the hook to Claude Code's settings"
 complete -c askhost -n '__fish_seen_subcommand_from hook' -l project -d "the project's .claude/settings.json"
 complete -c askhost -n '__fish_seen_subcommand_from hook' -l settings -r -F
+complete -c askhost -n '__fish_seen_subcommand_from opencode' -a install -d "askhost's plugin into OpenCode's config"
+complete -c askhost -n '__fish_seen_subcommand_from opencode' -a ask -d 'run by the plugin: the question on stdin'
+complete -c askhost -n '__fish_seen_subcommand_from opencode' -l project -d "the project's .opencode/plugin/"
+complete -c askhost -n '__fish_seen_subcommand_from opencode' -l dir -r -F
+complete -c askhost -n '__fish_seen_subcommand_from opencode' -l remove -d "take askhost's plugin out"
 complete -c askhost -n '__fish_seen_subcommand_from attach' -l next -d 'the host whose question waited longest'
 complete -c askhost -n '__fish_seen_subcommand_from attach' -l popup -d 'in a tmux popup'
 complete -c askhost -n '__fish_seen_subcommand_from hosts' -l json

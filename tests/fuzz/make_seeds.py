@@ -189,6 +189,19 @@ def main():
     write("hook", "preset", c(dict(base, hook_event_name="PreToolUse", tool_name="AskUserQuestion",
                                    tool_input={"questions": [DB], "answers": {DB["question"]: "SQLite"}})))
 
+    # opencode: what askhost's OpenCode plugin writes on askhost opencode ask's stdin.
+    oc_db = {"question": "Which database should we use?", "header": "Database", "options": [
+        {"label": "PostgreSQL", "description": "Battle-tested"}, {"label": "SQLite", "description": "File-based"}]}
+    oc_feat = {"question": "Which features?", "header": "Features", "multiple": True, "custom": False,
+               "options": [{"label": "Auth", "description": "OAuth2"}, {"label": "REST API", "description": "OpenAPI"}]}
+    write("opencode", "two", c({"id": "que_1", "sessionID": "ses_1", "directory": "/srv/shop",
+                                "questions": [oc_db, oc_feat]}))
+    write("opencode", "three", c({"id": "que_2", "sessionID": "ses_1", "directory": "/srv/shop",
+                                  "questions": [oc_db, oc_feat, {"question": "Name?", "header": "", "options": []}]}))
+    write("opencode", "escapes", c({"id": "que_3", "sessionID": "s", "questions": [
+        {"question": "Q \u001b[2J \"x\" \U0001F680?", "header": "H", "options": [{"label": "a\nb", "description": ""}]}]}))
+    write("opencode", "repeated", c({"id": "que_4", "questions": [oc_db, oc_db]}))
+
     # elicitation: byte 0 picks the ask (0 one choice, 1 multi-select, 2 free text, 3 all three).
     write("elicitation", "choice", "\x00" + c({"action": "accept", "content": {"q1": "SQLite"}}))
     write("elicitation", "multi", "\x01" + c({"action": "accept", "content": {"q1": ["Auth", "REST API"],

@@ -35,6 +35,8 @@ ALLOWED = {
     'plugins/mcp': ADAPTER | {'service', 'store'},
     # store: `askhost hook install` rewrites Claude Code's settings file in place (atomic_write).
     'plugins/claude': ADAPTER | {'service', 'store'},
+    # askhost opencode: the ask service, and `install` writes the plugin's file (atomic_write).
+    'plugins/opencode': ADAPTER | {'service', 'store'},
     # askhost web: a client of the hosts (frontends/editor), and its own server.
     'web': {'frontends', 'store', 'transport', 'core', 'json'},
     'app': {'web', 'service', 'frontends', 'agent', 'store', 'transport', 'core', 'json'},
