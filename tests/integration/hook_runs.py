@@ -42,3 +42,12 @@ def finish(p, timeout=15):
     equal(p.wait(timeout=timeout), 0, "exit status (stderr: %s)" % err)
     return (json.loads(out) if out.strip() else None), err
 
+
+def start_under_an_agent(wd, args, msg, cwd=None):
+    """`askhost ARGS` as start() runs it, but as the child of a stand-in agent (a shell) that the
+    case may kill: the request comes from a file, its output is dropped. Returns the shell."""
+    request = wd.file("request-%d.json" % len(os.listdir(wd.path)))
+    with open(request, "w") as f:
+        json.dump(msg, f)
+    return subprocess.Popen(["sh", "-c", '"$@" < "$0" > /dev/null 2>&1 & wait', request, ASKHOST, *args],
+                            env=wd.env(), cwd=cwd or wd.path, start_new_session=True)

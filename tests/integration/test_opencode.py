@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 from harness import ASKHOST, Workdir, case, check, equal, main
-from hook_runs import finish, project, standing, start
+from hook_runs import finish, project, standing, start, start_under_an_agent
 
 DB_Q = "Which database should we use?"
 FEAT_Q = "Which features should we include?"
@@ -70,6 +70,21 @@ def sigterm_withdraws_the_editors_question():
     equal(cancel["params"]["id"], show["id"], "the editor's question is withdrawn")
     out, _ = finish(p)
     equal(out, None, "nothing printed")
+
+
+@case
+def opencode_gone_withdraws_the_editors_question():
+    """OpenCode killed without a word to its plugin: askhost's ask sees its parent gone and the
+    editor's copy closes."""
+    wd = Workdir()
+    ed = standing(wd)
+    agent = start_under_an_agent(wd, ["opencode", "ask"], {"id": "que_1", "sessionID": "ses_1",
+                                                          "directory": project(wd), "questions": QUESTIONS})
+    show = ed.method("ask/show")
+    agent.kill()
+    agent.wait()
+    cancel = ed.method("$/cancelRequest")
+    equal(cancel["params"]["id"], show["id"], "the editor's question is withdrawn")
 
 
 @case

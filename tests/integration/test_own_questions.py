@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 from harness import ASKHOST, Workdir, case, check, equal, main, wait_for
-from hook_runs import finish, project, standing, start
+from hook_runs import finish, project, standing, start, start_under_an_agent
 
 DB_Q = "Which database should we use?"
 FEAT_Q = "Which features should we include?"
@@ -101,6 +101,20 @@ def codex_request_user_input_answered_by_id():
     check(spec["permissionDecisionReason"].startswith("The user answered your questions"), spec)
     check('[database] "%s"="PostgreSQL", [service_name] "%s"="orders".' % (DB_Q, NAME_Q)
           in spec["permissionDecisionReason"], spec)
+
+
+@case
+def the_agent_gone_withdraws_the_editors_question():
+    """Gemini CLI (or Codex) gone while its hook waits (its terminal closed): the hook sees its
+    parent gone and the editor's copy closes."""
+    wd = Workdir()
+    ed = standing(wd)
+    agent = start_under_an_agent(wd, ["gemini-hook"], gemini_input(wd), cwd=project(wd))
+    show, _ = shown(ed)
+    agent.kill()
+    agent.wait()
+    cancel = ed.method("$/cancelRequest")
+    equal(cancel["params"]["id"], show["id"], "the editor's question is withdrawn")
 
 
 @case
