@@ -17,7 +17,6 @@ usage: claude_scene.py FOLDER
 ASKHOST_SCENE_CLAUDE=newest runs the newest Claude Code ./dev installs beside the pin (AGENTS_NEWER)
 instead of the pin (meson's `web browser real_claude@newest`).
 """
-import importlib.util
 import json
 import os
 import signal
@@ -30,19 +29,12 @@ TESTS = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(TESTS, "integration"))
 sys.path.insert(0, os.path.join(TESTS, "e2e"))
 
-import harness  # noqa: E402
 from harness import Skip, wait_for  # noqa: E402
-from e2e_common import TIMEOUT, Mock, newer_versions  # noqa: E402
+from e2e_common import CLAUDE, TIMEOUT, ClaudeTui, Mock, newer_versions, version_key  # noqa: E402
 
-# tests/e2e/test_hook.py by its path (tests/integration has a test_hook.py too); its cases are not ours.
-_cases_before = dict(harness._cases)
-_spec = importlib.util.spec_from_file_location("e2e_test_hook", os.path.join(TESTS, "e2e", "test_hook.py"))
-_e2e_hook = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_e2e_hook)
-harness._cases.clear()
-harness._cases.update(_cases_before)
-DATABASE, ClaudeTui = _e2e_hook.DATABASE, _e2e_hook.ClaudeTui
-
+DATABASE = {"question": "Which database should we use?", "header": "Database", "multiSelect": False, "options": [
+    {"label": "PostgreSQL", "description": "Battle-tested relational DB"},
+    {"label": "SQLite", "description": "Lightweight, file-based"}]}
 QUESTION_SHOWN = "Battle-tested relational DB"  # an option's description, in Claude's dialog
 
 
@@ -119,10 +111,10 @@ def main():
         try:
             version = None
             if os.environ.get("ASKHOST_SCENE_CLAUDE") == "newest":
-                newer = newer_versions(_e2e_hook.CLAUDE)
+                newer = newer_versions(CLAUDE)
                 if not newer:
                     raise Skip("./dev installs no Claude Code beside the pin (AGENTS_NEWER)")
-                version = max(newer, key=_e2e_hook.version_key)
+                version = max(newer, key=version_key)
             claude = ClaudeTui(wd, mock, version=version)
         except Skip as e:
             say(event="skip", why=str(e))
