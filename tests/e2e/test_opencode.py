@@ -3,14 +3,16 @@ plugin's unit tests (opencode_plugin_unit.ts, run by the Bun inside OpenCode's b
 OpenCode in its terminal UI (tmux), offline against the mock model API (an OpenAI-compatible
 provider), with `askhost opencode install` in its user-wide config: the model asks two questions
 (one multi-select); answered in an editor of a standing host, or first in OpenCode's own dialog,
-which withdraws the editor's copy. The assertions are on what the model API received."""
+which withdraws the editor's copy; with no editor, in askhost's tmux popup over OpenCode's pane;
+with nowhere to show, in OpenCode's own dialog alone. The assertions are on what the model API
+received."""
 import os
 import subprocess
 import sys
 
 from e2e_common import (DB_Q, FEAT_Q, OPENCODE_QUESTIONS as QUESTIONS, OPENCODE_TAIL as TAIL, TIMEOUT, Mock,
-                        OpencodeTui, agent_bin, project_of, run_cases, standing_editor)
-from harness import ROOT, Workdir, case, equal
+                        OpencodeTui, agent_bin, answer_in_a_popup, project_of, run_cases, standing_editor)
+from harness import ASKHOST, ROOT, Workdir, case, check, equal, processes_in, wait_for
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PLUGIN = os.path.join(ROOT, "plugins", "opencode", "plugin", "askhost.ts")
@@ -81,6 +83,51 @@ def opencode_tui_answered_in_its_own_dialog_withdraws_the_editors():
         equal(mock.tool_result()["text"],
               f'User has answered your questions: "{DB_Q}"="PostgreSQL", "{FEAT_Q}"="Authentication".' + TAIL,
               "what the model read")
+
+
+@case
+def opencode_tui_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane():
+    """No editor, a tmux client looking at OpenCode's pane: both questions open in askhost's popup
+    over it, answered with keys; the model reads OpenCode's own result with them, and OpenCode's
+    dialog, drawn beside all along, goes."""
+    wd = Workdir()
+    wd.popups = True
+    mock = Mock(wd, ["question"], QUESTIONS)
+    with OpencodeTui(wd, mock, project_of(wd)) as oc:
+        oc.prompt("Set up the project.")
+        # SQLite; Authentication and REST API ticked, Enter takes the ticks; Enter on Submit.
+        answer_in_a_popup(oc, ["2", "1", "2", "Enter", "Enter"])
+        equal(mock.tool_result()["text"],
+              f'User has answered your questions: "{DB_Q}"="SQLite", "{FEAT_Q}"="Authentication, REST API".' + TAIL,
+              "what the model read")
+        oc.t.wait_screen("All set.", timeout=TIMEOUT)
+        check("1. PostgreSQL" not in oc.screen(), "OpenCode's dialog is gone:\n" + oc.screen())
+        mock.check_offline()
+
+
+def askhost_asks(wd):
+    """The `askhost opencode ask` processes the plugin started for this case."""
+    return [argv for _, argv in processes_in([wd.path]) if argv.startswith(ASKHOST + " opencode ask")]
+
+
+@case
+def opencode_tui_with_nowhere_to_show_its_own_dialog_answers():
+    """No editor's host, no tmux client, no askhost web: askhost keeps nothing waiting (its ask ends
+    at once, nothing counted), OpenCode's own dialog asks, and its answer reaches the model."""
+    wd = Workdir()
+    mock = Mock(wd, ["question"], QUESTIONS)
+    with OpencodeTui(wd, mock, project_of(wd)) as oc:
+        oc.prompt("Set up the project.")
+        oc.t.wait_screen("1. PostgreSQL", timeout=TIMEOUT)
+        wait_for(lambda: not askhost_asks(wd), timeout=30, what="askhost's ask to end, left to OpenCode")
+        status = subprocess.run([ASKHOST, "status", "--tmux"], env=wd.env(), capture_output=True, text=True, timeout=10)
+        equal(status.stdout.strip(), "", "nothing waits in askhost")
+        oc.answer_in_own_dialog()
+        equal(mock.tool_result()["text"],
+              f'User has answered your questions: "{DB_Q}"="PostgreSQL", "{FEAT_Q}"="Authentication".' + TAIL,
+              "what the model read")
+        oc.t.wait_screen("All set.", timeout=TIMEOUT)
+        mock.check_offline()
 
 
 if __name__ == "__main__":

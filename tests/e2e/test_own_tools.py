@@ -1,9 +1,9 @@
 """The agents' own question tools, caught by askhost's hooks: the real Gemini CLI (ask_user, through
 `askhost gemini-hook install`) and Codex in Plan mode (request_user_input, through `askhost
 codex-hook install`), each in its own terminal UI in tmux, offline against the mock model API.
-An editor's standing host with the project open answers; the model's next request holds the
-answer; the agent's own dialog never drew. With nowhere to show the question, the agent's own
-dialog opens at once and answering it works."""
+An editor's standing host with the project open answers, or with no editor a tmux popup over the
+agent's pane; the model's next request holds the answer; the agent's own dialog never drew. With
+nowhere to show the question, the agent's own dialog opens at once and answering it works."""
 import sys
 import time
 
@@ -67,16 +67,17 @@ def gemini_with_nowhere_to_show_opens_its_own_dialog():
 
 @case
 def gemini_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane():
-    """No editor, a tmux client looking at Gemini's pane: somewhere to show, so the question opens in
-    a popup over that pane (askhost's own dialog), answered with keys; Gemini's dialog never drew."""
+    """No editor, a tmux client looking at Gemini's pane: somewhere to show, so both questions open
+    in a popup over that pane (askhost's own dialog), answered with keys; Gemini's dialog never drew."""
     wd = Workdir()
     wd.popups = True
     project = project_of(wd)
-    mock = Mock(wd, ["ask_user"], GEMINI_QUESTIONS[:1])
+    mock = Mock(wd, ["ask_user"], GEMINI_QUESTIONS)
     with GeminiTui(wd, mock, project, hooks=True) as gemini:
-        answer_in_a_popup(gemini, ["2"], own_dialog=GEMINI_DIALOG)  # SQLite
+        # SQLite; Auth and Export ticked, Enter takes the ticks; Enter on Submit.
+        answer_in_a_popup(gemini, ["2", "1", "3", "Enter", "Enter"], own_dialog=GEMINI_DIALOG)
         res = mock.tool_result()
-        check('"%s"="SQLite".' % DB_Q in res["text"], "what the model read: " + res["text"])
+        check('"%s"="SQLite", "%s"="Auth, Export".' % (DB_Q, FEAT_Q) in res["text"], "what the model read: " + res["text"])
         gemini.t.wait_screen("All set.", timeout=TIMEOUT)
         check(not any(m in gemini.screen() for m in GEMINI_DIALOG), "Gemini's dialog never drew:\n" + gemini.screen())
 
@@ -104,6 +105,26 @@ def codex_plan_mode_question_answered_in_the_editor():
         screen = codex.t.wait_screen("All set.", timeout=TIMEOUT)
         check(not any(m in screen for m in CODEX_DIALOG), "Codex's dialog never drew:\n" + screen)
         finish(ed, mock)
+
+
+@case
+def codex_plan_mode_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane():
+    """No editor, a tmux client looking at Codex's pane (Plan mode): both questions open in a popup
+    over that pane, answered with keys; the model reads them keyed by their ids, and Codex's own
+    dialog never drew."""
+    wd = Workdir()
+    wd.popups = True
+    project = project_of(wd)
+    mock = Mock(wd, ["request_user_input"], {"questions": CODEX_QUESTIONS})
+    with CodexTui(wd, mock, project, hooks=True) as codex:
+        codex.prompt("Plan the project.", plan=True)
+        # SQLite, then api; Enter on Submit.
+        answer_in_a_popup(codex, ["2", "2", "Enter"], own_dialog=CODEX_DIALOG, under=("Plan mode", "Working"))
+        res = mock.tool_result()
+        check('[database] "%s"="SQLite", [service_name] "%s"="api".' % (DB_Q, NAME_Q) in res["text"],
+              "what the model read: " + res["text"])
+        screen = codex.t.wait_screen("All set.", timeout=TIMEOUT)
+        check(not any(m in screen for m in CODEX_DIALOG), "Codex's dialog never drew:\n" + screen)
 
 
 @case
