@@ -362,7 +362,8 @@ def cleanup_codex(wd):
 
 # ---------------------------------------------------------------- agents in their own terminal UIs
 
-# The agents' own question tools asked two questions (test_own_tools.py, test_opencode.py).
+# The agents' own question tools asked two questions (tests/e2e/test_own_tools.py,
+# test_opencode.py, and the page's scenes, tests/web/agent_scene.py).
 DB_Q = "Which database should we use?"
 FEAT_Q = "Which features should we include?"
 NAME_Q = "What should we name the service?"

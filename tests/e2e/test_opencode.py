@@ -5,7 +5,7 @@ provider), with `askhost opencode install` in its user-wide config: the model as
 (one multi-select); answered in an editor of a standing host, or first in OpenCode's own dialog,
 which withdraws the editor's copy; with no editor, in askhost's tmux popup over OpenCode's pane;
 with nowhere to show, in OpenCode's own dialog alone. The assertions are on what the model API
-received."""
+received. The same through the page of `askhost web`: tests/web/e2e.js (real_opencode*)."""
 import os
 import subprocess
 import sys

@@ -3,7 +3,8 @@
 codex-hook install`), each in its own terminal UI in tmux, offline against the mock model API.
 An editor's standing host with the project open answers, or with no editor a tmux popup over the
 agent's pane; the model's next request holds the answer; the agent's own dialog never drew. With
-nowhere to show the question, the agent's own dialog opens at once and answering it works."""
+nowhere to show the question, the agent's own dialog opens at once and answering it works. The
+same through the page of `askhost web`: tests/web/e2e.js (real_gemini, real_codex)."""
 import sys
 import time
 
