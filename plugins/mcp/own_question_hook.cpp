@@ -5,19 +5,13 @@
 // prints nothing at once and the agent's own dialog shows the question, as if askhost were not there.
 #include "own_question_hook.hpp"
 
-#include <chrono>
-#include <csignal>
 #include <cstdlib>
-#include <functional>
 #include <string>
-
-#include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/signal_set.hpp>
-#include <boost/asio/steady_timer.hpp>
 
+#include "common/agent_watch.hpp"
 #include "core/fd_io.hpp"
 #include "service/ask_service.hpp"
 #include "transport/stdio.hpp"
@@ -57,31 +51,16 @@ int ask_own(const OwnRequest& request) {
         boost::asio::post(io, [&] { finish_writing(); });
     });
     if (asking.where == AskService::Asking::Where::Nowhere) return 0;  // the agent's own dialog
-    auto give_up = [&](std::string_view why) {
+    auto give_up = [&](const std::string& why) {
         if (done) return;
         done = true;
         asking.withdraw();  // the question closes in the editor too
         if (!why.empty()) note(why);
         finish_writing();
     };
-    // The hook's time limit, or the agent ending it: nothing printed, the agent decides.
-    boost::asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
-    signals.async_wait([&](const boost::system::error_code& ec, int) {
-        if (!ec) give_up("");
-    });
-    // The agent gone (its terminal closed): the question is withdrawn everywhere.
-    boost::asio::steady_timer watch(io);
-    const pid_t agent = ::getppid();
-    std::function<void()> look = [&] {
-        watch.expires_after(std::chrono::milliseconds(300));
-        watch.async_wait([&](const boost::system::error_code& ec) {
-            if (ec || done) return;
-            if (::getppid() != agent || ::kill(agent, 0) != 0)
-                return give_up(gemini ? "Gemini CLI is gone" : "Codex is gone");
-            look();
-        });
-    };
-    look();
+    // The hook's time limit, or the agent ending it: nothing printed, the agent decides. The agent
+    // gone (its terminal closed): the question is withdrawn everywhere.
+    AgentWatch watch(io, gemini ? "Gemini CLI is gone" : "Codex is gone", give_up);
     io.run();
     service.restore_terminal();
     if (!printed.empty()) write_all(1, printed);

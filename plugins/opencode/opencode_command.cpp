@@ -7,11 +7,8 @@
 // agents' own tools) it prints nothing, and OpenCode's own dialog, shown beside askhost's all
 // along, is the one that answers. When the person answers there first, the
 // plugin ends this process (SIGTERM) and the question is withdrawn from every face.
-#include <chrono>
-#include <csignal>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -23,9 +20,8 @@
 #include <rapidjson/writer.h>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/signal_set.hpp>
-#include <boost/asio/steady_timer.hpp>
 
+#include "common/agent_watch.hpp"
 #include "core/command_line.hpp"
 #include "core/fd_io.hpp"
 #include "core/self_path.hpp"
@@ -94,23 +90,9 @@ int ask(const rapidjson::Value& input) {
         if (!why.empty()) note(why);
         finish_writing();
     };
-    // The plugin's SIGTERM: the person answered in OpenCode's own dialog.
-    boost::asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
-    signals.async_wait([&](const boost::system::error_code& ec, int) {
-        if (!ec) give_up("");
-    });
-    // OpenCode gone (killed without a word to its plugin): withdrawn too.
-    boost::asio::steady_timer watch(io);
-    const pid_t opencode = ::getppid();
-    std::function<void()> look = [&] {
-        watch.expires_after(std::chrono::milliseconds(300));
-        watch.async_wait([&](const boost::system::error_code& ec) {
-            if (ec || done) return;
-            if (::getppid() != opencode) return give_up("OpenCode is gone");
-            look();
-        });
-    };
-    look();
+    // The plugin's SIGTERM: the person answered in OpenCode's own dialog. OpenCode gone (killed
+    // without a word to its plugin): withdrawn too.
+    AgentWatch watch(io, "OpenCode is gone", give_up);
     io.run();
     if (!printed.empty()) write_all(1, printed);
     return 0;

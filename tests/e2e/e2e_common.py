@@ -10,11 +10,13 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import ASKHOST, ROOT, Skip, at_end, case, check, end_processes, main, wait_for  # noqa: E402
+from harness import (ASKHOST, ROOT, Editor, Failure, Skip, Tmux, at_end, case, check, end_processes,  # noqa: E402
+                     equal, main, wait_for)
 
 AGENTS_DIR = os.environ.get("ASKHOST_AGENTS_DIR") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "askhost-agents")
@@ -356,6 +358,313 @@ def cleanup_codex(wd):
     end_processes([home])
     # The Codex TUI copies its app-server (~300 MB) into CODEX_HOME/packages.
     shutil.rmtree(home, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- agents in their own terminal UIs
+
+# The agents' own question tools asked two questions (tests/e2e/test_own_tools.py,
+# test_opencode.py, and the page's scenes, tests/web/agent_scene.py).
+DB_Q = "Which database should we use?"
+FEAT_Q = "Which features should we include?"
+NAME_Q = "What should we name the service?"
+GEMINI_QUESTIONS = [
+    {"question": DB_Q, "header": "Database", "type": "choice", "multiSelect": False, "options": [
+        {"label": "PostgreSQL", "description": "Battle-tested relational DB"},
+        {"label": "SQLite", "description": "Lightweight, file-based"}]},
+    {"question": FEAT_Q, "header": "Features", "type": "choice", "multiSelect": True, "options": [
+        {"label": "Auth", "description": "Sign-in and sessions"},
+        {"label": "Search", "description": "Full-text search"},
+        {"label": "Export", "description": "CSV export"}]}]
+# Codex's request_user_input has no multi-select of its own: its `id`s key the answers.
+CODEX_QUESTIONS = [
+    {"id": "database", "header": "Database", "question": DB_Q, "options": [
+        {"label": "PostgreSQL (Recommended)", "description": "Battle-tested"},
+        {"label": "SQLite", "description": "Lightweight, file-based"}]},
+    {"id": "service_name", "header": "Name", "question": NAME_Q, "options": [
+        {"label": "orders", "description": "After the domain"}, {"label": "api", "description": "Short"}]}]
+OPENCODE_QUESTIONS = [
+    {"question": DB_Q, "header": "Database", "options": [
+        {"label": "PostgreSQL", "description": "Battle-tested relational DB"},
+        {"label": "SQLite", "description": "Lightweight, file-based"}]},
+    {"question": FEAT_Q, "header": "Features", "multiple": True, "options": [
+        {"label": "Authentication", "description": "OAuth2 + JWT"},
+        {"label": "REST API", "description": "OpenAPI spec included"},
+        {"label": "Admin Dashboard", "description": "A web UI"}]}]
+# What Codex 0.169.0 draws of its own dialog for CODEX_QUESTIONS: an option's description.
+CODEX_DIALOG = ("Lightweight, file-based",)
+# What the model reads after OpenCode's own result, in its words.
+OPENCODE_TAIL = " You can now continue with the user's answers in mind."
+
+
+def project_of(wd):
+    """The project folder the agent runs in, made, by its real path (hosts compare real paths)."""
+    project = os.path.realpath(wd.file("project"))
+    os.makedirs(project, exist_ok=True)
+    return project
+
+
+def standing_editor(wd, project, env=None):
+    """An editor's standing host with the project open; the case answers as its editor."""
+    ed = Editor(wd, env=env)
+    ed.initialize(name="e2e-editor", folders=[project])
+    return ed
+
+
+class AgentTui:
+    """An agent's own terminal UI in a tmux pane (a tmux server of its own), started in `project`
+    with only the variables of `env` that `keep` names (the wrapper's own aside) and those of
+    `unset` taken away, talking to `mock`. `with` ends the terminal, the mock and what `ends`
+    holds (what the agent leaves running), passed or not."""
+
+    def __init__(self, wd, mock, project, argv, env, keep, unset=(), width=120, height=40):
+        self.wd, self.mock, self.project, self.ends = wd, mock, project, []
+        run = 'cd "$0" && exec env %s"$@"' % "".join("-u %s " % name for name in unset)
+        self.t = Tmux(wd, ["sh", "-c", run, project] + ["%s=%s" % (k, env[k]) for k in keep if k in env] + argv,
+                      width=width, height=height)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.end()
+
+    def end(self):
+        self.t.kill()
+        self.mock.stop()
+        while self.ends:
+            self.ends.pop()()
+
+    def screen(self):
+        return self.t.screen()
+
+
+class TmuxLook:
+    """A terminal that looks at an agent's session: a client of the agent's tmux server, itself in
+    a second tmux server. tmux opens a popup for a client, so askhost's popup over the agent's pane
+    needs one."""
+
+    def __init__(self, tui, width=130, height=45):
+        self.name = "askhost-look-%d-%d" % (os.getpid(), int(time.monotonic() * 1000) % 100000)
+        subprocess.run(["tmux", "-L", self.name, "-f", "/dev/null", "new-session", "-d", "-s", "look", "-x", str(width),
+                        "-y", str(height), "env", "-u", "TMUX", "tmux", "-L", tui.t.name, "attach"], check=True)
+        at_end(self.kill)
+
+    def screen(self):
+        return subprocess.run(["tmux", "-L", self.name, "capture-pane", "-p", "-t", "look"], capture_output=True,
+                              text=True).stdout
+
+    def keys(self, *keys):
+        subprocess.run(["tmux", "-L", self.name, "send-keys", "-t", "look", *keys], check=True)
+
+    def kill(self):
+        subprocess.run(["tmux", "-L", self.name, "kill-server"], capture_output=True)
+
+
+def answer_in_a_popup(tui, keys, own_dialog=(), under=()):
+    """No editor, a terminal looking at the agent's pane: the question opens in askhost's popup over
+    it (askhost's terminal dialog, with its Other row) and `keys` typed there at a person's pace
+    answer it; the agent's own dialog (its marks, `own_dialog`) is not on its pane meanwhile, and
+    the agent's screen shows under the popup (one of `under`). Returns the look, still open."""
+    look = TmuxLook(tui)
+    wait_for(lambda: "Other (type your answer)" in look.screen() and "┌" in look.screen(), timeout=TIMEOUT,
+             what="askhost's popup over the agent's pane")
+    screen = look.screen()
+    check(not under or any(m in screen for m in under), "the agent's screen under the popup:\n" + screen)
+    pane = tui.screen()  # the pane itself, without the popup over it
+    check(not any(m in pane for m in own_dialog), "the agent's own dialog is not open:\n" + pane)
+    for key in keys:
+        time.sleep(0.5)  # the popup's key guard, then a person's pace
+        look.keys(key)
+    return look
+
+
+def choose_plan_mode(t):
+    """Codex's Plan mode (Shift+Tab), pressed again while Codex was not yet taking keys."""
+    wait_for(lambda: "Plan mode" in t.screen() or t.keys("BTab") or time.sleep(2), timeout=30, what="Codex in Plan mode")
+
+
+class CodexTui(AgentTui):
+    """The Codex TUI offline against the mock, the project trusted. hooks: askhost's hooks installed
+    as docs/codex.md says, no MCP server, run without /hooks trust (the flag the tests use); else
+    `askhost mcp` as docs/mcp.md's snippet has it (askhost by name on PATH). shared_registry: Codex
+    and what it starts get no XDG_RUNTIME_DIR (it passes its MCP servers none), so the case's
+    hosts meet in the registry askhost picks without it (shared_registry_env); else the case's own."""
+
+    def __init__(self, wd, mock, project, hooks=False, shared_registry=True):
+        if shared_registry:
+            leave_the_shared_folder_as_found()
+        codex = agent_bin("openai-codex", "codex")
+        write_codex_config(wd, mock, ask_server="" if hooks else doc_snippet("codex"),
+                           extra=f'[projects."{project}"]\ntrust_level = "trusted"\n')
+        env = with_askhost_on_path(agent_env(wd, mock))
+        env.setdefault("LANG", "C.UTF-8")
+        if hooks:
+            r = subprocess.run([ASKHOST, "codex-hook", "install"], env=env, capture_output=True, text=True)
+            equal(r.returncode, 0, "askhost codex-hook install: " + r.stderr)
+        keep = ("HOME", "CODEX_HOME", "MOCK_API_KEY", "NO_PROXY", "no_proxy", "PATH", "LANG") + (
+            () if shared_registry else ("XDG_RUNTIME_DIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME"))
+        super().__init__(wd, mock, project, [codex] + (["--dangerously-bypass-hook-trust"] if hooks else []), env, keep,
+                         unset=("XDG_RUNTIME_DIR",) if shared_registry else ())
+        self.ends.append(lambda: cleanup_codex(wd))
+
+    def prompt(self, text, plan=False):
+        self.t.wait_screen("Ask Codex to do anything", timeout=TIMEOUT)
+        if plan:
+            choose_plan_mode(self.t)
+        else:
+            time.sleep(0.5)
+        self.t.text(text)
+        self.t.wait_screen(text, timeout=30)
+        self.t.keys("Enter")
+        if not plan:
+            self.t.wait_screen("Working", timeout=TIMEOUT)
+
+
+# What Gemini CLI 0.61.0's own ask_user dialog shows (its title, its custom-value row, its keys).
+GEMINI_DIALOG = ("Answer Questions", "Enter a custom value", "Enter to select")
+
+
+class GeminiTui(AgentTui):
+    """Gemini CLI in its TUI offline against the mock, prompted as it starts. hooks: askhost's hooks
+    installed as docs/gemini.md says (no MCP server); else `askhost mcp` as docs/mcp.md's snippet
+    has it (askhost by name on PATH)."""
+
+    def __init__(self, wd, mock, project, hooks=False, prompt="Set up the project."):
+        gemini = agent_bin("google-gemini-cli", "gemini")
+        env = with_askhost_on_path(agent_env(wd, mock, GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{mock.port}",
+                                             GEMINI_API_KEY="dummy"))
+        os.makedirs(os.path.join(env["HOME"], ".gemini"), exist_ok=True)
+        with open(os.path.join(env["HOME"], ".gemini", "settings.json"), "w") as f:
+            json.dump({"privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},
+                       "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": False}},
+                       **({} if hooks else json.loads(doc_snippet("gemini")))}, f)
+        if hooks:
+            r = subprocess.run([ASKHOST, "gemini-hook", "install"], env=env, capture_output=True, text=True)
+            equal(r.returncode, 0, "askhost gemini-hook install: " + r.stderr)
+        keep = ("HOME", "GOOGLE_GEMINI_BASE_URL", "GEMINI_API_KEY", "NO_PROXY", "no_proxy", "PATH", "XDG_RUNTIME_DIR")
+        env.setdefault("LANG", "C.UTF-8")
+        super().__init__(wd, mock, project, [gemini, "-i", prompt], env, keep)
+
+
+OPENCODE_PLUGIN_PACKAGE = "1.18.33"
+
+
+class OpencodeTui(AgentTui):
+    """OpenCode's terminal UI in the project folder, its model the mock's (an OpenAI-compatible
+    provider), askhost's plugin installed user-wide by `askhost opencode install`."""
+
+    def __init__(self, wd, mock, project):
+        opencode = agent_bin("opencode-ai", "opencode")
+        env = agent_env(wd, mock, OPENCODE_DISABLE_AUTOUPDATE="1", OPENCODE_DISABLE_MODELS_FETCH="1",
+                        OPENCODE_DISABLE_LSP_DOWNLOAD="1", OPENCODE_DISABLE_SHARE="1")
+        config = os.path.join(env["XDG_CONFIG_HOME"], "opencode")
+        os.makedirs(config, exist_ok=True)
+        with open(os.path.join(config, "opencode.json"), "w") as f:
+            json.dump({"$schema": "https://opencode.ai/config.json", "autoupdate": False, "share": "disabled",
+                       "model": "mock/mock-model",
+                       "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "Mock",
+                                             "options": {"baseURL": f"http://127.0.0.1:{mock.port}/v1",
+                                                         "apiKey": "dummy"},
+                                             "models": {"mock-model": {"name": "Mock Model"}}}}}, f)
+        # OpenCode adds its plugin package to every config folder at start unless the lockfile has
+        # it; offline that install would wait minutes. askhost's plugin needs none of it.
+        os.makedirs(os.path.join(config, "node_modules"), exist_ok=True)
+        with open(os.path.join(config, "package-lock.json"), "w") as f:
+            json.dump({"packages": {"": {"dependencies": {"@opencode-ai/plugin": OPENCODE_PLUGIN_PACKAGE}}}}, f)
+        out = subprocess.run([ASKHOST, "opencode", "install"], env=env, capture_output=True, text=True)
+        equal(out.returncode, 0, "askhost opencode install: " + out.stderr)
+        keep = ("HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR", "XDG_STATE_HOME", "NO_PROXY", "no_proxy",
+                "OPENCODE_DISABLE_AUTOUPDATE", "OPENCODE_DISABLE_MODELS_FETCH", "OPENCODE_DISABLE_LSP_DOWNLOAD",
+                "OPENCODE_DISABLE_SHARE")
+        super().__init__(wd, mock, project, [opencode], env, keep, width=110)
+
+    def prompt(self, text):
+        self.t.wait_screen("Ask anything", timeout=TIMEOUT)
+        self.t.text(text)
+        self.t.keys("Enter")
+
+    def answer_in_own_dialog(self):
+        """OpenCode's own dialog for OPENCODE_QUESTIONS, by keys at a person's pace: Enter takes
+        PostgreSQL, Enter ticks Authentication, Tab to its review, Enter sends."""
+        t = self.t
+        t.wait_screen("1. PostgreSQL", timeout=TIMEOUT)
+        time.sleep(0.5)
+        t.keys("Enter")
+        t.wait_screen("[ ] Authentication", timeout=TIMEOUT)
+        t.keys("Enter")
+        t.wait_screen("[✓] Authentication", timeout=TIMEOUT)
+        t.keys("Tab")
+        t.wait_screen("Review", timeout=TIMEOUT)
+        t.keys("Enter")
+
+
+def version_key(version):
+    return tuple(int(p) for p in version.split(".") if p.isdigit())
+
+
+# What changed after 2.1.197 (the versions between it and 2.1.330 were not checked): Claude Code
+# starts in "auto mode" (a command it judges low-risk runs with no permission prompt, and its first
+# start offers to keep auto mode), and an answer that is no option's label (typed, or with notes)
+# reaches the model in a warier sentence than "Your questions have been answered".
+CLAUDE_CHANGED_AFTER = "2.1.197"
+
+
+class ClaudeTui(AgentTui):
+    """Claude Code's interactive terminal UI in the project folder, opening straight to its prompt
+    (onboarding done, the key approved, the folder trusted), with askhost hook (hooks).
+    version: the pinned Claude Code unless a case names another (./dev's AGENTS_NEWER); one that
+    starts in auto mode is set to ask as the pin does (manual mode, its nudge seen), unless
+    its_defaults (auto mode, as a person who changed nothing has it)."""
+
+    def __init__(self, wd, mock, hooks=True, version=None, its_defaults=False):
+        self.version = version or pinned(CLAUDE)
+        claude = agent_bin(CLAUDE, "claude", self.version)
+        project = project_of(wd)
+        env = agent_env(wd, mock, IS_SANDBOX="1")
+        home = env["HOME"]
+        make_it_ask = version_key(self.version) > version_key(CLAUDE_CHANGED_AFTER) and not its_defaults
+        with open(os.path.join(home, ".claude.json"), "w") as f:
+            json.dump({"hasCompletedOnboarding": True, "theme": "dark", "numStartups": 1,
+                       "lastReleaseNotesSeen": self.version, "customApiKeyResponses": {"approved": ["dummy"]},
+                       **({"hasSeenAutoDefaultNudge": True} if make_it_ask else {}),
+                       "projects": {project: {"hasTrustDialogAccepted": True,
+                                              "hasCompletedProjectOnboarding": True}}}, f)
+        if hooks:
+            out = subprocess.run([ASKHOST, "hook", "install"], env=env, capture_output=True, text=True)
+            equal(out.returncode, 0, "askhost hook install: " + out.stderr)
+        if make_it_ask:  # manual mode, as 2.1.197 starts
+            settings_path = os.path.join(home, ".claude", "settings.json")
+            os.makedirs(os.path.dirname(settings_path), exist_ok=True)
+            settings = {}
+            if os.path.exists(settings_path):
+                with open(settings_path) as f:
+                    settings = json.load(f)
+            settings.setdefault("permissions", {})["defaultMode"] = "default"
+            with open(settings_path, "w") as f:
+                json.dump(settings, f, indent=2)
+        keep = ("HOME", "XDG_RUNTIME_DIR", "XDG_STATE_HOME", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY",
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING",
+                "DISABLE_AUTOUPDATER", "IS_SANDBOX", "NO_PROXY", "no_proxy")
+        super().__init__(wd, mock, project, [claude], env, keep, width=110)
+
+    def wait_ready(self):
+        """Claude's prompt line, empty: what every version shows once it takes input (the footer
+        under it differs: "? for shortcuts" on 2.1.197, "⏸ manual mode on · ? for shortcuts" later)."""
+        screen = ""
+
+        def ready():
+            nonlocal screen
+            screen = self.t.screen()
+            return any(line.strip() == "❯" for line in screen.splitlines())
+        try:
+            wait_for(ready, timeout=TIMEOUT, what="Claude's prompt line")
+        except Failure as e:
+            raise Failure(f"{e}; the screen shows:\n{screen}") from None
+
+    def prompt(self, text):
+        self.wait_ready()
+        self.t.text(text)
+        self.t.keys("Enter")
 
 
 def run_cases():

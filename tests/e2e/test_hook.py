@@ -3,7 +3,6 @@ hook` in its settings: its AskUserQuestion and a Bash permission are answered fr
 client of a standing host that has the project open; with no host, Claude's own dialog appears
 and is answered with keys. The assertions are on what the model API received. Each case runs on the
 pinned Claude Code and again on each newer one ./dev installs (CASE@VERSION)."""
-import json
 import os
 import subprocess
 import sys
@@ -12,9 +11,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import ASKHOST, Editor, Failure, Tmux, Workdir, check, equal, wait_for  # noqa: E402
-from e2e_common import (CLAUDE, TIMEOUT, Mock, agent_bin, agent_env, on_each_claude, on_newer_claude,  # noqa: E402
-                        pinned, run_cases)
+from harness import ASKHOST, Tmux, Workdir, check, equal, wait_for  # noqa: E402
+from e2e_common import (CLAUDE_CHANGED_AFTER, TIMEOUT, ClaudeTui, Mock, on_each_claude, on_newer_claude,  # noqa: E402
+                        run_cases, standing_editor, version_key)
 
 
 DB_Q = "Which database should we use?"
@@ -30,98 +29,12 @@ FEATURES = {"question": FEAT_Q, "header": "Features", "multiSelect": True, "opti
 TAIL = " You can now continue with these answers in mind."
 
 
-def version_key(version):
-    return tuple(int(p) for p in version.split(".") if p.isdigit())
-
-
-# What changed after 2.1.197 (the versions between it and 2.1.330 were not checked): Claude Code
-# starts in "auto mode" (a command it judges low-risk runs with no permission prompt, and its first
-# start offers to keep auto mode), and an answer that is no option's label (typed, or with notes)
-# reaches the model in a warier sentence than "Your questions have been answered".
-CHANGED_AFTER = "2.1.197"
-
-
 def model_reads(version, answers, labels_only=True):
     """The tool result Claude's model reads for these answers (`"q"="a", ...`)."""
-    if labels_only or version_key(version) <= version_key(CHANGED_AFTER):
+    if labels_only or version_key(version) <= version_key(CLAUDE_CHANGED_AFTER):
         return f"Your questions have been answered: {answers}." + TAIL
     return (f"The user answered: {answers}. Read the answers carefully \u2014 they may request clarification, "
             "changes, or that you not proceed \u2014 and follow what they actually say.")
-
-
-class ClaudeTui:
-    """Claude Code's interactive terminal UI in a tmux pane, in the project folder, opening straight
-    to its prompt (onboarding done, the key approved, the folder trusted), with askhost hook.
-    version: the pinned Claude Code unless a case names another (./dev's AGENTS_NEWER); one that
-    starts in auto mode is set to ask as the pin does (manual mode, its nudge seen), unless
-    its_defaults (auto mode, as a person who changed nothing has it)."""
-
-    def __init__(self, wd, mock, hooks=True, version=None, its_defaults=False):
-        self.mock = mock
-        self.version = version or pinned(CLAUDE)
-        claude = agent_bin(CLAUDE, "claude", self.version)
-        self.project = os.path.realpath(wd.file("project"))
-        os.makedirs(self.project, exist_ok=True)
-        env = agent_env(wd, mock, IS_SANDBOX="1")
-        home = env["HOME"]
-        make_it_ask = version_key(self.version) > version_key(CHANGED_AFTER) and not its_defaults
-        with open(os.path.join(home, ".claude.json"), "w") as f:
-            json.dump({"hasCompletedOnboarding": True, "theme": "dark", "numStartups": 1,
-                       "lastReleaseNotesSeen": self.version, "customApiKeyResponses": {"approved": ["dummy"]},
-                       **({"hasSeenAutoDefaultNudge": True} if make_it_ask else {}),
-                       "projects": {self.project: {"hasTrustDialogAccepted": True,
-                                                   "hasCompletedProjectOnboarding": True}}}, f)
-        if hooks:
-            out = subprocess.run([ASKHOST, "hook", "install"], env=env, capture_output=True, text=True)
-            equal(out.returncode, 0, "askhost hook install: " + out.stderr)
-        if make_it_ask:  # manual mode, as 2.1.197 starts
-            settings_path = os.path.join(home, ".claude", "settings.json")
-            os.makedirs(os.path.dirname(settings_path), exist_ok=True)
-            settings = {}
-            if os.path.exists(settings_path):
-                with open(settings_path) as f:
-                    settings = json.load(f)
-            settings.setdefault("permissions", {})["defaultMode"] = "default"
-            with open(settings_path, "w") as f:
-                json.dump(settings, f, indent=2)
-        keep = ("HOME", "XDG_RUNTIME_DIR", "XDG_STATE_HOME", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY",
-                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING",
-                "DISABLE_AUTOUPDATER", "IS_SANDBOX", "NO_PROXY", "no_proxy")
-        self.t = Tmux(wd, ["sh", "-c", 'cd "$0" && exec env "$@"', self.project]
-                      + ["%s=%s" % (k, env[k]) for k in keep] + [claude], width=110, height=40)
-
-    # `with ClaudeTui(...) as c:` ends Claude's terminal and the mock when the case ends, passed or not.
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.t.kill()
-        self.mock.stop()
-
-    def wait_ready(self):
-        """Claude's prompt line, empty: what every version shows once it takes input (the footer
-        under it differs: "? for shortcuts" on 2.1.197, "⏸ manual mode on · ? for shortcuts" later)."""
-        screen = ""
-
-        def ready():
-            nonlocal screen
-            screen = self.t.screen()
-            return any(line.strip() == "❯" for line in screen.splitlines())
-        try:
-            wait_for(ready, timeout=TIMEOUT, what="Claude's prompt line")
-        except Failure as e:
-            raise Failure(f"{e}; the screen shows:\n{screen}") from None
-
-    def prompt(self, text):
-        self.wait_ready()
-        self.t.text(text)
-        self.t.keys("Enter")
-
-
-def standing_editor(wd, project):
-    ed = Editor(wd)
-    ed.initialize(name="e2e-editor", folders=[project])
-    return ed
 
 
 @on_each_claude

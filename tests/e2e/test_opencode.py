@@ -3,31 +3,19 @@ plugin's unit tests (opencode_plugin_unit.ts, run by the Bun inside OpenCode's b
 OpenCode in its terminal UI (tmux), offline against the mock model API (an OpenAI-compatible
 provider), with `askhost opencode install` in its user-wide config: the model asks two questions
 (one multi-select); answered in an editor of a standing host, or first in OpenCode's own dialog,
-which withdraws the editor's copy. The assertions are on what the model API received."""
-import json
+which withdraws the editor's copy; with no editor, in askhost's tmux popup over OpenCode's pane;
+with nowhere to show, in OpenCode's own dialog alone. The assertions are on what the model API
+received. The same through the page of `askhost web`: tests/web/e2e.js (real_opencode*)."""
 import os
 import subprocess
 import sys
 
+from e2e_common import (DB_Q, FEAT_Q, OPENCODE_QUESTIONS as QUESTIONS, OPENCODE_TAIL as TAIL, TIMEOUT, Mock,
+                        OpencodeTui, agent_bin, answer_in_a_popup, project_of, run_cases, standing_editor)
+from harness import ASKHOST, ROOT, Workdir, case, check, equal, processes_in, wait_for
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
-
-from harness import ASKHOST, ROOT, Editor, Tmux, Workdir, case, equal  # noqa: E402
-from e2e_common import TIMEOUT, Mock, agent_bin, agent_env, run_cases  # noqa: E402
-
 PLUGIN = os.path.join(ROOT, "plugins", "opencode", "plugin", "askhost.ts")
-DB_Q = "Which database should we use?"
-FEAT_Q = "Which features should we include?"
-QUESTIONS = [
-    {"question": DB_Q, "header": "Database", "options": [
-        {"label": "PostgreSQL", "description": "Battle-tested relational DB"},
-        {"label": "SQLite", "description": "Lightweight, file-based"}]},
-    {"question": FEAT_Q, "header": "Features", "multiple": True, "options": [
-        {"label": "Authentication", "description": "OAuth2 + JWT"},
-        {"label": "REST API", "description": "OpenAPI spec included"},
-        {"label": "Admin Dashboard", "description": "A web UI"}]},
-]
-TAIL = " You can now continue with the user's answers in mind."
 
 
 def opencode():
@@ -53,64 +41,13 @@ for _name in ("answers_go_to_opencodes_reply", "a_decline_is_opencodes_reject",
     unit_case(_name)
 
 
-class OpencodeTui:
-    """OpenCode's terminal UI in a tmux pane, in the project folder, its model the mock's (an
-    OpenAI-compatible provider), askhost's plugin installed user-wide by `askhost opencode install`."""
-
-    def __init__(self, wd, mock):
-        self.mock = mock
-        self.project = os.path.realpath(wd.file("project"))
-        os.makedirs(self.project)
-        env = agent_env(wd, mock, OPENCODE_DISABLE_AUTOUPDATE="1", OPENCODE_DISABLE_MODELS_FETCH="1",
-                        OPENCODE_DISABLE_LSP_DOWNLOAD="1", OPENCODE_DISABLE_SHARE="1")
-        config = os.path.join(env["XDG_CONFIG_HOME"], "opencode")
-        os.makedirs(config, exist_ok=True)
-        with open(os.path.join(config, "opencode.json"), "w") as f:
-            json.dump({"$schema": "https://opencode.ai/config.json", "autoupdate": False, "share": "disabled",
-                       "model": "mock/mock-model",
-                       "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "Mock",
-                                             "options": {"baseURL": f"http://127.0.0.1:{mock.port}/v1",
-                                                         "apiKey": "dummy"},
-                                             "models": {"mock-model": {"name": "Mock Model"}}}}}, f)
-        # OpenCode adds its plugin package to every config folder at start unless the lockfile has
-        # it; offline that install would wait minutes. askhost's plugin needs none of it.
-        os.makedirs(os.path.join(config, "node_modules"))
-        with open(os.path.join(config, "package-lock.json"), "w") as f:
-            json.dump({"packages": {"": {"dependencies": {"@opencode-ai/plugin": "1.18.33"}}}}, f)
-        out = subprocess.run([ASKHOST, "opencode", "install"], env=env, capture_output=True, text=True)
-        equal(out.returncode, 0, "askhost opencode install: " + out.stderr)
-        keep = ("HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR", "XDG_STATE_HOME", "NO_PROXY", "no_proxy",
-                "OPENCODE_DISABLE_AUTOUPDATE", "OPENCODE_DISABLE_MODELS_FETCH", "OPENCODE_DISABLE_LSP_DOWNLOAD",
-                "OPENCODE_DISABLE_SHARE")
-        self.t = Tmux(wd, ["sh", "-c", 'cd "$0" && exec env "$@"', self.project]
-                      + ["%s=%s" % (k, env[k]) for k in keep] + [opencode()], width=110, height=40)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.t.kill()
-        self.mock.stop()
-
-    def prompt(self, text):
-        self.t.wait_screen("Ask anything", timeout=TIMEOUT)
-        self.t.text(text)
-        self.t.keys("Enter")
-
-
-def standing_editor(wd, project):
-    ed = Editor(wd)
-    ed.initialize(name="e2e-editor", folders=[project])
-    return ed
-
-
 @case
 def opencode_tui_questions_answered_in_the_editor():
     """Two questions, one multi-select: the editor gets both intact, its answer reaches the model as
     OpenCode's own result, and OpenCode's dialog goes."""
     wd = Workdir()
     mock = Mock(wd, ["question"], QUESTIONS)
-    with OpencodeTui(wd, mock) as oc:
+    with OpencodeTui(wd, mock, project_of(wd)) as oc:
         ed = standing_editor(wd, oc.project)
         oc.prompt("Set up the project.")
         show = ed.method("ask/show", timeout=TIMEOUT)
@@ -136,25 +73,61 @@ def opencode_tui_answered_in_its_own_dialog_withdraws_the_editors():
     is withdrawn, and the model reads OpenCode's answer."""
     wd = Workdir()
     mock = Mock(wd, ["question"], QUESTIONS)
-    with OpencodeTui(wd, mock) as oc:
+    with OpencodeTui(wd, mock, project_of(wd)) as oc:
         ed = standing_editor(wd, oc.project)
         oc.prompt("Set up the project.")
         show = ed.method("ask/show", timeout=TIMEOUT)
-        # OpenCode's dialog: Enter takes PostgreSQL, Enter ticks Authentication, Tab to its review,
-        # Enter sends.
-        oc.t.wait_screen("1. PostgreSQL", timeout=TIMEOUT)
-        oc.t.keys("Enter")
-        oc.t.wait_screen("[ ] Authentication", timeout=TIMEOUT)
-        oc.t.keys("Enter")
-        oc.t.wait_screen("[✓] Authentication", timeout=TIMEOUT)
-        oc.t.keys("Tab")
-        oc.t.wait_screen("Review", timeout=TIMEOUT)
-        oc.t.keys("Enter")
+        oc.answer_in_own_dialog()
         cancel = ed.method("$/cancelRequest", timeout=TIMEOUT)
         equal(cancel["params"]["id"], show["id"], "the editor's question is withdrawn")
         equal(mock.tool_result()["text"],
               f'User has answered your questions: "{DB_Q}"="PostgreSQL", "{FEAT_Q}"="Authentication".' + TAIL,
               "what the model read")
+
+
+@case
+def opencode_tui_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane():
+    """No editor, a tmux client looking at OpenCode's pane: both questions open in askhost's popup
+    over it, answered with keys; the model reads OpenCode's own result with them, and OpenCode's
+    dialog, drawn beside all along, goes."""
+    wd = Workdir()
+    wd.popups = True
+    mock = Mock(wd, ["question"], QUESTIONS)
+    with OpencodeTui(wd, mock, project_of(wd)) as oc:
+        oc.prompt("Set up the project.")
+        # SQLite; Authentication and REST API ticked, Enter takes the ticks; Enter on Submit.
+        answer_in_a_popup(oc, ["2", "1", "2", "Enter", "Enter"])
+        equal(mock.tool_result()["text"],
+              f'User has answered your questions: "{DB_Q}"="SQLite", "{FEAT_Q}"="Authentication, REST API".' + TAIL,
+              "what the model read")
+        oc.t.wait_screen("All set.", timeout=TIMEOUT)
+        check("1. PostgreSQL" not in oc.screen(), "OpenCode's dialog is gone:\n" + oc.screen())
+        mock.check_offline()
+
+
+def askhost_asks(wd):
+    """The `askhost opencode ask` processes the plugin started for this case."""
+    return [argv for _, argv in processes_in([wd.path]) if argv.startswith(ASKHOST + " opencode ask")]
+
+
+@case
+def opencode_tui_with_nowhere_to_show_its_own_dialog_answers():
+    """No editor's host, no tmux client, no askhost web: askhost keeps nothing waiting (its ask ends
+    at once, nothing counted), OpenCode's own dialog asks, and its answer reaches the model."""
+    wd = Workdir()
+    mock = Mock(wd, ["question"], QUESTIONS)
+    with OpencodeTui(wd, mock, project_of(wd)) as oc:
+        oc.prompt("Set up the project.")
+        oc.t.wait_screen("1. PostgreSQL", timeout=TIMEOUT)
+        wait_for(lambda: not askhost_asks(wd), timeout=30, what="askhost's ask to end, left to OpenCode")
+        status = subprocess.run([ASKHOST, "status", "--tmux"], env=wd.env(), capture_output=True, text=True, timeout=10)
+        equal(status.stdout.strip(), "", "nothing waits in askhost")
+        oc.answer_in_own_dialog()
+        equal(mock.tool_result()["text"],
+              f'User has answered your questions: "{DB_Q}"="PostgreSQL", "{FEAT_Q}"="Authentication".' + TAIL,
+              "what the model read")
+        oc.t.wait_screen("All set.", timeout=TIMEOUT)
+        mock.check_offline()
 
 
 if __name__ == "__main__":

@@ -10,20 +10,7 @@ import sys
 
 from harness import (ASKHOST, DATABASE_Q, FEATURES_Q, Editor, Workdir, case, check, equal, main, strict,
                      wait_for)
-
-
-def project(wd):
-    path = os.path.realpath(wd.file("proj"))
-    os.makedirs(path, exist_ok=True)
-    return path
-
-
-def standing(wd):
-    ed = Editor(wd)
-    ed.initialize(name="Neovim", folders=[project(wd)])
-    # The record is written when initialize is handled; a hook started now finds it.
-    wait_for(lambda: any(n.endswith(".json") for n in os.listdir(wd.file("run/askhost"))), what="the record")
-    return ed
+from hook_runs import finish, project, standing, start
 
 
 def hook_input(wd, event, tool, tool_input, **extra):
@@ -37,17 +24,7 @@ def hook_input(wd, event, tool, tool_input, **extra):
 
 def start_hook(wd, msg, raw=None):
     os.makedirs(os.path.join(project(wd), "src"), exist_ok=True)
-    p = subprocess.Popen([ASKHOST, "hook"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         env=wd.env(), cwd=wd.path)
-    p.stdin.write(raw if raw is not None else json.dumps(msg).encode())
-    p.stdin.close()
-    return p
-
-
-def finish(p):
-    out, err = p.stdout.read().decode(), p.stderr.read().decode()
-    equal(p.wait(timeout=15), 0, "exit status (stderr: %s)" % err)
-    return (json.loads(out) if out.strip() else None), err
+    return start(wd, ["hook"], msg, raw)
 
 
 def reply(ed, show, answers):

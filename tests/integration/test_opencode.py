@@ -9,7 +9,8 @@ import signal
 import subprocess
 import sys
 
-from harness import ASKHOST, Editor, Workdir, case, check, equal, main, wait_for
+from harness import ASKHOST, Workdir, case, check, equal, main
+from hook_runs import finish, project, standing, start, start_under_an_agent
 
 DB_Q = "Which database should we use?"
 FEAT_Q = "Which features should we include?"
@@ -23,32 +24,9 @@ QUESTIONS = [
 MARKER = "// askhost's OpenCode plugin"
 
 
-def project(wd):
-    path = os.path.realpath(wd.file("proj"))
-    os.makedirs(path, exist_ok=True)
-    return path
-
-
-def standing(wd):
-    ed = Editor(wd)
-    ed.initialize(name="Neovim", folders=[project(wd)])
-    wait_for(lambda: any(n.endswith(".json") for n in os.listdir(wd.file("run/askhost"))), what="the record")
-    return ed
-
-
 def start_ask(wd, raw=None, env=None):
     request = {"id": "que_1", "sessionID": "ses_1", "directory": project(wd), "questions": QUESTIONS}
-    p = subprocess.Popen([ASKHOST, "opencode", "ask"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, env=env or wd.env(), cwd=wd.path)
-    p.stdin.write(raw if raw is not None else json.dumps(request).encode())
-    p.stdin.close()
-    return p
-
-
-def finish(p):
-    out, err = p.stdout.read().decode(), p.stderr.read().decode()
-    equal(p.wait(timeout=15), 0, "exit status (stderr: %s)" % err)
-    return (json.loads(out) if out.strip() else None), err
+    return start(wd, ["opencode", "ask"], request, raw, env)
 
 
 @case
@@ -92,6 +70,21 @@ def sigterm_withdraws_the_editors_question():
     equal(cancel["params"]["id"], show["id"], "the editor's question is withdrawn")
     out, _ = finish(p)
     equal(out, None, "nothing printed")
+
+
+@case
+def opencode_gone_withdraws_the_editors_question():
+    """OpenCode killed without a word to its plugin: askhost's ask sees its parent gone and the
+    editor's copy closes."""
+    wd = Workdir()
+    ed = standing(wd)
+    agent = start_under_an_agent(wd, ["opencode", "ask"], {"id": "que_1", "sessionID": "ses_1",
+                                                          "directory": project(wd), "questions": QUESTIONS})
+    show = ed.method("ask/show")
+    agent.kill()
+    agent.wait()
+    cancel = ed.method("$/cancelRequest")
+    equal(cancel["params"]["id"], show["id"], "the editor's question is withdrawn")
 
 
 @case

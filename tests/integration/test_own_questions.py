@@ -11,7 +11,8 @@ import os
 import subprocess
 import sys
 
-from harness import ASKHOST, Editor, Workdir, case, check, equal, main, wait_for
+from harness import ASKHOST, Workdir, case, check, equal, main, wait_for
+from hook_runs import finish, project, standing, start, start_under_an_agent
 
 DB_Q = "Which database should we use?"
 FEAT_Q = "Which features should we include?"
@@ -33,19 +34,6 @@ CODEX_QUESTIONS = [
 ]
 
 
-def project(wd):
-    path = os.path.realpath(wd.file("proj"))
-    os.makedirs(path, exist_ok=True)
-    return path
-
-
-def standing(wd):
-    ed = Editor(wd)
-    ed.initialize(name="Neovim", folders=[project(wd)])
-    wait_for(lambda: any(n.endswith(".json") for n in os.listdir(wd.file("run/askhost"))), what="the record")
-    return ed
-
-
 def gemini_input(wd, questions=GEMINI_QUESTIONS, **extra):
     return {"session_id": "s1", "transcript_path": wd.file("session.jsonl"), "cwd": project(wd),
             "hook_event_name": "BeforeTool", "timestamp": "2026-11-27T10:00:00.000Z", "tool_name": "ask_user",
@@ -58,18 +46,9 @@ def codex_input(wd, questions=CODEX_QUESTIONS, **extra):
             "tool_input": {"questions": questions}, "tool_use_id": "call_1", **extra}
 
 
-def start(wd, command, msg, env=None):
-    p = subprocess.Popen([ASKHOST, command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         env=env or wd.env(), cwd=project(wd), start_new_session=True)
-    p.stdin.write(json.dumps(msg).encode())
-    p.stdin.close()
-    return p
-
-
-def finish(p, timeout=15):
-    equal(p.wait(timeout=timeout), 0, "exit status")
-    out, err = p.stdout.read().decode(), p.stderr.read().decode()
-    return (json.loads(out) if out.strip() else None), err
+def ask(wd, command, msg, env=None):
+    """The hook as the agent runs it, in the project folder."""
+    return start(wd, [command], msg, env=env, cwd=project(wd))
 
 
 def shown(ed):
@@ -83,7 +62,7 @@ def gemini_ask_user_answered_in_the_editor():
     16-character header; the answer is the blocked call's reason, in words and question order."""
     wd = Workdir()
     ed = standing(wd)
-    p = start(wd, "gemini-hook", gemini_input(wd))
+    p = ask(wd, "gemini-hook", gemini_input(wd))
     show, qs = shown(ed)
     equal((show["params"]["agent"], show["params"]["route"]), ("gemini", "hook"), "agent and route")
     equal([q["question"] for q in qs], [DB_Q, FEAT_Q, NAME_Q + "\n(for example: order-service)", OK_Q], "texts")
@@ -108,7 +87,7 @@ def gemini_ask_user_answered_in_the_editor():
 def codex_request_user_input_answered_by_id():
     wd = Workdir()
     ed = standing(wd)
-    p = start(wd, "codex-hook", codex_input(wd))
+    p = ask(wd, "codex-hook", codex_input(wd))
     show, qs = shown(ed)
     equal((show["params"]["agent"], show["params"]["route"]), ("codex", "hook"), "agent and route")
     equal([q["question"] for q in qs], [DB_Q, NAME_Q], "texts")
@@ -125,10 +104,24 @@ def codex_request_user_input_answered_by_id():
 
 
 @case
+def the_agent_gone_withdraws_the_editors_question():
+    """Gemini CLI (or Codex) gone while its hook waits (its terminal closed): the hook sees its
+    parent gone and the editor's copy closes."""
+    wd = Workdir()
+    ed = standing(wd)
+    agent = start_under_an_agent(wd, ["gemini-hook"], gemini_input(wd), cwd=project(wd))
+    show, _ = shown(ed)
+    agent.kill()
+    agent.wait()
+    cancel = ed.method("$/cancelRequest")
+    equal(cancel["params"]["id"], show["id"], "the editor's question is withdrawn")
+
+
+@case
 def a_cancel_is_a_decline_the_model_reads():
     wd = Workdir()
     ed = standing(wd)
-    p = start(wd, "gemini-hook", gemini_input(wd))
+    p = ask(wd, "gemini-hook", gemini_input(wd))
     show, _ = shown(ed)
     ed.reply(show["id"], {"answered": False, "cancelled": True})
     out, _ = finish(p)
@@ -141,7 +134,7 @@ def nowhere_to_show_gives_the_question_back_at_once():
     (their own dialogs ask); nothing waits in a host of its own."""
     wd = Workdir()
     for command, msg in (("gemini-hook", gemini_input(wd)), ("codex-hook", codex_input(wd))):
-        out, err = finish(start(wd, command, msg))
+        out, err = finish(ask(wd, command, msg))
         equal(out, None, command + ": nothing printed")
         check("own dialog" in err, err)
     check(not os.path.exists(os.path.join(project(wd), ".askhost", "pending-questions.json")), "no pending question")
@@ -156,7 +149,7 @@ def a_running_web_page_counts_as_somewhere_to_show():
                            start_new_session=True)
     try:
         wait_for(lambda: os.path.exists(wd.file("run/askhost/web.json")), what="askhost web's record")
-        p = start(wd, "codex-hook", codex_input(wd))
+        p = ask(wd, "codex-hook", codex_input(wd))
         pending = os.path.join(project(wd), ".askhost", "pending-questions.json")
         wait_for(lambda: os.path.exists(pending), what="the question waiting in the hook's own host")
         check(p.poll() is None, "the hook waits")
@@ -176,7 +169,7 @@ def own_questions_always_and_never():
     env = wd.env()
     with open(wd.file("config/askhost/config"), "a") as f:
         f.write("own-questions = never\n")
-    out, _ = finish(start(wd, "gemini-hook", gemini_input(wd), env=env))
+    out, _ = finish(ask(wd, "gemini-hook", gemini_input(wd), env=env))
     equal(out, None, "never: nothing printed")
     check(not [m for m in ed.seen if m.get("method") == "ask/show"], "never: nothing shown")
     # always, with no host: waits in a host of its own (attach, the pending file).
@@ -184,7 +177,7 @@ def own_questions_always_and_never():
     env2 = wd2.env()
     with open(wd2.file("config/askhost/config"), "a") as f:
         f.write("own-questions = always\n")
-    p = start(wd2, "gemini-hook", gemini_input(wd2), env=env2)
+    p = ask(wd2, "gemini-hook", gemini_input(wd2), env=env2)
     wait_for(lambda: os.path.exists(os.path.join(project(wd2), ".askhost", "pending-questions.json")),
              what="the question waiting")
     p.terminate()
@@ -196,7 +189,7 @@ def own_questions_always_and_never():
 def a_codex_subagents_question_is_refused():
     wd = Workdir()
     ed = standing(wd)
-    out, _ = finish(start(wd, "codex-hook", codex_input(wd, agent_id="agent-7", agent_type="explorer")))
+    out, _ = finish(ask(wd, "codex-hook", codex_input(wd, agent_id="agent-7", agent_type="explorer")))
     equal(out["hookSpecificOutput"]["permissionDecision"], "deny", "refused")
     check("Only the main conversation can ask the user questions" in
           out["hookSpecificOutput"]["permissionDecisionReason"], str(out))
@@ -212,7 +205,7 @@ def what_askhost_cannot_show_is_left_to_the_agent():
     for command, msg in (("codex-hook", codex_input(wd, secret)),
                          ("gemini-hook", gemini_input(wd, [{"question": "", "type": "text"}])),
                          ("gemini-hook", dict(gemini_input(wd), tool_name="read_file"))):
-        out, _ = finish(start(wd, command, msg))
+        out, _ = finish(ask(wd, command, msg))
         equal(out, None, "nothing printed")
     check(not [m for m in ed.seen if m.get("method") == "ask/show"], "nothing was shown")
 

@@ -206,10 +206,12 @@ class RealWeb {
     return done;
   }
 
-  /** Claude Code's own terminal UI with askhost hook and no editor (claude_scene.py), in this
-   *  folder's registry. Resolves each event it reports, by name. */
-  claudeScene() {
-    const child = spawn('python3', [path.join(__dirname, 'claude_scene.py'), this.dir], {
+  /** An agent's own terminal UI with askhost's hook or plugin and no editor (agent_scene.py:
+   *  claude, gemini, codex, opencode), in this folder's registry. Resolves each event it reports,
+   *  by name; send('answer-own') answers in the agent's own dialog. */
+  agentScene(agent) {
+    const stderr = path.join(this.dir, `${agent}-scene-stderr.txt`);
+    const child = spawn('python3', [path.join(__dirname, 'agent_scene.py'), this.dir, agent], {
       env: {
         ...this.env(),
         ASKHOST,
@@ -218,7 +220,7 @@ class RealWeb {
         ASKHOST_AGENTS_DIR: process.env.ASKHOST_AGENTS_DIR || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'askhost-agents'),
       },
       detached: true,
-      stdio: ['pipe', 'pipe', fs.openSync(path.join(this.dir, 'claude-scene-stderr.txt'), 'a')],
+      stdio: ['pipe', 'pipe', fs.openSync(stderr, 'a')],
     });
     this.children.push(child);
     const events = new Map();
@@ -232,7 +234,8 @@ class RealWeb {
     return {
       /** The event named, or the scene's end if it ends first. */
       next: (name) => Promise.race([new Promise((resolve) => (events.has(name) ? resolve(events.get(name)) : waiting.set(name, resolve))), ended]),
-      stderr: () => fs.readFileSync(path.join(this.dir, 'claude-scene-stderr.txt'), 'utf8'),
+      send: (line) => child.stdin.write(`${line}\n`),
+      stderr: () => fs.readFileSync(stderr, 'utf8'),
     };
   }
 
@@ -517,6 +520,60 @@ function androidNotifications() {
 }
 
 // ------------------------------------------------------------------ scenarios
+
+/** The options the page draws for the question in view: [label, description], Other left out. */
+function optionsInView(s) {
+  return s.page.locator('[role="option"]:not(.other)').evaluateAll((rows) => rows.map((r) => [r.querySelector('.label')?.textContent ?? '', r.querySelector('.description')?.textContent ?? '']));
+}
+
+/** An agent's own question tool (agent_scene.py) through the page, with no editor: `askhost web`
+ *  counts as somewhere to show, so the hook or plugin asks there. The page shows every question
+ *  intact (its header as the tab, its options with their descriptions, a multi-select as ticks);
+ *  taps pick `picks[i]` (labels; several are ticks, then OK) and submit; the model reads
+ *  `expect`; where askhost keeps the agent's own dialog away (keptAway), it never drew. */
+async function ownToolOnThePage(s, agent, { route, picks, expect, keptAway }) {
+  await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+  log(`${agent} starts and is asked to set up the project`);
+  const scene = s.server.agentScene(agent);
+  const asked = await Promise.race([scene.next('asked'), scene.next('skip')]);
+  if (asked.event === 'skip') throw new SkipScenario(asked.why);
+  if (asked.event === 'ended') throw new Error(`the ${agent} scene ended (${asked.code}): ${scene.stderr()}`);
+  const questions = asked.questions;
+  const item = s.askButton(questions[0].question);
+  await item.waitFor({ timeout: 90000 });
+  await s.notReloaded();
+  assert.match(await item.innerText(), new RegExp(route));
+  await s.read();
+  await s.tap(item, 'the question');
+  assert.deepEqual(await s.page.locator('.tabs .tab .tab-label').allInnerTexts(), [...questions.map((q) => q.header), 'Submit']);
+  for (const [i, q] of questions.entries()) {
+    await s.page.locator('h2.question', { hasText: q.question }).waitFor();
+    assert.deepEqual(await optionsInView(s), q.options.map((o) => [o.label, o.description]), `the options of "${q.question}"`);
+    const multi = q.multiSelect === true || q.multiple === true;
+    assert.equal(await s.page.locator('[role="option"][aria-checked]').count() > 0, multi, `"${q.question}" is ${multi ? '' : 'not '}a multi-select`);
+    await s.read();
+    for (const label of picks[i]) await s.tap(s.option(label), label);
+    if (multi) {
+      for (const label of picks[i]) await s.page.locator('[role="option"][aria-checked="true"]', { hasText: label }).waitFor();
+      await s.shot(`multi-select-${i}`);
+      await s.tap(s.page.locator('button.enter-button'), 'OK');
+    }
+  }
+  await s.page.locator('h2.question', { hasText: 'Review your answers' }).waitFor();
+  assert.deepEqual(await s.page.locator('.review dd .answer').allInnerTexts(), picks.map((p) => p.join(', ')));
+  await s.shot('review');
+  await s.tap(s.page.locator('button.submit-button'), 'Submit answers');
+  const result = await scene.next('tool_result');
+  assert.notEqual(result.event, 'ended', `the ${agent} scene ended: ${scene.stderr()}`);
+  log(`the model read: ${result.text}`);
+  assert.ok(result.text.includes(expect), `the model read: ${result.text}`);
+  if (keptAway) assert.equal(result.own_dialog, null, `${agent}'s own dialog drew:\n${result.own_dialog}`);
+  await s.page.locator('.banner', { hasText: 'Answer sent to' }).waitFor();
+  await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+  const done = await scene.next('done');
+  assert.notEqual(done.event, 'ended', `${agent}'s turn ends: ${scene.stderr()}`);
+  log(`${agent} now:\n${done.screen.trimEnd()}`);
+}
 
 const scenarios = {
   // A question appears without a reload, is answered by a tap, and the answer reaches the server;
@@ -928,7 +985,7 @@ const scenarios = {
   async real_claude(s) {
     await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
     log('Claude Code starts and is asked to set up the project');
-    const scene = s.server.claudeScene();
+    const scene = s.server.agentScene('claude');
     const shown = await Promise.race([scene.next('dialog'), scene.next('skip')]);
     if (shown.event === 'skip') throw new SkipScenario(shown.why);
     if (shown.event === 'ended') throw new Error(`the Claude scene ended (${shown.code}): ${scene.stderr()}`);
@@ -948,6 +1005,65 @@ const scenarios = {
     assert.notEqual(gone.event, 'ended', "Claude's own dialog closes");
     log(`Claude now:\n${gone.screen.trimEnd()}`);
     await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+  },
+
+  // The agents' own question tools (issue 40) with no editor and `askhost web` running: Gemini
+  // CLI's ask_user (askhost gemini-hook), two questions, one a multi-select.
+  async real_gemini(s) {
+    await ownToolOnThePage(s, 'gemini', {
+      route: 'gemini · hook',
+      picks: [['SQLite'], ['Auth', 'Export']],
+      expect: 'Tool execution blocked: The user answered your questions (in askhost, so the tool shows no result of its own; this is the user\'s answer, not an error): "Which database should we use?"="SQLite", "Which features should we include?"="Auth, Export".',
+      keptAway: true,
+    });
+  },
+
+  // Codex's request_user_input in Plan mode (askhost codex-hook): two questions (Codex has no
+  // multi-select), the answers keyed by their ids.
+  async real_codex(s) {
+    await ownToolOnThePage(s, 'codex', {
+      route: 'codex · hook',
+      picks: [['SQLite'], ['api']],
+      expect: '[database] "Which database should we use?"="SQLite", [service_name] "What should we name the service?"="api".',
+      keptAway: true,
+    });
+  },
+
+  // OpenCode's question tool (askhost's OpenCode plugin): two questions, one a multi-select; the
+  // model reads OpenCode's own result, and OpenCode's dialog, drawn beside the page's, goes.
+  async real_opencode(s) {
+    await ownToolOnThePage(s, 'opencode', {
+      route: 'opencode · plugin',
+      picks: [['SQLite'], ['Authentication', 'REST API']],
+      expect: 'User has answered your questions: "Which database should we use?"="SQLite", "Which features should we include?"="Authentication, REST API". You can now continue with the user\'s answers in mind.',
+      keptAway: false,
+    });
+  },
+
+  // OpenCode's question open on the page, answered first in OpenCode's own dialog: the page takes
+  // it back (the plugin ends askhost's ask), and the model reads OpenCode's answer.
+  async real_opencode_own_dialog(s) {
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    const scene = s.server.agentScene('opencode');
+    const asked = await Promise.race([scene.next('asked'), scene.next('skip')]);
+    if (asked.event === 'skip') throw new SkipScenario(asked.why);
+    const item = s.askButton(asked.questions[0].question);
+    await item.waitFor({ timeout: 90000 });
+    await s.tap(item, 'the question');
+    await s.page.locator('h2.question', { hasText: asked.questions[0].question }).waitFor();
+    await s.read(); // the person reads it on the page ... and answers in OpenCode instead
+    log("keys in OpenCode's own dialog");
+    scene.send('answer-own');
+    const answered = await scene.next('answered_own');
+    assert.notEqual(answered.event, 'ended', `the scene ended: ${scene.stderr()}`);
+    const sent = Date.now();
+    await s.page.locator('.banner', { hasText: 'was answered elsewhere' }).waitFor();
+    log(`the page took the question back ${Date.now() - sent} ms after OpenCode's last key`);
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    await s.notReloaded();
+    const result = await scene.next('tool_result');
+    assert.equal(result.text, 'User has answered your questions: "Which database should we use?"="PostgreSQL", "Which features should we include?"="Authentication". You can now continue with the user\'s answers in mind.');
+    await s.shot('answered-in-opencode');
   },
 
   // issue 30's done-when: a person on a phone, through an ssh tunnel to their machine, sees the
@@ -1075,8 +1191,9 @@ const scenarios = {
   },
 };
 
-const REAL = new Set(['real_mcp', 'real_native', 'real_elsewhere', 'real_queue', 'real_hook', 'real_claude', 'real_restart', 'real_tunnel']);
-const NETNS = new Set(['real_claude']);
+const AGENTS = ['real_claude', 'real_gemini', 'real_codex', 'real_opencode', 'real_opencode_own_dialog'];
+const REAL = new Set(['real_mcp', 'real_native', 'real_elsewhere', 'real_queue', 'real_hook', 'real_restart', 'real_tunnel', ...AGENTS]);
+const NETNS = new Set(AGENTS);
 const OPTIONS = { notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true }, real_tunnel: { tunnel: true } };
 
 async function main() {
