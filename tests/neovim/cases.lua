@@ -568,7 +568,7 @@ H.case('layout_control_characters_and_wrapping', function()
   end
   local text = table.concat(lines, '\n')
   H.contains(text, ' Line one', 'the first line of the question')
-  H.contains(text, ' line two [31mred', 'the second, with controls as spaces')
+  H.contains(text, ' line two ^[[31mred', 'the second: CR LF a line break, the tab a space, ESC shown as every face shows it')
   H.contains(text, '1. A B', 'a label on one line')
   H.contains(text, '3. Other (type your answer)', 'Other last')
   -- A word longer than the line is cut, not lost.
