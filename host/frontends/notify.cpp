@@ -147,7 +147,8 @@ void tell_question_waiting(const Ask& ask, const NotifyOptions& options, void (*
     }
     const std::string title = "askhost: " + who + " asks";
     if (options.desktop && on_path("notify-send"))
-        spawn_detached({"notify-send", "--app-name=askhost", title, sanitize_for_terminal(first)}, {});
+        spawn_detached(
+            {"notify-send", "--app-name=askhost", sanitize_for_terminal(title), sanitize_for_terminal(first)}, {});
     if (options.terminal) {
         const char* tp = std::getenv("TERM_PROGRAM");
         const char* term = std::getenv("TERM");

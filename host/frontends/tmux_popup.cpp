@@ -216,10 +216,20 @@ Result<pid_t> open_popup(const Pane& pane, const std::vector<std::string>& comma
     return pid;
 }
 
+std::string message_text(std::string_view text) {
+    std::string out;
+    for (char c : visible_text(text)) {
+        out += c;
+        if (c == '#') out += '#';
+    }
+    return out;
+}
+
 void notify_pane(const Pane& pane, const std::string& message) {
     if (auto clients = run({"tmux", "-S", pane.server, "list-clients", "-F", "#{client_name}"}))
         for (const auto& c : rows(*clients))
-            if (!c.empty() && !c[0].empty()) run({"tmux", "-S", pane.server, "display-message", "-c", c[0], message});
+            if (!c.empty() && !c[0].empty())
+                run({"tmux", "-S", pane.server, "display-message", "-c", c[0], message_text(message)});
     // The bell in the asking pane: tmux flags its window in the status line.
     int fd = ::open(pane.tty.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
     if (fd >= 0) {

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <sys/types.h>
@@ -41,8 +42,12 @@ bool popups_enabled();
 Result<pid_t> open_popup(const Pane& pane, const std::vector<std::string>& command, int width, int height);
 
 // Tells a pane nobody looks at: a message on the server's clients and the bell in the pane
-// (tmux marks its window).
+// (tmux marks its window). The message is shown as message_text makes it.
 void notify_pane(const Pane& pane, const std::string& message);
+
+// Text as a tmux message shows it, word for word: agent text made visible as every face shows it
+// (visible_text), each '#' doubled, since tmux expands formats there and #(...) runs a command.
+std::string message_text(std::string_view text);
 
 // Rows and columns the dialog wants for these question texts (a popup sized to it).
 std::pair<int, int> dialog_size(const std::vector<std::string>& lines, int options);

@@ -1,5 +1,6 @@
 // The terminal sanitiser: whatever comes in, what goes out is valid UTF-8 a terminal cannot
-// interpret (no C0 or C1 control, no DEL, no bidi override), and clean text passes unchanged.
+// interpret and a person sees all of (no C0 or C1 control, no DEL, no bidi control or invisible
+// character), and clean text passes unchanged.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -21,14 +22,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const char32_t cp = step.cp;
         FUZZ_CHECK(cp >= 0x20 || (cp == '\n' && keep_newlines));
         FUZZ_CHECK(cp != 0x7F && !(cp >= 0x80 && cp <= 0x9F));
-        FUZZ_CHECK(!(cp >= 0x202A && cp <= 0x202E) && !(cp >= 0x2066 && cp <= 0x2069));
+        FUZZ_CHECK(!askhost::is_invisible(cp));
         i += step.len;
     }
     for (std::size_t i = 0; clean && i < text.size();) {
         const auto step = askhost::utf8::decode(text, i);
         const char32_t cp = step.cp;
-        if ((cp < 0x20 && !(cp == '\n' && keep_newlines)) || (cp >= 0x7F && cp <= 0x9F) ||
-            (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
+        if ((cp < 0x20 && !(cp == '\n' && keep_newlines)) || (cp >= 0x7F && cp <= 0x9F) || askhost::is_invisible(cp))
             clean = false;
         i += step.len;
     }

@@ -568,7 +568,7 @@ H.case('layout_control_characters_and_wrapping', function()
   end
   local text = table.concat(lines, '\n')
   H.contains(text, ' Line one', 'the first line of the question')
-  H.contains(text, ' line two [31mred', 'the second, with controls as spaces')
+  H.contains(text, ' line two ^[[31mred', 'the second: CR LF a line break, the tab a space, ESC shown as every face shows it')
   H.contains(text, '1. A B', 'a label on one line')
   H.contains(text, '3. Other (type your answer)', 'Other last')
   -- A word longer than the line is cut, not lost.
@@ -780,6 +780,37 @@ H.case('preview_and_note', function()
   single_answer(r, 'Which layout?', 'Top bar', 'Top bar', false)
   H.eq(r.answers[1].notes, 'keep it 2 columns', 'the note')
   H.eq(r.answers[1].preview, '<p>The <b>top</b> bar &amp; menu</p>', 'the picked preview')
+end)
+
+-- Agent text with bidi controls, zero-width and invisible characters and a terminal escape: the
+-- float shows each as tests/text's rule says (docs/dialog.md), in the question, the header, a
+-- label, a description and a preview (an HTML one, by the host's rule, as its text); the answer is
+-- the agent's own label, byte for byte.
+H.case('invisible_text_shown', function()
+  local RLO, ZWSP, LRI, TAG_A, SHY = '\226\128\174', '\226\128\139', '\226\129\166', '\243\160\129\129', '\194\173'
+  local q = {
+    question = 'Allow ' .. RLO .. 'exe.txt' .. '?',
+    header = 'Run' .. ZWSP,
+    options = {
+      { label = 'Yes' .. TAG_A, description = 'r' .. ZWSP .. 'm -rf ' .. LRI .. 'build', preview = 'Use <b>bold</b>' .. SHY },
+      { label = 'No', description = 'bell\7 and \27[2J' },
+    },
+  }
+  H.start(ask_one({ q }))
+  H.wait_dialog()
+  H.wait_text('Allow <U+202E>exe.txt?', 'the question with its override shown')
+  local text = H.dialog_text()
+  H.contains(text, 'Run<U+200B>', 'the header')
+  H.contains(text, '1. Yes<U+E0041>', 'the label')
+  H.contains(text, 'r<U+200B>m -rf <U+2066>build', 'the description')
+  H.contains(text, 'Use bold<U+00AD>', 'the HTML preview as its text')
+  H.contains(text, 'bell^G and ^[[2J', 'the controls')
+  for _, raw in ipairs({ RLO, ZWSP, LRI, TAG_A, SHY, '\7', '\27' }) do
+    H.ok(not text:find(raw, 1, true), 'nothing shown raw: ' .. raw:byte(1, -1))
+  end
+  H.keys('1')
+  local r = H.response('req-1')
+  single_answer(r, q.question, 'Yes' .. TAG_A, 'Yes' .. TAG_A, false)
 end)
 
 -- A paste with line breaks into Other keeps them; past 100 000 bytes the rest is not kept, the

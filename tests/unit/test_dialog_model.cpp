@@ -10,6 +10,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include "core/text/preview.hpp"
 #include "frontends/tui/dialog_layout.hpp"
 #include "frontends/tui/terminal_dialog.hpp"
 
@@ -904,6 +905,26 @@ BOOST_AUTO_TEST_CASE(escape_sequences_are_shown_not_sent) {
     const std::string s = screen(m, 80, 24);
     BOOST_TEST(contains(s, "^["), s);
     BOOST_TEST(contains(s, "[31mRED"), s);
+}
+
+// Issue 45: bidi controls and invisible characters (the rule and its table: tests/text) are shown
+// as codes wherever the dialog shows agent text; the answer is the agent's own label.
+BOOST_AUTO_TEST_CASE(bidi_and_invisible_characters_are_shown_as_codes) {
+    const std::string rlo = "\xE2\x80\xAE", zwsp = "\xE2\x80\x8B", lrm = "\xE2\x80\x8E", tag_a = "\xF3\xA0\x81\x81";
+    Question q = choice("Allow " + rlo + "exe.txt?", "Run" + zwsp, {"Yes" + tag_a, "No"},
+                        {"r" + zwsp + "m -rf " + lrm + "build", "pass\xC2\xADword"});
+    q.options[0].preview = "<p>Use <b>bold</b>" + zwsp + "</p>";
+    DialogModel m({q});
+    const std::string s = screen(m, 80, 24);
+    BOOST_TEST(contains(s, "Allow <U+202E>exe.txt?"), s);
+    BOOST_TEST(contains(s, " Run<U+200B>"), s);
+    BOOST_TEST(contains(s, "1. Yes<U+E0041>"), s);
+    BOOST_TEST(contains(s, "r<U+200B>m -rf <U+200E>build"), s);
+    BOOST_TEST(contains(s, "pass<U+00AD>word"), s);
+    BOOST_TEST(contains(s, "\n  Use bold<U+200B>\n"), s);
+    for (const std::string& raw : {rlo, zwsp, lrm, tag_a, std::string("\xC2\xAD")}) BOOST_TEST(!contains(s, raw), s);
+    press(m, {ch('1')});
+    BOOST_TEST(only_answer(m).values.at(0) == "Yes" + tag_a);
 }
 
 BOOST_AUTO_TEST_CASE(wide_characters_are_measured) {

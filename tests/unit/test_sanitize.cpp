@@ -78,8 +78,10 @@ BOOST_AUTO_TEST_CASE(tabs_and_newlines) {
                        });
     expect_each(shown_keeping_newlines, {
                                             {"one\ntwo", "one\ntwo"},
-                                            {"one\r\ntwo", "one^M\ntwo"},
+                                            {"one\r\ntwo", "one\ntwo"},  // CR LF is one line break
+                                            {"one\rtwo\r", "one^Mtwo^M"},
                                             {"\x1b[2J\n", "^[[2J\n"},
+                                            {"a\tb", "a b"},  // a terminal has no tab stops
                                         });
 }
 
@@ -110,7 +112,7 @@ BOOST_AUTO_TEST_CASE(bidi_controls_are_neutralised) {
                      "abc<U+202E>fed"},  // RLO
                     {"\xE2\x80\xAA\xE2\x80\xAB\xE2\x80\xAC\xE2\x80\xAD", "<U+202A><U+202B><U+202C><U+202D>"},
                     {"\xE2\x81\xA6x\xE2\x81\xA7y\xE2\x81\xA8z\xE2\x81\xA9", "<U+2066>x<U+2067>y<U+2068>z<U+2069>"},
-                    {"\xE2\x80\x8F", "\xE2\x80\x8F"},  // RLM mark stays
+                    {"\xE2\x80\x8F", "<U+200F>"},  // RLM, too (the rest of the table: tests/text)
                 });
 }
 

@@ -1,6 +1,7 @@
 #define BOOST_TEST_MODULE tmux_queue
 #include <boost/test/unit_test.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -12,7 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/text/sanitize.hpp"
 #include "frontends/proc_stat.hpp"
+#include "frontends/tmux_popup.hpp"
 #include "frontends/tmux_queue.hpp"
 
 using namespace askhost;
@@ -134,4 +137,29 @@ BOOST_AUTO_TEST_CASE(a_client_line_key_is_stable_and_apart) {
     BOOST_TEST(a != tmux::line_key("/tmp/tmux-0/other", "/dev/pts/3"));
     BOOST_TEST(a.size() == 16u);
     BOOST_TEST(a.find('/') == std::string::npos);
+}
+
+// A tmux message (a pane told that its agent asks) names the agent: tmux expands formats in it, so
+// "#(...)" in a name would run a command. A real tmux server shows the text word for word, made
+// visible as every face shows agent text.
+BOOST_AUTO_TEST_CASE(a_message_in_tmux_shows_agent_text_and_runs_nothing) {
+    if (std::system("command -v tmux >/dev/null 2>&1") != 0) return;  // no tmux here
+    TempDir dir;
+    const std::string socket = (dir.path / "tmux.sock").string();
+    const std::string marker = (dir.path / "ran").string();
+    const std::string server = "tmux -f /dev/null -S " + shell_quote(socket);
+    BOOST_TEST_REQUIRE(std::system((server + " new-session -d -s t 'sleep 60'").c_str()) == 0);
+    const std::string agent = "ev#(touch " + marker + ")il\xE2\x80\xAE #{pane_id} ##";
+    const std::string command =
+        server + " display-message -p " + shell_quote(tmux::message_text("askhost: " + agent + " asks"));
+    std::string shown;
+    if (FILE* out = ::popen(command.c_str(), "r")) {
+        char buf[512];
+        while (std::fgets(buf, sizeof buf, out)) shown += buf;
+        ::pclose(out);
+    }
+    std::system((server + " kill-server").c_str());
+    // Shown word for word (a format would have been expanded), and nothing ran.
+    BOOST_TEST(shown == "askhost: ev#(touch " + marker + ")il<U+202E> #{pane_id} ## asks\n");
+    BOOST_TEST(!fs::exists(marker));
 }

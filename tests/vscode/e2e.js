@@ -520,6 +520,43 @@ const scenarios = {
     });
   },
 
+  // Issue 45: bidi controls, zero-width and other invisible characters and terminal escapes in
+  // agent text are shown as tests/text's rule says in the panel (the header, the question, labels,
+  // descriptions, the preview, an HTML one as its text) and its tab's title; the answer is the
+  // agent's own label.
+  async invisible_text() {
+    const q = {
+      question: 'Allow \u202eexe.txt?',
+      header: 'Run\u200b',
+      options: [
+        { label: 'Yes\u{e0041}', description: 'r\u200bm -rf \u2066build\u2069', preview: 'Use <b>bold</b>\u00ad here' },
+        { label: 'No', description: 'bell\u0007 and \u001b[2J', preview: 'Run `ls\u202e` &#x202E;' },
+      ],
+    };
+    const s = new Session('invisible_text', { steps: [ask('req-1', [q]), { recv: 1 }, { sleep: 30 }] });
+    return run(s, async () => {
+      await s.startAgent();
+      const f = await s.panel();
+      assert.equal(await f.locator('h2.question').textContent(), 'Allow <U+202E>exe.txt?');
+      assert.equal(await f.locator('.chip').textContent(), 'Run<U+200B>');
+      assert.deepEqual(await f.locator('.option .label').allTextContents(), ['Yes<U+E0041>', 'No', 'Other (type your answer)']);
+      assert.deepEqual(await f.locator('.option .description').allTextContents(), ['r<U+200B>m -rf <U+2066>build<U+2069>', 'bell^G and ^[[2J']);
+      assert.equal((await f.locator('aside.preview').innerText()).trim(), 'Use bold<U+00AD> here');
+      await s.page.locator('.tabs-container [role="tab"]', { hasText: 'asks: Run<U+200B>' }).waitFor();
+      await f.locator('#app').press('ArrowDown');
+      await waitFor('the second preview', async () => (await f.locator('aside.preview').innerText()).includes('ls<U+202E>'));
+      assert.equal((await f.locator('aside.preview').innerText()).trim(), 'Run ls<U+202E> <U+202E>');
+      const raw = await f.locator('body').evaluate((b) =>
+        b.innerText.match(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\u{e0000}-\u{e0fff}]/gu),
+      );
+      assert.equal(raw, null, 'invisible characters in the panel');
+      await s.screenshot('panel');
+      await f.locator('.option', { hasText: 'Yes' }).click();
+      const [r] = await s.responses(1);
+      assert.deepEqual(r.answers.map((a) => [a.question, a.answer, a.selectedOption]), [[q.question, q.options[0].label, q.options[0].label]]);
+    });
+  },
+
   // Text with line breaks put into the answer field (as a paste does) keeps them; Enter still
   // submits. An <input> dropped them, and the model turned them into spaces. Past the 100 000-byte
   // limit the panel says so (it cut at 20 000 characters silently).

@@ -1189,6 +1189,59 @@ const scenarios = {
     });
     assert.deepEqual(shown, [{ title: 'claude · hook asks', body: 'Bash: rm -rf build', tag: '5:ask-2' }]);
   },
+
+  // Issue 45: bidi controls, zero-width and other invisible characters and terminal escapes in
+  // agent text. Everywhere the page shows it (the list, who asks, the header, the question, labels,
+  // descriptions, previews) they are shown as tests/text's rule says, and a preview is HTML by the
+  // host's rule ("Use <b>bold</b>" is its text, not its tags). The answer is the agent's own label.
+  async invisible_text(s) {
+    const RLO = '\u202e';
+    const ZWSP = '\u200b';
+    const q = {
+      question: `Allow ${RLO}exe.txt?`,
+      header: `Run${ZWSP}`,
+      options: [
+        { label: 'Yes\u{e0041}', description: `r${ZWSP}m -rf \u2066build\u2069`, preview: 'Use <b>bold</b> here' },
+        { label: 'No', description: 'bell\u0007 and \u001b[2J', preview: `\`\`\`\nls${RLO} -l\u00ad\n\`\`\`` },
+      ],
+    };
+    s.server.add({ key: '45:ask-1', questions: [q], agent: `co${ZWSP}dex`, route: `co${ZWSP}dex · MCP`, workspace: `/home/me/${RLO}shop` });
+    const item = s.page.locator('button.ask');
+    await item.waitFor();
+    assert.equal(await item.locator('.ask-text').innerText(), 'Allow <U+202E>exe.txt?');
+    assert.equal(await item.locator('.ask-who').innerText(), 'co<U+200B>dex · MCP');
+    assert.equal(await item.locator('.ask-where').innerText(), '/home/me/<U+202E>shop');
+    await s.tap(item, 'the question');
+    const title = s.page.locator('h2.question');
+    await title.waitFor();
+    assert.equal(await title.innerText(), 'Allow <U+202E>exe.txt?');
+    assert.equal(await s.page.locator('.chip').innerText(), 'Run<U+200B>');
+    assert.equal(await s.page.locator('.meta-who').innerText(), 'co<U+200B>dex · MCP asks');
+    const yes = s.page.locator('[role="option"][data-row="0"]');
+    const no = s.page.locator('[role="option"][data-row="1"]');
+    assert.equal(await yes.locator('.label').innerText(), 'Yes<U+E0041>');
+    assert.equal(await yes.locator('.description').innerText(), 'r<U+200B>m -rf <U+2066>build<U+2069>');
+    assert.equal(await no.locator('.description').innerText(), 'bell^G and ^[[2J');
+    assert.equal(await s.page.locator('aside.cursor-preview .preview-text').textContent(), 'Use bold here');
+    const noPreview = s.page.locator('.row-wrap').nth(1).locator('details.row-preview');
+    await s.tap(noPreview.locator('summary'), "No's preview");
+    await noPreview.locator('.preview-text', { hasText: 'ls<U+202E> -l<U+00AD>' }).waitFor();
+    // Nothing the page shows is invisible or reorders what follows.
+    const raw = await s.page.evaluate(() =>
+      [...document.body.innerText, document.title]
+        .join('')
+        .match(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\u{e0000}-\u{e0fff}]/gu),
+    );
+    assert.equal(raw, null, 'invisible characters in the page');
+    await s.checkPhoneLayout();
+    await s.shot('invisible');
+    await s.tap(yes, 'Yes');
+    const a = await s.nextAnswer(1);
+    assert.deepEqual(a.outcome, {
+      answered: true,
+      answers: [{ question: q.question, answer: q.options[0].label, selectedOption: q.options[0].label, wasCustom: false, preview: q.options[0].preview }],
+    });
+  },
 };
 
 const AGENTS = ['real_claude', 'real_gemini', 'real_codex', 'real_opencode', 'real_opencode_own_dialog'];

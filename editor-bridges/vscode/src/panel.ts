@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import type { AskParams } from './client';
 import { DialogModel, Outcome, Result, normalizeQuestions } from './model';
 import { renderPreview } from './preview';
+import { visibleText } from '../webview/text';
 import { askerName } from './status';
 
 /** What the webview sends. */
@@ -140,7 +141,7 @@ export class QuestionPanel implements vscode.Disposable {
   private notify(entry: Entry): void {
     const first = entry.model.questions[0];
     const more = entry.model.questions.length > 1 ? ` (+${entry.model.questions.length - 1} more)` : '';
-    void vscode.window.showInformationMessage(`${entry.agent} asks: ${first.question}${more}`, 'Answer').then((choice) => {
+    void vscode.window.showInformationMessage(visibleText(`${entry.agent} asks: ${first.question}${more}`), 'Answer').then((choice) => {
       if (choice === 'Answer') this.reveal();
     });
   }
@@ -203,7 +204,7 @@ export class QuestionPanel implements vscode.Disposable {
     const entry = this.queue[0];
     if (!this.panel || !entry) return;
     const qs = entry.model.questions;
-    this.panel.title = qs.length > 1 ? `${entry.agent} asks ${qs.length} questions` : `${entry.agent} asks: ${qs[0].header ?? 'a question'}`;
+    this.panel.title = visibleText(qs.length > 1 ? `${entry.agent} asks ${qs.length} questions` : `${entry.agent} asks: ${qs[0].header ?? 'a question'}`);
     const view = entry.model.view({
       askKey: entry.key,
       agent: entry.agent,

@@ -373,25 +373,47 @@ describe('view', () => {
     assert.equal(v.hint, '↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel');
   });
 
-  test('previews are rendered markdown with raw HTML escaped', () => {
+  test('previews: markdown rendered with links kept safe; HTML (the host\'s rule) shown as its text', () => {
     const v = view(
       model({
         question: 'q',
         options: [
           { label: 'a', preview: '**bold** <script>alert(1)</script> <img src=x onerror=alert(2)>' },
           { label: 'b', preview: '[x](javascript:alert(3)) [ok](https://example.org) ![i](https://example.org/i.png)' },
+          { label: 'c', preview: '**bold**: 1 < 2 & 3 > 2' },
+          { label: 'd', preview: 'Use <b>bold</b> & <i>care</i>' },
         ],
       }),
     );
     assert.equal(v.hasPreviews, true);
+    // '<' before a letter: HTML, so its text, in a <pre>; nothing of it is markup.
     const a = v.rows[0].previewHtml!;
-    assert.match(a, /<strong>bold<\/strong>/);
-    assert.doesNotMatch(a, /<script|<img/);
-    assert.match(a, /&lt;script&gt;/);
+    assert.equal(a, '<pre class="preview-text">**bold** alert(1)</pre>\n');
+    assert.doesNotMatch(a, /<script|<img|<strong/);
     const b = v.rows[1].previewHtml!;
     assert.doesNotMatch(b, /href="javascript/); // left as plain text
     assert.match(b, /<a href="https:\/\/example.org">ok<\/a>/);
     assert.doesNotMatch(b, /<img/);
+    const c = v.rows[2].previewHtml!;
+    assert.match(c, /<strong>bold<\/strong>: 1 &lt; 2 &amp; 3 &gt; 2/);
+    assert.equal(v.rows[3].previewHtml, '<pre class="preview-text">Use bold &amp; care</pre>\n');
+  });
+
+  test('previews: control and invisible characters are shown, entities and code included', () => {
+    const v = view(
+      model({
+        question: 'q',
+        options: [
+          { label: 'a', preview: 'Run `r\u200bm` \u202eabc &#x202E; &shy;\n\n```\nx\u2066y\u001b[2J\n```' },
+          { label: 'b', preview: '<p>Use \u202e<b>bold</b>\u200b</p>' },
+        ],
+      }),
+    );
+    const a = v.rows[0].previewHtml!;
+    for (const c of ['\u200b', '\u202e', '\u2066', '\u00ad', '\u001b']) assert.ok(!a.includes(c), `raw U+${c.codePointAt(0)}`);
+    assert.match(a, /<code>r&lt;U\+200B&gt;m<\/code> &lt;U\+202E&gt;abc &lt;U\+202E&gt; &lt;U\+00AD&gt;/);
+    assert.match(a, /x&lt;U\+2066&gt;y\^\[\[2J/);
+    assert.equal(v.rows[1].previewHtml, '<pre class="preview-text">Use &lt;U+202E&gt;bold&lt;U+200B&gt;</pre>\n');
   });
 
   test('more than nine options: the tenth has no number key', () => {

@@ -99,6 +99,21 @@ describe('QuestionPanel', () => {
     assert.equal(current().disposed, true);
     assert.equal(fake.messages.length, 0);
   });
+
+  test("agent text in VS Code's own UI (the panel's title, the notification) shows its invisible characters", async () => {
+    const bidi = { question: 'Allow \u202eexe.txt?\u200b', header: 'Run\u2066', options: [{ label: 'Yes' }, { label: 'No' }] };
+    const a = qp.show({ id: 'a', questions: [bidi], agent: 'bo\u200bt' });
+    assert.equal(current().title, 'bo<U+200B>t asks: Run<U+2066>');
+    current().visible = false;
+    void qp.show({ id: 'b', questions: [bidi], agent: 'bo\u200bt' });
+    const m = await nextMessage((s) => s.items.includes('Answer'));
+    assert.equal(m.message, 'bo<U+200B>t asks: Allow <U+202E>exe.txt?<U+200B>');
+    // What the webview draws is shown there by the same rule (webview/dom.ts); the answer is the
+    // agent's own text.
+    current().visible = true;
+    current().key('1');
+    assert.deepEqual(await a, { answered: true, answers: [{ question: bidi.question, answer: 'Yes', selectedOption: 'Yes', wasCustom: false }] });
+  });
 });
 
 describe('QuestionPanel: a question arriving while the person types', () => {

@@ -1,9 +1,12 @@
 // What the VS Code panel (panel.ts) and the page of `askhost web` (host/web/page/src/app.ts) draw
-// and read alike: elements, the answer and notes fields, and which keys belong to the dialog. The
-// dialog's rules are not here (src/model.ts has them); each face builds this file beside itself
-// (out/web/webview/dom.js, the page's dist/dom.js).
+// and read alike: elements (agent text shown by text.ts's rule), the answer and notes fields, and
+// which keys belong to the dialog. The dialog's rules are not here (src/model.ts has them); each
+// face builds this file beside itself (out/web/webview/dom.js, the page's dist/dom.js).
 import type { ViewState } from '../src/model';
+import { visibleText } from './text.js';
 
+/** An element. Its text, and its `aria-label` and `title`, are shown by the one rule for agent text
+ *  (text.ts: controls and invisible characters made visible), so no face draws text another way. */
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   props: { class?: string; text?: string; attrs?: Record<string, string> } = {},
@@ -11,8 +14,8 @@ export function el<K extends keyof HTMLElementTagNameMap>(
 ): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   if (props.class) e.className = props.class;
-  if (props.text !== undefined) e.textContent = props.text;
-  for (const [k, v] of Object.entries(props.attrs ?? {})) e.setAttribute(k, v);
+  if (props.text !== undefined) e.textContent = visibleText(props.text, true);
+  for (const [k, v] of Object.entries(props.attrs ?? {})) e.setAttribute(k, k === 'aria-label' || k === 'title' ? visibleText(v) : v);
   for (const c of children) if (c) e.appendChild(c);
   return e;
 }

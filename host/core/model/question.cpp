@@ -12,6 +12,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "core/text/preview.hpp"
 #include "core/text/utf8.hpp"
 #include "json/json_access.hpp"
 
@@ -731,18 +732,6 @@ Status check_markdown(std::string_view p) {
 }
 
 }  // namespace
-
-bool looks_like_html(std::string_view p) {
-    std::size_t i = 0;
-    while (i < p.size() && is_space(p[i])) ++i;
-    if (i < p.size() && p[i] == '<') return true;
-    for (std::size_t k = p.find('<'); k != std::string_view::npos; k = p.find('<', k + 1)) {
-        std::size_t n = k + 1;
-        if (n < p.size() && (p[n] == '/' || p[n] == '!')) ++n;
-        if (n < p.size() && is_alpha(p[n])) return true;
-    }
-    return false;
-}
 
 Status check_html_preview(std::string_view preview) {
     if (looks_like_html(preview)) {

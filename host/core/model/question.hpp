@@ -99,10 +99,6 @@ Parsed<AskInput> parse_ask_input(std::string_view json, Profile profile);
 // The validation rules alone, for questions built in code.
 std::optional<Refusal> validate_questions(const std::vector<Question>& questions, Profile profile);
 
-// Whether a preview is HTML rather than plain text or markdown: a '<' first (after white space),
-// or one before a letter, '/' or '!'. The dialogs render by the same rule.
-bool looks_like_html(std::string_view preview);
-
 // nullopt when the preview is safe; otherwise why it was refused (a Usage error: the request is
 // wrong). Markdown is always accepted.
 Status check_html_preview(std::string_view preview);

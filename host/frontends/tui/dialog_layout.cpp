@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/text/preview.hpp"
 #include "core/text/sanitize.hpp"
 #include "core/text/utf8.hpp"
 #include "frontends/tui/dialog_text.hpp"

@@ -1,4 +1,4 @@
-// Text for a terminal: its width in columns, cut and wrapped to a width, a preview as plain text.
+// Text for a terminal: its width in columns, cut and wrapped to a width.
 #pragma once
 
 #include <cstddef>
@@ -21,10 +21,5 @@ std::string format_count(std::size_t n);
 
 // The longest prefix of `add` that fits in `room` bytes of UTF-8 (core/text/utf8.hpp converts).
 std::size_t fitting_prefix(std::u32string_view add, std::size_t room);
-
-// An option's preview as plain text for the terminal: markdown as it is, HTML (what looks like it,
-// by the host's rule) with its tags dropped, block ends as line breaks and entities decoded.
-// Not yet sanitised for the terminal.
-std::string preview_text(std::string_view preview);
 
 }  // namespace askhost::tui

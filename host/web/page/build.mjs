@@ -23,6 +23,7 @@ const COMPILED = {
   'app.js': path.join('host', 'web', 'page', 'src', 'app.js'),
   'model.js': path.join('editor-bridges', 'vscode', 'src', 'model.js'),
   'dom.js': path.join('editor-bridges', 'vscode', 'webview', 'dom.js'),
+  'text.js': path.join('editor-bridges', 'vscode', 'webview', 'text.js'),
 };
 const COPIED = ['index.html', 'style.css', 'sw.js'];
 

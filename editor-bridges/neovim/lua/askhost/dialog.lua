@@ -2,6 +2,7 @@
 -- State and keys live in askhost.model; this file draws it and owns the windows:
 -- the dialog itself and, while an answer is typed, a one-line input window inside it.
 local model_mod = require('askhost.model')
+local text_mod = require('askhost.text')
 
 local api = vim.api
 local M = {}
@@ -55,10 +56,8 @@ end
 ---@return string[]
 function M.wrap(text, width)
   width = math.max(width, 1)
-  -- Control characters other than newlines would show as ^M, ^[ ...: spaces instead.
-  text = text:gsub('\r\n', '\n'):gsub('[%c]', function(c)
-    return c == '\n' and c or ' '
-  end)
+  -- Agent text as every face shows it; a tab is a space among the float's cells.
+  text = text_mod.visible(text, true):gsub('\t', ' ')
   local lines = {}
   for para in (text .. '\n'):gmatch('(.-)\n') do
     local line = ''
@@ -105,10 +104,11 @@ local function truncate(s, width)
   return vim.fn.strcharpart(s, 0, n) .. '…'
 end
 
+-- Agent text on one line, as every face shows it (controls and invisible characters visible).
 ---@param s string
 ---@return string
 local function one_line(s)
-  return (s:gsub('[%c]', ' '))
+  return text_mod.visible(s, false)
 end
 
 local is_recommended = model_mod.is_recommended
@@ -405,7 +405,7 @@ local function layout_note_and_preview(c, m, width, out)
   if option and option.preview then
     c:add()
     c:add({ { ' ── Preview ' .. string.rep('─', math.max(width - 13, 0)), 'AskHostHint' } })
-    local lines = M.wrap(model_mod.preview_text(option.preview), math.max(width - 2, 1))
+    local lines = M.wrap(text_mod.preview_text(option.preview), math.max(width - 2, 1))
     for i = 1, math.min(#lines, M.max_preview_lines) do
       c:add({ { ' ' }, { i == M.max_preview_lines and #lines > i and '…' or lines[i], 'AskHostPreview' } })
     end

@@ -3,6 +3,8 @@
 local rpc = require('askhost.rpc')
 local model = require('askhost.model')
 local dialog = require('askhost.dialog')
+-- Agent text in messages, on one line as every face shows it (docs/dialog.md).
+local visible = require('askhost.text').visible
 
 local M = {}
 
@@ -229,7 +231,7 @@ local function show_next()
   if mode:sub(1, 1) == 'i' or mode:sub(1, 1) == 'R' then
     if not state.insert_wait then
       state.insert_wait = true
-      notify(head.who .. ' asks a question: leave insert mode to answer')
+      notify(visible(head.who) .. ' asks a question: leave insert mode to answer')
       vim.api.nvim_create_autocmd('InsertLeave', {
         once = true,
         callback = function()
@@ -311,7 +313,7 @@ local function on_cancel(params)
       end
       -- LSP's answer to a cancelled request; the host ignores replies after a withdrawal.
       entry.reply(nil, { code = rpc.codes.request_cancelled, message = 'withdrawn' })
-      notify('question withdrawn: ' .. (entry.questions[1] and entry.questions[1].question or ''))
+      notify('question withdrawn: ' .. visible(entry.questions[1] and entry.questions[1].question or ''))
       break
     end
   end
@@ -611,7 +613,7 @@ function M.show_pending()
   for i, ask in ipairs(state.pending) do
     local agent = rpc.denull(ask.agent) or 'agent'
     for _, q in ipairs(rpc.denull(ask.questions) or {}) do
-      chunks[#chunks + 1] = { ('%d. [%s] %s\n'):format(i, agent, rpc.denull(q.question) or '') }
+      chunks[#chunks + 1] = { ('%d. [%s] %s\n'):format(i, visible(tostring(agent)), visible(tostring(rpc.denull(q.question) or ''))) }
     end
   end
   vim.api.nvim_echo(chunks, true, {})

@@ -1,11 +1,14 @@
+import { visibleText } from './text.js';
+/** An element. Its text, and its `aria-label` and `title`, are shown by the one rule for agent text
+ *  (text.ts: controls and invisible characters made visible), so no face draws text another way. */
 export function el(tag, props = {}, ...children) {
     const e = document.createElement(tag);
     if (props.class)
         e.className = props.class;
     if (props.text !== undefined)
-        e.textContent = props.text;
+        e.textContent = visibleText(props.text, true);
     for (const [k, v] of Object.entries(props.attrs ?? {}))
-        e.setAttribute(k, v);
+        e.setAttribute(k, k === 'aria-label' || k === 'title' ? visibleText(v) : v);
     for (const c of children)
         if (c)
             e.appendChild(c);

@@ -3,10 +3,13 @@
 // (./model.js is editor-bridges/vscode/src/model.ts, built beside this file): this file only draws
 // its view and turns taps, clicks and keys into its calls. The server speaks JSON over a WebSocket
 // at ws on the page's own origin (the contract in docs/web-page.md). Agent text is only ever set
-// as textContent; the server's Content-Security-Policy allows no script or style but these files.
+// as textContent, through dom.js's el() (controls and invisible characters made visible by
+// ./text.js, as every face shows them), and an option's preview is HTML or not by the host's
+// rule (./text.js too); the server's Content-Security-Policy allows no script or style but these files.
 import { DialogModel, normalizeQuestions } from './model.js';
 import type { Outcome, Result, RowView, ViewState } from './model.js';
 import { answerField, dialogKey, el, showKept } from './dom.js';
+import { previewText, visibleText } from './text.js';
 
 /** A waiting question as the server sends it. */
 interface WebAsk {
@@ -108,18 +111,6 @@ function summary(e: Entry): string {
   const p = permissionOf(e);
   if (p) return p.tool ? `${p.tool}: ${p.command}` : p.command;
   return e.model.questions[0]?.question ?? '';
-}
-
-/**
- * An option's preview as text: markdown as it is written, an HTML fragment as its text (tags
- * dropped, block ends as line breaks), as the terminal and Neovim show it. Never parsed into the
- * page: DOMParser's document is inert and only its text is taken.
- */
-function previewText(preview: string): string {
-  if (!/^\s*</.test(preview)) return preview;
-  const marked = preview.replace(/<\/(p|div|li|h[1-6]|pre|tr|blockquote)\s*>|<br\s*\/?>/gi, (t) => t + '\n');
-  const doc = new DOMParser().parseFromString(marked, 'text/html');
-  return (doc.body.textContent ?? '').replace(/\n{3,}/g, '\n\n').trim();
 }
 
 // ------------------------------------------------------------------ the connection
@@ -351,8 +342,8 @@ function notifyNew(e: Entry): void {
   if (!document.hidden || !('Notification' in window) || Notification.permission !== 'granted') return;
   const key = e.ask.key;
   const more = e.model.questions.length > 1 ? ` (+${e.model.questions.length - 1} more)` : '';
-  const title = `${who(e.ask)} asks`;
-  const body = summary(e) + more;
+  const title = visibleText(`${who(e.ask)} asks`);
+  const body = visibleText(summary(e) + more);
   try {
     const n = new Notification(title, { body, tag: key });
     n.addEventListener('click', () => {

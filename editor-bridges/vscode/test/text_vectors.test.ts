@@ -1,0 +1,14 @@
+// The shared text vectors (tests/text/*.json, README.md there) replayed against the rules the
+// panel and the page show agent text by (webview/text.ts), as the host and Neovim replay them.
+// The replay is tests/text/replay_text.js, shared with the page (tests/web/text_vectors.test.mjs).
+import * as path from 'node:path';
+import * as text from '../webview/text';
+
+// out/test/ -> the repository root.
+const REPLAY = path.resolve(__dirname, '..', '..', '..', '..', 'tests', 'text', 'replay_text.js');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { replayTextVectors } = require(REPLAY) as {
+  replayTextVectors: (t: typeof text, o: { title: string }) => void;
+};
+
+replayTextVectors(text, { title: 'text vectors (tests/text)' });

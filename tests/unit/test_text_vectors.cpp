@@ -1,0 +1,110 @@
+// The shared text vectors (tests/text/*.json, README.md there) replayed against the host's rules:
+// what text a face may show (visible_text) and when a preview is HTML (looks_like_html,
+// preview_text). Neovim's and the TypeScript faces' replays read the same files.
+#define BOOST_TEST_MODULE text_vectors
+#include <boost/test/unit_test.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <utility>
+
+#include <rapidjson/document.h>
+
+#include "cases.hpp"
+#include "core/text/preview.hpp"
+#include "core/text/sanitize.hpp"
+#include "core/text/utf8.hpp"
+
+using askhost::Lines;
+using askhost::testing::literal;
+
+namespace {
+
+rapidjson::Document read_vectors(const char* name) {
+    std::ifstream in(std::string(ASKHOST_TESTS "/text/") + name);
+    BOOST_TEST_REQUIRE(in.good(), name);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    rapidjson::Document doc;
+    doc.Parse(text.c_str(), text.size());
+    BOOST_TEST_REQUIRE(!doc.HasParseError(), name);
+    return doc;
+}
+
+std::string str(const rapidjson::Value& v) { return {v.GetString(), v.GetStringLength()}; }
+
+std::string encoded(char32_t cp) {
+    std::string s;
+    askhost::utf8::append(s, cp);
+    return s;
+}
+
+// "2028-202E" or "00AD": the first and last code point of a range of the rule's table.
+std::pair<char32_t, char32_t> range_of(const std::string& s) {
+    const auto dash = s.find('-');
+    const auto first = static_cast<char32_t>(std::stoul(s.substr(0, dash), nullptr, 16));
+    const auto last =
+        dash == std::string::npos ? first : static_cast<char32_t>(std::stoul(s.substr(dash + 1), nullptr, 16));
+    return {first, last};
+}
+
+std::string code(char32_t cp) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, cp > 0xFFFF ? "<U+%X>" : "<U+%04X>", static_cast<unsigned>(cp));
+    return buf;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(visible_text_cases) {
+    const auto doc = read_vectors("visible_text.json");
+    for (const auto& c : doc["cases"].GetArray()) {
+        const std::string in = str(c["in"]);
+        const std::string one_line = str(c["one_line"]);
+        const std::string lines = c.HasMember("lines") ? str(c["lines"]) : one_line;
+        BOOST_TEST_CONTEXT(str(c["about"]) << ": " << literal(in)) {
+            BOOST_TEST(literal(askhost::visible_text(in, Lines::Join)) == literal(one_line));
+            BOOST_TEST(literal(askhost::visible_text(in, Lines::Keep)) == literal(lines));
+        }
+    }
+}
+
+// Every code point of every range in the table is shown as a code, and its neighbours outside
+// the table as they are: the table here is the table of the vectors.
+BOOST_AUTO_TEST_CASE(visible_text_invisible_ranges) {
+    const auto doc = read_vectors("visible_text.json");
+    std::size_t checked = 0;
+    for (const auto& r : doc["invisible"].GetArray()) {
+        const auto [first, last] = range_of(str(r));
+        BOOST_TEST_CONTEXT("range " << str(r)) {
+            for (char32_t cp = first; cp <= last; ++cp, ++checked)
+                if (askhost::visible_text(encoded(cp)) != code(cp)) BOOST_ERROR("not shown as a code: " << code(cp));
+            for (char32_t cp : {first - 1, last + 1})
+                if (!askhost::is_invisible(cp) && cp > 0x9F)
+                    BOOST_TEST(askhost::visible_text(encoded(cp)) == encoded(cp), "shown changed: " << code(cp));
+        }
+    }
+    BOOST_TEST(checked > 4096U);
+    // Nothing outside the vectors' table is in the rule's.
+    for (char32_t cp = 0xA0; cp <= 0x10FFFF; ++cp) {
+        if (!askhost::is_invisible(cp)) continue;
+        bool listed = false;
+        for (const auto& r : doc["invisible"].GetArray()) {
+            const auto [first, last] = range_of(str(r));
+            listed = listed || (cp >= first && cp <= last);
+        }
+        if (!listed) BOOST_ERROR("invisible but not in the vectors' table: " << code(cp));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(preview_text_cases) {
+    const auto doc = read_vectors("preview_text.json");
+    for (const auto& c : doc["cases"].GetArray()) {
+        const std::string preview = str(c["preview"]);
+        BOOST_TEST_CONTEXT(str(c["about"]) << ": " << literal(preview)) {
+            BOOST_TEST(askhost::looks_like_html(preview) == c["html"].GetBool());
+            if (c.HasMember("text")) BOOST_TEST(literal(askhost::preview_text(preview)) == literal(str(c["text"])));
+        }
+    }
+}
