@@ -47,6 +47,10 @@ void write_ask_members(JsonWriter& w, const Ask& ask, const ClientAskCaps& caps)
         w.Key("multiSelect");
         w.Bool(q.multi_select && caps.multi_select);
     });
+    if (ask.permission) {
+        w.Key("permission");
+        write_permission(w, *ask.permission);
+    }
     if (!ask.metadata_json.empty()) {
         w.Key("metadata");
         w.RawValue(ask.metadata_json.data(), ask.metadata_json.size(), rapidjson::kObjectType);

@@ -196,6 +196,7 @@ private:
         Ask ask;
         ask.questions = std::move(input.questions);
         ask.metadata_json = std::move(input.metadata_json);
+        ask.permission = std::move(input.permission);
         ask.agent = p.agent.empty() ? client_name_ : p.agent;
         ask.client = p.client;
         ask.profile = p.profile;
@@ -218,7 +219,8 @@ private:
         const std::pair<const char*, const json::Borrowed*> parts[] = {{"questions", &p.questions},
                                                                        {"metadata", &p.metadata},
                                                                        {"answers", &p.answers},
-                                                                       {"annotations", &p.annotations}};
+                                                                       {"annotations", &p.annotations},
+                                                                       {"permission", &p.permission}};
         for (const auto& [key, part] : parts) {
             if (!part->value) continue;
             constexpr std::size_t limit = 2 * Limits::max_json_depth;

@@ -70,6 +70,7 @@ json::FieldStatus from_json(const rapidjson::Value& v, AskSubmitParams& out, con
         .optional("metadata", out.metadata)
         .optional("answers", out.answers)
         .optional("annotations", out.annotations)
+        .optional("permission", out.permission)
         .lenient("agent", out.agent)
         .lenient("client", out.client)
         .lenient("route", out.route)

@@ -68,7 +68,7 @@ struct AgentPromptParams {
 // refusals are results, not errors); profile must name a rule set.
 struct AskSubmitParams {
     Profile profile = Profile::Lenient;
-    json::Borrowed questions, metadata, answers, annotations;
+    json::Borrowed questions, metadata, answers, annotations, permission;
     std::string agent, client, route, cwd;
 };
 
