@@ -1,5 +1,6 @@
 // A tool permission as typed data (core/model/permission.hpp): read and written beside its one
-// question, and carried on the editor protocol.
+// question, carried on the editor protocol, and the check every answer from a face goes through
+// (a selectedOption names an option exactly and agrees with the answer).
 #define BOOST_TEST_MODULE permission
 #include <boost/test/unit_test.hpp>
 
@@ -55,6 +56,26 @@ std::string refusal_of(const std::string& input) {
     return std::get<Refusal>(parsed).message;
 }
 
+Ask database_ask() {
+    Ask ask;
+    ask.id = "ask-2";
+    ask.questions.push_back(Question{"Which DB?", "DB", {{"Postgres", "", {}}, {"SQLite", "", {}}}, false});
+    ask.questions.push_back(Question{"Features?", "F", {{"Auth", "", {}}, {"API", "", {}}}, true});
+    return ask;
+}
+
+// The outcome's refusal message, or "" when the answer was taken.
+std::string check(const Ask& ask, const std::string& result) {
+    auto d = parse(result);
+    auto parsed = parse_client_outcome(d, ask);
+    if (auto* r = std::get_if<Refusal>(&parsed)) return r->message;
+    return {};
+}
+
+std::string perm_answer(const std::string& fields) {
+    return R"({"answered":true,"answers":[{"question":"Allow Bash: ls?",)" + fields + "}]}";
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(a_permission_is_read_beside_its_question_and_keeps_the_command_whole) {
@@ -106,4 +127,49 @@ BOOST_AUTO_TEST_CASE(a_permission_that_does_not_fit_its_question_is_refused_by_n
             R"({"questions":[{"question":"Q?","options":[{"label":"A"}]}],"permission":{"run":"x","options":[{"label":"A","kind":"allow_once"}]}})") ==
         "permission.run: unknown field");
     BOOST_TEST(refusal_of(R"({"questions":[{"question":"Q?"}],"permission":[]})") == "permission: expected an object");
+}
+
+BOOST_AUTO_TEST_CASE(a_selected_option_must_name_an_option_and_agree_with_the_answer) {
+    const Ask perm = permission_ask_of(kEvil);
+    // The page's answer that made the hook allow: refused, naming the field.
+    BOOST_TEST(check(perm, perm_answer(R"("answer":"Deny","selectedOption":"Allow")")) ==
+               "result.answers[0].selectedOption: \"Allow\" disagrees with the answer \"Deny\"");
+    BOOST_TEST(check(perm, perm_answer(R"("answer":"Allow","selectedOption":"Allow!")")) ==
+               "result.answers[0].selectedOption: \"Allow!\" is none of the question's options");
+    BOOST_TEST(check(perm, perm_answer(R"("answer":"allow","selectedOption":"allow")")) ==
+               "result.answers[0].selectedOption: \"allow\" is none of the question's options");
+    BOOST_TEST(check(perm, perm_answer(R"("answer":"Allow","selectedOption":"Allow","wasCustom":true)")) ==
+               "result.answers[0].wasCustom: true, but an option is selected");
+    BOOST_TEST(check(perm, perm_answer(R"("answer":"Allow please","wasCustom":false)")) ==
+               "result.answers[0].answer: \"Allow please\" is none of the permission's options");
+    // What the faces send.
+    BOOST_TEST(check(perm, perm_answer(R"("answer":"Allow","selectedOption":"Allow","wasCustom":false)")).empty());
+    BOOST_TEST(check(perm, perm_answer(R"("answer":"Deny")")).empty());
+    BOOST_TEST(check(perm, perm_answer(R"("answer":"use ls -la instead","wasCustom":true)")).empty());
+
+    // Every question, not only a permission's.
+    const Ask db = database_ask();
+    const std::string features = R"({"question":"Features?","answer":["Auth"]})";
+    BOOST_TEST(
+        check(db,
+              R"({"answered":true,"answers":[{"question":"Which DB?","answer":"SQLite","selectedOption":"Postgres"},)" +
+                  features + "]}") ==
+        "result.answers[0].selectedOption: \"Postgres\" disagrees with the answer \"SQLite\"");
+    BOOST_TEST(
+        check(db, R"({"answered":true,"answers":[{"question":"Which DB?","answer":"Mongo","selectedOption":"Mongo"},)" +
+                      features + "]}") ==
+        "result.answers[0].selectedOption: \"Mongo\" is none of the question's options");
+    BOOST_TEST(
+        check(
+            db,
+            R"({"answered":true,"answers":[{"question":"Which DB?","answer":"SQLite"},{"question":"Features?","answer":["Auth"],"selectedOption":"API"}]})") ==
+        "result.answers[1].selectedOption: \"API\" disagrees with the answer \"Auth\"");
+    BOOST_TEST(
+        check(db,
+              R"({"answered":true,"answers":[{"question":"Which DB?","answer":"SQLite","selectedOption":"SQLite"},)" +
+                  features + "]}")
+            .empty());
+    BOOST_TEST(check(db, R"({"answered":true,"answers":[{"question":"Which DB?","answer":"Mongo","wasCustom":true},)" +
+                             features + "]}")
+                   .empty());
 }

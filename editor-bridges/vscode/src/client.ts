@@ -154,6 +154,10 @@ export class AskhostClient {
       this.handlers.onOutput?.(p.stream, p.text),
     );
     conn.onNotification('agent/exit', (p: AgentExit) => this.handlers.onAgentExit?.(p));
+    // askhost did not take an answer (docs/protocol.md); the question comes again with ask/show.
+    conn.onNotification('ask/answerRefused', (p: { message?: string }) =>
+      this.handlers.onLog?.(`askhost refused the answer: ${String(p?.message ?? '')}\n`),
+    );
     conn.onError(() => undefined);
     conn.listen();
     try {

@@ -132,6 +132,10 @@ void to_json(const SubmitAsk& s, json::Writer& w) {
 
 void to_json(const CancelParams& p, json::Writer& w) { ObjectWriter(w).field("id", p.id); }
 
+void to_json(const AnswerRefusedParams& p, json::Writer& w) {
+    ObjectWriter(w).field("askId", p.ask_id).field("message", p.message);
+}
+
 void to_json(const InitializeResult& r, json::Writer& w) {
     ObjectWriter o(w);
     o.object("serverInfo", [](ObjectWriter& info) { info.field("name", "askhost").field("version", ASKHOST_VERSION); });

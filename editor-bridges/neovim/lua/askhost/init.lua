@@ -354,6 +354,9 @@ function handlers.on_notification(method, params)
     vim.cmd('redrawstatus')
   elseif method == '$/cancelRequest' then
     on_cancel(params)
+  elseif method == 'ask/answerRefused' then
+    -- askhost did not take our answer (docs/protocol.md); the question comes again.
+    notify('askhost refused the answer: ' .. tostring(rpc.denull(params.message) or ''), vim.log.levels.WARN)
   elseif method == 'agent/output' then
     log_append(rpc.denull(params.text) or '')
   elseif method == 'agent/exit' then
