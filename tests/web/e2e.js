@@ -67,6 +67,17 @@ const PERMISSION = {
   ],
   multiSelect: false,
 };
+/** The typed permission beside PERMISSION, as askhost sends it (docs/protocol.md#permissions). */
+const PERMISSION_DATA = {
+  tool: 'Bash',
+  command: 'rm -rf build',
+  reason: 'Remove the old build output',
+  options: [
+    { label: 'Allow', kind: 'allow_once' },
+    { label: 'Deny', kind: 'reject_once' },
+    { label: 'Always allow this tool', kind: 'allow_always' },
+  ],
+};
 
 /** A question as an agent that keeps the strict schema asks it (no previews). */
 const REAL_DATABASE = {
@@ -672,7 +683,7 @@ const scenarios = {
   // A permission question shows the command before anything else, in the list and in the dialog,
   // and a tap on an option asks once more before it answers.
   async permission(s) {
-    s.server.add({ key: '77:ask-1', questions: [PERMISSION], agent: 'claude', route: 'claude · hook', workspace: '/home/me/shop' });
+    s.server.add({ key: '77:ask-1', questions: [PERMISSION], permission: PERMISSION_DATA, agent: 'claude', route: 'claude · hook', workspace: '/home/me/shop' });
     const item = s.askButton('rm -rf build');
     await item.waitFor();
     assert.equal(await item.locator('.ask-text').innerText(), 'Bash: rm -rf build');
@@ -752,7 +763,7 @@ const scenarios = {
     await s.page.evaluate(() => {
       window.__hidden = true;
     });
-    s.server.add({ key: '6:ask-1', questions: [PERMISSION], agent: 'claude', route: 'claude · hook' });
+    s.server.add({ key: '6:ask-1', questions: [PERMISSION], permission: PERMISSION_DATA, agent: 'claude', route: 'claude · hook' });
     // A generous wait: on a loaded machine (a full ./dev test with the sanitizer build beside it)
     // the service worker took over 20 s to show it once, where it takes under a second alone.
     const shown = await waitFor('a notification shown through the service worker', async () => {
@@ -1032,7 +1043,7 @@ const scenarios = {
       ],
     });
 
-    s.server.add({ key: '8:ask-2', questions: [PERMISSION], agent: 'claude', route: 'claude · hook' });
+    s.server.add({ key: '8:ask-2', questions: [PERMISSION], permission: PERMISSION_DATA, agent: 'claude', route: 'claude · hook' });
     await s.askButton('rm -rf build').waitFor();
     for (let i = 0; i < 6 && !(await onAsk()); i++) await s.press('Tab');
     await s.press('Enter');
@@ -1066,7 +1077,7 @@ const scenarios = {
     await s.page.evaluate(() => {
       window.__hidden = true;
     });
-    s.server.add({ key: '5:ask-2', questions: [PERMISSION], agent: 'claude', route: 'claude · hook' });
+    s.server.add({ key: '5:ask-2', questions: [PERMISSION], permission: PERMISSION_DATA, agent: 'claude', route: 'claude · hook' });
     const shown = await waitFor('a notification', async () => {
       const n = await s.page.evaluate(() => window.__notifications);
       return n.length > 0 && n;

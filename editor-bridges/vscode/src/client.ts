@@ -16,6 +16,8 @@ export interface AskParams {
   id: string;
   questions: unknown;
   metadata?: unknown;
+  /** A tool permission beside its one question: the whole command, typed (docs/protocol.md). */
+  permission?: unknown;
   agent?: string;
   /** How the question came: "agent" (askhost's own agent), "mcp", "hook", "submit". */
   route?: string;

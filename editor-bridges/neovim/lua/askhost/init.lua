@@ -246,6 +246,7 @@ local function show_next()
       agent = entry.who,
       key_guard_ms = state.config.key_guard_ms,
       title = 'askhost · ' .. entry.who,
+      permission = #entry.questions == 1 and entry.permission or nil,
       on_done = function(outcome)
         for i, e in ipairs(state.queue) do
           if e == entry then
@@ -274,6 +275,7 @@ local function on_ask_show(params, reply, rpc_id)
     rpc_id = rpc_id,
     ask_id = rpc.denull(params.id),
     questions = model.normalize_questions(params.questions),
+    permission = model.normalize_permission(params.permission),
     agent = rpc.denull(params.agent) or '',
     route = rpc.denull(params.route) or 'agent',
     reply = reply,
