@@ -85,6 +85,7 @@ AskTicket Session::ask(AskInput input, OnOutcome reply) {
     Ask ask;
     ask.questions = std::move(input.questions);
     ask.metadata_json = std::move(input.metadata_json);
+    ask.permission = std::move(input.permission);
     ask.agent = agent_name_;
     ask.profile = profile_;
     if (hooks_.pre_answer)

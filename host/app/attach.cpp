@@ -44,16 +44,24 @@ struct AskShowParams {
     Ask ask;
 };
 json::FieldStatus from_json(const rapidjson::Value& v, AskShowParams& out, const json::Path& at) {
-    json::Borrowed questions;
+    json::Borrowed questions, permission;
     json::ObjectReader o(v, at);
-    if (!o.required("id", out.ask.id).optional("questions", questions).lenient("agent", out.ask.agent).ok())
+    if (!o.required("id", out.ask.id)
+             .optional("questions", questions)
+             .optional("permission", permission)
+             .lenient("agent", out.ask.agent)
+             .ok())
         return o.status();
     rapidjson::Document tool(rapidjson::kObjectType);
     if (questions.value)
         tool.AddMember("questions", rapidjson::Value(*questions.value, tool.GetAllocator()), tool.GetAllocator());
+    if (permission.value)
+        tool.AddMember("permission", rapidjson::Value(*permission.value, tool.GetAllocator()), tool.GetAllocator());
     auto parsed = parse_ask_input(tool, Profile::Lenient);
     if (auto* r = std::get_if<Refusal>(&parsed)) return json::FieldError{r->path, r->message};
-    out.ask.questions = std::get<AskInput>(std::move(parsed)).questions;
+    auto& input = std::get<AskInput>(parsed);
+    out.ask.questions = std::move(input.questions);
+    out.ask.permission = std::move(input.permission);
     return {};
 }
 

@@ -329,6 +329,10 @@ Status Journal::record_ask(const Ask& ask, std::string_view source, std::string_
         write_str(w, replay_of);
     }
     write_raw_questions(w, questions);
+    if (ask.permission) {  // what the person was shown, whole: the command, its reason, the options' meanings
+        w.Key("permission");
+        write_permission(w, *ask.permission);
+    }
     write_metadata(w, ask.metadata_json);
     w.EndObject();
     buf.Put('\n');

@@ -183,6 +183,9 @@ void WebHub::ask_shown(Host& host, const rapidjson::Value& params, Responder rep
     // The host checked them already; read leniently, to check the page's answer against them.
     rapidjson::Document tool(rapidjson::kObjectType);
     tool.AddMember("questions", rapidjson::Value(*questions, tool.GetAllocator()), tool.GetAllocator());
+    const auto* permission = json::member(params, "permission");
+    if (permission)
+        tool.AddMember("permission", rapidjson::Value(*permission, tool.GetAllocator()), tool.GetAllocator());
     auto parsed = parse_ask_input(tool, Profile::Lenient);
     if (auto* refused = std::get_if<Refusal>(&parsed)) return reply.error(rpc_error::invalid_params, refused->message);
 
@@ -192,7 +195,9 @@ void WebHub::ask_shown(Host& host, const rapidjson::Value& params, Responder rep
     pending->reply = std::move(reply);
     WaitingAsk& view = pending->view;
     view.ask.id = id;
-    view.ask.questions = std::get<AskInput>(std::move(parsed)).questions;
+    auto& input = std::get<AskInput>(parsed);
+    view.ask.questions = std::move(input.questions);
+    view.ask.permission = std::move(input.permission);
     view.key = std::to_string(host.record.pid) + ":" + id;
     // The first question a host shows us may have waited before we came: the record says since when.
     const std::int64_t now = store::now_ms();
@@ -211,6 +216,10 @@ void WebHub::ask_shown(Host& host, const rapidjson::Value& params, Responder rep
     write_string(w, "key", view.key);
     w.Key("questions");
     json::write(*questions, w);
+    if (view.ask.permission) {
+        w.Key("permission");
+        write_permission(w, *view.ask.permission);
+    }
     if (const auto* metadata = json::member(params, "metadata")) {
         w.Key("metadata");
         json::write(*metadata, w);

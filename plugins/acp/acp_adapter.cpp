@@ -293,6 +293,11 @@ private:
         if (auto known = tools_.find(call.tool_call_id); req->title.empty() && known != tools_.end())
             req->title = known->second.title;
         req->detail = permission_detail(call, req->title);
+        if (const Value* raw = call.raw_input.value; raw && raw->IsObject()) fill_permission_fields(*req, *raw);
+        for (const ToolCallLocation& l : call.locations)
+            if (req->path.empty()) req->path = l.path;
+        // The agent's title is its own words for the call: the reason, unless it is the command.
+        if (req->reason.empty() && req->title != req->command) req->reason = req->title;
 
         if (std::string choice = automatic_choice(*req, call.kind); !choice.empty()) {
             const std::string& tool = req->tool.empty() ? call.kind : req->tool;

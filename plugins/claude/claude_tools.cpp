@@ -52,6 +52,7 @@ PermissionRequest tool_permission_request(const std::string& tool, const rapidjs
     }
     if (req.title == req.detail) req.detail.clear();
     req.choices = default_permission_choices(tool);
+    fill_permission_fields(req, input);
     return req;
 }
 

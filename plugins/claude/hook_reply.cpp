@@ -97,7 +97,10 @@ HookRequest read_hook_request(const rapidjson::Value& hook) {
         r.kind = HookRequest::Kind::Question;
     } else {
         r.permission = tool_permission_request(tool, input);
-        r.ask.questions = permission_ask(r.permission).questions;
+        AskInput asked = permission_ask(r.permission);
+        r.ask.questions = std::move(asked.questions);
+        r.ask.permission = std::move(asked.permission);
+        r.ask.metadata_json = std::move(asked.metadata_json);
         r.kind = HookRequest::Kind::Permission;
     }
     r.ask.agent = "claude";

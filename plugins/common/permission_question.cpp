@@ -36,7 +36,10 @@ std::string one_line(std::string_view s, std::size_t max) {
             }
         }
         if (chars == max) {
-            out += "\xE2\x80\xA6";  // …
+            // Never cut silently: the faces show the typed permission whole, and this says so.
+            std::size_t rest = 1;
+            for (; i < s.size(); ++rest) i += utf8::decode(s, i).len;
+            out += "\xE2\x80\xA6 (" + std::to_string(rest) + " more characters)";  // …
             return out;
         }
         utf8::append(out, step.cp);
@@ -53,14 +56,6 @@ std::string_view string_member(const rapidjson::Value& v, const char* key) {
 }
 
 }  // namespace
-
-PermissionKind parse_permission_kind(std::string_view kind) {
-    if (kind == "allow_once") return PermissionKind::AllowOnce;
-    if (kind == "allow_always") return PermissionKind::AllowAlways;
-    if (kind == "reject_once") return PermissionKind::RejectOnce;
-    if (kind == "reject_always") return PermissionKind::RejectAlways;
-    return PermissionKind::Other;
-}
 
 std::vector<PermissionChoice> default_permission_choices(std::string_view tool) {
     const std::string name = tool.empty() ? std::string("this tool") : std::string(tool);
@@ -89,6 +84,31 @@ std::string describe_tool_input(const rapidjson::Value& input) {
     return out;
 }
 
+void fill_permission_fields(PermissionRequest& request, const rapidjson::Value& input) {
+    if (!input.IsObject()) return;
+    request.command = string_member(input, "command");
+    for (const char* key : {"file_path", "notebook_path", "path"})
+        if (request.path.empty()) request.path = string_member(input, key);
+    for (const char* key : {"content", "new_string", "new_source"})
+        if (request.content.empty()) request.content = string_member(input, key);
+    if (request.command.empty() && request.path.empty())
+        for (const char* key : {"url", "pattern", "query"})
+            if (request.command.empty()) request.command = string_member(input, key);
+    request.reason = string_member(input, "description");
+}
+
+namespace {
+
+// A text past the model's cap is cut where a face can say so: the faces show every byte up to it.
+std::string capped(std::string_view s) {
+    std::string whole = utf8_valid(s) ? std::string(s) : utf8::from_u32(utf8::to_u32(s));  // U+FFFD for bad bytes
+    if (whole.size() <= kMaxPermissionTextBytes) return whole;
+    const std::size_t keep = utf8::whole_char_prefix(whole, kMaxPermissionTextBytes - 100);
+    return whole.substr(0, keep) + "\n[askhost: " + std::to_string(whole.size() - keep) + " more bytes not shown]";
+}
+
+}  // namespace
+
 AskInput permission_ask(const PermissionRequest& request) {
     const std::string tool = one_line(request.tool, 60);
     const std::string title = one_line(request.title, kMaxTitleChars);
@@ -115,8 +135,19 @@ AskInput permission_ask(const PermissionRequest& request) {
         used.insert(label);
         q.options.push_back({label, one_line(c.description, 300), std::nullopt});
     }
+    Permission typed;
+    typed.tool = one_line(request.tool, 200);
+    typed.command = capped(request.command);
+    // Code points, each at most 4 bytes: within the model's Limits::max_text_bytes.
+    typed.path = one_line(request.path, 1000);
+    typed.content = capped(request.content);
+    typed.reason = one_line(
+        request.reason.empty() && typed.command.empty() && typed.path.empty() ? request.title : request.reason, 1000);
+    for (std::size_t i = 0; i < q.options.size(); ++i)
+        typed.options.push_back({q.options[i].label, request.choices[i].kind});
     AskInput input;
     input.questions.push_back(std::move(q));
+    input.permission = std::move(typed);
     input.metadata_json = R"({"source":"permission"})";
     return input;
 }
@@ -129,6 +160,8 @@ PermissionDecision decide_permission(const PermissionRequest& request, const Out
     const AskInput shown = permission_ask(request);
     const auto& options = shown.questions.front().options;
     if (a.selected_option && !a.was_custom) {
+        // The option must be the answer itself: one that says Deny and selects Allow picks nothing.
+        if (a.values.size() != 1 || a.values.front() != *a.selected_option) return d;
         for (std::size_t i = 0; i < options.size() && i < request.choices.size(); ++i)
             if (options[i].label == *a.selected_option) {
                 d.choice = &request.choices[i];

@@ -11,13 +11,9 @@
 #include <rapidjson/document.h>
 
 #include "core/model/outcome.hpp"
+#include "core/model/permission.hpp"
 
 namespace askhost {
-
-// Other: a kind askhost does not know; shown, never picked on its own.
-enum class PermissionKind { AllowOnce, AllowAlways, RejectOnce, RejectAlways, Other };
-
-PermissionKind parse_permission_kind(std::string_view acp_kind);  // "allow_once", ...
 
 // One answer the agent accepts, in the agent's own words.
 struct PermissionChoice {
@@ -32,11 +28,19 @@ struct PermissionRequest {
     std::string title;   // what the call does in the agent's words ("touch x", "Write notes.txt")
     std::string detail;  // the command or paths, when they add to the title
     std::vector<PermissionChoice> choices;
+    // What the faces show as data (core/model/permission.hpp), whole: the command that will run,
+    // or the file an edit writes and what it puts there, and the agent's reason.
+    std::string command, path, content, reason;
 };
 
 // Allow / Deny / Always allow this tool: for agents that offer no choices of their own (Claude
 // Code's can_use_tool). "Always" is remembered by the ToolPolicy, not by the agent.
 std::vector<PermissionChoice> default_permission_choices(std::string_view tool);
+
+// The typed fields of a tool's input: command (or, for a tool without one and without a path,
+// its URL, pattern or query), path, content (Write's content, Edit's new_string), reason (its
+// description). Claude Code's tool inputs, which claude-agent-acp forwards as rawInput too.
+void fill_permission_fields(PermissionRequest& request, const rapidjson::Value& input);
 
 // The command, file paths, URL or pattern in a tool's input, joined readably ("" when none).
 // Knows Claude Code's tool inputs (command, file_path, notebook_path, path, url, pattern, ...),
@@ -44,7 +48,9 @@ std::vector<PermissionChoice> default_permission_choices(std::string_view tool);
 std::string describe_tool_input(const rapidjson::Value& input);
 
 // One question, "Allow Bash: touch x? (Create a marker file)", header "Permission", one option
-// per choice in the agent's order. Labels are made unique and never empty.
+// per choice in the agent's order, and the typed `permission` beside it (the whole command, the
+// meaning of each option) that every face shows instead of reading the wording. Labels are made
+// unique and never empty; a wording cut short says how much it leaves out.
 AskInput permission_ask(const PermissionRequest& request);
 
 // What the person decided.
@@ -54,7 +60,8 @@ struct PermissionDecision {
     bool cancelled() const { return choice == nullptr; }
 };
 
-// An answered outcome picks the choice by label; a typed answer rejects (first reject choice)
+// An answered outcome picks the choice by label (a selectedOption that disagrees with the answer
+// picks nothing: cancelled); a typed answer rejects (first reject choice)
 // with the text as `message`; anything else (cancelled, timed out, gone, pending) cancels.
 PermissionDecision decide_permission(const PermissionRequest& request, const Outcome& outcome);
 

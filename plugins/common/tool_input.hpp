@@ -16,7 +16,9 @@ namespace askhost {
 // depth already checked.
 Parsed<AskInput> tool_ask_input(const rapidjson::Value& input, Profile profile);
 // The same, moving the members out of `input` (a copy recurses as deep as the agent nested them).
-Parsed<AskInput> take_tool_ask_input(rapidjson::Value& input, Profile profile);
+// with_permission: `permission` too, for a protocol whose agent types it (the native one); a
+// model's tool input never carries one.
+Parsed<AskInput> take_tool_ask_input(rapidjson::Value& input, Profile profile, bool with_permission = false);
 
 // Submits a parsed tool input for request `id`: refused, or every answer given by the agent itself,
 // `answer` runs at once with that outcome; else the person is asked through `pending`.

@@ -92,13 +92,13 @@ private:
         if (auto unknown = unknown_member(doc)) return respond(r.request_id, Outcome::refused(*unknown));
         // Only the tool's own fields are checked against the profile, not the envelope's. Refused,
         // or the agent already knows the answers: handed back without showing anything.
-        ask_tool_input(open_, id, take_tool_ask_input(doc, host_.profile()), {},
+        ask_tool_input(open_, id, take_tool_ask_input(doc, host_.profile(), true), {},
                        [this, rid = r.request_id](const Outcome& o, std::monostate) { respond(rid, o); });
     }
 
     static std::optional<Refusal> unknown_member(const rapidjson::Value& doc) {
-        static constexpr std::array<std::string_view, 7> kKnown = {"type",     "requestId", "subagent",   "questions",
-                                                                   "metadata", "answers",   "annotations"};
+        static constexpr std::array<std::string_view, 8> kKnown = {
+            "type", "requestId", "subagent", "questions", "metadata", "answers", "annotations", "permission"};
         for (auto m = doc.MemberBegin(); m != doc.MemberEnd(); ++m) {
             const std::string_view key(m->name.GetString(), m->name.GetStringLength());
             if (std::find(kKnown.begin(), kKnown.end(), key) != kKnown.end()) continue;

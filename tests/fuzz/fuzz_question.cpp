@@ -39,6 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ask.id = "ask-1";
     ask.questions = input.questions;
     ask.metadata_json = input.metadata_json;
+    ask.permission = input.permission;
     ask.agent = "fuzz";
     FUZZ_CHECK(valid_json(ask_show_params(ask, ClientAskCaps{})));
     FUZZ_CHECK(valid_json(ask_show_params(ask, ClientAskCaps{false, false, false})));

@@ -278,14 +278,55 @@ Outcome outcome_of_reply(const std::function<std::string(const std::string& id_j
     return *outcome;
 }
 
-BOOST_AUTO_TEST_CASE(an_invalid_answer_cancels_with_a_reason_naming_the_field) {
-    Outcome o = outcome_of_reply([](const std::string& id) {
-        return jsonrpc::result(id, R"({"answered":true,"answers":[{"question":"Which database?","answer":""}]})");
-    });
-    BOOST_TEST(static_cast<int>(o.kind) == static_cast<int>(OutcomeKind::Cancelled));
-    BOOST_TEST(o.reason ==
-               "invalid answer from the client: result.answers[0].answer: empty: an answer that says nothing is "
-               "not an answer");
+BOOST_AUTO_TEST_CASE(an_invalid_answer_is_refused_to_the_client_and_the_question_shown_again) {
+    TestEditor ed;
+    ed.initialize();
+    std::optional<Outcome> outcome;
+    const AskTicket ticket = ed.broker.ask(database_ask(), [&](Outcome o) { outcome = std::move(o); });
+    Message show = ed.next("ask/show");
+    const std::string ask_id = show["params"]["id"].GetString();
+    // An empty answer, then one whose selectedOption disagrees with it: neither decides anything.
+    ed.respond(show, R"({"answered":true,"answers":[{"question":"Which database?","answer":""}]})");
+    Message refused = ed.next("ask/answerRefused");
+    BOOST_TEST(refused["params"]["askId"].GetString() == ask_id);
+    BOOST_TEST(std::string(refused["params"]["message"].GetString()) ==
+               "result.answers[0].answer: empty: an answer that says nothing is not an answer");
+    Message again = ed.next("ask/show");
+    BOOST_TEST(again["params"]["id"].GetString() == ask_id);
+    BOOST_TEST(again.id_json() != show.id_json());
+    BOOST_TEST(!outcome.has_value());
+    ed.respond(
+        again,
+        R"({"answered":true,"answers":[{"question":"Which database?","answer":"SQLite","selectedOption":"PostgreSQL"}]})");
+    refused = ed.next("ask/answerRefused");
+    BOOST_TEST(std::string(refused["params"]["message"].GetString()) ==
+               "result.answers[0].selectedOption: \"PostgreSQL\" disagrees with the answer \"SQLite\"");
+    again = ed.next("ask/show");
+    BOOST_TEST(!outcome.has_value());
+    // A good answer is taken.
+    ed.respond(
+        again,
+        R"({"answered":true,"answers":[{"question":"Which database?","answer":"SQLite","selectedOption":"SQLite"}]})");
+    ed.settle();
+    BOOST_REQUIRE(outcome.has_value());
+    BOOST_TEST(static_cast<int>(outcome->kind) == static_cast<int>(OutcomeKind::Answered));
+    BOOST_TEST(outcome->answers.at(0).values.at(0) == "SQLite");
+}
+
+BOOST_AUTO_TEST_CASE(a_client_that_keeps_answering_wrong_stops_being_asked_and_the_question_waits) {
+    TestEditor ed;
+    ed.initialize();
+    std::optional<Outcome> outcome;
+    const AskTicket ticket = ed.broker.ask(database_ask(), [&](Outcome o) { outcome = std::move(o); });
+    const std::string wrong =
+        R"({"answered":true,"answers":[{"question":"Which database?","answer":"x","selectedOption":"x"}]})";
+    for (int i = 0; i < 3; ++i) {
+        Message show = ed.next("ask/show");
+        ed.respond(show, wrong);
+        ed.next("ask/answerRefused");
+    }
+    for (const auto& m : ed.settle()) BOOST_TEST(m.method() != "ask/show");
+    BOOST_TEST(!outcome.has_value());  // no answer made up: it waits for another face
 }
 
 BOOST_AUTO_TEST_CASE(an_error_reply_to_ask_show_cancels_with_the_clients_message) {

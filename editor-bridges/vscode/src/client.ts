@@ -16,6 +16,8 @@ export interface AskParams {
   id: string;
   questions: unknown;
   metadata?: unknown;
+  /** A tool permission beside its one question: the whole command, typed (docs/protocol.md). */
+  permission?: unknown;
   agent?: string;
   /** How the question came: "agent" (askhost's own agent), "mcp", "hook", "submit". */
   route?: string;
@@ -154,6 +156,10 @@ export class AskhostClient {
       this.handlers.onOutput?.(p.stream, p.text),
     );
     conn.onNotification('agent/exit', (p: AgentExit) => this.handlers.onAgentExit?.(p));
+    // askhost did not take an answer (docs/protocol.md); the question comes again with ask/show.
+    conn.onNotification('ask/answerRefused', (p: { message?: string }) =>
+      this.handlers.onLog?.(`askhost refused the answer: ${String(p?.message ?? '')}\n`),
+    );
     conn.onError(() => undefined);
     conn.listen();
     try {

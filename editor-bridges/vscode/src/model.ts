@@ -49,6 +49,27 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : String(v);
 }
 
+/**
+ * A tool permission as askhost sends it beside its one question (docs/protocol.md, `permission`):
+ * the whole command (or the file an edit writes and its content) and the agent's reason. Faces
+ * show these fields as they are; none reads them out of the question's wording.
+ */
+export interface Permission {
+  tool: string;
+  command: string;
+  path: string;
+  content: string;
+  reason: string;
+}
+
+/** The `permission` of an ask, or undefined when it is none (or not an object). */
+export function normalizePermission(raw: unknown): Permission | undefined {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const p = raw as Record<string, unknown>;
+  const s = (v: unknown) => (typeof v === 'string' ? v : '');
+  return { tool: s(p.tool), command: s(p.command), path: s(p.path), content: s(p.content), reason: s(p.reason) };
+}
+
 /** Questions as received on the wire (missing fields, nulls) turned into plain values. */
 export function normalizeQuestions(raw: unknown): QuestionSpec[] {
   if (!Array.isArray(raw)) return [];

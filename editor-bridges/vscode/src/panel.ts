@@ -9,7 +9,7 @@
 import * as crypto from 'crypto';
 import * as vscode from 'vscode';
 import type { AskParams } from './client';
-import { DialogModel, Outcome, Result, normalizeQuestions } from './model';
+import { DialogModel, Outcome, Permission, Result, normalizePermission, normalizeQuestions } from './model';
 import { renderPreview } from './preview';
 import { visibleText } from '../webview/text';
 import { askerName } from './status';
@@ -30,6 +30,8 @@ interface Entry {
   askId: string;
   agent: string;
   model: DialogModel;
+  /** A tool permission: the webview shows its command whole above the question. */
+  permission?: Permission;
   resolve(o: Outcome): void;
   done: boolean;
 }
@@ -94,6 +96,7 @@ export class QuestionPanel implements vscode.Disposable {
         askId: String(params.id ?? ''),
         agent: askerName(params.agent, params.route),
         model: new DialogModel(questions),
+        permission: questions.length === 1 ? normalizePermission(params.permission) : undefined,
         resolve,
         done: false,
       };
@@ -211,7 +214,7 @@ export class QuestionPanel implements vscode.Disposable {
       queue: { index: 0, count: this.queue.length },
       renderPreview,
     });
-    void this.panel.webview.postMessage({ type: 'render', view });
+    void this.panel.webview.postMessage({ type: 'render', view, permission: entry.permission });
   }
 
   private onMessage(m: WebviewMessage): void {

@@ -2,7 +2,7 @@
 // and read alike: elements (agent text shown by text.ts's rule), the answer and notes fields, and
 // which keys belong to the dialog. The dialog's rules are not here (src/model.ts has them); each
 // face builds this file beside itself (out/web/webview/dom.js, the page's dist/dom.js).
-import type { ViewState } from '../src/model';
+import type { Permission, ViewState } from '../src/model';
 import { visibleText } from './text.js';
 
 /** An element. Its text, and its `aria-label` and `title`, are shown by the one rule for agent text
@@ -102,4 +102,27 @@ export function dialogKey(ev: KeyboardEvent, v: Pick<ViewState, 'confirm' | 'not
   if (!v.confirm && key === 'n' && v.notesEnabled && v.q >= 0) return { do: 'notes' };
   if (LIST_KEYS.has(key) || /^[0-9]$/.test(key)) return { do: 'key', key };
   return undefined;
+}
+
+/** The permission's heading: "Bash wants to run", "Write wants to write notes.txt". */
+export function permissionHeading(p: Permission): string {
+  const who = p.tool || 'The agent';
+  if (!p.command && p.path) return `${who} wants to write ${p.path}`;
+  return `${who} wants to run`;
+}
+
+/** A permission's box: the whole command (or the file and its content) in a wrapped, scrolling
+ *  block that is never cut, then the agent's reason, its own claim, last. */
+export function permissionBox(p: Permission): HTMLElement {
+  const box = el('div', { class: 'permission-box' });
+  box.appendChild(el('div', { class: 'perm-tool', text: permissionHeading(p) }));
+  const block = (text: string, name: string) =>
+    el('pre', { class: 'command', text, attrs: { 'data-field': name, tabindex: '0', 'aria-label': name } });
+  if (p.command) box.appendChild(block(p.command, 'command'));
+  if (p.content) {
+    if (p.command && p.path) box.appendChild(el('div', { class: 'perm-tool', text: `to ${p.path}` }));
+    box.appendChild(block(p.content, 'content'));
+  }
+  if (p.reason) box.appendChild(el('p', { class: 'perm-detail', text: `The agent says: ${p.reason}` }));
+  return box;
 }

@@ -2,8 +2,8 @@
 // typed text back. No dialog logic lives here (src/model.ts has it). Agent text is only ever set
 // as textContent; option previews arrive as HTML the extension rendered from markdown with raw HTML
 // escaped, and the page's Content-Security-Policy allows no script but this file.
-import type { RowView, ViewState } from '../src/model';
-import { answerField, dialogKey, el, showKept } from './dom.js';
+import type { Permission, RowView, ViewState } from '../src/model';
+import { answerField, dialogKey, el, permissionBox, showKept } from './dom.js';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -13,6 +13,8 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 const app = document.getElementById('app') as HTMLElement;
 let view: ViewState | undefined;
+// The shown ask's tool permission, if it is one: its command is drawn whole above the question.
+let permission: Permission | undefined;
 // The text fields outlive re-renders, so typing is never interrupted by an echo of itself.
 const fields = new Map<string, HTMLTextAreaElement>();
 
@@ -109,6 +111,7 @@ function render(v: ViewState): void {
     parts.push(el('div', { class: 'chip', text: v.header }));
   }
 
+  if (permission && v.kind !== 'review') parts.push(permissionBox(permission));
   parts.push(el('h2', { class: 'question', text: v.title }));
 
   if (v.kind === 'options') {
@@ -253,8 +256,9 @@ document.addEventListener('keydown', (e) => {
 });
 
 window.addEventListener('message', (event: MessageEvent) => {
-  const m = event.data as { type?: string; view?: ViewState };
+  const m = event.data as { type?: string; view?: ViewState; permission?: Permission };
   if (m?.type === 'render' && m.view) {
+    permission = m.permission;
     if (m.view.askKey !== guardAsk) {
       guardAsk = m.view.askKey;
       guardUntil = Date.now() + KEY_GUARD_MS;

@@ -19,12 +19,13 @@ namespace askhost {
 struct Ask {
     std::string id;  // host-assigned, unique in one host run ("ask-1")
     std::vector<Question> questions;
-    std::string metadata_json;           // "" or a JSON object
-    std::string agent;                   // the agent's program name, for display ("codex")
-    std::string client;                  // the program that brought it, when another: an MCP client's name
-    std::string route;                   // how it arrived: "" (the agent askhost runs), "mcp", "hook", "submit"
-    std::string cwd;                     // the asking agent's working directory, when known
-    Profile profile = Profile::Lenient;  // the rules it was checked by; a strict result is capped
+    std::string metadata_json;             // "" or a JSON object
+    std::string agent;                     // the agent's program name, for display ("codex")
+    std::string client;                    // the program that brought it, when another: an MCP client's name
+    std::string route;                     // how it arrived: "" (the agent askhost runs), "mcp", "hook", "submit"
+    std::string cwd;                       // the asking agent's working directory, when known
+    Profile profile = Profile::Lenient;    // the rules it was checked by; a strict result is capped
+    std::optional<Permission> permission;  // a tool permission asked by its one question
 };
 
 struct Answer {

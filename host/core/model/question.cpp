@@ -321,7 +321,7 @@ private:
 
     Check parse_top(const Value& obj, AskInput& input) const {
         if (!obj.IsObject()) return schema_error("", "expected a JSON object with a \"questions\" array");
-        if (auto r = check_keys(obj, At(), {"questions", "answers", "annotations", "metadata"})) return r;
+        if (auto r = check_keys(obj, At(), {"questions", "answers", "annotations", "metadata", "permission"})) return r;
 
         const Value* qs = find(obj, "questions");
         if (strict() && (qs == nullptr || !qs->IsArray())) return schema_error("questions", "Provide 1-4 questions");
@@ -337,6 +337,11 @@ private:
             if (auto r = check_strict_rules(input.questions)) return r;
 
         if (auto r = parse_metadata(find(obj, "metadata"), input.metadata_json)) return r;
+        if (const Value* permission = find(obj, "permission")) {
+            Permission p;
+            if (auto r = parse_permission(*permission, input.questions, p)) return r;
+            input.permission = std::move(p);
+        }
         if (auto r = parse_keyed_by_question(find(obj, "answers"), "answers", input, &AskParser::read_preset_answer))
             return r;
         if (auto r = parse_keyed_by_question(find(obj, "annotations"), "annotations", input,

@@ -12,6 +12,7 @@
 #include <rapidjson/document.h>
 
 #include "core/error.hpp"
+#include "core/model/permission.hpp"
 
 namespace askhost {
 
@@ -83,6 +84,7 @@ struct AskInput {
     std::string metadata_json;  // "" or the metadata object serialised compactly
     std::vector<PresetAnswer> preset_answers;
     std::vector<PresetAnnotation> preset_annotations;
+    std::optional<Permission> permission;  // a tool permission: its one question's meaning, typed
 };
 
 template <class T>

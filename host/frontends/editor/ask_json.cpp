@@ -3,6 +3,9 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
+
+#include "core/text/utf8.hpp"
 #include "json/json_access.hpp"
 #include "json/json_codec.hpp"
 
@@ -47,6 +50,10 @@ void write_ask_members(JsonWriter& w, const Ask& ask, const ClientAskCaps& caps)
         w.Key("multiSelect");
         w.Bool(q.multi_select && caps.multi_select);
     });
+    if (ask.permission) {
+        w.Key("permission");
+        write_permission(w, *ask.permission);
+    }
     if (!ask.metadata_json.empty()) {
         w.Key("metadata");
         w.RawValue(ask.metadata_json.data(), ask.metadata_json.size(), rapidjson::kObjectType);
@@ -108,6 +115,34 @@ std::string outcome_json(const Outcome& outcome) {
 
 namespace {
 
+bool is_option(const Question& q, std::string_view label) {
+    return std::any_of(q.options.begin(), q.options.end(), [&](const Option& o) { return o.label == label; });
+}
+
+// A selectedOption must be one of the question's options, named exactly, and the answer must say
+// the same: {"answer": "Deny", "selectedOption": "Allow"} is no answer to act on. An answer to a
+// permission names one of its options, or is typed (wasCustom: a refusal in the person's words).
+std::optional<std::pair<std::string, std::string>> check_selected_option(const Question& q, bool permission,
+                                                                         const Answer& a, bool custom_given) {
+    if (a.selected_option) {
+        const std::string& s = *a.selected_option;
+        if (!is_option(q, s))
+            return std::pair{std::string("selectedOption"),
+                             "\"" + utf8::cut(s, 200, "...") + "\" is none of the question's options"};
+        if (a.was_custom) return std::pair{std::string("wasCustom"), std::string("true, but an option is selected")};
+        const bool agrees = q.multi_select ? std::find(a.values.begin(), a.values.end(), s) != a.values.end()
+                                           : a.values.size() == 1 && a.values.front() == s;
+        if (!agrees)
+            return std::pair{std::string("selectedOption"), "\"" + utf8::cut(s, 200, "...") +
+                                                                "\" disagrees with the answer \"" +
+                                                                utf8::cut(a.values.front(), 200, "...") + "\""};
+    }
+    if (permission && custom_given && !a.was_custom && !a.selected_option && !is_option(q, a.values.front()))
+        return std::pair{std::string("answer"),
+                         "\"" + utf8::cut(a.values.front(), 200, "...") + "\" is none of the permission's options"};
+    return std::nullopt;
+}
+
 // One of a client's answers, matched to its question (`index`); checks what one answer alone can.
 json::FieldStatus read_answer(const rapidjson::Value& v, const Ask& ask,
                               const std::vector<std::optional<Answer>>& taken, std::size_t& index, Answer& out,
@@ -140,7 +175,11 @@ json::FieldStatus read_answer(const rapidjson::Value& v, const Ask& ask,
     // A multi-select question shown as a plain list still answers as an array.
     if (question.multi_select) out.multi = true;
     else if (out.values.size() > 1) return json::invalid(answer_at, "several values for a single-choice question");
-    r.lenient("selectedOption", out.selected_option).lenient("wasCustom", out.was_custom);
+    std::optional<bool> was_custom;
+    r.lenient("selectedOption", out.selected_option).lenient("wasCustom", was_custom);
+    out.was_custom = was_custom.value_or(false);
+    if (auto wrong = check_selected_option(question, ask.permission.has_value(), out, was_custom.has_value()))
+        return json::invalid(at.field(wrong->first), wrong->second);
     if (!out.selected_option && !out.multi && !out.was_custom) {
         bool is_label = false;
         for (const auto& o : question.options) is_label |= o.label == out.values[0];

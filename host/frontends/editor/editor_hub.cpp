@@ -62,25 +62,32 @@ public:
 
     std::string_view name() const override { return client_name_; }
 
-    void show(const Ask& ask, Done done) override {
+    void show(const Ask& ask, Done done) override { show_again(std::make_shared<const Ask>(ask), std::move(done), 0); }
+
+    // An answer the host cannot take (a selectedOption that names no option or disagrees with the
+    // answer) is refused to the client (ask/answerRefused) and the question shown to it again: no
+    // answer is made of it, and none is lost. A client that keeps answering wrong stops being asked.
+    static constexpr int kMaxRefusedAnswers = 3;
+    void show_again(std::shared_ptr<const Ask> ask, Done done, int refused) {
         // A client hears of an ask (ask/state) before it is asked to show it.
         hub_.flush_state();
-        const std::string ask_id = ask.id;
+        const std::string ask_id = ask->id;
         // The ask as ask/state listed it, its text copied whole, unless this client shows less.
-        json::RawJson params{shows_all(caps_) ? "{" + hub_.ask_text(ask) + "}" : ask_show_params(ask, caps_)};
+        json::RawJson params{shows_all(caps_) ? "{" + hub_.ask_text(*ask) + "}" : ask_show_params(*ask, caps_)};
         auto request = call<ClientOutcome>(
             conn_->rpc(), "ask/show", params,
-            [this, ask_id, done = std::move(done), alive = lifetime_.token()](CallResult<ClientOutcome> shown) {
+            [this, ask, refused, done = std::move(done), alive = lifetime_.token()](CallResult<ClientOutcome> shown) {
                 if (!alive || conn_->closed()) return;  // gone: the broker hears it from on_closed
-                if (!open_.erase(ask_id)) return;       // withdrawn meanwhile: a late reply is dropped
+                if (!open_.erase(ask->id)) return;      // withdrawn meanwhile: a late reply is dropped
                 if (shown) return done(std::move(shown->outcome));
                 const CallError& e = shown.error();
                 if (!e.unreadable())
                     return done(Outcome::cancelled("the client could not show the question: " + e.message));
                 if (hub_.on_log) hub_.on_log("client " + client_name_ + " returned an invalid answer: " + e.message);
-                done(Outcome::cancelled("invalid answer from the client: " + e.message));
+                notify("ask/answerRefused", json::to_text(AnswerRefusedParams{ask->id, e.message}));
+                if (refused + 1 < kMaxRefusedAnswers) show_again(ask, done, refused + 1);
             },
-            ClientOutcome{ask, {}});
+            ClientOutcome{*ask, {}});
         open_[ask_id] = request;
     }
 
@@ -196,6 +203,7 @@ private:
         Ask ask;
         ask.questions = std::move(input.questions);
         ask.metadata_json = std::move(input.metadata_json);
+        ask.permission = std::move(input.permission);
         ask.agent = p.agent.empty() ? client_name_ : p.agent;
         ask.client = p.client;
         ask.profile = p.profile;
@@ -218,7 +226,8 @@ private:
         const std::pair<const char*, const json::Borrowed*> parts[] = {{"questions", &p.questions},
                                                                        {"metadata", &p.metadata},
                                                                        {"answers", &p.answers},
-                                                                       {"annotations", &p.annotations}};
+                                                                       {"annotations", &p.annotations},
+                                                                       {"permission", &p.permission}};
         for (const auto& [key, part] : parts) {
             if (!part->value) continue;
             constexpr std::size_t limit = 2 * Limits::max_json_depth;

@@ -70,6 +70,7 @@ json::FieldStatus from_json(const rapidjson::Value& v, AskSubmitParams& out, con
         .optional("metadata", out.metadata)
         .optional("answers", out.answers)
         .optional("annotations", out.annotations)
+        .optional("permission", out.permission)
         .lenient("agent", out.agent)
         .lenient("client", out.client)
         .lenient("route", out.route)
@@ -130,6 +131,10 @@ void to_json(const SubmitAsk& s, json::Writer& w) {
 }
 
 void to_json(const CancelParams& p, json::Writer& w) { ObjectWriter(w).field("id", p.id); }
+
+void to_json(const AnswerRefusedParams& p, json::Writer& w) {
+    ObjectWriter(w).field("askId", p.ask_id).field("message", p.message);
+}
 
 void to_json(const InitializeResult& r, json::Writer& w) {
     ObjectWriter o(w);

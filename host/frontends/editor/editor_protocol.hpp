@@ -68,7 +68,7 @@ struct AgentPromptParams {
 // refusals are results, not errors); profile must name a rule set.
 struct AskSubmitParams {
     Profile profile = Profile::Lenient;
-    json::Borrowed questions, metadata, answers, annotations;
+    json::Borrowed questions, metadata, answers, annotations, permission;
     std::string agent, client, route, cwd;
 };
 
@@ -87,6 +87,13 @@ struct CancelParams {
 struct CancelRequestParams {
     RequestId id;
     std::string ask_id;
+};
+
+// ask/answerRefused to a client: its answer to ask askId was not taken (message says why); the
+// question is shown again.
+struct AnswerRefusedParams {
+    std::string ask_id;
+    std::string message;
 };
 
 // agent/output; text is borrowed (from the agent's output, or the message being read).
@@ -124,6 +131,7 @@ void to_json(const AgentStartResult& r, json::Writer& w);
 void to_json(const AgentExit& e, json::Writer& w);
 void to_json(const CancelRequestParams& p, json::Writer& w);
 void to_json(const CancelParams& p, json::Writer& w);
+void to_json(const AnswerRefusedParams& p, json::Writer& w);
 void to_json(const SubmitAsk& s, json::Writer& w);
 void to_json(const AgentOutputParams& p, json::Writer& w);
 // The native shape (ask/show's result from a client, ask/submit's result to one).

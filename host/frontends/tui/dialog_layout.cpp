@@ -298,6 +298,56 @@ std::vector<ScreenLine> review_body(const DialogModel& m, std::size_t width) {
     return out;
 }
 
+// A permission as the person must see it: who wants what (head), the whole command or edit
+// (text, which scrolls), and the agent's reason (tail), its own claim, dimmed and last.
+struct PermissionView {
+    std::vector<ScreenLine> head, text, tail;
+};
+
+PermissionView permission_view(const Permission& p, std::size_t width) {
+    PermissionView v;
+    const std::string tool = sanitize_for_terminal(p.tool);
+    std::string what;
+    if (!p.command.empty()) what = (tool.empty() ? std::string("The agent") : tool) + " wants to run:";
+    else if (!p.path.empty())
+        what = (tool.empty() ? std::string("The agent") : tool) + " wants to write " + sanitize_for_terminal(p.path) +
+               (p.content.empty() ? "" : ":");
+    else what = tool.empty() ? std::string("The agent wants to use a tool") : tool + " wants to run";
+    add_wrapped(v.head, what, width, "  ", "  ", AttrBold);
+    if (!p.command.empty())
+        add_wrapped(v.text, sanitize_for_terminal(p.command, true), width, "  │ ", "  │ ", AttrNone);
+    if (!p.content.empty()) {
+        if (!p.command.empty() && !p.path.empty())
+            add_wrapped(v.text, "to " + sanitize_for_terminal(p.path) + ":", width, "  ", "  ", AttrBold);
+        add_wrapped(v.text, sanitize_for_terminal(p.content, true), width, "  │ ", "  │ ", AttrNone);
+    }
+    if (!p.reason.empty())
+        add_wrapped(v.tail, "The agent says: " + sanitize_for_terminal(p.reason, true), width, "  ", "  ", AttrDim);
+    return v;
+}
+
+// The text's lines from the model's scroll position that fit in `room` rows, with a line above or
+// below saying how many are out of view and which key shows them: never cut without a word.
+std::vector<ScreenLine> permission_window(const DialogModel& m, std::vector<ScreenLine> text, std::size_t room) {
+    if (text.size() <= room) {
+        m.clamp_permission_scroll(0);
+        return text;
+    }
+    const std::size_t shown = std::max<std::size_t>(room > 2 ? room - 2 : 1, 1);
+    m.clamp_permission_scroll(text.size() - shown);
+    const std::size_t begin = m.permission_scroll();
+    const std::size_t end = begin + shown;
+    std::vector<ScreenLine> out;
+    out.push_back(line_of(begin > 0 ? "  ↑ " + std::to_string(begin) + " more lines above (PgUp)"
+                                    : "  lines 1-" + std::to_string(end) + " of " + std::to_string(text.size()),
+                          AttrDim | AttrBold));
+    for (std::size_t i = begin; i < end; ++i) out.push_back(std::move(text[i]));
+    out.push_back(
+        line_of(end < text.size() ? "  ↓ " + std::to_string(text.size() - end) + " more lines below (PgDn)" : "  (end)",
+                AttrDim | AttrBold));
+    return out;
+}
+
 }  // namespace
 
 std::vector<ScreenLine> layout_dialog(const DialogModel& m, std::size_t width, std::size_t height) {
@@ -314,8 +364,15 @@ std::vector<ScreenLine> layout_dialog(const DialogModel& m, std::size_t width, s
             line_of(" " + truncate_to_width(sanitize_for_terminal(m.question(0).header), w > 1 ? w - 1 : 1), AttrBold));
     }
     std::vector<ScreenLine> title;
+    std::optional<PermissionView> permission;
     if (m.on_submit_tab()) title.push_back(line_of("  Review your answers", AttrBold));
-    else add_wrapped(title, sanitize_for_terminal(m.question(m.tab()).question, true), w, "  ", "  ", AttrBold);
+    else if (m.permission()) {
+        // The command, whole, takes the question's place: the wording only repeats it, cut.
+        permission = permission_view(*m.permission(), w);
+        title = permission->head;
+        title.insert(title.end(), permission->text.begin(), permission->text.end());
+        title.insert(title.end(), permission->tail.begin(), permission->tail.end());
+    } else add_wrapped(title, sanitize_for_terminal(m.question(m.tab()).question, true), w, "  ", "  ", AttrBold);
 
     const bool confirming = m.mode() == DialogModel::Mode::ConfirmDiscard || m.mode() == DialogModel::Mode::ConfirmLong;
     std::vector<ScreenLine> hint;
@@ -344,7 +401,15 @@ std::vector<ScreenLine> layout_dialog(const DialogModel& m, std::size_t width, s
             line_of("  " + truncate_to_width(hint_text(m, hint_room), hint_room), confirming ? AttrBold : AttrDim));
     }
     if (fixed() + natural_body > height) gaps = false;
-    if (fixed() + std::min<std::size_t>(natural_body, 3) > height && title.size() > 1) {
+    if (permission) {
+        // The options keep their rows; the command scrolls in what is left (at least 3 rows).
+        const std::size_t others = fixed() - permission->text.size();
+        const std::size_t room = height > others + natural_body ? height - others - natural_body : 0;
+        title = permission->head;
+        auto window = permission_window(m, permission->text, std::max<std::size_t>(room, 3));
+        title.insert(title.end(), window.begin(), window.end());
+        title.insert(title.end(), permission->tail.begin(), permission->tail.end());
+    } else if (fixed() + std::min<std::size_t>(natural_body, 3) > height && title.size() > 1) {
         const std::size_t others = fixed() - title.size();
         const std::size_t keep = std::max<std::size_t>(1, height > others + 3 ? height - others - 3 : 1);
         if (title.size() > keep) {

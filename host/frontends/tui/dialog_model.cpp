@@ -39,8 +39,8 @@ std::u32string clean_text(std::u32string_view text) {
 
 // ---------------------------------------------------------------- the state machine
 
-DialogModel::DialogModel(std::vector<Question> questions)
-    : questions_(std::move(questions)), states_(questions_.size()) {
+DialogModel::DialogModel(std::vector<Question> questions, std::optional<Permission> permission)
+    : questions_(std::move(questions)), states_(questions_.size()), permission_(std::move(permission)) {
     for (std::size_t q = 0; q < questions_.size(); ++q)
         if (questions_[q].multi_select) states_[q].checked.assign(row_count(q), false);
 }
@@ -177,8 +177,18 @@ DialogModel::Result DialogModel::handle_browse(const Key& key) {
     switch (key.kind) {
         case KeyKind::Up: return move_cursor(-1);
         case KeyKind::Down: return move_cursor(1);
-        case KeyKind::PageUp: return move_cursor(-static_cast<long>(visible_rows(tab_)));
-        case KeyKind::PageDown: return move_cursor(static_cast<long>(visible_rows(tab_)));
+        case KeyKind::PageUp:
+            if (permission_) {
+                permission_scroll_ -= std::min(permission_scroll_, permission_page);
+                return Result::Changed;
+            }
+            return move_cursor(-static_cast<long>(visible_rows(tab_)));
+        case KeyKind::PageDown:
+            if (permission_) {
+                permission_scroll_ += permission_page;
+                return Result::Changed;
+            }
+            return move_cursor(static_cast<long>(visible_rows(tab_)));
         case KeyKind::Home: return set_cursor(0);
         case KeyKind::End: return set_cursor(other_row(tab_));
         case KeyKind::Tab:

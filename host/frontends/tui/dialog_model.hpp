@@ -2,6 +2,7 @@
 // as text lines, dialog_text.hpp measures and cuts text).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -69,7 +70,7 @@ public:
         Finished,  // outcome() is set
     };
 
-    explicit DialogModel(std::vector<Question> questions);
+    explicit DialogModel(std::vector<Question> questions, std::optional<Permission> permission = std::nullopt);
 
     Result handle(const Key& key);
 
@@ -125,6 +126,15 @@ public:
 
     static bool is_recommended(std::string_view label);
 
+    // A tool permission: its command (or edit) is shown whole above the options, and PageUp /
+    // PageDown scroll it when it is taller than the room (its options never need a page).
+    const std::optional<Permission>& permission() const { return permission_; }
+    // The first line of the permission's text in view; the layout, which knows how many lines the
+    // text wraps to at the terminal's width, keeps it in range.
+    std::size_t permission_scroll() const { return permission_scroll_; }
+    void clamp_permission_scroll(std::size_t max) const { permission_scroll_ = std::min(permission_scroll_, max); }
+    static constexpr std::size_t permission_page = 5;
+
 private:
     std::string hint_words(bool narrow) const;
     struct QuestionState {
@@ -171,6 +181,8 @@ private:
     std::size_t long_chars_ = 0;
     bool notice_ = false;
     std::optional<Outcome> outcome_;
+    std::optional<Permission> permission_;
+    mutable std::size_t permission_scroll_ = 0;  // see clamp_permission_scroll
 };
 
 }  // namespace askhost::tui

@@ -120,7 +120,7 @@ struct TerminalDialog::Impl {
         std::chrono::steady_clock::time_point opened_at;
         std::optional<std::u32string> pasting;  // inside a bracketed paste: the text so far
 
-        Open(Ask a, Done d) : ask(std::move(a)), done(std::move(d)), model(ask.questions) {}
+        Open(Ask a, Done d) : ask(std::move(a)), done(std::move(d)), model(ask.questions, ask.permission) {}
     };
 
     boost::asio::io_context& io;

@@ -412,9 +412,67 @@ local function layout_note_and_preview(c, m, width, out)
   end
 end
 
--- A question's tab: its text, then its input (free text) or its rows, its note and preview.
+-- Every character of `text` in lines of at most `width` columns: cut by columns, never at words
+-- and never joined (a command's spaces are the command's); controls in caret notation.
+---@param text string
+---@param width integer
+---@return string[]
+function M.char_lines(text, width)
+  width = math.max(width, 1)
+  local out = {}
+  for para in (text:gsub('\r\n', '\n') .. '\n'):gmatch('(.-)\n') do
+    para = para:gsub('\t', '    '):gsub('%c', function(ch)
+      return '^' .. string.char((ch:byte() + 64) % 128)
+    end)
+    local line, used = {}, 0
+    for ch in para:gmatch('[%z\1-\127\194-\244][\128-\191]*') do
+      local w = vim.api.nvim_strwidth(ch)
+      if used + w > width and used > 0 then
+        out[#out + 1] = table.concat(line)
+        line, used = {}, 0
+      end
+      line[#line + 1] = ch
+      used = used + w
+    end
+    out[#out + 1] = table.concat(line)
+  end
+  return out
+end
+
+-- A tool permission: who wants what, the whole command (or the file and its content) on lines of
+-- their own that are never cut, and the agent's reason, its own claim, last.
+---@param p askhost.Permission
+local function layout_permission(c, p, width)
+  local who = p.tool ~= '' and one_line(p.tool) or 'The agent'
+  local head = (p.command == '' and p.path ~= '') and (who .. ' wants to write ' .. one_line(p.path)) or (who .. ' wants to run')
+  c:add_wrapped(head .. ':', width, ' ', ' ', 'AskHostQuestion')
+  local function block(text)
+    for _, l in ipairs(M.char_lines(text, width - 4)) do
+      c:add({ { ' │ ', 'AskHostHint' }, { l } })
+    end
+  end
+  if p.command ~= '' then
+    block(p.command)
+  end
+  if p.content ~= '' then
+    if p.command ~= '' and p.path ~= '' then
+      c:add_wrapped('to ' .. one_line(p.path) .. ':', width, ' ', ' ', 'AskHostQuestion')
+    end
+    block(p.content)
+  end
+  if p.reason ~= '' then
+    c:add_wrapped('The agent says: ' .. p.reason, width, ' ', ' ', 'AskHostDescription')
+  end
+end
+
+-- A question's tab: its text (a permission: its command, whole), then its input (free text) or
+-- its rows, its note and preview.
 local function layout_question(c, m, width, out)
-  c:add_wrapped(m.questions[m.tab].question, width, ' ', ' ', 'AskHostQuestion')
+  if m.permission then
+    layout_permission(c, m.permission, width)
+  else
+    c:add_wrapped(m.questions[m.tab].question, width, ' ', ' ', 'AskHostQuestion')
+  end
   c:add()
   if m:free_text(m.tab) then
     local at = add_text(c, m:text(), ' > ', '   ')
@@ -477,6 +535,7 @@ end
 ---@field on_done? fun(outcome: askhost.Outcome)
 ---@field on_hide? fun()
 ---@field key_guard_ms? integer
+---@field permission? askhost.Permission a tool permission: its command shown whole
 
 ---@class askhost.Dialog the windows of one ask's dialog
 ---@field model askhost.Model
@@ -516,6 +575,7 @@ function M.open(questions, opts)
     closed = false,
     opened_at = (vim.uv or vim.loop).now(),
   }, Dialog)
+  self.model.permission = self.opts.permission
   M.define_highlights()
   self:_create()
   return self

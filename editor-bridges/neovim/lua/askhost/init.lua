@@ -248,6 +248,7 @@ local function show_next()
       agent = entry.who,
       key_guard_ms = state.config.key_guard_ms,
       title = 'askhost · ' .. entry.who,
+      permission = #entry.questions == 1 and entry.permission or nil,
       on_done = function(outcome)
         for i, e in ipairs(state.queue) do
           if e == entry then
@@ -276,6 +277,7 @@ local function on_ask_show(params, reply, rpc_id)
     rpc_id = rpc_id,
     ask_id = rpc.denull(params.id),
     questions = model.normalize_questions(params.questions),
+    permission = model.normalize_permission(params.permission),
     agent = rpc.denull(params.agent) or '',
     route = rpc.denull(params.route) or 'agent',
     reply = reply,
@@ -356,6 +358,9 @@ function handlers.on_notification(method, params)
     vim.cmd('redrawstatus')
   elseif method == '$/cancelRequest' then
     on_cancel(params)
+  elseif method == 'ask/answerRefused' then
+    -- askhost did not take our answer (docs/protocol.md); the question comes again.
+    notify('askhost refused the answer: ' .. tostring(rpc.denull(params.message) or ''), vim.log.levels.WARN)
   elseif method == 'agent/output' then
     log_append(rpc.denull(params.text) or '')
   elseif method == 'agent/exit' then

@@ -117,6 +117,29 @@ function M.cut_bytes(s, max)
   return s:sub(1, cut)
 end
 
+---@class askhost.Permission a tool permission, typed by askhost (docs/protocol.md: `permission`)
+---@field tool string
+---@field command string the whole command that will run
+---@field path string the file an edit writes
+---@field content string the edit's content
+---@field reason string the agent's own words for the call
+
+-- An ask's `permission` as plain strings, or nil when it has none. Faces show these fields as
+-- they are; none reads a command out of the question's wording.
+---@param raw any
+---@return askhost.Permission|nil
+function M.normalize_permission(raw)
+  raw = denull(raw)
+  if type(raw) ~= 'table' or vim.islist and vim.islist(raw) and #raw > 0 then
+    return nil
+  end
+  local function s(v)
+    v = denull(v)
+    return type(v) == 'string' and v or ''
+  end
+  return { tool = s(raw.tool), command = s(raw.command), path = s(raw.path), content = s(raw.content), reason = s(raw.reason) }
+end
+
 -- Questions as received (JSON nulls, missing fields) turned into plain tables.
 ---@param raw any the params' questions: a list, vim.NIL or nil
 ---@return askhost.Question[]

@@ -6,8 +6,8 @@
 // as textContent, through dom.js's el() (controls and invisible characters made visible by
 // ./text.js, as every face shows them), and an option's preview is HTML or not by the host's
 // rule (./text.js too); the server's Content-Security-Policy allows no script or style but these files.
-import { DialogModel, normalizeQuestions } from './model.js';
-import { answerField, dialogKey, el, showKept } from './dom.js';
+import { DialogModel, normalizePermission, normalizeQuestions } from './model.js';
+import { answerField, dialogKey, el, permissionBox, showKept } from './dom.js';
 import { previewText, visibleText } from './text.js';
 const app = document.getElementById('app');
 const connEl = document.getElementById('conn');
@@ -56,29 +56,17 @@ function age(since, now) {
     return `${Math.round(h / 24)} days ago`;
 }
 function permissionOf(e) {
-    const qs = e.model.questions;
-    if (qs.length !== 1)
-        return undefined;
-    const meta = e.ask.metadata;
-    const marked = meta && typeof meta === 'object' && meta.source === 'permission';
-    if (!marked && qs[0].header !== 'Permission')
-        return undefined;
-    // "Allow Bash: rm -rf build? (List files)", "Allow Write notes.txt?", "Allow the agent to use a tool?"
-    const m = /^Allow (?:([\w.-]+): )?([\s\S]*?)\?(?: \(([\s\S]*)\))?$/.exec(qs[0].question);
-    if (!m || !m[2])
-        return undefined;
-    const p = { command: m[2] };
-    if (m[1])
-        p.tool = m[1];
-    if (m[3])
-        p.detail = m[3];
-    return p;
+    return e.model.questions.length === 1 ? normalizePermission(e.ask.permission) : undefined;
+}
+/** What a permission would do, in one phrase: its command, else the file it writes, else its tool. */
+function permissionWhat(p) {
+    return p.command || p.path || p.tool || 'a tool';
 }
 /** What the list shows of an ask: the command of a permission, else its first question. */
 function summary(e) {
     const p = permissionOf(e);
     if (p)
-        return p.tool ? `${p.tool}: ${p.command}` : p.command;
+        return p.tool ? `${p.tool}: ${permissionWhat(p)}` : permissionWhat(p);
     return e.model.questions[0]?.question ?? '';
 }
 // ------------------------------------------------------------------ the connection
@@ -545,11 +533,8 @@ function renderDialog(key, e) {
     // A permission question shows what would run before anything else, then the question.
     const perm = v.kind !== 'review' ? permissionOf(e) : undefined;
     if (perm) {
-        const box = el('div', { class: 'permission-box' });
-        box.appendChild(el('div', { class: 'perm-tool', text: perm.tool ? `${perm.tool} wants to run` : 'The agent wants to' }));
-        box.appendChild(el('pre', { class: 'command', text: perm.command }));
-        if (perm.detail)
-            box.appendChild(el('p', { class: 'perm-detail', text: perm.detail }));
+        // Every character of what will run, wrapped and scrolled in its box, never cut.
+        const box = permissionBox(perm);
         parts.push(box);
     }
     parts.push(el('h2', { class: perm ? 'question small' : 'question', text: v.title }));
@@ -621,7 +606,7 @@ function renderDialog(key, e) {
     if (pick && perm) {
         actions.classList.add('confirm', 'pick');
         actions.setAttribute('role', 'alertdialog');
-        actions.append(el('p', { class: 'confirm-text', text: `${pick.label}: ${perm.command}?` }), button(pick.label, 'primary', () => after(key, e, model.clickRow(pick.row)), { 'data-confirm': 'yes' }), button('Back', 'secondary', () => after(key, e, 'changed'), { 'data-confirm': 'no' }));
+        actions.append(el('p', { class: 'confirm-text', text: `${pick.label}: ${permissionWhat(perm)}?` }), button(pick.label, 'primary', () => after(key, e, model.clickRow(pick.row)), { 'data-confirm': 'yes' }), button('Back', 'secondary', () => after(key, e, 'changed'), { 'data-confirm': 'no' }));
     }
     else if (v.confirm) {
         actions.classList.add('confirm', v.confirm.kind);

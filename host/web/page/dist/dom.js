@@ -81,3 +81,27 @@ export function dialogKey(ev, v) {
         return { do: 'key', key };
     return undefined;
 }
+/** The permission's heading: "Bash wants to run", "Write wants to write notes.txt". */
+export function permissionHeading(p) {
+    const who = p.tool || 'The agent';
+    if (!p.command && p.path)
+        return `${who} wants to write ${p.path}`;
+    return `${who} wants to run`;
+}
+/** A permission's box: the whole command (or the file and its content) in a wrapped, scrolling
+ *  block that is never cut, then the agent's reason, its own claim, last. */
+export function permissionBox(p) {
+    const box = el('div', { class: 'permission-box' });
+    box.appendChild(el('div', { class: 'perm-tool', text: permissionHeading(p) }));
+    const block = (text, name) => el('pre', { class: 'command', text, attrs: { 'data-field': name, tabindex: '0', 'aria-label': name } });
+    if (p.command)
+        box.appendChild(block(p.command, 'command'));
+    if (p.content) {
+        if (p.command && p.path)
+            box.appendChild(el('div', { class: 'perm-tool', text: `to ${p.path}` }));
+        box.appendChild(block(p.content, 'content'));
+    }
+    if (p.reason)
+        box.appendChild(el('p', { class: 'perm-detail', text: `The agent says: ${p.reason}` }));
+    return box;
+}

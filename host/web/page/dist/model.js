@@ -19,6 +19,14 @@ function str(v) {
         return undefined;
     return typeof v === 'string' ? v : String(v);
 }
+/** The `permission` of an ask, or undefined when it is none (or not an object). */
+export function normalizePermission(raw) {
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+        return undefined;
+    const p = raw;
+    const s = (v) => (typeof v === 'string' ? v : '');
+    return { tool: s(p.tool), command: s(p.command), path: s(p.path), content: s(p.content), reason: s(p.reason) };
+}
 /** Questions as received on the wire (missing fields, nulls) turned into plain values. */
 export function normalizeQuestions(raw) {
     if (!Array.isArray(raw))

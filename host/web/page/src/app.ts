@@ -6,9 +6,9 @@
 // as textContent, through dom.js's el() (controls and invisible characters made visible by
 // ./text.js, as every face shows them), and an option's preview is HTML or not by the host's
 // rule (./text.js too); the server's Content-Security-Policy allows no script or style but these files.
-import { DialogModel, normalizeQuestions } from './model.js';
-import type { Outcome, Result, RowView, ViewState } from './model.js';
-import { answerField, dialogKey, el, showKept } from './dom.js';
+import { DialogModel, normalizePermission, normalizeQuestions } from './model.js';
+import type { Outcome, Permission, Result, RowView, ViewState } from './model.js';
+import { answerField, dialogKey, el, permissionBox, showKept } from './dom.js';
 import { previewText, visibleText } from './text.js';
 
 /** A waiting question as the server sends it. */
@@ -16,6 +16,8 @@ interface WebAsk {
   key: string;
   questions: unknown;
   metadata?: unknown;
+  /** A tool permission, typed by the agent's adapter (docs/protocol.md): shown as it is. */
+  permission?: unknown;
   agent?: unknown;
   host?: { pid?: number; kind?: string; socket?: string };
   workspace?: string;
@@ -84,32 +86,19 @@ function age(since: number | undefined, now: number): string {
   return `${Math.round(h / 24)} days ago`;
 }
 
-/** A tool-permission question (plugins/common/permission_question): the command, parsed out. */
-interface Permission {
-  tool?: string;
-  command: string;
-  detail?: string;
+function permissionOf(e: Entry): Permission | undefined {
+  return e.model.questions.length === 1 ? normalizePermission(e.ask.permission) : undefined;
 }
 
-function permissionOf(e: Entry): Permission | undefined {
-  const qs = e.model.questions;
-  if (qs.length !== 1) return undefined;
-  const meta = e.ask.metadata as { source?: unknown } | undefined;
-  const marked = meta && typeof meta === 'object' && meta.source === 'permission';
-  if (!marked && qs[0].header !== 'Permission') return undefined;
-  // "Allow Bash: rm -rf build? (List files)", "Allow Write notes.txt?", "Allow the agent to use a tool?"
-  const m = /^Allow (?:([\w.-]+): )?([\s\S]*?)\?(?: \(([\s\S]*)\))?$/.exec(qs[0].question);
-  if (!m || !m[2]) return undefined;
-  const p: Permission = { command: m[2] };
-  if (m[1]) p.tool = m[1];
-  if (m[3]) p.detail = m[3];
-  return p;
+/** What a permission would do, in one phrase: its command, else the file it writes, else its tool. */
+function permissionWhat(p: Permission): string {
+  return p.command || p.path || p.tool || 'a tool';
 }
 
 /** What the list shows of an ask: the command of a permission, else its first question. */
 function summary(e: Entry): string {
   const p = permissionOf(e);
-  if (p) return p.tool ? `${p.tool}: ${p.command}` : p.command;
+  if (p) return p.tool ? `${p.tool}: ${permissionWhat(p)}` : permissionWhat(p);
   return e.model.questions[0]?.question ?? '';
 }
 
@@ -576,10 +565,8 @@ function renderDialog(key: string, e: Entry): void {
   // A permission question shows what would run before anything else, then the question.
   const perm = v.kind !== 'review' ? permissionOf(e) : undefined;
   if (perm) {
-    const box = el('div', { class: 'permission-box' });
-    box.appendChild(el('div', { class: 'perm-tool', text: perm.tool ? `${perm.tool} wants to run` : 'The agent wants to' }));
-    box.appendChild(el('pre', { class: 'command', text: perm.command }));
-    if (perm.detail) box.appendChild(el('p', { class: 'perm-detail', text: perm.detail }));
+    // Every character of what will run, wrapped and scrolled in its box, never cut.
+    const box = permissionBox(perm);
     parts.push(box);
   }
   parts.push(el('h2', { class: perm ? 'question small' : 'question', text: v.title }));
@@ -645,7 +632,7 @@ function renderDialog(key: string, e: Entry): void {
     actions.classList.add('confirm', 'pick');
     actions.setAttribute('role', 'alertdialog');
     actions.append(
-      el('p', { class: 'confirm-text', text: `${pick.label}: ${perm.command}?` }),
+      el('p', { class: 'confirm-text', text: `${pick.label}: ${permissionWhat(perm)}?` }),
       button(pick.label, 'primary', () => after(key, e, model.clickRow(pick.row)), { 'data-confirm': 'yes' }),
       button('Back', 'secondary', () => after(key, e, 'changed'), { 'data-confirm': 'no' }),
     );
