@@ -1,6 +1,7 @@
 #include "web/web_server.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <deque>
 #include <optional>
 #include <set>
@@ -40,7 +41,21 @@ constexpr std::string_view kCsp =
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 constexpr std::string_view kNeedsToken =
-    "askhost web: open the link with the token that `askhost web` printed (`askhost web --url` shows it again)\n";
+    "askhost web: open the link with the token that `askhost web` printed (`askhost web --url` shows it again, "
+    "`askhost web --sign-in-link` makes a one-time one)\n";
+
+std::int64_t unix_now() {
+    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+// A nonce of askhost web --url: base64url, long enough that answers cannot be collected ahead.
+bool nonce_text(std::string_view s) {
+    if (s.size() < 16 || s.size() > 128) return false;
+    for (unsigned char c : s)
+        if (!(std::isalnum(c) || c == '-' || c == '_')) return false;
+    return true;
+}
 
 using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 template <class S>
@@ -100,12 +115,20 @@ public:
 
 struct WebServer::Impl : std::enable_shared_from_this<Impl> {
     Impl(boost::asio::io_context& io, WebHub& hub, TokenFile& token, ServerOptions opts)
-        : io(io), hub(hub), token(token), opts(std::move(opts)), acceptor(io), retry(io) {}
+        : io(io),
+          hub(hub),
+          token(token),
+          opts(std::move(opts)),
+          codes(this->opts.sign_in_file),
+          acceptor(io),
+          retry(io) {}
 
     boost::asio::io_context& io;
     WebHub& hub;
     TokenFile& token;
     ServerOptions opts;
+    Sessions sessions;
+    SignInCodes codes;
     tcp::acceptor acceptor;
     boost::asio::steady_timer retry;
     std::optional<ssl::context> tls;
@@ -126,8 +149,15 @@ struct WebServer::Impl : std::enable_shared_from_this<Impl> {
         const auto now = sockets;  // a send that fails may take its socket out of the set
         for (WsLink* s : now) s->send(shared);
     }
+    // A new session's cookie, for a Set-Cookie header.
+    std::string session_cookie() const {
+        std::string c = std::string(kCookieName) + "=" + sessions.mint(unix_now()) +
+                        "; HttpOnly; SameSite=Strict; Path=/; Max-Age=" + std::to_string(Sessions::kLifetimeSeconds);
+        if (tls || opts.behind_proxy) c += "; Secure";
+        return c;
+    }
     std::string snapshot() const {
-        std::string m = "{\"type\":\"snapshot\",\"asks\":[";
+        std::string m = "{\"type\":\"snapshot\",\"server\":" + json_quote(sessions.server_id()) + ",\"asks\":[";
         bool first = true;
         for (const WaitingAsk* a : hub.waiting()) {
             if (!first) m += ',';
@@ -340,21 +370,38 @@ private:
             return reply_text(http::status::method_not_allowed, "askhost web: GET only\n", false);
         const std::string target(sv(req.target()));
         const std::string_view path = target_path(target);
-        // The first URL: the token, answered with the cookie and the page without the token.
-        if (auto given = query_param(target, "token")) {
-            if (!same_secret(*given, s.token.token())) return refuse_credentials("a wrong token", path);
+        // askhost web --url asks whether this server holds the token, without sending it.
+        if (path == "/proof") {
+            auto nonce = query_param(target, "nonce");
+            if (!nonce || !nonce_text(*nonce))
+                return reply_text(http::status::bad_request, "askhost web: /proof?nonce=BASE64URL\n", false);
+            return reply_text(http::status::ok, token_proof(s.token.token(), *nonce) + "\n", req.keep_alive());
+        }
+        // The first URL: the token (or a one-time sign-in code), answered with a cookie of this
+        // run and the page without the secret.
+        const auto given = query_param(target, "token");
+        const auto code = given ? std::nullopt : query_param(target, "signin");
+        if (given || code) {
+            if (given && !same_secret(*given, s.token.token())) return refuse_credentials("a wrong token", path);
+            if (code && !s.codes.take(*code, unix_now()))
+                return refuse_credentials("a wrong, used or expired sign-in link", path);
+            if (code) s.log("a one-time sign-in link signed in a browser at " + peer_);
             Response res{http::status::see_other, version_};
             res.set(http::field::location, "/");
-            std::string cookie =
-                std::string(kCookieName) + "=" + s.token.cookie() + "; HttpOnly; SameSite=Strict; Path=/";
-            if (s.tls || s.opts.behind_proxy) cookie += "; Secure";
-            res.set(http::field::set_cookie, cookie);
+            res.set(http::field::set_cookie, s.session_cookie());
             res.set(http::field::content_type, "text/plain; charset=utf-8");
             return write(std::move(res), req.keep_alive());
         }
         const auto cookie = cookie_value(sv(req[http::field::cookie]), kCookieName);
         if (!cookie) return reply_text(http::status::unauthorized, std::string(kNeedsToken), req.keep_alive());
-        if (!same_secret(*cookie, s.token.cookie())) return refuse_credentials("a wrong or stale cookie", path);
+        if (!s.sessions.valid(*cookie, unix_now()))
+            return refuse_credentials("a wrong, expired or earlier server's cookie", path);
+        // The page renews its session while it is open.
+        if (path == "/session") {
+            Response res{http::status::no_content, version_};
+            res.set(http::field::set_cookie, s.session_cookie());
+            return write(std::move(res), req.keep_alive());
+        }
         if (path == "/ws") {
             if (!websocket::is_upgrade(req))
                 return reply_text(http::status::bad_request, "askhost web: /ws is a WebSocket\n", false);
@@ -525,8 +572,82 @@ std::uint16_t WebServer::port() const {
 bool WebServer::tls() const { return impl_->tls.has_value(); }
 
 void WebServer::token_changed() {
+    impl_->sessions.replace();
     const auto now = impl_->sockets;
     for (WsLink* s : now) s->close();
+}
+
+}  // namespace askhost::web
+
+namespace askhost::web {
+
+namespace {
+
+// One GET of askhost web --url, on an io_context of its own, within a few seconds.
+template <class Stream>
+Result<std::string> get_once(boost::asio::io_context& io, Stream& stream, tcp::endpoint at, const Request& req) {
+    beast::error_code result;
+    Response res;
+    beast::flat_buffer buffer;
+    auto& low = beast::get_lowest_layer(stream);
+    low.expires_after(std::chrono::seconds(5));
+    low.async_connect(at, [&](beast::error_code ec) {
+        if (ec) {
+            result = ec;
+            return;
+        }
+        auto send = [&] {
+            http::async_write(stream, req, [&](beast::error_code ec2, std::size_t) {
+                if (ec2) {
+                    result = ec2;
+                    return;
+                }
+                http::async_read(stream, buffer, res, [&](beast::error_code ec3, std::size_t) { result = ec3; });
+            });
+        };
+        if constexpr (is_tls<Stream>) {
+            stream.async_handshake(ssl::stream_base::client, [&, send](beast::error_code ec2) {
+                if (ec2) result = ec2;
+                else send();
+            });
+        } else {
+            send();
+        }
+    });
+    io.run();
+    if (result) return Error::failed(result.message());
+    if (res.result() != http::status::ok) return Error::failed("it answered " + std::to_string(res.result_int()));
+    return res.body();
+}
+
+}  // namespace
+
+Status WebServer::check_proof(const std::string& host, std::uint16_t port, bool tls, const std::string& host_header,
+                              const std::string& token) {
+    auto nonce = random_text(24);
+    if (!nonce) return nonce.error();
+    beast::error_code ec;
+    const tcp::endpoint at(boost::asio::ip::make_address(host, ec), port);
+    if (ec) return Error::failed(host + ": " + ec.message());
+    Request req{http::verb::get, "/proof?nonce=" + *nonce, 11};
+    req.set(http::field::host, host_header);
+    req.set(http::field::connection, "close");
+    boost::asio::io_context io;
+    Result<std::string> body = Error::failed("no answer");
+    if (tls) {
+        ssl::context ctx(ssl::context::tls_client);
+        ctx.set_verify_mode(ssl::verify_none);  // what is checked is the proof, not the certificate
+        TlsStream stream(io, ctx);
+        body = get_once(io, stream, at, req);
+    } else {
+        beast::tcp_stream stream(io);
+        body = get_once(io, stream, at, req);
+    }
+    if (!body) return body.error();
+    std::string text = *body;
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    if (!same_secret(text, token_proof(token, *nonce))) return Error::failed("it does not prove it holds the token");
+    return std::nullopt;
 }
 
 }  // namespace askhost::web

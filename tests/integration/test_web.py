@@ -119,7 +119,7 @@ def the_token_gets_a_cookie_and_a_redirect_to_the_bare_page():
         attrs = [a.strip() for a in set_cookie.split(";")]
         check(attrs[0].startswith("askhost_web="), "the cookie's name: " + set_cookie)
         check(web.token not in set_cookie, "the cookie is not the token")
-        for a in ("HttpOnly", "SameSite=Strict", "Path=/"):
+        for a in ("HttpOnly", "SameSite=Strict", "Path=/", "Max-Age=86400"):
             check(a in attrs, "%s in %s" % (a, set_cookie))
         check("Secure" not in attrs, "no Secure on plain HTTP to loopback")
         cookie = attrs[0].split("=", 1)[1]
@@ -135,10 +135,112 @@ def the_token_gets_a_cookie_and_a_redirect_to_the_bare_page():
             check(d in csp, "%s in the CSP %s" % (d, csp))
         status, _, _ = web.get("/no-such-file", {"Cookie": "askhost_web=" + cookie})
         equal(status, 404, "an unknown file")
-        # A second server gives the same cookie for the same token (a page survives a restart).
+        # The page renews its session while it is open: a new cookie, of the same run.
+        status, headers, _ = web.get("/session", {"Cookie": "askhost_web=" + cookie})
+        equal(status, 204, "GET /session with the cookie")
+        renewed = headers["set-cookie"][0].split(";")[0].split("=", 1)[1]
+        equal(web.get("/", {"Cookie": "askhost_web=" + renewed})[0], 200, "the renewed cookie opens the page")
+        equal(web.get("/session")[0], 401, "no renewal without a cookie")
+        ws = WsClient(web, cookie)
+        first_run = ws.message()["server"]
+        ws.close()
+        # A cookie of the run before a restart opens nothing: a new secret per start.
         web.stop()
         web = Web(wd)
-        equal(web.login(), cookie, "the cookie after a restart")
+        refused(*web.get("/", {"Cookie": "askhost_web=" + cookie}), 401, "a cookie from before the restart")
+        refused(*web.get("/", {"Cookie": "askhost_web=" + renewed}), 401, "a renewed cookie from before the restart")
+        w = WsClient(web, cookie)
+        refused(w.status, w.headers, w.body, 401, "a WebSocket with a cookie from before the restart")
+        fresh = web.login()
+        check(fresh != cookie, "a new cookie in the new run")
+        ws = WsClient(web, fresh)
+        check(ws.message()["server"] != first_run, "the new run has another name")
+        ws.close()
+    finally:
+        web.stop()
+
+
+def proc_start(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        return int(f.read().rsplit(")", 1)[1].split()[19])
+
+
+@case
+def url_with_no_server_says_none_runs_and_names_no_impostor():
+    wd = Workdir()
+    env = wd.env()
+    # None ever ran (a web-port in the config changes nothing: no URL for a server that is not there).
+    os.makedirs(wd.file("config/askhost"), exist_ok=True)
+    with open(wd.file("config/askhost/config"), "a") as f:
+        f.write("web-port = 8765\n")
+    out = subprocess.run([ASKHOST, "web", "--url"], env=env, cwd=wd.path, capture_output=True, text=True, timeout=30)
+    equal((out.returncode, out.stdout), (1, ""), "exit 1, nothing printed: " + out.stderr)
+    check("no askhost web is running" in out.stderr, "it says none runs: " + out.stderr)
+    out = subprocess.run([ASKHOST, "web", "--sign-in-link"], env=env, cwd=wd.path, capture_output=True, text=True,
+                         timeout=30)
+    equal((out.returncode, out.stdout), (1, ""), "no sign-in link either: " + out.stderr)
+    # One ran and was killed (kill -9: its record stays): none runs.
+    web = Web(wd, ["--listen", "127.0.0.1:0"])
+    token = web.token
+    os.killpg(web.proc.pid, 9)
+    web.proc.wait()
+    web.proc.stdout.close()
+    out = subprocess.run([ASKHOST, "web", "--url"], env=env, cwd=wd.path, capture_output=True, text=True, timeout=30)
+    equal((out.returncode, out.stdout), (1, ""), "after a kill -9: " + out.stderr)
+    # Another program took the port, and the record names a process that is alive (as when a pid
+    # was reused): it is asked for the proof, cannot give it, and the token goes nowhere.
+    impostor = subprocess.Popen([sys.executable, "-c", (
+        "import socket, sys\n"
+        "s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
+        "s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen(8); print('ready', flush=True)\n"
+        "got = open(sys.argv[2], 'ab')\n"
+        "while True:\n"
+        "    c, _ = s.accept(); data = c.recv(65536); got.write(data); got.flush()\n"
+        "    c.sendall(b'HTTP/1.1 200 OK\\r\\nContent-Length: 64\\r\\nConnection: close\\r\\n\\r\\n' + b'0' * 64)\n"
+        "    c.close()\n"), str(web.port), wd.file("impostor.txt")], stdout=subprocess.PIPE, text=True)
+    try:
+        equal(impostor.stdout.readline().strip(), "ready", "the impostor listens")
+        record = wd.file("run/askhost/web.json")
+        with open(record) as f:
+            rec = json.load(f)
+        rec["pid"], rec["processStart"] = impostor.pid, proc_start(impostor.pid)
+        with open(record, "w") as f:
+            json.dump(rec, f)
+        out = subprocess.run([ASKHOST, "web", "--url"], env=env, cwd=wd.path, capture_output=True, text=True,
+                             timeout=30)
+        equal((out.returncode, out.stdout), (1, ""), "an impostor on the port: " + out.stderr)
+        check("does not prove it holds the token" in out.stderr, "it says why: " + out.stderr)
+        with open(wd.file("impostor.txt"), "rb") as f:
+            got = f.read()
+        check(b"/proof?nonce=" in got, "it was asked for the proof: %r" % got[:200])
+        check(token.encode() not in got, "the impostor never saw the token")
+    finally:
+        impostor.kill()
+        impostor.wait()
+        impostor.stdout.close()
+
+
+@case
+def a_one_time_sign_in_link_signs_in_one_browser_once():
+    wd = Workdir()
+    web = Web(wd)
+    try:
+        out = subprocess.run([ASKHOST, "web", "--sign-in-link"], env=wd.env(), cwd=wd.path, capture_output=True,
+                             text=True, timeout=30)
+        equal(out.returncode, 0, "askhost web --sign-in-link: " + out.stderr)
+        link = out.stdout.strip()
+        base = web.url.split("?")[0]
+        check(link.startswith(base + "?signin="), "a link to the page with a code: " + link)
+        check(web.token not in link, "not the token")
+        target = "/" + link[len(base):]
+        status, headers, _ = web.get(target)
+        equal((status, headers["location"]), (303, ["/"]), "the link signs in")
+        cookie = headers["set-cookie"][0].split(";")[0].split("=", 1)[1]
+        equal(web.get("/", {"Cookie": "askhost_web=" + cookie})[0], 200, "its cookie opens the page")
+        refused(*web.get(target), 401, "the same link again")
+        check(link.split("=", 1)[1] not in web.log(), "the code is in no log line")
+        with open(wd.file("state/askhost/web-sign-in")) as f:
+            check(link.split("=", 1)[1] not in f.read(), "the file keeps no code, only its hash")
     finally:
         web.stop()
 
@@ -260,7 +362,8 @@ def a_host_that_starts_later_shows_up_and_one_that_ends_leaves():
     mcp = None
     try:
         ws = WsClient(web, web.login())
-        equal(ws.message(), {"type": "snapshot", "asks": []}, "nothing waits yet")
+        snap = ws.message()
+        equal((snap["type"], snap["asks"]), ("snapshot", []), "nothing waits yet")
         # askhost mcp with no editor's host: it waits as a host of its own, started after the page.
         mcp = McpClient(wd, cwd=folder)
         mcp.initialize(name="codex-mcp-client")
@@ -360,7 +463,7 @@ def on_question_commands_get_the_page_url():
     try:
         ed, _ = standing_host_with_agent(wd)
         told = wait_for(lambda: os.path.exists(out) and open(out).read(), timeout=20, what="the command to run")
-        equal(told, web.url + "|" + SECRET, "ASKHOST_WEB_URL and the question")
+        equal(told, web.url.split("?")[0] + "|" + SECRET, "ASKHOST_WEB_URL (without the token) and the question")
     finally:
         web.stop()
         if ed:
@@ -505,7 +608,8 @@ def tls_with_a_certificate():
         check("Secure" in [a.strip() for a in headers["set-cookie"][0].split(";")], "the cookie is Secure")
         cookie = web.login()
         ws = WsClient(web, cookie)
-        equal(ws.message(), {"type": "snapshot", "asks": []}, "the WebSocket over TLS")
+        snap = ws.message()
+        equal((snap["type"], snap["asks"]), ("snapshot", []), "the WebSocket over TLS")
         ws.close()
     finally:
         web.stop()

@@ -1,7 +1,14 @@
 #define BOOST_TEST_MODULE web_policy
 #include <boost/test/unit_test.hpp>
 
+#include <fstream>
+#include <iterator>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "web/web_policy.hpp"
+#include "web/web_token.hpp"
 
 using namespace askhost::web;
 
@@ -70,4 +77,55 @@ BOOST_AUTO_TEST_CASE(targets_queries_and_cookies) {
     BOOST_TEST(!same_secret("abc", "abd"));
     BOOST_TEST(!same_secret("abc", "abcd"));
     BOOST_TEST(!same_secret("", ""));
+}
+
+BOOST_AUTO_TEST_CASE(sessions_are_of_one_run_and_expire) {
+    const std::int64_t now = 1'800'000'000;
+    Sessions run;
+    const std::string cookie = run.mint(now);
+    BOOST_TEST(run.valid(cookie, now));
+    BOOST_TEST(run.valid(cookie, now + Sessions::kLifetimeSeconds - 1));
+    BOOST_TEST(!run.valid(cookie, now + Sessions::kLifetimeSeconds));                                     // expired
+    BOOST_TEST(run.valid(run.mint(now + Sessions::kLifetimeSeconds), now + Sessions::kLifetimeSeconds));  // renewed
+    Sessions next;  // a restart: a new key
+    BOOST_TEST(!next.valid(cookie, now));
+    BOOST_TEST(next.server_id() != run.server_id());
+    // A later expiry written over the cookie breaks its MAC.
+    const std::string forged = std::to_string(now + 10 * Sessions::kLifetimeSeconds) + cookie.substr(cookie.find('.'));
+    BOOST_TEST(!run.valid(forged, now));
+    for (const char* bad : {"", ".", "1.", ".abc", "x.y", "99999999999999999999.00"}) BOOST_TEST(!run.valid(bad, now));
+    const std::string id = run.server_id();
+    run.replace();  // --new-token
+    BOOST_TEST(!run.valid(cookie, now));
+    BOOST_TEST(run.server_id() != id);
+}
+
+BOOST_AUTO_TEST_CASE(proofs_and_sign_in_codes) {
+    BOOST_TEST(token_proof("token-a", "nonce-1") == token_proof("token-a", "nonce-1"));
+    BOOST_TEST(token_proof("token-a", "nonce-1") != token_proof("token-b", "nonce-1"));
+    BOOST_TEST(token_proof("token-a", "nonce-1") != token_proof("token-a", "nonce-2"));
+    BOOST_TEST(token_proof("token-a", "nonce-1").find("token-a") == std::string::npos);
+
+    char dir[] = "/tmp/askhost-web-codes-XXXXXX";
+    BOOST_REQUIRE(::mkdtemp(dir));
+    const std::string file = std::string(dir) + "/web-sign-in";
+    const SignInCodes codes(file);
+    const std::int64_t now = 1'800'000'000;
+    auto first = codes.add(now);
+    auto second = codes.add(now);
+    BOOST_REQUIRE(first);
+    BOOST_REQUIRE(second);
+    BOOST_TEST(*first != *second);
+    BOOST_TEST(!codes.take("not-a-code", now));
+    BOOST_TEST(codes.take(*first, now + 1));
+    BOOST_TEST(!codes.take(*first, now + 1));                               // once
+    BOOST_TEST(!codes.take(*second, now + SignInCodes::kLifetimeSeconds));  // expired
+    struct stat st {};
+    BOOST_REQUIRE(::stat(file.c_str(), &st) == 0);
+    BOOST_TEST((st.st_mode & 077) == 0u);
+    std::ifstream in(file);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    BOOST_TEST(text.find(*second) == std::string::npos);  // its hash only
+    ::unlink(file.c_str());
+    ::rmdir(dir);
 }
