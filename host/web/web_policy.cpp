@@ -161,6 +161,23 @@ std::optional<std::string> cookie_value(std::string_view header, std::string_vie
     return std::nullopt;
 }
 
+std::string printable(std::string_view text, std::size_t max) {
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (i == max) return out + "...";
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c == '\\') out += "\\\\";
+        else if (c >= 0x20 && c < 0x7f) out.push_back(static_cast<char>(c));
+        else {
+            out += "\\x";
+            out.push_back(hex[c >> 4]);
+            out.push_back(hex[c & 15]);
+        }
+    }
+    return out;
+}
+
 bool same_secret(std::string_view a, std::string_view b) {
     // The length is no secret (every token has the same); the bytes are compared in constant time.
     if (a.size() != b.size() || a.empty()) return false;

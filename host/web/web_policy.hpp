@@ -42,6 +42,11 @@ std::optional<std::string> query_param(std::string_view target, std::string_view
 // The value of one cookie in a Cookie header, or nullopt.
 std::optional<std::string> cookie_value(std::string_view cookie_header, std::string_view name);
 
+// Text a client sent, fit to quote in a log line: printable ASCII as it is, a backslash doubled,
+// every other byte as \xHH (no escape sequence, no bidi control, no line break reaches the log),
+// at most `max` bytes of it, then "...".
+std::string printable(std::string_view text, std::size_t max = 80);
+
 // Whether two secrets are equal, in time that does not depend on where they differ.
 bool same_secret(std::string_view a, std::string_view b);
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <deque>
+#include <list>
+#include <map>
 #include <optional>
 #include <set>
 #include <type_traits>
@@ -19,6 +21,7 @@
 
 #include "json/json_access.hpp"
 #include "transport/jsonrpc.hpp"
+#include "web/peer_owner.hpp"
 #include "web/web_assets.hpp"
 #include "web/web_hub.hpp"
 #include "web/web_token.hpp"
@@ -75,25 +78,99 @@ void add_security_headers(Message& m) {
     m.set("X-Frame-Options", "DENY");
 }
 
-// Wrong tokens or cookies: the first few are answered at once (a typo, a page left open across
-// --new-token); after that each one later, up to 5 s, until a minute passes without one.
-class Throttle {
+using Clock = std::chrono::steady_clock;
+
+// Wrong tokens, codes or cookies, per peer (its address): the first few are answered at once (a
+// typo, a page left open across --new-token); after that the peer's attempts take turns, each
+// later than the one before (250 ms, doubling up to 5 s), until a minute passes without a wrong
+// one. Turns are handed out one after another, so guesses sent in parallel wait in line like
+// guesses sent one by one, and a peer with kMaxHeld attempts waiting has the next closed unheard.
+class Backoff {
 public:
-    std::chrono::milliseconds failed() {
-        const auto now = std::chrono::steady_clock::now();
-        if (now - last_ > std::chrono::minutes(1)) count_ = 0;
-        last_ = now;
-        ++count_;
-        if (count_ <= kFree) return std::chrono::milliseconds(0);
-        const int doublings = std::min(count_ - kFree - 1, 5);
-        return std::min(std::chrono::milliseconds(250 << doublings), std::chrono::milliseconds(5000));
+    static constexpr int kFree = 3;
+    static constexpr int kMaxHeld = 8;
+
+    struct Turn {
+        std::chrono::milliseconds wait{0};
+        bool held = false;  // it counts among the peer's waiting ones until done_waiting()
+    };
+    // When an attempt from `peer` is checked; nullopt: too many wait already.
+    std::optional<Turn> admit(const std::string& peer, Clock::time_point now) {
+        Peer& p = at(peer, now);
+        if (p.count < kFree) return Turn{};
+        if (p.held >= kMaxHeld) return std::nullopt;
+        const auto turn = std::max(now, p.next_free);
+        p.next_free = turn + delay(p.count);
+        ++p.held;
+        return Turn{std::chrono::duration_cast<std::chrono::milliseconds>(turn - now), true};
     }
-    int count() const { return count_; }
+    void done_waiting(const std::string& peer) {
+        if (auto it = peers_.find(peer); it != peers_.end() && it->second.held > 0) --it->second.held;
+    }
+    // A wrong one: the count goes up (the answer to it waits its turn, admit()).
+    void failed(const std::string& peer, Clock::time_point now) {
+        Peer& p = at(peer, now);
+        ++p.count;
+        p.last = now;
+        if (p.count >= kFree) p.next_free = std::max(p.next_free, now + delay(p.count));
+    }
+    void succeeded(const std::string& peer) {
+        if (auto it = peers_.find(peer); it != peers_.end() && it->second.held == 0) peers_.erase(it);
+    }
+    int count(const std::string& peer) const {
+        auto it = peers_.find(peer);
+        return it == peers_.end() ? 0 : it->second.count;
+    }
 
 private:
-    static constexpr int kFree = 3;
-    int count_ = 0;
-    std::chrono::steady_clock::time_point last_{};
+    struct Peer {
+        int count = 0, held = 0;
+        Clock::time_point last{}, next_free{};
+    };
+    static std::chrono::milliseconds delay(int count) {
+        const int doublings = std::clamp(count - kFree, 0, 5);
+        return std::min(std::chrono::milliseconds(250 << doublings), std::chrono::milliseconds(5000));
+    }
+    Peer& at(const std::string& peer, Clock::time_point now) {
+        if (peers_.size() > 4096)  // forget the quiet ones
+            std::erase_if(peers_, [&](const auto& e) { return e.second.held == 0 && now - e.second.last > kQuiet; });
+        Peer& p = peers_[peer];
+        if (p.held == 0 && p.count > 0 && now - p.last > kQuiet) p = Peer{};
+        return p;
+    }
+    static constexpr auto kQuiet = std::chrono::minutes(1);
+    std::map<std::string, Peer> peers_;
+};
+
+// The log lines a client's requests cause: ten at once, then one a second; the ones left out are
+// counted, and said a second later.
+class LogLimit {
+public:
+    bool allow(Clock::time_point now) {
+        tokens_ = std::min(kBurst, tokens_ + std::chrono::duration<double>(now - last_).count());
+        last_ = now;
+        if (tokens_ >= 1) {
+            tokens_ -= 1;
+            return true;
+        }
+        ++left_out_;
+        return false;
+    }
+    std::size_t take_left_out() { return std::exchange(left_out_, 0); }
+
+private:
+    static constexpr double kBurst = 10;
+    double tokens_ = kBurst;
+    Clock::time_point last_ = Clock::now();
+    std::size_t left_out_ = 0;
+};
+
+// A connection that has not yet shown a session, as the server holds it: to close it when a newer
+// one needs its slot.
+class Unproven {
+public:
+    virtual ~Unproven() = default;
+    virtual void evict() = 0;
 };
 
 std::string result_message(const std::string& key, const std::optional<std::string>& why) {
@@ -132,15 +209,35 @@ struct WebServer::Impl : std::enable_shared_from_this<Impl> {
     tcp::acceptor acceptor;
     boost::asio::steady_timer retry;
     std::optional<ssl::context> tls;
-    std::size_t connections = 0;
+    std::size_t connections = 0, evicting = 0;
+    // Connections that showed no session yet, oldest first: at most kUnprovenSlots of them, the
+    // oldest closed for a newer one, so that connections without credentials cannot fill the
+    // server and a page with its cookie always gets in.
+    std::list<Unproven*> unproven;
     std::set<WsLink*> sockets;
-    Throttle throttle;
+    Backoff backoff;
+    LogLimit log_limit;
+    boost::asio::steady_timer log_flush{io};
+    bool flush_due = false;
     bool stopped = false;
     bool said_full = false;
     std::function<void(std::string_view)> log_fn;
 
     void log(std::string_view m) const {
         if (log_fn) log_fn(m);
+    }
+    // A line a client's request causes: rate-limited (what it quotes goes through printable()).
+    void note(std::string_view m) {
+        if (log_limit.allow(Clock::now())) return log(m);
+        if (flush_due) return;
+        flush_due = true;
+        log_flush.expires_after(std::chrono::seconds(1));
+        log_flush.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+            self->flush_due = false;
+            if (ec || self->stopped) return;
+            if (const std::size_t n = self->log_limit.take_left_out())
+                self->log(std::to_string(n) + " more such lines left out (at most 10 at once, then one a second)");
+        });
     }
     void accept();
     void serve(tcp::socket socket);
@@ -303,7 +400,7 @@ private:
 };
 
 template <class Stream>
-class HttpSession final : public std::enable_shared_from_this<HttpSession<Stream>> {
+class HttpSession final : public Unproven, public std::enable_shared_from_this<HttpSession<Stream>> {
 public:
     HttpSession(std::shared_ptr<WebServer::Impl> server, Stream&& stream, std::string peer)
         : server_(std::move(server)),
@@ -312,12 +409,31 @@ public:
           buffer_(kHeaderLimit + kBodyLimit),
           delay_(server_->io) {
         ++server_->connections;
+        slot_ = server_->unproven.insert(server_->unproven.end(), this);
     }
-    ~HttpSession() { --server_->connections; }
+    ~HttpSession() override {
+        --server_->connections;
+        if (slot_) server_->unproven.erase(*slot_);
+        if (evicted_) --server_->evicting;
+        if (held_) server_->backoff.done_waiting(peer_);
+    }
+
+    // A newer connection needs the slot: this one, which showed no session yet, ends.
+    void evict() override {
+        if (slot_) server_->unproven.erase(*slot_);
+        slot_.reset();
+        evicted_ = true;
+        ++server_->evicting;
+        drop();
+    }
 
     void start() {
+        // Without a session, a connection has a short while from its start to send a request
+        // (the TLS handshake included, and any request after it); with one, each request has the
+        // whole request_timeout.
+        deadline_ = std::chrono::steady_clock::now() + server_->opts.unproven_timeout;
+        lowest().expires_at(deadline_);
         if constexpr (is_tls<Stream>) {
-            lowest().expires_after(server_->opts.request_timeout);
             stream_.async_handshake(ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
                 if (!ec) self->read();
             });
@@ -334,8 +450,9 @@ private:
         parser_->header_limit(kHeaderLimit);
         parser_->body_limit(kBodyLimit);
         // The whole request within the limit: a client that sends its headers a byte at a time
-        // holds its own connection only, and only that long.
-        lowest().expires_after(server_->opts.request_timeout);
+        // holds its own connection only, and only that long (without a session: see start()).
+        if (slot_) lowest().expires_at(deadline_);
+        else lowest().expires_after(server_->opts.request_timeout);
         http::async_read(stream_, buffer_, *parser_,
                          [self = this->shared_from_this()](beast::error_code ec, std::size_t) { self->got(ec); });
     }
@@ -343,7 +460,7 @@ private:
     void got(beast::error_code ec) {
         if (ec == http::error::end_of_stream) return close();
         if (ec == beast::error::timeout) {
-            server_->log("a client at " + peer_ + " did not send its request in time: closed");
+            server_->note("a client at " + peer_ + " did not send its request in time: closed");
             return;
         }
         if (ec) {
@@ -361,8 +478,8 @@ private:
         version_ = req.version();
         const std::string host(sv(req[http::field::host]));
         if (!host_allowed(host, s.opts.listen, s.opts.public_names)) {
-            s.log("refused a request from " + peer_ + " for another Host (" + host.substr(0, 80) +
-                  "): give the name with --public-name");
+            s.note("refused a request from " + peer_ + " for another Host (" + printable(host) +
+                   "): give the name with --public-name");
             return reply_text(http::status::forbidden,
                               "askhost web: not served under this name (Host); see --public-name\n", false);
         }
@@ -379,23 +496,26 @@ private:
         }
         // The first URL: the token (or a one-time sign-in code), answered with a cookie of this
         // run and the page without the secret.
-        const auto given = query_param(target, "token");
-        const auto code = given ? std::nullopt : query_param(target, "signin");
-        if (given || code) {
-            if (given && !same_secret(*given, s.token.token())) return refuse_credentials("a wrong token", path);
-            if (code && !s.codes.take(*code, unix_now()))
-                return refuse_credentials("a wrong, used or expired sign-in link", path);
-            if (code) s.log("a one-time sign-in link signed in a browser at " + peer_);
-            Response res{http::status::see_other, version_};
-            res.set(http::field::location, "/");
-            res.set(http::field::set_cookie, s.session_cookie());
-            res.set(http::field::content_type, "text/plain; charset=utf-8");
-            return write(std::move(res), req.keep_alive());
+        if (query_param(target, "token") || query_param(target, "signin")) {
+            // Checked in this peer's turn (Backoff): guesses in parallel wait in line.
+            auto turn = s.backoff.admit(peer_, Clock::now());
+            if (!turn) return unheard();
+            if (!turn->held) return sign_in(target, req.keep_alive());
+            held_ = true;
+            delay_.expires_after(turn->wait);
+            delay_.async_wait([self = this->shared_from_this(), target,
+                               keep = req.keep_alive()](const boost::system::error_code& ec) {
+                self->held_ = false;
+                self->server_->backoff.done_waiting(self->peer_);
+                if (!ec && !self->server_->stopped) self->sign_in(target, keep);
+            });
+            return;
         }
         const auto cookie = cookie_value(sv(req[http::field::cookie]), kCookieName);
         if (!cookie) return reply_text(http::status::unauthorized, std::string(kNeedsToken), req.keep_alive());
         if (!s.sessions.valid(*cookie, unix_now()))
             return refuse_credentials("a wrong, expired or earlier server's cookie", path);
+        prove();
         // The page renews its session while it is open.
         if (path == "/session") {
             Response res{http::status::no_content, version_};
@@ -406,8 +526,8 @@ private:
             if (!websocket::is_upgrade(req))
                 return reply_text(http::status::bad_request, "askhost web: /ws is a WebSocket\n", false);
             if (!origin_allowed(sv(req[http::field::origin]), host)) {
-                s.log("refused a WebSocket from " + peer_ + " opened by another site (Origin " +
-                      std::string(sv(req[http::field::origin])).substr(0, 80) + ")");
+                s.note("refused a WebSocket from " + peer_ + " opened by another site (Origin " +
+                       printable(sv(req[http::field::origin])) + ")");
                 return reply_text(http::status::forbidden, "askhost web: not from this page (Origin)\n", false);
             }
             auto ws = std::make_shared<WsSession<Stream>>(server_, std::move(stream_), peer_);
@@ -422,15 +542,66 @@ private:
         write(std::move(res), req.keep_alive());
     }
 
-    // A wrong token or cookie: 401, later and later as they repeat (the connection waits alone).
+    // The first URL, in this peer's turn: the token or a one-time code gets a session of this run.
+    void sign_in(const std::string& target, bool keep_alive) {
+        WebServer::Impl& s = *server_;
+        const std::string path(target_path(target));
+        const auto given = query_param(target, "token");
+        const auto code = given ? std::nullopt : query_param(target, "signin");
+        const bool ok = given ? same_secret(*given, s.token.token()) : s.codes.take(code.value_or(""), unix_now());
+        if (!ok) {
+            s.backoff.failed(peer_, Clock::now());
+            s.note("refused GET " + printable(path) + " from " + peer_ + ": " +
+                   (given ? "a wrong token" : "a wrong, used or expired sign-in link") + " (" +
+                   std::to_string(s.backoff.count(peer_)) + " in a row from there)");
+            return reply_text(http::status::unauthorized, std::string(kNeedsToken), false);
+        }
+        s.backoff.succeeded(peer_);
+        if (code) s.log("a one-time sign-in link signed in a browser at " + peer_);
+        prove();
+        Response res{http::status::see_other, version_};
+        res.set(http::field::location, "/");
+        res.set(http::field::set_cookie, s.session_cookie());
+        res.set(http::field::content_type, "text/plain; charset=utf-8");
+        write(std::move(res), keep_alive);
+    }
+
+    // A wrong cookie: 401 in this peer's turn, later and later as they repeat.
     void refuse_credentials(const char* what, std::string_view path) {
-        const auto wait = server_->throttle.failed();
-        server_->log("refused GET " + std::string(path.substr(0, 80)) + " from " + peer_ + ": " + what + " (" +
-                     std::to_string(server_->throttle.count()) + " in a row)");
-        delay_.expires_after(wait);
+        WebServer::Impl& s = *server_;
+        s.backoff.failed(peer_, Clock::now());
+        s.note("refused GET " + printable(path) + " from " + peer_ + ": " + what + " (" +
+               std::to_string(s.backoff.count(peer_)) + " in a row from there)");
+        auto turn = s.backoff.admit(peer_, Clock::now());
+        if (!turn) return unheard();
+        if (!turn->held) return reply_text(http::status::unauthorized, std::string(kNeedsToken), false);
+        held_ = true;
+        delay_.expires_after(turn->wait);
         delay_.async_wait([self = this->shared_from_this()](const boost::system::error_code& ec) {
+            self->held_ = false;
+            self->server_->backoff.done_waiting(self->peer_);
             if (!ec) self->reply_text(http::status::unauthorized, std::string(kNeedsToken), false);
         });
+    }
+
+    // Too many of this peer's attempts wait their turn already: this one ends unanswered.
+    void unheard() {
+        server_->note("closed a request from " + peer_ + " unanswered: " + std::to_string(Backoff::kMaxHeld) +
+                      " of its sign-in attempts wait their turn already");
+        drop();
+    }
+
+    // This connection showed a session: it holds a slot no newer connection takes.
+    void prove() {
+        if (slot_) server_->unproven.erase(*slot_);
+        slot_.reset();
+    }
+
+    void drop() {
+        beast::error_code ignored;
+        delay_.cancel();
+        lowest().socket().shutdown(tcp::socket::shutdown_both, ignored);
+        lowest().close();
     }
 
     void reply_text(http::status status, std::string body, bool keep_alive, unsigned version = 0) {
@@ -470,6 +641,9 @@ private:
     std::optional<http::request_parser<http::string_body>> parser_;
     boost::asio::steady_timer delay_;
     unsigned version_ = 11;
+    std::optional<std::list<Unproven*>::iterator> slot_;  // while it showed no session
+    bool evicted_ = false, held_ = false;
+    std::chrono::steady_clock::time_point deadline_{};  // of a connection without a session
 };
 
 }  // namespace
@@ -491,12 +665,21 @@ void WebServer::Impl::accept() {
 }
 
 void WebServer::Impl::serve(tcp::socket socket) {
-    if (connections >= opts.max_connections) {
-        if (!said_full) log("too many connections (" + std::to_string(opts.max_connections) + "): new ones are closed");
-        said_full = true;
-        beast::error_code ignored;
-        socket.close(ignored);
-        return;
+    // A new connection takes the slot of the oldest one that showed no session yet, when those
+    // have their share or the server is full: a page with its cookie always gets in.
+    if (unproven.size() >= opts.unproven_slots || connections - evicting >= opts.max_connections) {
+        if (!unproven.empty()) {
+            note("too many connections without a session (" + std::to_string(opts.unproven_slots) +
+                 " at most): closed the one that waited longest");
+            unproven.front()->evict();
+        } else {
+            if (!said_full)
+                log("too many connections (" + std::to_string(opts.max_connections) + "): new ones are closed");
+            said_full = true;
+            beast::error_code ignored;
+            socket.close(ignored);
+            return;
+        }
     }
     said_full = false;
     beast::error_code ec;
@@ -505,6 +688,10 @@ void WebServer::Impl::serve(tcp::socket socket) {
     socket.set_option(tcp::no_delay(true), ec);
     auto remote = socket.remote_endpoint(ec);
     std::string peer = ec ? std::string("?") : remote.address().to_string();
+    const bool loopback = !ec && remote.address().is_loopback();
+    // Every local user comes from loopback: each one's uid makes it a peer of its own (Backoff).
+    if (loopback)
+        if (auto uid = local_peer_uid(socket.native_handle())) peer += " (uid " + std::to_string(*uid) + ")";
     beast::tcp_stream stream(std::move(socket));
     auto self = shared_from_this();
     if (tls)
@@ -522,6 +709,7 @@ WebServer::~WebServer() {
     beast::error_code ignored;
     impl_->acceptor.close(ignored);
     impl_->retry.cancel(ignored);  // the throwing form must not run in a destructor
+    impl_->log_flush.cancel(ignored);
 }
 
 Status WebServer::start() {

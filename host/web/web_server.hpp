@@ -3,8 +3,10 @@
 //
 // The edge: every request's Host must be this server's (web_policy); the page and the WebSocket
 // need a session cookie of this run, which only the token in the first URL (or a one-time sign-in
-// code) gets; the WebSocket's Origin must be the page's own. Requests are bounded (headers 8 KiB, bodies 16 KiB, 10 s to send one),
-// frames too (1 MiB), and so are connections (64).
+// code) gets; the WebSocket's Origin must be the page's own. Requests are bounded (headers 8 KiB,
+// bodies 16 KiB, 10 s to send one, 5 s for the first without a session), frames too (1 MiB), and
+// so are connections (64, of which at most 16 without a session: the oldest of those makes room
+// for a newer connection). Wrong credentials wait their turn per peer (its address).
 #pragma once
 
 #include <chrono>
@@ -32,7 +34,9 @@ struct ServerOptions {
     std::string tls_cert, tls_key;          // both or neither
     std::string sign_in_file;               // one-time sign-in codes (SignInCodes)
     std::size_t max_connections = 64;
+    std::size_t unproven_slots = 16;                   // of those, at most this many without a session
     std::chrono::milliseconds request_timeout{10000};  // to send one request's headers and body
+    std::chrono::milliseconds unproven_timeout{5000};  // without a session: to send the first one
     std::size_t max_frame = std::size_t{1} << 20;
 };
 

@@ -3,10 +3,13 @@ HTTP, and the questions of real hosts (an editor's standing host running a scrip
 `askhost mcp` waiting as its own host, a `--print` host) over a small WebSocket client."""
 import json
 import os
+import re
+import shutil
 import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 
@@ -516,6 +519,145 @@ def a_slow_header_client_holds_no_one_up():
         # The server closes the socket, then says so: the line may come a moment after the close.
         wait_for(lambda: "did not send its request in time" in web.log(), timeout=20,
                  what="the server to say it closed the slow client")
+    finally:
+        web.stop()
+
+
+SLOW_HEAD = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a"
+
+
+def page_gets_in(web, cookie, what):
+    ws = WsClient(web, cookie)
+    equal(ws.status, 101, what + ": the page's WebSocket")
+    equal(ws.message()["type"], "snapshot", what + ": its snapshot")
+    ws.close()
+    equal(web.get("/", {"Cookie": "askhost_web=" + cookie})[0], 200, what + ": the page")
+
+
+@case
+def connections_without_a_session_keep_no_page_out():
+    """150 connections that never finish their headers, from a client without credentials, beside
+    the person's page: they get a small share of the slots, the oldest makes room for a newer one,
+    and the page (and the token's sign-in) always gets in."""
+    wd = Workdir()
+    web = Web(wd)
+    slow = []
+    try:
+        cookie = web.login()
+        for _ in range(150):
+            s = web.connect()
+            try:
+                s.sendall(SLOW_HEAD)
+            except OSError:
+                pass  # closed already for a newer one
+            slow.append(s)
+        for i in range(10):
+            page_gets_in(web, cookie, "try %d of 10, beside 150 slow connections" % i)
+            for s in slow[:20]:
+                try:
+                    s.sendall(b"a")  # still sending, a byte now and then
+                except OSError:
+                    pass
+        equal(web.get("/?token=" + web.token)[0], 303, "the token signs in beside them")
+        wait_for(lambda: "too many connections without a session" in web.log(), what="the server to say so")
+    finally:
+        for s in slow:
+            s.close()
+        web.stop()
+
+
+@case
+def parallel_wrong_guesses_wait_in_line():
+    """40 wrong tokens sent at once from one address: the first three are answered, the next wait
+    their turn one after another, the rest are closed unheard; the page with its cookie gets in
+    meanwhile, and the right token, sent then, is answered in its turn."""
+    wd = Workdir()
+    web = Web(wd)
+    guesses = []
+    try:
+        cookie = web.login()
+        for i in range(40):
+            s = web.connect()
+            s.sendall(("GET /?token=%s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                       % ("A%031d" % i)).encode())
+            guesses.append(s)
+        page_gets_in(web, cookie, "beside 40 parallel guesses")
+        answered = 0
+        for s in guesses:
+            s.settimeout(60)
+            data = web_client.read_to_end(s, (ConnectionResetError, socket.timeout))
+            check(not data or data.startswith(b"HTTP/1.1 401"), "a wrong guess gets 401 or nothing: %r" % data[:40])
+            answered += bool(data)
+        check(answered <= 3 + 8, "at most 3 answered at once and 8 in line, not %d of 40" % answered)
+        check("wait their turn already" in web.log(), "the server says it closed the rest unheard")
+        check("127.0.0.1 (uid %d)" % os.geteuid() in web.log(), "a local peer is named by its uid")
+        equal(web.get("/?token=" + web.token)[0], 303, "the right token, in its turn")
+    finally:
+        for s in guesses:
+            s.close()
+        web.stop()
+
+
+# Another local user guessing: 40 wrong tokens at once, then it keeps its connections open.
+GUESSER = r"""
+import socket, sys
+port = int(sys.argv[1])
+socks = []
+for i in range(40):
+    s = socket.create_connection(("127.0.0.1", port), timeout=60)
+    s.sendall(("GET /?token=B%031d HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n" % i).encode())
+    socks.append(s)
+print("sent", flush=True)
+sys.stdin.read()
+"""
+
+
+@case
+def another_users_guesses_do_not_make_the_person_wait():
+    """Guesses from another uid on loopback are a peer of their own: with 8 of them waiting their
+    turn (where a ninth attempt of the same peer would be closed unanswered), the person's token
+    is answered at once."""
+    if os.geteuid() != 0:
+        raise Skip("needs root to guess as another uid (setpriv --reuid=65534)")
+    wd = Workdir()
+    web = Web(wd)
+    guesser = subprocess.Popen(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
+                                GUESSER, str(web.port)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        equal(guesser.stdout.readline().strip(), "sent", "the other user's guesses")
+        wait_for(lambda: "wait their turn already" in web.log(), timeout=20, what="the guesses to fill their line")
+        check("from 127.0.0.1 (uid 65534)" in web.log(), "the guesses are the other uid's: " + web.log()[-500:])
+        equal(web.get("/?token=" + web.token)[0], 303, "the person's token beside them")
+    finally:
+        guesser.stdin.close()
+        guesser.wait()
+        guesser.stdout.close()
+        web.stop()
+
+
+@case
+def a_flood_of_foreign_hosts_writes_a_short_escaped_log():
+    wd = Workdir()
+    web = Web(wd)
+    host = b"\xe2\x80\xaeevil\\x.example"  # U+202E (right-to-left override) and a backslash
+    try:
+        start = time.monotonic()
+        for _ in range(300):
+            status, _, _ = web.get("/", raw=b"GET / HTTP/1.1\r\nHost: " + host + b"\r\nConnection: close\r\n\r\n")
+            equal(status, 403, "a foreign Host")
+        elapsed = time.monotonic() - start
+
+        def count():
+            with open(web.stderr_path, "rb") as f:
+                log = f.read()
+            lines = [line for line in log.split(b"\n") if b"another Host" in line]
+            left = sum(int(n) for n in re.findall(rb"(\d+) more such lines left out", log))
+            return log, lines, left
+        log, lines, left = wait_for(lambda: (lambda c: c[1:] and len(c[1]) + c[2] == 300 and c)(count()),
+                                    timeout=20, what="every refusal logged or counted")
+        check(len(lines) <= 11 + elapsed, "%d lines for 300 requests in %.1f s" % (len(lines), elapsed))
+        check(b"\xe2\x80\xae" not in log, "no raw bidi control in the log")
+        check(b"(\\xe2\\x80\\xaeevil\\\\x.example)" in lines[0], "the Host, escaped: %r" % lines[0])
     finally:
         web.stop()
 

@@ -129,3 +129,10 @@ BOOST_AUTO_TEST_CASE(proofs_and_sign_in_codes) {
     ::unlink(file.c_str());
     ::rmdir(dir);
 }
+
+BOOST_AUTO_TEST_CASE(quoted_in_the_log) {
+    BOOST_TEST(printable("evil.example:80") == "evil.example:80");
+    BOOST_TEST(printable("a\x1b[31m\\\xe2\x80\xae\n") == "a\\x1b[31m\\\\\\xe2\\x80\\xae\\x0a");
+    BOOST_TEST(printable(std::string(100, 'x'), 80) == std::string(80, 'x') + "...");
+    BOOST_TEST(printable(std::string("\0\x7f", 2)) == "\\x00\\x7f");
+}
