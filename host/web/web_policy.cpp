@@ -113,14 +113,16 @@ bool host_allowed(std::string_view header, const ListenAddress& listen, const st
     return false;
 }
 
-bool origin_allowed(std::string_view origin, std::string_view host_header) {
+bool loopback_name(std::string_view header) {
+    auto name = host_name(header);
+    return name && (*name == "localhost" || *name == "127.0.0.1" || *name == "[::1]");
+}
+
+bool origin_allowed(std::string_view origin, std::string_view host_header, bool https) {
     if (host_header.empty()) return false;
-    for (std::string_view scheme : {"http://", "https://"}) {
-        if (origin.size() == scheme.size() + host_header.size() && iequals(origin.substr(0, scheme.size()), scheme) &&
-            iequals(origin.substr(scheme.size()), host_header))
-            return true;
-    }
-    return false;
+    const std::string_view scheme = https ? "https://" : "http://";
+    return origin.size() == scheme.size() + host_header.size() && iequals(origin.substr(0, scheme.size()), scheme) &&
+           iequals(origin.substr(scheme.size()), host_header);
 }
 
 std::string_view target_path(std::string_view target) {

@@ -31,9 +31,15 @@ std::optional<std::string> host_name(std::string_view host_header);
 bool host_allowed(std::string_view host_header, const ListenAddress& listen,
                   const std::vector<std::string>& public_names);
 
-// Whether a WebSocket's Origin is the page's own: http:// or https:// followed by the request's
-// Host header (which host_allowed checked), compared without case.
-bool origin_allowed(std::string_view origin, std::string_view host_header);
+// Whether a Host header names this machine's loopback (localhost, 127.0.0.1, [::1]): a name only
+// a client on this machine reaches the server by. A peer from elsewhere that gives it (through a
+// proxy that passes it on, or rebinding) is refused.
+bool loopback_name(std::string_view host_header);
+
+// Whether a WebSocket's Origin is the page's own: the scheme the page is served with (https://
+// under TLS or behind a proxy that does TLS, else http://) followed by the request's Host header
+// (which host_allowed checked), compared without case.
+bool origin_allowed(std::string_view origin, std::string_view host_header, bool https);
 
 // The target's path without its query ("/" for "/?token=x").
 std::string_view target_path(std::string_view target);

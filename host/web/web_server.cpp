@@ -40,6 +40,10 @@ constexpr std::size_t kHeaderLimit = std::size_t{8} * 1024;
 constexpr std::size_t kBodyLimit = std::size_t{16} * 1024;
 constexpr std::size_t kMaxBacklog = std::size_t{8} << 20;  // bytes queued for a page that does not read
 constexpr std::string_view kCookieName = "askhost_web";
+constexpr const char* kTls12Ciphers =
+    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
+    "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
+constexpr const char* kTls13Suites = "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256";
 constexpr std::string_view kCsp =
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -402,10 +406,11 @@ private:
 template <class Stream>
 class HttpSession final : public Unproven, public std::enable_shared_from_this<HttpSession<Stream>> {
 public:
-    HttpSession(std::shared_ptr<WebServer::Impl> server, Stream&& stream, std::string peer)
+    HttpSession(std::shared_ptr<WebServer::Impl> server, Stream&& stream, std::string peer, bool peer_loopback)
         : server_(std::move(server)),
           stream_(std::move(stream)),
           peer_(std::move(peer)),
+          peer_loopback_(peer_loopback),
           buffer_(kHeaderLimit + kBodyLimit),
           delay_(server_->io) {
         ++server_->connections;
@@ -477,7 +482,9 @@ private:
         if (s.stopped) return;
         version_ = req.version();
         const std::string host(sv(req[http::field::host]));
-        if (!host_allowed(host, s.opts.listen, s.opts.public_names)) {
+        // A loopback name from a peer elsewhere: a proxy passing its own Host on, or a client that
+        // pretends; only this machine reaches the server as localhost.
+        if (!host_allowed(host, s.opts.listen, s.opts.public_names) || (!peer_loopback_ && loopback_name(host))) {
             s.note("refused a request from " + peer_ + " for another Host (" + printable(host) +
                    "): give the name with --public-name");
             return reply_text(http::status::forbidden,
@@ -525,7 +532,7 @@ private:
         if (path == "/ws") {
             if (!websocket::is_upgrade(req))
                 return reply_text(http::status::bad_request, "askhost web: /ws is a WebSocket\n", false);
-            if (!origin_allowed(sv(req[http::field::origin]), host)) {
+            if (!origin_allowed(sv(req[http::field::origin]), host, s.tls || s.opts.behind_proxy)) {
                 s.note("refused a WebSocket from " + peer_ + " opened by another site (Origin " +
                        printable(sv(req[http::field::origin])) + ")");
                 return reply_text(http::status::forbidden, "askhost web: not from this page (Origin)\n", false);
@@ -637,6 +644,7 @@ private:
     std::shared_ptr<WebServer::Impl> server_;
     Stream stream_;
     std::string peer_;
+    bool peer_loopback_ = false;
     beast::flat_buffer buffer_;
     std::optional<http::request_parser<http::string_body>> parser_;
     boost::asio::steady_timer delay_;
@@ -687,16 +695,20 @@ void WebServer::Impl::serve(tcp::socket socket) {
     // until the page acknowledges the one before (its delayed ACK: up to 40 ms on Linux).
     socket.set_option(tcp::no_delay(true), ec);
     auto remote = socket.remote_endpoint(ec);
-    std::string peer = ec ? std::string("?") : remote.address().to_string();
-    const bool loopback = !ec && remote.address().is_loopback();
+    auto address = remote.address();
+    if (address.is_v6() && address.to_v6().is_v4_mapped())  // a dual-stack socket's IPv4 peer
+        address = boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, address.to_v6());
+    std::string peer = ec ? std::string("?") : address.to_string();
+    const bool loopback = !ec && address.is_loopback();
     // Every local user comes from loopback: each one's uid makes it a peer of its own (Backoff).
     if (loopback)
         if (auto uid = local_peer_uid(socket.native_handle())) peer += " (uid " + std::to_string(*uid) + ")";
     beast::tcp_stream stream(std::move(socket));
     auto self = shared_from_this();
     if (tls)
-        std::make_shared<HttpSession<TlsStream>>(self, TlsStream(std::move(stream), *tls), std::move(peer))->start();
-    else std::make_shared<HttpSession<beast::tcp_stream>>(self, std::move(stream), std::move(peer))->start();
+        std::make_shared<HttpSession<TlsStream>>(self, TlsStream(std::move(stream), *tls), std::move(peer), loopback)
+            ->start();
+    else std::make_shared<HttpSession<beast::tcp_stream>>(self, std::move(stream), std::move(peer), loopback)->start();
 }
 
 WebServer::WebServer(boost::asio::io_context& io, WebHub& hub, TokenFile& token, ServerOptions options)
@@ -720,7 +732,15 @@ Status WebServer::start() {
     if (!s.opts.tls_cert.empty()) {
         s.tls.emplace(ssl::context::tls_server);
         s.tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
-                           ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+                           ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::no_compression);
+        // TLS 1.2 and 1.3 with forward secrecy and authenticated encryption only: ECDHE with
+        // AES-GCM or ChaCha20-Poly1305 (TLS 1.3's suites are all of that kind). No static RSA key
+        // exchange, no CBC, no SHA-1 MACs, no renegotiation.
+        SSL_CTX* native = s.tls->native_handle();
+        if (SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION) != 1 ||
+            SSL_CTX_set_cipher_list(native, kTls12Ciphers) != 1 || SSL_CTX_set_ciphersuites(native, kTls13Suites) != 1)
+            return Error::failed("this OpenSSL refuses the TLS settings askhost web needs");
+        SSL_CTX_set_options(native, SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
         beast::error_code ec;
         s.tls->use_certificate_chain_file(s.opts.tls_cert, ec);
         if (ec) return Error::usage("--tls-cert " + s.opts.tls_cert + ": " + ec.message());

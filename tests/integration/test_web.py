@@ -90,7 +90,8 @@ def refusals_carry_nothing_of_a_question():
         refused(*web.get("/", raw=b"GARBAGE\r\n\r\n"), 400, "a malformed request")
         refused(*web.get("/", {"X-Big": "x" * 20000}), 431, "headers over the limit")
         refused(*web.get("/ws", {"Cookie": "askhost_web=" + cookie}), 400, "/ws without an upgrade")
-        for bad_origin in ("http://attacker.example", "null", "http://127.0.0.1:1"):
+        for bad_origin in ("http://attacker.example", "null", "http://127.0.0.1:1",
+                           "https://127.0.0.1:%d" % web.port):  # the scheme this server does not speak
             w = WsClient(web, cookie, origin=bad_origin)
             refused(w.status, w.headers, w.body, 403, "a WebSocket from " + bad_origin)
         w = WsClient(web, None)
@@ -753,8 +754,164 @@ def tls_with_a_certificate():
         snap = ws.message()
         equal((snap["type"], snap["asks"]), ("snapshot", []), "the WebSocket over TLS")
         ws.close()
+        w = WsClient(web, cookie, origin="http://127.0.0.1:%d" % web.port)
+        refused(w.status, w.headers, w.body, 403, "an http:// Origin on an https server")
+
+        def handshake(*args):
+            r = subprocess.run(["openssl", "s_client", "-connect", "127.0.0.1:%d" % web.port, "-servername",
+                                "localhost", *args], input=b"", capture_output=True, timeout=30)
+            out = (r.stdout + r.stderr).decode(errors="replace")
+            return r.returncode == 0 and "Cipher is (NONE)" not in out and "New, " in out, out
+        ok, out = handshake("-tls1_2", "-cipher", "ECDHE-RSA-AES128-GCM-SHA256")
+        check(ok, "an ECDHE and AEAD suite in TLS 1.2 is accepted: " + out[-600:])
+        ok, out = handshake("-tls1_3")
+        check(ok, "TLS 1.3 is accepted: " + out[-600:])
+        # @SECLEVEL=0 makes the client offer them, so that a refusal is the server's.
+        for suite, what in (("AES128-SHA", "static RSA with CBC and SHA-1"),
+                            ("AES128-GCM-SHA256", "static RSA key exchange"),
+                            ("ECDHE-RSA-AES128-SHA", "CBC with SHA-1"),
+                            ("ECDHE-RSA-AES128-SHA256", "CBC")):
+            ok, out = handshake("-tls1_2", "-cipher", suite + ":@SECLEVEL=0")
+            check(not ok, "%s (%s) is refused: %s" % (suite, what, out[-600:]))
+            check("alert handshake failure" in out or "no shared cipher" in out,
+                  "refused by the server (a handshake failure alert): " + out[-600:])
+        ok, out = handshake("-tls1_1", "-cipher", "ALL:@SECLEVEL=0")
+        check(not ok, "TLS 1.1 is refused: " + out[-600:])
     finally:
         web.stop()
+
+
+def unshare_works():
+    r = subprocess.run(["unshare", "--net", "true"], capture_output=True)
+    return r.returncode == 0, r.stderr.decode(errors="replace").strip()
+
+
+# Run inside a network namespace of its own (`unshare --net`): loopback only, with a second,
+# non-loopback address on lo (10.45.0.1) so that a client can come from "elsewhere" while every
+# byte stays in this namespace. argv: askhost, workdir.
+BEHIND_PROXY_SCENE = r"""
+import json, os, socket, subprocess, sys
+sys.path.insert(0, sys.argv[3])
+import web_client
+askhost, wd = sys.argv[1], sys.argv[2]
+env = dict(os.environ, XDG_STATE_HOME=wd + "/state", XDG_RUNTIME_DIR=wd + "/run", HOME=wd,
+           XDG_CONFIG_HOME=wd + "/config")
+os.makedirs(wd + "/run", mode=0o700, exist_ok=True)
+out = {}
+# The page's address is the proxy's (no port): the port is read from the server's record.
+proc = subprocess.Popen([askhost, "web", "--behind-proxy", "--listen", "0.0.0.0:0", "--public-name", "box.example"],
+                        env=env, cwd=wd, stdout=subprocess.PIPE, stderr=open(wd + "/web-stderr.txt", "ab"), text=True)
+try:
+    out["url"] = proc.stdout.readline().strip()
+    token = out["url"].split("?token=")[1]
+    with open(wd + "/run/askhost/web.json") as f:
+        port = json.load(f)["port"]
+    def get(source, host, path="/?token=" + token):
+        s = socket.create_connection(("10.45.0.1" if source != "127.0.0.1" else "127.0.0.1", port),
+                                     timeout=20, source_address=(source, 0))
+        s.sendall(("GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n" % (path, host)).encode())
+        status = web_client.parse_response(web_client.read_to_end(s))[0]
+        s.close()
+        return status
+    out["elsewhere_loopback_host"] = get("10.45.0.1", "127.0.0.1:%d" % port)
+    out["elsewhere_localhost"] = get("10.45.0.1", "localhost")
+    out["elsewhere_public_name"] = get("10.45.0.1", "box.example")
+    out["here_loopback_host"] = get("127.0.0.1", "127.0.0.1:%d" % port)
+finally:
+    proc.terminate()
+    proc.wait()
+    proc.stdout.close()
+print(json.dumps(out))
+"""
+
+
+@case
+def behind_proxy_takes_no_loopback_host_from_elsewhere():
+    """--behind-proxy on 0.0.0.0: a peer that is not this machine's loopback is refused when its
+    Host names loopback, and served by the public name. Tested in a network namespace of its own
+    (unshare --net, as root) where lo also holds 10.45.0.1, so the peer address is not loopback
+    though nothing leaves the namespace."""
+    ok, why = unshare_works()
+    if not ok:
+        raise Skip("no network namespace for a non-loopback peer (unshare --net: %s)" % why)
+    wd = Workdir()
+    web_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web")
+    r = subprocess.run(["unshare", "--net", "sh", "-c",
+                        'ip link set lo up && ip addr add 10.45.0.1/32 dev lo && exec "$@"', "sh",
+                        sys.executable, "-c", BEHIND_PROXY_SCENE, ASKHOST, wd.path, web_dir],
+                       capture_output=True, text=True, timeout=120)
+    equal(r.returncode, 0, "the scene in its namespace: " + r.stderr[-2000:])
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    check(got["url"].startswith("https://box.example/"), "the page's address is the proxy's: " + got["url"])
+    equal(got["elsewhere_loopback_host"], 403, "Host 127.0.0.1 from 10.45.0.1")
+    equal(got["elsewhere_localhost"], 403, "Host localhost from 10.45.0.1")
+    equal(got["elsewhere_public_name"], 303, "the public name from 10.45.0.1 (the proxy)")
+    equal(got["here_loopback_host"], 303, "Host 127.0.0.1 from 127.0.0.1")
+
+
+@case
+def behind_proxy_listens_on_loopback_unless_told():
+    wd = Workdir()
+    web = Web(wd, ["--behind-proxy"])
+    try:
+        with open(wd.file("run/askhost/web.json")) as f:
+            equal(json.load(f)["listen"], "127.0.0.1", "where it listens")
+        check(web.url.startswith("https://127.0.0.1:"), "https, for the proxy in front: " + web.url)
+    finally:
+        web.stop()
+
+
+# A host of another user: a Unix socket that uid 65534 listens on, which records what it is sent.
+FOREIGN_HOST = r"""
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1]); s.listen(4)
+print("ready", flush=True)
+while True:
+    c, _ = s.accept()
+    data = c.recv(65536)
+    with open(sys.argv[2], "ab") as f:
+        f.write(b"CONNECTION\n" + data)
+    c.close()
+"""
+
+
+@case
+def a_record_naming_another_users_socket_is_not_watched():
+    wd = Workdir()
+    if os.geteuid() != 0:
+        raise Skip("needs root to run a listener as another uid (setpriv --reuid=65534)")
+    shared = tempfile.mkdtemp(prefix="askhost-foreign-")
+    os.chmod(shared, 0o777)
+    sock, got = os.path.join(shared, "host.sock"), os.path.join(shared, "got.txt")
+    foreign = subprocess.Popen(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
+                                FOREIGN_HOST, sock, got], stdout=subprocess.PIPE, text=True)
+    web = None
+    try:
+        equal(foreign.stdout.readline().strip(), "ready", "the other user's listener")
+        equal(os.stat(sock).st_uid, 65534, "its socket is the other user's")
+        os.makedirs(wd.file("run/askhost"), mode=0o700, exist_ok=True)
+        record = wd.file("run/askhost/host-%d.json" % foreign.pid)
+        with open(record, "w") as f:
+            json.dump({"version": 1, "pid": foreign.pid, "socket": sock, "kind": "editor",
+                       "workspaceFolders": [{"path": wd.path}]}, f)
+        os.chmod(record, 0o600)
+        web = Web(wd)
+        wait_for(lambda: "cannot watch host %d" % foreign.pid in web.log(), timeout=20,
+                 what="askhost web to refuse the socket")
+        check("another user (uid 65534)" in web.log(), "it says whose: " + web.log())
+        ws = WsClient(web, web.login())
+        equal(ws.message()["asks"], [], "nothing of it on the page")
+        ws.close()
+        data = open(got, "rb").read() if os.path.exists(got) else b""
+        check(b"initialize" not in data, "nothing was sent to it: %r" % data[:200])
+    finally:
+        if web:
+            web.stop()
+        foreign.kill()
+        foreign.wait()
+        foreign.stdout.close()
+        shutil.rmtree(shared, ignore_errors=True)
 
 
 if __name__ == "__main__":

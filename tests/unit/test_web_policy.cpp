@@ -55,13 +55,25 @@ BOOST_AUTO_TEST_CASE(host_headers) {
 }
 
 BOOST_AUTO_TEST_CASE(origins) {
-    BOOST_TEST(origin_allowed("http://127.0.0.1:8765", "127.0.0.1:8765"));
-    BOOST_TEST(origin_allowed("https://box.ts.net", "box.ts.net"));
-    BOOST_TEST(!origin_allowed("http://attacker.example", "127.0.0.1:8765"));
-    BOOST_TEST(!origin_allowed("null", "127.0.0.1:8765"));
-    BOOST_TEST(!origin_allowed("", "127.0.0.1:8765"));
-    BOOST_TEST(!origin_allowed("http://127.0.0.1:8765", ""));
-    BOOST_TEST(!origin_allowed("http://127.0.0.1:87650", "127.0.0.1:8765"));
+    BOOST_TEST(origin_allowed("http://127.0.0.1:8765", "127.0.0.1:8765", false));
+    BOOST_TEST(origin_allowed("https://box.ts.net", "box.ts.net", true));
+    // The scheme the server speaks, and that one only.
+    BOOST_TEST(!origin_allowed("https://127.0.0.1:8765", "127.0.0.1:8765", false));
+    BOOST_TEST(!origin_allowed("http://box.ts.net", "box.ts.net", true));
+    BOOST_TEST(!origin_allowed("http://attacker.example", "127.0.0.1:8765", false));
+    BOOST_TEST(!origin_allowed("null", "127.0.0.1:8765", false));
+    BOOST_TEST(!origin_allowed("", "127.0.0.1:8765", false));
+    BOOST_TEST(!origin_allowed("http://127.0.0.1:8765", "", false));
+    BOOST_TEST(!origin_allowed("http://127.0.0.1:87650", "127.0.0.1:8765", false));
+}
+
+BOOST_AUTO_TEST_CASE(loopback_names) {
+    BOOST_TEST(loopback_name("127.0.0.1:8765"));
+    BOOST_TEST(loopback_name("LOCALHOST"));
+    BOOST_TEST(loopback_name("[::1]:80"));
+    BOOST_TEST(!loopback_name("box.ts.net"));
+    BOOST_TEST(!loopback_name("127.0.0.2"));
+    BOOST_TEST(!loopback_name(""));
 }
 
 BOOST_AUTO_TEST_CASE(targets_queries_and_cookies) {
