@@ -191,9 +191,15 @@ def url_with_no_server_says_none_runs_and_names_no_impostor():
     web.proc.stdout.close()
     out = subprocess.run([ASKHOST, "web", "--url"], env=env, cwd=wd.path, capture_output=True, text=True, timeout=30)
     equal((out.returncode, out.stdout), (1, ""), "after a kill -9: " + out.stderr)
-    # Another program took the port, and the record names a process that is alive (as when a pid
-    # was reused): it is asked for the proof, cannot give it, and the token goes nowhere.
-    impostor = subprocess.Popen([sys.executable, "-c", (
+    # Another user took the port (as root, the test runs it as uid 65534), and the record names a
+    # process that is alive (as when a pid was reused): it is asked for the proof, cannot give it,
+    # and the token goes nowhere.
+    other_uid = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.geteuid() == 0 else []
+    os.chmod(wd.path, 0o755)  # where it writes what it was sent
+    with open(wd.file("impostor.txt"), "wb"):
+        pass
+    os.chmod(wd.file("impostor.txt"), 0o666)
+    impostor = subprocess.Popen(other_uid + [sys.executable, "-c", (
         "import socket, sys\n"
         "s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
         "s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen(8); print('ready', flush=True)\n"
@@ -204,6 +210,8 @@ def url_with_no_server_says_none_runs_and_names_no_impostor():
         "    c.close()\n"), str(web.port), wd.file("impostor.txt")], stdout=subprocess.PIPE, text=True)
     try:
         equal(impostor.stdout.readline().strip(), "ready", "the impostor listens")
+        if other_uid:
+            equal(os.stat("/proc/%d" % impostor.pid).st_uid, 65534, "the impostor is another user")
         record = wd.file("run/askhost/web.json")
         with open(record) as f:
             rec = json.load(f)
