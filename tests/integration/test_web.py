@@ -754,6 +754,10 @@ def tls_with_a_certificate():
     web = Web(wd, ["--listen", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", key])
     try:
         check(web.tls, "an https URL: " + web.url)
+        out = subprocess.run([ASKHOST, "web", "--url"], env=wd.env(), cwd=wd.path, capture_output=True, text=True,
+                             timeout=30)
+        equal((out.returncode, out.stdout.strip()), (0, web.url), "askhost web --url asks for the proof over TLS: " +
+              out.stderr)
         status, headers, _ = web.get("/?token=" + web.token)
         equal(status, 303, "the token over TLS")
         check("Secure" in [a.strip() for a in headers["set-cookie"][0].split(";")], "the cookie is Secure")
