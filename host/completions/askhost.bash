@@ -34,7 +34,7 @@ _askhost() {
         hosts) mapfile -t COMPREPLY < <(compgen -W "--json --help" -- "$cur") ;;
         status) mapfile -t COMPREPLY < <(compgen -W "--tmux --json --help" -- "$cur") ;;
         jump) mapfile -t COMPREPLY < <(compgen -W "--help" -- "$cur") ;;
-        web) mapfile -t COMPREPLY < <(compgen -W "--listen --public-name --tls-cert --tls-key --behind-proxy --on-question --url --new-token --help" -- "$cur") ;;
+        web) mapfile -t COMPREPLY < <(compgen -W "--listen --public-name --tls-cert --tls-key --behind-proxy --on-question --url --sign-in-link --new-token --help" -- "$cur") ;;
         questions) mapfile -t COMPREPLY < <(compgen -W "show clear --json --pending-file --help" -- "$cur") ;;
         history) mapfile -t COMPREPLY < <(compgen -W "--session --json --summary --list --help" -- "$cur") ;;
         answer) mapfile -t COMPREPLY < <(compgen -W "--file --text --edit --pending-file --help" -- "$cur") ;;

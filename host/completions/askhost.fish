@@ -84,6 +84,7 @@ complete -c askhost -n '__fish_seen_subcommand_from web' -l tls-key -r -F -d "th
 complete -c askhost -n '__fish_seen_subcommand_from web' -l behind-proxy -d 'plain HTTP for a proxy that does TLS'
 complete -c askhost -n '__fish_seen_subcommand_from web' -l on-question -x -d 'run a command when a question waits'
 complete -c askhost -n '__fish_seen_subcommand_from web' -l url -d 'print the URL of the running askhost web'
+complete -c askhost -n '__fish_seen_subcommand_from web' -l sign-in-link -d 'a one-time link for a new device'
 complete -c askhost -n '__fish_seen_subcommand_from web' -l new-token -d 'replace the token'
 complete -c askhost -n '__fish_seen_subcommand_from status' -l tmux -d 'for the tmux status line'
 complete -c askhost -n '__fish_seen_subcommand_from status' -l json

@@ -1,8 +1,10 @@
 #include "web/web_command.hpp"
 
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <optional>
+#include <thread>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -37,7 +39,7 @@ struct WebOptions {
     std::vector<std::string> public_names;
     std::string tls_cert, tls_key;
     std::vector<std::string> on_question;
-    bool behind_proxy = false, url_only = false, new_token = false;
+    bool behind_proxy = false, url_only = false, new_token = false, sign_in = false;
 };
 
 int fail(const Error& e) {
@@ -58,18 +60,56 @@ std::string base_url(const ServerOptions& o, bool tls, std::uint16_t port) {
     return scheme + host + ":" + std::to_string(port) + "/";
 }
 
-// The running server's record (beside the hosts' in the registry folder), for `askhost web --url`.
+// The running server's record (beside the hosts' in the registry folder), for `askhost web --url`:
+// its pid, the page's address for the person, and where it listens, to ask it for its proof.
 struct ServerRecord {
     std::string file;
-    Status write(const std::string& url) const {
+    Status write(const std::string& url, const ListenAddress& at, std::uint16_t port, bool tls) const {
         auto stat = read_proc_stat(::getpid());
         std::string text = "{\"version\":1,\"pid\":" + std::to_string(::getpid()) +
                            ",\"processStart\":" + std::to_string(stat ? stat->start_ticks : 0) +
-                           ",\"url\":" + json_quote(url) + "}\n";
+                           ",\"url\":" + json_quote(url) + ",\"listen\":" + json_quote(at.host) +
+                           ",\"port\":" + std::to_string(port) + ",\"tls\":" + (tls ? "true" : "false") + "}\n";
         return store::atomic_write(file, text, 0600);
     }
     // The pid and URL of the server that runs, or nullopt.
     std::optional<std::pair<long, std::string>> running() const { return running_web_server(file); }
+
+    // The address of the server that runs, once it proved it holds `token`; else why not.
+    // `patient`: it may still be reading a token just replaced, so it is asked again for a while.
+    Result<std::string> proven(const std::string& token, bool patient) const {
+        auto run = running();
+        if (!run) return Error::failed("no askhost web is running (start one with `askhost web`)");
+        rapidjson::Document doc;
+        auto text = store::read_whole(file);
+        std::string host;
+        std::uint16_t port = 0;
+        bool tls = false;
+        if (text.status == store::FileText::Status::Ok && !json::parse(doc, text.data) && doc.IsObject()) {
+            host = json::string_of(doc, "listen");
+            if (const auto* p = json::member(doc, "port"); p && p->IsUint() && p->GetUint() <= 65535)
+                port = static_cast<std::uint16_t>(p->GetUint());
+            if (const auto* t = json::member(doc, "tls"); t && t->IsBool()) tls = t->GetBool();
+        }
+        const std::string where =
+            "the askhost web that runs (pid " + std::to_string(run->first) + ", " + run->second + ")";
+        if (host.empty() || port == 0) return Error::failed(where + " is of an older askhost: restart it");
+        // Asked where it listens, by the name it answers to there.
+        std::string header;
+        if (host == "0.0.0.0") host = "127.0.0.1";
+        if (host == "::") host = "::1";
+        header = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+        header += ":" + std::to_string(port);
+        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(patient ? 10 : 0);
+        for (;;) {
+            Status why = WebServer::check_proof(host, port, tls, header, token);
+            if (!why) return run->second;
+            if (std::chrono::steady_clock::now() >= give_up)
+                return Error::failed(where + " does not prove it holds the token (" + why->message +
+                                     "): its address is not printed with the token");
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+    }
 };
 
 }  // namespace
@@ -89,6 +129,7 @@ int run_web(const std::vector<std::string>& args) {
     o.behind_proxy = a.has("behind-proxy");
     o.url_only = a.has("url");
     o.new_token = a.has("new-token");
+    o.sign_in = a.has("sign-in-link");
     if (o.tls_cert.empty() != o.tls_key.empty())
         return fail(Error::usage("--tls-cert and --tls-key go together: the certificate and its key"));
     if (!o.tls_cert.empty() && o.behind_proxy)
@@ -98,6 +139,7 @@ int run_web(const std::vector<std::string>& args) {
     server_opts.tls_cert = o.tls_cert;
     server_opts.tls_key = o.tls_key;
     server_opts.behind_proxy = o.behind_proxy;
+    server_opts.sign_in_file = sign_in_path();
     server_opts.public_names = o.public_names;
     if (server_opts.public_names.empty())
         if (auto name = user_config_value("web-public-name"); name && !name->empty())
@@ -122,18 +164,26 @@ int run_web(const std::vector<std::string>& args) {
     TokenFile token(token_path());
     if (auto err = token.load(o.new_token)) return fail(*err);
 
-    if (o.url_only) {
-        if (auto running = record.running()) {
-            write_all(1, running->second + "?token=" + token.token() + "\n");
+    if (o.url_only || o.sign_in) {
+        // Only a server that proves it holds the token is named with it: a port another user took
+        // while askhost web was down gets nothing.
+        auto base = record.proven(token.token(), o.new_token);
+        if (!base) return fail(base.error());
+        if (!o.sign_in) {
+            write_all(1, *base + "?token=" + token.token() + "\n");
             return 0;
         }
-        if (server_opts.listen.port == 0)
-            return fail(
-                Error::failed("no askhost web is running (and without --listen or web-port its port is "
-                              "chosen when it starts)"));
-        write_all(
-            1, base_url(server_opts, !o.tls_cert.empty(), server_opts.listen.port) + "?token=" + token.token() + "\n");
-        log_line("no askhost web is running: that is where one started so will be");
+        const SignInCodes codes(sign_in_path());
+        auto code = codes.add(
+            std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+                .count());
+        if (!code) return fail(code.error());
+        const std::string link = *base + "?signin=" + *code;
+        write_all(1, link + "\n");
+        if (::isatty(1))
+            if (std::string qr = qr_text(link); !qr.empty()) write_all(1, qr);
+        log_line("a one-time link: it signs in one browser, within " +
+                 std::to_string(SignInCodes::kLifetimeSeconds / 60) + " minutes");
         return 0;
     }
     // One page per user: a second server would take the record (--url) from the first.
@@ -141,7 +191,9 @@ int run_web(const std::vector<std::string>& args) {
         const std::string where =
             "askhost web already runs (pid " + std::to_string(running->first) + ", " + running->second + ")";
         if (!o.new_token) return fail(Error::failed(where + ": askhost web --url prints its address with the token"));
-        write_all(1, running->second + "?token=" + token.token() + "\n");  // as --url --new-token
+        auto base = record.proven(token.token(), true);  // as --url --new-token
+        if (!base) return fail(base.error());
+        write_all(1, *base + "?token=" + token.token() + "\n");
         log_line(where + ": it serves the new token from now on");
         return 0;
     }
@@ -166,13 +218,16 @@ int run_web(const std::vector<std::string>& args) {
     const std::string base = base_url(server_opts, server.tls(), server.port());
     const std::string url = base + "?token=" + token.token();
     // Recorded before the URL is printed: whoever reads that line may ask --url at once.
-    if (auto err = record.write(base)) log_line("askhost web --url will not find this server: " + err->message);
+    if (auto err = record.write(base, server_opts.listen, server.port(), server.tls()))
+        log_line("askhost web --url will not find this server: " + err->message);
     write_all(1, url + "\n");  // the first line, for a script to read
     if (::isatty(1))
         if (std::string qr = qr_text(url); !qr.empty()) write_all(1, qr);
     log_line("serving " + base + " (" + std::to_string(server.port()) + "); Ctrl-C stops");
 
-    ::setenv("ASKHOST_WEB_URL", url.c_str(), 1);  // for --on-question commands
+    // For --on-question commands: the page's address without the token (a push service or a
+    // notification is no place for it; the phone already holds its cookie).
+    ::setenv("ASKHOST_WEB_URL", base.c_str(), 1);
     if (!o.on_question.empty())
         hub.on_question = [&o](const WaitingAsk& a) {
             NotifyOptions n;

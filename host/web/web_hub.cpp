@@ -158,6 +158,9 @@ void WebHub::connect(const HostRecord& record) {
         });
     };
     if (Status unreachable = host->client->connect()) {
+        // Said once per host (it is tried again on the beat): a socket of another user, say.
+        if (unreachable_.insert(pid).second)
+            log("cannot watch host " + std::to_string(pid) + ": " + unreachable->message);
         closed_[pid] = std::chrono::steady_clock::now();
         return;
     }

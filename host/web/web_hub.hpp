@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -91,6 +92,7 @@ private:
     std::chrono::milliseconds every_{250};
     std::map<long, std::unique_ptr<Host>> hosts_;                   // by pid
     std::map<long, std::chrono::steady_clock::time_point> closed_;  // not reconnected at once
+    std::set<long> unreachable_;                                    // said so in the log
     std::map<std::string, std::unique_ptr<Pending>> asks_;          // by key
     timespec registry_mtime_{};
     std::chrono::steady_clock::time_point last_scan_{};

@@ -21,9 +21,14 @@ inline constexpr cli::Option kWebOptions[] = {
     {.name = "behind-proxy", .help = "plain HTTP beyond loopback, for a proxy in front that terminates TLS"},
     {.name = "on-question",
      .value = "CMD",
-     .help = "run CMD when a question starts waiting, with ASKHOST_WEB_URL (the\npage's URL, token "
-             "included) in its environment; repeatable"},
-    {.name = "url", .help = "print the URL (with the token) of the askhost web that runs, and end"},
+     .help = "run CMD when a question starts waiting, with ASKHOST_WEB_URL (the\npage's address, "
+             "without the token) in its environment; repeatable"},
+    {.name = "url",
+     .help = "print the URL (with the token) of the askhost web that runs, once it\nproved it holds the "
+             "token, and end; exit 1 when none runs"},
+    {.name = "sign-in-link",
+     .help = "print a one-time link for a new device (a phone): it signs in one\nbrowser within 10 minutes, "
+             "then opens nothing"},
     {.name = "new-token",
      .help = "replace the token: links, cookies and pages opened with the old one\nstop working (also in a "
              "server that runs)"},
@@ -31,7 +36,7 @@ inline constexpr cli::Option kWebOptions[] = {
 
 inline constexpr cli::Command kWebCommand{
     .name = "web",
-    .synopsis = "[--listen ADDR:PORT] [--url] [--new-token]",
+    .synopsis = "[--listen ADDR:PORT] [--url] [--sign-in-link] [--new-token]",
     .summary = "every waiting question on one page, for a\nbrowser or a phone (docs/web.md)",
     .about =
         "Serve one page with every question every askhost of yours waits on (editors' hosts, agents\n"

@@ -113,14 +113,16 @@ bool host_allowed(std::string_view header, const ListenAddress& listen, const st
     return false;
 }
 
-bool origin_allowed(std::string_view origin, std::string_view host_header) {
+bool loopback_name(std::string_view header) {
+    auto name = host_name(header);
+    return name && (*name == "localhost" || *name == "127.0.0.1" || *name == "[::1]");
+}
+
+bool origin_allowed(std::string_view origin, std::string_view host_header, bool https) {
     if (host_header.empty()) return false;
-    for (std::string_view scheme : {"http://", "https://"}) {
-        if (origin.size() == scheme.size() + host_header.size() && iequals(origin.substr(0, scheme.size()), scheme) &&
-            iequals(origin.substr(scheme.size()), host_header))
-            return true;
-    }
-    return false;
+    const std::string_view scheme = https ? "https://" : "http://";
+    return origin.size() == scheme.size() + host_header.size() && iequals(origin.substr(0, scheme.size()), scheme) &&
+           iequals(origin.substr(scheme.size()), host_header);
 }
 
 std::string_view target_path(std::string_view target) {
@@ -159,6 +161,23 @@ std::optional<std::string> cookie_value(std::string_view header, std::string_vie
         header = header.substr(semi + 1);
     }
     return std::nullopt;
+}
+
+std::string printable(std::string_view text, std::size_t max) {
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (i == max) return out + "...";
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c == '\\') out += "\\\\";
+        else if (c >= 0x20 && c < 0x7f) out.push_back(static_cast<char>(c));
+        else {
+            out += "\\x";
+            out.push_back(hex[c >> 4]);
+            out.push_back(hex[c & 15]);
+        }
+    }
+    return out;
 }
 
 bool same_secret(std::string_view a, std::string_view b) {

@@ -31,9 +31,15 @@ std::optional<std::string> host_name(std::string_view host_header);
 bool host_allowed(std::string_view host_header, const ListenAddress& listen,
                   const std::vector<std::string>& public_names);
 
-// Whether a WebSocket's Origin is the page's own: http:// or https:// followed by the request's
-// Host header (which host_allowed checked), compared without case.
-bool origin_allowed(std::string_view origin, std::string_view host_header);
+// Whether a Host header names this machine's loopback (localhost, 127.0.0.1, [::1]): a name only
+// a client on this machine reaches the server by. A peer from elsewhere that gives it (through a
+// proxy that passes it on, or rebinding) is refused.
+bool loopback_name(std::string_view host_header);
+
+// Whether a WebSocket's Origin is the page's own: the scheme the page is served with (https://
+// under TLS or behind a proxy that does TLS, else http://) followed by the request's Host header
+// (which host_allowed checked), compared without case.
+bool origin_allowed(std::string_view origin, std::string_view host_header, bool https);
 
 // The target's path without its query ("/" for "/?token=x").
 std::string_view target_path(std::string_view target);
@@ -41,6 +47,11 @@ std::string_view target_path(std::string_view target);
 std::optional<std::string> query_param(std::string_view target, std::string_view name);
 // The value of one cookie in a Cookie header, or nullopt.
 std::optional<std::string> cookie_value(std::string_view cookie_header, std::string_view name);
+
+// Text a client sent, fit to quote in a log line: printable ASCII as it is, a backslash doubled,
+// every other byte as \xHH (no escape sequence, no bidi control, no line break reaches the log),
+// at most `max` bytes of it, then "...".
+std::string printable(std::string_view text, std::size_t max = 80);
 
 // Whether two secrets are equal, in time that does not depend on where they differ.
 bool same_secret(std::string_view a, std::string_view b);

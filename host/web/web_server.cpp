@@ -1,7 +1,10 @@
 #include "web/web_server.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <deque>
+#include <list>
+#include <map>
 #include <optional>
 #include <set>
 #include <type_traits>
@@ -18,6 +21,7 @@
 
 #include "json/json_access.hpp"
 #include "transport/jsonrpc.hpp"
+#include "web/peer_owner.hpp"
 #include "web/web_assets.hpp"
 #include "web/web_hub.hpp"
 #include "web/web_token.hpp"
@@ -36,11 +40,29 @@ constexpr std::size_t kHeaderLimit = std::size_t{8} * 1024;
 constexpr std::size_t kBodyLimit = std::size_t{16} * 1024;
 constexpr std::size_t kMaxBacklog = std::size_t{8} << 20;  // bytes queued for a page that does not read
 constexpr std::string_view kCookieName = "askhost_web";
+constexpr const char* kTls12Ciphers =
+    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
+    "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
+constexpr const char* kTls13Suites = "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256";
 constexpr std::string_view kCsp =
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 constexpr std::string_view kNeedsToken =
-    "askhost web: open the link with the token that `askhost web` printed (`askhost web --url` shows it again)\n";
+    "askhost web: open the link with the token that `askhost web` printed (`askhost web --url` shows it again, "
+    "`askhost web --sign-in-link` makes a one-time one)\n";
+
+std::int64_t unix_now() {
+    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+// A nonce of askhost web --url: base64url, long enough that answers cannot be collected ahead.
+bool nonce_text(std::string_view s) {
+    if (s.size() < 16 || s.size() > 128) return false;
+    for (unsigned char c : s)
+        if (!(std::isalnum(c) || c == '-' || c == '_')) return false;
+    return true;
+}
 
 using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 template <class S>
@@ -60,25 +82,99 @@ void add_security_headers(Message& m) {
     m.set("X-Frame-Options", "DENY");
 }
 
-// Wrong tokens or cookies: the first few are answered at once (a typo, a page left open across
-// --new-token); after that each one later, up to 5 s, until a minute passes without one.
-class Throttle {
+using Clock = std::chrono::steady_clock;
+
+// Wrong tokens, codes or cookies, per peer (its address): the first few are answered at once (a
+// typo, a page left open across --new-token); after that the peer's attempts take turns, each
+// later than the one before (250 ms, doubling up to 5 s), until a minute passes without a wrong
+// one. Turns are handed out one after another, so guesses sent in parallel wait in line like
+// guesses sent one by one, and a peer with kMaxHeld attempts waiting has the next closed unheard.
+class Backoff {
 public:
-    std::chrono::milliseconds failed() {
-        const auto now = std::chrono::steady_clock::now();
-        if (now - last_ > std::chrono::minutes(1)) count_ = 0;
-        last_ = now;
-        ++count_;
-        if (count_ <= kFree) return std::chrono::milliseconds(0);
-        const int doublings = std::min(count_ - kFree - 1, 5);
-        return std::min(std::chrono::milliseconds(250 << doublings), std::chrono::milliseconds(5000));
+    static constexpr int kFree = 3;
+    static constexpr int kMaxHeld = 8;
+
+    struct Turn {
+        std::chrono::milliseconds wait{0};
+        bool held = false;  // it counts among the peer's waiting ones until done_waiting()
+    };
+    // When an attempt from `peer` is checked; nullopt: too many wait already.
+    std::optional<Turn> admit(const std::string& peer, Clock::time_point now) {
+        Peer& p = at(peer, now);
+        if (p.count < kFree) return Turn{};
+        if (p.held >= kMaxHeld) return std::nullopt;
+        const auto turn = std::max(now, p.next_free);
+        p.next_free = turn + delay(p.count);
+        ++p.held;
+        return Turn{std::chrono::duration_cast<std::chrono::milliseconds>(turn - now), true};
     }
-    int count() const { return count_; }
+    void done_waiting(const std::string& peer) {
+        if (auto it = peers_.find(peer); it != peers_.end() && it->second.held > 0) --it->second.held;
+    }
+    // A wrong one: the count goes up (the answer to it waits its turn, admit()).
+    void failed(const std::string& peer, Clock::time_point now) {
+        Peer& p = at(peer, now);
+        ++p.count;
+        p.last = now;
+        if (p.count >= kFree) p.next_free = std::max(p.next_free, now + delay(p.count));
+    }
+    void succeeded(const std::string& peer) {
+        if (auto it = peers_.find(peer); it != peers_.end() && it->second.held == 0) peers_.erase(it);
+    }
+    int count(const std::string& peer) const {
+        auto it = peers_.find(peer);
+        return it == peers_.end() ? 0 : it->second.count;
+    }
 
 private:
-    static constexpr int kFree = 3;
-    int count_ = 0;
-    std::chrono::steady_clock::time_point last_{};
+    struct Peer {
+        int count = 0, held = 0;
+        Clock::time_point last{}, next_free{};
+    };
+    static std::chrono::milliseconds delay(int count) {
+        const int doublings = std::clamp(count - kFree, 0, 5);
+        return std::min(std::chrono::milliseconds(250 << doublings), std::chrono::milliseconds(5000));
+    }
+    Peer& at(const std::string& peer, Clock::time_point now) {
+        if (peers_.size() > 4096)  // forget the quiet ones
+            std::erase_if(peers_, [&](const auto& e) { return e.second.held == 0 && now - e.second.last > kQuiet; });
+        Peer& p = peers_[peer];
+        if (p.held == 0 && p.count > 0 && now - p.last > kQuiet) p = Peer{};
+        return p;
+    }
+    static constexpr auto kQuiet = std::chrono::minutes(1);
+    std::map<std::string, Peer> peers_;
+};
+
+// The log lines a client's requests cause: ten at once, then one a second; the ones left out are
+// counted, and said a second later.
+class LogLimit {
+public:
+    bool allow(Clock::time_point now) {
+        tokens_ = std::min(kBurst, tokens_ + std::chrono::duration<double>(now - last_).count());
+        last_ = now;
+        if (tokens_ >= 1) {
+            tokens_ -= 1;
+            return true;
+        }
+        ++left_out_;
+        return false;
+    }
+    std::size_t take_left_out() { return std::exchange(left_out_, 0); }
+
+private:
+    static constexpr double kBurst = 10;
+    double tokens_ = kBurst;
+    Clock::time_point last_ = Clock::now();
+    std::size_t left_out_ = 0;
+};
+
+// A connection that has not yet shown a session, as the server holds it: to close it when a newer
+// one needs its slot.
+class Unproven {
+public:
+    virtual ~Unproven() = default;
+    virtual void evict() = 0;
 };
 
 std::string result_message(const std::string& key, const std::optional<std::string>& why) {
@@ -100,24 +196,52 @@ public:
 
 struct WebServer::Impl : std::enable_shared_from_this<Impl> {
     Impl(boost::asio::io_context& io, WebHub& hub, TokenFile& token, ServerOptions opts)
-        : io(io), hub(hub), token(token), opts(std::move(opts)), acceptor(io), retry(io) {}
+        : io(io),
+          hub(hub),
+          token(token),
+          opts(std::move(opts)),
+          codes(this->opts.sign_in_file),
+          acceptor(io),
+          retry(io) {}
 
     boost::asio::io_context& io;
     WebHub& hub;
     TokenFile& token;
     ServerOptions opts;
+    Sessions sessions;
+    SignInCodes codes;
     tcp::acceptor acceptor;
     boost::asio::steady_timer retry;
     std::optional<ssl::context> tls;
-    std::size_t connections = 0;
+    std::size_t connections = 0, evicting = 0;
+    // Connections that showed no session yet, oldest first: at most kUnprovenSlots of them, the
+    // oldest closed for a newer one, so that connections without credentials cannot fill the
+    // server and a page with its cookie always gets in.
+    std::list<Unproven*> unproven;
     std::set<WsLink*> sockets;
-    Throttle throttle;
+    Backoff backoff;
+    LogLimit log_limit;
+    boost::asio::steady_timer log_flush{io};
+    bool flush_due = false;
     bool stopped = false;
     bool said_full = false;
     std::function<void(std::string_view)> log_fn;
 
     void log(std::string_view m) const {
         if (log_fn) log_fn(m);
+    }
+    // A line a client's request causes: rate-limited (what it quotes goes through printable()).
+    void note(std::string_view m) {
+        if (log_limit.allow(Clock::now())) return log(m);
+        if (flush_due) return;
+        flush_due = true;
+        log_flush.expires_after(std::chrono::seconds(1));
+        log_flush.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+            self->flush_due = false;
+            if (ec || self->stopped) return;
+            if (const std::size_t n = self->log_limit.take_left_out())
+                self->log(std::to_string(n) + " more such lines left out (at most 10 at once, then one a second)");
+        });
     }
     void accept();
     void serve(tcp::socket socket);
@@ -126,8 +250,15 @@ struct WebServer::Impl : std::enable_shared_from_this<Impl> {
         const auto now = sockets;  // a send that fails may take its socket out of the set
         for (WsLink* s : now) s->send(shared);
     }
+    // A new session's cookie, for a Set-Cookie header.
+    std::string session_cookie() const {
+        std::string c = std::string(kCookieName) + "=" + sessions.mint(unix_now()) +
+                        "; HttpOnly; SameSite=Strict; Path=/; Max-Age=" + std::to_string(Sessions::kLifetimeSeconds);
+        if (tls || opts.behind_proxy) c += "; Secure";
+        return c;
+    }
     std::string snapshot() const {
-        std::string m = "{\"type\":\"snapshot\",\"asks\":[";
+        std::string m = "{\"type\":\"snapshot\",\"server\":" + json_quote(sessions.server_id()) + ",\"asks\":[";
         bool first = true;
         for (const WaitingAsk* a : hub.waiting()) {
             if (!first) m += ',';
@@ -273,21 +404,41 @@ private:
 };
 
 template <class Stream>
-class HttpSession final : public std::enable_shared_from_this<HttpSession<Stream>> {
+class HttpSession final : public Unproven, public std::enable_shared_from_this<HttpSession<Stream>> {
 public:
-    HttpSession(std::shared_ptr<WebServer::Impl> server, Stream&& stream, std::string peer)
+    HttpSession(std::shared_ptr<WebServer::Impl> server, Stream&& stream, std::string peer, bool peer_loopback)
         : server_(std::move(server)),
           stream_(std::move(stream)),
           peer_(std::move(peer)),
+          peer_loopback_(peer_loopback),
           buffer_(kHeaderLimit + kBodyLimit),
           delay_(server_->io) {
         ++server_->connections;
+        slot_ = server_->unproven.insert(server_->unproven.end(), this);
     }
-    ~HttpSession() { --server_->connections; }
+    ~HttpSession() override {
+        --server_->connections;
+        if (slot_) server_->unproven.erase(*slot_);
+        if (evicted_) --server_->evicting;
+        if (held_) server_->backoff.done_waiting(peer_);
+    }
+
+    // A newer connection needs the slot: this one, which showed no session yet, ends.
+    void evict() override {
+        if (slot_) server_->unproven.erase(*slot_);
+        slot_.reset();
+        evicted_ = true;
+        ++server_->evicting;
+        drop();
+    }
 
     void start() {
+        // Without a session, a connection has a short while from its start to send a request
+        // (the TLS handshake included, and any request after it); with one, each request has the
+        // whole request_timeout.
+        deadline_ = std::chrono::steady_clock::now() + server_->opts.unproven_timeout;
+        lowest().expires_at(deadline_);
         if constexpr (is_tls<Stream>) {
-            lowest().expires_after(server_->opts.request_timeout);
             stream_.async_handshake(ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
                 if (!ec) self->read();
             });
@@ -304,8 +455,9 @@ private:
         parser_->header_limit(kHeaderLimit);
         parser_->body_limit(kBodyLimit);
         // The whole request within the limit: a client that sends its headers a byte at a time
-        // holds its own connection only, and only that long.
-        lowest().expires_after(server_->opts.request_timeout);
+        // holds its own connection only, and only that long (without a session: see start()).
+        if (slot_) lowest().expires_at(deadline_);
+        else lowest().expires_after(server_->opts.request_timeout);
         http::async_read(stream_, buffer_, *parser_,
                          [self = this->shared_from_this()](beast::error_code ec, std::size_t) { self->got(ec); });
     }
@@ -313,7 +465,7 @@ private:
     void got(beast::error_code ec) {
         if (ec == http::error::end_of_stream) return close();
         if (ec == beast::error::timeout) {
-            server_->log("a client at " + peer_ + " did not send its request in time: closed");
+            server_->note("a client at " + peer_ + " did not send its request in time: closed");
             return;
         }
         if (ec) {
@@ -330,9 +482,11 @@ private:
         if (s.stopped) return;
         version_ = req.version();
         const std::string host(sv(req[http::field::host]));
-        if (!host_allowed(host, s.opts.listen, s.opts.public_names)) {
-            s.log("refused a request from " + peer_ + " for another Host (" + host.substr(0, 80) +
-                  "): give the name with --public-name");
+        // A loopback name from a peer elsewhere: a proxy passing its own Host on, or a client that
+        // pretends; only this machine reaches the server as localhost.
+        if (!host_allowed(host, s.opts.listen, s.opts.public_names) || (!peer_loopback_ && loopback_name(host))) {
+            s.note("refused a request from " + peer_ + " for another Host (" + printable(host) +
+                   "): give the name with --public-name");
             return reply_text(http::status::forbidden,
                               "askhost web: not served under this name (Host); see --public-name\n", false);
         }
@@ -340,27 +494,47 @@ private:
             return reply_text(http::status::method_not_allowed, "askhost web: GET only\n", false);
         const std::string target(sv(req.target()));
         const std::string_view path = target_path(target);
-        // The first URL: the token, answered with the cookie and the page without the token.
-        if (auto given = query_param(target, "token")) {
-            if (!same_secret(*given, s.token.token())) return refuse_credentials("a wrong token", path);
-            Response res{http::status::see_other, version_};
-            res.set(http::field::location, "/");
-            std::string cookie =
-                std::string(kCookieName) + "=" + s.token.cookie() + "; HttpOnly; SameSite=Strict; Path=/";
-            if (s.tls || s.opts.behind_proxy) cookie += "; Secure";
-            res.set(http::field::set_cookie, cookie);
-            res.set(http::field::content_type, "text/plain; charset=utf-8");
-            return write(std::move(res), req.keep_alive());
+        // askhost web --url asks whether this server holds the token, without sending it.
+        if (path == "/proof") {
+            auto nonce = query_param(target, "nonce");
+            if (!nonce || !nonce_text(*nonce))
+                return reply_text(http::status::bad_request, "askhost web: /proof?nonce=BASE64URL\n", false);
+            return reply_text(http::status::ok, token_proof(s.token.token(), *nonce) + "\n", req.keep_alive());
+        }
+        // The first URL: the token (or a one-time sign-in code), answered with a cookie of this
+        // run and the page without the secret.
+        if (query_param(target, "token") || query_param(target, "signin")) {
+            // Checked in this peer's turn (Backoff): guesses in parallel wait in line.
+            auto turn = s.backoff.admit(peer_, Clock::now());
+            if (!turn) return unheard();
+            if (!turn->held) return sign_in(target, req.keep_alive());
+            held_ = true;
+            delay_.expires_after(turn->wait);
+            delay_.async_wait([self = this->shared_from_this(), target,
+                               keep = req.keep_alive()](const boost::system::error_code& ec) {
+                self->held_ = false;
+                self->server_->backoff.done_waiting(self->peer_);
+                if (!ec && !self->server_->stopped) self->sign_in(target, keep);
+            });
+            return;
         }
         const auto cookie = cookie_value(sv(req[http::field::cookie]), kCookieName);
         if (!cookie) return reply_text(http::status::unauthorized, std::string(kNeedsToken), req.keep_alive());
-        if (!same_secret(*cookie, s.token.cookie())) return refuse_credentials("a wrong or stale cookie", path);
+        if (!s.sessions.valid(*cookie, unix_now()))
+            return refuse_credentials("a wrong, expired or earlier server's cookie", path);
+        prove();
+        // The page renews its session while it is open.
+        if (path == "/session") {
+            Response res{http::status::no_content, version_};
+            res.set(http::field::set_cookie, s.session_cookie());
+            return write(std::move(res), req.keep_alive());
+        }
         if (path == "/ws") {
             if (!websocket::is_upgrade(req))
                 return reply_text(http::status::bad_request, "askhost web: /ws is a WebSocket\n", false);
-            if (!origin_allowed(sv(req[http::field::origin]), host)) {
-                s.log("refused a WebSocket from " + peer_ + " opened by another site (Origin " +
-                      std::string(sv(req[http::field::origin])).substr(0, 80) + ")");
+            if (!origin_allowed(sv(req[http::field::origin]), host, s.tls || s.opts.behind_proxy)) {
+                s.note("refused a WebSocket from " + peer_ + " opened by another site (Origin " +
+                       printable(sv(req[http::field::origin])) + ")");
                 return reply_text(http::status::forbidden, "askhost web: not from this page (Origin)\n", false);
             }
             auto ws = std::make_shared<WsSession<Stream>>(server_, std::move(stream_), peer_);
@@ -375,15 +549,66 @@ private:
         write(std::move(res), req.keep_alive());
     }
 
-    // A wrong token or cookie: 401, later and later as they repeat (the connection waits alone).
+    // The first URL, in this peer's turn: the token or a one-time code gets a session of this run.
+    void sign_in(const std::string& target, bool keep_alive) {
+        WebServer::Impl& s = *server_;
+        const std::string path(target_path(target));
+        const auto given = query_param(target, "token");
+        const auto code = given ? std::nullopt : query_param(target, "signin");
+        const bool ok = given ? same_secret(*given, s.token.token()) : s.codes.take(code.value_or(""), unix_now());
+        if (!ok) {
+            s.backoff.failed(peer_, Clock::now());
+            s.note("refused GET " + printable(path) + " from " + peer_ + ": " +
+                   (given ? "a wrong token" : "a wrong, used or expired sign-in link") + " (" +
+                   std::to_string(s.backoff.count(peer_)) + " in a row from there)");
+            return reply_text(http::status::unauthorized, std::string(kNeedsToken), false);
+        }
+        s.backoff.succeeded(peer_);
+        if (code) s.log("a one-time sign-in link signed in a browser at " + peer_);
+        prove();
+        Response res{http::status::see_other, version_};
+        res.set(http::field::location, "/");
+        res.set(http::field::set_cookie, s.session_cookie());
+        res.set(http::field::content_type, "text/plain; charset=utf-8");
+        write(std::move(res), keep_alive);
+    }
+
+    // A wrong cookie: 401 in this peer's turn, later and later as they repeat.
     void refuse_credentials(const char* what, std::string_view path) {
-        const auto wait = server_->throttle.failed();
-        server_->log("refused GET " + std::string(path.substr(0, 80)) + " from " + peer_ + ": " + what + " (" +
-                     std::to_string(server_->throttle.count()) + " in a row)");
-        delay_.expires_after(wait);
+        WebServer::Impl& s = *server_;
+        s.backoff.failed(peer_, Clock::now());
+        s.note("refused GET " + printable(path) + " from " + peer_ + ": " + what + " (" +
+               std::to_string(s.backoff.count(peer_)) + " in a row from there)");
+        auto turn = s.backoff.admit(peer_, Clock::now());
+        if (!turn) return unheard();
+        if (!turn->held) return reply_text(http::status::unauthorized, std::string(kNeedsToken), false);
+        held_ = true;
+        delay_.expires_after(turn->wait);
         delay_.async_wait([self = this->shared_from_this()](const boost::system::error_code& ec) {
+            self->held_ = false;
+            self->server_->backoff.done_waiting(self->peer_);
             if (!ec) self->reply_text(http::status::unauthorized, std::string(kNeedsToken), false);
         });
+    }
+
+    // Too many of this peer's attempts wait their turn already: this one ends unanswered.
+    void unheard() {
+        server_->note("closed a request from " + peer_ + " unanswered: " + std::to_string(Backoff::kMaxHeld) +
+                      " of its sign-in attempts wait their turn already");
+        drop();
+    }
+
+    // This connection showed a session: it holds a slot no newer connection takes.
+    void prove() {
+        if (slot_) server_->unproven.erase(*slot_);
+        slot_.reset();
+    }
+
+    void drop() {
+        beast::error_code ignored;
+        delay_.cancel();
+        lowest().socket().shutdown(tcp::socket::shutdown_both, ignored);
+        lowest().close();
     }
 
     void reply_text(http::status status, std::string body, bool keep_alive, unsigned version = 0) {
@@ -419,10 +644,14 @@ private:
     std::shared_ptr<WebServer::Impl> server_;
     Stream stream_;
     std::string peer_;
+    bool peer_loopback_ = false;
     beast::flat_buffer buffer_;
     std::optional<http::request_parser<http::string_body>> parser_;
     boost::asio::steady_timer delay_;
     unsigned version_ = 11;
+    std::optional<std::list<Unproven*>::iterator> slot_;  // while it showed no session
+    bool evicted_ = false, held_ = false;
+    std::chrono::steady_clock::time_point deadline_{};  // of a connection without a session
 };
 
 }  // namespace
@@ -444,12 +673,21 @@ void WebServer::Impl::accept() {
 }
 
 void WebServer::Impl::serve(tcp::socket socket) {
-    if (connections >= opts.max_connections) {
-        if (!said_full) log("too many connections (" + std::to_string(opts.max_connections) + "): new ones are closed");
-        said_full = true;
-        beast::error_code ignored;
-        socket.close(ignored);
-        return;
+    // A new connection takes the slot of the oldest one that showed no session yet, when those
+    // have their share or the server is full: a page with its cookie always gets in.
+    if (unproven.size() >= opts.unproven_slots || connections - evicting >= opts.max_connections) {
+        if (!unproven.empty()) {
+            note("too many connections without a session (" + std::to_string(opts.unproven_slots) +
+                 " at most): closed the one that waited longest");
+            unproven.front()->evict();
+        } else {
+            if (!said_full)
+                log("too many connections (" + std::to_string(opts.max_connections) + "): new ones are closed");
+            said_full = true;
+            beast::error_code ignored;
+            socket.close(ignored);
+            return;
+        }
     }
     said_full = false;
     beast::error_code ec;
@@ -457,12 +695,20 @@ void WebServer::Impl::serve(tcp::socket socket) {
     // until the page acknowledges the one before (its delayed ACK: up to 40 ms on Linux).
     socket.set_option(tcp::no_delay(true), ec);
     auto remote = socket.remote_endpoint(ec);
-    std::string peer = ec ? std::string("?") : remote.address().to_string();
+    auto address = remote.address();
+    if (address.is_v6() && address.to_v6().is_v4_mapped())  // a dual-stack socket's IPv4 peer
+        address = boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, address.to_v6());
+    std::string peer = ec ? std::string("?") : address.to_string();
+    const bool loopback = !ec && address.is_loopback();
+    // Every local user comes from loopback: each one's uid makes it a peer of its own (Backoff).
+    if (loopback)
+        if (auto uid = local_peer_uid(socket.native_handle())) peer += " (uid " + std::to_string(*uid) + ")";
     beast::tcp_stream stream(std::move(socket));
     auto self = shared_from_this();
     if (tls)
-        std::make_shared<HttpSession<TlsStream>>(self, TlsStream(std::move(stream), *tls), std::move(peer))->start();
-    else std::make_shared<HttpSession<beast::tcp_stream>>(self, std::move(stream), std::move(peer))->start();
+        std::make_shared<HttpSession<TlsStream>>(self, TlsStream(std::move(stream), *tls), std::move(peer), loopback)
+            ->start();
+    else std::make_shared<HttpSession<beast::tcp_stream>>(self, std::move(stream), std::move(peer), loopback)->start();
 }
 
 WebServer::WebServer(boost::asio::io_context& io, WebHub& hub, TokenFile& token, ServerOptions options)
@@ -475,6 +721,7 @@ WebServer::~WebServer() {
     beast::error_code ignored;
     impl_->acceptor.close(ignored);
     impl_->retry.cancel(ignored);  // the throwing form must not run in a destructor
+    impl_->log_flush.cancel(ignored);
 }
 
 Status WebServer::start() {
@@ -485,7 +732,15 @@ Status WebServer::start() {
     if (!s.opts.tls_cert.empty()) {
         s.tls.emplace(ssl::context::tls_server);
         s.tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
-                           ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+                           ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::no_compression);
+        // TLS 1.2 and 1.3 with forward secrecy and authenticated encryption only: ECDHE with
+        // AES-GCM or ChaCha20-Poly1305 (TLS 1.3's suites are all of that kind). No static RSA key
+        // exchange, no CBC, no SHA-1 MACs, no renegotiation.
+        SSL_CTX* native = s.tls->native_handle();
+        if (SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION) != 1 ||
+            SSL_CTX_set_cipher_list(native, kTls12Ciphers) != 1 || SSL_CTX_set_ciphersuites(native, kTls13Suites) != 1)
+            return Error::failed("this OpenSSL refuses the TLS settings askhost web needs");
+        SSL_CTX_set_options(native, SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
         beast::error_code ec;
         s.tls->use_certificate_chain_file(s.opts.tls_cert, ec);
         if (ec) return Error::usage("--tls-cert " + s.opts.tls_cert + ": " + ec.message());
@@ -525,8 +780,82 @@ std::uint16_t WebServer::port() const {
 bool WebServer::tls() const { return impl_->tls.has_value(); }
 
 void WebServer::token_changed() {
+    impl_->sessions.replace();
     const auto now = impl_->sockets;
     for (WsLink* s : now) s->close();
+}
+
+}  // namespace askhost::web
+
+namespace askhost::web {
+
+namespace {
+
+// One GET of askhost web --url, on an io_context of its own, within a few seconds.
+template <class Stream>
+Result<std::string> get_once(boost::asio::io_context& io, Stream& stream, tcp::endpoint at, const Request& req) {
+    beast::error_code result;
+    Response res;
+    beast::flat_buffer buffer;
+    auto& low = beast::get_lowest_layer(stream);
+    low.expires_after(std::chrono::seconds(5));
+    low.async_connect(at, [&](beast::error_code ec) {
+        if (ec) {
+            result = ec;
+            return;
+        }
+        auto send = [&] {
+            http::async_write(stream, req, [&](beast::error_code ec2, std::size_t) {
+                if (ec2) {
+                    result = ec2;
+                    return;
+                }
+                http::async_read(stream, buffer, res, [&](beast::error_code ec3, std::size_t) { result = ec3; });
+            });
+        };
+        if constexpr (is_tls<Stream>) {
+            stream.async_handshake(ssl::stream_base::client, [&, send](beast::error_code ec2) {
+                if (ec2) result = ec2;
+                else send();
+            });
+        } else {
+            send();
+        }
+    });
+    io.run();
+    if (result) return Error::failed(result.message());
+    if (res.result() != http::status::ok) return Error::failed("it answered " + std::to_string(res.result_int()));
+    return res.body();
+}
+
+}  // namespace
+
+Status WebServer::check_proof(const std::string& host, std::uint16_t port, bool tls, const std::string& host_header,
+                              const std::string& token) {
+    auto nonce = random_text(24);
+    if (!nonce) return nonce.error();
+    beast::error_code ec;
+    const tcp::endpoint at(boost::asio::ip::make_address(host, ec), port);
+    if (ec) return Error::failed(host + ": " + ec.message());
+    Request req{http::verb::get, "/proof?nonce=" + *nonce, 11};
+    req.set(http::field::host, host_header);
+    req.set(http::field::connection, "close");
+    boost::asio::io_context io;
+    Result<std::string> body = Error::failed("no answer");
+    if (tls) {
+        ssl::context ctx(ssl::context::tls_client);
+        ctx.set_verify_mode(ssl::verify_none);  // what is checked is the proof, not the certificate
+        TlsStream stream(io, ctx);
+        body = get_once(io, stream, at, req);
+    } else {
+        beast::tcp_stream stream(io);
+        body = get_once(io, stream, at, req);
+    }
+    if (!body) return body.error();
+    std::string text = *body;
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    if (!same_secret(text, token_proof(token, *nonce))) return Error::failed("it does not prove it holds the token");
+    return std::nullopt;
 }
 
 }  // namespace askhost::web

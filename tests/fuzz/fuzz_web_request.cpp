@@ -1,6 +1,7 @@
 // A request as askhost web's edge reads it (any bytes from the network): Beast's parser with the
-// server's limits, then the policy's Host, Origin, target, token and cookie readings. Never a crash;
-// what the policy lets through is what it says it does. The first byte picks the public names.
+// server's limits, then the policy's Host, Origin, target, token, sign-in code, nonce and cookie
+// readings and the log's quoting. Never a crash; what the policy lets through is what it says it
+// does. The first byte picks the public names and whether the server speaks https.
 #include <cctype>
 #include <cstdint>
 #include <string>
@@ -58,7 +59,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         for (const auto& n : names) known = known || host_name(n) == name;
         FUZZ_CHECK(known);
     }
-    if (origin_allowed(origin, host)) FUZZ_CHECK(!host.empty() && ends_with_nocase(origin, host));
+    const bool https = data[0] & 4;
+    if (origin_allowed(origin, host, https)) {
+        FUZZ_CHECK(!host.empty() && ends_with_nocase(origin, host));
+        FUZZ_CHECK(lower(origin).rfind(https ? "https://" : "http://", 0) == 0);
+    }
+    if (loopback_name(host)) FUZZ_CHECK(host_allowed(host, listen, names));
+    for (const char* name : {"token", "signin", "nonce"})
+        if (auto value = query_param(target, name)) FUZZ_CHECK(value->size() <= target.size());
+    const std::string quoted = printable(target);
+    for (unsigned char c : quoted) FUZZ_CHECK(c >= 0x20 && c < 0x7f);
     const std::string_view path = target_path(target);
     FUZZ_CHECK(std::string_view(target).substr(0, path.size()) == path);
     if (auto token = query_param(target, "token")) FUZZ_CHECK(token->size() <= target.size());

@@ -3,10 +3,13 @@ HTTP, and the questions of real hosts (an editor's standing host running a scrip
 `askhost mcp` waiting as its own host, a `--print` host) over a small WebSocket client."""
 import json
 import os
+import re
+import shutil
 import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 
@@ -87,7 +90,8 @@ def refusals_carry_nothing_of_a_question():
         refused(*web.get("/", raw=b"GARBAGE\r\n\r\n"), 400, "a malformed request")
         refused(*web.get("/", {"X-Big": "x" * 20000}), 431, "headers over the limit")
         refused(*web.get("/ws", {"Cookie": "askhost_web=" + cookie}), 400, "/ws without an upgrade")
-        for bad_origin in ("http://attacker.example", "null", "http://127.0.0.1:1"):
+        for bad_origin in ("http://attacker.example", "null", "http://127.0.0.1:1",
+                           "https://127.0.0.1:%d" % web.port):  # the scheme this server does not speak
             w = WsClient(web, cookie, origin=bad_origin)
             refused(w.status, w.headers, w.body, 403, "a WebSocket from " + bad_origin)
         w = WsClient(web, None)
@@ -119,7 +123,7 @@ def the_token_gets_a_cookie_and_a_redirect_to_the_bare_page():
         attrs = [a.strip() for a in set_cookie.split(";")]
         check(attrs[0].startswith("askhost_web="), "the cookie's name: " + set_cookie)
         check(web.token not in set_cookie, "the cookie is not the token")
-        for a in ("HttpOnly", "SameSite=Strict", "Path=/"):
+        for a in ("HttpOnly", "SameSite=Strict", "Path=/", "Max-Age=86400"):
             check(a in attrs, "%s in %s" % (a, set_cookie))
         check("Secure" not in attrs, "no Secure on plain HTTP to loopback")
         cookie = attrs[0].split("=", 1)[1]
@@ -135,10 +139,120 @@ def the_token_gets_a_cookie_and_a_redirect_to_the_bare_page():
             check(d in csp, "%s in the CSP %s" % (d, csp))
         status, _, _ = web.get("/no-such-file", {"Cookie": "askhost_web=" + cookie})
         equal(status, 404, "an unknown file")
-        # A second server gives the same cookie for the same token (a page survives a restart).
+        # The page renews its session while it is open: a new cookie, of the same run.
+        status, headers, _ = web.get("/session", {"Cookie": "askhost_web=" + cookie})
+        equal(status, 204, "GET /session with the cookie")
+        renewed = headers["set-cookie"][0].split(";")[0].split("=", 1)[1]
+        equal(web.get("/", {"Cookie": "askhost_web=" + renewed})[0], 200, "the renewed cookie opens the page")
+        equal(web.get("/session")[0], 401, "no renewal without a cookie")
+        ws = WsClient(web, cookie)
+        first_run = ws.message()["server"]
+        ws.close()
+        # A cookie of the run before a restart opens nothing: a new secret per start.
         web.stop()
         web = Web(wd)
-        equal(web.login(), cookie, "the cookie after a restart")
+        refused(*web.get("/", {"Cookie": "askhost_web=" + cookie}), 401, "a cookie from before the restart")
+        refused(*web.get("/", {"Cookie": "askhost_web=" + renewed}), 401, "a renewed cookie from before the restart")
+        w = WsClient(web, cookie)
+        refused(w.status, w.headers, w.body, 401, "a WebSocket with a cookie from before the restart")
+        fresh = web.login()
+        check(fresh != cookie, "a new cookie in the new run")
+        ws = WsClient(web, fresh)
+        check(ws.message()["server"] != first_run, "the new run has another name")
+        ws.close()
+    finally:
+        web.stop()
+
+
+def proc_start(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        return int(f.read().rsplit(")", 1)[1].split()[19])
+
+
+@case
+def url_with_no_server_says_none_runs_and_names_no_impostor():
+    wd = Workdir()
+    env = wd.env()
+    # None ever ran (a web-port in the config changes nothing: no URL for a server that is not there).
+    os.makedirs(wd.file("config/askhost"), exist_ok=True)
+    with open(wd.file("config/askhost/config"), "a") as f:
+        f.write("web-port = 8765\n")
+    out = subprocess.run([ASKHOST, "web", "--url"], env=env, cwd=wd.path, capture_output=True, text=True, timeout=30)
+    equal((out.returncode, out.stdout), (1, ""), "exit 1, nothing printed: " + out.stderr)
+    check("no askhost web is running" in out.stderr, "it says none runs: " + out.stderr)
+    out = subprocess.run([ASKHOST, "web", "--sign-in-link"], env=env, cwd=wd.path, capture_output=True, text=True,
+                         timeout=30)
+    equal((out.returncode, out.stdout), (1, ""), "no sign-in link either: " + out.stderr)
+    # One ran and was killed (kill -9: its record stays): none runs.
+    web = Web(wd, ["--listen", "127.0.0.1:0"])
+    token = web.token
+    os.killpg(web.proc.pid, 9)
+    web.proc.wait()
+    web.proc.stdout.close()
+    out = subprocess.run([ASKHOST, "web", "--url"], env=env, cwd=wd.path, capture_output=True, text=True, timeout=30)
+    equal((out.returncode, out.stdout), (1, ""), "after a kill -9: " + out.stderr)
+    # Another user took the port (as root, the test runs it as uid 65534), and the record names a
+    # process that is alive (as when a pid was reused): it is asked for the proof, cannot give it,
+    # and the token goes nowhere.
+    other_uid = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.geteuid() == 0 else []
+    os.chmod(wd.path, 0o755)  # where it writes what it was sent
+    with open(wd.file("impostor.txt"), "wb"):
+        pass
+    os.chmod(wd.file("impostor.txt"), 0o666)
+    impostor = subprocess.Popen(other_uid + [sys.executable, "-c", (
+        "import socket, sys\n"
+        "s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
+        "s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen(8); print('ready', flush=True)\n"
+        "got = open(sys.argv[2], 'ab')\n"
+        "while True:\n"
+        "    c, _ = s.accept(); data = c.recv(65536); got.write(data); got.flush()\n"
+        "    c.sendall(b'HTTP/1.1 200 OK\\r\\nContent-Length: 64\\r\\nConnection: close\\r\\n\\r\\n' + b'0' * 64)\n"
+        "    c.close()\n"), str(web.port), wd.file("impostor.txt")], stdout=subprocess.PIPE, text=True)
+    try:
+        equal(impostor.stdout.readline().strip(), "ready", "the impostor listens")
+        if other_uid:
+            equal(os.stat("/proc/%d" % impostor.pid).st_uid, 65534, "the impostor is another user")
+        record = wd.file("run/askhost/web.json")
+        with open(record) as f:
+            rec = json.load(f)
+        rec["pid"], rec["processStart"] = impostor.pid, proc_start(impostor.pid)
+        with open(record, "w") as f:
+            json.dump(rec, f)
+        out = subprocess.run([ASKHOST, "web", "--url"], env=env, cwd=wd.path, capture_output=True, text=True,
+                             timeout=30)
+        equal((out.returncode, out.stdout), (1, ""), "an impostor on the port: " + out.stderr)
+        check("does not prove it holds the token" in out.stderr, "it says why: " + out.stderr)
+        with open(wd.file("impostor.txt"), "rb") as f:
+            got = f.read()
+        check(b"/proof?nonce=" in got, "it was asked for the proof: %r" % got[:200])
+        check(token.encode() not in got, "the impostor never saw the token")
+    finally:
+        impostor.kill()
+        impostor.wait()
+        impostor.stdout.close()
+
+
+@case
+def a_one_time_sign_in_link_signs_in_one_browser_once():
+    wd = Workdir()
+    web = Web(wd)
+    try:
+        out = subprocess.run([ASKHOST, "web", "--sign-in-link"], env=wd.env(), cwd=wd.path, capture_output=True,
+                             text=True, timeout=30)
+        equal(out.returncode, 0, "askhost web --sign-in-link: " + out.stderr)
+        link = out.stdout.strip()
+        base = web.url.split("?")[0]
+        check(link.startswith(base + "?signin="), "a link to the page with a code: " + link)
+        check(web.token not in link, "not the token")
+        target = "/" + link[len(base):]
+        status, headers, _ = web.get(target)
+        equal((status, headers["location"]), (303, ["/"]), "the link signs in")
+        cookie = headers["set-cookie"][0].split(";")[0].split("=", 1)[1]
+        equal(web.get("/", {"Cookie": "askhost_web=" + cookie})[0], 200, "its cookie opens the page")
+        refused(*web.get(target), 401, "the same link again")
+        check(link.split("=", 1)[1] not in web.log(), "the code is in no log line")
+        with open(wd.file("state/askhost/web-sign-in")) as f:
+            check(link.split("=", 1)[1] not in f.read(), "the file keeps no code, only its hash")
     finally:
         web.stop()
 
@@ -260,7 +374,8 @@ def a_host_that_starts_later_shows_up_and_one_that_ends_leaves():
     mcp = None
     try:
         ws = WsClient(web, web.login())
-        equal(ws.message(), {"type": "snapshot", "asks": []}, "nothing waits yet")
+        snap = ws.message()
+        equal((snap["type"], snap["asks"]), ("snapshot", []), "nothing waits yet")
         # askhost mcp with no editor's host: it waits as a host of its own, started after the page.
         mcp = McpClient(wd, cwd=folder)
         mcp.initialize(name="codex-mcp-client")
@@ -405,7 +520,7 @@ def on_question_commands_get_the_page_url():
     try:
         ed, _ = standing_host_with_agent(wd)
         told = wait_for(lambda: os.path.exists(out) and open(out).read(), timeout=20, what="the command to run")
-        equal(told, web.url + "|" + SECRET, "ASKHOST_WEB_URL and the question")
+        equal(told, web.url.split("?")[0] + "|" + SECRET, "ASKHOST_WEB_URL (without the token) and the question")
     finally:
         web.stop()
         if ed:
@@ -458,6 +573,145 @@ def a_slow_header_client_holds_no_one_up():
         # The server closes the socket, then says so: the line may come a moment after the close.
         wait_for(lambda: "did not send its request in time" in web.log(), timeout=20,
                  what="the server to say it closed the slow client")
+    finally:
+        web.stop()
+
+
+SLOW_HEAD = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a"
+
+
+def page_gets_in(web, cookie, what):
+    ws = WsClient(web, cookie)
+    equal(ws.status, 101, what + ": the page's WebSocket")
+    equal(ws.message()["type"], "snapshot", what + ": its snapshot")
+    ws.close()
+    equal(web.get("/", {"Cookie": "askhost_web=" + cookie})[0], 200, what + ": the page")
+
+
+@case
+def connections_without_a_session_keep_no_page_out():
+    """150 connections that never finish their headers, from a client without credentials, beside
+    the person's page: they get a small share of the slots, the oldest makes room for a newer one,
+    and the page (and the token's sign-in) always gets in."""
+    wd = Workdir()
+    web = Web(wd)
+    slow = []
+    try:
+        cookie = web.login()
+        for _ in range(150):
+            s = web.connect()
+            try:
+                s.sendall(SLOW_HEAD)
+            except OSError:
+                pass  # closed already for a newer one
+            slow.append(s)
+        for i in range(10):
+            page_gets_in(web, cookie, "try %d of 10, beside 150 slow connections" % i)
+            for s in slow[:20]:
+                try:
+                    s.sendall(b"a")  # still sending, a byte now and then
+                except OSError:
+                    pass
+        equal(web.get("/?token=" + web.token)[0], 303, "the token signs in beside them")
+        wait_for(lambda: "too many connections without a session" in web.log(), what="the server to say so")
+    finally:
+        for s in slow:
+            s.close()
+        web.stop()
+
+
+@case
+def parallel_wrong_guesses_wait_in_line():
+    """40 wrong tokens sent at once from one address: the first three are answered, the next wait
+    their turn one after another, the rest are closed unheard; the page with its cookie gets in
+    meanwhile, and the right token, sent then, is answered in its turn."""
+    wd = Workdir()
+    web = Web(wd)
+    guesses = []
+    try:
+        cookie = web.login()
+        for i in range(40):
+            s = web.connect()
+            s.sendall(("GET /?token=%s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                       % ("A%031d" % i)).encode())
+            guesses.append(s)
+        page_gets_in(web, cookie, "beside 40 parallel guesses")
+        answered = 0
+        for s in guesses:
+            s.settimeout(60)
+            data = web_client.read_to_end(s, (ConnectionResetError, socket.timeout))
+            check(not data or data.startswith(b"HTTP/1.1 401"), "a wrong guess gets 401 or nothing: %r" % data[:40])
+            answered += bool(data)
+        check(answered <= 3 + 8, "at most 3 answered at once and 8 in line, not %d of 40" % answered)
+        check("wait their turn already" in web.log(), "the server says it closed the rest unheard")
+        check("127.0.0.1 (uid %d)" % os.geteuid() in web.log(), "a local peer is named by its uid")
+        equal(web.get("/?token=" + web.token)[0], 303, "the right token, in its turn")
+    finally:
+        for s in guesses:
+            s.close()
+        web.stop()
+
+
+# Another local user guessing: 40 wrong tokens at once, then it keeps its connections open.
+GUESSER = r"""
+import socket, sys
+port = int(sys.argv[1])
+socks = []
+for i in range(40):
+    s = socket.create_connection(("127.0.0.1", port), timeout=60)
+    s.sendall(("GET /?token=B%031d HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n" % i).encode())
+    socks.append(s)
+print("sent", flush=True)
+sys.stdin.read()
+"""
+
+
+@case
+def another_users_guesses_do_not_make_the_person_wait():
+    """Guesses from another uid on loopback are a peer of their own: with 8 of them waiting their
+    turn (where a ninth attempt of the same peer would be closed unanswered), the person's token
+    is answered at once."""
+    if os.geteuid() != 0:
+        raise Skip("needs root to guess as another uid (setpriv --reuid=65534)")
+    wd = Workdir()
+    web = Web(wd)
+    guesser = subprocess.Popen(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
+                                GUESSER, str(web.port)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        equal(guesser.stdout.readline().strip(), "sent", "the other user's guesses")
+        wait_for(lambda: "wait their turn already" in web.log(), timeout=20, what="the guesses to fill their line")
+        check("from 127.0.0.1 (uid 65534)" in web.log(), "the guesses are the other uid's: " + web.log()[-500:])
+        equal(web.get("/?token=" + web.token)[0], 303, "the person's token beside them")
+    finally:
+        guesser.stdin.close()
+        guesser.wait()
+        guesser.stdout.close()
+        web.stop()
+
+
+@case
+def a_flood_of_foreign_hosts_writes_a_short_escaped_log():
+    wd = Workdir()
+    web = Web(wd)
+    host = b"\xe2\x80\xaeevil\\x.example"  # U+202E (right-to-left override) and a backslash
+    try:
+        start = time.monotonic()
+        for _ in range(300):
+            status, _, _ = web.get("/", raw=b"GET / HTTP/1.1\r\nHost: " + host + b"\r\nConnection: close\r\n\r\n")
+            equal(status, 403, "a foreign Host")
+        elapsed = time.monotonic() - start
+
+        def count():
+            with open(web.stderr_path, "rb") as f:
+                log = f.read()
+            lines = [line for line in log.split(b"\n") if b"another Host" in line]
+            left = sum(int(n) for n in re.findall(rb"(\d+) more such lines left out", log))
+            return log, lines, left
+        log, lines, left = wait_for(lambda: (lambda c: c[1:] and len(c[1]) + c[2] == 300 and c)(count()),
+                                    timeout=20, what="every refusal logged or counted")
+        check(len(lines) <= 11 + elapsed, "%d lines for 300 requests in %.1f s" % (len(lines), elapsed))
+        check(b"\xe2\x80\xae" not in log, "no raw bidi control in the log")
+        check(b"(\\xe2\\x80\\xaeevil\\\\x.example)" in lines[0], "the Host, escaped: %r" % lines[0])
     finally:
         web.stop()
 
@@ -545,15 +799,176 @@ def tls_with_a_certificate():
     web = Web(wd, ["--listen", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", key])
     try:
         check(web.tls, "an https URL: " + web.url)
+        out = subprocess.run([ASKHOST, "web", "--url"], env=wd.env(), cwd=wd.path, capture_output=True, text=True,
+                             timeout=30)
+        equal((out.returncode, out.stdout.strip()), (0, web.url), "askhost web --url asks for the proof over TLS: " +
+              out.stderr)
         status, headers, _ = web.get("/?token=" + web.token)
         equal(status, 303, "the token over TLS")
         check("Secure" in [a.strip() for a in headers["set-cookie"][0].split(";")], "the cookie is Secure")
         cookie = web.login()
         ws = WsClient(web, cookie)
-        equal(ws.message(), {"type": "snapshot", "asks": []}, "the WebSocket over TLS")
+        snap = ws.message()
+        equal((snap["type"], snap["asks"]), ("snapshot", []), "the WebSocket over TLS")
         ws.close()
+        w = WsClient(web, cookie, origin="http://127.0.0.1:%d" % web.port)
+        refused(w.status, w.headers, w.body, 403, "an http:// Origin on an https server")
+
+        def handshake(*args):
+            r = subprocess.run(["openssl", "s_client", "-connect", "127.0.0.1:%d" % web.port, "-servername",
+                                "localhost", *args], input=b"", capture_output=True, timeout=30)
+            out = (r.stdout + r.stderr).decode(errors="replace")
+            return r.returncode == 0 and "Cipher is (NONE)" not in out and "New, " in out, out
+        ok, out = handshake("-tls1_2", "-cipher", "ECDHE-RSA-AES128-GCM-SHA256")
+        check(ok, "an ECDHE and AEAD suite in TLS 1.2 is accepted: " + out[-600:])
+        ok, out = handshake("-tls1_3")
+        check(ok, "TLS 1.3 is accepted: " + out[-600:])
+        # @SECLEVEL=0 makes the client offer them, so that a refusal is the server's.
+        for suite, what in (("AES128-SHA", "static RSA with CBC and SHA-1"),
+                            ("AES128-GCM-SHA256", "static RSA key exchange"),
+                            ("ECDHE-RSA-AES128-SHA", "CBC with SHA-1"),
+                            ("ECDHE-RSA-AES128-SHA256", "CBC")):
+            ok, out = handshake("-tls1_2", "-cipher", suite + ":@SECLEVEL=0")
+            check(not ok, "%s (%s) is refused: %s" % (suite, what, out[-600:]))
+            check("alert handshake failure" in out or "no shared cipher" in out,
+                  "refused by the server (a handshake failure alert): " + out[-600:])
+        ok, out = handshake("-tls1_1", "-cipher", "ALL:@SECLEVEL=0")
+        check(not ok, "TLS 1.1 is refused: " + out[-600:])
     finally:
         web.stop()
+
+
+def unshare_works():
+    r = subprocess.run(["unshare", "--net", "true"], capture_output=True)
+    return r.returncode == 0, r.stderr.decode(errors="replace").strip()
+
+
+# Run inside a network namespace of its own (`unshare --net`): loopback only, with a second,
+# non-loopback address on lo (10.45.0.1) so that a client can come from "elsewhere" while every
+# byte stays in this namespace. argv: askhost, workdir.
+BEHIND_PROXY_SCENE = r"""
+import json, os, socket, subprocess, sys
+sys.path.insert(0, sys.argv[3])
+import web_client
+askhost, wd = sys.argv[1], sys.argv[2]
+env = dict(os.environ, XDG_STATE_HOME=wd + "/state", XDG_RUNTIME_DIR=wd + "/run", HOME=wd,
+           XDG_CONFIG_HOME=wd + "/config")
+os.makedirs(wd + "/run", mode=0o700, exist_ok=True)
+out = {}
+# The page's address is the proxy's (no port): the port is read from the server's record.
+proc = subprocess.Popen([askhost, "web", "--behind-proxy", "--listen", "0.0.0.0:0", "--public-name", "box.example"],
+                        env=env, cwd=wd, stdout=subprocess.PIPE, stderr=open(wd + "/web-stderr.txt", "ab"), text=True)
+try:
+    out["url"] = proc.stdout.readline().strip()
+    token = out["url"].split("?token=")[1]
+    with open(wd + "/run/askhost/web.json") as f:
+        port = json.load(f)["port"]
+    def get(source, host, path="/?token=" + token):
+        s = socket.create_connection(("10.45.0.1" if source != "127.0.0.1" else "127.0.0.1", port),
+                                     timeout=20, source_address=(source, 0))
+        s.sendall(("GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n" % (path, host)).encode())
+        status = web_client.parse_response(web_client.read_to_end(s))[0]
+        s.close()
+        return status
+    out["elsewhere_loopback_host"] = get("10.45.0.1", "127.0.0.1:%d" % port)
+    out["elsewhere_localhost"] = get("10.45.0.1", "localhost")
+    out["elsewhere_public_name"] = get("10.45.0.1", "box.example")
+    out["here_loopback_host"] = get("127.0.0.1", "127.0.0.1:%d" % port)
+finally:
+    proc.terminate()
+    proc.wait()
+    proc.stdout.close()
+print(json.dumps(out))
+"""
+
+
+@case
+def behind_proxy_takes_no_loopback_host_from_elsewhere():
+    """--behind-proxy on 0.0.0.0: a peer that is not this machine's loopback is refused when its
+    Host names loopback, and served by the public name. Tested in a network namespace of its own
+    (unshare --net, as root) where lo also holds 10.45.0.1, so the peer address is not loopback
+    though nothing leaves the namespace."""
+    ok, why = unshare_works()
+    if not ok:
+        raise Skip("no network namespace for a non-loopback peer (unshare --net: %s)" % why)
+    wd = Workdir()
+    web_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web")
+    r = subprocess.run(["unshare", "--net", "sh", "-c",
+                        'ip link set lo up && ip addr add 10.45.0.1/32 dev lo && exec "$@"', "sh",
+                        sys.executable, "-c", BEHIND_PROXY_SCENE, ASKHOST, wd.path, web_dir],
+                       capture_output=True, text=True, timeout=120)
+    equal(r.returncode, 0, "the scene in its namespace: " + r.stderr[-2000:])
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    check(got["url"].startswith("https://box.example/"), "the page's address is the proxy's: " + got["url"])
+    equal(got["elsewhere_loopback_host"], 403, "Host 127.0.0.1 from 10.45.0.1")
+    equal(got["elsewhere_localhost"], 403, "Host localhost from 10.45.0.1")
+    equal(got["elsewhere_public_name"], 303, "the public name from 10.45.0.1 (the proxy)")
+    equal(got["here_loopback_host"], 303, "Host 127.0.0.1 from 127.0.0.1")
+
+
+@case
+def behind_proxy_listens_on_loopback_unless_told():
+    wd = Workdir()
+    web = Web(wd, ["--behind-proxy"])
+    try:
+        with open(wd.file("run/askhost/web.json")) as f:
+            equal(json.load(f)["listen"], "127.0.0.1", "where it listens")
+        check(web.url.startswith("https://127.0.0.1:"), "https, for the proxy in front: " + web.url)
+    finally:
+        web.stop()
+
+
+# A host of another user: a Unix socket that uid 65534 listens on, which records what it is sent.
+FOREIGN_HOST = r"""
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1]); s.listen(4)
+print("ready", flush=True)
+while True:
+    c, _ = s.accept()
+    data = c.recv(65536)
+    with open(sys.argv[2], "ab") as f:
+        f.write(b"CONNECTION\n" + data)
+    c.close()
+"""
+
+
+@case
+def a_record_naming_another_users_socket_is_not_watched():
+    wd = Workdir()
+    if os.geteuid() != 0:
+        raise Skip("needs root to run a listener as another uid (setpriv --reuid=65534)")
+    shared = tempfile.mkdtemp(prefix="askhost-foreign-")
+    os.chmod(shared, 0o777)
+    sock, got = os.path.join(shared, "host.sock"), os.path.join(shared, "got.txt")
+    foreign = subprocess.Popen(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
+                                FOREIGN_HOST, sock, got], stdout=subprocess.PIPE, text=True)
+    web = None
+    try:
+        equal(foreign.stdout.readline().strip(), "ready", "the other user's listener")
+        equal(os.stat(sock).st_uid, 65534, "its socket is the other user's")
+        os.makedirs(wd.file("run/askhost"), mode=0o700, exist_ok=True)
+        record = wd.file("run/askhost/host-%d.json" % foreign.pid)
+        with open(record, "w") as f:
+            json.dump({"version": 1, "pid": foreign.pid, "socket": sock, "kind": "editor",
+                       "workspaceFolders": [{"path": wd.path}]}, f)
+        os.chmod(record, 0o600)
+        web = Web(wd)
+        wait_for(lambda: "cannot watch host %d" % foreign.pid in web.log(), timeout=20,
+                 what="askhost web to refuse the socket")
+        check("another user (uid 65534)" in web.log(), "it says whose: " + web.log())
+        ws = WsClient(web, web.login())
+        equal(ws.message()["asks"], [], "nothing of it on the page")
+        ws.close()
+        data = open(got, "rb").read() if os.path.exists(got) else b""
+        check(b"initialize" not in data, "nothing was sent to it: %r" % data[:200])
+    finally:
+        if web:
+            web.stop()
+        foreign.kill()
+        foreign.wait()
+        foreign.stdout.close()
+        shutil.rmtree(shared, ignore_errors=True)
 
 
 if __name__ == "__main__":

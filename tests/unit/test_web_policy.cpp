@@ -1,7 +1,14 @@
 #define BOOST_TEST_MODULE web_policy
 #include <boost/test/unit_test.hpp>
 
+#include <fstream>
+#include <iterator>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "web/web_policy.hpp"
+#include "web/web_token.hpp"
 
 using namespace askhost::web;
 
@@ -48,13 +55,25 @@ BOOST_AUTO_TEST_CASE(host_headers) {
 }
 
 BOOST_AUTO_TEST_CASE(origins) {
-    BOOST_TEST(origin_allowed("http://127.0.0.1:8765", "127.0.0.1:8765"));
-    BOOST_TEST(origin_allowed("https://box.ts.net", "box.ts.net"));
-    BOOST_TEST(!origin_allowed("http://attacker.example", "127.0.0.1:8765"));
-    BOOST_TEST(!origin_allowed("null", "127.0.0.1:8765"));
-    BOOST_TEST(!origin_allowed("", "127.0.0.1:8765"));
-    BOOST_TEST(!origin_allowed("http://127.0.0.1:8765", ""));
-    BOOST_TEST(!origin_allowed("http://127.0.0.1:87650", "127.0.0.1:8765"));
+    BOOST_TEST(origin_allowed("http://127.0.0.1:8765", "127.0.0.1:8765", false));
+    BOOST_TEST(origin_allowed("https://box.ts.net", "box.ts.net", true));
+    // The scheme the server speaks, and that one only.
+    BOOST_TEST(!origin_allowed("https://127.0.0.1:8765", "127.0.0.1:8765", false));
+    BOOST_TEST(!origin_allowed("http://box.ts.net", "box.ts.net", true));
+    BOOST_TEST(!origin_allowed("http://attacker.example", "127.0.0.1:8765", false));
+    BOOST_TEST(!origin_allowed("null", "127.0.0.1:8765", false));
+    BOOST_TEST(!origin_allowed("", "127.0.0.1:8765", false));
+    BOOST_TEST(!origin_allowed("http://127.0.0.1:8765", "", false));
+    BOOST_TEST(!origin_allowed("http://127.0.0.1:87650", "127.0.0.1:8765", false));
+}
+
+BOOST_AUTO_TEST_CASE(loopback_names) {
+    BOOST_TEST(loopback_name("127.0.0.1:8765"));
+    BOOST_TEST(loopback_name("LOCALHOST"));
+    BOOST_TEST(loopback_name("[::1]:80"));
+    BOOST_TEST(!loopback_name("box.ts.net"));
+    BOOST_TEST(!loopback_name("127.0.0.2"));
+    BOOST_TEST(!loopback_name(""));
 }
 
 BOOST_AUTO_TEST_CASE(targets_queries_and_cookies) {
@@ -70,4 +89,62 @@ BOOST_AUTO_TEST_CASE(targets_queries_and_cookies) {
     BOOST_TEST(!same_secret("abc", "abd"));
     BOOST_TEST(!same_secret("abc", "abcd"));
     BOOST_TEST(!same_secret("", ""));
+}
+
+BOOST_AUTO_TEST_CASE(sessions_are_of_one_run_and_expire) {
+    const std::int64_t now = 1'800'000'000;
+    Sessions run;
+    const std::string cookie = run.mint(now);
+    BOOST_TEST(run.valid(cookie, now));
+    BOOST_TEST(run.valid(cookie, now + Sessions::kLifetimeSeconds - 1));
+    BOOST_TEST(!run.valid(cookie, now + Sessions::kLifetimeSeconds));                                     // expired
+    BOOST_TEST(run.valid(run.mint(now + Sessions::kLifetimeSeconds), now + Sessions::kLifetimeSeconds));  // renewed
+    Sessions next;  // a restart: a new key
+    BOOST_TEST(!next.valid(cookie, now));
+    BOOST_TEST(next.server_id() != run.server_id());
+    // A later expiry written over the cookie breaks its MAC.
+    const std::string forged = std::to_string(now + 10 * Sessions::kLifetimeSeconds) + cookie.substr(cookie.find('.'));
+    BOOST_TEST(!run.valid(forged, now));
+    for (const char* bad : {"", ".", "1.", ".abc", "x.y", "99999999999999999999.00"}) BOOST_TEST(!run.valid(bad, now));
+    const std::string id = run.server_id();
+    run.replace();  // --new-token
+    BOOST_TEST(!run.valid(cookie, now));
+    BOOST_TEST(run.server_id() != id);
+}
+
+BOOST_AUTO_TEST_CASE(proofs_and_sign_in_codes) {
+    BOOST_TEST(token_proof("token-a", "nonce-1") == token_proof("token-a", "nonce-1"));
+    BOOST_TEST(token_proof("token-a", "nonce-1") != token_proof("token-b", "nonce-1"));
+    BOOST_TEST(token_proof("token-a", "nonce-1") != token_proof("token-a", "nonce-2"));
+    BOOST_TEST(token_proof("token-a", "nonce-1").find("token-a") == std::string::npos);
+
+    char dir[] = "/tmp/askhost-web-codes-XXXXXX";
+    BOOST_REQUIRE(::mkdtemp(dir));
+    const std::string file = std::string(dir) + "/web-sign-in";
+    const SignInCodes codes(file);
+    const std::int64_t now = 1'800'000'000;
+    auto first = codes.add(now);
+    auto second = codes.add(now);
+    BOOST_REQUIRE(first);
+    BOOST_REQUIRE(second);
+    BOOST_TEST(*first != *second);
+    BOOST_TEST(!codes.take("not-a-code", now));
+    BOOST_TEST(codes.take(*first, now + 1));
+    BOOST_TEST(!codes.take(*first, now + 1));                               // once
+    BOOST_TEST(!codes.take(*second, now + SignInCodes::kLifetimeSeconds));  // expired
+    struct stat st {};
+    BOOST_REQUIRE(::stat(file.c_str(), &st) == 0);
+    BOOST_TEST((st.st_mode & 077) == 0u);
+    std::ifstream in(file);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    BOOST_TEST(text.find(*second) == std::string::npos);  // its hash only
+    ::unlink(file.c_str());
+    ::rmdir(dir);
+}
+
+BOOST_AUTO_TEST_CASE(quoted_in_the_log) {
+    BOOST_TEST(printable("evil.example:80") == "evil.example:80");
+    BOOST_TEST(printable("a\x1b[31m\\\xe2\x80\xae\n") == "a\\x1b[31m\\\\\\xe2\\x80\\xae\\x0a");
+    BOOST_TEST(printable(std::string(100, 'x'), 80) == std::string(80, 'x') + "...");
+    BOOST_TEST(printable(std::string("\0\x7f", 2)) == "\\x00\\x7f");
 }

@@ -130,6 +130,13 @@ class RealWeb {
     return child;
   }
 
+  /** `askhost web --sign-in-link`: a one-time link to the server that runs. */
+  signInLink() {
+    const r = spawnSync(ASKHOST, ['web', '--sign-in-link'], { env: this.env(), cwd: this.dir, encoding: 'utf8', timeout: 30000 });
+    assert.equal(r.status, 0, `askhost web --sign-in-link: ${r.stderr}`);
+    return r.stdout.trim().split('\n')[0];
+  }
+
   async listen(at = '127.0.0.1:0') {
     this.web = this.spawn(['web', '--listen', at]);
     const first = await new Promise((resolve, reject) => {
@@ -1143,28 +1150,67 @@ const scenarios = {
     assert.equal(new URL(s.page.url()).search, '', 'no token in the address bar');
   },
 
-  // askhost-web killed (kill -9) and started again on the same port: the page reconnects by itself,
-  // with the cookie it had, shows the question that still waits, and a tap answers it.
+  // askhost-web killed (kill -9) and started again on the same port: its cookies were of the run
+  // that ended, so the page says it is signed out and stops; a one-time sign-in link
+  // (askhost web --sign-in-link) opens the new run, where the question still waits and a tap answers it.
   async real_restart(s) {
+    s.expect401 = true;
     const reply = s.server.mcpAsk([REAL_DATABASE], 'codex-mcp-client');
     await s.askButton(REAL_DATABASE.question).waitFor();
     const cookie = async () => (await s.context.cookies()).find((c) => c.name === 'askhost_web');
     const before = await cookie();
     assert.ok(before, 'the page has its cookie');
     await s.server.restartWeb();
-    await s.page.locator('#conn.reconnecting', { hasText: 'Reconnecting…' }).waitFor().catch(() => log('(reconnected before it was seen)'));
+    await s.page.locator('#conn.signed-out', { hasText: 'Not signed in' }).waitFor();
+    await s.shot('after-restart');
+    const link = s.server.signInLink();
+    assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/\?signin=[\w-]+$/);
+    log('opening the one-time sign-in link');
+    await s.page.goto(link);
+    assert.equal(new URL(s.page.url()).search, '', 'no code in the address bar');
     await s.page.locator('#conn.open', { hasText: 'Connected' }).waitFor();
+    assert.notEqual((await cookie()).value, before.value, 'a cookie of the new run');
     const item = s.askButton(REAL_DATABASE.question);
     await item.waitFor();
-    await s.notReloaded();
-    assert.equal((await cookie()).value, before.value, 'the same cookie');
-    await s.shot('after-restart');
     await s.tap(item, 'the question, after the restart');
     await s.tap(s.option('PostgreSQL'), 'PostgreSQL');
     const r = await reply;
     const text = r.result.content.map((c) => c.text).join('');
     assert.match(text, /"Which database should we use\?"="PostgreSQL/, `the agent's tool result: ${text}`);
     await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    // The link was for one browser once: again, it opens nothing.
+    const again = await fetch(link, { redirect: 'manual' });
+    assert.equal(again.status, 401, 'a used sign-in link is refused');
+  },
+
+  // Another program on the port after askhost web went down takes the page's cookie but cannot
+  // name the server the page knew: the page stops there, shows nothing it sends and sends no
+  // answer, rather than reconnect to it.
+  async impostor(s) {
+    s.server.add({ key: '1:ask-1', questions: [SERVICE], agent: 'pi', route: 'pi' });
+    await s.askButton(SERVICE.question).waitFor();
+    await waitFor('the session renewed once connected', () => s.server.renewals >= 1);
+    await s.tap(s.askButton(SERVICE.question), 'the question');
+    await s.page.locator('textarea.answer-input:focus').waitFor();
+    await s.type('billing');
+    s.server.accepting = false;
+    s.server.drop();
+    await s.page.locator('#conn.reconnecting').waitFor();
+    await s.tap(s.page.locator('button.enter-button'), 'Submit (offline)');
+    await s.page.locator('.banner', { hasText: 'Offline: the answer goes when the connection is back.' }).waitFor();
+    log('another program answers on the port, taking any cookie');
+    s.server.impostor();
+    s.server.add({ key: '9:ask-9', questions: [DATABASE], agent: 'evil', route: 'evil' });
+    s.server.accepting = true;
+    await s.page.locator('#conn.ended', { hasText: 'This askhost web has ended' }).waitFor();
+    await s.shot('ended');
+    await sleep(1500);
+    assert.equal(s.server.answers.length, 0, 'no answer went to it');
+    assert.equal(await s.askButton(DATABASE.question).count(), 0, 'nothing it sent is shown');
+    await waitFor('the page to leave the socket', () => s.server.connections === 0);
+    await sleep(2500);
+    assert.equal(s.server.connections, 0, 'no reconnecting');
+    await s.notReloaded();
   },
 
   // A desktop: the keys of docs/dialog.md, no mouse. Tab to the question, Enter opens it, j moves,

@@ -28,6 +28,10 @@ class FakeWebServer extends EventEmitter {
     super();
     this.token = crypto.randomBytes(16).toString('hex');
     this.cookie = crypto.createHash('sha256').update('session:' + this.token).digest('hex');
+    /** This run's name, in every snapshot (the page trusts a socket whose snapshot names it). */
+    this.serverId = crypto.randomBytes(16).toString('base64url');
+    /** GET /session requests (the page renewing its cookie). */
+    this.renewals = 0;
     /** The waiting questions, oldest first (WebAsk objects). */
     this.asks = [];
     /** Every {type:'answer'} message received, in order. */
@@ -78,6 +82,12 @@ class FakeWebServer extends EventEmitter {
   rotate() {
     this.token = crypto.randomBytes(16).toString('hex');
     this.cookie = crypto.createHash('sha256').update('session:' + this.token).digest('hex');
+    this.serverId = crypto.randomBytes(16).toString('base64url');
+  }
+
+  /** Another program on the port: it takes any cookie, but cannot name the page's server. */
+  impostor() {
+    this.serverId = crypto.randomBytes(16).toString('base64url');
   }
 
   get connections() {
@@ -99,6 +109,11 @@ class FakeWebServer extends EventEmitter {
       return void res.end();
     }
     if (!this.authorized(req)) return void res.writeHead(401, { ...HEADERS, 'Content-Type': 'text/plain' }).end('askhost web: open the address it printed (askhost web --url)\n');
+    if (url.pathname === '/session') {
+      this.renewals++;
+      res.writeHead(204, { ...HEADERS, 'Set-Cookie': `askhost_web=${this.cookie}; HttpOnly; SameSite=Strict; Path=/; Max-Age=86400` });
+      return void res.end();
+    }
     const name = url.pathname === '/' ? 'index.html' : url.pathname.slice(1);
     const file = path.join(DIST, name);
     if (name.includes('/') || !fs.existsSync(file)) return void res.writeHead(404, { ...HEADERS, 'Content-Type': 'text/plain' }).end('not found\n');
@@ -146,7 +161,7 @@ class FakeWebServer extends EventEmitter {
     });
     socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', () => this.sockets.delete(socket));
-    this.sendTo(socket, { type: 'snapshot', asks: this.asks });
+    this.sendTo(socket, { type: 'snapshot', server: this.serverId, asks: this.asks });
     this.emit('connection');
   }
 

@@ -135,6 +135,15 @@ Result<int> connect_socket(const std::string& path) {
         ::close(fd);
         return e;
     }
+    // As a host checks its clients: a socket another user listens on (a record naming a path it
+    // controls) is none of ours, and nothing is sent to it.
+    ucred cred{};
+    socklen_t len = sizeof cred;
+    if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != ::geteuid()) {
+        const std::string who = len == sizeof cred ? "uid " + std::to_string(cred.uid) : "an unknown user";
+        ::close(fd);
+        return Error::failed(path + ": listened on by another user (" + who + "), not by askhost of yours", path);
+    }
     return fd;
 }
 

@@ -44,7 +44,7 @@ private:
     Lifetime lifetime_;
 };
 
-// Connects to a host's socket: the connected fd, or why not.
+// Connects to a host's socket: the connected fd, or why not (also when another user listens there).
 Result<int> connect_socket(const std::string& path);
 
 }  // namespace askhost

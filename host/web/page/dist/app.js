@@ -17,7 +17,6 @@ const asks = new Map();
 let current;
 /** One line above the list: what just happened ("Answer sent to codex", an error). */
 let banner;
-let conn = 'connecting';
 let snapshots = 0;
 // ------------------------------------------------------------------ words
 const REMOVED_WORDS = {
@@ -73,6 +72,19 @@ function summary(e) {
 let ws;
 let failures = 0;
 let retryTimer;
+/**
+ * The name of the askhost web run that accepted this page's cookie, from its first snapshot. A
+ * socket is trusted with nothing of the person's (an answer) until its snapshot says the same
+ * name: a server started since (whose cookies these are not) or another program on the port
+ * cannot say it, and the page stops there rather than reconnect to it.
+ */
+let serverId;
+/** The socket whose snapshot named our server: the only one answers go to. */
+let trusted;
+/** Signed out or the server changed: no more reconnecting (a new sign-in reloads the page). */
+let stopped = false;
+/** While the page is open its session is renewed this often (it lasts a day on the server). */
+const RENEW_EVERY_MS = 30 * 60 * 1000;
 function wsUrl() {
     const u = new URL('ws', location.href);
     u.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -85,27 +97,29 @@ function connect() {
         clearTimeout(retryTimer);
         retryTimer = undefined;
     }
-    if (ws)
+    if (ws || stopped)
         return;
     const sock = new WebSocket(wsUrl());
     ws = sock;
     sock.addEventListener('open', () => {
         failures = 0;
-        setConn('open');
     });
     sock.addEventListener('message', (ev) => {
         if (ws === sock && typeof ev.data === 'string')
-            onMessage(ev.data);
+            onMessage(sock, ev.data);
     });
     sock.addEventListener('close', () => {
         if (ws !== sock)
             return;
         ws = undefined;
+        trusted = undefined;
         for (const e of asks.values())
             if (e.state === 'sending')
                 e.state = 'queued';
+        if (stopped)
+            return;
         failures++;
-        setConn(conn === 'signed-out' ? 'signed-out' : 'reconnecting');
+        setConn('reconnecting');
         // Backoff: 0.5 s, 1 s, 2 s ... 10 s, with some jitter so many pages do not come back at once.
         const delay = Math.min(10000, 500 * 2 ** Math.min(failures - 1, 5)) * (0.8 + Math.random() * 0.4);
         retryTimer = setTimeout(connect, delay);
@@ -113,35 +127,73 @@ function connect() {
             void checkSignedIn();
     });
 }
+/** The snapshot of a new socket: ours if it names our server, else the page stops. */
+function checkServer(sock, id) {
+    if (serverId === undefined && id)
+        serverId = id;
+    if (id !== undefined && id === serverId) {
+        trusted = sock;
+        setConn('open');
+        void renew();
+        return true;
+    }
+    stop('ended');
+    return false;
+}
+function stop(c) {
+    stopped = true;
+    trusted = undefined;
+    if (retryTimer !== undefined)
+        clearTimeout(retryTimer);
+    retryTimer = undefined;
+    const sock = ws;
+    ws = undefined;
+    sock?.close();
+    for (const e of asks.values())
+        if (e.state === 'sending')
+            e.state = 'queued';
+    setConn(c);
+}
 /** A socket that keeps failing may mean the cookie is no longer accepted: ask the page itself. */
 async function checkSignedIn() {
     try {
         const r = await fetch(location.pathname, { cache: 'no-store', credentials: 'same-origin' });
         if (r.status === 401 && !ws)
-            setConn('signed-out');
+            stop('signed-out');
     }
     catch {
         // Unreachable: still reconnecting.
     }
 }
+/** The session renewed while the page is in use (a new cookie with a new day). */
+async function renew() {
+    try {
+        const r = await fetch('session', { cache: 'no-store', credentials: 'same-origin' });
+        if (r.status === 401)
+            stop('signed-out');
+    }
+    catch {
+        // Unreachable: the socket says so too.
+    }
+}
 function send(message) {
-    if (!ws || ws.readyState !== WebSocket.OPEN)
+    if (!ws || ws !== trusted || ws.readyState !== WebSocket.OPEN)
         return false;
     ws.send(JSON.stringify(message));
     return true;
 }
 function setConn(c) {
-    conn = c;
     const words = {
         connecting: 'Connecting…',
         open: 'Connected',
         reconnecting: 'Reconnecting…',
         'signed-out': 'Not signed in: open the address askhost web printed (askhost web --url)',
+        ended: 'This askhost web has ended: open its address again (askhost web --url, or askhost web --sign-in-link)',
     };
     connEl.textContent = words[c];
     connEl.className = 'conn ' + c;
 }
-function onMessage(text) {
+function onMessage(sock, text) {
     let m;
     try {
         m = JSON.parse(text);
@@ -151,6 +203,11 @@ function onMessage(text) {
     }
     if (!m || typeof m !== 'object')
         return;
+    // Nothing from a socket before its snapshot named our server.
+    if (sock !== trusted) {
+        if (m.type !== 'snapshot' || !checkServer(sock, typeof m.server === 'string' ? m.server : undefined))
+            return;
+    }
     switch (m.type) {
         case 'snapshot': {
             const first = snapshots++ === 0;
@@ -709,7 +766,13 @@ if ('Notification' in window)
 document.addEventListener('visibilitychange', () => {
     if (!document.hidden && !ws)
         connect();
+    if (!document.hidden && trusted)
+        void renew();
 });
+setInterval(() => {
+    if (trusted)
+        void renew();
+}, RENEW_EVERY_MS);
 window.addEventListener('online', () => {
     if (!ws)
         connect();

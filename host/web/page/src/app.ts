@@ -35,7 +35,7 @@ interface Entry {
 }
 
 type ServerMessage =
-  | { type: 'snapshot'; asks: WebAsk[] }
+  | { type: 'snapshot'; server?: string; asks: WebAsk[] }
   | { type: 'added'; ask: WebAsk }
   | { type: 'removed'; key: string; reason?: string }
   | { type: 'result'; key: string; ok: boolean; error?: string };
@@ -49,7 +49,8 @@ const asks = new Map<string, Entry>();
 let current: string | undefined;
 /** One line above the list: what just happened ("Answer sent to codex", an error). */
 let banner: { text: string; error: boolean } | undefined;
-let conn: 'connecting' | 'open' | 'reconnecting' | 'signed-out' = 'connecting';
+/** What the line at the top says of the connection. */
+type Conn = 'connecting' | 'open' | 'reconnecting' | 'signed-out' | 'ended';
 let snapshots = 0;
 
 // ------------------------------------------------------------------ words
@@ -107,6 +108,19 @@ function summary(e: Entry): string {
 let ws: WebSocket | undefined;
 let failures = 0;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
+/**
+ * The name of the askhost web run that accepted this page's cookie, from its first snapshot. A
+ * socket is trusted with nothing of the person's (an answer) until its snapshot says the same
+ * name: a server started since (whose cookies these are not) or another program on the port
+ * cannot say it, and the page stops there rather than reconnect to it.
+ */
+let serverId: string | undefined;
+/** The socket whose snapshot named our server: the only one answers go to. */
+let trusted: WebSocket | undefined;
+/** Signed out or the server changed: no more reconnecting (a new sign-in reloads the page). */
+let stopped = false;
+/** While the page is open its session is renewed this often (it lasts a day on the server). */
+const RENEW_EVERY_MS = 30 * 60 * 1000;
 
 function wsUrl(): string {
   const u = new URL('ws', location.href);
@@ -121,22 +135,23 @@ function connect(): void {
     clearTimeout(retryTimer);
     retryTimer = undefined;
   }
-  if (ws) return;
+  if (ws || stopped) return;
   const sock = new WebSocket(wsUrl());
   ws = sock;
   sock.addEventListener('open', () => {
     failures = 0;
-    setConn('open');
   });
   sock.addEventListener('message', (ev: MessageEvent) => {
-    if (ws === sock && typeof ev.data === 'string') onMessage(ev.data);
+    if (ws === sock && typeof ev.data === 'string') onMessage(sock, ev.data);
   });
   sock.addEventListener('close', () => {
     if (ws !== sock) return;
     ws = undefined;
+    trusted = undefined;
     for (const e of asks.values()) if (e.state === 'sending') e.state = 'queued';
+    if (stopped) return;
     failures++;
-    setConn(conn === 'signed-out' ? 'signed-out' : 'reconnecting');
+    setConn('reconnecting');
     // Backoff: 0.5 s, 1 s, 2 s ... 10 s, with some jitter so many pages do not come back at once.
     const delay = Math.min(10000, 500 * 2 ** Math.min(failures - 1, 5)) * (0.8 + Math.random() * 0.4);
     retryTimer = setTimeout(connect, delay);
@@ -144,35 +159,70 @@ function connect(): void {
   });
 }
 
+/** The snapshot of a new socket: ours if it names our server, else the page stops. */
+function checkServer(sock: WebSocket, id: string | undefined): boolean {
+  if (serverId === undefined && id) serverId = id;
+  if (id !== undefined && id === serverId) {
+    trusted = sock;
+    setConn('open');
+    void renew();
+    return true;
+  }
+  stop('ended');
+  return false;
+}
+
+function stop(c: 'signed-out' | 'ended'): void {
+  stopped = true;
+  trusted = undefined;
+  if (retryTimer !== undefined) clearTimeout(retryTimer);
+  retryTimer = undefined;
+  const sock = ws;
+  ws = undefined;
+  sock?.close();
+  for (const e of asks.values()) if (e.state === 'sending') e.state = 'queued';
+  setConn(c);
+}
+
 /** A socket that keeps failing may mean the cookie is no longer accepted: ask the page itself. */
 async function checkSignedIn(): Promise<void> {
   try {
     const r = await fetch(location.pathname, { cache: 'no-store', credentials: 'same-origin' });
-    if (r.status === 401 && !ws) setConn('signed-out');
+    if (r.status === 401 && !ws) stop('signed-out');
   } catch {
     // Unreachable: still reconnecting.
   }
 }
 
+/** The session renewed while the page is in use (a new cookie with a new day). */
+async function renew(): Promise<void> {
+  try {
+    const r = await fetch('session', { cache: 'no-store', credentials: 'same-origin' });
+    if (r.status === 401) stop('signed-out');
+  } catch {
+    // Unreachable: the socket says so too.
+  }
+}
+
 function send(message: unknown): boolean {
-  if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+  if (!ws || ws !== trusted || ws.readyState !== WebSocket.OPEN) return false;
   ws.send(JSON.stringify(message));
   return true;
 }
 
-function setConn(c: typeof conn): void {
-  conn = c;
+function setConn(c: Conn): void {
   const words = {
     connecting: 'Connecting…',
     open: 'Connected',
     reconnecting: 'Reconnecting…',
     'signed-out': 'Not signed in: open the address askhost web printed (askhost web --url)',
+    ended: 'This askhost web has ended: open its address again (askhost web --url, or askhost web --sign-in-link)',
   };
   connEl.textContent = words[c];
   connEl.className = 'conn ' + c;
 }
 
-function onMessage(text: string): void {
+function onMessage(sock: WebSocket, text: string): void {
   let m: ServerMessage;
   try {
     m = JSON.parse(text) as ServerMessage;
@@ -180,6 +230,10 @@ function onMessage(text: string): void {
     return;
   }
   if (!m || typeof m !== 'object') return;
+  // Nothing from a socket before its snapshot named our server.
+  if (sock !== trusted) {
+    if (m.type !== 'snapshot' || !checkServer(sock, typeof m.server === 'string' ? m.server : undefined)) return;
+  }
   switch (m.type) {
     case 'snapshot': {
       const first = snapshots++ === 0;
@@ -733,7 +787,11 @@ if ('Notification' in window) registerWorker();
 
 document.addEventListener('visibilitychange', () => {
   if (!document.hidden && !ws) connect();
+  if (!document.hidden && trusted) void renew();
 });
+setInterval(() => {
+  if (trusted) void renew();
+}, RENEW_EVERY_MS);
 window.addEventListener('online', () => {
   if (!ws) connect();
 });
