@@ -8,7 +8,7 @@ Usage: clang_tidy.py BUILD_DIR [--root ROOT] [--all] [--record] [--no-cache]
 BUILD_DIR's compile_commands.json says how each file is compiled. Runs one clang-tidy per core.
 
 A unit's result depends on nothing but clang-tidy's version, .clang-tidy, the compile command (less a
-compiler launcher such as ccache), the file and every project header it includes (their contents,
+compiler launcher such as ccache, and less the optimisation, debug-information and colour flags), the file and every project header it includes (their contents,
 from ninja's dependency log), and the system headers it includes (their names, sizes and times, which
 dpkg sets from the package: the same on every machine with the same packages). A hash of all that is
 the unit's key, and a unit whose key was found clean before is clean now. Keys found clean come from
@@ -33,6 +33,7 @@ import concurrent.futures
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -64,6 +65,12 @@ def command_words(command):
     while words and os.path.basename(words[0]) in LAUNCHERS:
         words = words[1:]
     return words
+
+
+# Flags that change the code a compiler makes, not what clang-tidy reads: the optimisation level,
+# debug information, diagnostics' colours. Left out of the key, so build/'s -O1 -g1 and a -O2 -g
+# tree share their results.
+NOT_READ = re.compile(r'-O[0-9sgz]?|-g[0-9]?|-ggdb[0-9]?|-fdiagnostics-color(=.*)?')
 
 
 class Keys:
@@ -98,7 +105,7 @@ class Keys:
         if not deps:
             return None
         directory = command['directory']
-        args = ' '.join(command_words(command))
+        args = ' '.join(w for w in command_words(command) if not NOT_READ.fullmatch(w))
         h = hashlib.sha256(self.base.encode())
         h.update(args.replace(self.build, '@BUILD@').replace(self.root, '@ROOT@').encode())
         for d in deps:
