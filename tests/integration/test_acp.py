@@ -119,6 +119,13 @@ def permission_asked_and_the_chosen_option_goes_back():
     equal(q["question"], BASH_QUESTION, "question")
     equal(q["header"], "Permission", "header")
     equal([o["label"] for o in q["options"]], ["Yes", "Yes, and don't ask again for touch", "No"], "options")
+    # The typed permission beside it (issue 45): what runs, whole, and each option's meaning.
+    perm = show["params"]["permission"]
+    equal((perm["tool"], perm["command"], perm["reason"]), ("Bash", "touch made-by-bash.txt", "Create a marker file"),
+          "the typed permission")
+    equal([(o["label"], o["kind"]) for o in perm["options"]],
+          [("Yes", "allow_once"), ("Yes, and don't ask again for touch", "allow_always"), ("No", "reject_once")],
+          "the options' meanings, as the agent gave them")
     ed.reply(show["id"], pick(BASH_QUESTION, "Yes, and don't ask again for touch"))
     equal(response_to(wd, 0)["result"], {"outcome": {"outcome": "selected", "optionId": "allow-always"}}, "result")
     equal(shutdown(ed), 0, "exit code")

@@ -148,6 +148,10 @@ BOOST_AUTO_TEST_CASE(other_tools_are_questions_unless_allowed) {
     BOOST_REQUIRE(host.asks.size() == 1u);
     const auto& q = host.asks[0].first.questions[0];
     BOOST_TEST(q.options.size() == 3u);
+    // The typed permission beside the question (issue 45): the command and the model's reason.
+    BOOST_REQUIRE(host.asks[0].first.permission.has_value());
+    BOOST_TEST(host.asks[0].first.permission->command == "touch x");
+    BOOST_TEST(host.asks[0].first.permission->reason == "Create x");
     auto always = one(q.question, "Always allow this tool");
     always.selected_option = "Always allow this tool";
     host.asks[0].second(Outcome::answered({always}));
