@@ -56,7 +56,7 @@ std::string token_proof(std::string_view token, std::string_view nonce);
 // is told over its WebSocket once its cookie was accepted and checks on every reconnection.
 class Sessions {
 public:
-    static constexpr std::int64_t kLifetimeSeconds = 24 * 60 * 60;
+    static constexpr std::int64_t kLifetimeSeconds = std::int64_t{24} * 60 * 60;
 
     Sessions();      // a new key and name
     void replace();  // --new-token: every cookie given so far stops opening anything
@@ -73,7 +73,7 @@ private:
 // end, a line each, in a file beside the token (mode 0600). The server takes a code once.
 class SignInCodes {
 public:
-    static constexpr std::int64_t kLifetimeSeconds = 10 * 60;
+    static constexpr std::int64_t kLifetimeSeconds = std::int64_t{10} * 60;
     explicit SignInCodes(std::string path) : path_(std::move(path)) {}
     // A new code, valid kLifetimeSeconds from `now`; else why not.
     Result<std::string> add(std::int64_t now) const;

@@ -68,7 +68,7 @@ public:
     // answer) is refused to the client (ask/answerRefused) and the question shown to it again: no
     // answer is made of it, and none is lost. A client that keeps answering wrong stops being asked.
     static constexpr int kMaxRefusedAnswers = 3;
-    void show_again(std::shared_ptr<const Ask> ask, Done done, int refused) {
+    void show_again(const std::shared_ptr<const Ask>& ask, Done done, int refused) {
         // A client hears of an ask (ask/state) before it is asked to show it.
         hub_.flush_state();
         const std::string ask_id = ask->id;
