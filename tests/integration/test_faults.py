@@ -49,10 +49,16 @@ def children_of(pid):
     return out
 
 
+_SANITIZED = []
+
+
 def sanitized():
-    """Whether the askhost under test is built with AddressSanitizer (gcc links libasan)."""
-    out = subprocess.run(["ldd", ASKHOST], capture_output=True, text=True).stdout
-    return "libasan" in out
+    """Whether the askhost under test is built with AddressSanitizer: its instrumented code calls
+    __asan_init, whether the runtime is linked in (clang) or a shared libasan (gcc)."""
+    if not _SANITIZED:
+        with open(ASKHOST, "rb") as f:
+            _SANITIZED.append(b"__asan_init" in f.read())
+    return _SANITIZED[0]
 
 
 def no_zombie_children(proc, what):
