@@ -15,7 +15,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import (ASKHOST, ROOT, Editor, Failure, Skip, Tmux, at_end, case, check, end_processes,  # noqa: E402
+from harness import (ASKHOST, ROOT, Editor, Failure, Skip, Tmux, at_end, case, check, end_processes, read_records,  # noqa: E402
                      equal, main, wait_for)
 
 AGENTS_DIR = os.environ.get("ASKHOST_AGENTS_DIR") or os.path.join(
@@ -110,11 +110,7 @@ class Mock:
         self.port = int(wait_for(lambda: os.path.exists(portfile) and open(portfile).read(), what="the mock"))
 
     def requests(self):
-        try:
-            with open(self.record) as f:
-                return [json.loads(l) for l in f if l.strip()]
-        except FileNotFoundError:
-            return []
+        return read_records(self.record)
 
     def tool_result(self, timeout=TIMEOUT):
         found = wait_for(lambda: [r for r in self.requests() if "tool_result" in r], timeout=timeout,

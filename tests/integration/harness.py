@@ -141,6 +141,17 @@ def wait_for(predicate, timeout=10.0, interval=0.05, what="condition"):
         time.sleep(interval)
 
 
+def read_records(path):
+    """The JSON lines another process appends to PATH, each whole: a last line still being written
+    (no newline yet) is left for the next read. [] while the file does not exist."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except FileNotFoundError:
+        return []
+    return [json.loads(line) for line in text.split("\n")[:-1] if line.strip()]
+
+
 def at_end(fn, after_processes=False):
     """Runs fn when the case ends, passed or failed, before its leftover processes are looked for
     (after_processes: once they are ended, to tidy what they held)."""

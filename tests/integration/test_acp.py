@@ -3,7 +3,7 @@ and, where a person answers, a scripted editor."""
 import json
 import os
 
-from harness import ROOT, Editor, Workdir, case, check, equal, main, run, wait_for
+from harness import ROOT, Editor, Workdir, case, check, equal, main, read_records, run, wait_for
 
 FAKE_ACP = os.path.join(ROOT, "tests", "agents", "fake-acp-agent")
 
@@ -40,11 +40,7 @@ def agent(wd, turn, **extra):
 
 
 def received(wd):
-    try:
-        with open(wd.file("acp-record.jsonl")) as f:
-            return [json.loads(l) for l in f if l.strip()]
-    except FileNotFoundError:
-        return []
+    return read_records(wd.file("acp-record.jsonl"))
 
 
 def response_to(wd, rid, timeout=10.0):
