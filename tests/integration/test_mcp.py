@@ -290,6 +290,12 @@ def print_writes_the_pending_file():
         pending = json.load(f)
     equal([q["question"] for q in pending["questions"]], [DATABASE_Q["question"]], "pending questions")
     mcp.close()
+    # With no host of the agent's, askhost mcp journals under a session of its own, the file's.
+    session = pending["sessionId"]
+    check(session != "", "a session of its own in the pending file")
+    with open(wd.file("state/askhost/sessions/%s.jsonl" % session)) as f:
+        journal = [json.loads(line) for line in f]
+    check(any(DATABASE_Q["question"] in json.dumps(r) for r in journal), f"the exchange journalled: {journal}")
 
 
 @case
