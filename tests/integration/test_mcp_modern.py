@@ -1,10 +1,13 @@
 """`askhost mcp` and a client of MCP 2026-07-28, on the wire: no handshake, the version and the
 client's capabilities in every request's _meta, server/discover, and a question asked through
 input_required and answered by the retry (docs/mcp.md)."""
+import json
 import os
+import shutil
+import subprocess
 import time
 
-from harness import DATABASE_Q, FEATURES_Q, McpClient, Workdir, case, check, equal, main, strict
+from harness import ASKHOST, DATABASE_Q, FEATURES_Q, McpClient, Skip, Workdir, case, check, equal, main, strict
 
 MODERN = "2026-07-28"
 
@@ -151,6 +154,46 @@ def a_cancelled_call_gets_no_reply():
     equal(mcp.reply_to(lid)["result"]["resultType"], "complete", "the next line is the list's, not the call's")
     equal(mcp.close(), 0, "exit code")
     check(mcp.lines.get(timeout=10) is None, "nothing more after the list")
+
+
+# The official TypeScript SDK's v2 client, pinned in ./dev (AGENTS) and installed by `./dev agents`.
+SDK_CLIENT = os.path.join(os.environ.get("ASKHOST_AGENTS_DIR") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "askhost-agents"),
+    "modelcontextprotocol-client-2.4.0")
+
+
+def sdk_client(mode):
+    if not os.path.isdir(os.path.join(SDK_CLIENT, "node_modules", "@modelcontextprotocol", "client")):
+        raise Skip("@modelcontextprotocol/client 2.4.0 is not installed (./dev agents)")
+    if not shutil.which("node"):
+        raise Skip("no node")
+    wd = Workdir()
+    env = wd.env(MCP_CLIENT_DIR=SDK_CLIENT, ASKHOST=ASKHOST, PROJ=proj(wd), QUESTION=json.dumps(strict(DATABASE_Q)))
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mcp_sdk_client.cjs")
+    # The timeout only catches a hang.
+    out = subprocess.run(["node", script, mode], env=env, capture_output=True, text=True, timeout=60)
+    equal(out.returncode, 0, "the SDK client: " + out.stderr[-2000:])
+    got = json.loads(out.stdout)
+    equal(got["tools"], ["ask_user_question"], "tools")
+    equal(got["pre"]["answers"], {DATABASE_Q["question"]: DATABASE_Q["options"][0]["label"]}, "pre-answered")
+    equal(got["asked"]["answers"], {DATABASE_Q["question"]: DATABASE_Q["options"][1]["label"]},
+          "answered in the client's form")
+    equal(len(got["forms"]), 1, "one form shown")
+
+
+@case
+def the_sdk_v2_client_pinned_to_2026_07_28():
+    sdk_client("pin")
+
+
+@case
+def the_sdk_v2_client_in_auto_mode():
+    sdk_client("auto")
+
+
+@case
+def the_sdk_v2_client_in_legacy_mode():
+    sdk_client("legacy")
 
 
 if __name__ == "__main__":
