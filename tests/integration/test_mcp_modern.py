@@ -162,13 +162,14 @@ SDK_CLIENT = os.path.join(os.environ.get("ASKHOST_AGENTS_DIR") or os.path.join(
     "modelcontextprotocol-client-2.4.0")
 
 
-def sdk_client(mode):
+def sdk_client(mode, action="accept"):
     if not os.path.isdir(os.path.join(SDK_CLIENT, "node_modules", "@modelcontextprotocol", "client")):
         raise Skip("@modelcontextprotocol/client 2.4.0 is not installed (./dev agents)")
     if not shutil.which("node"):
         raise Skip("no node")
     wd = Workdir()
-    env = wd.env(MCP_CLIENT_DIR=SDK_CLIENT, ASKHOST=ASKHOST, PROJ=proj(wd), QUESTION=json.dumps(strict(DATABASE_Q)))
+    env = wd.env(MCP_CLIENT_DIR=SDK_CLIENT, ASKHOST=ASKHOST, PROJ=proj(wd), QUESTION=json.dumps(strict(DATABASE_Q)),
+                 FORM_ACTION=action)
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mcp_sdk_client.cjs")
     # The timeout only catches a hang.
     out = subprocess.run(["node", script, mode], env=env, capture_output=True, text=True, timeout=60)
@@ -176,14 +177,23 @@ def sdk_client(mode):
     got = json.loads(out.stdout)
     equal(got["tools"], ["ask_user_question"], "tools")
     equal(got["pre"]["answers"], {DATABASE_Q["question"]: DATABASE_Q["options"][0]["label"]}, "pre-answered")
-    equal(got["asked"]["answers"], {DATABASE_Q["question"]: DATABASE_Q["options"][1]["label"]},
-          "answered in the client's form")
+    if action == "decline":
+        check(got["askedError"] is True and got["askedText"].startswith("User declined to answer questions"),
+              f"a declined form is today's decline: {got}")
+    else:
+        equal(got["asked"]["answers"], {DATABASE_Q["question"]: DATABASE_Q["options"][1]["label"]},
+              "answered in the client's form")
     equal(len(got["forms"]), 1, "one form shown")
 
 
 @case
 def the_sdk_v2_client_pinned_to_2026_07_28():
     sdk_client("pin")
+
+
+@case
+def the_sdk_v2_client_pinned_declines():
+    sdk_client("pin", action="decline")
 
 
 @case
