@@ -34,6 +34,7 @@
 #include "store/pending_file.hpp"
 #include "store/pending_writer.hpp"
 #include "store/print_frontend.hpp"
+#include "store/session_store.hpp"
 #if ASKHOST_HAVE_TUI
 #include "frontends/tui/terminal_dialog.hpp"
 #endif
@@ -117,8 +118,12 @@ private:
 // and the answer to a client that connects meanwhile never wait for the disk.
 class PendingRecord final : public Frontend {
 public:
-    PendingRecord(boost::asio::io_context& io, std::string path, Log log)
-        : io_(io), path_(std::move(path)), log_(log), writer_(path_, [log](std::string_view m) { say(log, m); }) {}
+    PendingRecord(boost::asio::io_context& io, std::string path, std::string session, Log log)
+        : io_(io),
+          path_(std::move(path)),
+          session_(std::move(session)),
+          log_(log),
+          writer_(path_, [log](std::string_view m) { say(log, m); }) {}
 
     std::string_view name() const override { return "pending-questions file"; }
     void show(const Ask& ask, Done done) override {
@@ -133,7 +138,8 @@ public:
             boost::asio::post(io_, [this, id, token] {
                 if (!token || !current_ || current_->id != id || queued_) return;
                 queued_ = true;
-                writer_.change([ask = *current_, path = writer_.path(), log = log_](store::PendingLoad& loaded) {
+                writer_.change([ask = *current_, path = writer_.path(), log = log_,
+                                session = session_](store::PendingLoad& loaded) {
                     if (loaded.status == store::PendingLoad::Status::Error) {
                         auto err = store::set_aside_broken(path, loaded, [log](std::string_view m) { say(log, m); });
                         if (err) {
@@ -141,7 +147,7 @@ public:
                             return false;
                         }
                     }
-                    store::add_ask(loaded.file, ask, "", store::iso8601_utc(store::now_ms()));
+                    store::add_ask(loaded.file, ask, session, store::iso8601_utc(store::now_ms()));
                     return true;
                 });
             });
@@ -199,6 +205,7 @@ private:
 
     boost::asio::io_context& io_;
     std::string path_;
+    std::string session_;
     Log log_;
     std::optional<Ask> current_;
     Done done_;
@@ -222,13 +229,16 @@ public:
           options_(options),
           no_agent_(options.who),
           core_(io, no_agent_),
-          print_(pending_file(options), "", options.log),
-          record_(io, pending_file(options), options.log),
+          store_(make_store(options)),
+          print_(pending_file(options), session_of(store_), options.log),
+          record_(io, pending_file(options), session_of(store_), options.log),
           seeking_((options.alone == Alone::Seek || options.alone == Alone::SeekIfShown) && !options.print_only),
           watch_(io),
           popups_(io, seeking_ ? popup_lines() : std::string(), options.log,
                   [this](const std::string& id) { return wants_popup(id); }) {
         core_.on_log = options.log;
+        // Every exchange is journalled, under a session of this host's own (askhost sessions).
+        if (store_) store_->attach(core_.broker(), false);
         popups_.on_closed = [this](const std::string& id, bool again) {
             if (!again) popped_.insert(id);
         };
@@ -297,6 +307,22 @@ public:
 private:
     static std::string pending_file(const AskServiceOptions& o) {
         return o.pending_file.empty() ? std::string(store::default_pending_file) : o.pending_file;
+    }
+
+    static std::unique_ptr<store::SessionStore> make_store(const AskServiceOptions& o) {
+        store::SessionStoreOptions so;
+        so.pending_file = pending_file(o);
+        so.mode = o.print_only ? store::JournalMode::Print : store::JournalMode::Interactive;
+        if (o.log) so.log = o.log;
+        auto made = store::SessionStore::create(std::move(so));
+        if (!made) {
+            say(o.log, "no session journal: " + made.error().message);
+            return nullptr;
+        }
+        return std::move(*made);
+    }
+    static std::string session_of(const std::unique_ptr<store::SessionStore>& store) {
+        return store ? store->session_id() : std::string();
     }
 
     void seek() {
@@ -410,6 +436,7 @@ private:
     const AskServiceOptions& options_;
     NoAgentControl no_agent_;  // clients of this host cannot start an agent here
     HostCore core_;
+    std::unique_ptr<store::SessionStore> store_;  // the journal; before the files that name its session
     PrintFrontend print_;
     PendingRecord record_;
     bool seeking_;

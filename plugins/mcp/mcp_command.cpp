@@ -65,8 +65,9 @@ public:
         ask.cwd = cwd_;
         ask.agent = agent_name(server.client_name());
         if (ask.agent != server.client_name()) ask.client = server.client_name();
-        const ClientForm form{server.client_name(),
-                              [&server](const Ask& a, OnOutcome r) { return server.elicit(a, std::move(r)); }};
+        const ClientForm form{server.client_name(), [&server, call = server.asking_call()](const Ask& a, OnOutcome r) {
+                                  return server.elicit(a, std::move(r), call);
+                              }};
         return service_.ask(std::move(ask), std::move(reply), server.client_elicits() ? &form : nullptr).withdraw;
     }
 

@@ -40,6 +40,24 @@ json::FieldStatus from_json(const Value& v, InitializeParams& out, const Path& a
     return {};
 }
 
+RequestMeta request_meta(const Value& params) {
+    RequestMeta out;
+    if (!params.IsObject()) return out;
+    auto meta = params.FindMember("_meta");
+    if (meta == params.MemberEnd() || !meta->value.IsObject()) return out;
+    const Value& m = meta->value;
+    auto version = m.FindMember("io.modelcontextprotocol/protocolVersion");
+    if (version != m.MemberEnd() && version->value.IsString()) out.protocol_version = version->value.GetString();
+    auto info = m.FindMember("io.modelcontextprotocol/clientInfo");
+    if (info != m.MemberEnd() && info->value.IsObject()) {
+        auto name = info->value.FindMember("name");
+        if (name != info->value.MemberEnd() && name->value.IsString()) out.client_name = name->value.GetString();
+    }
+    auto caps = m.FindMember("io.modelcontextprotocol/clientCapabilities");
+    out.elicits = caps != m.MemberEnd() && caps->value.IsObject() && caps->value.HasMember("elicitation");
+    return out;
+}
+
 json::FieldStatus from_json(const Value& v, ToolCallMeta& out, const Path& at) {
     ObjectReader o(v, at);
     std::optional<CodexTurnMetadata> codex;
@@ -58,6 +76,8 @@ json::FieldStatus from_json(const Value& v, CallToolParams& out, const Path& at)
         .required("name", out.name)
         .optional("arguments", out.arguments)
         .lenient("_meta", out.meta)
+        .lenient("inputResponses", out.input_responses)
+        .lenient("requestState", out.request_state)
         .status();
 }
 
@@ -70,18 +90,43 @@ json::FieldStatus from_json(const Value& v, CancelledParams& out, const Path& at
     return ObjectReader(v, at).required("requestId", out.request_id).status();
 }
 
-void to_json(const InitializeResult& r, json::Writer& w) {
-    ObjectWriter o(w);
-    o.field("protocolVersion", r.protocol_version);
+namespace {
+
+constexpr std::string_view kInstructions =
+    "ask_user_question shows your questions to the user (in their editor, terminal or any attached askhost "
+    "client) and returns their answers.";
+
+void write_capabilities(ObjectWriter& o) {
     o.object("capabilities", [](ObjectWriter& caps) {
         caps.object("tools", [](ObjectWriter& tools) { tools.field("listChanged", false); });
     });
-    o.object("serverInfo", [](ObjectWriter& info) {
-        info.field("name", "askhost").field("title", "askhost").field("version", ASKHOST_VERSION);
-    });
-    o.field("instructions",
-            "ask_user_question shows your questions to the user (in their editor, terminal or any attached askhost "
-            "client) and returns their answers.");
+}
+
+void write_server_info(ObjectWriter& info) {
+    info.field("name", "askhost").field("title", "askhost").field("version", ASKHOST_VERSION);
+}
+
+}  // namespace
+
+void to_json(const InitializeResult& r, json::Writer& w) {
+    ObjectWriter o(w);
+    o.field("protocolVersion", r.protocol_version);
+    write_capabilities(o);
+    o.object("serverInfo", write_server_info);
+    o.field("instructions", kInstructions);
+}
+
+void to_json(const DiscoverResult& r, json::Writer& w) {
+    ObjectWriter o(w);
+    o.field("resultType", "complete");
+    w.Key("supportedVersions");
+    w.StartArray();
+    for (const auto& v : r.versions) w.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));
+    w.EndArray();
+    write_capabilities(o);
+    o.object("_meta", [](ObjectWriter& meta) { meta.object("io.modelcontextprotocol/serverInfo", write_server_info); });
+    o.field("instructions", kInstructions);
+    o.field("ttlMs", 86400000).field("cacheScope", "public");
 }
 
 void to_json(const ProgressParams& p, json::Writer& w) {

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "json/json_codec.hpp"
 #include "transport/rpc_binder.hpp"
@@ -22,6 +23,23 @@ struct InitializeResult {
 };
 void to_json(const InitializeResult& r, json::Writer& w);
 
+// server/discover's result (2026-07-28): the versions askhost speaks, newest first, its
+// capabilities and who it is; the same for every client, so it may be cached a day.
+struct DiscoverResult {
+    std::vector<std::string> versions;
+};
+void to_json(const DiscoverResult& r, json::Writer& w);
+
+// The 2026-07-28 era's request _meta, on every request of a client that speaks it (read leniently;
+// an empty protocol_version: a request of the 2025 era, whose client sent initialize).
+struct RequestMeta {
+    std::string protocol_version;  // io.modelcontextprotocol/protocolVersion
+    std::string client_name;       // io.modelcontextprotocol/clientInfo's name
+    bool elicits = false;          // io.modelcontextprotocol/clientCapabilities has elicitation
+};
+// The request meta from a request's params (anything that is not an object reads as none).
+RequestMeta request_meta(const rapidjson::Value& params);
+
 // tools/call's _meta, as far as askhost reads it (leniently).
 struct ToolCallMeta {
     // REQ-AUQ-005: Codex 0.169 marks a sub-agent's call in x-codex-turn-metadata (thread_source
@@ -38,6 +56,10 @@ struct CallToolParams {
     std::string name;
     json::Borrowed arguments;  // for parse_ask_input, which names the fields it refuses
     ToolCallMeta meta;
+    // A retry after input_required (2026-07-28): the client's answers by input key, and the state
+    // askhost gave it, echoed.
+    json::Borrowed input_responses;
+    std::string request_state;
 };
 json::FieldStatus from_json(const rapidjson::Value& v, CallToolParams& out, const json::Path& at);
 

@@ -1,6 +1,8 @@
 #include "mcp_server.hpp"
 
 #include <array>
+#include <cstdio>
+#include <random>
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -194,6 +196,54 @@ std::string tool_result_json(const Outcome& outcome, const std::vector<Question>
     return declined({});
 }
 
+namespace {
+
+// A result of the 2026-07-28 era says it is complete (every result of askhost's is an object).
+std::string complete(std::string result, bool modern) {
+    if (modern && result.size() > 1 && result.front() == '{') result.insert(1, R"("resultType":"complete",)");
+    return result;
+}
+
+// A call of 2026-07-28 that needs the person: the elicitation form as its one input request, and
+// the state its retry echoes.
+std::string input_required(const Ask& ask, const std::string& state) {
+    std::string out = R"({"resultType":"input_required","inputRequests":{")";
+    out += kInputKey;
+    out += R"(":{"method":"elicitation/create","params":)";
+    out += elicitation_params(ask);
+    out += R"(}},"requestState":)";
+    out += json::to_text(state);
+    out += '}';
+    return out;
+}
+
+// An opaque, unguessable requestState: 128 random bits, in hex.
+std::string new_request_state() {
+    std::random_device random;
+    std::string out;
+    for (int i = 0; i < 4; ++i) {
+        char part[9];
+        std::snprintf(part, sizeof part, "%08x", static_cast<unsigned>(random()));
+        out += part;
+    }
+    return out;
+}
+
+bool known_version(std::string_view v) {
+    if (v == kModernVersion) return true;
+    for (auto legacy : kProtocolVersions)
+        if (v == legacy) return true;
+    return false;
+}
+
+std::vector<std::string> supported_versions() {
+    std::vector<std::string> out{std::string(kModernVersion)};
+    for (auto v : kProtocolVersions) out.emplace_back(v);
+    return out;
+}
+
+}  // namespace
+
 McpServer::McpServer(RpcEndpoint& rpc, McpAsker& asker, Log log, boost::asio::io_context* io)
     : rpc_(rpc), asker_(asker), log_(std::move(log)), io_(io), bind_(rpc, *this) {
     // MCP forbids reusing an id in a session. Taking it again would orphan the open call (its
@@ -206,14 +256,53 @@ McpServer::McpServer(RpcEndpoint& rpc, McpAsker& asker, Log log, boost::asio::io
     bind_.not_found = "Method not found: ";
     bind_.method("initialize", &McpServer::initialize);
     bind_.method("ping", &McpServer::ping);
+    bind_.method("server/discover", &McpServer::discover);
     bind_.method("tools/list", &McpServer::list_tools);
     bind_.method("tools/call", &McpServer::call_tool);
     bind_.notification("notifications/cancelled", &McpServer::cancelled);
+    rpc_.on_request = [this, next = std::move(rpc_.on_request)](std::string_view method, const rapidjson::Value& params,
+                                                                Responder r) {
+        dispatch(method, params, std::move(r), next);
+    };
 }
 
 McpServer::~McpServer() {
     lifetime_.end();
     close();
+}
+
+void McpServer::dispatch(std::string_view method, const rapidjson::Value& params, Responder r,
+                         const RpcEndpoint::OnRequest& next) {
+    request_ = request_meta(params);
+    const std::string& version = request_.protocol_version;
+    const std::string id = r.id_json();
+    if (!version.empty() && !known_version(version) && method != "server/discover") {
+        std::string names, data = R"({"supported":[)";
+        for (const auto& v : supported_versions()) {
+            names += (names.empty() ? "" : ", ") + v;
+            data += (data.back() == '[' ? "\"" : ",\"") + v + "\"";
+        }
+        data += "],\"requested\":" + json::to_text(version) + "}";
+        r = Responder{};  // answered here, with the error's data
+        rpc_.send_message(
+            jsonrpc::error(id, kUnsupportedProtocolVersion,
+                           "Unsupported protocol version: " + version + " (askhost mcp speaks " + names + ")", data));
+    } else if (version == kModernVersion && (method == "ping" || method == "logging/setLevel")) {
+        r.error(rpc_error::method_not_found, "Method not found: " + std::string(method));  // gone in 2026-07-28
+    } else {
+        // The reply goes out through a switch: a request the client cancels gets none (MCP).
+        auto withheld = std::make_shared<bool>(false);
+        Responder reply(
+            [this, alive = lifetime_.token(), withheld](std::string message) {
+                if (alive && !*withheld) rpc_.send_message(std::move(message));
+            },
+            id);
+        r = Responder{};
+        request_withheld_ = withheld;
+        next(method, params, std::move(reply));
+    }
+    request_ = {};
+    request_withheld_.reset();
 }
 
 void McpServer::close() {
@@ -222,9 +311,17 @@ void McpServer::close() {
     ticking_.clear();
     auto open = std::move(open_);
     open_.clear();
-    for (auto& [id, cancel] : open)
-        if (cancel) cancel();
+    auto parked = std::move(parked_);
+    parked_.clear();
+    for (auto& [id, call] : open) {
+        if (call->withdraw) call->withdraw();
+        call->reply.error(rpc_error::request_cancelled, "cancelled by the client");
+    }
+    for (auto& [state, p] : parked)
+        if (p.call->withdraw) p.call->withdraw();
 }
+
+std::string McpServer::asking_call() const { return asking_ ? asking_->id : std::string(); }
 
 void McpServer::initialize(const InitializeParams& p, Reply<InitializeResult> reply) {
     if (!p.client_name.empty()) client_name_ = p.client_name;
@@ -234,22 +331,36 @@ void McpServer::initialize(const InitializeParams& p, Reply<InitializeResult> re
 
 void McpServer::ping(const json::Ignored&, Reply<json::EmptyObject> reply) { reply({}); }
 
+void McpServer::discover(const json::Ignored&, Reply<DiscoverResult> reply) { reply({supported_versions()}); }
+
 void McpServer::list_tools(const json::Ignored&, Reply<json::RawJson> reply) {
     static const json::RawJson tools{tools_list_json()};  // the same text every time
-    reply(tools);
+    if (request_.protocol_version != kModernVersion) return reply(tools);
+    // 2026-07-28 lists are cacheable: the list never changes while askhost runs.
+    static const json::RawJson modern{R"({"resultType":"complete","ttlMs":86400000,"cacheScope":"public",)" +
+                                      tools.text.substr(1)};
+    reply(modern);
 }
 
 void McpServer::cancelled(const CancelledParams& p) {
     auto it = open_.find(p.request_id.json);
     if (it == open_.end()) return;
-    auto cancel = std::move(it->second);
+    auto call = std::move(it->second);
     open_.erase(it);
-    if (cancel) cancel();
+    stop_ticking(p.request_id.json);
+    if (call->withdraw) call->withdraw();
+    // MCP: the receiver of a cancel does not reply to the request it names.
+    if (call->withheld) *call->withheld = true;
+    call->reply.error(rpc_error::request_cancelled, "cancelled by the client");  // goes nowhere
 }
 
 void McpServer::call_tool(const CallToolParams& p, Reply<json::RawJson> reply) {
+    const bool modern = request_.protocol_version == kModernVersion;
+    Caller caller{modern, modern ? request_.elicits : client_elicits_,
+                  modern && !request_.client_name.empty() ? request_.client_name : client_name_};
     if (p.name != kToolName && p.name != kToolAlias)
         return reply.error(rpc_error::invalid_params, "Unknown tool: " + p.name);
+    if (!p.request_state.empty()) return resume(p, reply, request_withheld_);
     static const rapidjson::Value empty(rapidjson::kObjectType);
     const rapidjson::Value& args = p.arguments.value && !p.arguments.value->IsNull() ? *p.arguments.value : empty;
     auto parsed = parse_ask_input(args, Profile::Strict);
@@ -257,76 +368,118 @@ void McpServer::call_tool(const CallToolParams& p, Reply<json::RawJson> reply) {
         parsed = Refusal{"subagent", "subagent", kSubagentRefusal};
     // Claude Code marks nothing in the call: its transcripts say whose tool_use it is.
     if (std::holds_alternative<AskInput>(parsed) && claude_transcripts && !p.meta.claude_tool_use_id.empty()) {
-        const auto caller = claude_transcripts->caller_of(p.meta.claude_tool_use_id);
-        if (caller == ClaudeTranscripts::Caller::Subagent) {
+        const auto who = claude_transcripts->caller_of(p.meta.claude_tool_use_id);
+        if (who == ClaudeTranscripts::Caller::Subagent) {
             parsed = Refusal{"subagent", "subagent", kSubagentRefusal};
-        } else if (caller == ClaudeTranscripts::Caller::Unknown && io_ && claude_transcripts->session_written()) {
-            return await_claude_caller(
-                p.meta.claude_tool_use_id, std::chrono::steady_clock::now() + claude_transcript_wait,
-                std::make_shared<Parsed<AskInput>>(std::move(parsed)), p.meta.progress_token, reply);
+        } else if (who == ClaudeTranscripts::Caller::Unknown && io_ && claude_transcripts->session_written()) {
+            return await_claude_caller(p.meta.claude_tool_use_id,
+                                       std::chrono::steady_clock::now() + claude_transcript_wait,
+                                       std::make_shared<Parsed<AskInput>>(std::move(parsed)), p.meta.progress_token,
+                                       reply, std::move(caller), request_withheld_);
         }
     }
-    answer_call(std::move(parsed), p.meta.progress_token, reply);
+    answer_call(std::move(parsed), p.meta.progress_token, reply, caller, request_withheld_);
 }
 
 void McpServer::await_claude_caller(std::string tool_use_id, std::chrono::steady_clock::time_point deadline,
                                     const std::shared_ptr<Parsed<AskInput>>& parsed,
-                                    std::optional<std::string> progress_token, Reply<json::RawJson> reply) {
+                                    std::optional<std::string> progress_token, Reply<json::RawJson> reply,
+                                    Caller caller, std::shared_ptr<bool> withheld) {
     auto timer = std::make_shared<boost::asio::steady_timer>(*io_, std::chrono::milliseconds(50));
     timer->async_wait([this, timer, alive = lifetime_.token(), id = std::move(tool_use_id), deadline, parsed,
-                       token = std::move(progress_token), reply](const boost::system::error_code& ec) mutable {
+                       token = std::move(progress_token), reply, caller = std::move(caller),
+                       withheld = std::move(withheld)](const boost::system::error_code& ec) mutable {
         if (ec || !alive) return;
-        const auto caller = claude_transcripts->caller_of(id);
-        if (caller == ClaudeTranscripts::Caller::Unknown && std::chrono::steady_clock::now() < deadline)
-            return await_claude_caller(std::move(id), deadline, parsed, std::move(token), reply);
-        if (caller == ClaudeTranscripts::Caller::Subagent) *parsed = Refusal{"subagent", "subagent", kSubagentRefusal};
-        answer_call(std::move(*parsed), token, reply);
+        const auto who = claude_transcripts->caller_of(id);
+        if (who == ClaudeTranscripts::Caller::Unknown && std::chrono::steady_clock::now() < deadline)
+            return await_claude_caller(std::move(id), deadline, parsed, std::move(token), reply, std::move(caller),
+                                       std::move(withheld));
+        if (who == ClaudeTranscripts::Caller::Subagent) *parsed = Refusal{"subagent", "subagent", kSubagentRefusal};
+        answer_call(std::move(*parsed), token, reply, caller, std::move(withheld));
     });
 }
 
 void McpServer::answer_call(Parsed<AskInput> parsed, const std::optional<std::string>& progress_token,
-                            const Reply<json::RawJson>& reply) {
+                            const Reply<json::RawJson>& reply, const Caller& caller, std::shared_ptr<bool> withheld) {
     if (auto now = outcome_without_asking(parsed)) {
         if (now->kind == OutcomeKind::Refused && log_) log_("refused an ask_user_question call: " + now->error.message);
         const auto* asked = std::get_if<AskInput>(&parsed);
-        return reply({tool_result_json(*now, asked ? asked->questions : std::vector<Question>{})});
+        return reply(
+            {complete(tool_result_json(*now, asked ? asked->questions : std::vector<Question>{}), caller.modern)});
     }
     auto input = std::get<AskInput>(std::move(parsed));
     Ask ask;
     ask.questions = std::move(input.questions);
     ask.metadata_json = std::move(input.metadata_json);
-    ask.agent = client_name_;
+    ask.agent = caller.client_name;
     ask.profile = Profile::Strict;
     const std::string id = reply.id_json();
-    open_[id] = {};
-    auto stop_ticking = [this, id, alive = lifetime_.token()] {
-        if (!alive) return;
-        auto t = ticking_.find(id);
-        if (t == ticking_.end()) return;
-        t->second->cancel();
-        ticking_.erase(t);
-    };
-    std::vector<Question> asked = ask.questions;  // copied first: ask is moved in the same call
-    auto cancel = asker_.ask(
-        std::move(ask), *this,
-        [this, id, reply, stop_ticking, alive = lifetime_.token(), questions = std::move(asked)](const Outcome& o) {
-            if (alive) open_.erase(id);
-            stop_ticking();
-            reply({tool_result_json(o, questions)});
-        });
+    auto call = std::make_shared<Call>(Call{reply, id, caller, ask.questions, {}, std::move(withheld)});
+    open_[id] = call;
+    asking_ = call.get();
+    auto withdraw = asker_.ask(std::move(ask), *this, [this, call, alive = lifetime_.token()](const Outcome& o) {
+        if (alive) {
+            auto it = open_.find(call->id);
+            if (it != open_.end() && it->second == call) open_.erase(it);
+            stop_ticking(call->id);
+        }
+        call->reply({complete(tool_result_json(o, call->questions), call->caller.modern)});
+    });
+    asking_ = nullptr;
+    call->withdraw = std::move(withdraw);
     auto it = open_.find(id);
-    if (it == open_.end()) return;  // answered at once
-    // A cancelled call is answered too: the client ignores a reply to what it cancelled.
-    it->second = [cancel = std::move(cancel), reply, stop_ticking] {
-        stop_ticking();
-        if (cancel) cancel();
-        reply.error(rpc_error::request_cancelled, "cancelled by the client");
-    };
+    if (it == open_.end() || it->second != call) return;  // answered at once, or waiting for a retry
     // The person may take a while: say so where the client shows progress.
     if (io_ && progress_token) {
         ticking_[id] = std::make_shared<boost::asio::steady_timer>(*io_);
         tick(id, *progress_token, 1);
     }
+}
+
+void McpServer::resume(const CallToolParams& p, const Reply<json::RawJson>& reply, std::shared_ptr<bool> withheld) {
+    auto it = parked_.find(p.request_state);
+    if (it == parked_.end())
+        return reply.error(rpc_error::invalid_params,
+                           "requestState is not one askhost mcp gave for a question still open (altered, used "
+                           "already, or from another run): call ask_user_question again without it");
+    const rapidjson::Value* responses = p.input_responses.value;
+    const rapidjson::Value* answer = nullptr;
+    if (responses && responses->IsObject()) {
+        auto m = responses->FindMember(rapidjson::StringRef(kInputKey.data(), kInputKey.size()));
+        if (m != responses->MemberEnd()) answer = &m->value;
+    }
+    // No answers yet: the same question again, under the same state.
+    if (!answer) return reply({input_required(it->second.ask, it->first)});
+    ElicitResult result;
+    (void)from_json(*answer, result, json::Path("params.inputResponses.questions"));
+    Parked parked = std::move(it->second);
+    parked_.erase(it);
+    parked.call->reply = reply;
+    parked.call->id = reply.id_json();
+    parked.call->withheld = std::move(withheld);
+    open_[parked.call->id] = parked.call;
+    parked.answer(outcome_from_elicitation(result, parked.ask));
+}
+
+std::function<void()> McpServer::park(const std::shared_ptr<Call>& call, const Ask& ask, OnOutcome answer) {
+    std::string state = new_request_state();
+    while (parked_.count(state)) state = new_request_state();
+    parked_[state] = Parked{call, ask, std::move(answer)};
+    auto it = open_.find(call->id);
+    if (it != open_.end() && it->second == call) open_.erase(it);
+    stop_ticking(call->id);
+    call->reply({input_required(ask, state)});
+    return [this, state, alive = lifetime_.token()] {
+        if (alive) parked_.erase(state);
+    };
+}
+
+void McpServer::stop_ticking(const std::string& id) {
+    auto t = ticking_.find(id);
+    if (t == ticking_.end()) return;
+    boost::system::error_code ignored;
+    t->second->cancel(ignored);
+    ticking_.erase(t);
 }
 
 }  // namespace askhost::mcp
@@ -345,7 +498,11 @@ void McpServer::tick(const std::string& id, const std::string& token_json, int s
     });
 }
 
-std::function<void()> McpServer::elicit(const Ask& ask, OnOutcome reply) {
+std::function<void()> McpServer::elicit(const Ask& ask, OnOutcome reply, const std::string& call_id) {
+    if (!call_id.empty()) {
+        auto it = open_.find(call_id);
+        if (it != open_.end() && it->second->caller.modern) return park(it->second, ask, std::move(reply));
+    }
     auto done = std::make_shared<bool>(false);
     call<ElicitResult>(rpc_, "elicitation/create", json::RawJson{elicitation_params(ask)},
                        [ask, reply = std::move(reply), done, log = log_](CallResult<ElicitResult> result) {

@@ -23,8 +23,16 @@ namespace askhost::mcp {
 
 constexpr std::string_view kToolName = "ask_user_question";
 constexpr std::string_view kToolAlias = "AskUserQuestion";  // the reference implementation's alias
-// Newest first; a client asking for another version gets the newest.
+// The 2025 era's versions (an initialize handshake), newest first; a client asking for another
+// version gets the newest.
 constexpr std::string_view kProtocolVersions[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+// The stateless era: no handshake, every request says its version and the client's capabilities
+// in _meta, and a call that needs the person returns input_required (docs/mcp.md).
+constexpr std::string_view kModernVersion = "2026-07-28";
+// MCP's UnsupportedProtocolVersion error (2026-07-28).
+constexpr int kUnsupportedProtocolVersion = -32022;
+// The key of askhost's one input request in an input_required result.
+constexpr std::string_view kInputKey = "questions";
 
 // The version to answer an initialize with.
 std::string negotiate_version(std::string_view requested);
@@ -76,37 +84,75 @@ public:
     void close();
     std::size_t open_calls() const { return open_.size(); }
 
-    // What the client declared in initialize.
-    bool client_elicits() const { return client_elicits_; }
-    const std::string& client_name() const { return client_name_; }
-    // Asks the client's own form (elicitation/create); `reply` gets the outcome, or a cancel when
-    // the client refuses. The returned function drops a late reply.
-    std::function<void()> elicit(const Ask& ask, OnOutcome reply);
+    // What the client declared: in initialize, or in the _meta of the call being asked (2026-07-28).
+    bool client_elicits() const { return asking_ ? asking_->caller.elicits : client_elicits_; }
+    const std::string& client_name() const { return asking_ ? asking_->caller.client_name : client_name_; }
+    // The tools/call whose question the asker is given now (its request id as JSON), for elicit.
+    std::string asking_call() const;
+    // Asks the client's own form; `reply` gets the outcome, or a cancel when the client refuses.
+    // The returned function drops a late reply. For a call of the 2025 era, an elicitation/create
+    // request; for one of 2026-07-28 (`call`), the call's result is input_required with the same
+    // form, and the retry that carries its answers gives `reply` the outcome.
+    std::function<void()> elicit(const Ask& ask, OnOutcome reply, const std::string& call = {});
     // Sends notifications/progress for a call's progress token (JSON text), if it gave one.
     void progress(const std::string& token_json, int step, std::string_view message);
 
 private:
+    // Who makes a call, and in which era.
+    struct Caller {
+        bool modern = false;  // 2026-07-28: results carry resultType, questions go by input_required
+        bool elicits = false;
+        std::string client_name;
+    };
+    // A tools/call waiting for its outcome. A call of 2026-07-28 answered with input_required is
+    // parked under its requestState; the retry that brings the answers takes its place.
+    struct Call {
+        Reply<json::RawJson> reply;
+        std::string id;  // the request waiting now (JSON)
+        Caller caller;
+        std::vector<Question> questions;
+        std::function<void()> withdraw;  // the asker's
+        std::shared_ptr<bool> withheld;  // set: the client cancelled the request waiting now, no reply
+    };
+    struct Parked {
+        std::shared_ptr<Call> call;
+        Ask ask;
+        OnOutcome answer;
+    };
+
     // The protocol, bound one line a method (the types: mcp_protocol.hpp).
     void initialize(const InitializeParams& p, Reply<InitializeResult> reply);
     void ping(const json::Ignored&, Reply<json::EmptyObject> reply);
+    void discover(const json::Ignored&, Reply<DiscoverResult> reply);
     void list_tools(const json::Ignored&, Reply<json::RawJson> reply);
     void call_tool(const CallToolParams& p, Reply<json::RawJson> reply);
+    // Before a request is dispatched: its era from _meta, refused when the version is unknown.
+    void dispatch(std::string_view method, const rapidjson::Value& params, Responder r,
+                  const RpcEndpoint::OnRequest& next);
     // The call checked: refused, answered at once, or asked.
     void answer_call(Parsed<AskInput> parsed, const std::optional<std::string>& progress_token,
-                     const Reply<json::RawJson>& reply);
+                     const Reply<json::RawJson>& reply, const Caller& caller, std::shared_ptr<bool> withheld);
     // Looks for a Claude Code call's tool_use in its transcripts until found or `deadline`.
     void await_claude_caller(std::string tool_use_id, std::chrono::steady_clock::time_point deadline,
                              const std::shared_ptr<Parsed<AskInput>>& parsed, std::optional<std::string> progress_token,
-                             Reply<json::RawJson> reply);
+                             Reply<json::RawJson> reply, Caller caller, std::shared_ptr<bool> withheld);
+    // A retry with a requestState: the parked question's answers.
+    void resume(const CallToolParams& p, const Reply<json::RawJson>& reply, std::shared_ptr<bool> withheld);
+    std::function<void()> park(const std::shared_ptr<Call>& call, const Ask& ask, OnOutcome answer);
     void cancelled(const CancelledParams& p);
     void tick(const std::string& id, const std::string& token_json, int step);
+    void stop_ticking(const std::string& id);
 
     RpcEndpoint& rpc_;
     McpAsker& asker_;
     Log log_;
     std::string client_name_ = "mcp client";
     bool client_elicits_ = false;
-    std::map<std::string, std::function<void()>> open_;  // tools/call request id (JSON) -> cancel
+    RequestMeta request_;                                // the request being dispatched
+    std::shared_ptr<bool> request_withheld_;             // and its reply's switch
+    const Call* asking_ = nullptr;                       // the call whose question the asker is given now
+    std::map<std::string, std::shared_ptr<Call>> open_;  // tools/call request id (JSON) -> call
+    std::map<std::string, Parked> parked_;               // requestState -> question awaiting its retry
     boost::asio::io_context* io_;
     std::map<std::string, std::shared_ptr<boost::asio::steady_timer>> ticking_;  // calls sending progress
     Lifetime lifetime_;

@@ -243,15 +243,36 @@ BOOST_FIXTURE_TEST_CASE(a_codex_subagents_call_is_refused, Fixture) {
 BOOST_FIXTURE_TEST_CASE(cancelled_notification_withdraws_the_ask, Fixture) {
     rpc.receive(call(7, std::string(R"({"questions":[)") + kQuestion + "]}"));
     BOOST_REQUIRE(asker.asks.size() == 1u);
+    const auto replies = sent.size();
     rpc.receive(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}})");
     BOOST_TEST(asker.cancels == 1);
+    BOOST_TEST(sent.size() == replies);  // MCP: no reply to a cancelled request
     BOOST_TEST(server.open_calls() == 0u);
     rpc.receive(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}})");
     BOOST_TEST(asker.cancels == 1);
 }
 
+// 2026-07-28: the version in each request's _meta; results say resultType; unknown versions -32022.
+BOOST_FIXTURE_TEST_CASE(modern_requests_carry_their_version, Fixture) {
+    const std::string meta = R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"})";
+    rpc.receive(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask_user_question",)" + meta +
+                R"(,"arguments":{"questions":[)" + kQuestion + R"(],"answers":{"Which database?":"SQLite"}}}})");
+    BOOST_TEST(std::string(last()["result"]["resultType"].GetString()) == "complete");
+    BOOST_TEST(!last()["result"]["isError"].GetBool());
+    rpc.receive(R"({"jsonrpc":"2.0","id":2,"method":"ping","params":{)" + meta + "}}");
+    BOOST_TEST(last()["error"]["code"].GetInt() == -32601);
+    rpc.receive(
+        R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1900-01-01"}}})");
+    BOOST_TEST(last()["error"]["code"].GetInt() == -32022);
+    BOOST_TEST(std::string(last()["error"]["data"]["supported"][0].GetString()) == "2026-07-28");
+    rpc.receive(R"({"jsonrpc":"2.0","id":4,"method":"server/discover"})");
+    BOOST_TEST(std::string(last()["result"]["supportedVersions"][1].GetString()) == "2025-11-25");
+    rpc.receive(R"({"jsonrpc":"2.0","id":5,"method":"tools/list"})");
+    BOOST_TEST(!last()["result"].HasMember("resultType"));
+}
+
 BOOST_FIXTURE_TEST_CASE(unknown_methods_are_method_not_found, Fixture) {
-    rpc.receive(R"({"jsonrpc":"2.0","id":"d","method":"server/discover"})");
+    rpc.receive(R"({"jsonrpc":"2.0","id":"d","method":"resources/list"})");
     BOOST_TEST(last()["error"]["code"].GetInt() == -32601);
     BOOST_TEST(std::string(last()["id"].GetString()) == "d");
 }
@@ -295,8 +316,9 @@ BOOST_FIXTURE_TEST_CASE(an_id_in_use_is_refused_and_progress_is_sent_for_the_tok
     BOOST_TEST(
         sent.back() ==
         R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":12345678901234567890123,"progress":1,"message":"waiting"}})");
+    const auto replies = sent.size();
     rpc.receive(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c"}})");
-    BOOST_TEST(last()["error"]["code"].GetInt() == -32800);
+    BOOST_TEST(sent.size() == replies);  // no reply to a cancelled call
     BOOST_TEST(asker.cancels == 1);
     rpc.receive(R"({"jsonrpc":"2.0","id":"c","method":"ping"})");
     BOOST_TEST(last()["result"].IsObject());
