@@ -138,7 +138,7 @@ private:
                              Reply<json::RawJson> reply, Caller caller, std::shared_ptr<bool> withheld);
     // A retry with a requestState: the parked question's answers.
     void resume(const CallToolParams& p, const Reply<json::RawJson>& reply, std::shared_ptr<bool> withheld);
-    std::function<void()> park(const std::shared_ptr<Call>& call, const Ask& ask, OnOutcome answer);
+    std::function<void()> park(const std::shared_ptr<Call>& open_call, const Ask& ask, OnOutcome answer);
     void cancelled(const CancelledParams& p);
     void tick(const std::string& id, const std::string& token_json, int step);
     void stop_ticking(const std::string& id);
