@@ -462,8 +462,9 @@ void McpServer::resume(const CallToolParams& p, const Reply<json::RawJson>& repl
 }
 
 std::function<void()> McpServer::park(const std::shared_ptr<Call>& open_call, const Ask& ask, OnOutcome answer) {
-    // open_call may be the very pointer open_ holds, which the erase below destroys: hold our own.
-    const std::shared_ptr<Call> call = open_call;
+    // open_call may be the very pointer open_ holds, which the erase below destroys: hold our own
+    // (the copy clang-tidy would avoid is the fix for a use after free).
+    const std::shared_ptr<Call> call = open_call;  // NOLINT(performance-unnecessary-copy-initialization)
     std::string state = new_request_state();
     while (parked_.count(state)) state = new_request_state();
     parked_[state] = Parked{call, ask, std::move(answer)};
