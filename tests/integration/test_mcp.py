@@ -5,7 +5,7 @@ import os
 import queue
 
 from harness import (host_socket, McpClient, strict, ASKHOST, DATABASE_Q, Failure, FEATURES_Q, Editor, Tmux, Workdir, answer_of, case, check, equal,
-                     main, shlex_quote, wait_for)
+                     main, read_records, shlex_quote, wait_for)
 
 MODEL_TAIL = " You can now continue with the user's answers in mind."
 
@@ -293,8 +293,7 @@ def print_writes_the_pending_file():
     # With no host of the agent's, askhost mcp journals under a session of its own, the file's.
     session = pending["sessionId"]
     check(session != "", "a session of its own in the pending file")
-    with open(wd.file("state/askhost/sessions/%s.jsonl" % session)) as f:
-        journal = [json.loads(line) for line in f]
+    journal = read_records(wd.file("state/askhost/sessions/%s.jsonl" % session))
     check(any(DATABASE_Q["question"] in json.dumps(r) for r in journal), f"the exchange journalled: {journal}")
 
 
@@ -316,11 +315,7 @@ def no_host_asks_in_the_terminal():
         t.keys("Down", "Enter")  # SQLite
 
         def reply():
-            try:
-                with open(out) as f:
-                    return [json.loads(l) for l in f if l.strip() and json.loads(l).get("id") == 2]
-            except FileNotFoundError:
-                return None
+            return [r for r in read_records(out) if r.get("id") == 2]
         (res,) = wait_for(reply, what="the tool result")
         equal(res["result"]["structuredContent"],
               {"questions": echoed(DATABASE_Q), "answers": {DATABASE_Q["question"]: "SQLite"}}, "answers")

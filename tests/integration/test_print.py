@@ -12,7 +12,7 @@ import sys
 import time
 
 from harness import (ASKHOST, DATABASE_Q, FEATURES_Q, NAME_Q, Editor, Failure, Tmux, Workdir, ask_request,
-                     case, check, equal, main, run, wait_for)
+                     case, check, equal, main, read_records, run, wait_for)
 
 PENDING = ".askhost/pending-questions.json"
 SPEC_QS = [DATABASE_Q, NAME_Q, FEATURES_Q]
@@ -61,8 +61,7 @@ def session_ids(wd):
 
 
 def journal(wd, session):
-    with open(os.path.join(sessions_dir(wd), session + ".jsonl")) as f:
-        return [json.loads(l) for l in f if l.strip()]
+    return read_records(os.path.join(sessions_dir(wd), session + ".jsonl"))
 
 
 def cli(wd, *args, stdin="", env=None):

@@ -12,7 +12,7 @@ import sys
 import time
 
 from harness import (ASKHOST, DATABASE_Q, Skip, Tmux, Workdir, ask_request, case, check, equal, main,
-                     shlex_quote, strict, wait_for)
+                     read_records, shlex_quote, strict, wait_for)
 
 FAKE_TUI = r'''
 import json, os, subprocess, sys, termios, time, tty
@@ -100,11 +100,7 @@ class Scene:
         subprocess.run(["tmux", "-L", self.outer, "send-keys", "-t", "look"] + list(keys), check=True)
 
     def results(self):
-        try:
-            with open(os.path.join(self.project, "results.jsonl")) as f:
-                return [json.loads(l) for l in f if l.strip()]
-        except FileNotFoundError:
-            return []
+        return read_records(os.path.join(self.project, "results.jsonl"))
 
     def status(self):
         out = subprocess.run([ASKHOST, "status", "--json"], env=self.wd.env(), capture_output=True, text=True,
@@ -397,11 +393,7 @@ class Agents:
             time.sleep(0.3)  # a person's pace
 
     def results(self, name):
-        try:
-            with open(self.file(name, "results.jsonl")) as f:
-                return [json.loads(l) for l in f if l.strip()]
-        except FileNotFoundError:
-            return []
+        return read_records(self.file(name, "results.jsonl"))
 
     def log(self, name):
         try:
