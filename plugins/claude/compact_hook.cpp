@@ -1,5 +1,6 @@
 #include "compact_hook.hpp"
 
+#include "claude_tools.hpp"
 #include "common/question_record.hpp"
 #include "core/fd_io.hpp"
 #include "json/json_access.hpp"
@@ -13,12 +14,6 @@ namespace askhost::claude {
 namespace {
 
 constexpr std::size_t kMaxTranscript = 256u << 20;  // read at most the last 256 MiB
-
-bool is_question_tool(std::string_view name) {
-    constexpr std::string_view suffix = "__ask_user_question";
-    return name == "AskUserQuestion" || (name.substr(0, 5) == "mcp__" && name.size() > suffix.size() &&
-                                         name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0);
-}
 
 std::string text_of(const rapidjson::Value& content) {
     if (content.IsString()) return std::string(json::str(content));

@@ -12,6 +12,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "core/text/ascii.hpp"
 #include "core/text/preview.hpp"
 #include "core/text/utf8.hpp"
 #include "json/json_access.hpp"
@@ -602,9 +603,9 @@ std::optional<Refusal> validate_questions(const std::vector<Question>& questions
 
 namespace {
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+using ascii::is_alpha;
+using ascii::is_space;
+using ascii::lower;
 
 bool starts_with_ci(std::string_view s, std::size_t pos, std::string_view prefix) {
     if (s.size() - std::min(pos, s.size()) < prefix.size()) return false;

@@ -3,6 +3,8 @@
 // text.ts), held together by tests/text/preview_text.json.
 #include "core/text/preview.hpp"
 
+#include "core/text/ascii.hpp"
+
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -11,12 +13,12 @@ namespace askhost {
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+using ascii::is_alpha;
+using ascii::is_space;
 
 std::string lower_ascii(std::string_view s) {
     std::string out(s);
-    for (auto& c : out) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    for (auto& c : out) c = ascii::lower(c);
     return out;
 }
 
