@@ -46,14 +46,14 @@ std::optional<Refusal> read_options(const Value& holder, const std::string& path
                 return refuse(opath, "expected an object with a string, number or boolean const");
             Option opt;
             opt.label = string_of(o, "title");
-            if (opt.label.empty()) opt.label = c->IsString() ? std::string(str(*c)) : to_json(*c);
+            if (opt.label.empty()) opt.label = c->IsString() ? std::string(str(*c)) : askhost::to_json(*c);
             opt.description = string_of(o, "description");
             if (const Value* meta = member(o, "_meta"))
                 if (const Value* extra = member(*meta, kOptionMeta))
                     if (const Value* p = member(*extra, "preview"); p && p->IsString())
                         opt.preview = std::string(str(*p));
             q.options.push_back(std::move(opt));
-            f.values_json.push_back(to_json(*c));
+            f.values_json.push_back(askhost::to_json(*c));
         }
         return std::nullopt;
     }
@@ -67,9 +67,9 @@ std::optional<Refusal> read_options(const Value& holder, const std::string& path
             Option opt;
             if (names && names->IsArray() && i < names->Size() && (*names)[static_cast<unsigned>(i)].IsString())
                 opt.label = std::string(str((*names)[static_cast<unsigned>(i)]));
-            if (opt.label.empty()) opt.label = c.IsString() ? std::string(str(c)) : to_json(c);
+            if (opt.label.empty()) opt.label = c.IsString() ? std::string(str(c)) : askhost::to_json(c);
             q.options.push_back(std::move(opt));
-            f.values_json.push_back(to_json(c));
+            f.values_json.push_back(askhost::to_json(c));
             ++i;
         }
     }

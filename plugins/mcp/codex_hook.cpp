@@ -161,14 +161,14 @@ int run_session_start(const rapidjson::Value& input) {
 
 namespace {
 
-constexpr cli::Option kOptions[] = {
+constexpr cli::Option kCodexHookOptions[] = {
     {.name = "project", .help = "install into ./.codex/hooks.json"},
     {.name = "hooks", .value = "PATH", .help = "install into that hooks file"},
     {.name = "remove", .help = "take askhost's hooks out of that file instead"},
 };
-constexpr std::string_view kWords[] = {"install"};
+constexpr std::string_view kCodexHookWords[] = {"install"};
 
-int install(const cli::Args& args) {
+int install_codex_hooks(const cli::Args& args) {
     const auto chosen = store::hooks_file_path(args.value("hooks").value_or(""), args.has("project"),
                                                ".codex/hooks.json", "CODEX_HOME", "hooks.json", ".codex/hooks.json");
     if (args.has("remove")) return store::uninstall_command_hooks("askhost codex-hook", chosen, "hooks", "codex-hook");
@@ -208,12 +208,12 @@ const cli::Command kCodexHookCommand{
         "nowhere to show it, it prints nothing at once and Codex asks in its own dialog. SessionStart\n"
         "(matcher compact): after Codex compacts a session, the questions askhost mcp asked in it and\n"
         "the answers given are added to what the model reads next.",
-    .options = kOptions,
+    .options = kCodexHookOptions,
     .operand = "install",
     .operand_help =
         "merge the hooks into ~/.codex/hooks.json (--project: ./.codex/hooks.json),\nkeeping everything else in it",
     .max_operands = 1,
-    .words = kWords,
+    .words = kCodexHookWords,
 };
 
 int run_context_hook(const std::vector<std::string>& args, const cli::Command& command,
@@ -251,7 +251,7 @@ int run_context_hook(const std::vector<std::string>& args, const cli::Command& c
 }
 
 int run_codex_hook(const std::vector<std::string>& args) {
-    return run_context_hook(args, kCodexHookCommand, install,
+    return run_context_hook(args, kCodexHookCommand, install_codex_hooks,
                             {{"SessionStart", run_session_start}, {"PreToolUse", run_codex_pre_tool_use}});
 }
 

@@ -166,14 +166,14 @@ int run_before_agent(const rapidjson::Value& input) {
 
 namespace {
 
-constexpr cli::Option kOptions[] = {
+constexpr cli::Option kGeminiHookOptions[] = {
     {.name = "project", .help = "install into ./.gemini/settings.json"},
     {.name = "settings", .value = "PATH", .help = "install into that settings file"},
     {.name = "remove", .help = "take askhost's hooks out of that file instead"},
 };
-constexpr std::string_view kWords[] = {"install"};
+constexpr std::string_view kGeminiHookWords[] = {"install"};
 
-int install(const cli::Args& args) {
+int install_gemini_hooks(const cli::Args& args) {
     const auto chosen =
         store::hooks_file_path(args.value("settings").value_or(""), args.has("project"), ".gemini/settings.json",
                                "GEMINI_CLI_HOME", ".gemini/settings.json", ".gemini/settings.json");
@@ -205,17 +205,17 @@ const cli::Command kGeminiHookCommand{
         "nowhere to show it, it prints nothing at once and Gemini asks in its own dialog. BeforeAgent:\n"
         "once Gemini has compressed a session, the questions askhost mcp asked in it and the answers\n"
         "given are added to the next prompt.",
-    .options = kOptions,
+    .options = kGeminiHookOptions,
     .operand = "install",
     .operand_help =
         "merge the hooks into ~/.gemini/settings.json (--project:\n./.gemini/settings.json), keeping everything "
         "else in it",
     .max_operands = 1,
-    .words = kWords,
+    .words = kGeminiHookWords,
 };
 
 int run_gemini_hook(const std::vector<std::string>& args) {
-    return run_context_hook(args, kGeminiHookCommand, install,
+    return run_context_hook(args, kGeminiHookCommand, install_gemini_hooks,
                             {{"BeforeAgent", run_before_agent}, {"BeforeTool", run_gemini_before_tool}});
 }
 
