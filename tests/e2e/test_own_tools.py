@@ -4,14 +4,56 @@ codex-hook install`), each in its own terminal UI in tmux, offline against the m
 An editor's standing host with the project open answers, or with no editor a tmux popup over the
 agent's pane; the model's next request holds the answer; the agent's own dialog never drew. With
 nowhere to show the question, the agent's own dialog opens at once and answering it works. The
-same through the page of `askhost web`: tests/web/e2e.js (real_gemini, real_codex)."""
+agent's own record of a session answered in the editor, read by askhost's compaction hooks as
+after a compaction, gives the answers back. The same through the page of `askhost web`: tests/web/e2e.js (real_gemini, real_codex)."""
+import glob
+import json
+import os
+import subprocess
 import sys
 import time
 
 from e2e_common import (CODEX_DIALOG, CODEX_QUESTIONS, DB_Q, FEAT_Q, GEMINI_DIALOG, GEMINI_QUESTIONS, NAME_Q, TIMEOUT,
                         CodexTui, GeminiTui, Mock, answer_in_a_popup, finish, project_of, run_cases,
                         shared_registry_env, standing_editor)
-from harness import Workdir, case, check, equal
+from harness import ASKHOST, Workdir, case, check, equal, wait_for
+
+
+def compaction_words(wd, command, event, record, **extra):
+    """What `askhost COMMAND` (the agent's compaction hook) prints for the agent's own record of
+    the session: its additionalContext, or ""."""
+    hook = {"session_id": "s", "transcript_path": record, "cwd": wd.path, "hook_event_name": event, **extra}
+    r = subprocess.run([ASKHOST, command], input=json.dumps(hook).encode(), env=wd.env(), capture_output=True,
+                       timeout=30)
+    equal(r.returncode, 0, r.stderr.decode())
+    return json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"] if r.stdout.strip() else ""
+
+
+def gemini_answers_kept_through_a_compression(wd):
+    """Gemini's own record of the session (the ask_user call answered through the hook), as a
+    compression leaves it (a `$set` of the messages without the call): the BeforeAgent hook gives
+    the answers back."""
+    records = wait_for(lambda: glob.glob(os.path.join(wd.file("home"), ".gemini", "tmp", "*", "chats", "*.jsonl")),
+                       what="Gemini's session record")
+    with open(records[0]) as f:
+        lines = f.read()
+    compressed = wd.file("compressed.jsonl")
+    with open(compressed, "w") as f:
+        f.write(lines + json.dumps({"$set": {"messages": [
+            {"id": "snap", "type": "user", "content": [{"text": "<state_snapshot>so far</state_snapshot>"}]}]}}) + "\n")
+    text = compaction_words(wd, "gemini-hook", "BeforeAgent", compressed, prompt="Go on.")
+    for sentence in (f'User was asked "{DB_Q}" and chose SQLite.', f'User was asked "{FEAT_Q}" and chose Auth and Export.'):
+        check(sentence in text, "the answers kept through a compression: %r" % text)
+
+
+def codex_answers_kept_through_a_compaction(wd, sentences):
+    """Codex's own rollout of the session (the request_user_input call answered through the hook):
+    the SessionStart hook after a compaction gives the answers back."""
+    rollouts = wait_for(lambda: glob.glob(os.path.join(wd.file("codex_home"), "sessions", "**", "rollout-*.jsonl"),
+                                          recursive=True), what="Codex's rollout")
+    text = compaction_words(wd, "codex-hook", "SessionStart", rollouts[0], source="compact")
+    for sentence in sentences:
+        check(sentence in text, "the answers kept through a compaction: %r" % text)
 
 
 @case
@@ -43,6 +85,7 @@ def gemini_ask_user_answered_in_the_editor():
         screen = t.wait_screen("All set.", timeout=TIMEOUT)
         check(not any(m in screen for m in GEMINI_DIALOG), "Gemini's dialog never drew:\n" + screen)
         finish(ed, mock)
+    gemini_answers_kept_through_a_compression(wd)
 
 
 @case
@@ -106,6 +149,8 @@ def codex_plan_mode_question_answered_in_the_editor():
         screen = codex.t.wait_screen("All set.", timeout=TIMEOUT)
         check(not any(m in screen for m in CODEX_DIALOG), "Codex's dialog never drew:\n" + screen)
         finish(ed, mock)
+        codex_answers_kept_through_a_compaction(wd, [f'User was asked "{DB_Q}" and chose SQLite.',
+                                                     f"User was asked \"{NAME_Q}\" and answered 'order-service'."])
 
 
 @case
