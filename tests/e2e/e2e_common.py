@@ -549,7 +549,8 @@ class OpencodeTui(AgentTui):
     """OpenCode's terminal UI in the project folder, its model the mock's (an OpenAI-compatible
     provider), askhost's plugin installed user-wide by `askhost opencode install`."""
 
-    def __init__(self, wd, mock, project):
+    def __init__(self, wd, mock, project, permission=None):
+        """permission: OpenCode's `permission` config ({"bash": "ask"})."""
         opencode = agent_bin("opencode-ai", "opencode")
         env = agent_env(wd, mock, OPENCODE_DISABLE_AUTOUPDATE="1", OPENCODE_DISABLE_MODELS_FETCH="1",
                         OPENCODE_DISABLE_LSP_DOWNLOAD="1", OPENCODE_DISABLE_SHARE="1")
@@ -561,7 +562,8 @@ class OpencodeTui(AgentTui):
                        "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "Mock",
                                              "options": {"baseURL": f"http://127.0.0.1:{mock.port}/v1",
                                                          "apiKey": "dummy"},
-                                             "models": {"mock-model": {"name": "Mock Model"}}}}}, f)
+                                             "models": {"mock-model": {"name": "Mock Model"}}}},
+                       **({"permission": permission} if permission else {})}, f)
         # OpenCode adds its plugin package to every config folder at start unless the lockfile has
         # it; offline that install would wait minutes. askhost's plugin needs none of it.
         os.makedirs(os.path.join(config, "node_modules"), exist_ok=True)
