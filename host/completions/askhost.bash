@@ -29,7 +29,7 @@ _askhost() {
         codex-hook) mapfile -t COMPREPLY < <(compgen -W "install --project --hooks --remove --help" -- "$cur") ;;
         gemini-hook) mapfile -t COMPREPLY < <(compgen -W "install --project --settings --remove --help" -- "$cur") ;;
         hook) mapfile -t COMPREPLY < <(compgen -W "install --project --settings --help" -- "$cur") ;;
-        opencode) mapfile -t COMPREPLY < <(compgen -W "install ask --project --dir --remove --help" -- "$cur") ;;
+        opencode) mapfile -t COMPREPLY < <(compgen -W "install ask permission summary --project --dir --remove --help" -- "$cur") ;;
         attach) mapfile -t COMPREPLY < <(compgen -W "--next --popup --help" -- "$cur") ;;
         hosts) mapfile -t COMPREPLY < <(compgen -W "--json --help" -- "$cur") ;;
         status) mapfile -t COMPREPLY < <(compgen -W "--tmux --json --help" -- "$cur") ;;

@@ -71,6 +71,8 @@ complete -c askhost -n '__fish_seen_subcommand_from hook' -l project -d "the pro
 complete -c askhost -n '__fish_seen_subcommand_from hook' -l settings -r -F
 complete -c askhost -n '__fish_seen_subcommand_from opencode' -a install -d "askhost's plugin into OpenCode's config"
 complete -c askhost -n '__fish_seen_subcommand_from opencode' -a ask -d 'run by the plugin: the question on stdin'
+complete -c askhost -n '__fish_seen_subcommand_from opencode' -a permission -d 'run by the plugin: a permission prompt on stdin'
+complete -c askhost -n '__fish_seen_subcommand_from opencode' -a summary -d 'run by the plugin: the session at a compaction'
 complete -c askhost -n '__fish_seen_subcommand_from opencode' -l project -d "the project's .opencode/plugin/"
 complete -c askhost -n '__fish_seen_subcommand_from opencode' -l dir -r -F
 complete -c askhost -n '__fish_seen_subcommand_from opencode' -l remove -d "take askhost's plugin out"

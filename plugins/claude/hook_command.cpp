@@ -4,6 +4,7 @@
 // or when nobody answers there, the hook prints nothing and Claude shows its own dialog.
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <functional>
@@ -17,7 +18,6 @@
 #include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 
@@ -27,11 +27,10 @@
 #include "core/self_path.hpp"
 #include "hook_reply.hpp"
 #include "json/json_access.hpp"
-#include "service/ask_service.hpp"
+#include "service/ask_and_wait.hpp"
 #include "store/fs_util.hpp"
 #include "store/hooks_file.hpp"
 #include "transport/jsonrpc.hpp"
-#include "transport/stdio.hpp"
 
 namespace askhost::claude {
 
@@ -68,6 +67,55 @@ bool transcript_moved_on(const std::string& path, off_t from) {
     return tail.find("\"tool_result\"") != std::string::npos;
 }
 
+// What ends the hook's wait. Esc or Ctrl-C in Claude, or the hook's timeout: SIGTERM, nothing
+// printed. A PermissionRequest runs beside Claude's own dialog, and Claude does not end the hook
+// when the person answers there: noticed (Claude writes the tool's result, or Claude is gone).
+class ClaudeWatch {
+public:
+    ClaudeWatch(boost::asio::io_context& io, EndWait end, bool permission, std::string transcript)
+        : end_(std::move(end)),
+          signals_(io, SIGTERM, SIGINT, SIGHUP),
+          timer_(io),
+          claude_(::getppid()),
+          transcript_(std::move(transcript)),
+          // Claude writes its transcript a moment after the fact: a file not there yet is read from
+          // its start once it is (on a loaded machine the hook can start first, and never noticed before).
+          transcript_from_(transcript_.empty() ? -1 : std::max<off_t>(0, file_size(transcript_))) {
+        signals_.async_wait([this](const boost::system::error_code& ec, int) {
+            if (!ec) fire("");
+        });
+        if (permission) look();
+    }
+    ClaudeWatch(const ClaudeWatch&) = delete;
+    ClaudeWatch& operator=(const ClaudeWatch&) = delete;
+
+private:
+    void look() {
+        timer_.expires_after(std::chrono::milliseconds(300));
+        timer_.async_wait([this](const boost::system::error_code& ec) {
+            if (ec || fired_) return;
+            if (::getppid() != claude_ || ::kill(claude_, 0) != 0) return fire("Claude Code is gone");
+            if (transcript_from_ >= 0 && file_size(transcript_) > transcript_from_ &&
+                transcript_moved_on(transcript_, transcript_from_))
+                return fire("answered in Claude Code's own dialog");
+            look();
+        });
+    }
+    void fire(const std::string& why) {
+        if (fired_) return;
+        fired_ = true;
+        end_(why);
+    }
+
+    EndWait end_;
+    boost::asio::signal_set signals_;
+    boost::asio::steady_timer timer_;
+    const pid_t claude_;
+    const std::string transcript_;
+    const off_t transcript_from_;
+    bool fired_ = false;
+};
+
 int ask(const rapidjson::Value& hook) {
     const HookRequest request = read_hook_request(hook);
     if (request.kind == HookRequest::Kind::Reply) write_all(1, request.reply);
@@ -75,66 +123,21 @@ int ask(const rapidjson::Value& hook) {
     if (request.kind != HookRequest::Kind::Question && request.kind != HookRequest::Kind::Permission) return 0;
     const std::string& event = request.event;
 
-    boost::asio::io_context io;
     // Nobody to ask in the workspace: Claude's own dialog. A PermissionRequest runs beside that
     // dialog, so it waits as a host of its own too: askhost status counts it, askhost attach --next
     // answers it.
-    const char* env_socket = std::getenv("ASKHOST_SOCKET");
-    AskService service(io, {.who = "askhost hook",
-                            .kind = "hook",
-                            .cwd = request.ask.cwd,
-                            .socket_hint = [env = std::string(env_socket ? env_socket : "")] { return env; },
-                            .alone = event == "PermissionRequest" ? Alone::Beside : Alone::Decline,
-                            .log = note_view});
-    std::string printed;
-    bool done = false;
-    std::function<void()> finish_writing = [&] {
-        // The withdrawal or the last state reaches its peer before the process ends (2 s at most);
-        // what clients of our own host are still owed (ask/state) goes out first.
-        stop_when_written(io, [&] { return service.owed(); });
-    };
-    AskService::Asking asking = service.ask(request.ask, [&](const Outcome& o) {
-        done = true;
-        printed = hook_reply(request, o);
-        // Clients of our own host hear the end (ask/state) before the process ends.
-        boost::asio::post(io, [&] { finish_writing(); });
-    });
-    if (asking.where == AskService::Asking::Where::Nowhere) return 0;
-    auto give_up = [&](const std::string& why_now) {
-        if (done) return;
-        done = true;
-        asking.withdraw();  // the question closes in the editor too
-        if (!why_now.empty()) note(why_now);
-        finish_writing();
-    };
-    // Esc or Ctrl-C in Claude, or the hook's timeout: SIGTERM. Nothing is printed.
-    boost::asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
-    signals.async_wait([&](const boost::system::error_code& ec, int) {
-        if (!ec) give_up("");
-    });
-    // PermissionRequest runs beside Claude's own dialog, and Claude does not end the hook when the
-    // person answers there: notice it (Claude writes the tool's result, or Claude is gone).
-    boost::asio::steady_timer watch(io);
-    const pid_t claude = ::getppid();
+    const bool permission = event == "PermissionRequest";
     const std::string transcript = json::string_of(hook, "transcript_path");
-    // Claude writes its transcript a moment after the fact: a file not there yet is read from its
-    // start once it is (on a loaded machine the hook can start first, and never noticed before).
-    const off_t transcript_from = transcript.empty() ? -1 : std::max<off_t>(0, file_size(transcript));
-    std::function<void()> look;
-    look = [&] {
-        watch.expires_after(std::chrono::milliseconds(300));
-        watch.async_wait([&](const boost::system::error_code& ec) {
-            if (ec || done) return;
-            if (::getppid() != claude || ::kill(claude, 0) != 0) return give_up("Claude Code is gone");
-            if (transcript_from >= 0 && file_size(transcript) > transcript_from &&
-                transcript_moved_on(transcript, transcript_from))
-                return give_up("answered in Claude Code's own dialog");
-            look();
-        });
-    };
-    if (event == "PermissionRequest") look();
-    io.run();
-    if (!printed.empty()) write_all(1, printed);
+    const auto outcome =
+        ask_and_wait(request.ask, {.service = {.who = "askhost hook",
+                                               .kind = "hook",
+                                               .socket_hint = socket_hint_from_env(false),
+                                               .alone = permission ? Alone::Beside : Alone::Decline,
+                                               .log = note_view},
+                                   .watch = [permission, transcript](boost::asio::io_context& io, EndWait end) {
+                                       return std::make_shared<ClaudeWatch>(io, std::move(end), permission, transcript);
+                                   }});
+    if (outcome) write_all(1, hook_reply(request, *outcome));
     return 0;
 }
 

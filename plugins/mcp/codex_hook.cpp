@@ -39,6 +39,11 @@ bool is_question_call(const rapidjson::Value& payload) {
            name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// Codex's own question tool (answered in its dialog, or through askhost codex-hook).
+bool is_own_call(const rapidjson::Value& payload) {
+    return json::string_of(payload, "name") == "request_user_input" && json::string_of(payload, "namespace").empty();
+}
+
 // The text the model read from a function_call_output: a string, or content items with text, one
 // a line (Codex 0.169 writes an error result as [{"Wall time: N seconds\nOutput:"}, {the text}]).
 std::string output_text(const rapidjson::Value& output) {
@@ -76,7 +81,8 @@ bool is_error_result(const rapidjson::Value& output, std::string_view text) {
 
 std::vector<store::Exchange> exchanges_in_rollout(std::string_view jsonl) {
     std::vector<store::Exchange> out;
-    std::map<std::string, std::vector<Question>> asked;  // call_id -> its questions
+    std::map<std::string, std::vector<Question>> asked;  // call_id -> its questions (askhost mcp's tool)
+    std::map<std::string, OwnCall> own;                  // call_id -> Codex's own request_user_input
     std::set<std::string> done;                          // call_ids with a result already counted
     std::size_t pos = 0;
     while (pos < jsonl.size()) {
@@ -84,6 +90,7 @@ std::vector<store::Exchange> exchanges_in_rollout(std::string_view jsonl) {
         // Cheap first: only the history's function calls and their outputs are parsed.
         if (line.find("\"response_item\"") == std::string_view::npos ||
             (line.find("ask_user_question") == std::string_view::npos &&
+             line.find("request_user_input") == std::string_view::npos &&
              line.find("function_call_output") == std::string_view::npos))
             continue;
         rapidjson::Document entry;
@@ -94,26 +101,34 @@ std::vector<store::Exchange> exchanges_in_rollout(std::string_view jsonl) {
         const std::string type = json::string_of(*payload, "type");
         const std::string call_id = json::string_of(*payload, "call_id");
         if (call_id.empty() || done.count(call_id)) continue;
-        if (type == "function_call" && is_question_call(*payload)) {
+        if (type == "function_call" && (is_question_call(*payload) || is_own_call(*payload))) {
             rapidjson::Document args;
             const std::string arguments = json::string_of(*payload, "arguments");
-            if (!json::parse(args, arguments) && args.IsObject()) asked[call_id] = questions_of_call(args);
+            if (json::parse(args, arguments) || !args.IsObject()) continue;
+            if (is_own_call(*payload)) own[call_id] = own_call_of(OwnTool::CodexRequestUserInput, args);
+            else asked[call_id] = questions_of_call(args);
             continue;
         }
         if (type != "function_call_output") continue;
         auto it = asked.find(call_id);
-        if (it == asked.end() || it->second.empty()) continue;
+        auto own_it = own.find(call_id);
+        const bool is_own = own_it != own.end();
+        if (it == asked.end() && !is_own) continue;
+        std::vector<Question> questions = is_own ? own_it->second.questions : std::move(it->second);
+        if (questions.empty()) continue;
         const auto* output = json::member(*payload, "output");
         const std::string whole = output ? output_text(*output) : std::string();
         const std::string_view text = without_wall_time(whole);
-        store::Exchange e;
-        e.agent = "codex";
-        e.questions = std::move(it->second);
-        asked.erase(it);
+        const bool error = output && is_error_result(*output, text);
+        auto r = is_own ? read_own_result(own_it->second, text, error) : read_result(questions, nullptr, text, error);
+        if (is_own) own.erase(own_it);
+        else asked.erase(it);
         done.insert(call_id);
-        auto r = read_result(e.questions, nullptr, text, output && is_error_result(*output, text));
         const std::string_view outcome = summary_outcome(r.kind);
         if (outcome.empty()) continue;  // not asked, or nothing to tell
+        store::Exchange e;
+        e.agent = "codex";
+        e.questions = std::move(questions);
         e.outcome = outcome;
         e.answers = std::move(r.answers);
         e.pending_file = std::move(r.pending_file);

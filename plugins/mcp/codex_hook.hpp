@@ -3,7 +3,8 @@
 // no field for the summariser), but a SessionStart hook whose matcher is `compact` runs right after
 // a compaction, and its `additionalContext` is added to the history the model reads next. The
 // questions and answers are read from the session's rollout (the hook input's transcript_path),
-// the main conversation's own file: askhost mcp's ask_user_question calls and their results. The
+// the main conversation's own file: askhost mcp's ask_user_question calls, Codex's own
+// request_user_input calls (docs/codex.md) and their results. The
 // prose is askhost history --summary's. docs/codex.md.
 #pragma once
 
@@ -19,7 +20,8 @@
 
 namespace askhost::mcp {
 
-// Every MCP ask_user_question call in a Codex rollout (JSON lines), with its outcome: answered,
+// Every MCP ask_user_question call and every call of Codex's own request_user_input (answered in
+// Codex's dialog or through askhost) in a Codex rollout (JSON lines), with its outcome: answered,
 // cancelled, pending. A refused call (a sub-agent's) and a call without a result are left out.
 std::vector<store::Exchange> exchanges_in_rollout(std::string_view jsonl);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <variant>
 
 #include <rapidjson/stringbuffer.h>
@@ -51,6 +52,7 @@ std::string_view unwrapped(std::string_view text) {
 }
 
 struct Call {
+    std::optional<OwnCall> own;  // Gemini's own ask_user (its dialog or askhost gemini-hook answered it)
     std::vector<Question> questions;
     bool finished = false;  // a result, or a status that ends the call
     bool is_error = false;
@@ -61,9 +63,18 @@ struct Call {
 // {output | error}}}], status: success | error | cancelled | ...}.
 void read_tool_call(const rapidjson::Value& tc, std::map<std::string, Call>& calls, std::vector<std::string>& order) {
     const std::string id = json::string_of(tc, "id");
-    if (id.empty() || !is_question_tool(json::string_of(tc, "name"))) return;
+    const std::string name = json::string_of(tc, "name");
+    const bool own = name == "ask_user";
+    if (id.empty() || !(own || is_question_tool(name))) return;
     Call c;
-    if (const auto* args = json::member(tc, "args"); args && args->IsObject()) c.questions = questions_of_call(*args);
+    if (const auto* args = json::member(tc, "args"); args && args->IsObject()) {
+        if (own) {
+            c.own = own_call_of(OwnTool::GeminiAskUser, *args);
+            c.questions = c.own->questions;
+        } else {
+            c.questions = questions_of_call(*args);
+        }
+    }
     const std::string status = json::string_of(tc, "status");
     c.is_error = status == "error" || status == "cancelled";
     if (const auto* result = json::member(tc, "result"); result && result->IsArray())
@@ -131,7 +142,8 @@ GeminiRecord read_gemini_record(std::string_view jsonl) {
         Call& c = calls[id];
         if (!c.finished || c.questions.empty()) continue;
         const std::string_view text = unwrapped(c.text);
-        auto r = read_result(c.questions, nullptr, text, c.is_error);
+        auto r =
+            c.own ? read_own_result(*c.own, text, c.is_error) : read_result(c.questions, nullptr, text, c.is_error);
         const std::string_view outcome = summary_outcome(r.kind);
         if (outcome.empty()) continue;  // not asked, or nothing to tell
         store::Exchange e;

@@ -4,8 +4,9 @@
 // so PreCompress cannot say that a compression happened. Gemini's own session record can: after a
 // compression it sets the record's message list to the compressed history, without the earlier
 // tool calls. The BeforeAgent hook, run once per prompt, reads the record (the hook input's
-// transcript_path): when an answered ask_user_question call of askhost mcp is no longer in the
-// history the model reads and the answers were not given since, its `additionalContext` (added to
+// transcript_path): when an answered ask_user_question call of askhost mcp, or of Gemini's own
+// ask_user (answered in its dialog or through askhost gemini-hook), is no longer in the history
+// the model reads and the answers were not given since, its `additionalContext` (added to
 // the prompt) carries them in askhost history --summary's words. docs/gemini.md.
 #pragma once
 
@@ -21,10 +22,11 @@ namespace askhost::mcp {
 
 // What a Gemini CLI session record (JSON lines) says about askhost's questions.
 struct GeminiRecord {
-    bool main = true;                        // the main conversation's record (not a sub-agent's)
-    std::vector<store::Exchange> exchanges;  // every answered, cancelled or pending ask_user_question call
-    bool dropped = false;                    // one of them is no longer in the history the model reads (a compression)
-    bool told = false;  // the history holds the answers as this hook gave them (since the compression)
+    bool main = true;  // the main conversation's record (not a sub-agent's)
+    // every answered, cancelled or pending ask_user_question and ask_user call
+    std::vector<store::Exchange> exchanges;
+    bool dropped = false;  // one of them is no longer in the history the model reads (a compression)
+    bool told = false;     // the history holds the answers as this hook gave them (since the compression)
 };
 
 GeminiRecord read_gemini_record(std::string_view jsonl);

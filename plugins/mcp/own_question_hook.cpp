@@ -8,13 +8,11 @@
 #include <cstdlib>
 #include <string>
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
+#include <memory>
 
 #include "common/agent_watch.hpp"
 #include "core/fd_io.hpp"
-#include "service/ask_service.hpp"
-#include "transport/stdio.hpp"
+#include "service/ask_and_wait.hpp"
 
 namespace askhost::mcp {
 
@@ -32,38 +30,19 @@ int ask_own(const OwnRequest& request) {
     const OwnQuestions setting = own_questions_setting(note);
     if (setting == OwnQuestions::Never) return 0;  // the person chose the agent's own dialog
 
-    boost::asio::io_context io;
-    const char* env_socket = std::getenv("ASKHOST_SOCKET");
-    AskService service(
-        io, {.who = gemini ? "askhost gemini-hook" : "askhost codex-hook",
-             .kind = "hook",
-             .cwd = request.ask.cwd,
-             .socket_hint = [env = std::string(
-                                 env_socket ? env_socket : "")] { return env.empty() ? socket_from_ancestors() : env; },
-             .alone = setting == OwnQuestions::Always ? Alone::Seek : Alone::SeekIfShown,
-             .log = note});
-    std::string printed;
-    bool done = false;
-    auto finish_writing = [&] { stop_when_written(io, [&] { return service.owed(); }); };
-    AskService::Asking asking = service.ask(request.ask, [&](const Outcome& o) {
-        done = true;
-        printed = own_reply(request, o);
-        boost::asio::post(io, [&] { finish_writing(); });
-    });
-    if (asking.where == AskService::Asking::Where::Nowhere) return 0;  // the agent's own dialog
-    auto give_up = [&](const std::string& why) {
-        if (done) return;
-        done = true;
-        asking.withdraw();  // the question closes in the editor too
-        if (!why.empty()) note(why);
-        finish_writing();
-    };
-    // The hook's time limit, or the agent ending it: nothing printed, the agent decides. The agent
-    // gone (its terminal closed): the question is withdrawn everywhere.
-    AgentWatch watch(io, gemini ? "Gemini CLI is gone" : "Codex is gone", give_up);
-    io.run();
-    service.restore_terminal();
-    if (!printed.empty()) write_all(1, printed);
+    const auto outcome = ask_and_wait(
+        request.ask, {.service = {.who = gemini ? "askhost gemini-hook" : "askhost codex-hook",
+                                  .kind = "hook",
+                                  .socket_hint = socket_hint_from_env(true),
+                                  .alone = setting == OwnQuestions::Always ? Alone::Seek : Alone::SeekIfShown,
+                                  .log = note},
+                      // The hook's time limit, or the agent ending it: nothing printed, the agent decides. The
+                      // agent gone (its terminal closed): the question is withdrawn everywhere.
+                      .watch = [gemini](boost::asio::io_context& io, EndWait end) {
+                          return std::make_shared<AgentWatch>(io, gemini ? "Gemini CLI is gone" : "Codex is gone",
+                                                              std::move(end));
+                      }});
+    if (outcome) write_all(1, own_reply(request, *outcome));
     return 0;
 }
 

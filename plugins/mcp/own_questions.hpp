@@ -8,10 +8,12 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <rapidjson/document.h>
 
+#include "common/question_record.hpp"
 #include "core/model/outcome.hpp"
 
 namespace askhost::mcp {
@@ -51,5 +53,22 @@ std::string answered_words(const OwnRequest& request, const std::vector<Answer>&
 // PreToolUse deny with permissionDecisionReason; "" for nothing (the agent's own dialog asks):
 // a timeout, a gone host, a pending or refused ask.
 std::string own_reply(const OwnRequest& request, const Outcome& outcome);
+
+// An own tool's call read back from the agent's record of its session (Codex's rollout, Gemini
+// CLI's session record), for what the compactions keep: its questions as the agent asked them
+// (the text without the placeholder hint) and the key of each answer. Empty questions: nothing to
+// tell (no questions, or a secret one askhost leaves to Codex).
+struct OwnCall {
+    OwnTool tool = OwnTool::GeminiAskUser;
+    std::vector<Question> questions;
+    std::vector<std::string> keys;
+};
+OwnCall own_call_of(OwnTool tool, const rapidjson::Value& arguments);
+
+// What the call's result, as the model read it, says: askhost's answer (the words of
+// answered_words, inside the agent's "blocked" wrapper), askhost's decline, the agent's own
+// dialog's answer (JSON with `answers` by key: Gemini's {"answers":{"0":"SQLite"}}, Codex's
+// {"answers":{"id":{"answers":["SQLite"]}}}), or its dismissal or an error (cancelled).
+RecordedResult read_own_result(const OwnCall& call, std::string_view text, bool is_error);
 
 }  // namespace askhost::mcp

@@ -9,6 +9,7 @@
 // plugin ends this process (SIGTERM) and the question is withdrawn from every face.
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -18,18 +19,17 @@
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
 
 #include "common/agent_watch.hpp"
 #include "core/command_line.hpp"
 #include "core/fd_io.hpp"
 #include "core/self_path.hpp"
 #include "json/json_access.hpp"
+#include "opencode_compaction.hpp"
+#include "opencode_permission.hpp"
 #include "opencode_question.hpp"
-#include "service/ask_service.hpp"
+#include "service/ask_and_wait.hpp"
 #include "store/fs_util.hpp"
-#include "transport/stdio.hpp"
 
 namespace askhost::opencode {
 
@@ -42,7 +42,7 @@ constexpr cli::Option kOptions[] = {
     {.name = "dir", .value = "DIR", .help = "install into DIR/plugin/ (an OpenCode config folder)"},
     {.name = "remove", .help = "take askhost's plugin out again (only askhost's)"},
 };
-constexpr std::string_view kWords[] = {"install", "ask"};
+constexpr std::string_view kWords[] = {"install", "ask", "permission", "summary"};
 
 constexpr std::size_t kMaxInput = 8u << 20;
 constexpr std::string_view kMarker = "// askhost's OpenCode plugin";
@@ -64,37 +64,48 @@ int ask(const rapidjson::Value& input) {
     // OpenCode's dialog). OpenCode's terminal is in raw mode: the terminal dialog never opens on it.
     const OwnQuestions setting = own_questions_setting(note_view);
     if (setting == OwnQuestions::Never) return 0;
-    boost::asio::io_context io;
-    const char* env_socket = std::getenv("ASKHOST_SOCKET");
-    AskService service(
-        io, {.who = "askhost opencode",
-             .kind = "opencode",
-             .cwd = request.ask.cwd,
-             .socket_hint = [env = std::string(
-                                 env_socket ? env_socket : "")] { return env.empty() ? socket_from_ancestors() : env; },
-             .alone = setting == OwnQuestions::Always ? Alone::Seek : Alone::SeekIfShown,
-             .log = note_view});
-    std::string printed;
-    bool done = false;
-    auto finish_writing = [&] { stop_when_written(io, [&] { return service.owed(); }); };
-    AskService::Asking asking = service.ask(request.ask, [&](const Outcome& o) {
-        done = true;
-        printed = question_reply(request, o);
-        boost::asio::post(io, [&] { finish_writing(); });
-    });
-    if (asking.where == AskService::Asking::Where::Nowhere) return 0;
-    auto give_up = [&](const std::string& why) {
-        if (done) return;
-        done = true;
-        asking.withdraw();  // closed in the editor, the popup and the page at once
-        if (!why.empty()) note(why);
-        finish_writing();
-    };
-    // The plugin's SIGTERM: the person answered in OpenCode's own dialog. OpenCode gone (killed
-    // without a word to its plugin): withdrawn too.
-    AgentWatch watch(io, "OpenCode is gone", give_up);
-    io.run();
-    if (!printed.empty()) write_all(1, printed);
+    const auto outcome = ask_and_wait(
+        request.ask, {.service = {.who = "askhost opencode",
+                                  .kind = "opencode",
+                                  .socket_hint = socket_hint_from_env(true),
+                                  .alone = setting == OwnQuestions::Always ? Alone::Seek : Alone::SeekIfShown,
+                                  .log = note_view},
+                      // The plugin's SIGTERM: the person answered in OpenCode's own dialog. OpenCode gone (killed
+                      // without a word to its plugin): withdrawn too.
+                      .watch = [](boost::asio::io_context& io, EndWait end) {
+                          return std::make_shared<AgentWatch>(io, "OpenCode is gone", std::move(end));
+                      }});
+    if (outcome) write_all(1, question_reply(request, *outcome));
+    return 0;
+}
+
+// One of OpenCode's permission prompts, beside OpenCode's own prompt as askhost hook's permission
+// requests wait beside Claude Code's: in the workspace's host, else in a host of our own that
+// waits quietly (askhost status counts it, askhost web and askhost attach --next show it). The
+// first answer wins: one given in OpenCode's prompt ends this process (the plugin's SIGTERM).
+int ask_permission(const rapidjson::Value& input) {
+    const PermissionAsk asked = read_permission_request(input);
+    if (!asked.ours) {
+        note("left to OpenCode: " + asked.why);
+        return 0;
+    }
+    const auto outcome =
+        ask_and_wait(asked.ask, {.service = {.who = "askhost opencode",
+                                             .kind = "opencode",
+                                             .socket_hint = socket_hint_from_env(true),
+                                             .alone = Alone::Beside,
+                                             .log = note_view},
+                                 .watch = [](boost::asio::io_context& io, EndWait end) {
+                                     return std::make_shared<AgentWatch>(io, "OpenCode is gone", std::move(end));
+                                 }});
+    if (outcome) write_all(1, permission_reply(asked, *outcome));
+    return 0;
+}
+
+// At a compaction: the words for the compaction's prompt, from the session's question calls.
+int summary(const rapidjson::Value& input) {
+    const std::string context = compaction_context(exchanges_of_calls(input));
+    if (!context.empty()) write_all(1, context + "\n");
     return 0;
 }
 
@@ -190,7 +201,7 @@ int install(const cli::Args& a) {
 extern const cli::Command kOpencodeCommand;  // opencode_adapter.cpp registers it
 const cli::Command kOpencodeCommand{
     .name = "opencode",
-    .synopsis = "install [--project | --dir DIR] [--remove] | ask",
+    .synopsis = "install [--project | --dir DIR] [--remove] | ask | permission | summary",
     .summary = "OpenCode's own questions asked in the host of its workspace\n(askhost's OpenCode plugin)",
     .about =
         "`install` writes askhost's plugin for OpenCode into ~/.config/opencode/plugin/askhost.ts\n"
@@ -199,12 +210,14 @@ const cli::Command kOpencodeCommand{
         "question on stdin: it is asked in the askhost whose workspace holds OpenCode's folder (an\n"
         "editor's standing host; see `askhost hosts`), beside OpenCode's own dialog, and the first\n"
         "answer wins. With no host and nowhere to show it (no tmux client, no askhost web) it prints\n"
-        "nothing and OpenCode's dialog is the only one (own-questions in askhost's config chooses).",
+        "nothing and OpenCode's dialog is the only one (own-questions in askhost's config chooses).\n"
+        "`permission` does the same for OpenCode's permission prompts, beside OpenCode's own prompt;\n"
+        "`summary` gives OpenCode's compaction the session's questions and answers.",
     .options = kOptions,
-    .operand = "install|ask",
+    .operand = "install|ask|permission|summary",
     .operand_help =
         "install: the plugin into OpenCode's config (--remove: out again);\n"
-        "ask: run by the plugin, the question's JSON on stdin",
+        "ask, permission, summary: run by the plugin, the request's JSON on stdin",
     .max_operands = 1,
     .words = kWords,
 };
@@ -213,7 +226,8 @@ int run_opencode(const std::vector<std::string>& args) {
     auto read = cli::read(args, kOpencodeCommand);
     if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
     const cli::Args& a = std::get<cli::Args>(read);
-    if (a.operands.empty()) return cli::usage_error(kOpencodeCommand, "say install or ask").print();
+    if (a.operands.empty())
+        return cli::usage_error(kOpencodeCommand, "say install, ask, permission or summary").print();
     if (a.operands[0] == "install") {
         if (a.has("project") && a.has("dir"))
             return cli::usage_error(kOpencodeCommand, "--project and --dir name two places: give one").print();
@@ -238,6 +252,8 @@ int run_opencode(const std::vector<std::string>& args) {
         note("the request is not a JSON object" + (err ? ": " + err->message : std::string()) + "; left to OpenCode");
         return 0;
     }
+    if (a.operands[0] == "permission") return ask_permission(doc);
+    if (a.operands[0] == "summary") return summary(doc);
     return ask(doc);
 }
 

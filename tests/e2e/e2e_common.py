@@ -66,10 +66,21 @@ def _cases_on(fn, versions):
     return fn
 
 
+def on_each(package_dir_prefix):
+    """A case run on the agent's pinned version (named as the function) and again on each newer
+    version ./dev installs (AGENTS_NEWER), named with the version after an @: fn(version), None for
+    the pin. With no newer version listed (the pin is the newest), the pin alone."""
+    return lambda fn: _cases_on(fn, [None] + newer_versions(package_dir_prefix))
+
+
 def on_each_claude(fn):
-    """A case run on the pinned Claude Code (named as the function) and again on each newer version
-    ./dev installs (AGENTS_NEWER), named with the version after an @: fn(version), None for the pin."""
-    return _cases_on(fn, [None] + newer_versions(CLAUDE))
+    """on_each for Claude Code."""
+    return on_each(CLAUDE)(fn)
+
+
+CODEX = "openai-codex"
+GEMINI = "google-gemini-cli"
+OPENCODE = "opencode-ai"
 
 
 def on_newer_claude(fn):
@@ -486,10 +497,10 @@ class CodexTui(AgentTui):
     and what it starts get no XDG_RUNTIME_DIR (it passes its MCP servers none), so the case's
     hosts meet in the registry askhost picks without it (shared_registry_env); else the case's own."""
 
-    def __init__(self, wd, mock, project, hooks=False, shared_registry=True):
+    def __init__(self, wd, mock, project, hooks=False, shared_registry=True, version=None):
         if shared_registry:
             leave_the_shared_folder_as_found()
-        codex = agent_bin("openai-codex", "codex")
+        codex = agent_bin(CODEX, "codex", version)
         write_codex_config(wd, mock, ask_server="" if hooks else doc_snippet("codex"),
                            extra=f'[projects."{project}"]\ntrust_level = "trusted"\n')
         env = with_askhost_on_path(agent_env(wd, mock))
@@ -525,8 +536,8 @@ class GeminiTui(AgentTui):
     installed as docs/gemini.md says (no MCP server); else `askhost mcp` as docs/mcp.md's snippet
     has it (askhost by name on PATH)."""
 
-    def __init__(self, wd, mock, project, hooks=False, prompt="Set up the project."):
-        gemini = agent_bin("google-gemini-cli", "gemini")
+    def __init__(self, wd, mock, project, hooks=False, prompt="Set up the project.", version=None):
+        gemini = agent_bin(GEMINI, "gemini", version)
         env = with_askhost_on_path(agent_env(wd, mock, GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{mock.port}",
                                              GEMINI_API_KEY="dummy"))
         os.makedirs(os.path.join(env["HOME"], ".gemini"), exist_ok=True)
@@ -542,15 +553,14 @@ class GeminiTui(AgentTui):
         super().__init__(wd, mock, project, [gemini, "-i", prompt], env, keep)
 
 
-OPENCODE_PLUGIN_PACKAGE = "1.18.33"
-
-
 class OpencodeTui(AgentTui):
     """OpenCode's terminal UI in the project folder, its model the mock's (an OpenAI-compatible
     provider), askhost's plugin installed user-wide by `askhost opencode install`."""
 
-    def __init__(self, wd, mock, project):
-        opencode = agent_bin("opencode-ai", "opencode")
+    def __init__(self, wd, mock, project, permission=None, version=None):
+        """permission: OpenCode's `permission` config ({"bash": "ask"}); version: a newer OpenCode
+        than the pin (./dev's AGENTS_NEWER)."""
+        opencode = agent_bin(OPENCODE, "opencode", version)
         env = agent_env(wd, mock, OPENCODE_DISABLE_AUTOUPDATE="1", OPENCODE_DISABLE_MODELS_FETCH="1",
                         OPENCODE_DISABLE_LSP_DOWNLOAD="1", OPENCODE_DISABLE_SHARE="1")
         config = os.path.join(env["XDG_CONFIG_HOME"], "opencode")
@@ -561,12 +571,13 @@ class OpencodeTui(AgentTui):
                        "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "Mock",
                                              "options": {"baseURL": f"http://127.0.0.1:{mock.port}/v1",
                                                          "apiKey": "dummy"},
-                                             "models": {"mock-model": {"name": "Mock Model"}}}}}, f)
+                                             "models": {"mock-model": {"name": "Mock Model"}}}},
+                       **({"permission": permission} if permission else {})}, f)
         # OpenCode adds its plugin package to every config folder at start unless the lockfile has
         # it; offline that install would wait minutes. askhost's plugin needs none of it.
         os.makedirs(os.path.join(config, "node_modules"), exist_ok=True)
         with open(os.path.join(config, "package-lock.json"), "w") as f:
-            json.dump({"packages": {"": {"dependencies": {"@opencode-ai/plugin": OPENCODE_PLUGIN_PACKAGE}}}}, f)
+            json.dump({"packages": {"": {"dependencies": {"@opencode-ai/plugin": version or pinned(OPENCODE)}}}}, f)
         out = subprocess.run([ASKHOST, "opencode", "install"], env=env, capture_output=True, text=True)
         equal(out.returncode, 0, "askhost opencode install: " + out.stderr)
         keep = ("HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR", "XDG_STATE_HOME", "NO_PROXY", "no_proxy",

@@ -45,6 +45,9 @@ case "$FAKE_MODE" in
   answer) echo '{"answers":[["SQLite"],["Auth","REST API"]]}' ;;
   reject) echo '{"reject":true}' ;;
   garbage) echo 'not json' ;;
+  permit) echo '{"reply":"always"}' ;;
+  refuse) echo '{"reply":"reject","message":"not on main"}' ;;
+  summary) echo 'Keep in the summary: User was asked "Which database should we use?" and chose SQLite.' ;;
   nothing) ;;
   wait) trap 'touch "$D/terminated"; exit 0' TERM; touch "$D/started"; while :; do sleep 0.05; done ;;
 esac
@@ -63,12 +66,18 @@ async function load(askhost = fake) {
 	// OpenCode calls every export of a plugin file as a plugin: there must be the one.
 	equal(Object.keys(mod), ["AskhostPlugin"], "the plugin's exports");
 	const posts: { url: string; path: Record<string, string>; body?: unknown }[] = [];
+	const gets: { url: string; path: Record<string, string> }[] = [];
 	const ctx = {
 		directory: "/the/project",
-		client: { _client: { post: async (o: (typeof posts)[number]) => (posts.push(o), { data: true }) } },
+		client: {
+			_client: {
+				post: async (o: (typeof posts)[number]) => (posts.push(o), { data: true }),
+				get: async (o: (typeof gets)[number]) => (gets.push(o), { data: MESSAGES }),
+			},
+		},
 	};
 	const hooks = await mod.AskhostPlugin(ctx);
-	return { posts, hooks };
+	return { posts, gets, hooks };
 }
 
 const QUESTIONS = [
@@ -90,6 +99,24 @@ const QUESTIONS = [
 		],
 	},
 ];
+// OpenCode 1.18's messages of a session: a question call answered, one still running, another tool.
+const MESSAGES = [
+	{ info: { id: "msg_0", role: "user" }, parts: [{ type: "text", text: "Set up the project." }] },
+	{
+		info: { id: "msg_1", role: "assistant" },
+		parts: [
+			{ type: "tool", tool: "question", state: { status: "completed", input: { questions: QUESTIONS }, output: "User has answered your questions: ...", metadata: { answers: [["SQLite"], ["Auth"]] } } },
+			{ type: "tool", tool: "bash", state: { status: "completed", input: { command: "ls" }, output: "" } },
+			{ type: "tool", tool: "question", state: { status: "running", input: { questions: [QUESTIONS[0]] } } },
+		],
+	},
+];
+const permissionAsked = (id = "per_1") => ({
+	event: {
+		type: "permission.asked",
+		properties: { id, sessionID: "ses_1", permission: "bash", patterns: ["git push"], always: ["git push *"], metadata: { command: "git push" }, tool: { messageID: "msg_1", callID: "call_2" } },
+	},
+});
 const asked = (id = "que_1") => ({
 	event: { type: "question.asked", properties: { id, sessionID: "ses_1", questions: QUESTIONS, tool: { messageID: "msg_1", callID: "call_1" } } },
 });
@@ -105,6 +132,65 @@ async function askhostEnded(posts: unknown[], want: number) {
 }
 
 const cases: Record<string, () => Promise<void>> = {
+	async a_permission_goes_to_opencodes_permission_reply() {
+		process.env.FAKE_MODE = "permit";
+		const { posts, hooks } = await load();
+		await hooks.event(permissionAsked());
+		await askhostEnded(posts, 1);
+		equal(read("runs").trim(), "opencode permission", "askhost's arguments");
+		equal(
+			JSON.parse(read("stdin.json")),
+			{ id: "per_1", sessionID: "ses_1", directory: "/the/project", permission: "bash", patterns: ["git push"], always: ["git push *"], metadata: { command: "git push" } },
+			"the prompt on askhost's stdin",
+		);
+		equal(posts, [{ url: "/permission/{requestID}/reply", path: { requestID: "per_1" }, body: { reply: "always" } }], "OpenCode's reply");
+		process.env.FAKE_MODE = "refuse";
+		fs.rmSync(path.join(dir, "stdin.json"));
+		await hooks.event(permissionAsked("per_2"));
+		await askhostEnded(posts, 2);
+		equal(posts[1], { url: "/permission/{requestID}/reply", path: { requestID: "per_2" }, body: { reply: "reject", message: "not on main" } }, "a refusal in the person's words");
+	},
+	async a_permission_answered_in_opencode_ends_askhosts_copy() {
+		process.env.FAKE_MODE = "wait";
+		const { posts, hooks } = await load();
+		await hooks.event(permissionAsked());
+		await until(() => exists("started"), "askhost asking");
+		await hooks.event({ event: { type: "permission.replied", properties: { sessionID: "ses_1", requestID: "per_1", reply: "once" } } });
+		await until(() => exists("terminated"), "askhost told to withdraw (SIGTERM)");
+		await new Promise((r) => setTimeout(r, 300));
+		equal(posts, [], "nothing sent to OpenCode");
+	},
+	async a_permission_askhost_leaves_is_opencodes_alone() {
+		for (const mode of ["nothing", "garbage", "answer"]) {
+			process.env.FAKE_MODE = mode;
+			fs.rmSync(path.join(dir, "stdin.json"), { force: true });
+			const { posts, hooks } = await load();
+			await hooks.event(permissionAsked("per_" + mode));
+			await askhostEnded(posts, 0);
+			equal(posts, [], `nothing sent to OpenCode (${mode})`);
+		}
+	},
+	async the_compaction_gets_the_sessions_answers() {
+		process.env.FAKE_MODE = "summary";
+		const { gets, hooks } = await load();
+		const output = { context: ["theirs"] as string[] };
+		await hooks["experimental.session.compacting"]({ sessionID: "ses_1" }, output);
+		equal(gets, [{ url: "/session/{id}/message", path: { id: "ses_1" } }], "the session's messages read");
+		equal(read("runs").trim(), "opencode summary", "askhost's arguments");
+		equal(
+			JSON.parse(read("stdin.json")),
+			{ calls: [{ questions: QUESTIONS, status: "completed", answers: [["SQLite"], ["Auth"]] }, { questions: [QUESTIONS[0]], status: "running" }] },
+			"the question calls on askhost's stdin",
+		);
+		equal(output.context, ["theirs", 'Keep in the summary: User was asked "Which database should we use?" and chose SQLite.'], "the words added");
+		process.env.FAKE_MODE = "nothing";
+		const quiet = { context: [] as string[] };
+		await hooks["experimental.session.compacting"]({ sessionID: "ses_1" }, quiet);
+		equal(quiet.context, [], "nothing printed: nothing added");
+		const none = await load(path.join(dir, "no-such-askhost"));
+		await none.hooks["experimental.session.compacting"]({ sessionID: "ses_1" }, quiet);
+		equal(quiet.context, [], "no askhost: nothing added, no failure");
+	},
 	async answers_go_to_opencodes_reply() {
 		process.env.FAKE_MODE = "answer";
 		const { posts, hooks } = await load();

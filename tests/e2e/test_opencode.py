@@ -4,14 +4,20 @@ OpenCode in its terminal UI (tmux), offline against the mock model API (an OpenA
 provider), with `askhost opencode install` in its user-wide config: the model asks two questions
 (one multi-select); answered in an editor of a standing host, or first in OpenCode's own dialog,
 which withdraws the editor's copy; with no editor, in askhost's tmux popup over OpenCode's pane;
-with nowhere to show, in OpenCode's own dialog alone. The assertions are on what the model API
-received. The same through the page of `askhost web`: tests/web/e2e.js (real_opencode*)."""
+with nowhere to show, in OpenCode's own dialog alone. A shell command OpenCode asks to run
+(`"bash": "ask"`) goes to the editor as a typed permission, or is answered in OpenCode's own
+prompt first; and /compact gives the summariser the session's answers. The assertions are on what
+the model API received. The same through the page of `askhost web`: tests/web/e2e.js
+(real_opencode*). Each TUI case runs on the pinned OpenCode and again on each newer one ./dev
+installs (CASE@VERSION, AGENTS_NEWER)."""
+import json
 import os
 import subprocess
 import sys
+import time
 
-from e2e_common import (DB_Q, FEAT_Q, OPENCODE_QUESTIONS as QUESTIONS, OPENCODE_TAIL as TAIL, TIMEOUT, Mock,
-                        OpencodeTui, agent_bin, answer_in_a_popup, project_of, run_cases, standing_editor)
+from e2e_common import (DB_Q, FEAT_Q, OPENCODE, OPENCODE_QUESTIONS as QUESTIONS, OPENCODE_TAIL as TAIL, TIMEOUT, Mock,
+                        OpencodeTui, agent_bin, answer_in_a_popup, on_each, project_of, run_cases, standing_editor)
 from harness import ASKHOST, ROOT, Workdir, case, check, equal, processes_in, wait_for
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -37,17 +43,19 @@ def unit_case(name):
 for _name in ("answers_go_to_opencodes_reply", "a_decline_is_opencodes_reject",
               "nothing_printed_leaves_opencodes_dialog", "answered_in_opencode_ends_askhosts_copy",
               "dismissed_in_opencode_ends_askhosts_copy", "one_ask_for_two_copies_of_the_plugin",
-              "other_events_and_no_askhost_are_harmless"):
+              "other_events_and_no_askhost_are_harmless", "a_permission_goes_to_opencodes_permission_reply",
+              "a_permission_answered_in_opencode_ends_askhosts_copy", "a_permission_askhost_leaves_is_opencodes_alone",
+              "the_compaction_gets_the_sessions_answers"):
     unit_case(_name)
 
 
-@case
-def opencode_tui_questions_answered_in_the_editor():
+@on_each(OPENCODE)
+def opencode_tui_questions_answered_in_the_editor(version):
     """Two questions, one multi-select: the editor gets both intact, its answer reaches the model as
     OpenCode's own result, and OpenCode's dialog goes."""
     wd = Workdir()
     mock = Mock(wd, ["question"], QUESTIONS)
-    with OpencodeTui(wd, mock, project_of(wd)) as oc:
+    with OpencodeTui(wd, mock, project_of(wd), version=version) as oc:
         ed = standing_editor(wd, oc.project)
         oc.prompt("Set up the project.")
         show = ed.method("ask/show", timeout=TIMEOUT)
@@ -67,13 +75,13 @@ def opencode_tui_questions_answered_in_the_editor():
         mock.check_offline()
 
 
-@case
-def opencode_tui_answered_in_its_own_dialog_withdraws_the_editors():
+@on_each(OPENCODE)
+def opencode_tui_answered_in_its_own_dialog_withdraws_the_editors(version):
     """OpenCode's own dialog stays usable beside askhost's: answered there first, the editor's copy
     is withdrawn, and the model reads OpenCode's answer."""
     wd = Workdir()
     mock = Mock(wd, ["question"], QUESTIONS)
-    with OpencodeTui(wd, mock, project_of(wd)) as oc:
+    with OpencodeTui(wd, mock, project_of(wd), version=version) as oc:
         ed = standing_editor(wd, oc.project)
         oc.prompt("Set up the project.")
         show = ed.method("ask/show", timeout=TIMEOUT)
@@ -85,15 +93,15 @@ def opencode_tui_answered_in_its_own_dialog_withdraws_the_editors():
               "what the model read")
 
 
-@case
-def opencode_tui_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane():
+@on_each(OPENCODE)
+def opencode_tui_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane(version):
     """No editor, a tmux client looking at OpenCode's pane: both questions open in askhost's popup
     over it, answered with keys; the model reads OpenCode's own result with them, and OpenCode's
     dialog, drawn beside all along, goes."""
     wd = Workdir()
     wd.popups = True
     mock = Mock(wd, ["question"], QUESTIONS)
-    with OpencodeTui(wd, mock, project_of(wd)) as oc:
+    with OpencodeTui(wd, mock, project_of(wd), version=version) as oc:
         oc.prompt("Set up the project.")
         # SQLite; Authentication and REST API ticked, Enter takes the ticks; Enter on Submit.
         answer_in_a_popup(oc, ["2", "1", "2", "Enter", "Enter"])
@@ -110,13 +118,13 @@ def askhost_asks(wd):
     return [argv for _, argv in processes_in([wd.path]) if argv.startswith(ASKHOST + " opencode ask")]
 
 
-@case
-def opencode_tui_with_nowhere_to_show_its_own_dialog_answers():
+@on_each(OPENCODE)
+def opencode_tui_with_nowhere_to_show_its_own_dialog_answers(version):
     """No editor's host, no tmux client, no askhost web: askhost keeps nothing waiting (its ask ends
     at once, nothing counted), OpenCode's own dialog asks, and its answer reaches the model."""
     wd = Workdir()
     mock = Mock(wd, ["question"], QUESTIONS)
-    with OpencodeTui(wd, mock, project_of(wd)) as oc:
+    with OpencodeTui(wd, mock, project_of(wd), version=version) as oc:
         oc.prompt("Set up the project.")
         oc.t.wait_screen("1. PostgreSQL", timeout=TIMEOUT)
         wait_for(lambda: not askhost_asks(wd), timeout=30, what="askhost's ask to end, left to OpenCode")
@@ -127,6 +135,80 @@ def opencode_tui_with_nowhere_to_show_its_own_dialog_answers():
               f'User has answered your questions: "{DB_Q}"="PostgreSQL", "{FEAT_Q}"="Authentication".' + TAIL,
               "what the model read")
         oc.t.wait_screen("All set.", timeout=TIMEOUT)
+        mock.check_offline()
+
+
+@on_each(OPENCODE)
+def opencode_tui_permission_answered_in_the_editor(version):
+    """OpenCode asks before it runs a shell command (`"bash": "ask"`): the editor gets the prompt as
+    a typed permission (the whole command, OpenCode's three replies), "Allow once" there runs the
+    command, and OpenCode's own prompt goes."""
+    wd = Workdir()
+    mock = Mock(wd, ["bash"], {"command": "touch marker.txt", "description": "Create a marker file"})
+    with OpencodeTui(wd, mock, project_of(wd), permission={"bash": "ask"}, version=version) as oc:
+        ed = standing_editor(wd, oc.project)
+        oc.prompt("Make a marker.")
+        show = ed.method("ask/show", timeout=TIMEOUT)
+        p = show["params"]
+        equal((p["agent"], p["route"]), ("opencode", "plugin"), "named as OpenCode's, through the plugin")
+        perm = p.get("permission") or {}
+        equal((perm.get("tool"), perm.get("command")), ("bash", "touch marker.txt"), "the typed permission")
+        equal([(o["label"], o["kind"]) for o in perm.get("options", [])],
+              [("Allow once", "allow_once"), ("Always allow", "allow_always"), ("Reject", "reject_once")],
+              "OpenCode's three replies")
+        label = "Allow once"
+        ed.reply(show["id"], {"answered": True, "answers": [
+            {"question": p["questions"][0]["question"], "answer": label, "selectedOption": label, "wasCustom": False}]})
+        res = mock.tool_result()
+        check(not res["is_error"], "the command ran: %r" % res)
+        wait_for(lambda: os.path.exists(os.path.join(oc.project, "marker.txt")), timeout=TIMEOUT, what="the marker")
+        oc.t.wait_screen("All set.", timeout=TIMEOUT)
+        mock.check_offline()
+
+
+@on_each(OPENCODE)
+def opencode_tui_permission_answered_in_its_own_prompt_withdraws_the_editors(version):
+    """The same prompt answered first in OpenCode's own (Enter on its first choice, allow once): the
+    editor's copy is withdrawn, and the command runs."""
+    wd = Workdir()
+    mock = Mock(wd, ["bash"], {"command": "touch marker.txt", "description": "Create a marker file"})
+    with OpencodeTui(wd, mock, project_of(wd), permission={"bash": "ask"}, version=version) as oc:
+        ed = standing_editor(wd, oc.project)
+        oc.prompt("Make a marker.")
+        show = ed.method("ask/show", timeout=TIMEOUT)
+        oc.t.wait_screen("Permission required", timeout=TIMEOUT)
+        time.sleep(0.5)  # at a person's pace
+        oc.t.keys("Enter")
+        cancel = ed.method("$/cancelRequest", timeout=TIMEOUT)
+        equal(cancel["params"]["id"], show["id"], "the editor's copy is withdrawn")
+        wait_for(lambda: os.path.exists(os.path.join(oc.project, "marker.txt")), timeout=TIMEOUT, what="the marker")
+
+
+@on_each(OPENCODE)
+def opencode_compaction_keeps_the_answers(version):
+    """Two questions answered in the editor, then /compact: the summarisation request OpenCode sends
+    carries the answers in askhost history --summary's words (the plugin's compaction hook)."""
+    wd = Workdir()
+    mock = Mock(wd, ["question"], QUESTIONS)
+    with OpencodeTui(wd, mock, project_of(wd), version=version) as oc:
+        ed = standing_editor(wd, oc.project)
+        oc.prompt("Set up the project.")
+        show = ed.method("ask/show", timeout=TIMEOUT)
+        ed.reply(show["id"], {"answered": True, "answers": [
+            {"question": DB_Q, "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": False},
+            {"question": FEAT_Q, "answer": ["Authentication", "REST API"], "wasCustom": False}]})
+        oc.t.wait_screen("All set.", timeout=TIMEOUT)
+        said = [json.dumps(f'User was asked "{DB_Q}" and chose SQLite.')[1:-1],
+                json.dumps(f'User was asked "{FEAT_Q}" and chose Authentication and REST API.')[1:-1]]
+        check(not any(said[0] in json.dumps(r.get("body")) for r in mock.requests()), "not yet")
+        # OpenCode's slash command, picked from its list as a person does.
+        oc.t.text("/compact")
+        oc.t.wait_screen("Compact session", timeout=30)
+        time.sleep(0.3)
+        oc.t.keys("Enter")
+        found = wait_for(lambda: [r for r in mock.requests() if all(w in json.dumps(r.get("body")) for w in said)],
+                         timeout=TIMEOUT, what="the compaction's request with the answers")
+        check("Keep in the summary what the user decided when asked" in json.dumps(found[0]["body"]), "askhost's words")
         mock.check_offline()
 
 

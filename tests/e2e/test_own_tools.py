@@ -4,25 +4,68 @@ codex-hook install`), each in its own terminal UI in tmux, offline against the m
 An editor's standing host with the project open answers, or with no editor a tmux popup over the
 agent's pane; the model's next request holds the answer; the agent's own dialog never drew. With
 nowhere to show the question, the agent's own dialog opens at once and answering it works. The
-same through the page of `askhost web`: tests/web/e2e.js (real_gemini, real_codex)."""
+agent's own record of a session answered in the editor, read by askhost's compaction hooks as
+after a compaction, gives the answers back. The same through the page of `askhost web`: tests/web/e2e.js (real_gemini, real_codex). Each case runs on
+the pinned version and again on each newer one ./dev installs (CASE@VERSION, AGENTS_NEWER)."""
+import glob
+import json
+import os
+import subprocess
 import sys
 import time
 
-from e2e_common import (CODEX_DIALOG, CODEX_QUESTIONS, DB_Q, FEAT_Q, GEMINI_DIALOG, GEMINI_QUESTIONS, NAME_Q, TIMEOUT,
-                        CodexTui, GeminiTui, Mock, answer_in_a_popup, finish, project_of, run_cases,
-                        shared_registry_env, standing_editor)
-from harness import Workdir, case, check, equal
+from e2e_common import (CODEX, CODEX_DIALOG, CODEX_QUESTIONS, DB_Q, FEAT_Q, GEMINI, GEMINI_DIALOG, GEMINI_QUESTIONS,
+                        NAME_Q, TIMEOUT, CodexTui, GeminiTui, Mock, answer_in_a_popup, finish, on_each, project_of,
+                        run_cases, shared_registry_env, standing_editor)
+from harness import ASKHOST, Workdir, check, equal, wait_for
 
 
-@case
-def gemini_ask_user_answered_in_the_editor():
+def compaction_words(wd, command, event, record, **extra):
+    """What `askhost COMMAND` (the agent's compaction hook) prints for the agent's own record of
+    the session: its additionalContext, or ""."""
+    hook = {"session_id": "s", "transcript_path": record, "cwd": wd.path, "hook_event_name": event, **extra}
+    r = subprocess.run([ASKHOST, command], input=json.dumps(hook).encode(), env=wd.env(), capture_output=True,
+                       timeout=30)
+    equal(r.returncode, 0, r.stderr.decode())
+    return json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"] if r.stdout.strip() else ""
+
+
+def gemini_answers_kept_through_a_compression(wd):
+    """Gemini's own record of the session (the ask_user call answered through the hook), as a
+    compression leaves it (a `$set` of the messages without the call): the BeforeAgent hook gives
+    the answers back."""
+    records = wait_for(lambda: glob.glob(os.path.join(wd.file("home"), ".gemini", "tmp", "*", "chats", "*.jsonl")),
+                       what="Gemini's session record")
+    with open(records[0]) as f:
+        lines = f.read()
+    compressed = wd.file("compressed.jsonl")
+    with open(compressed, "w") as f:
+        f.write(lines + json.dumps({"$set": {"messages": [
+            {"id": "snap", "type": "user", "content": [{"text": "<state_snapshot>so far</state_snapshot>"}]}]}}) + "\n")
+    text = compaction_words(wd, "gemini-hook", "BeforeAgent", compressed, prompt="Go on.")
+    for sentence in (f'User was asked "{DB_Q}" and chose SQLite.', f'User was asked "{FEAT_Q}" and chose Auth and Export.'):
+        check(sentence in text, "the answers kept through a compression: %r" % text)
+
+
+def codex_answers_kept_through_a_compaction(wd, sentences):
+    """Codex's own rollout of the session (the request_user_input call answered through the hook):
+    the SessionStart hook after a compaction gives the answers back."""
+    rollouts = wait_for(lambda: glob.glob(os.path.join(wd.file("codex_home"), "sessions", "**", "rollout-*.jsonl"),
+                                          recursive=True), what="Codex's rollout")
+    text = compaction_words(wd, "codex-hook", "SessionStart", rollouts[0], source="compact")
+    for sentence in sentences:
+        check(sentence in text, "the answers kept through a compaction: %r" % text)
+
+
+@on_each(GEMINI)
+def gemini_ask_user_answered_in_the_editor(version):
     """Two questions, one multi-select: the editor gets both intact, its answer reaches the model in
     words, in question order; Gemini's own dialog never drew."""
     wd = Workdir()
     project = project_of(wd)
     mock = Mock(wd, ["ask_user"], GEMINI_QUESTIONS)
     ed = standing_editor(wd, project)
-    with GeminiTui(wd, mock, project, hooks=True) as gemini:
+    with GeminiTui(wd, mock, project, hooks=True, version=version) as gemini:
         t = gemini.t
         show = ed.method("ask/show", timeout=TIMEOUT)
         p = show["params"]
@@ -43,16 +86,17 @@ def gemini_ask_user_answered_in_the_editor():
         screen = t.wait_screen("All set.", timeout=TIMEOUT)
         check(not any(m in screen for m in GEMINI_DIALOG), "Gemini's dialog never drew:\n" + screen)
         finish(ed, mock)
+    gemini_answers_kept_through_a_compression(wd)
 
 
-@case
-def gemini_with_nowhere_to_show_opens_its_own_dialog():
+@on_each(GEMINI)
+def gemini_with_nowhere_to_show_opens_its_own_dialog(version):
     """No editor's host, no tmux client, no askhost web: the hook gives the question back at once
     and Gemini's own dialog asks; its answer reaches the model as Gemini's own result."""
     wd = Workdir()
     project = project_of(wd)
     mock = Mock(wd, ["ask_user"], GEMINI_QUESTIONS[:1])
-    with GeminiTui(wd, mock, project, hooks=True) as gemini:
+    with GeminiTui(wd, mock, project, hooks=True, version=version) as gemini:
         t = gemini.t
         t.wait_screen("Answer Questions", timeout=TIMEOUT)
         t.wait_screen("Lightweight, file-based", timeout=10)
@@ -66,15 +110,15 @@ def gemini_with_nowhere_to_show_opens_its_own_dialog():
         t.wait_screen("All set.", timeout=TIMEOUT)
 
 
-@case
-def gemini_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane():
+@on_each(GEMINI)
+def gemini_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane(version):
     """No editor, a tmux client looking at Gemini's pane: somewhere to show, so both questions open
     in a popup over that pane (askhost's own dialog), answered with keys; Gemini's dialog never drew."""
     wd = Workdir()
     wd.popups = True
     project = project_of(wd)
     mock = Mock(wd, ["ask_user"], GEMINI_QUESTIONS)
-    with GeminiTui(wd, mock, project, hooks=True) as gemini:
+    with GeminiTui(wd, mock, project, hooks=True, version=version) as gemini:
         # SQLite; Auth and Export ticked, Enter takes the ticks; Enter on Submit.
         answer_in_a_popup(gemini, ["2", "1", "3", "Enter", "Enter"], own_dialog=GEMINI_DIALOG)
         res = mock.tool_result()
@@ -83,13 +127,13 @@ def gemini_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane():
         check(not any(m in gemini.screen() for m in GEMINI_DIALOG), "Gemini's dialog never drew:\n" + gemini.screen())
 
 
-@case
-def codex_plan_mode_question_answered_in_the_editor():
+@on_each(CODEX)
+def codex_plan_mode_question_answered_in_the_editor(version):
     wd = Workdir()
     project = project_of(wd)
     mock = Mock(wd, ["request_user_input"], {"questions": CODEX_QUESTIONS})
     ed = standing_editor(wd, project, env=shared_registry_env(wd))
-    with CodexTui(wd, mock, project, hooks=True) as codex:
+    with CodexTui(wd, mock, project, hooks=True, version=version) as codex:
         codex.prompt("Plan the project.", plan=True)
         show = ed.method("ask/show", timeout=TIMEOUT)
         p = show["params"]
@@ -106,10 +150,12 @@ def codex_plan_mode_question_answered_in_the_editor():
         screen = codex.t.wait_screen("All set.", timeout=TIMEOUT)
         check(not any(m in screen for m in CODEX_DIALOG), "Codex's dialog never drew:\n" + screen)
         finish(ed, mock)
+        codex_answers_kept_through_a_compaction(wd, [f'User was asked "{DB_Q}" and chose SQLite.',
+                                                     f"User was asked \"{NAME_Q}\" and answered 'order-service'."])
 
 
-@case
-def codex_plan_mode_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane():
+@on_each(CODEX)
+def codex_plan_mode_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane(version):
     """No editor, a tmux client looking at Codex's pane (Plan mode): both questions open in a popup
     over that pane, answered with keys; the model reads them keyed by their ids, and Codex's own
     dialog never drew."""
@@ -117,7 +163,7 @@ def codex_plan_mode_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane():
     wd.popups = True
     project = project_of(wd)
     mock = Mock(wd, ["request_user_input"], {"questions": CODEX_QUESTIONS})
-    with CodexTui(wd, mock, project, hooks=True) as codex:
+    with CodexTui(wd, mock, project, hooks=True, version=version) as codex:
         codex.prompt("Plan the project.", plan=True)
         # SQLite, then api; Enter on Submit.
         answer_in_a_popup(codex, ["2", "2", "Enter"], own_dialog=CODEX_DIALOG, under=("Plan mode", "Working"))
@@ -128,14 +174,14 @@ def codex_plan_mode_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane():
         check(not any(m in screen for m in CODEX_DIALOG), "Codex's dialog never drew:\n" + screen)
 
 
-@case
-def codex_with_nowhere_to_show_opens_its_own_dialog():
+@on_each(CODEX)
+def codex_with_nowhere_to_show_opens_its_own_dialog(version):
     """No editor's host, no tmux client, no askhost web: Codex draws its own dialog at once and its
     answer reaches the model as Codex's own result."""
     wd = Workdir()
     project = project_of(wd)
     mock = Mock(wd, ["request_user_input"], {"questions": CODEX_QUESTIONS[:1]})
-    with CodexTui(wd, mock, project, hooks=True) as codex:
+    with CodexTui(wd, mock, project, hooks=True, version=version) as codex:
         t = codex.t
         codex.prompt("Plan the project.", plan=True)
         t.wait_screen("Lightweight, file-based", timeout=TIMEOUT)

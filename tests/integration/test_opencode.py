@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """askhost opencode: `ask` as askhost's OpenCode plugin runs it (the question request on stdin)
 against an editor's standing host found by OpenCode's folder: answered, declined, withdrawn when
-OpenCode's own dialog answered first (SIGTERM), no host, bad input; and `install` (user-wide,
---project, --dir, twice, --remove, someone else's file)."""
+OpenCode's own dialog answered first (SIGTERM), no host, bad input; `permission` (one of
+OpenCode's permission prompts) the same way, as a typed permission; `summary` (the compaction's
+words); and `install` (user-wide, --project, --dir, twice, --remove, someone else's file)."""
 import json
 import os
 import signal
 import subprocess
 import sys
 
-from harness import ASKHOST, Workdir, case, check, equal, main
+from harness import ASKHOST, Workdir, case, check, equal, main, wait_for
 from hook_runs import finish, project, standing, start, start_under_an_agent
 
 DB_Q = "Which database should we use?"
@@ -123,7 +124,7 @@ def bad_input_is_left_to_opencode():
 @case
 def typed_at_a_terminal_or_with_options_is_a_usage_error():
     wd = Workdir()
-    for args, says in ((["opencode"], "say install or ask"), (["opencode", "ask", "--project"], "goes with install"),
+    for args, says in ((["opencode"], "say install, ask, permission or summary"), (["opencode", "ask", "--project"], "goes with install"),
                        (["opencode", "install", "--project", "--dir", "x"], "give one"),
                        (["opencode", "nonsense"], "nonsense")):
         r = subprocess.run([ASKHOST] + args, env=wd.env(), capture_output=True, text=True, stdin=subprocess.DEVNULL)
@@ -196,6 +197,87 @@ def someone_elses_askhost_ts_is_left_as_it_is():
         check("not askhost's plugin; left as it is" in r.stderr, r.stderr)
     with open(os.path.join(plugins, "askhost.ts")) as f:
         equal(f.read(), "// mine\n", "left as it is")
+
+
+def start_permission(wd):
+    request = {"id": "per_1", "sessionID": "ses_1", "directory": project(wd), "permission": "bash",
+               "patterns": ["git push origin main"], "always": ["git push *"],
+               "metadata": {"command": "git push origin main"}}
+    return start(wd, ["opencode", "permission"], request)
+
+
+@case
+def a_permission_prompt_answered_in_the_editor_is_opencodes_reply():
+    """OpenCode's bash prompt in the editor as a typed permission with OpenCode's three replies;
+    the pick is OpenCode's reply, a typed answer a reject with the person's words."""
+    wd = Workdir()
+    ed = standing(wd)
+    for label, typed, want in (("Always allow", False, {"reply": "always"}),
+                               ("not on main, please", True, {"reply": "reject", "message": "not on main, please"})):
+        p = start_permission(wd)
+        show = ed.method("ask/show")
+        params = show["params"]
+        equal((params["agent"], params["route"]), ("opencode", "plugin"), "agent and route")
+        perm = params["permission"]
+        equal((perm["tool"], perm["command"]), ("bash", "git push origin main"), "the typed permission")
+        equal([(o["label"], o["kind"]) for o in perm["options"]],
+              [("Allow once", "allow_once"), ("Always allow", "allow_always"), ("Reject", "reject_once")], "replies")
+        answer = {"question": params["questions"][0]["question"], "answer": label, "wasCustom": typed}
+        if not typed:
+            answer["selectedOption"] = label
+        ed.reply(show["id"], {"answered": True, "answers": [answer]})
+        out, _ = finish(p)
+        equal(out, want, "OpenCode's reply")
+
+
+@case
+def a_permission_answered_in_opencode_withdraws_the_editors_copy():
+    wd = Workdir()
+    ed = standing(wd)
+    p = start_permission(wd)
+    show = ed.method("ask/show")
+    p.send_signal(signal.SIGTERM)
+    cancel = ed.method("$/cancelRequest")
+    equal(cancel["params"]["id"], show["id"], "the editor's copy is withdrawn")
+    out, _ = finish(p)
+    equal(out, None, "nothing printed")
+
+
+@case
+def a_permission_with_no_host_waits_beside_opencodes_prompt():
+    """No host: a host of askhost's own that waits quietly (askhost status counts it) until
+    OpenCode's prompt answers (the plugin's SIGTERM)."""
+    wd = Workdir()
+    p = start_permission(wd)
+    def counted():
+        out = subprocess.run([ASKHOST, "status", "--json"], env=wd.env(), capture_output=True, text=True, timeout=10)
+        st = json.loads(out.stdout)
+        return st if st["waiting"] == 1 else None
+
+    got = wait_for(counted, what="askhost status counting it")
+    equal(got["hosts"][0]["kind"], "opencode", "waiting in a host of its own")
+    p.send_signal(signal.SIGTERM)
+    out, _ = finish(p)
+    equal(out, None, "nothing printed")
+
+
+@case
+def summary_gives_the_compaction_the_sessions_answers():
+    wd = Workdir()
+    calls = {"calls": [
+        {"status": "completed", "questions": QUESTIONS, "answers": [["SQLite"], ["Auth", "Admin"]]},
+        {"status": "error", "questions": [{"question": "Deploy now?", "header": "Deploy",
+                                           "options": [{"label": "Yes"}, {"label": "No"}]}]}]}
+    r = subprocess.run([ASKHOST, "opencode", "summary"], input=json.dumps(calls).encode(), env=wd.env(),
+                       capture_output=True, timeout=30)
+    equal(r.returncode, 0, r.stderr.decode())
+    equal(r.stdout.decode(), "Keep in the summary what the user decided when asked, as it stands here (these are the "
+          "user's own answers; later work should follow them): User was asked \"%s\" and chose SQLite. User was "
+          "asked \"%s\" and chose Auth and Admin. User was asked \"Deploy now?\" and declined to answer.\n"
+          % (DB_Q, FEAT_Q), "the words")
+    r = subprocess.run([ASKHOST, "opencode", "summary"], input=b'{"calls": []}', env=wd.env(), capture_output=True,
+                       timeout=30)
+    equal((r.returncode, r.stdout), (0, b""), "nothing asked: nothing printed")
 
 
 if __name__ == "__main__":

@@ -252,5 +252,127 @@ def installs_merge_once_and_remove_only_askhosts():
         check("not in" in install(wd, env, command, "--remove"), "a second removal changes nothing")
 
 
+# ---- compaction: the own tools' questions are kept like any other -------------------------------
+
+TS = "2026-11-27T10:00:00.000Z"
+DECIDED_BY_ASKHOST = [f'User was asked "{DB_Q}" and chose SQLite.', f'User was asked "{FEAT_Q}" and chose Auth and Search.',
+                      f"User was asked \"{NAME_Q}\" and answered 'billing-api'.", f'User was asked "{OK_Q}" and chose No.']
+
+
+def answered_through_askhost(wd, command, msg, answers):
+    """The words the model reads when askhost answered the own tool's call (the hook, answered in
+    an editor): the blocked call's reason."""
+    ed = standing(wd)
+    p = ask(wd, command, msg)
+    show, qs = shown(ed)
+    ed.reply(show["id"], {"answered": True, "answers": answers(qs)})
+    out, _ = finish(p)
+    return out["reason"] if command == "gemini-hook" else out["hookSpecificOutput"]["permissionDecisionReason"]
+
+
+def gemini_answers(qs):
+    return [{"question": DB_Q, "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": False},
+            {"question": FEAT_Q, "answer": ["Auth", "Search"], "wasCustom": False},
+            {"question": qs[2]["question"], "answer": "billing-api", "wasCustom": True},
+            {"question": OK_Q, "answer": "No", "selectedOption": "No", "wasCustom": False}]
+
+
+def gemini_line(obj):
+    return json.dumps(obj) + "\n"
+
+
+def gemini_ask_user_call(n, questions, response, status):
+    """A gemini message of Gemini CLI 0.61's session record whose ask_user call ran."""
+    cid = f"ask_user_17957320235{n}_0"
+    return gemini_line({"id": f"m{n}", "timestamp": TS, "type": "gemini", "content": "", "model": "gemini-3-pro",
+                        "toolCalls": [{"id": cid, "name": "ask_user", "args": {"questions": questions},
+                                       "status": status, "timestamp": TS, "displayName": "Ask User",
+                                       "result": [{"functionResponse": {"id": cid, "name": "ask_user",
+                                                                         "response": response}}]}]})
+
+
+def gemini_before_agent(wd, lines):
+    path = wd.file("session.jsonl")
+    with open(path, "w") as f:
+        f.writelines(lines)
+    hook = {"session_id": "s1", "transcript_path": path, "cwd": project(wd), "hook_event_name": "BeforeAgent",
+            "timestamp": TS, "prompt": "Go on."}
+    r = subprocess.run([ASKHOST, "gemini-hook"], input=json.dumps(hook).encode(), env=wd.env(), capture_output=True,
+                       timeout=30)
+    equal(r.returncode, 0, r.stderr.decode())
+    return json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"] if r.stdout.strip() else ""
+
+
+@case
+def gemini_ask_user_answers_survive_a_compression():
+    """Gemini's own ask_user, answered through askhost gemini-hook (a blocked call whose reason the
+    model read) and once in Gemini's own dialog (its {"answers": {"0": ...}} result), one dismissed:
+    once a compression dropped them from the history, the next prompt carries all of them in
+    askhost history --summary's words, in the order asked."""
+    wd = Workdir()
+    reason = answered_through_askhost(wd, "gemini-hook", gemini_input(wd), gemini_answers)
+    pick = [{"question": "Which license?", "header": "License", "type": "choice",
+             "options": [{"label": "MIT", "description": "m"}, {"label": "Apache-2.0", "description": "a"}]}]
+    start_lines = [gemini_line({"sessionId": "s1", "projectHash": "ab", "startTime": TS, "lastUpdated": TS,
+                                "kind": "main"}),
+                   gemini_line({"$set": {"messages": [{"id": "ctx", "timestamp": TS, "type": "user",
+                                                       "content": [{"text": "context"}]}]}}),
+                   gemini_line({"id": "p1", "timestamp": TS, "type": "user", "content": [{"text": "Set up."}]}),
+                   gemini_ask_user_call(1, GEMINI_QUESTIONS, {"error": "Tool execution blocked: " + reason}, "error"),
+                   gemini_ask_user_call(2, pick, {"output": json.dumps({"answers": {"0": "Apache-2.0"}})}, "success"),
+                   gemini_ask_user_call(3, [{"question": "Add CI?", "header": "CI", "type": "yesno"}],
+                                        {"output": "User dismissed ask_user dialog without answering."}, "success")]
+    equal(gemini_before_agent(wd, start_lines), "", "before a compression: the history holds them")
+    compressed = gemini_line({"$set": {"messages": [
+        {"id": "snap", "timestamp": TS, "type": "user", "content": [{"text": "<state_snapshot>so far</state_snapshot>"}]}]}})
+    text = gemini_before_agent(wd, start_lines + [compressed])
+    for sentence in DECIDED_BY_ASKHOST + ['User was asked "Which license?" and chose Apache-2.0.',
+                                          'User was asked "Add CI?" and declined to answer.']:
+        check(sentence in text, "%r in %r" % (sentence, text))
+    check(text.index(DB_Q) < text.index("Which license?") < text.index("Add CI?"), "in the order asked: " + text)
+
+
+def codex_line(payload):
+    return json.dumps({"timestamp": TS, "type": "response_item", "payload": payload}) + "\n"
+
+
+@case
+def codex_request_user_input_answers_survive_a_compaction():
+    """Codex's own request_user_input, answered through askhost codex-hook (the blocked call's
+    reason) and once in Codex's own dialog (its {"answers": {id: {"answers": [...]}}} result): after
+    a compaction (SessionStart, source compact) the model reads both in askhost history --summary's
+    words, keyed back from the ids."""
+    wd = Workdir()
+
+    def answers(qs):
+        return [{"question": DB_Q, "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": False},
+                {"question": NAME_Q, "answer": "billing-api", "wasCustom": True}]
+
+    reason = answered_through_askhost(wd, "codex-hook", codex_input(wd), answers)
+    license_q = [{"id": "license", "header": "License", "question": "Which license?", "isOther": False,
+                  "isSecret": False, "options": [{"label": "MIT", "description": "m"},
+                                                 {"label": "Apache-2.0", "description": "a"}]}]
+    path = wd.file("rollout.jsonl")
+    with open(path, "w") as f:
+        f.writelines([
+            codex_line({"type": "function_call", "name": "request_user_input", "call_id": "call_1",
+                        "arguments": json.dumps({"questions": CODEX_QUESTIONS})}),
+            codex_line({"type": "function_call_output", "call_id": "call_1",
+                        "output": "Tool call blocked by PreToolUse hook: %s. Tool: request_user_input" % reason}),
+            codex_line({"type": "function_call", "name": "request_user_input", "call_id": "call_2",
+                        "arguments": json.dumps({"questions": license_q})}),
+            codex_line({"type": "function_call_output", "call_id": "call_2",
+                        "output": json.dumps({"answers": {"license": {"answers": ["MIT"]}}})}),
+        ])
+    hook = {"session_id": "s1", "transcript_path": path, "cwd": project(wd), "hook_event_name": "SessionStart",
+            "source": "compact", "model": "mock-model"}
+    r = subprocess.run([ASKHOST, "codex-hook"], input=json.dumps(hook).encode(), env=wd.env(), capture_output=True,
+                       timeout=30)
+    equal(r.returncode, 0, r.stderr.decode())
+    text = json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
+    for sentence in [DECIDED_BY_ASKHOST[0], DECIDED_BY_ASKHOST[2], 'User was asked "Which license?" and chose MIT.']:
+        check(sentence in text, "%r in %r" % (sentence, text))
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -2,7 +2,8 @@
 // runtime folder: an ask relayed to the workspace's host; one that goes nowhere; one that waits in
 // a host of the service's own, answered by a person attached to it; and one that waits seeking a
 // person and is withdrawn there when an editor's host opens the workspace and answers first, or
-// answered in its pending-questions file.
+// answered in its pending-questions file. ask_and_wait, the one set-up of the hooks and OpenCode's
+// plugin: the outcome, nothing when asked nowhere, and a wait ended by its watch withdrawn.
 #define BOOST_TEST_MODULE ask_service
 #include <boost/test/unit_test.hpp>
 
@@ -24,12 +25,14 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include "fake_frontend.hpp"
 #include "frontends/editor/host_client.hpp"
 #include "frontends/editor/host_core.hpp"
 #include "frontends/editor/registry.hpp"
 #include "frontends/editor/socket_listener.hpp"
+#include "service/ask_and_wait.hpp"
 #include "service/ask_service.hpp"
 #include "store/fs_util.hpp"
 #include "store/pending_file.hpp"
@@ -348,4 +351,56 @@ BOOST_AUTO_TEST_CASE(a_seeking_host_takes_the_answer_given_in_the_pending_file) 
     BOOST_TEST(kind_of(*got) == "answered");
     BOOST_TEST(got->answers.at(0).values.at(0) == "SQLite");
     BOOST_TEST(!fs::exists(w.pending_file()));
+}
+
+BOOST_AUTO_TEST_CASE(ask_and_wait_gives_the_workspaces_hosts_outcome) {
+    World w;
+    EditorProcess editor(w.workspace);
+    Ask ask = database_ask();
+    ask.cwd = w.workspace + "/sub";
+    bool watched = false;
+    auto got = ask_and_wait(ask, {.service = {.who = "askhost test", .kind = "hook", .alone = Alone::Decline},
+                                  .watch = [&](boost::asio::io_context&, EndWait) {
+                                      watched = true;
+                                      return std::shared_ptr<void>();
+                                  }});
+    BOOST_REQUIRE(got.has_value());
+    BOOST_TEST(kind_of(*got) == "answered");
+    BOOST_TEST(got->answers.at(0).values.at(0) == "SQLite");
+    BOOST_TEST(watched);
+}
+
+BOOST_AUTO_TEST_CASE(ask_and_wait_asked_nowhere_gives_nothing_at_once_and_sets_no_watch) {
+    World w;
+    Ask ask = database_ask();
+    ask.cwd = w.workspace + "/sub";
+    bool watched = false;
+    auto got = ask_and_wait(ask, {.service = {.who = "askhost test", .kind = "hook", .alone = Alone::Decline},
+                                  .watch = [&](boost::asio::io_context&, EndWait) {
+                                      watched = true;
+                                      return std::shared_ptr<void>();
+                                  }});
+    BOOST_TEST(!got.has_value());
+    BOOST_TEST(!watched);
+}
+
+BOOST_AUTO_TEST_CASE(ask_and_wait_ended_by_its_watch_withdraws_the_ask_and_gives_nothing) {
+    World w;
+    Ask ask = database_ask();
+    ask.cwd = w.workspace + "/sub";
+    // A host of its own that waits beside the agent (no person comes): the watch ends the wait, as
+    // a signal or the agent gone would; the host of its own is gone with it.
+    auto got = ask_and_wait(
+        ask,
+        {.service = {.who = "askhost test", .kind = "hook", .alone = Alone::Beside, .pending_file = w.pending_file()},
+         .watch = [&](boost::asio::io_context& io, EndWait end) {
+             auto timer = std::make_shared<boost::asio::steady_timer>(io);
+             timer->expires_after(std::chrono::milliseconds(50));
+             timer->async_wait([end](const boost::system::error_code& ec) {
+                 if (!ec) end("the agent is gone");
+             });
+             return std::shared_ptr<void>(timer);
+         }});
+    BOOST_TEST(!got.has_value());
+    BOOST_TEST(!find_host(w.workspace + "/sub", "", true).has_value());
 }

@@ -136,3 +136,79 @@ BOOST_AUTO_TEST_CASE(not_ours_and_bad_input) {
         BOOST_TEST((read_gemini_request(d).kind == OwnRequest::Kind::NotOurs), text);
     }
 }
+
+// ---- the calls read back from the agents' records, for the compactions ----------------------
+
+namespace {
+
+const Answer* answer_to(const RecordedResult& r, const std::string& q) {
+    for (const auto& a : r.answers)
+        if (a.question == q) return &a;
+    return nullptr;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(askhosts_words_read_back_question_by_question) {
+    auto d = doc(kGemini);
+    OwnRequest r = read_gemini_request(d);
+    const OwnCall call = own_call_of(OwnTool::GeminiAskUser, d["tool_input"]);
+    BOOST_REQUIRE(call.questions.size() == 4u);
+    BOOST_TEST(call.questions[2].question == "Service name?");  // as the agent asked it, no hint
+    BOOST_TEST(call.keys[3] == "3");
+    const std::string reason = doc(own_reply(
+        r, Outcome::answered({answer("Which database?", {"SQLite"}, "small"),
+                              answer("Which features?", {"Auth", "Search"}),
+                              answer("Service name?\n(for example: order-service)", {"billing"})})))["reason"]
+                                   .GetString();
+    const RecordedResult got = read_own_result(call, "Tool execution blocked: " + reason, true);
+    BOOST_TEST((got.kind == RecordedResult::Kind::Answered));
+    BOOST_REQUIRE(answer_to(got, "Which database?"));
+    BOOST_TEST(answer_to(got, "Which database?")->values == std::vector<std::string>{"SQLite"});
+    BOOST_REQUIRE(answer_to(got, "Which features?"));
+    BOOST_TEST((answer_to(got, "Which features?")->values == std::vector<std::string>{"Auth", "Search"}));
+    BOOST_REQUIRE(answer_to(got, "Service name?"));
+    BOOST_TEST(answer_to(got, "Service name?")->values.at(0) == "billing");
+    BOOST_TEST(answer_to(got, "Service name?")->was_custom);
+    BOOST_TEST(!answer_to(got, "Deploy?"));  // (no answer)
+
+    auto c = doc(kCodex);
+    OwnRequest cr = read_codex_request(c);
+    const OwnCall codex = own_call_of(OwnTool::CodexRequestUserInput, c["tool_input"]);
+    BOOST_TEST(codex.keys[0] == "db");
+    const std::string words = doc(own_reply(
+        cr, Outcome::answered({answer("Which database?", {"PostgreSQL"}),
+                               answer("Service name?", {"orders"})})))["hookSpecificOutput"]["permissionDecisionReason"]
+                                  .GetString();
+    const RecordedResult cg =
+        read_own_result(codex, "Tool call blocked by PreToolUse hook: " + words + ". Tool: request_user_input", false);
+    BOOST_TEST((cg.kind == RecordedResult::Kind::Answered));
+    BOOST_REQUIRE(cg.answers.size() == 2u);
+    BOOST_TEST(answer_to(cg, "Which database?")->values.at(0) == "PostgreSQL");
+    BOOST_TEST(answer_to(cg, "Service name?")->values.at(0) == "orders");
+}
+
+BOOST_AUTO_TEST_CASE(the_agents_own_dialogs_results_and_declines) {
+    auto d = doc(kGemini);
+    const OwnCall gemini = own_call_of(OwnTool::GeminiAskUser, d["tool_input"]);
+    const RecordedResult own = read_own_result(gemini, R"j({"answers":{"0":"SQLite","3":"No"}})j", false);
+    BOOST_TEST((own.kind == RecordedResult::Kind::Answered));
+    BOOST_TEST(answer_to(own, "Which database?")->values.at(0) == "SQLite");
+    BOOST_TEST(answer_to(own, "Deploy?")->values.at(0) == "No");
+    BOOST_TEST((read_own_result(gemini, "User dismissed ask_user dialog without answering.", false).kind ==
+                RecordedResult::Kind::Cancelled));
+    BOOST_TEST((read_own_result(gemini, "Tool execution blocked: User declined to answer questions", true).kind ==
+                RecordedResult::Kind::Cancelled));
+    BOOST_TEST((read_own_result(gemini, R"j({"answers":{}})j", false).kind == RecordedResult::Kind::Unreadable));
+
+    auto c = doc(kCodex);
+    const OwnCall codex = own_call_of(OwnTool::CodexRequestUserInput, c["tool_input"]);
+    const RecordedResult cg =
+        read_own_result(codex, R"j({"answers":{"db":{"answers":["SQLite"]},"name":{"answers":["billing"]}}})j", false);
+    BOOST_TEST((cg.kind == RecordedResult::Kind::Answered));
+    BOOST_TEST(answer_to(cg, "Which database?")->values.at(0) == "SQLite");
+    BOOST_TEST(answer_to(cg, "Service name?")->values.at(0) == "billing");
+    // A secret question is never askhost's to tell.
+    auto s = doc(R"j({"questions":[{"id":"x","question":"Token?","isSecret":true,"options":null}]})j");
+    BOOST_TEST(own_call_of(OwnTool::CodexRequestUserInput, s).questions.empty());
+}
