@@ -137,17 +137,32 @@ int run_mcp(const std::vector<std::string>& args) {
     server.progress_interval = progress_every;
     conn->on_problem = [](std::string_view p) { log_line(std::string("client: ") + std::string(p)); };
     boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
-    auto finish = [&] {
+    bool stopped = false, client_gone = false;
+    auto stop = [&] {
+        if (stopped) return;
+        stopped = true;
         server.close();
         asker.restore_terminal();
         signals.cancel();
         // Replies already queued (e.g. to the last calls before end of input) still go out.
         stop_when_written(io, [&conn] { return conn->queued_bytes(); });
     };
+    // The client gone (end of input, or a first signal): a task's question goes on waiting here
+    // until it is answered (docs/mcp.md, "Tasks"); a second signal ends it all the same.
+    auto finish = [&] {
+        if (client_gone) return;
+        client_gone = true;
+        server.client_gone(stop);
+    };
     conn->on_closed = [&](std::string_view) { finish(); };
-    signals.async_wait([&](const boost::system::error_code& ec, int) {
-        if (!ec) finish();
-    });
+    std::function<void(const boost::system::error_code&, int)> on_signal = [&](const boost::system::error_code& ec,
+                                                                               int) {
+        if (ec) return;
+        if (client_gone) return stop();
+        finish();
+        if (!stopped) signals.async_wait(on_signal);
+    };
+    signals.async_wait(on_signal);
     conn->start();
     io.run();
     asker.restore_terminal();

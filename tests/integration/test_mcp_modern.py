@@ -1,15 +1,20 @@
 """`askhost mcp` and a client of MCP 2026-07-28, on the wire: no handshake, the version and the
-client's capabilities in every request's _meta, server/discover, and a question asked through
-input_required and answered by the retry (docs/mcp.md)."""
+client's capabilities in every request's _meta, server/discover, a question asked through
+input_required and answered by the retry, and the tasks extension's tasks (docs/mcp.md)."""
 import json
 import os
+import re
 import shutil
+import signal
 import subprocess
 import time
 
-from harness import ASKHOST, DATABASE_Q, FEATURES_Q, McpClient, Skip, Workdir, case, check, equal, main, strict
+from harness import (ASKHOST, DATABASE_Q, FEATURES_Q, Editor, McpClient, Skip, Workdir, answer_of, case, check, equal,
+                     host_socket, main, strict, wait_for)
 
 MODERN = "2026-07-28"
+TASKS_EXT = "io.modelcontextprotocol/tasks"
+TASKS = {"extensions": {TASKS_EXT: {}}}
 
 
 def meta(caps=None, version=MODERN):
@@ -53,6 +58,7 @@ def discover_names_both_eras():
               "supported versions, newest first")
         check("tools" in res["capabilities"], "tools capability")
         equal(res["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "askhost", "serverInfo")
+        equal(res["capabilities"]["extensions"], {TASKS_EXT: {}}, "the tasks extension")
     equal(mcp.close(), 0, "exit code")
 
 
@@ -156,6 +162,153 @@ def a_cancelled_call_gets_no_reply():
     check(mcp.lines.get(timeout=10) is None, "nothing more after the list")
 
 
+def editor_host(wd):
+    """askhost --stdio with no agent and a scripted editor: (editor, the env that asks through it)."""
+    ed = Editor(wd)
+    ed.initialize()
+    return ed, wd.env(ASKHOST_SOCKET=host_socket(wd))
+
+
+def shutdown(ed):
+    ed.result_of(ed.request("shutdown"))
+    ed.notify("exit")
+    equal(ed.exit_code(), 0, "host exit code")
+
+
+def task_request(mcp, method, tid, caps=TASKS, **params):
+    return mcp.reply_to(mcp.request(method, dict(params, taskId=tid, _meta=meta(caps))))
+
+
+def task_status(mcp, tid):
+    return task_request(mcp, "tasks/get", tid)["result"]
+
+
+def until_status(mcp, tid, status):
+    return wait_for(lambda: (lambda t: t if t["status"] == status else None)(task_status(mcp, tid)),
+                    interval=0.2, what=f"task {tid} {status}")
+
+
+def new_task(wd, mcp, caps):
+    res = mcp.reply_to(mcp.call({"questions": [strict(DATABASE_Q)]}, meta=meta(caps)))["result"]
+    equal(res["resultType"], "task", f"a task: {res}")
+    check(re.fullmatch(r"[0-9a-f]{32}", res["taskId"]), f"an unguessable task id: {res['taskId']}")
+    check(res["status"] in ("working", "input_required"), f"status {res['status']}")
+    check(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", res["createdAt"]), res["createdAt"])
+    check(res["ttlMs"] > 0 and res["pollIntervalMs"] > 0, f"ttl and poll interval: {res}")
+    check(os.path.isfile(wd.file(f"state/askhost/mcp-tasks/{res['taskId']}.json")), "its record, before the result")
+    return res["taskId"]
+
+
+def sqlite_answered(task):
+    equal(task["result"]["resultType"], "complete", "the call's own result inside")
+    equal(task["result"]["structuredContent"]["answers"], {DATABASE_Q["question"]: "SQLite"}, "answers")
+    equal(task["result"]["isError"], False, "isError")
+
+
+@case
+def task_methods_need_the_extension():
+    wd = Workdir()
+    mcp = McpClient(wd)
+    err = mcp.reply_to(mcp.request("tasks/get", {"taskId": "0" * 32}))["error"]
+    equal(err["code"], -32601, "no tasks in the 2025 era")
+    for method in ("tasks/get", "tasks/update", "tasks/cancel"):
+        err = task_request(mcp, method, "0" * 32, caps={})["error"]
+        equal(err["code"], -32021, f"{method}: MissingRequiredClientCapability")
+        equal(err["data"], {"requiredCapabilities": TASKS}, "the capability named")
+    for tid in ("0" * 32, "../../etc/passwd", ""):
+        err = task_request(mcp, "tasks/get", tid)["error"]
+        equal((err["code"], err["message"]), (-32602, "Failed to retrieve task: Task not found"), f"task {tid!r}")
+    # Without the extension a question waits as a call, as before.
+    wd2 = Workdir()
+    ed, env = editor_host(wd2)
+    mcp2 = McpClient(wd2, env=env)
+    rid = mcp2.call({"questions": [strict(DATABASE_Q)]}, meta=meta())
+    show = ed.method("ask/show")
+    ed.reply(show["id"], {"answered": True, "answers": [answer_of(DATABASE_Q["question"], "SQLite", "SQLite")]})
+    equal(mcp2.reply_to(rid)["result"]["resultType"], "complete", "the call's own answer")
+    equal(mcp.close(), 0, "exit code")
+    equal(mcp2.close(), 0, "exit code")
+    shutdown(ed)
+
+
+@case
+def a_task_waits_for_the_editor_across_a_reconnect():
+    wd = Workdir()
+    ed, env = editor_host(wd)
+    mcp = McpClient(wd, env=env)
+    tid = new_task(wd, mcp, TASKS)
+    show = ed.method("ask/show")
+    equal(show["params"]["questions"][0]["question"], DATABASE_Q["question"], "asked in the editor")
+    equal(task_status(mcp, tid)["status"], "working", "working while the editor shows it")
+    # The client reconnects: its askhost mcp loses its stdin, a new one serves the task.
+    mcp.proc.stdin.close()
+    mcp2 = McpClient(wd, env=env)
+    got = task_status(mcp2, tid)
+    equal((got["status"], got["taskId"]), ("working", tid), "the new askhost mcp knows the task")
+    ed.reply(show["id"], {"answered": True, "answers": [answer_of(DATABASE_Q["question"], "SQLite", "SQLite")]})
+    sqlite_answered(until_status(mcp2, tid, "completed"))
+    equal(mcp.proc.wait(timeout=10), 0, "the first askhost mcp ends once its task is answered")
+    equal(mcp2.close(), 0, "exit code")
+    shutdown(ed)
+
+
+@case
+def a_task_whose_askhost_mcp_died_is_asked_again():
+    wd = Workdir()
+    ed, env = editor_host(wd)
+    mcp = McpClient(wd, env=env)
+    tid = new_task(wd, mcp, TASKS)
+    first = ed.method("ask/show")
+    os.kill(mcp.proc.pid, signal.SIGKILL)
+    mcp.proc.wait(timeout=10)
+    ed.wait(lambda m: m.get("method") == "$/cancelRequest" and m["params"]["id"] == first["id"],
+            what="the dead process's question withdrawn")
+    mcp2 = McpClient(wd, env=env)
+    equal(task_status(mcp2, tid)["status"], "working", "asked again")
+    again = ed.method("ask/show")
+    ed.reply(again["id"], {"answered": True, "answers": [answer_of(DATABASE_Q["question"], "SQLite", "SQLite")]})
+    sqlite_answered(until_status(mcp2, tid, "completed"))
+    equal(mcp2.close(), 0, "exit code")
+    shutdown(ed)
+
+
+@case
+def a_task_in_the_clients_form():
+    wd = Workdir()
+    mcp = McpClient(wd, cwd=proj(wd))
+    tid = new_task(wd, mcp, {"elicitation": {}, **TASKS})
+    got = until_status(mcp, tid, "input_required")
+    req = got["inputRequests"]["questions"]
+    equal(req["method"], "elicitation/create", "the form as the task's input request")
+    check("q1" in req["params"]["requestedSchema"]["properties"], "the form askhost sends today")
+    time.sleep(1.5)  # as long as a person looks at the form: a reply sooner is no person's
+    # A key not outstanding is ignored; the outstanding one answers.
+    ack = task_request(mcp, "tasks/update", tid, inputResponses={"other": {"action": "decline"}})["result"]
+    equal(ack, {"resultType": "complete"}, "acknowledged")
+    equal(task_status(mcp, tid)["status"], "input_required", "still waiting")
+    task_request(mcp, "tasks/update", tid, inputResponses={"questions": {"action": "accept", "content": {"q1": "SQLite"}}})
+    sqlite_answered(until_status(mcp, tid, "completed"))
+    equal(task_request(mcp, "tasks/update", tid, inputResponses={"questions": {"action": "decline"}})["result"],
+          {"resultType": "complete"}, "a late answer is acknowledged and ignored")
+    sqlite_answered(task_status(mcp, tid))
+    equal(mcp.close(), 0, "exit code")
+
+
+@case
+def a_cancelled_task_withdraws_its_question():
+    wd = Workdir()
+    ed, env = editor_host(wd)
+    mcp = McpClient(wd, env=env)
+    tid = new_task(wd, mcp, TASKS)
+    show = ed.method("ask/show")
+    equal(task_request(mcp, "tasks/cancel", tid)["result"], {"resultType": "complete"}, "acknowledged")
+    ed.wait(lambda m: m.get("method") == "$/cancelRequest" and m["params"]["id"] == show["id"],
+            what="the question withdrawn in the editor")
+    equal(task_status(mcp, tid)["status"], "cancelled", "cancelled")
+    equal(mcp.close(), 0, "exit code")
+    shutdown(ed)
+
+
 # The official TypeScript SDK's v2 client, pinned in ./dev (AGENTS) and installed by `./dev agents`.
 SDK_CLIENT = os.path.join(os.environ.get("ASKHOST_AGENTS_DIR") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "askhost-agents"),
@@ -184,6 +337,50 @@ def sdk_client(mode, action="accept"):
         equal(got["asked"]["answers"], {DATABASE_Q["question"]: DATABASE_Q["options"][1]["label"]},
               "answered in the client's form")
     equal(len(got["forms"]), 1, "one form shown")
+
+
+# The tasks extension's client, beside the v2 client it plugs into (one folder, ./dev's AGENTS).
+TASKS_CLIENT = os.path.join(os.path.dirname(SDK_CLIENT), "modelcontextprotocol-ext-tasks-0.2.2")
+
+
+@case
+def the_ext_tasks_client_resumes_its_task_and_gets_the_editors_answer():
+    if not os.path.isdir(os.path.join(TASKS_CLIENT, "node_modules", "@modelcontextprotocol", "ext-tasks")):
+        raise Skip("@modelcontextprotocol/ext-tasks 0.2.2 is not installed (./dev agents)")
+    if not shutil.which("node"):
+        raise Skip("no node")
+    wd = Workdir()
+    ed, env = editor_host(wd)
+    env.update(MCP_TASKS_DIR=TASKS_CLIENT, ASKHOST=ASKHOST, PROJ=proj(wd), QUESTION=json.dumps(strict(DATABASE_Q)))
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mcp_sdk_tasks_client.mjs")
+    client = subprocess.Popen(["node", script], env=env, stdout=subprocess.PIPE,
+                              stderr=open(wd.file("tasks-client-stderr.txt"), "wb"), text=True)
+    try:
+        def event(name):
+            line = client.stdout.readline()
+            check(line, "the client ended early: " + open(wd.file("tasks-client-stderr.txt")).read()[-2000:])
+            got = json.loads(line)
+            equal(got["event"], name, f"the client's next step: {got}")
+            return got
+        first = ed.method("ask/show")
+        task = event("task")
+        equal(task["kind"], "task", "a task, not an immediate result")
+        # The client closed: the askhost mcp that held the question ended (the SDK sends SIGTERM
+        # 2 s after closing its stdin), and its question left the editor.
+        ed.wait(lambda m: m.get("method") == "$/cancelRequest" and m["params"]["id"] == first["id"],
+                what="the first askhost mcp's question withdrawn")
+        event("resumed")
+        again = ed.method("ask/show")  # the new askhost mcp asks it again, from the task's record
+        equal(again["params"]["questions"][0]["question"], DATABASE_Q["question"], "the same question")
+        ed.reply(again["id"], {"answered": True, "answers": [answer_of(DATABASE_Q["question"], "SQLite", "SQLite")]})
+        done = event("done")
+        equal(done["result"]["structuredContent"]["answers"], {DATABASE_Q["question"]: "SQLite"}, "the answer")
+        equal(client.wait(timeout=30), 0, "the client's exit code")
+    finally:
+        if client.poll() is None:
+            client.kill()
+            client.wait()
+    shutdown(ed)
 
 
 @case
