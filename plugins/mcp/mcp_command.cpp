@@ -29,6 +29,11 @@ constexpr cli::Option kOptions[] = {
     {.name = "pending-file",
      .value = "PATH",
      .help = "the pending-questions file (default .askhost/pending-questions.json)"},
+    {.name = "expire-after",
+     .value = "SECONDS",
+     .help = "how long a question that waits on the client (an input_required\n"
+             "not yet retried, a task) stays asked before it ends unanswered\n"
+             "(default 86400, a day)"},
     {.name = "progress-interval",
      .value = "SECONDS",
      .help = "how often a waiting call that carries a progressToken gets\n"
@@ -83,7 +88,7 @@ private:
 extern const cli::Command kMcpCommand;
 const cli::Command kMcpCommand{
     .name = "mcp",
-    .synopsis = "[--print] [--pending-file PATH] [--progress-interval SECONDS]",
+    .synopsis = "[--print] [--pending-file PATH] [--progress-interval SECONDS] [--expire-after SECONDS]",
     .summary = "MCP stdio server with the ask_user_question tool",
     .about =
         "An MCP stdio server with one tool, ask_user_question. Run it from an agent's MCP configuration.\n"
@@ -117,6 +122,16 @@ int run_mcp(const std::vector<std::string>& args) {
                 .print();
         progress_every = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
     }
+    std::chrono::milliseconds expire_after{std::chrono::hours(24)};
+    if (auto v = a.value("expire-after")) {
+        char* end = nullptr;
+        const double seconds = std::strtod(v->c_str(), &end);
+        if (v->empty() || *end || !(seconds >= 1 && seconds <= 31536000))
+            return cli::usage_error(kMcpCommand,
+                                    "--expire-after: '" + *v + "' is not a number of seconds (1 to 31536000)")
+                .print();
+        expire_after = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+    }
     // The host the agent runs under, if any: read at the first call that needs a host, so a
     // session whose calls are all pre-answered never reads /proc.
     const char* env_socket = std::getenv("ASKHOST_SOCKET");
@@ -135,6 +150,7 @@ int run_mcp(const std::vector<std::string>& args) {
     auto conn = std::make_shared<Connection>(io, in, out, FrameDecoder::default_max_body, Framing::Lines);
     McpServer server(conn->rpc(), asker, log_line, &io);
     server.progress_interval = progress_every;
+    server.expire_after = expire_after;
     conn->on_problem = [](std::string_view p) { log_line(std::string("client: ") + std::string(p)); };
     boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
     bool stopped = false, client_gone = false;

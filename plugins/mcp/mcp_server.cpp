@@ -1,5 +1,6 @@
 #include "mcp_server.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <random>
@@ -495,7 +496,7 @@ void McpServer::resume(const CallToolParams& p, const Reply<json::RawJson>& repl
     if (it == parked_.end())
         return reply.error(rpc_error::invalid_params,
                            "requestState is not one askhost mcp gave for a question still open (altered, used "
-                           "already, or from another run): call ask_user_question again without it");
+                           "already, expired, or from another run): call ask_user_question again without it");
     const rapidjson::Value* responses = p.input_responses.value;
     const rapidjson::Value* answer = nullptr;
     if (responses && responses->IsObject()) {
@@ -508,6 +509,7 @@ void McpServer::resume(const CallToolParams& p, const Reply<json::RawJson>& repl
     (void)from_json(*answer, result, json::Path("params.inputResponses.questions"));
     Parked parked = std::move(it->second);
     parked_.erase(it);
+    if (parked.expiry) parked.expiry->cancel();
     parked.call->reply = reply;
     parked.call->id = reply.id_json();
     parked.call->withheld = std::move(withheld);
@@ -521,7 +523,21 @@ std::function<void()> McpServer::park(const std::shared_ptr<Call>& open_call, co
     const std::shared_ptr<Call> call = open_call;  // NOLINT(performance-unnecessary-copy-initialization)
     std::string state = new_request_state();
     while (parked_.count(state)) state = new_request_state();
-    parked_[state] = Parked{call, ask, std::move(answer)};
+    std::shared_ptr<boost::asio::steady_timer> expiry;
+    if (io_) {
+        // Nobody retries for a day: the question ends, withdrawn wherever it is, the state with it.
+        expiry = std::make_shared<boost::asio::steady_timer>(*io_, expire_after);
+        expiry->async_wait([this, state, alive = lifetime_.token()](const boost::system::error_code& ec) {
+            if (ec || !alive) return;
+            auto p = parked_.find(state);
+            if (p == parked_.end()) return;
+            auto expired = std::move(p->second.call);
+            parked_.erase(p);
+            if (log_) log_("a question waited for its retry (requestState) past --expire-after: withdrawn");
+            if (expired->withdraw) expired->withdraw();
+        });
+    }
+    parked_[state] = Parked{call, ask, std::move(answer), std::move(expiry)};
     auto it = open_.find(call->id);
     if (it != open_.end() && it->second == call) open_.erase(it);
     stop_ticking(call->id);
@@ -601,7 +617,8 @@ bool McpServer::start_task(const Ask& ask, const Caller& caller, const Reply<jso
     TaskRecord r;
     r.id = TaskStore::new_id();
     r.created_ms = r.updated_ms = now;
-    r.ttl_ms = task_ttl.count();
+    r.expires_ms = now + expire_after.count();
+    r.ttl_ms = expire_after.count() + task_kept_after.count();
     r.status_message = kTaskWaiting;
     r.arguments = ask_arguments_json(ask);
     r.client_name = caller.client_name;
@@ -613,14 +630,15 @@ bool McpServer::start_task(const Ask& ask, const Caller& caller, const Reply<jso
         return false;
     }
     reply({task_result_json(r, "task", task_poll_interval.count(), {})});
-    run_task(r.id, ask, caller);
+    run_task(r.id, ask, caller, r.expires_ms);
     return true;
 }
 
-void McpServer::run_task(const std::string& id, Ask ask, const Caller& caller) {
+void McpServer::run_task(const std::string& id, Ask ask, const Caller& caller, std::int64_t expires_ms) {
     TaskRun& run = tasks_[id];
     run.ask = ask;
     run.caller = caller;
+    run.expires_ms = expires_ms;
     asking_ = Asking{caller, "task " + id};
     auto withdraw = asker_.ask(std::move(ask), *this, [this, id, alive = lifetime_.token()](const Outcome& o) {
         if (alive) finish_task(id, o);
@@ -629,6 +647,20 @@ void McpServer::run_task(const std::string& id, Ask ask, const Caller& caller) {
     auto it = tasks_.find(id);
     if (it == tasks_.end()) return;  // answered at once
     it->second.withdraw = std::move(withdraw);
+    if (io_ && expires_ms > 0) {
+        // Unanswered at expires_ms: withdrawn, and the task completes as a call that timed out.
+        const auto left = std::chrono::milliseconds(std::max<std::int64_t>(0, expires_ms - store::now_ms()));
+        it->second.expiry = std::make_shared<boost::asio::steady_timer>(*io_, left);
+        it->second.expiry->async_wait([this, id, alive = lifetime_.token()](const boost::system::error_code& ec) {
+            if (ec || !alive) return;
+            auto t = tasks_.find(id);
+            if (t == tasks_.end()) return;
+            if (log_) log_("task " + id + ": no answer before --expire-after: withdrawn");
+            auto withdraw = std::move(t->second.withdraw);
+            if (withdraw) withdraw();
+            finish_task(id, Outcome::timed_out());
+        });
+    }
     if (!task_watch_) watch_tasks();
 }
 
@@ -636,6 +668,7 @@ void McpServer::finish_task(const std::string& id, const Outcome& o) {
     auto it = tasks_.find(id);
     if (it == tasks_.end()) return;
     const std::string result = complete(tool_result_json(o, it->second.ask.questions), true);
+    if (it->second.expiry) it->second.expiry->cancel();
     tasks_.erase(it);
     TaskStore(tasks_dir).update(id, [&](TaskRecord& r) {
         if (r.terminal()) return false;  // cancelled elsewhere first
@@ -720,10 +753,24 @@ void McpServer::adopt_if_orphaned(TaskRecord& r) {
             r = *failed;
         return;
     }
+    if (r.expires_ms > 0 && store::now_ms() >= r.expires_ms) {
+        // Its time ran out while no process held it: it ends as it would have.
+        const auto input = std::get<AskInput>(std::move(parsed));
+        const std::string result = complete(tool_result_json(Outcome::timed_out(), input.questions), true);
+        if (auto ended = records.update(r.id, [&](TaskRecord& t) {
+                t.status = "completed";
+                t.status_message = "ended without an answer";
+                t.result = result;
+                t.updated_ms = store::now_ms();
+                return true;
+            }))
+            r = *ended;
+        return;
+    }
     Caller caller = caller_of_request();
     if (caller.client_name.empty() || caller.client_name == client_name_) caller.client_name = r.client_name;
     if (log_) log_("task " + r.id + ": its askhost mcp is gone; asking its question again here");
-    run_task(r.id, ask_of(std::get<AskInput>(std::move(parsed)), caller.client_name), caller);
+    run_task(r.id, ask_of(std::get<AskInput>(std::move(parsed)), caller.client_name), caller, r.expires_ms);
     if (auto again = records.load(r.id)) r = *again;
 }
 
@@ -847,6 +894,7 @@ void McpServer::client_gone(std::function<void()> done) {
         Ask ask = it->second.ask;
         Caller caller = it->second.caller;
         caller.elicits = false;
+        const std::int64_t expires_ms = it->second.expires_ms;
         auto withdraw = std::move(it->second.withdraw);
         tasks_.erase(it);
         if (withdraw) withdraw();
@@ -858,7 +906,7 @@ void McpServer::client_gone(std::function<void()> done) {
             t.updated_ms = store::now_ms();
             return true;
         });
-        run_task(id, std::move(ask), caller);
+        run_task(id, std::move(ask), caller, expires_ms);
     }
     if (!tasks_.empty() && log_)
         log_("the client is gone; " + std::to_string(tasks_.size()) +

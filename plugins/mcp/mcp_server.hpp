@@ -87,7 +87,10 @@ public:
     // are offered), how long a record is kept from its creation, the poll interval the client is
     // given, and how often the owner looks at its tasks' records for a cancel from elsewhere.
     std::filesystem::path tasks_dir = TaskStore::default_dir();
-    std::chrono::milliseconds task_ttl{std::chrono::hours(25)};
+    // How long a question that waits on the client (a requestState not yet retried, a task) stays
+    // asked before it ends unanswered (with `io`), and how long a task's record outlives that.
+    std::chrono::milliseconds expire_after{std::chrono::hours(24)};
+    std::chrono::milliseconds task_kept_after{std::chrono::hours(1)};
     std::chrono::milliseconds task_poll_interval{2000};
     std::chrono::milliseconds task_watch_interval{1000};
     ~McpServer();
@@ -135,6 +138,8 @@ private:
         std::function<void()> withdraw;  // the asker's
         OnOutcome form;                  // set while the client's form is the question's face
         std::string key;                 // that form's input key
+        std::int64_t expires_ms = 0;     // then the question ends as timed out
+        std::shared_ptr<boost::asio::steady_timer> expiry;
     };
     // A tools/call waiting for its outcome. A call of 2026-07-28 answered with input_required is
     // parked under its requestState; the retry that brings the answers takes its place.
@@ -150,6 +155,7 @@ private:
         std::shared_ptr<Call> call;
         Ask ask;
         OnOutcome answer;
+        std::shared_ptr<boost::asio::steady_timer> expiry;  // withdraws the question unretried
     };
 
     // The protocol, bound one line a method (the types: mcp_protocol.hpp).
@@ -180,7 +186,7 @@ private:
     // False (nothing sent) when no record can be written.
     bool start_task(const Ask& ask, const Caller& caller, const Reply<json::RawJson>& reply);
     // Asks a task's question in this process, which becomes its owner.
-    void run_task(const std::string& id, Ask ask, const Caller& caller);
+    void run_task(const std::string& id, Ask ask, const Caller& caller, std::int64_t expires_ms);
     void finish_task(const std::string& id, const Outcome& o);
     std::function<void()> task_form(const std::string& id, const Ask& ask, OnOutcome answer);
     // The task's record, or an error sent: unknown, expired, or not a task id at all.

@@ -30,10 +30,10 @@ def proj(wd):
     return os.path.realpath(path)
 
 
-def asked_in_form(caps=None):
+def asked_in_form(caps=None, args=()):
     """A modern client that offers its form, and its first call's input_required result."""
     wd = Workdir()
-    mcp = McpClient(wd, cwd=proj(wd))
+    mcp = McpClient(wd, cwd=proj(wd), args=args)
     rid = mcp.call({"questions": [strict(DATABASE_Q), strict(FEATURES_Q)]},
                    meta=meta(caps if caps is not None else {"elicitation": {}}))
     return wd, mcp, mcp.reply_to(rid)["result"]
@@ -148,6 +148,37 @@ def a_tampered_state_is_refused():
     res = retry(mcp, state, {"questions": {"action": "accept", "content": {"q1": "SQLite", "q2": ["REST API"]}}})
     equal(res["result"]["structuredContent"]["answers"][DATABASE_Q["question"]], "SQLite", "answered")
     equal(mcp.close(), 0, "exit code")
+
+
+@case
+def a_question_never_retried_expires():
+    wd, mcp, res = asked_in_form(args=["--expire-after", "1"])
+    state = res["requestState"]
+    # Asked again without answers until the expiry withdraws it; then the state is refused.
+    err = wait_for(lambda: retry(mcp, state, None).get("error"), interval=0.2, what="the state expired")
+    equal(err["code"], -32602, "an expired state")
+    check("expired" in err["message"], err["message"])
+    equal(mcp.close(), 0, "exit code")
+    log = open(wd.file("mcp-stderr.txt")).read()
+    check("past --expire-after: withdrawn" in log, f"askhost mcp says why: {log[-500:]}")
+
+
+@case
+def a_task_unanswered_expires_as_a_timeout():
+    wd = Workdir()
+    ed, env = editor_host(wd)
+    mcp = McpClient(wd, env=env, args=["--expire-after", "1"])
+    tid = new_task(wd, mcp, TASKS)
+    equal(task_status(mcp, tid)["ttlMs"], 1000 + 3600 * 1000, "kept an hour past its expiry")
+    show = ed.method("ask/show")
+    ed.wait(lambda m: m.get("method") == "$/cancelRequest" and m["params"]["id"] == show["id"],
+            what="the question withdrawn at its expiry")
+    task = until_status(mcp, tid, "completed")
+    equal(task["result"]["isError"], True, "no answer")
+    equal(task["result"]["content"][0]["text"],
+          "User declined to answer questions (no answer within the time limit)", "the timeout's text")
+    equal(mcp.close(), 0, "exit code")
+    shutdown(ed)
 
 
 @case
