@@ -120,6 +120,20 @@ void write_server_info(ObjectWriter& info) {
 
 }  // namespace
 
+const std::string& server_info_member() {
+    static const std::string member = [] {
+        rapidjson::StringBuffer buf;
+        json::Writer w(buf);
+        {
+            ObjectWriter o(w);
+            o.object("io.modelcontextprotocol/serverInfo", write_server_info);
+        }
+        // The object's one member, without the braces around it.
+        return std::string(buf.GetString() + 1, buf.GetSize() - 2);
+    }();
+    return member;
+}
+
 void to_json(const InitializeResult& r, json::Writer& w) {
     ObjectWriter o(w);
     o.field("protocolVersion", r.protocol_version);
@@ -136,7 +150,7 @@ void to_json(const DiscoverResult& r, json::Writer& w) {
     for (const auto& v : r.versions) w.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));
     w.EndArray();
     write_capabilities(o, r.tasks);
-    o.object("_meta", [](ObjectWriter& meta) { meta.object("io.modelcontextprotocol/serverInfo", write_server_info); });
+    o.field("_meta", json::RawJson{"{" + server_info_member() + "}"});
     o.field("instructions", kInstructions);
     o.field("ttlMs", 86400000).field("cacheScope", "public");
 }

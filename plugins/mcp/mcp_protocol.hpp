@@ -31,6 +31,10 @@ struct DiscoverResult {
 };
 void to_json(const DiscoverResult& r, json::Writer& w);
 
+// The result _meta member that says who answers, `"io.modelcontextprotocol/serverInfo":{...}` (no
+// braces around it): 2026-07-28 asks a server to name itself in every result.
+const std::string& server_info_member();
+
 // The 2026-07-28 era's request _meta, on every request of a client that speaks it (read leniently;
 // an empty protocol_version: a request of the 2025 era, whose client sent initialize).
 struct RequestMeta {

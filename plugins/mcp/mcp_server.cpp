@@ -202,9 +202,17 @@ std::string tool_result_json(const Outcome& outcome, const std::vector<Question>
 
 namespace {
 
+// The members every result of the 2026-07-28 era begins with: its type, and who answers.
+std::string modern_head(std::string_view result_type) {
+    return R"("resultType":)" + json::to_text(result_type) + R"(,"_meta":{)" + server_info_member() + "},";
+}
+
 // A result of the 2026-07-28 era says it is complete (every result of askhost's is an object).
 std::string complete(std::string result, bool modern) {
-    if (modern && result.size() > 1 && result.front() == '{') result.insert(1, R"("resultType":"complete",)");
+    if (!modern || result.size() < 2 || result.front() != '{') return result;
+    std::string head = modern_head("complete");
+    if (result == "{}") head.pop_back();  // no member follows
+    result.insert(1, head);
     return result;
 }
 
@@ -219,7 +227,7 @@ std::string input_requests(std::string_view key, const Ask& ask) {
 // A call of 2026-07-28 that needs the person: the elicitation form as its one input request, and
 // the state its retry echoes.
 std::string input_required(const Ask& ask, const std::string& state) {
-    std::string out = R"({"resultType":"input_required","inputRequests":)";
+    std::string out = "{" + modern_head("input_required") + R"("inputRequests":)";
     out += input_requests(kInputKey, ask);
     out += R"(,"requestState":)";
     out += json::to_text(state);
@@ -231,7 +239,7 @@ constexpr std::string_view kTaskWaiting = "waiting for the user's answer";
 constexpr std::string_view kTaskInForm = "waiting for the user's answer in the client's form";
 
 // An empty result of 2026-07-28 (tasks/update's and tasks/cancel's acknowledgement).
-const json::RawJson kCompleteEmpty{R"({"resultType":"complete"})"};
+json::RawJson complete_empty() { return {complete("{}", true)}; }
 
 // The call's questions as ask_user_question's arguments, to ask them again from a task's record.
 std::string ask_arguments_json(const Ask& ask) {
@@ -397,7 +405,7 @@ void McpServer::list_tools(const json::Ignored&, Reply<json::RawJson> reply) {
     static const json::RawJson tools{tools_list_json()};  // the same text every time
     if (request_.protocol_version != kModernVersion) return reply(tools);
     // 2026-07-28 lists are cacheable: the list never changes while askhost runs.
-    static const json::RawJson modern{R"({"resultType":"complete","ttlMs":86400000,"cacheScope":"public",)" +
+    static const json::RawJson modern{"{" + modern_head("complete") + R"("ttlMs":86400000,"cacheScope":"public",)" +
                                       tools.text.substr(1)};
     reply(modern);
 }
@@ -629,7 +637,7 @@ bool McpServer::start_task(const Ask& ask, const Caller& caller, const Reply<jso
         if (log_) log_("no task for this call (" + e->message + "): it waits as a call does");
         return false;
     }
-    reply({task_result_json(r, "task", task_poll_interval.count(), {})});
+    reply({task_result_json(r, "task", task_poll_interval.count(), server_info_member())});
     run_task(r.id, ask, caller, r.expires_ms);
     return true;
 }
@@ -778,7 +786,7 @@ void McpServer::get_task(const TaskParams& p, Reply<json::RawJson> reply) {
     auto r = find_task(p.task_id, reply);
     if (!r) return;
     adopt_if_orphaned(*r);
-    reply({task_result_json(*r, "complete", task_poll_interval.count(), {})});
+    reply({task_result_json(*r, "complete", task_poll_interval.count(), server_info_member())});
 }
 
 void McpServer::update_task(const TaskParams& p, Reply<json::RawJson> reply) {
@@ -811,7 +819,7 @@ void McpServer::update_task(const TaskParams& p, Reply<json::RawJson> reply) {
                 });
         }
     }
-    reply(kCompleteEmpty);
+    reply(complete_empty());
 }
 
 void McpServer::cancel_task(const TaskParams& p, Reply<json::RawJson> reply) {
@@ -832,7 +840,7 @@ void McpServer::cancel_task(const TaskParams& p, Reply<json::RawJson> reply) {
         tasks_.erase(it);
         if (withdraw) withdraw();
     }
-    reply(kCompleteEmpty);
+    reply(complete_empty());
     check_done();
 }
 

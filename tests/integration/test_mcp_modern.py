@@ -23,6 +23,15 @@ def meta(caps=None, version=MODERN):
             "io.modelcontextprotocol/clientCapabilities": caps or {}}
 
 
+def served(res, result_type="complete"):
+    """A 2026-07-28 result: its resultType, and the server named in its _meta, as the spec asks."""
+    equal(res["resultType"], result_type, f"resultType of {res}")
+    info = res["_meta"]["io.modelcontextprotocol/serverInfo"]
+    equal((info["name"], info["title"]), ("askhost", "askhost"), "serverInfo")
+    check(info["version"], "serverInfo.version")
+    return res
+
+
 def proj(wd):
     """A directory no host's workspace holds."""
     path = os.path.join(wd.path, "ws", "proj")
@@ -66,14 +75,12 @@ def discover_names_both_eras():
 def modern_requests_are_served_without_a_handshake():
     wd = Workdir()
     mcp = McpClient(wd)
-    res = mcp.reply_to(mcp.request("tools/list", {"_meta": meta()}))["result"]
-    equal(res["resultType"], "complete", "resultType on the list")
+    res = served(mcp.reply_to(mcp.request("tools/list", {"_meta": meta()}))["result"])
     check(res["ttlMs"] > 0 and res["cacheScope"] == "public", f"cacheable list: {res}")
     equal([t["name"] for t in res["tools"]], ["ask_user_question"], "tools")
     # Pre-answered: the answers come back at once.
     rid = mcp.call({"questions": [strict(DATABASE_Q)], "answers": {DATABASE_Q["question"]: "SQLite"}}, meta=meta())
-    res = mcp.reply_to(rid)["result"]
-    equal(res["resultType"], "complete", "resultType on the call")
+    res = served(mcp.reply_to(rid)["result"])
     equal(res["structuredContent"]["answers"], {DATABASE_Q["question"]: "SQLite"}, "answers")
     equal(res["isError"], False, "isError")
     for gone in ("ping", "logging/setLevel"):
@@ -81,7 +88,8 @@ def modern_requests_are_served_without_a_handshake():
         equal(err["code"], -32601, f"{gone} is gone in {MODERN}")
     # The 2025 era on the same connection is unchanged.
     equal(mcp.reply_to(mcp.request("ping"))["result"], {}, "ping without _meta")
-    check("resultType" not in mcp.reply_to(mcp.request("tools/list"))["result"], "no resultType without _meta")
+    legacy = mcp.reply_to(mcp.request("tools/list"))["result"]
+    check("resultType" not in legacy and "_meta" not in legacy, "nothing of 2026-07-28 without its _meta")
     equal(mcp.close(), 0, "exit code")
 
 
@@ -100,7 +108,7 @@ def an_unknown_version_is_refused_naming_the_known():
 @case
 def a_question_goes_by_input_required_and_the_retry_answers():
     wd, mcp, res = asked_in_form()
-    equal(res["resultType"], "input_required", "resultType")
+    served(res, "input_required")
     req = res["inputRequests"]["questions"]
     equal(req["method"], "elicitation/create", "the request inside")
     schema = req["params"]["requestedSchema"]["properties"]
@@ -114,7 +122,7 @@ def a_question_goes_by_input_required_and_the_retry_answers():
     time.sleep(1.5)  # as long as a person looks at the form: a reply sooner is no person's
     res = retry(mcp, state, {"questions": {"action": "accept", "content": {
         "q1": "Other (type below)", "q1_other": "DuckDB", "q2": ["Authentication", "REST API"]}}})["result"]
-    equal(res["resultType"], "complete", "resultType")
+    served(res)
     equal(res["structuredContent"]["answers"], {DATABASE_Q["question"]: "DuckDB",
                                                 FEATURES_Q["question"]: "Authentication, REST API"}, "answers")
     # The state is spent.
@@ -211,7 +219,7 @@ def task_request(mcp, method, tid, caps=TASKS, **params):
 
 
 def task_status(mcp, tid):
-    return task_request(mcp, "tasks/get", tid)["result"]
+    return served(task_request(mcp, "tasks/get", tid)["result"])
 
 
 def until_status(mcp, tid, status):
@@ -220,8 +228,7 @@ def until_status(mcp, tid, status):
 
 
 def new_task(wd, mcp, caps):
-    res = mcp.reply_to(mcp.call({"questions": [strict(DATABASE_Q)]}, meta=meta(caps)))["result"]
-    equal(res["resultType"], "task", f"a task: {res}")
+    res = served(mcp.reply_to(mcp.call({"questions": [strict(DATABASE_Q)]}, meta=meta(caps)))["result"], "task")
     check(re.fullmatch(r"[0-9a-f]{32}", res["taskId"]), f"an unguessable task id: {res['taskId']}")
     check(res["status"] in ("working", "input_required"), f"status {res['status']}")
     check(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", res["createdAt"]), res["createdAt"])
@@ -314,13 +321,12 @@ def a_task_in_the_clients_form():
     check("q1" in req["params"]["requestedSchema"]["properties"], "the form askhost sends today")
     time.sleep(1.5)  # as long as a person looks at the form: a reply sooner is no person's
     # A key not outstanding is ignored; the outstanding one answers.
-    ack = task_request(mcp, "tasks/update", tid, inputResponses={"other": {"action": "decline"}})["result"]
-    equal(ack, {"resultType": "complete"}, "acknowledged")
+    ack = served(task_request(mcp, "tasks/update", tid, inputResponses={"other": {"action": "decline"}})["result"])
+    equal(sorted(ack), ["_meta", "resultType"], "an empty acknowledgement")
     equal(task_status(mcp, tid)["status"], "input_required", "still waiting")
     task_request(mcp, "tasks/update", tid, inputResponses={"questions": {"action": "accept", "content": {"q1": "SQLite"}}})
     sqlite_answered(until_status(mcp, tid, "completed"))
-    equal(task_request(mcp, "tasks/update", tid, inputResponses={"questions": {"action": "decline"}})["result"],
-          {"resultType": "complete"}, "a late answer is acknowledged and ignored")
+    served(task_request(mcp, "tasks/update", tid, inputResponses={"questions": {"action": "decline"}})["result"])
     sqlite_answered(task_status(mcp, tid))
     equal(mcp.close(), 0, "exit code")
 
@@ -332,7 +338,7 @@ def a_cancelled_task_withdraws_its_question():
     mcp = McpClient(wd, env=env)
     tid = new_task(wd, mcp, TASKS)
     show = ed.method("ask/show")
-    equal(task_request(mcp, "tasks/cancel", tid)["result"], {"resultType": "complete"}, "acknowledged")
+    served(task_request(mcp, "tasks/cancel", tid)["result"])
     ed.wait(lambda m: m.get("method") == "$/cancelRequest" and m["params"]["id"] == show["id"],
             what="the question withdrawn in the editor")
     equal(task_status(mcp, tid)["status"], "cancelled", "cancelled")
