@@ -291,6 +291,27 @@ def a_task_waits_for_the_editor_across_a_reconnect():
 
 
 @case
+def a_task_with_no_host_waits_in_askhost_while_its_client_is_away():
+    wd = Workdir()
+    mcp = McpClient(wd, cwd=proj(wd))
+    tid = new_task(wd, mcp, TASKS)  # no host and no form: askhost mcp waits as a host of its own
+    mcp.proc.stdin.close()  # the client goes away; its question waits on
+
+    def waiting():
+        out = subprocess.run([ASKHOST, "status", "--json"], env=wd.env(), capture_output=True, text=True, timeout=10)
+        return json.loads(out.stdout)["waiting"] if out.returncode == 0 else None
+    wait_for(lambda: waiting() == 1, what="askhost status counting the task's question")
+    ed = Editor(wd, sock_path=host_socket(wd))  # as askhost attach or the page would
+    ed.initialize()
+    show = ed.method("ask/show")
+    ed.reply(show["id"], {"answered": True, "answers": [answer_of(DATABASE_Q["question"], "SQLite", "SQLite")]})
+    mcp2 = McpClient(wd, cwd=proj(wd))  # the client back, through a new askhost mcp
+    sqlite_answered(until_status(mcp2, tid, "completed"))
+    equal(mcp.proc.wait(timeout=10), 0, "the first askhost mcp ends once its task is answered")
+    equal(mcp2.close(), 0, "exit code")
+
+
+@case
 def a_task_whose_askhost_mcp_died_is_asked_again():
     wd = Workdir()
     ed, env = editor_host(wd)
