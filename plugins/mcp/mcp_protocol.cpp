@@ -55,7 +55,8 @@ RequestMeta request_meta(const Value& params) {
     }
     auto caps = m.FindMember("io.modelcontextprotocol/clientCapabilities");
     out.elicits = caps != m.MemberEnd() && caps->value.IsObject() && caps->value.HasMember("elicitation");
-    if (caps != m.MemberEnd() && caps->value.IsObject()) {
+    out.capabilities = caps != m.MemberEnd() && caps->value.IsObject();
+    if (out.capabilities) {
         auto ext = caps->value.FindMember("extensions");
         out.tasks = ext != caps->value.MemberEnd() && ext->value.IsObject() &&
                     ext->value.HasMember("io.modelcontextprotocol/tasks");

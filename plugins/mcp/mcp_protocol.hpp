@@ -42,6 +42,7 @@ struct RequestMeta {
     std::string client_name;       // io.modelcontextprotocol/clientInfo's name
     bool elicits = false;          // io.modelcontextprotocol/clientCapabilities has elicitation
     bool tasks = false;            // and the tasks extension (extensions["io.modelcontextprotocol/tasks"])
+    bool capabilities = false;     // io.modelcontextprotocol/clientCapabilities is there at all (required)
 };
 // The request meta from a request's params (anything that is not an object reads as none).
 RequestMeta request_meta(const rapidjson::Value& params);

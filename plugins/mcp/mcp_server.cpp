@@ -337,6 +337,11 @@ void McpServer::dispatch(std::string_view method, const rapidjson::Value& params
         rpc_.send_message(
             jsonrpc::error(id, kUnsupportedProtocolVersion,
                            "Unsupported protocol version: " + version + " (askhost mcp speaks " + names + ")", data));
+    } else if (version == kModernVersion && !request_.capabilities && method != "server/discover") {
+        // The spec: a request without a required _meta field is malformed.
+        r.error(rpc_error::invalid_params,
+                "params._meta: io.modelcontextprotocol/clientCapabilities is required on every 2026-07-28 request "
+                "(an empty object declares none)");
     } else if (version == kModernVersion && (method == "ping" || method == "logging/setLevel")) {
         r.error(rpc_error::method_not_found, "Method not found: " + std::string(method));  // gone in 2026-07-28
     } else if (method.rfind("tasks/", 0) == 0 && version != kModernVersion) {

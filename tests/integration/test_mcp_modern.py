@@ -83,6 +83,13 @@ def modern_requests_are_served_without_a_handshake():
     res = served(mcp.reply_to(rid)["result"])
     equal(res["structuredContent"]["answers"], {DATABASE_Q["question"]: "SQLite"}, "answers")
     equal(res["isError"], False, "isError")
+    # A 2026-07-28 request must carry the client's capabilities too (an empty object declares none).
+    bare = {"io.modelcontextprotocol/protocolVersion": MODERN}
+    err = mcp.reply_to(mcp.request("tools/list", {"_meta": bare}))["error"]
+    equal(err["code"], -32602, "no clientCapabilities: malformed")
+    check("io.modelcontextprotocol/clientCapabilities" in err["message"], err["message"])
+    equal(mcp.reply_to(mcp.request("server/discover", {"_meta": bare}))["result"]["resultType"], "complete",
+          "server/discover answers whatever the request says")
     for gone in ("ping", "logging/setLevel"):
         err = mcp.reply_to(mcp.request(gone, {"_meta": meta()}))["error"]
         equal(err["code"], -32601, f"{gone} is gone in {MODERN}")

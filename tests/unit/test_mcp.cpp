@@ -256,7 +256,8 @@ BOOST_FIXTURE_TEST_CASE(cancelled_notification_withdraws_the_ask, Fixture) {
 
 // 2026-07-28: the version in each request's _meta; results say resultType; unknown versions -32022.
 BOOST_FIXTURE_TEST_CASE(modern_requests_carry_their_version, Fixture) {
-    const std::string meta = R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"})";
+    const std::string meta =
+        R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}})";
     rpc.receive(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask_user_question",)" + meta +
                 R"(,"arguments":{"questions":[)" + kQuestion + R"(],"answers":{"Which database?":"SQLite"}}}})");
     BOOST_TEST(std::string(last()["result"]["resultType"].GetString()) == "complete");
@@ -267,6 +268,10 @@ BOOST_FIXTURE_TEST_CASE(modern_requests_carry_their_version, Fixture) {
         R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1900-01-01"}}})");
     BOOST_TEST(last()["error"]["code"].GetInt() == -32022);
     BOOST_TEST(std::string(last()["error"]["data"]["supported"][0].GetString()) == "2026-07-28");
+    // The client's capabilities are required with the version (an empty object declares none).
+    rpc.receive(
+        R"({"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}})");
+    BOOST_TEST(last()["error"]["code"].GetInt() == -32602);
     rpc.receive(R"({"jsonrpc":"2.0","id":4,"method":"server/discover"})");
     BOOST_TEST(std::string(last()["result"]["supportedVersions"][1].GetString()) == "2025-11-25");
     rpc.receive(R"({"jsonrpc":"2.0","id":5,"method":"tools/list"})");
