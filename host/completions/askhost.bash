@@ -25,7 +25,7 @@ _askhost() {
         return
     fi
     case "${COMP_WORDS[1]}" in
-        mcp) mapfile -t COMPREPLY < <(compgen -W "--print --pending-file --progress-interval --help" -- "$cur") ;;
+        mcp) mapfile -t COMPREPLY < <(compgen -W "--print --pending-file --progress-interval --expire-after --help" -- "$cur") ;;
         codex-hook) mapfile -t COMPREPLY < <(compgen -W "install --project --hooks --remove --help" -- "$cur") ;;
         gemini-hook) mapfile -t COMPREPLY < <(compgen -W "install --project --settings --remove --help" -- "$cur") ;;
         hook) mapfile -t COMPREPLY < <(compgen -W "install --project --settings --help" -- "$cur") ;;

@@ -58,6 +58,7 @@ complete -c askhost -n __askhost_after_dashdash -F -a '(__fish_complete_subcomma
 complete -c askhost -n '__fish_seen_subcommand_from mcp' -l print -d 'no waiting: the pending-questions file'
 complete -c askhost -n '__fish_seen_subcommand_from mcp' -l pending-file -r -F
 complete -c askhost -n '__fish_seen_subcommand_from mcp' -l progress-interval -x
+complete -c askhost -n '__fish_seen_subcommand_from mcp' -l expire-after -x
 complete -c askhost -n '__fish_seen_subcommand_from codex-hook' -a install -d "add the hook to Codex's hooks.json"
 complete -c askhost -n '__fish_seen_subcommand_from codex-hook' -l project -d "the project's .codex/hooks.json"
 complete -c askhost -n '__fish_seen_subcommand_from codex-hook' -l hooks -r -F

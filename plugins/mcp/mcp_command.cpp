@@ -2,9 +2,12 @@
 // is asked (the workspace's host, the client's own form, a host of its own) is the ask service's
 // (service/ask_service.hpp).
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 
 #include <unistd.h>
@@ -29,6 +32,11 @@ constexpr cli::Option kOptions[] = {
     {.name = "pending-file",
      .value = "PATH",
      .help = "the pending-questions file (default .askhost/pending-questions.json)"},
+    {.name = "expire-after",
+     .value = "SECONDS",
+     .help = "how long a question that waits on the client (an input_required\n"
+             "not yet retried, a task) stays asked before it ends unanswered\n"
+             "(default 86400, a day)"},
     {.name = "progress-interval",
      .value = "SECONDS",
      .help = "how often a waiting call that carries a progressToken gets\n"
@@ -81,9 +89,36 @@ private:
 }  // namespace
 
 extern const cli::Command kMcpCommand;
+
+namespace {
+
+// A SECONDS option within `range`, as milliseconds; `fallback` when it is not given.
+struct SecondsOption {
+    std::optional<std::chrono::milliseconds> value;
+    std::optional<cli::Exit> usage;
+    explicit operator bool() const { return value.has_value(); }
+    std::chrono::milliseconds operator*() const { return *value; }
+    const cli::Exit& error() const { return *usage; }
+};
+SecondsOption seconds_option(const cli::Args& a, const char* name, std::pair<double, double> range,
+                             std::chrono::milliseconds fallback) {
+    auto v = a.value(name);
+    if (!v) return {fallback, std::nullopt};
+    char* end = nullptr;
+    const double seconds = std::strtod(v->c_str(), &end);
+    if (v->empty() || *end || !(seconds >= range.first && seconds <= range.second)) {
+        char limits[64];
+        std::snprintf(limits, sizeof limits, "%.15g to %.15g", range.first, range.second);
+        return {std::nullopt, cli::usage_error(kMcpCommand, "--" + std::string(name) + ": '" + *v +
+                                                                "' is not a number of seconds (" + limits + ")")};
+    }
+    return {std::chrono::milliseconds(static_cast<long long>(seconds * 1000)), std::nullopt};
+}
+
+}  // namespace
 const cli::Command kMcpCommand{
     .name = "mcp",
-    .synopsis = "[--print] [--pending-file PATH] [--progress-interval SECONDS]",
+    .synopsis = "[--print] [--pending-file PATH] [--progress-interval SECONDS] [--expire-after SECONDS]",
     .summary = "MCP stdio server with the ask_user_question tool",
     .about =
         "An MCP stdio server with one tool, ask_user_question. Run it from an agent's MCP configuration.\n"
@@ -107,16 +142,10 @@ int run_mcp(const std::vector<std::string>& args) {
                               .log = log_line};
     if (auto file = a.value("pending-file"); file && file->empty())
         return cli::usage_error(kMcpCommand, "--pending-file: an empty path").print();
-    std::chrono::milliseconds progress_every{10000};
-    if (auto v = a.value("progress-interval")) {
-        char* end = nullptr;
-        const double seconds = std::strtod(v->c_str(), &end);
-        if (v->empty() || *end || !(seconds >= 0.05 && seconds <= 3600))
-            return cli::usage_error(kMcpCommand,
-                                    "--progress-interval: '" + *v + "' is not a number of seconds (0.05 to 3600)")
-                .print();
-        progress_every = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
-    }
+    const auto progress_every = seconds_option(a, "progress-interval", {0.05, 3600}, std::chrono::seconds(10));
+    if (!progress_every) return progress_every.error().print();
+    const auto expire_after = seconds_option(a, "expire-after", {1, 31536000}, std::chrono::hours(24));
+    if (!expire_after) return expire_after.error().print();
     // The host the agent runs under, if any: read at the first call that needs a host, so a
     // session whose calls are all pre-answered never reads /proc.
     const char* env_socket = std::getenv("ASKHOST_SOCKET");
@@ -134,20 +163,36 @@ int run_mcp(const std::vector<std::string>& args) {
     auto [in, out] = claim_stdio();
     auto conn = std::make_shared<Connection>(io, in, out, FrameDecoder::default_max_body, Framing::Lines);
     McpServer server(conn->rpc(), asker, log_line, &io);
-    server.progress_interval = progress_every;
+    server.progress_interval = *progress_every;
+    server.expire_after = *expire_after;
     conn->on_problem = [](std::string_view p) { log_line(std::string("client: ") + std::string(p)); };
     boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
-    auto finish = [&] {
+    bool stopped = false, client_gone = false;
+    auto stop = [&] {
+        if (stopped) return;
+        stopped = true;
         server.close();
         asker.restore_terminal();
         signals.cancel();
         // Replies already queued (e.g. to the last calls before end of input) still go out.
         stop_when_written(io, [&conn] { return conn->queued_bytes(); });
     };
+    // The client gone (end of input, or a first signal): a task's question goes on waiting here
+    // until it is answered (docs/mcp.md, "Tasks"); a second signal ends it all the same.
+    auto finish = [&] {
+        if (client_gone) return;
+        client_gone = true;
+        server.client_gone(stop);
+    };
     conn->on_closed = [&](std::string_view) { finish(); };
-    signals.async_wait([&](const boost::system::error_code& ec, int) {
-        if (!ec) finish();
-    });
+    std::function<void(const boost::system::error_code&, int)> on_signal = [&](const boost::system::error_code& ec,
+                                                                               int) {
+        if (ec) return;
+        if (client_gone) return stop();
+        finish();
+        if (!stopped) signals.async_wait(on_signal);
+    };
+    signals.async_wait(on_signal);
     conn->start();
     io.run();
     asker.restore_terminal();

@@ -55,6 +55,12 @@ RequestMeta request_meta(const Value& params) {
     }
     auto caps = m.FindMember("io.modelcontextprotocol/clientCapabilities");
     out.elicits = caps != m.MemberEnd() && caps->value.IsObject() && caps->value.HasMember("elicitation");
+    out.capabilities = caps != m.MemberEnd() && caps->value.IsObject();
+    if (out.capabilities) {
+        auto ext = caps->value.FindMember("extensions");
+        out.tasks = ext != caps->value.MemberEnd() && ext->value.IsObject() &&
+                    ext->value.HasMember("io.modelcontextprotocol/tasks");
+    }
     return out;
 }
 
@@ -86,6 +92,10 @@ json::FieldStatus from_json(const Value& v, ElicitResult& out, const Path& at) {
     return {};
 }
 
+json::FieldStatus from_json(const Value& v, TaskParams& out, const Path& at) {
+    return ObjectReader(v, at).required("taskId", out.task_id).lenient("inputResponses", out.input_responses).status();
+}
+
 json::FieldStatus from_json(const Value& v, CancelledParams& out, const Path& at) {
     return ObjectReader(v, at).required("requestId", out.request_id).status();
 }
@@ -96,9 +106,12 @@ constexpr std::string_view kInstructions =
     "ask_user_question shows your questions to the user (in their editor, terminal or any attached askhost "
     "client) and returns their answers.";
 
-void write_capabilities(ObjectWriter& o) {
-    o.object("capabilities", [](ObjectWriter& caps) {
+void write_capabilities(ObjectWriter& o, bool tasks = false) {
+    o.object("capabilities", [tasks](ObjectWriter& caps) {
         caps.object("tools", [](ObjectWriter& tools) { tools.field("listChanged", false); });
+        if (tasks)
+            caps.object("extensions",
+                        [](ObjectWriter& ext) { ext.object("io.modelcontextprotocol/tasks", [](ObjectWriter&) {}); });
     });
 }
 
@@ -107,6 +120,20 @@ void write_server_info(ObjectWriter& info) {
 }
 
 }  // namespace
+
+const std::string& server_info_member() {
+    static const std::string member = [] {
+        rapidjson::StringBuffer buf;
+        json::Writer w(buf);
+        {
+            ObjectWriter o(w);
+            o.object("io.modelcontextprotocol/serverInfo", write_server_info);
+        }
+        // The object's one member, without the braces around it.
+        return std::string(buf.GetString() + 1, buf.GetSize() - 2);
+    }();
+    return member;
+}
 
 void to_json(const InitializeResult& r, json::Writer& w) {
     ObjectWriter o(w);
@@ -123,8 +150,8 @@ void to_json(const DiscoverResult& r, json::Writer& w) {
     w.StartArray();
     for (const auto& v : r.versions) w.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));
     w.EndArray();
-    write_capabilities(o);
-    o.object("_meta", [](ObjectWriter& meta) { meta.object("io.modelcontextprotocol/serverInfo", write_server_info); });
+    write_capabilities(o, r.tasks);
+    o.field("_meta", json::RawJson{"{" + server_info_member() + "}"});
     o.field("instructions", kInstructions);
     o.field("ttlMs", 86400000).field("cacheScope", "public");
 }

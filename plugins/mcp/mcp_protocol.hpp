@@ -27,8 +27,13 @@ void to_json(const InitializeResult& r, json::Writer& w);
 // capabilities and who it is; the same for every client, so it may be cached a day.
 struct DiscoverResult {
     std::vector<std::string> versions;
+    bool tasks = false;  // the tasks extension, where askhost has a folder to keep tasks in
 };
 void to_json(const DiscoverResult& r, json::Writer& w);
+
+// The result _meta member that says who answers, `"io.modelcontextprotocol/serverInfo":{...}` (no
+// braces around it): 2026-07-28 asks a server to name itself in every result.
+const std::string& server_info_member();
 
 // The 2026-07-28 era's request _meta, on every request of a client that speaks it (read leniently;
 // an empty protocol_version: a request of the 2025 era, whose client sent initialize).
@@ -36,6 +41,8 @@ struct RequestMeta {
     std::string protocol_version;  // io.modelcontextprotocol/protocolVersion
     std::string client_name;       // io.modelcontextprotocol/clientInfo's name
     bool elicits = false;          // io.modelcontextprotocol/clientCapabilities has elicitation
+    bool tasks = false;            // and the tasks extension (extensions["io.modelcontextprotocol/tasks"])
+    bool capabilities = false;     // io.modelcontextprotocol/clientCapabilities is there at all (required)
 };
 // The request meta from a request's params (anything that is not an object reads as none).
 RequestMeta request_meta(const rapidjson::Value& params);
@@ -62,6 +69,14 @@ struct CallToolParams {
     std::string request_state;
 };
 json::FieldStatus from_json(const rapidjson::Value& v, CallToolParams& out, const json::Path& at);
+
+// tasks/get, tasks/update and tasks/cancel (the tasks extension): the task, and for tasks/update
+// the client's answers by input key.
+struct TaskParams {
+    std::string task_id;
+    json::Borrowed input_responses;
+};
+json::FieldStatus from_json(const rapidjson::Value& v, TaskParams& out, const json::Path& at);
 
 // notifications/cancelled.
 struct CancelledParams {

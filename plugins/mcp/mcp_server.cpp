@@ -1,13 +1,17 @@
 #include "mcp_server.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <random>
+
+#include <unistd.h>
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
 #include "json/json_access.hpp"
+#include "store/fs_util.hpp"
 #include "transport/rpc_errors.hpp"
 
 namespace askhost::mcp {
@@ -198,23 +202,66 @@ std::string tool_result_json(const Outcome& outcome, const std::vector<Question>
 
 namespace {
 
+// The members every result of the 2026-07-28 era begins with: its type, and who answers.
+std::string modern_head(std::string_view result_type) {
+    return R"("resultType":)" + json::to_text(result_type) + R"(,"_meta":{)" + server_info_member() + "},";
+}
+
 // A result of the 2026-07-28 era says it is complete (every result of askhost's is an object).
 std::string complete(std::string result, bool modern) {
-    if (modern && result.size() > 1 && result.front() == '{') result.insert(1, R"("resultType":"complete",)");
+    if (!modern || result.size() < 2 || result.front() != '{') return result;
+    std::string head = modern_head("complete");
+    if (result == "{}") head.pop_back();  // no member follows
+    result.insert(1, head);
     return result;
+}
+
+// The inputRequests object: the elicitation form under `key`.
+std::string input_requests(std::string_view key, const Ask& ask) {
+    std::string out = "{" + json::to_text(key) + R"(:{"method":"elicitation/create","params":)";
+    out += elicitation_params(ask);
+    out += "}}";
+    return out;
 }
 
 // A call of 2026-07-28 that needs the person: the elicitation form as its one input request, and
 // the state its retry echoes.
 std::string input_required(const Ask& ask, const std::string& state) {
-    std::string out = R"({"resultType":"input_required","inputRequests":{")";
-    out += kInputKey;
-    out += R"(":{"method":"elicitation/create","params":)";
-    out += elicitation_params(ask);
-    out += R"(}},"requestState":)";
+    std::string out = "{" + modern_head("input_required") + R"("inputRequests":)";
+    out += input_requests(kInputKey, ask);
+    out += R"(,"requestState":)";
     out += json::to_text(state);
     out += '}';
     return out;
+}
+
+constexpr std::string_view kTaskWaiting = "waiting for the user's answer";
+constexpr std::string_view kTaskInForm = "waiting for the user's answer in the client's form";
+
+// An empty result of 2026-07-28 (tasks/update's and tasks/cancel's acknowledgement).
+json::RawJson complete_empty() { return {complete("{}", true)}; }
+
+// The call's questions as ask_user_question's arguments, to ask them again from a task's record.
+std::string ask_arguments_json(const Ask& ask) {
+    rapidjson::StringBuffer buf;
+    JsonWriter w(buf);
+    w.StartObject();
+    write_questions(w, ask.questions, true);
+    if (!ask.metadata_json.empty()) {
+        w.Key("metadata");
+        w.RawValue(ask.metadata_json.data(), ask.metadata_json.size(), rapidjson::kObjectType);
+    }
+    w.EndObject();
+    return std::string(buf.GetString(), buf.GetSize());
+}
+
+Ask ask_of(AskInput input, const std::string& client_name) {
+    Ask ask;
+    ask.questions = std::move(input.questions);
+    ask.metadata_json = std::move(input.metadata_json);
+    ask.agent = client_name;
+    ask.profile = Profile::Strict;
+    return ask;
 }
 
 // An opaque, unguessable requestState: 128 random bits, in hex.
@@ -259,6 +306,9 @@ McpServer::McpServer(RpcEndpoint& rpc, McpAsker& asker, Log log, boost::asio::io
     bind_.method("server/discover", &McpServer::discover);
     bind_.method("tools/list", &McpServer::list_tools);
     bind_.method("tools/call", &McpServer::call_tool);
+    bind_.method("tasks/get", &McpServer::get_task);
+    bind_.method("tasks/update", &McpServer::update_task);
+    bind_.method("tasks/cancel", &McpServer::cancel_task);
     bind_.notification("notifications/cancelled", &McpServer::cancelled);
     rpc_.on_request = [this, next = std::move(rpc_.on_request)](std::string_view method, const rapidjson::Value& params,
                                                                 Responder r) {
@@ -287,8 +337,22 @@ void McpServer::dispatch(std::string_view method, const rapidjson::Value& params
         rpc_.send_message(
             jsonrpc::error(id, kUnsupportedProtocolVersion,
                            "Unsupported protocol version: " + version + " (askhost mcp speaks " + names + ")", data));
+    } else if (version == kModernVersion && !request_.capabilities && method != "server/discover") {
+        // The spec: a request without a required _meta field is malformed.
+        r.error(rpc_error::invalid_params,
+                "params._meta: io.modelcontextprotocol/clientCapabilities is required on every 2026-07-28 request "
+                "(an empty object declares none)");
     } else if (version == kModernVersion && (method == "ping" || method == "logging/setLevel")) {
         r.error(rpc_error::method_not_found, "Method not found: " + std::string(method));  // gone in 2026-07-28
+    } else if (method.rfind("tasks/", 0) == 0 && version != kModernVersion) {
+        r.error(rpc_error::method_not_found, "Method not found: " + std::string(method) +
+                                                 " (tasks are MCP 2026-07-28's tasks extension: send its _meta)");
+    } else if (method.rfind("tasks/", 0) == 0 && !request_.tasks) {
+        r = Responder{};  // answered here, with the error's data
+        rpc_.send_message(
+            jsonrpc::error(id, kMissingRequiredClientCapability,
+                           "Missing required client capability: the tasks extension (io.modelcontextprotocol/tasks)",
+                           R"({"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}})"));
     } else {
         // The reply goes out through a switch: a request the client cancels gets none (MCP).
         auto withheld = std::make_shared<bool>(false);
@@ -319,6 +383,13 @@ void McpServer::close() {
     }
     for (auto& [state, p] : parked)
         if (p.call->withdraw) p.call->withdraw();
+    if (task_watch_) task_watch_->cancel(ignored);
+    task_watch_.reset();
+    when_done_ = nullptr;
+    auto tasks = std::move(tasks_);
+    tasks_.clear();
+    for (auto& [id, run] : tasks)
+        if (run.withdraw) run.withdraw();
 }
 
 std::string McpServer::asking_call() const { return asking_ ? asking_->id : std::string(); }
@@ -331,13 +402,15 @@ void McpServer::initialize(const InitializeParams& p, Reply<InitializeResult> re
 
 void McpServer::ping(const json::Ignored&, Reply<json::EmptyObject> reply) { reply({}); }
 
-void McpServer::discover(const json::Ignored&, Reply<DiscoverResult> reply) { reply({supported_versions()}); }
+void McpServer::discover(const json::Ignored&, Reply<DiscoverResult> reply) {
+    reply({supported_versions(), !tasks_dir.empty()});
+}
 
 void McpServer::list_tools(const json::Ignored&, Reply<json::RawJson> reply) {
     static const json::RawJson tools{tools_list_json()};  // the same text every time
     if (request_.protocol_version != kModernVersion) return reply(tools);
     // 2026-07-28 lists are cacheable: the list never changes while askhost runs.
-    static const json::RawJson modern{R"({"resultType":"complete","ttlMs":86400000,"cacheScope":"public",)" +
+    static const json::RawJson modern{"{" + modern_head("complete") + R"("ttlMs":86400000,"cacheScope":"public",)" +
                                       tools.text.substr(1)};
     reply(modern);
 }
@@ -355,9 +428,7 @@ void McpServer::cancelled(const CancelledParams& p) {
 }
 
 void McpServer::call_tool(const CallToolParams& p, Reply<json::RawJson> reply) {
-    const bool modern = request_.protocol_version == kModernVersion;
-    Caller caller{modern, modern ? request_.elicits : client_elicits_,
-                  modern && !request_.client_name.empty() ? request_.client_name : client_name_};
+    Caller caller = caller_of_request();
     if (p.name != kToolName && p.name != kToolAlias)
         return reply.error(rpc_error::invalid_params, "Unknown tool: " + p.name);
     if (!p.request_state.empty()) return resume(p, reply, request_withheld_);
@@ -407,16 +478,13 @@ void McpServer::answer_call(Parsed<AskInput> parsed, const std::optional<std::st
         return reply(
             {complete(tool_result_json(*now, asked ? asked->questions : std::vector<Question>{}), caller.modern)});
     }
-    auto input = std::get<AskInput>(std::move(parsed));
-    Ask ask;
-    ask.questions = std::move(input.questions);
-    ask.metadata_json = std::move(input.metadata_json);
-    ask.agent = caller.client_name;
-    ask.profile = Profile::Strict;
+    Ask ask = ask_of(std::get<AskInput>(std::move(parsed)), caller.client_name);
+    // A client of the tasks extension gets a task: the question may outlive this call.
+    if (caller.tasks && io_ && !tasks_dir.empty() && start_task(ask, caller, reply)) return;
     const std::string id = reply.id_json();
     auto call = std::make_shared<Call>(Call{reply, id, caller, ask.questions, {}, std::move(withheld)});
     open_[id] = call;
-    asking_ = call.get();
+    asking_ = Asking{caller, id};
     auto withdraw = asker_.ask(std::move(ask), *this, [this, call, alive = lifetime_.token()](const Outcome& o) {
         if (alive) {
             auto it = open_.find(call->id);
@@ -425,7 +493,7 @@ void McpServer::answer_call(Parsed<AskInput> parsed, const std::optional<std::st
         }
         call->reply({complete(tool_result_json(o, call->questions), call->caller.modern)});
     });
-    asking_ = nullptr;
+    asking_.reset();
     call->withdraw = std::move(withdraw);
     auto it = open_.find(id);
     if (it == open_.end() || it->second != call) return;  // answered at once, or waiting for a retry
@@ -441,7 +509,7 @@ void McpServer::resume(const CallToolParams& p, const Reply<json::RawJson>& repl
     if (it == parked_.end())
         return reply.error(rpc_error::invalid_params,
                            "requestState is not one askhost mcp gave for a question still open (altered, used "
-                           "already, or from another run): call ask_user_question again without it");
+                           "already, expired, or from another run): call ask_user_question again without it");
     const rapidjson::Value* responses = p.input_responses.value;
     const rapidjson::Value* answer = nullptr;
     if (responses && responses->IsObject()) {
@@ -454,6 +522,7 @@ void McpServer::resume(const CallToolParams& p, const Reply<json::RawJson>& repl
     (void)from_json(*answer, result, json::Path("params.inputResponses.questions"));
     Parked parked = std::move(it->second);
     parked_.erase(it);
+    if (parked.expiry) parked.expiry->cancel();
     parked.call->reply = reply;
     parked.call->id = reply.id_json();
     parked.call->withheld = std::move(withheld);
@@ -467,7 +536,21 @@ std::function<void()> McpServer::park(const std::shared_ptr<Call>& open_call, co
     const std::shared_ptr<Call> call = open_call;  // NOLINT(performance-unnecessary-copy-initialization)
     std::string state = new_request_state();
     while (parked_.count(state)) state = new_request_state();
-    parked_[state] = Parked{call, ask, std::move(answer)};
+    std::shared_ptr<boost::asio::steady_timer> expiry;
+    if (io_) {
+        // Nobody retries for a day: the question ends, withdrawn wherever it is, the state with it.
+        expiry = std::make_shared<boost::asio::steady_timer>(*io_, expire_after);
+        expiry->async_wait([this, state, alive = lifetime_.token()](const boost::system::error_code& ec) {
+            if (ec || !alive) return;
+            auto p = parked_.find(state);
+            if (p == parked_.end()) return;
+            auto expired = std::move(p->second.call);
+            parked_.erase(p);
+            if (log_) log_("a question waited for its retry (requestState) past --expire-after: withdrawn");
+            if (expired->withdraw) expired->withdraw();
+        });
+    }
+    parked_[state] = Parked{call, ask, std::move(answer), std::move(expiry)};
     auto it = open_.find(call->id);
     if (it != open_.end() && it->second == call) open_.erase(it);
     stop_ticking(call->id);
@@ -502,6 +585,7 @@ void McpServer::tick(const std::string& id, const std::string& token_json, int s
 }
 
 std::function<void()> McpServer::elicit(const Ask& ask, OnOutcome reply, const std::string& call_id) {
+    if (call_id.rfind("task ", 0) == 0) return task_form(call_id.substr(5), ask, std::move(reply));
     if (!call_id.empty()) {
         auto it = open_.find(call_id);
         if (it != open_.end() && it->second->caller.modern) return park(it->second, ask, std::move(reply));
@@ -525,6 +609,323 @@ std::function<void()> McpServer::elicit(const Ask& ask, OnOutcome reply, const s
 void McpServer::progress(const std::string& token_json, int step, std::string_view message) {
     if (token_json.empty()) return;
     rpc_.notify("notifications/progress", json::to_text(ProgressParams{token_json, step, std::string(message)}));
+}
+
+}  // namespace askhost::mcp
+
+// The tasks extension: a question that waits, held as a task (docs/mcp.md, "Tasks").
+namespace askhost::mcp {
+
+McpServer::Caller McpServer::caller_of_request() const {
+    const bool modern = request_.protocol_version == kModernVersion;
+    return Caller{modern, modern ? request_.elicits : client_elicits_,
+                  modern && !request_.client_name.empty() ? request_.client_name : client_name_,
+                  modern && request_.tasks};
+}
+
+bool McpServer::start_task(const Ask& ask, const Caller& caller, const Reply<json::RawJson>& reply) {
+    TaskStore records(tasks_dir);
+    const std::int64_t now = store::now_ms();
+    records.sweep(now);
+    TaskRecord r;
+    r.id = TaskStore::new_id();
+    r.created_ms = r.updated_ms = now;
+    r.expires_ms = now + expire_after.count();
+    r.ttl_ms = expire_after.count() + task_kept_after.count();
+    r.status_message = kTaskWaiting;
+    r.arguments = ask_arguments_json(ask);
+    r.client_name = caller.client_name;
+    r.owner_pid = ::getpid();
+    r.owner_start = process_start(r.owner_pid);
+    // Durable before it is handed out: a tasks/get for it must find it (the extension says so).
+    if (auto e = records.create(r)) {
+        if (log_) log_("no task for this call (" + e->message + "): it waits as a call does");
+        return false;
+    }
+    reply({task_result_json(r, "task", task_poll_interval.count(), server_info_member())});
+    run_task(r.id, ask, caller, r.expires_ms);
+    return true;
+}
+
+void McpServer::run_task(const std::string& id, Ask ask, const Caller& caller, std::int64_t expires_ms) {
+    TaskRun& run = tasks_[id];
+    run.ask = ask;
+    run.caller = caller;
+    run.expires_ms = expires_ms;
+    asking_ = Asking{caller, "task " + id};
+    auto withdraw = asker_.ask(std::move(ask), *this, [this, id, alive = lifetime_.token()](const Outcome& o) {
+        if (alive) finish_task(id, o);
+    });
+    asking_.reset();
+    auto it = tasks_.find(id);
+    if (it == tasks_.end()) return;  // answered at once
+    it->second.withdraw = std::move(withdraw);
+    if (io_ && expires_ms > 0) {
+        // Unanswered at expires_ms: withdrawn, and the task completes as a call that timed out.
+        const auto left = std::chrono::milliseconds(std::max<std::int64_t>(0, expires_ms - store::now_ms()));
+        it->second.expiry = std::make_shared<boost::asio::steady_timer>(*io_, left);
+        it->second.expiry->async_wait([this, id, alive = lifetime_.token()](const boost::system::error_code& ec) {
+            if (ec || !alive) return;
+            auto t = tasks_.find(id);
+            if (t == tasks_.end()) return;
+            if (log_) log_("task " + id + ": no answer before --expire-after: withdrawn");
+            auto withdraw = std::move(t->second.withdraw);
+            if (withdraw) withdraw();
+            finish_task(id, Outcome::timed_out());
+        });
+    }
+    if (!task_watch_) watch_tasks();
+}
+
+void McpServer::finish_task(const std::string& id, const Outcome& o) {
+    auto it = tasks_.find(id);
+    if (it == tasks_.end()) return;
+    const std::string result = complete(tool_result_json(o, it->second.ask.questions), true);
+    if (it->second.expiry) it->second.expiry->cancel();
+    tasks_.erase(it);
+    TaskStore(tasks_dir).update(id, [&](TaskRecord& r) {
+        if (r.terminal()) return false;  // cancelled elsewhere first
+        r.status = "completed";
+        r.status_message = o.kind == OutcomeKind::Answered ? "answered" : "ended without an answer";
+        r.result = result;
+        r.input_requests.clear();
+        r.updated_ms = store::now_ms();
+        return true;
+    });
+    check_done();
+}
+
+std::function<void()> McpServer::task_form(const std::string& id, const Ask& ask, OnOutcome answer) {
+    auto it = tasks_.find(id);
+    if (it == tasks_.end()) return {};
+    std::string key;
+    TaskStore(tasks_dir).update(id, [&](TaskRecord& r) {
+        if (r.terminal()) return false;
+        ++r.input_round;  // a key is never used twice in a task's life
+        key = std::string(kInputKey) + (r.input_round == 1 ? std::string() : "-" + std::to_string(r.input_round));
+        r.status = "input_required";
+        r.status_message = kTaskInForm;
+        r.input_requests = input_requests(key, ask);
+        r.updated_ms = store::now_ms();
+        return true;
+    });
+    if (key.empty()) return {};
+    it->second.form = std::move(answer);
+    it->second.key = key;
+    return [this, id, alive = lifetime_.token()] {
+        if (!alive) return;
+        auto t = tasks_.find(id);
+        if (t != tasks_.end()) t->second.form = nullptr;
+    };
+}
+
+std::optional<TaskRecord> McpServer::find_task(const std::string& id, const Reply<json::RawJson>& reply) {
+    TaskStore records(tasks_dir);
+    auto r = records.load(id);
+    if (!r) {
+        reply.error(rpc_error::invalid_params, "Failed to retrieve task: Task not found");
+        return std::nullopt;
+    }
+    if (r->created_ms + r->ttl_ms < store::now_ms()) {
+        records.remove(id);
+        reply.error(rpc_error::invalid_params, "Failed to retrieve task: Task has expired");
+        return std::nullopt;
+    }
+    return r;
+}
+
+void McpServer::adopt_if_orphaned(TaskRecord& r) {
+    if (r.terminal() || tasks_.count(r.id) || !io_ || owner_alive(r)) return;
+    const long me = ::getpid();
+    const std::string start = process_start(me);
+    bool adopted = false;
+    TaskStore records(tasks_dir);
+    auto now = records.update(r.id, [&](TaskRecord& t) {
+        if (t.terminal() || owner_alive(t)) return false;  // another process was quicker
+        t.owner_pid = me;
+        t.owner_start = start;
+        t.status = "working";
+        t.status_message = kTaskWaiting;
+        t.input_requests.clear();
+        t.updated_ms = store::now_ms();
+        adopted = true;
+        return true;
+    });
+    if (!now) return;
+    r = *now;
+    if (!adopted) return;
+    auto parsed = parse_ask_input(std::string_view(r.arguments), Profile::Strict);
+    if (!std::holds_alternative<AskInput>(parsed)) {
+        // A record that no longer reads as a question (edited by hand): nothing to ask again.
+        if (auto failed = records.update(r.id, [](TaskRecord& t) {
+                t.status = "failed";
+                t.status_message = "the task's question could not be read back from its record";
+                t.updated_ms = store::now_ms();
+                return true;
+            }))
+            r = *failed;
+        return;
+    }
+    if (r.expires_ms > 0 && store::now_ms() >= r.expires_ms) {
+        // Its time ran out while no process held it: it ends as it would have.
+        const auto input = std::get<AskInput>(std::move(parsed));
+        const std::string result = complete(tool_result_json(Outcome::timed_out(), input.questions), true);
+        if (auto ended = records.update(r.id, [&](TaskRecord& t) {
+                t.status = "completed";
+                t.status_message = "ended without an answer";
+                t.result = result;
+                t.updated_ms = store::now_ms();
+                return true;
+            }))
+            r = *ended;
+        return;
+    }
+    Caller caller = caller_of_request();
+    if (caller.client_name.empty() || caller.client_name == client_name_) caller.client_name = r.client_name;
+    if (log_) log_("task " + r.id + ": its askhost mcp is gone; asking its question again here");
+    run_task(r.id, ask_of(std::get<AskInput>(std::move(parsed)), caller.client_name), caller, r.expires_ms);
+    if (auto again = records.load(r.id)) r = *again;
+}
+
+void McpServer::get_task(const TaskParams& p, Reply<json::RawJson> reply) {
+    auto r = find_task(p.task_id, reply);
+    if (!r) return;
+    adopt_if_orphaned(*r);
+    reply({task_result_json(*r, "complete", task_poll_interval.count(), server_info_member())});
+}
+
+void McpServer::update_task(const TaskParams& p, Reply<json::RawJson> reply) {
+    auto r = find_task(p.task_id, reply);
+    if (!r) return;
+    adopt_if_orphaned(*r);
+    const std::string id = r->id;
+    auto it = tasks_.find(id);
+    const rapidjson::Value* responses = p.input_responses.value;
+    // Only the form outstanding now is answered; other keys (old, unknown) are ignored, as the
+    // extension says.
+    if (it != tasks_.end() && it->second.form && responses && responses->IsObject()) {
+        auto m = responses->FindMember(rapidjson::StringRef(it->second.key.data(), it->second.key.size()));
+        if (m != responses->MemberEnd()) {
+            ElicitResult result;
+            (void)from_json(m->value, result, json::Path("params.inputResponses"));
+            OnOutcome form = std::move(it->second.form);
+            it->second.form = nullptr;
+            const Ask ask = it->second.ask;
+            form(outcome_from_elicitation(result, ask));
+            // Still waiting (a form declined at once waits in askhost instead): no longer in the form.
+            if (tasks_.count(id) && !tasks_[id].form)
+                TaskStore(tasks_dir).update(id, [](TaskRecord& t) {
+                    if (t.status != "input_required") return false;
+                    t.status = "working";
+                    t.status_message = kTaskWaiting;
+                    t.input_requests.clear();
+                    t.updated_ms = store::now_ms();
+                    return true;
+                });
+        }
+    }
+    reply(complete_empty());
+}
+
+void McpServer::cancel_task(const TaskParams& p, Reply<json::RawJson> reply) {
+    auto r = find_task(p.task_id, reply);
+    if (!r) return;
+    // Marked first: the owner, here or in another process, withdraws a question whose task ended.
+    TaskStore(tasks_dir).update(r->id, [](TaskRecord& t) {
+        if (t.terminal()) return false;
+        t.status = "cancelled";
+        t.status_message = "cancelled by the client";
+        t.input_requests.clear();
+        t.updated_ms = store::now_ms();
+        return true;
+    });
+    auto it = tasks_.find(r->id);
+    if (it != tasks_.end()) {
+        auto withdraw = std::move(it->second.withdraw);
+        tasks_.erase(it);
+        if (withdraw) withdraw();
+    }
+    reply(complete_empty());
+    check_done();
+}
+
+void McpServer::watch_tasks() {
+    if (!io_ || tasks_.empty()) {
+        task_watch_.reset();
+        return;
+    }
+    if (!task_watch_) task_watch_ = std::make_shared<boost::asio::steady_timer>(*io_);
+    task_watch_->expires_after(task_watch_interval);
+    task_watch_->async_wait(
+        [this, alive = lifetime_.token(), timer = task_watch_](const boost::system::error_code& ec) {
+            if (ec || !alive) return;
+            TaskStore records(tasks_dir);
+            std::vector<std::string> ended;
+            for (const auto& [id, run] : tasks_) {
+                auto r = records.load(id);
+                if (!r || r->terminal()) ended.push_back(id);
+            }
+            for (const auto& id : ended) {
+                auto it = tasks_.find(id);
+                if (it == tasks_.end()) continue;
+                auto withdraw = std::move(it->second.withdraw);
+                tasks_.erase(it);
+                if (withdraw) withdraw();
+            }
+            check_done();
+            watch_tasks();
+        });
+}
+
+void McpServer::check_done() {
+    if (!when_done_ || !tasks_.empty()) return;
+    auto done = std::move(when_done_);
+    when_done_ = nullptr;
+    done();
+}
+
+void McpServer::client_gone(std::function<void()> done) {
+    boost::system::error_code ignored;
+    for (auto& [id, timer] : ticking_) timer->cancel(ignored);
+    ticking_.clear();
+    auto open = std::move(open_);
+    open_.clear();
+    auto parked = std::move(parked_);
+    parked_.clear();
+    for (auto& [id, call] : open) {
+        if (call->withdraw) call->withdraw();
+        call->reply.error(rpc_error::request_cancelled, "cancelled by the client");
+    }
+    for (auto& [state, p] : parked)
+        if (p.call->withdraw) p.call->withdraw();
+    // A question in the client's form has no face left: it waits in askhost instead.
+    std::vector<std::string> in_form;
+    for (const auto& [id, run] : tasks_)
+        if (run.form) in_form.push_back(id);
+    for (const auto& id : in_form) {
+        auto it = tasks_.find(id);
+        Ask ask = it->second.ask;
+        Caller caller = it->second.caller;
+        caller.elicits = false;
+        const std::int64_t expires_ms = it->second.expires_ms;
+        auto withdraw = std::move(it->second.withdraw);
+        tasks_.erase(it);
+        if (withdraw) withdraw();
+        TaskStore(tasks_dir).update(id, [](TaskRecord& t) {
+            if (t.terminal()) return false;
+            t.status = "working";
+            t.status_message = kTaskWaiting;
+            t.input_requests.clear();
+            t.updated_ms = store::now_ms();
+            return true;
+        });
+        run_task(id, std::move(ask), caller, expires_ms);
+    }
+    if (!tasks_.empty() && log_)
+        log_("the client is gone; " + std::to_string(tasks_.size()) +
+             " task(s) wait here for their answers (tasks/get from a new askhost mcp finds them)");
+    when_done_ = std::move(done);
+    check_done();
 }
 
 }  // namespace askhost::mcp

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,6 +18,7 @@
 #include "core/lifetime.hpp"
 #include "core/model/outcome.hpp"
 #include "mcp_protocol.hpp"
+#include "mcp_tasks.hpp"
 #include "transport/jsonrpc.hpp"
 #include "transport/rpc_binder.hpp"
 
@@ -31,6 +34,8 @@ constexpr std::string_view kProtocolVersions[] = {"2025-11-25", "2025-06-18", "2
 constexpr std::string_view kModernVersion = "2026-07-28";
 // MCP's UnsupportedProtocolVersion error (2026-07-28).
 constexpr int kUnsupportedProtocolVersion = -32022;
+// And MissingRequiredClientCapability: tasks/* from a client that did not declare the tasks extension.
+constexpr int kMissingRequiredClientCapability = -32021;
 // The key of askhost's one input request in an input_required result.
 constexpr std::string_view kInputKey = "questions";
 
@@ -78,16 +83,32 @@ public:
     // conversation's; how long a call waits for its tool_use to be written there (with `io`).
     std::optional<ClaudeTranscripts> claude_transcripts = ClaudeTranscripts::from_environment();
     std::chrono::milliseconds claude_transcript_wait{3000};
+    // Tasks (io.modelcontextprotocol/tasks): where their records are kept ("" keeps none: no tasks
+    // are offered), how long a record is kept from its creation, the poll interval the client is
+    // given, and how often the owner looks at its tasks' records for a cancel from elsewhere.
+    std::filesystem::path tasks_dir = TaskStore::default_dir();
+    // How long a question that waits on the client (a requestState not yet retried, a task) stays
+    // asked before it ends unanswered (with `io`), and how long a task's record outlives that.
+    std::chrono::milliseconds expire_after{std::chrono::hours(24)};
+    std::chrono::milliseconds task_kept_after{std::chrono::hours(1)};
+    std::chrono::milliseconds task_poll_interval{2000};
+    std::chrono::milliseconds task_watch_interval{1000};
     ~McpServer();
 
-    // The client went away: withdraw every question still open.
+    // Withdraw every question still open, the tasks' too (their records stay: the next askhost
+    // mcp asked about one asks it again).
     void close();
+    // The client went away: its calls are withdrawn; the tasks' questions go on waiting (one shown
+    // in the client's form waits in askhost instead), and `done` runs once none is left.
+    void client_gone(std::function<void()> done);
     std::size_t open_calls() const { return open_.size(); }
+    std::size_t open_tasks() const { return tasks_.size(); }
 
     // What the client declared: in initialize, or in the _meta of the call being asked (2026-07-28).
     bool client_elicits() const { return asking_ ? asking_->caller.elicits : client_elicits_; }
     const std::string& client_name() const { return asking_ ? asking_->caller.client_name : client_name_; }
-    // The tools/call whose question the asker is given now (its request id as JSON), for elicit.
+    // The tools/call whose question the asker is given now (its request id as JSON, or "task ID"
+    // for a task's question), for elicit.
     std::string asking_call() const;
     // Asks the client's own form; `reply` gets the outcome, or a cancel when the client refuses.
     // The returned function drops a late reply. For a call of the 2025 era, an elicitation/create
@@ -103,6 +124,22 @@ private:
         bool modern = false;  // 2026-07-28: results carry resultType, questions go by input_required
         bool elicits = false;
         std::string client_name;
+        bool tasks = false;  // declared the tasks extension: a question that waits becomes a task
+    };
+    // The question being given to the asker, and by whom.
+    struct Asking {
+        Caller caller;
+        std::string id;  // the call's request id (JSON), or "task ID"
+    };
+    // A task whose question this process holds (its owner).
+    struct TaskRun {
+        Ask ask;
+        Caller caller;
+        std::function<void()> withdraw;  // the asker's
+        OnOutcome form;                  // set while the client's form is the question's face
+        std::string key;                 // that form's input key
+        std::int64_t expires_ms = 0;     // then the question ends as timed out
+        std::shared_ptr<boost::asio::steady_timer> expiry;
     };
     // A tools/call waiting for its outcome. A call of 2026-07-28 answered with input_required is
     // parked under its requestState; the retry that brings the answers takes its place.
@@ -118,6 +155,7 @@ private:
         std::shared_ptr<Call> call;
         Ask ask;
         OnOutcome answer;
+        std::shared_ptr<boost::asio::steady_timer> expiry;  // withdraws the question unretried
     };
 
     // The protocol, bound one line a method (the types: mcp_protocol.hpp).
@@ -140,6 +178,25 @@ private:
     void resume(const CallToolParams& p, const Reply<json::RawJson>& reply, std::shared_ptr<bool> withheld);
     std::function<void()> park(const std::shared_ptr<Call>& open_call, const Ask& ask, OnOutcome answer);
     void cancelled(const CancelledParams& p);
+    // The tasks extension.
+    void get_task(const TaskParams& p, Reply<json::RawJson> reply);
+    void update_task(const TaskParams& p, Reply<json::RawJson> reply);
+    void cancel_task(const TaskParams& p, Reply<json::RawJson> reply);
+    // A question that waits, as a task: its record written, the CreateTaskResult sent, then asked.
+    // False (nothing sent) when no record can be written.
+    bool start_task(const Ask& ask, const Caller& caller, const Reply<json::RawJson>& reply);
+    // Asks a task's question in this process, which becomes its owner.
+    void run_task(const std::string& id, Ask ask, const Caller& caller, std::int64_t expires_ms);
+    void finish_task(const std::string& id, const Outcome& o);
+    std::function<void()> task_form(const std::string& id, const Ask& ask, OnOutcome answer);
+    // The task's record, or an error sent: unknown, expired, or not a task id at all.
+    std::optional<TaskRecord> find_task(const std::string& id, const Reply<json::RawJson>& reply);
+    // A task whose owner is gone is asked again here, for the client asking about it now.
+    void adopt_if_orphaned(TaskRecord& r);
+    // The owner looks at its tasks' records: one cancelled or deleted elsewhere is withdrawn here.
+    void watch_tasks();
+    void check_done();
+    Caller caller_of_request() const;
     void tick(const std::string& id, const std::string& token_json, int step);
     void stop_ticking(const std::string& id);
 
@@ -150,9 +207,12 @@ private:
     bool client_elicits_ = false;
     RequestMeta request_;                                // the request being dispatched
     std::shared_ptr<bool> request_withheld_;             // and its reply's switch
-    const Call* asking_ = nullptr;                       // the call whose question the asker is given now
+    std::optional<Asking> asking_;                       // the question the asker is given now
     std::map<std::string, std::shared_ptr<Call>> open_;  // tools/call request id (JSON) -> call
     std::map<std::string, Parked> parked_;               // requestState -> question awaiting its retry
+    std::map<std::string, TaskRun> tasks_;               // task id -> the question this process holds
+    std::shared_ptr<boost::asio::steady_timer> task_watch_;
+    std::function<void()> when_done_;  // the client is gone: run once no task is left
     boost::asio::io_context* io_;
     std::map<std::string, std::shared_ptr<boost::asio::steady_timer>> ticking_;  // calls sending progress
     Lifetime lifetime_;

@@ -3,8 +3,10 @@
 import json
 import os
 import queue
+import shutil
+import subprocess
 
-from harness import (host_socket, McpClient, strict, ASKHOST, DATABASE_Q, Failure, FEATURES_Q, Editor, Tmux, Workdir, answer_of, case, check, equal,
+from harness import (host_socket, McpClient, Skip, strict, ASKHOST, DATABASE_Q, Failure, FEATURES_Q, Editor, Tmux, Workdir, answer_of, case, check, equal,
                      main, read_records, shlex_quote, wait_for)
 
 MODEL_TAIL = " You can now continue with the user's answers in mind."
@@ -365,6 +367,54 @@ def host_gone_mid_question():
     equal(res, {"content": [{"type": "text", "text": "User declined to answer questions (the connection to the user "
                                                      "was lost)"}], "isError": True}, "result")
     mcp.close()
+
+
+# The official TypeScript SDK's v1 client, pinned in ./dev (AGENTS) and installed by `./dev agents`.
+SDK_V1 = os.path.join(os.environ.get("ASKHOST_AGENTS_DIR") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "askhost-agents"),
+    "modelcontextprotocol-sdk-1.32.2")
+
+
+@case
+def the_sdk_v1_client_gets_the_2025_handshake_byte_for_byte():
+    if not os.path.isdir(os.path.join(SDK_V1, "node_modules", "@modelcontextprotocol", "sdk")):
+        raise Skip("@modelcontextprotocol/sdk 1.32.2 is not installed (./dev agents)")
+    if not shutil.which("node"):
+        raise Skip("no node")
+    wd = Workdir()
+    proj = os.path.join(wd.path, "ws", "proj")  # no host's workspace: the client's form asks
+    os.makedirs(proj)
+    wire = wd.file("wire.jsonl")
+    env = wd.env(MCP_SDK_DIR=SDK_V1, ASKHOST=ASKHOST, PROJ=proj, QUESTION=json.dumps(strict(DATABASE_Q)), WIRE=wire)
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mcp_sdk_v1_client.cjs")
+    out = subprocess.run(["node", script], env=env, capture_output=True, text=True, timeout=60)  # only a hang
+    equal(out.returncode, 0, "the SDK client: " + out.stderr[-2000:])
+    got = json.loads(out.stdout)
+    equal(got["version"]["name"], "askhost", "serverInfo")
+    equal(got["tools"], ["ask_user_question"], "tools")
+    equal(got["pre"]["answers"], {DATABASE_Q["question"]: DATABASE_Q["options"][0]["label"]}, "pre-answered")
+    equal(got["asked"]["answers"], {DATABASE_Q["question"]: DATABASE_Q["options"][1]["label"]},
+          "answered in the client's form (elicitation/create)")
+    equal(len(got["forms"]), 1, "one form shown")
+    # What askhost mcp wrote is the 2025 era's, byte for byte: the same lines a raw 2025 client gets
+    # for the same requests, no 2026-07-28 member anywhere.
+    lines = open(wire, "rb").read().splitlines(keepends=True)
+    init = json.loads(lines[0])
+    equal(init["id"], 0, "the initialize reply first")
+    equal(list(init["result"]), ["protocolVersion", "capabilities", "serverInfo", "instructions"], "its members")
+    equal((init["result"]["protocolVersion"], init["result"]["capabilities"]), ("2025-11-25", {"tools": {"listChanged": False}}),
+          "version and capabilities")
+    check(not any(b"resultType" in line or b"io.modelcontextprotocol/" in line for line in lines),
+          "nothing of 2026-07-28 on the 2025 era")
+    raw = McpClient(wd, cwd=proj)
+    raw.next_id = 0
+    raw.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
+                               "clientInfo": {"name": "sdk-v1-client", "version": "1.0.0"}})
+    equal(raw.lines.get(timeout=10), lines[0], "initialize's reply, byte for byte")
+    raw.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    raw.request("tools/list")
+    equal(raw.lines.get(timeout=10), lines[1], "tools/list's reply, byte for byte")
+    equal(raw.close(), 0, "exit code")
 
 
 if __name__ == "__main__":

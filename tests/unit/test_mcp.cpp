@@ -6,6 +6,8 @@
 #include <variant>
 #include <vector>
 
+#include <unistd.h>
+
 #include <rapidjson/document.h>
 
 #include "../../plugins/mcp/mcp_server.hpp"
@@ -254,7 +256,8 @@ BOOST_FIXTURE_TEST_CASE(cancelled_notification_withdraws_the_ask, Fixture) {
 
 // 2026-07-28: the version in each request's _meta; results say resultType; unknown versions -32022.
 BOOST_FIXTURE_TEST_CASE(modern_requests_carry_their_version, Fixture) {
-    const std::string meta = R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"})";
+    const std::string meta =
+        R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}})";
     rpc.receive(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask_user_question",)" + meta +
                 R"(,"arguments":{"questions":[)" + kQuestion + R"(],"answers":{"Which database?":"SQLite"}}}})");
     BOOST_TEST(std::string(last()["result"]["resultType"].GetString()) == "complete");
@@ -265,6 +268,10 @@ BOOST_FIXTURE_TEST_CASE(modern_requests_carry_their_version, Fixture) {
         R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1900-01-01"}}})");
     BOOST_TEST(last()["error"]["code"].GetInt() == -32022);
     BOOST_TEST(std::string(last()["error"]["data"]["supported"][0].GetString()) == "2026-07-28");
+    // The client's capabilities are required with the version (an empty object declares none).
+    rpc.receive(
+        R"({"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}})");
+    BOOST_TEST(last()["error"]["code"].GetInt() == -32602);
     rpc.receive(R"({"jsonrpc":"2.0","id":4,"method":"server/discover"})");
     BOOST_TEST(std::string(last()["result"]["supportedVersions"][1].GetString()) == "2025-11-25");
     rpc.receive(R"({"jsonrpc":"2.0","id":5,"method":"tools/list"})");
@@ -322,4 +329,42 @@ BOOST_FIXTURE_TEST_CASE(an_id_in_use_is_refused_and_progress_is_sent_for_the_tok
     BOOST_TEST(asker.cancels == 1);
     rpc.receive(R"({"jsonrpc":"2.0","id":"c","method":"ping"})");
     BOOST_TEST(last()["result"].IsObject());
+}
+
+// A task's record (the tasks extension) reads back as written; its owner is this process.
+BOOST_AUTO_TEST_CASE(a_task_record_reads_back) {
+    TaskRecord r;
+    r.id = TaskStore::new_id();
+    r.status = "input_required";
+    r.status_message = "waiting";
+    r.created_ms = 1;
+    r.updated_ms = 2;
+    r.ttl_ms = 3;
+    r.expires_ms = 4;
+    r.arguments = R"({"questions":[]})";
+    r.input_requests = R"({"questions-2":{"method":"elicitation/create"}})";
+    r.input_round = 2;
+    r.client_name = "c";
+    r.owner_pid = ::getpid();
+    r.owner_start = process_start(r.owner_pid);
+    auto back = task_from_file(task_file_json(r));
+    BOOST_REQUIRE(back.has_value());
+    BOOST_TEST(back->id == r.id);
+    BOOST_TEST(back->status == r.status);
+    BOOST_TEST(back->status_message == r.status_message);
+    BOOST_TEST((back->created_ms == 1 && back->updated_ms == 2 && back->ttl_ms == 3 && back->expires_ms == 4));
+    BOOST_TEST(back->arguments == r.arguments);
+    BOOST_TEST(back->input_requests == r.input_requests);
+    BOOST_TEST(back->input_round == 2);
+    BOOST_TEST(back->client_name == "c");
+    BOOST_TEST(owner_alive(*back));
+    back->owner_start += "0";
+    BOOST_TEST(!owner_alive(*back));  // the pid used again by another process is not the owner
+    BOOST_TEST(!task_from_file("{").has_value());
+    BOOST_TEST(TaskStore::valid_id(r.id));
+    BOOST_TEST(!TaskStore::valid_id("../../etc/passwd"));
+    BOOST_TEST(!TaskStore::valid_id(r.id + "0"));
+    const std::string got = task_result_json(*back, "complete", 2000, "");
+    BOOST_TEST(std::string(parse(got)["inputRequests"]["questions-2"]["method"].GetString()) == "elicitation/create");
+    BOOST_TEST(std::string(parse(got)["createdAt"].GetString()) == "1970-01-01T00:00:00Z");
 }
