@@ -61,6 +61,18 @@ function permissionOf(e) {
 function permissionWhat(p) {
     return p.command || p.path || p.tool || 'a tool';
 }
+/**
+ * The question a permission asks, from its typed fields: its wording names the command again, cut
+ * short (`Allow Bash: echo aaa… (321 more characters)?`), under the box that shows all of it.
+ */
+function permissionQuestion(p) {
+    const who = p.tool || 'the agent';
+    if (p.command)
+        return `Allow ${who} to run this command?`;
+    if (p.path)
+        return `Allow ${who} to change this file?`;
+    return `Allow ${who}?`;
+}
 /** What the list shows of an ask: the command of a permission, else its first question. */
 function summary(e) {
     const p = permissionOf(e);
@@ -594,11 +606,12 @@ function renderDialog(key, e) {
         const box = permissionBox(perm);
         parts.push(box);
     }
-    parts.push(el('h2', { class: perm ? 'question small' : 'question', text: v.title }));
+    const title = perm ? permissionQuestion(perm) : v.title;
+    parts.push(el('h2', { class: perm ? 'question small' : 'question', text: title }));
     if (v.kind === 'options') {
         const list = el('ul', {
             class: 'options',
-            attrs: { role: 'listbox', 'aria-multiselectable': String(v.multiSelect), 'aria-label': v.title },
+            attrs: { role: 'listbox', 'aria-multiselectable': String(v.multiSelect), 'aria-label': title },
         });
         const moreLine = (n, arrow, k) => {
             const li = el('li', { class: 'more', attrs: { role: 'presentation' } }, button(`${arrow} ${n} more...`, 'more-button', () => after(key, e, model.key(k))));
