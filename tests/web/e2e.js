@@ -1208,6 +1208,10 @@ const scenarios = {
     s.server.add({ key: '9:ask-9', questions: [DATABASE], agent: 'evil', route: 'evil' });
     s.server.accepting = true;
     await s.page.locator('#conn.ended', { hasText: 'This askhost web has ended' }).waitFor();
+    // The page reconnects no more: the answer it kept is not sent, and it says so.
+    await s.page.locator('.banner.error', { hasText: 'Not sent: this askhost web has ended.' }).waitFor();
+    assert.equal(await s.page.locator('.banner', { hasText: 'Offline' }).count(), 0, 'no "Offline" promise left');
+    assert.match(await s.askButton(SERVICE.question).locator('.ask-when').innerText(), /answer not sent/);
     await s.shot('ended');
     await sleep(1500);
     assert.equal(s.server.answers.length, 0, 'no answer went to it');

@@ -165,6 +165,13 @@ function stop(c) {
         if (e.state === 'sending')
             e.state = 'queued';
     setConn(c);
+    // "Offline: the answer goes when the connection is back" would be a promise the page no longer
+    // keeps: it reconnects no more, so an answer still here was not sent, and is said so.
+    const unsent = [...asks.values()].filter((e) => e.state === 'queued').length;
+    const where = c === 'ended' ? 'this askhost web has ended' : 'this page is not signed in';
+    if (unsent > 0)
+        banner = { text: `Not sent: ${where}. Open its address again and answer there.`, error: true };
+    render();
 }
 /** A socket that keeps failing may mean the cookie is no longer accepted: ask the page itself. */
 async function checkSignedIn() {
@@ -439,7 +446,8 @@ function renderList() {
         for (const [key, e] of list) {
             const perm = permissionOf(e);
             const n = e.model.questions.length;
-            const when = [age(e.ask.since, now), n > 1 ? `${n} questions` : '', e.state === 'queued' ? 'answer waiting to be sent' : '']
+            const queued = e.state === 'queued' ? (stopped ? 'answer not sent' : 'answer waiting to be sent') : '';
+            const when = [age(e.ask.since, now), n > 1 ? `${n} questions` : '', queued]
                 .filter(Boolean)
                 .join(' · ');
             const b = el('button', { class: 'ask' + (perm ? ' permission' : ''), attrs: { type: 'button', 'data-key': key } }, el('span', { class: 'ask-who', text: who(e.ask) }), el('span', { class: perm ? 'ask-text command' : 'ask-text', text: summary(e) }), e.ask.workspace ? el('span', { class: 'ask-where', text: e.ask.workspace }) : undefined, when ? el('span', { class: 'ask-when', text: when }) : undefined);
