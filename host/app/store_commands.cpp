@@ -56,6 +56,32 @@ int failure(std::ostream& err, const std::string& cmd, const std::string& messag
 // Agent text on the person's terminal: shown, never interpreted.
 std::string shown(std::string_view s) { return sanitize_for_terminal(s); }
 
+// A tool permission as the person must see it before answering: who wants what, every line of
+// the command (or the edit) after `indent` and a bar, then the agent's reason as its own claim.
+// Never the question's wording, which cuts a long command short.
+void show_permission(std::ostream& out, const Permission& p, const std::string& indent) {
+    const std::string who = p.tool.empty() ? std::string("The agent") : shown(p.tool);
+    if (!p.command.empty()) out << who << " wants to run:\n";
+    else if (!p.path.empty()) out << who << " wants to write " << shown(p.path) << (p.content.empty() ? "\n" : ":\n");
+    else out << who << " wants to use a tool\n";
+    auto block = [&](std::string_view text) {
+        const std::string lines = sanitize_for_terminal(text, true);
+        std::size_t at = 0;
+        for (;;) {
+            const std::size_t end = lines.find('\n', at);
+            out << indent << "│ " << lines.substr(at, end - at) << "\n";
+            if (end == std::string::npos) break;
+            at = end + 1;
+        }
+    };
+    if (!p.command.empty()) block(p.command);
+    if (!p.content.empty()) {
+        if (!p.command.empty() && !p.path.empty()) out << indent << "to " << shown(p.path) << ":\n";
+        block(p.content);
+    }
+    if (!p.reason.empty()) out << indent << "The agent says: " << shown(p.reason) << "\n";
+}
+
 std::string join_values(const std::vector<std::string>& values) {
     std::string out;
     for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + values[i];
@@ -88,8 +114,14 @@ void print_answered(std::ostream& out, const std::string& path, const PendingFil
     for (std::size_t k = 0; k < r.changed.size(); ++k) {
         const std::size_t i = r.changed[k];
         const auto pos = static_cast<std::size_t>(std::find(open.begin(), open.end(), i) - open.begin());
-        out << "  " << (pos + 1) << ". " << shown(f.questions[i].question.question) << "  ->  "
-            << shown(spec_text(*f.questions[i].answer));
+        out << "  " << (pos + 1) << ". ";
+        if (const auto& p = f.questions[i].permission) {
+            show_permission(out, *p, "       ");
+            out << "     ->  ";
+        } else {
+            out << shown(f.questions[i].question.question) << "  ->  ";
+        }
+        out << shown(spec_text(*f.questions[i].answer));
         // --text: how the person's words were read for this question.
         if (k < r.understood.size() && !r.understood[k].empty()) out << "   (" << shown(r.understood[k]) << ")";
         out << "\n";
@@ -101,7 +133,9 @@ void print_answered(std::ostream& out, const std::string& path, const PendingFil
         out << "Still without an answer:\n";
         for (std::size_t i : left) {
             const auto pos = static_cast<std::size_t>(std::find(open.begin(), open.end(), i) - open.begin());
-            out << "  " << (pos + 1) << ". " << shown(f.questions[i].question.question) << "\n";
+            out << "  " << (pos + 1) << ". ";
+            if (const auto& p = f.questions[i].permission) show_permission(out, *p, "       ");
+            else out << shown(f.questions[i].question.question) << "\n";
         }
         out << "Answer " << (left.size() == 1 ? "it" : "them")
             << " with askhost answer too, then run the agent again.\n";
@@ -442,9 +476,13 @@ void show_questions(std::ostream& out, const std::string& path, const PendingFil
         const Question& q = pq.question;
         out << "\n" << (pos + 1) << ". ";
         if (!q.header.empty()) out << shown(q.header) << ": ";
-        out << shown(q.question);
-        if (q.multi_select) out << "  (choose one or more)";
-        out << "\n";
+        if (pq.permission) {
+            show_permission(out, *pq.permission, "     ");
+        } else {
+            out << shown(q.question);
+            if (q.multi_select) out << "  (choose one or more)";
+            out << "\n";
+        }
         if (q.options.empty()) {
             out << "     (your own text)\n";
         } else {
@@ -462,8 +500,10 @@ void show_questions(std::ostream& out, const std::string& path, const PendingFil
         } else {
             out << shown(spec_text(*pq.answer));
             auto r = resolve_answer(q, *pq.answer);
-            if (!r) {
-                out << "  (does not fit: " << shown(r.error().message) << ")";
+            const std::string wrong =
+                r ? answer_disagreement(q, *r, pq.selected_option) : std::string(r.error().message);
+            if (!wrong.empty()) {
+                out << "  (does not fit: " << shown(wrong) << ")";
                 all_answered = false;
             }
             out << "\n";

@@ -167,10 +167,11 @@ public:
         polling_ = true;
         auto taken = std::make_shared<std::optional<std::vector<Answer>>>();
         writer_.change(
-            [questions = current_->questions, taken, path = path_, log = log_](store::PendingLoad& loaded) {
+            [questions = current_->questions, permission = current_->permission, taken, path = path_,
+             log = log_](store::PendingLoad& loaded) {
                 if (loaded.status != store::PendingLoad::Status::Ok) return false;
                 std::vector<std::string> warnings;
-                auto answers = store::take_answers(loaded.file, questions, warnings);
+                auto answers = store::take_answers(loaded.file, questions, warnings, permission);
                 for (const auto& w : warnings) say(log, path + ": " + w);
                 if (!answers) return false;
                 std::erase_if(loaded.file.questions, [](const store::PendingQuestion& p) { return p.used; });

@@ -158,6 +158,33 @@ Result<Answer> resolve_answer(const Question& q, const AnswerSpec& spec) {
     return a;
 }
 
+std::string answer_disagreement(const Question& q, const Answer& resolved, const std::optional<std::string>& selected,
+                                std::optional<bool> was_custom) {
+    auto is_option = [&](std::string_view v) {
+        return std::any_of(q.options.begin(), q.options.end(), [&](const Option& o) { return o.label == v; });
+    };
+    const std::string said = resolved.values.empty() ? std::string() : resolved.values.front();
+    if (selected) {
+        if (!is_option(*selected))
+            return "selectedOption: \"" + shorten(*selected) + "\" is none of the question's options";
+        if (was_custom.value_or(false)) return "wasCustom: true, but an option is selected";
+        const bool agrees = q.multi_select ? std::find(resolved.values.begin(), resolved.values.end(), *selected) !=
+                                                 resolved.values.end()
+                                           : resolved.values.size() == 1 && said == *selected && !resolved.was_custom;
+        if (!agrees)
+            return "selectedOption: \"" + shorten(*selected) + "\" disagrees with the answer \"" + shorten(said) + "\"";
+    }
+    if (was_custom) {
+        const bool any_typed = std::any_of(resolved.values.begin(), resolved.values.end(),
+                                           [&](const std::string& v) { return !is_option(v); });
+        if (*was_custom && !any_typed)
+            return "wasCustom: true, but \"" + shorten(said) + "\" is one of the question's options";
+        if (!*was_custom && any_typed)
+            return "wasCustom: false, but \"" + shorten(said) + "\" is none of the question's options";
+    }
+    return {};
+}
+
 AnswerSpec spec_of(const Answer& a) {
     AnswerSpec s;
     s.array = a.multi;

@@ -37,6 +37,13 @@ SpecParse parse_answer_spec(const rapidjson::Value& v);
 // Labels match exactly, then ignoring ASCII case; numbers pick options; other text is custom.
 Result<Answer> resolve_answer(const Question& q, const AnswerSpec& spec);
 
+// A selectedOption (and wasCustom) given beside an answer must agree with it, as every face's
+// answer must (docs/protocol.md): the option named exactly, and the answer itself saying the same.
+// "" when they agree; else why, naming the field ("selectedOption: \"Allow\" disagrees with the
+// answer \"Deny\"").
+std::string answer_disagreement(const Question& q, const Answer& resolved, const std::optional<std::string>& selected,
+                                std::optional<bool> was_custom = std::nullopt);
+
 // An answer as stored in the pending file: its values, an array for multi-select.
 AnswerSpec spec_of(const Answer& a);
 

@@ -94,6 +94,17 @@ bool parse_options(const rapidjson::Value& q, const std::string& where, Question
     return true;
 }
 
+// Two asks of the same permission: every field alike (an answer to one is an answer to the other).
+bool same_permission(const std::optional<Permission>& a, const std::optional<Permission>& b) {
+    if (!a || !b) return !a && !b;
+    auto same_choice = [](const Permission::Choice& x, const Permission::Choice& y) {
+        return x.label == y.label && x.kind == y.kind;
+    };
+    return a->tool == b->tool && a->command == b->command && a->path == b->path && a->content == b->content &&
+           a->reason == b->reason &&
+           std::equal(a->options.begin(), a->options.end(), b->options.begin(), b->options.end(), same_choice);
+}
+
 }  // namespace
 
 std::vector<std::size_t> PendingFile::open() const {
@@ -151,11 +162,23 @@ Result<PendingFile> parse_pending(std::string_view text) {
             if (!ms->value.IsBool()) return Error::failed(where + "multiSelect: expected true or false");
             pq.question.multi_select = ms->value.GetBool();
         }
+        auto perm = q.FindMember("permission");
+        if (perm != q.MemberEnd() && !perm->value.IsNull()) {
+            Permission p;
+            if (auto why = parse_permission(perm->value, std::vector<Question>{pq.question}, p))
+                return Error::failed(where + why->message);
+            pq.permission = std::move(p);
+        }
         auto a = q.FindMember("answer");
         if (a != q.MemberEnd()) {
             auto sp = parse_answer_spec(a->value);
             if (!sp.error.empty()) return Error::failed(where + "answer" + (sp.error[0] == '[' ? "" : ": ") + sp.error);
             pq.answer = std::move(sp.spec);
+        }
+        if (auto sel = q.FindMember("selectedOption"); sel != q.MemberEnd() && !sel->value.IsNull()) {
+            std::string label;
+            if (!opt_string(q, "selectedOption", where, label, error)) return Error::failed(error);
+            pq.selected_option = std::move(label);
         }
         auto u = q.FindMember("used");
         if (u != q.MemberEnd() && !u->value.IsNull()) {
@@ -218,9 +241,20 @@ std::string serialize_pending(const PendingFile& f) {
             w.Key("multiSelect");
             w.Bool(q.multi_select);
         }
+        if (pq.permission) {
+            rapidjson::StringBuffer perm;
+            JsonWriter pw(perm);
+            write_permission(pw, *pq.permission);
+            w.Key("permission");
+            w.RawValue(perm.GetString(), perm.GetSize(), rapidjson::kObjectType);
+        }
         w.Key("answer");
         if (pq.answer) write_spec(w, *pq.answer);
         else w.Null();
+        if (pq.selected_option) {
+            w.Key("selectedOption");
+            s(*pq.selected_option);
+        }
         w.Key("used");
         w.Bool(pq.used);
         if (!pq.session_id.empty() && pq.session_id != f.session_id) {
@@ -284,14 +318,22 @@ void add_ask(PendingFile& f, const Ask& ask, const std::string& session_id, cons
     // Entries keep the session that asked them when the file changes hands.
     for (auto& q : f.questions)
         if (q.session_id.empty()) q.session_id = f.session_id;
+    // A permission is its one question's: the command it asks to run goes with it.
+    const std::optional<Permission> permission = ask.questions.size() == 1 ? ask.permission : std::nullopt;
     for (const auto& q : ask.questions) {
         if (auto* e = f.find(q.question)) {
+            if (!same_permission(e->permission, permission)) {  // another command under the same wording
+                e->answer.reset();
+                e->selected_option.reset();
+            }
             e->question = q;
+            e->permission = permission;
             e->session_id = session_id;
             continue;
         }
         PendingQuestion pq;
         pq.question = q;
+        pq.permission = permission;
         pq.session_id = session_id;
         f.questions.push_back(std::move(pq));
     }
@@ -304,13 +346,26 @@ void add_ask(PendingFile& f, const Ask& ask, const std::string& session_id, cons
 }
 
 std::optional<std::vector<Answer>> take_answers(PendingFile& f, const std::vector<Question>& questions,
-                                                std::vector<std::string>& warnings) {
+                                                std::vector<std::string>& warnings,
+                                                const std::optional<Permission>& permission) {
     std::vector<Answer> out;
     std::vector<PendingQuestion*> hits;
     bool ok = true;
+    const std::optional<Permission> asked = questions.size() == 1 ? permission : std::nullopt;
     for (std::size_t i = 0; i < questions.size(); ++i) {
         PendingQuestion* e = f.find(questions[i].question);
         if (!e || e->used || !e->answer) {
+            ok = false;
+            continue;
+        }
+        if (!same_permission(e->permission, asked)) {
+            // The same wording, another permission: the answer was not given for what runs now.
+            warnings.push_back(question_ref(i, questions[i]) + ": the answer in the file is not for this " +
+                               (!asked          ? std::string("question: it was given for a tool permission")
+                                : e->permission ? std::string("command: it was given for another one")
+                                                : std::string("command: it was given before askhost kept the "
+                                                              "command in the file")) +
+                               "; answer again (askhost questions shows it)");
             ok = false;
             continue;
         }
@@ -318,6 +373,11 @@ std::optional<std::vector<Answer>> take_answers(PendingFile& f, const std::vecto
         if (!r) {
             warnings.push_back(question_ref(i, questions[i]) +
                                ": the answer in the file does not fit: " + r.error().message);
+            ok = false;
+            continue;
+        }
+        if (auto wrong = answer_disagreement(questions[i], *r, e->selected_option); !wrong.empty()) {
+            warnings.push_back(question_ref(i, questions[i]) + ": the answer in the file does not fit: " + wrong);
             ok = false;
             continue;
         }
@@ -330,6 +390,21 @@ std::optional<std::vector<Answer>> take_answers(PendingFile& f, const std::vecto
 }
 
 namespace {
+
+// What an answer's entry says of it beside the answer: its selectedOption and wasCustom, as a
+// face's answer carries them. "" or the field that is not what it must be.
+std::string read_what_it_says(const rapidjson::Value& entry, std::optional<std::string>& selected,
+                              std::optional<bool>& was_custom) {
+    if (auto sel = entry.FindMember("selectedOption"); sel != entry.MemberEnd() && !sel->value.IsNull()) {
+        if (!sel->value.IsString()) return "selectedOption: expected an option's label";
+        selected = str(sel->value);
+    }
+    if (auto custom = entry.FindMember("wasCustom"); custom != entry.MemberEnd() && !custom->value.IsNull()) {
+        if (!custom->value.IsBool()) return "wasCustom: expected true or false";
+        was_custom = custom->value.GetBool();
+    }
+    return {};
+}
 
 bool all_digits(std::string_view s) {
     return !s.empty() && s.size() < 6 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -348,7 +423,8 @@ AnswerResult apply_answers(PendingFile& f, const rapidjson::Value& input) {
     std::set<std::size_t> seen;
 
     // One answer for the question at file_index (errors name it by its place among the open ones).
-    auto take = [&](std::size_t file_index, const rapidjson::Value& v) {
+    auto take = [&](std::size_t file_index, const rapidjson::Value& v, const std::optional<std::string>& selected = {},
+                    std::optional<bool> was_custom = {}) {
         const Question& q = f.questions[file_index].question;
         const std::size_t pos =
             static_cast<std::size_t>(std::find(open.begin(), open.end(), file_index) - open.begin());
@@ -368,6 +444,11 @@ AnswerResult apply_answers(PendingFile& f, const rapidjson::Value& input) {
             res.errors.push_back(who + ": " + r.error().message);
             return;
         }
+        // The faces' rule: a selectedOption beside an answer says the same as the answer.
+        if (auto wrong = answer_disagreement(q, *r, selected, was_custom); !wrong.empty()) {
+            res.errors.push_back(who + ": " + wrong);
+            return;
+        }
         given.emplace_back(file_index, spec_of(*r));
     };
     // An open question by its text, or by its number in the open list ("2").
@@ -382,7 +463,12 @@ AnswerResult apply_answers(PendingFile& f, const rapidjson::Value& input) {
     };
     auto shorten_key = [](std::string_view k) { return k.size() > 60 ? utf8::cut(k, 57, "...") : std::string(k); };
 
-    const auto qs = input.IsObject() ? input.FindMember("questions") : rapidjson::Value::ConstMemberIterator();
+    // The file's shape ("questions"), or a result's ("answers": [{question, answer, selectedOption, wasCustom}]).
+    auto qs = input.IsObject() ? input.FindMember("questions") : rapidjson::Value::ConstMemberIterator();
+    if (input.IsObject() && (qs == input.MemberEnd() || !qs->value.IsArray())) {
+        auto as = input.FindMember("answers");
+        if (as != input.MemberEnd() && as->value.IsArray()) qs = as;
+    }
     if (input.IsArray()) {
         if (input.Size() != open.size()) {
             res.errors.push_back(std::string(input.Size() > open.size() ? "too many answers: " : "too few answers: ") +
@@ -394,9 +480,10 @@ AnswerResult apply_answers(PendingFile& f, const rapidjson::Value& input) {
         for (rapidjson::SizeType i = 0; i < input.Size(); ++i) take(open[i], input[i]);
     } else if (input.IsObject() && qs != input.MemberEnd() && qs->value.IsArray()) {
         // The file itself, edited: match its questions by text.
+        const std::string list = str(qs->name);
         for (rapidjson::SizeType i = 0; i < qs->value.Size(); ++i) {
             const auto& e = qs->value[i];
-            const std::string at = "questions[" + std::to_string(i) + "]";
+            const std::string at = list + "[" + std::to_string(i) + "]";
             auto t = e.IsObject() ? e.FindMember("question") : rapidjson::Value::ConstMemberIterator();
             if (!e.IsObject() || t == e.MemberEnd() || !t->value.IsString()) {
                 res.errors.push_back(at + ": expected {\"question\": TEXT, \"answer\": ...}");
@@ -414,7 +501,13 @@ AnswerResult apply_answers(PendingFile& f, const rapidjson::Value& input) {
                 continue;
             }
             if (a == e.MemberEnd()) continue;
-            take(*idx, a->value);
+            std::optional<std::string> selected;
+            std::optional<bool> was_custom;
+            if (auto bad = read_what_it_says(e, selected, was_custom); !bad.empty()) {
+                res.errors.push_back(at + "." + bad);
+                continue;
+            }
+            take(*idx, a->value, selected, was_custom);
         }
     } else if (input.IsObject()) {
         for (auto m = input.MemberBegin(); m != input.MemberEnd(); ++m) {
@@ -440,6 +533,7 @@ AnswerResult apply_answers(PendingFile& f, const rapidjson::Value& input) {
     }
     for (auto& [i, spec] : given) {
         f.questions[i].answer = std::move(spec);
+        f.questions[i].selected_option.reset();  // checked above; the answer names the option itself
         res.changed.push_back(i);
     }
     return res;
@@ -497,6 +591,7 @@ AnswerResult apply_text(PendingFile& f, std::string_view text) {
             from = "not clear: points to your whole text";
         }
         f.questions[todo[k]].answer = std::move(spec);
+        f.questions[todo[k]].selected_option.reset();
         res.changed.push_back(todo[k]);
         res.understood.push_back(std::move(from));
     }

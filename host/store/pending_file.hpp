@@ -1,7 +1,7 @@
 // The pending-questions file: questions nobody could answer yet, and the answers given later.
 // Format (docs/files.md): {version, sessionId, timestamp, agent, howToAnswer, questions: [{question,
-// header, options: [labels], descriptions: {label: text}, multiSelect, answer, used, sessionId?}],
-// metadata}. Written atomically; read tolerantly (hand edits, the spec's shorter shape).
+// header, options: [labels], descriptions: {label: text}, multiSelect, permission?, answer,
+// selectedOption?, used, sessionId?}], metadata}. Written atomically; read tolerantly (hand edits, the spec's shorter shape).
 #pragma once
 
 #include "core/error.hpp"
@@ -24,8 +24,12 @@ inline constexpr const char* default_pending_file = ".askhost/pending-questions.
 struct PendingQuestion {
     Question question;
     std::optional<AnswerSpec> answer;  // nullopt: "answer": null
-    bool used = false;                 // the answer was handed to the agent
-    std::string session_id;            // the asking session, when it differs from the file's
+    // A tool permission asked by this question (its whole command, the options' meanings): an
+    // answer is for this permission only. Absent in files from before askhost kept it.
+    std::optional<Permission> permission;
+    std::optional<std::string> selected_option;  // a hand edit's: must agree with the answer
+    bool used = false;                           // the answer was handed to the agent
+    std::string session_id;                      // the asking session, when it differs from the file's
 };
 
 struct PendingFile {
@@ -58,18 +62,25 @@ Status set_aside_broken(const std::filesystem::path& path, PendingLoad& loaded,
                         const std::function<void(std::string_view)>& log);
 
 // Adds an ask's questions: used entries are dropped (they were consumed); an entry with the same
-// question text is refreshed (options, header) and keeps an answer it already has.
+// question text is refreshed (options, header, permission) and keeps an answer it already has,
+// unless the entry was for another permission (another command under the same wording): then
+// the answer was not given for this one and is dropped.
 void add_ask(PendingFile& file, const Ask& ask, const std::string& session_id, const std::string& timestamp);
 
 // When every question of `questions` has an unused, valid answer in the file (matched by question
 // text): the answers in `questions` order, and those entries marked used. Otherwise nullopt and
-// the file untouched; answers that do not fit their question are reported in `warnings`.
+// the file untouched; answers that do not fit their question are reported in `warnings`. The
+// ask's `permission` (of its one question) must be the entry's: an answer given for another
+// command, or before the file kept the command, is no answer to this one.
 std::optional<std::vector<Answer>> take_answers(PendingFile& file, const std::vector<Question>& questions,
-                                                std::vector<std::string>& warnings);
+                                                std::vector<std::string>& warnings,
+                                                const std::optional<Permission>& permission = std::nullopt);
 
 // Answering the file from a person's input (askhost answer): a JSON array in open-question order
 // (null keeps an answer as it is), an object {"question text": answer}, a pending-file-shaped
-// object with "questions" [{question, answer}], or one value when one question is open.
+// object with "questions" [{question, answer, selectedOption?}] (or a result-shaped one with
+// "answers" [{question, answer, selectedOption?, wasCustom?}]: a selectedOption or wasCustom
+// that disagrees with its answer is refused), or one value when one question is open.
 // All or nothing: on any error the file is left as it was and every error is listed.
 struct AnswerResult {
     std::vector<std::size_t> changed;  // indices into file.questions

@@ -127,7 +127,7 @@ std::optional<Outcome> SessionStore::from_answers_flag(const Ask& in) {
         return std::nullopt;
     }
     std::vector<std::string> warnings;
-    auto answers = take_answers(scratch, in.questions, warnings);
+    auto answers = take_answers(scratch, in.questions, warnings, in.permission);
     for (const auto& w : warnings) warn("--answers: " + w);
     if (!answers) {
         warn("--answers leaves a question unanswered; asking instead");
@@ -155,7 +155,7 @@ std::optional<Outcome> SessionStore::from_pending_file(const Ask& in) {
         return std::nullopt;
     }
     std::vector<std::string> warnings;
-    auto answers = take_answers(loaded.file, in.questions, warnings);
+    auto answers = take_answers(loaded.file, in.questions, warnings, in.permission);
     for (const auto& w : warnings) warn(pending_file_ + ": " + w);
     if (!answers) return std::nullopt;
     Ask ask = in;

@@ -51,7 +51,8 @@ std::optional<uid_t> local_peer_uid(int fd) {
     ask.req.sdiag_family = static_cast<__u8>(local.ss_family);
     ask.req.sdiag_protocol = IPPROTO_TCP;
     ask.req.idiag_states = ~0U;
-    // The peer's socket: its source is our remote end, its destination our local one.
+    // The peer's socket: its source is our remote end, its destination our local one. A dual-stack
+    // listener's IPv4 peer comes as ::ffff:a.b.c.d: the kernel looks such a pair up as IPv4.
     if (!copy_endpoint(remote, ask.req.id.idiag_sport, ask.req.id.idiag_src) ||
         !copy_endpoint(local, ask.req.id.idiag_dport, ask.req.id.idiag_dst))
         return std::nullopt;

@@ -838,6 +838,37 @@ def tls_with_a_certificate():
         web.stop()
 
 
+@case
+def a_dual_stack_listener_names_an_ipv4_peers_uid():
+    """On `::` an IPv4 page comes as ::ffff:127.0.0.1; its uid is found all the same (the kernel
+    knows its socket by the IPv4 addresses), so each local user is a peer of its own there too."""
+    if not socket.has_ipv6:
+        raise Skip("no IPv6")
+    try:
+        socket.socket(socket.AF_INET6, socket.SOCK_STREAM).close()
+    except OSError as e:
+        raise Skip("no IPv6 sockets: %s" % e)
+    try:
+        with open("/proc/sys/net/ipv6/bindv6only") as f:
+            if f.read().strip() == "1":
+                raise Skip("net.ipv6.bindv6only = 1: a listener on :: takes no IPv4")
+    except FileNotFoundError:
+        pass
+    wd = Workdir()
+    cert, key = wd.file("cert.pem"), wd.file("key.pem")
+    made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                           "-days", "1", "-subj", "/CN=localhost"], capture_output=True)
+    if made.returncode != 0:
+        raise Skip("openssl cannot make a certificate: " + made.stderr.decode())
+    web = Web(wd, ["--listen", "[::]:0", "--tls-cert", cert, "--tls-key", key])
+    try:
+        equal(web.get("/?token=" + "C" * 32)[0], 401, "a wrong token from 127.0.0.1")
+        wait_for(lambda: "refused GET" in web.log(), timeout=10, what="the refusal in the log")
+        check("from 127.0.0.1 (uid %d)" % os.geteuid() in web.log(), "the IPv4 peer named by its uid: " + web.log())
+    finally:
+        web.stop()
+
+
 def unshare_works():
     r = subprocess.run(["unshare", "--net", "true"], capture_output=True)
     return r.returncode == 0, r.stderr.decode(errors="replace").strip()

@@ -756,6 +756,9 @@ const scenarios = {
     await command.waitFor();
     assert.equal(await command.innerText(), 'rm -rf build');
     assert.match(await s.page.locator('.permission-box').innerText(), /Bash wants to run[\s\S]*rm -rf build[\s\S]*Remove the old build output/);
+    // The question, from the typed fields: not the wording, which names the command again (cut).
+    assert.equal(await s.page.locator('h2.question').innerText(), 'Allow Bash to run this command?');
+    assert.equal(await s.page.locator('[role="listbox"]').getAttribute('aria-label'), 'Allow Bash to run this command?');
     const y = async (l) => (await l.boundingBox()).y;
     const commandY = await y(command);
     assert.ok(commandY < (await y(s.page.locator('h2.question'))), 'the command comes before the question');
@@ -1025,6 +1028,8 @@ const scenarios = {
       const box = await shown.evaluate((e) => ({ clipped: e.scrollWidth > e.clientWidth, whole: e.textContent }));
       assert.equal(box.clipped, false, 'wrapped, not cut at the edge');
       assert.equal(box.whole, command);
+      const question = await s.page.locator('h2.question').innerText();
+      assert.equal(question, 'Allow Bash to run this command?', 'the question does not repeat the command, cut');
       await s.checkPhoneLayout();
       await s.shot(command === evil ? 'whole-command' : 'long-command');
       await s.read();
@@ -1203,6 +1208,10 @@ const scenarios = {
     s.server.add({ key: '9:ask-9', questions: [DATABASE], agent: 'evil', route: 'evil' });
     s.server.accepting = true;
     await s.page.locator('#conn.ended', { hasText: 'This askhost web has ended' }).waitFor();
+    // The page reconnects no more: the answer it kept is not sent, and it says so.
+    await s.page.locator('.banner.error', { hasText: 'Not sent: this askhost web has ended.' }).waitFor();
+    assert.equal(await s.page.locator('.banner', { hasText: 'Offline' }).count(), 0, 'no "Offline" promise left');
+    assert.match(await s.askButton(SERVICE.question).locator('.ask-when').innerText(), /answer not sent/);
     await s.shot('ended');
     await sleep(1500);
     assert.equal(s.server.answers.length, 0, 'no answer went to it');

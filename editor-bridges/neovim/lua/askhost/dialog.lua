@@ -285,6 +285,9 @@ end
 ---@field lines askhost.Span[][]
 ---@field cursor? integer the selected row's line
 ---@field input? { line: integer, col: integer } where the input window goes while typing
+---@field permission_lines? integer a permission's command lines, all of them
+---@field permission_window? { first: integer, rows: integer } the command lines shown, when not all
+---@field permission_page? integer set when the command shows in a window: the lines PgUp/PgDn move
 
 -- The top line: the tab bar for several questions, else the header chip; the agent's name after it.
 local function layout_top(c, m, width, agent)
@@ -439,16 +442,14 @@ function M.char_lines(text, width)
   return out
 end
 
--- A tool permission: who wants what, the whole command (or the file and its content) on lines of
--- their own that are never cut, and the agent's reason, its own claim, last.
+-- The lines of a permission's command (and the file and content of an edit), each never cut.
 ---@param p askhost.Permission
-local function layout_permission(c, p, width)
-  local who = p.tool ~= '' and one_line(p.tool) or 'The agent'
-  local head = (p.command == '' and p.path ~= '') and (who .. ' wants to write ' .. one_line(p.path)) or (who .. ' wants to run')
-  c:add_wrapped(head .. ':', width, ' ', ' ', 'AskHostQuestion')
+---@return askhost.Span[][]
+local function permission_text(p, width)
+  local out = {}
   local function block(text)
     for _, l in ipairs(M.char_lines(text, width - 4)) do
-      c:add({ { ' │ ', 'AskHostHint' }, { l } })
+      out[#out + 1] = { { ' │ ', 'AskHostHint' }, { l } }
     end
   end
   if p.command ~= '' then
@@ -456,20 +457,50 @@ local function layout_permission(c, p, width)
   end
   if p.content ~= '' then
     if p.command ~= '' and p.path ~= '' then
-      c:add_wrapped('to ' .. one_line(p.path) .. ':', width, ' ', ' ', 'AskHostQuestion')
+      for _, row in ipairs(M.wrap('to ' .. one_line(p.path) .. ':', math.max(width - 1, 1))) do
+        out[#out + 1] = { { ' ' }, { row, 'AskHostQuestion' } }
+      end
     end
     block(p.content)
+  end
+  return out
+end
+
+-- A tool permission: who wants what, the whole command (or the file and its content) on lines of
+-- their own that are never cut, and the agent's reason, its own claim, last. With `window`
+-- ({ first = n, rows = k }) only k of the command's lines show, from line n + 1, between a line
+-- that says how many are above and one that says how many are below (as in the terminal):
+-- scrolled out of the float's view, they would be hidden without a word.
+---@param p askhost.Permission
+---@return integer the command's lines, all of them
+local function layout_permission(c, p, width, window)
+  local who = p.tool ~= '' and one_line(p.tool) or 'The agent'
+  local head = (p.command == '' and p.path ~= '') and (who .. ' wants to write ' .. one_line(p.path)) or (who .. ' wants to run')
+  c:add_wrapped(head .. ':', width, ' ', ' ', 'AskHostQuestion')
+  local text = permission_text(p, width)
+  if window and window.rows < #text then
+    local first, last = window.first, math.min(window.first + window.rows, #text)
+    c:add({ { first > 0 and (' ↑ ' .. first .. ' more lines above (PgUp)') or (' lines 1-' .. last .. ' of ' .. #text), 'AskHostHint' } })
+    for i = first + 1, last do
+      c:add(text[i])
+    end
+    c:add({ { last < #text and (' ↓ ' .. (#text - last) .. ' more lines below (PgDn)') or ' (end)', 'AskHostHint' } })
+  else
+    for _, spans in ipairs(text) do
+      c:add(spans)
+    end
   end
   if p.reason ~= '' then
     c:add_wrapped('The agent says: ' .. p.reason, width, ' ', ' ', 'AskHostDescription')
   end
+  return #text
 end
 
 -- A question's tab: its text (a permission: its command, whole), then its input (free text) or
 -- its rows, its note and preview.
 local function layout_question(c, m, width, out)
   if m.permission then
-    layout_permission(c, m.permission, width)
+    out.permission_lines = layout_permission(c, m.permission, width, out.permission_window)
   else
     c:add_wrapped(m.questions[m.tab].question, width, ' ', ' ', 'AskHostQuestion')
   end
@@ -488,10 +519,33 @@ end
 ---@param width integer
 ---@param agent? string
 ---@param note? string a warning in place of the hint (a rejected key)
+---@param max_height? integer the rows the float can have: a permission's command longer than fits
+---  shows a window of its lines (m.permission_scroll the first), saying how many are out of view
 ---@return askhost.Layout
-function M.layout(m, width, agent, note)
+function M.layout(m, width, agent, note, max_height)
+  local full = M.layout_at(m, width, agent, note)
+  if not (m.permission and max_height and #full.lines > max_height and full.permission_lines) then
+    return full
+  end
+  -- The options keep their rows; the command scrolls in what is left (at least 3 rows, 2 of them
+  -- the lines that say what is above and below).
+  local n = full.permission_lines
+  local room = math.max(n - (#full.lines - max_height), 3)
+  if room >= n then
+    return full
+  end
+  local rows = math.max(room - 2, 1)
+  m.permission_scroll = math.max(math.min(m.permission_scroll or 0, n - rows), 0)
+  local out = M.layout_at(m, width, agent, note, { first = m.permission_scroll, rows = rows })
+  out.permission_page = rows
+  return out
+end
+
+---@param window? { first: integer, rows: integer } the permission's command lines in view
+---@return askhost.Layout
+function M.layout_at(m, width, agent, note, window)
   local c = new_canvas()
-  local out = {}
+  local out = { permission_window = window }
   width = math.max(width, 20)
   layout_top(c, m, width, agent)
   if m:on_submit_tab() then
@@ -636,16 +690,17 @@ end
 function Dialog:_geometry()
   local columns, rows = vim.o.columns, vim.o.lines - vim.o.cmdheight
   local avail = math.max(math.min(max_width, columns - 4), 20)
+  local max_height = math.max(rows - 4, 1)
   local width = 30
-  for _, text in ipairs(M.plain(M.layout(self.model, avail, self.opts.agent, self.note).lines)) do
+  for _, text in ipairs(M.plain(M.layout(self.model, avail, self.opts.agent, self.note, max_height).lines)) do
     width = math.max(width, width_of(text) + 1)
   end
   -- Never narrower than before, so switching tabs does not make the window jump.
   width = math.min(math.max(width, self.min_width or 0), avail)
   self.min_width = width
   -- Lay out again at the final width so wrapping matches the window.
-  local layout = M.layout(self.model, width, self.opts.agent, self.note)
-  local height = math.max(math.min(#layout.lines, rows - 4), 1)
+  local layout = M.layout(self.model, width, self.opts.agent, self.note, max_height)
+  local height = math.max(math.min(#layout.lines, max_height), 1)
   return {
     width = width,
     height = height,
@@ -834,6 +889,14 @@ function Dialog:press(key)
     return
   end
   self:_pull_text()
+  -- A permission's command longer than the float: PgUp/PgDn scroll it (its options are few).
+  local page = self.layout and self.layout.permission_page
+  if page and (key == 'pageup' or key == 'pagedown') then
+    self.note = nil
+    self.model.permission_scroll = (self.model.permission_scroll or 0) + (key == 'pageup' and -page or page)
+    self:render()
+    return
+  end
   local before_mode, on_submit = self.model:mode(), self.model:on_submit_tab()
   local multi = not on_submit and self.model.questions[self.model.tab].multiSelect
   local result = self.model:handle(key)

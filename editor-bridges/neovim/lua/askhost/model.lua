@@ -173,6 +173,8 @@ end
 ---@field outcome? askhost.Outcome set once the ask is over
 ---@field noting? boolean the note field is open
 ---@field cap_hit? boolean the last input was cut at MAX_TEXT_BYTES
+---@field permission? askhost.Permission a tool permission (the dialog draws its command)
+---@field permission_scroll? integer the first of its command's lines in view, when not all fit
 local Model = {}
 Model.__index = Model
 

@@ -61,6 +61,18 @@ function permissionOf(e) {
 function permissionWhat(p) {
     return p.command || p.path || p.tool || 'a tool';
 }
+/**
+ * The question a permission asks, from its typed fields: its wording names the command again, cut
+ * short (`Allow Bash: echo aaa… (321 more characters)?`), under the box that shows all of it.
+ */
+function permissionQuestion(p) {
+    const who = p.tool || 'the agent';
+    if (p.command)
+        return `Allow ${who} to run this command?`;
+    if (p.path)
+        return `Allow ${who} to change this file?`;
+    return `Allow ${who}?`;
+}
 /** What the list shows of an ask: the command of a permission, else its first question. */
 function summary(e) {
     const p = permissionOf(e);
@@ -153,6 +165,13 @@ function stop(c) {
         if (e.state === 'sending')
             e.state = 'queued';
     setConn(c);
+    // "Offline: the answer goes when the connection is back" would be a promise the page no longer
+    // keeps: it reconnects no more, so an answer still here was not sent, and is said so.
+    const unsent = [...asks.values()].filter((e) => e.state === 'queued').length;
+    const where = c === 'ended' ? 'this askhost web has ended' : 'this page is not signed in';
+    if (unsent > 0)
+        banner = { text: `Not sent: ${where}. Open its address again and answer there.`, error: true };
+    render();
 }
 /** A socket that keeps failing may mean the cookie is no longer accepted: ask the page itself. */
 async function checkSignedIn() {
@@ -427,7 +446,8 @@ function renderList() {
         for (const [key, e] of list) {
             const perm = permissionOf(e);
             const n = e.model.questions.length;
-            const when = [age(e.ask.since, now), n > 1 ? `${n} questions` : '', e.state === 'queued' ? 'answer waiting to be sent' : '']
+            const queued = e.state === 'queued' ? (stopped ? 'answer not sent' : 'answer waiting to be sent') : '';
+            const when = [age(e.ask.since, now), n > 1 ? `${n} questions` : '', queued]
                 .filter(Boolean)
                 .join(' · ');
             const b = el('button', { class: 'ask' + (perm ? ' permission' : ''), attrs: { type: 'button', 'data-key': key } }, el('span', { class: 'ask-who', text: who(e.ask) }), el('span', { class: perm ? 'ask-text command' : 'ask-text', text: summary(e) }), e.ask.workspace ? el('span', { class: 'ask-where', text: e.ask.workspace }) : undefined, when ? el('span', { class: 'ask-when', text: when }) : undefined);
@@ -594,11 +614,12 @@ function renderDialog(key, e) {
         const box = permissionBox(perm);
         parts.push(box);
     }
-    parts.push(el('h2', { class: perm ? 'question small' : 'question', text: v.title }));
+    const title = perm ? permissionQuestion(perm) : v.title;
+    parts.push(el('h2', { class: perm ? 'question small' : 'question', text: title }));
     if (v.kind === 'options') {
         const list = el('ul', {
             class: 'options',
-            attrs: { role: 'listbox', 'aria-multiselectable': String(v.multiSelect), 'aria-label': v.title },
+            attrs: { role: 'listbox', 'aria-multiselectable': String(v.multiSelect), 'aria-label': title },
         });
         const moreLine = (n, arrow, k) => {
             const li = el('li', { class: 'more', attrs: { role: 'presentation' } }, button(`${arrow} ${n} more...`, 'more-button', () => after(key, e, model.key(k))));

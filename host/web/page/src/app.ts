@@ -96,6 +96,17 @@ function permissionWhat(p: Permission): string {
   return p.command || p.path || p.tool || 'a tool';
 }
 
+/**
+ * The question a permission asks, from its typed fields: its wording names the command again, cut
+ * short (`Allow Bash: echo aaa… (321 more characters)?`), under the box that shows all of it.
+ */
+function permissionQuestion(p: Permission): string {
+  const who = p.tool || 'the agent';
+  if (p.command) return `Allow ${who} to run this command?`;
+  if (p.path) return `Allow ${who} to change this file?`;
+  return `Allow ${who}?`;
+}
+
 /** What the list shows of an ask: the command of a permission, else its first question. */
 function summary(e: Entry): string {
   const p = permissionOf(e);
@@ -182,6 +193,12 @@ function stop(c: 'signed-out' | 'ended'): void {
   sock?.close();
   for (const e of asks.values()) if (e.state === 'sending') e.state = 'queued';
   setConn(c);
+  // "Offline: the answer goes when the connection is back" would be a promise the page no longer
+  // keeps: it reconnects no more, so an answer still here was not sent, and is said so.
+  const unsent = [...asks.values()].filter((e) => e.state === 'queued').length;
+  const where = c === 'ended' ? 'this askhost web has ended' : 'this page is not signed in';
+  if (unsent > 0) banner = { text: `Not sent: ${where}. Open its address again and answer there.`, error: true };
+  render();
 }
 
 /** A socket that keeps failing may mean the cookie is no longer accepted: ask the page itself. */
@@ -446,7 +463,8 @@ function renderList(): void {
     for (const [key, e] of list) {
       const perm = permissionOf(e);
       const n = e.model.questions.length;
-      const when = [age(e.ask.since, now), n > 1 ? `${n} questions` : '', e.state === 'queued' ? 'answer waiting to be sent' : '']
+      const queued = e.state === 'queued' ? (stopped ? 'answer not sent' : 'answer waiting to be sent') : '';
+      const when = [age(e.ask.since, now), n > 1 ? `${n} questions` : '', queued]
         .filter(Boolean)
         .join(' · ');
       const b = el(
@@ -623,12 +641,13 @@ function renderDialog(key: string, e: Entry): void {
     const box = permissionBox(perm);
     parts.push(box);
   }
-  parts.push(el('h2', { class: perm ? 'question small' : 'question', text: v.title }));
+  const title = perm ? permissionQuestion(perm) : v.title;
+  parts.push(el('h2', { class: perm ? 'question small' : 'question', text: title }));
 
   if (v.kind === 'options') {
     const list = el('ul', {
       class: 'options',
-      attrs: { role: 'listbox', 'aria-multiselectable': String(v.multiSelect), 'aria-label': v.title },
+      attrs: { role: 'listbox', 'aria-multiselectable': String(v.multiSelect), 'aria-label': title },
     });
     const moreLine = (n: number, arrow: string, k: string) => {
       const li = el('li', { class: 'more', attrs: { role: 'presentation' } }, button(`${arrow} ${n} more...`, 'more-button', () => after(key, e, model.key(k))));
