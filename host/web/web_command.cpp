@@ -3,6 +3,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <thread>
 
@@ -26,6 +27,10 @@
 #include "web/web_hub.hpp"
 #include "web/web_options.hpp"
 #include "web/web_policy.hpp"
+#include "web/web_push.hpp"
+#include "web/web_push_sender.hpp"
+#include "web/web_push_service.hpp"
+#include "web/web_push_store.hpp"
 #include "web/web_server.hpp"
 #include "web/web_token.hpp"
 
@@ -39,7 +44,7 @@ struct WebOptions {
     std::vector<std::string> public_names;
     std::string tls_cert, tls_key;
     std::vector<std::string> on_question;
-    bool behind_proxy = false, url_only = false, new_token = false, sign_in = false;
+    bool behind_proxy = false, url_only = false, new_token = false, sign_in = false, push_http = false;
 };
 
 int fail(const Error& e) {
@@ -130,6 +135,14 @@ int run_web(const std::vector<std::string>& args) {
     o.url_only = a.has("url");
     o.new_token = a.has("new-token");
     o.sign_in = a.has("sign-in-link");
+    o.push_http = a.has("push-allow-http");
+    push::Content push_content = push::Content::Full;
+    if (auto c = user_config_value("web-push"); c && !c->empty()) {
+        auto parsed = push::parse_content(*c);
+        if (!parsed)
+            return fail(Error::usage(user_config_path() + ": web-push: '" + *c + "' is not full, who or none"));
+        push_content = *parsed;
+    }
     if (o.tls_cert.empty() != o.tls_key.empty())
         return fail(Error::usage("--tls-cert and --tls-key go together: the certificate and its key"));
     if (!o.tls_cert.empty() && o.behind_proxy)
@@ -163,6 +176,10 @@ int run_web(const std::vector<std::string>& args) {
 
     TokenFile token(token_path());
     if (auto err = token.load(o.new_token)) return fail(*err);
+    // Web Push's key goes with the token: a new one makes every subscription made for the old void.
+    auto vapid = push::load_vapid_key(push::vapid_key_path(), o.new_token);
+    push::SubscriptionStore subscriptions(push::subscriptions_path());
+    if (o.new_token && !subscriptions.path().empty()) subscriptions.clear();
 
     if (o.url_only || o.sign_in) {
         // Only a server that proves it holds the token is named with it: a port another user took
@@ -234,10 +251,55 @@ int run_web(const std::vector<std::string>& args) {
             n.on_question = o.on_question;
             tell_question_waiting(a.ask, n, log_line);
         };
+    // Web Push (issue 44): the devices the pages subscribed, told of each question that starts
+    // waiting and of its end.
+    std::unique_ptr<push::PushSender> sender;
+    std::unique_ptr<push::PushService> pusher;
+    if (!vapid) {
+        log_line("no push notifications: " + vapid.error().message);
+    } else {
+        if (auto err = subscriptions.load(o.push_http)) log_line(err->message);
+        std::string subject = user_config_value("web-push-contact").value_or("");
+        if (subject.empty())
+            subject = server_opts.public_names.empty() ? std::string("mailto:askhost-web@example.org")
+                                                       : "https://" + server_opts.public_names.front();
+        sender = std::make_unique<push::PushSender>(io, *vapid,
+                                                    push::SenderOptions{.subject = subject, .allow_http = o.push_http});
+        pusher = std::make_unique<push::PushService>(
+            io, subscriptions, vapid->public_key(),
+            push::ServiceOptions{.content = push_content, .allow_http = o.push_http},
+            [s = sender.get()](const push::Subscription& to, std::string text, std::string topic,
+                               std::chrono::seconds ttl, std::function<void(push::SendResult)> done) {
+                s->send(to, std::move(text), std::move(topic), ttl, std::move(done));
+            });
+        pusher->on_log = log_line;
+        pusher->server_id = [&server] { return server.server_id(); };
+        server.greeting = [p = pusher.get()] { return p->hello(); };
+        server.on_page_message = [p = pusher.get()](std::string_view type, const rapidjson::Value& m) {
+            return p->page_message(type, m);
+        };
+        auto page_removed = hub.on_removed;
+        hub.on_removed = [page_removed, p = pusher.get()](const std::string& key, std::string_view reason) {
+            if (page_removed) page_removed(key, reason);
+            p->question_gone(key);
+        };
+    }
+    auto commands = hub.on_question;
+    hub.on_question = [commands, p = pusher.get()](const WaitingAsk& a) {
+        if (p) p->question_waiting(a);
+        if (commands) commands(a);
+    };
     hub.on_tick = [&] {
         if (token.refresh()) {
             log_line("the token was replaced: pages opened with the old one must open the new link");
             server.token_changed();
+            if (pusher) {
+                if (auto key = push::load_vapid_key(push::vapid_key_path(), false)) {
+                    sender->set_key(*key);
+                    pusher->key_changed(key->public_key());
+                    log_line("a new push key: each device subscribes again when its page is opened");
+                }
+            }
         }
     };
     boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);

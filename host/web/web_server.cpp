@@ -226,6 +226,8 @@ struct WebServer::Impl : std::enable_shared_from_this<Impl> {
     bool stopped = false;
     bool said_full = false;
     std::function<void(std::string_view)> log_fn;
+    std::function<std::optional<std::string>(std::string_view, const rapidjson::Value&)> page_fn;
+    std::function<std::string()> greet_fn;
 
     void log(std::string_view m) const {
         if (log_fn) log_fn(m);
@@ -323,6 +325,9 @@ private:
         open_ = true;
         server_->sockets.insert(this);
         send(std::make_shared<const std::string>(server_->snapshot()));
+        if (server_->greet_fn)
+            if (std::string hello = server_->greet_fn(); !hello.empty())
+                send(std::make_shared<const std::string>(hello));
         read();
     }
 
@@ -353,6 +358,8 @@ private:
             return;
         }
         const std::string type = json::string_of(doc, "type");
+        if (type != "answer" && server_->page_fn)
+            if (auto reply = server_->page_fn(type, doc)) return send(std::make_shared<const std::string>(*reply));
         if (type != "answer") {
             server_->log("a page at " + peer_ + " sent a message of an unknown type: ignored");
             return;
@@ -729,6 +736,10 @@ Status WebServer::start() {
     s.log_fn = [this](std::string_view m) {
         if (on_log) on_log(m);
     };
+    s.page_fn = [this](std::string_view type, const rapidjson::Value& m) -> std::optional<std::string> {
+        return on_page_message ? on_page_message(type, m) : std::nullopt;
+    };
+    s.greet_fn = [this] { return greeting ? greeting() : std::string(); };
     if (!s.opts.tls_cert.empty()) {
         s.tls.emplace(ssl::context::tls_server);
         s.tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
@@ -778,6 +789,8 @@ std::uint16_t WebServer::port() const {
 }
 
 bool WebServer::tls() const { return impl_->tls.has_value(); }
+
+const std::string& WebServer::server_id() const { return impl_->sessions.server_id(); }
 
 void WebServer::token_changed() {
     impl_->sessions.replace();

@@ -535,6 +535,7 @@ def an_oversized_frame_closes_that_socket_and_the_server_goes_on():
         cookie = web.login()
         ws = WsClient(web, cookie)
         equal(ws.message()["type"], "snapshot", "snapshot")
+        equal(ws.message()["type"], "push-key", "Web Push's key follows it")
         ws.s.sendall(ws.frame(1, b"{" * 1024, length=2 << 20))  # a frame that says 2 MiB
         f = ws.recv_frame()
         if f is not None:
@@ -727,6 +728,8 @@ def url_prints_it_again_and_a_new_token_locks_the_old_one_out():
         cookie = web.login()
         ws = WsClient(web, cookie)
         equal(ws.message()["type"], "snapshot", "snapshot")
+        old_key = ws.message()
+        equal(old_key["type"], "push-key", "Web Push's key follows it")
         out = subprocess.run([ASKHOST, "web", "--url", "--new-token"], env=wd.env(), cwd=wd.path,
                              capture_output=True, text=True)
         equal(out.returncode, 0, "askhost web --url --new-token: " + out.stderr)
@@ -740,6 +743,14 @@ def url_prints_it_again_and_a_new_token_locks_the_old_one_out():
         equal(web.get("/?token=" + web.token)[0], 401, "the old token is refused")
         new_token = urllib.parse.parse_qs(urllib.parse.urlsplit(new_url).query)["token"][0]
         equal(web.get("/?token=" + new_token)[0], 303, "the new token works")
+        # Web Push's key is replaced with the token: a page gets the new one.
+        web.token = new_token
+        ws = WsClient(web, web.login())
+        equal(ws.message()["type"], "snapshot", "snapshot")
+        new_key = ws.message()
+        equal(new_key["type"], "push-key", "Web Push's key")
+        check(new_key["key"] != old_key["key"], "a new push key with the new token")
+        ws.close()
     finally:
         web.stop()
 
