@@ -9,6 +9,7 @@
 import { DialogModel, normalizePermission, normalizeQuestions } from './model.js';
 import { answerField, dialogKey, el, permissionBox, showKept } from './dom.js';
 import { previewText, visibleText } from './text.js';
+import { onPushMessage, subscribePush } from './push.js';
 const app = document.getElementById('app');
 const connEl = document.getElementById('conn');
 const notifyButton = document.getElementById('notify');
@@ -226,6 +227,8 @@ function onMessage(sock, text) {
                 if (e.state === 'queued' && e.model.outcome)
                     sendAnswer(key, e);
             }
+            if (first)
+                openFromLocation();
             break;
         }
         case 'added': {
@@ -241,6 +244,11 @@ function onMessage(sock, text) {
         case 'result':
             onResult(m);
             break;
+        case 'push-key':
+        case 'push-subscribed':
+        case 'push-unsubscribed':
+            onPushMessage(m, send);
+            return;
         default:
             return;
     }
@@ -325,6 +333,7 @@ notifyButton.addEventListener('click', () => {
     void Notification.requestPermission().then(() => {
         updateNotifyButton();
         registerWorker();
+        void subscribePush();
     }, updateNotifyButton);
 });
 /** Android's browsers notify only from a service worker (sw.js): registered once allowed. */
@@ -380,6 +389,25 @@ function notifyNew(e) {
     catch {
         showByWorker(title, body, key);
     }
+}
+/** A push notification's tap opens the page at #ask=KEY (sw.js): that question, if it still waits;
+ *  else the page says it does not. The address is put back without it. */
+function openFromLocation() {
+    const m = /^#ask=(.+)$/.exec(location.hash);
+    if (!m)
+        return;
+    history.replaceState(null, '', location.pathname + location.search);
+    let key;
+    try {
+        key = decodeURIComponent(m[1]);
+    }
+    catch {
+        return;
+    }
+    if (asks.get(key)?.state === 'open')
+        openAsk(key);
+    else
+        banner = { text: 'The question of that notification is no longer waiting: it was answered elsewhere or withdrawn.', error: false };
 }
 // ------------------------------------------------------------------ drawing
 function button(text, cls, onTap, attrs = {}) {
