@@ -46,7 +46,7 @@ constexpr const char* kTls12Ciphers =
 constexpr const char* kTls13Suites = "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256";
 constexpr std::string_view kCsp =
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
-    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+    "manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 constexpr std::string_view kNeedsToken =
     "askhost web: open the link with the token that `askhost web` printed (`askhost web --url` shows it again, "
     "`askhost web --sign-in-link` makes a one-time one)\n";
@@ -525,6 +525,10 @@ private:
             });
             return;
         }
+        // The web app manifest and its icons: a browser fetches them without the cookie when it
+        // installs the page (issue 44); they hold nothing of the person's.
+        if (path == "/manifest.webmanifest" || (path.starts_with("/icon-") && path.ends_with(".png")))
+            if (const WebAsset* asset = find_asset(path.substr(1))) return serve(*asset, req.keep_alive());
         const auto cookie = cookie_value(sv(req[http::field::cookie]), kCookieName);
         if (!cookie) return reply_text(http::status::unauthorized, std::string(kNeedsToken), req.keep_alive());
         if (!s.sessions.valid(*cookie, unix_now()))
@@ -550,10 +554,14 @@ private:
         const std::string_view name = path == "/" ? std::string_view("index.html") : path.substr(1);
         const WebAsset* asset = find_asset(name);
         if (!asset) return reply_text(http::status::not_found, "askhost web: no such file\n", req.keep_alive());
+        serve(*asset, req.keep_alive());
+    }
+
+    void serve(const WebAsset& asset, bool keep_alive) {
         Response res{http::status::ok, version_};
-        res.set(http::field::content_type, beast::string_view(asset->type.data(), asset->type.size()));
-        res.body().assign(asset->bytes.data(), asset->bytes.size());
-        write(std::move(res), req.keep_alive());
+        res.set(http::field::content_type, beast::string_view(asset.type.data(), asset.type.size()));
+        res.body().assign(asset.bytes.data(), asset.bytes.size());
+        write(std::move(res), keep_alive);
     }
 
     // The first URL, in this peer's turn: the token or a one-time code gets a session of this run.

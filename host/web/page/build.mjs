@@ -26,7 +26,7 @@ const COMPILED = {
   'dom.js': path.join('editor-bridges', 'vscode', 'webview', 'dom.js'),
   'text.js': path.join('editor-bridges', 'vscode', 'webview', 'text.js'),
 };
-const COPIED = ['index.html', 'style.css', 'sw.js'];
+const COPIED = ['index.html', 'style.css', 'sw.js', 'manifest.webmanifest', 'icon-180.png', 'icon-192.png', 'icon-512.png'];
 
 function build(into) {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'askhost-page-tsc-'));
