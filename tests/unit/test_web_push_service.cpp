@@ -3,20 +3,28 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
 #include <random>
+#include <thread>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <rapidjson/document.h>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include "web/web_hub.hpp"
 #include "web/web_push.hpp"
 #include "web/web_push_message.hpp"
+#include "web/web_push_sender.hpp"
 #include "web/web_push_service.hpp"
 #include "web/web_push_store.hpp"
 
@@ -305,4 +313,175 @@ BOOST_AUTO_TEST_CASE(a_device_the_push_service_says_is_gone_is_dropped) {
     BOOST_TEST(bad->find("\"ok\":false") != std::string::npos);
     BOOST_TEST(bad->find("subscription.endpoint") != std::string::npos);
     BOOST_TEST(!b.service->page_message("answer", parsed("{}")));
+}
+
+// ------------------------------------------------------------------ the sender, over real sockets
+
+namespace {
+
+// A push service stand-in on loopback, on a thread of its own: it answers the requests in turn
+// with `statuses` (0: reads the request and answers nothing, holding the connection), and keeps
+// what each request was.
+struct StandIn {
+    struct Got {
+        std::string head, body;
+        std::chrono::steady_clock::time_point at;
+    };
+    std::vector<int> statuses;
+    std::vector<Got> got;
+    std::mutex mutex;
+    int listener = -1;
+    std::uint16_t port = 0;
+    std::thread thread;
+    std::vector<int> held;
+
+    explicit StandIn(std::vector<int> answers) : statuses(std::move(answers)) {
+        listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        BOOST_REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+        BOOST_REQUIRE(::listen(listener, 8) == 0);
+        socklen_t len = sizeof a;
+        ::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len);
+        port = ntohs(a.sin_port);
+        thread = std::thread([this] { serve(); });
+    }
+    ~StandIn() {
+        ::shutdown(listener, SHUT_RDWR);
+        ::close(listener);
+        thread.join();
+        for (int fd : held) ::close(fd);
+    }
+    std::string endpoint() const { return "http://127.0.0.1:" + std::to_string(port) + "/push/x"; }
+    void serve() {
+        for (std::size_t n = 0;; ++n) {
+            const int fd = ::accept(listener, nullptr, nullptr);
+            if (fd < 0) return;
+            std::string data;
+            char buf[4096];
+            std::size_t need = std::string::npos;
+            while (need == std::string::npos || data.size() < need) {
+                const ssize_t r = ::read(fd, buf, sizeof buf);
+                if (r <= 0) break;
+                data.append(buf, static_cast<std::size_t>(r));
+                const auto end = data.find("\r\n\r\n");
+                if (end != std::string::npos && need == std::string::npos) {
+                    const auto cl = data.find("Content-Length: ");
+                    need = end + 4 + (cl == std::string::npos ? 0 : std::stoul(data.substr(cl + 16)));
+                }
+            }
+            const auto end = data.find("\r\n\r\n");
+            {
+                std::lock_guard<std::mutex> lock(mutex);
+                got.push_back({data.substr(0, end), end == std::string::npos ? "" : data.substr(end + 4),
+                               std::chrono::steady_clock::now()});
+            }
+            const int status = n < statuses.size() ? statuses[n] : 201;
+            if (status == 0) {
+                held.push_back(fd);
+                continue;
+            }
+            const std::string reply =
+                "HTTP/1.1 " + std::to_string(status) + " X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+            (void)!::write(fd, reply.data(), reply.size());
+            ::close(fd);
+        }
+    }
+    std::size_t count() {
+        std::lock_guard<std::mutex> lock(mutex);
+        return got.size();
+    }
+};
+
+struct SendOnce {
+    SendResult result;
+    bool done = false;
+};
+
+// One message through a real PushSender to `at`, waited for on the main loop.
+SendOnce send_once(const std::string& endpoint, const UserAgent& ua, std::string_view text) {
+    boost::asio::io_context main;
+    auto guard = boost::asio::make_work_guard(main);
+    auto key = VapidKey::generate();
+    BOOST_REQUIRE(key);
+    SendOnce out;
+    PushSender sender(main, *key,
+                      SenderOptions{.subject = "mailto:test@example.org",
+                                    .allow_http = true,
+                                    .timeout = std::chrono::milliseconds(300),
+                                    .attempts = 3,
+                                    .first_retry = std::chrono::milliseconds(50)});
+    sender.send({endpoint, ua.pub, ua.auth}, std::string(text), topic_for("1:ask-1"), std::chrono::seconds(600),
+                [&](SendResult r) {
+                    out.result = std::move(r);
+                    out.done = true;
+                    guard.reset();
+                });
+    boost::asio::steady_timer limit(main, std::chrono::seconds(30));  // a hang is a failure, not a stuck test
+    limit.async_wait([&](const boost::system::error_code& ec) {
+        if (!ec) main.stop();
+    });
+    main.run_one();  // the outcome, or the limit
+    return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_sender_posts_an_encrypted_message_and_tries_again_after_a_5xx) {
+    std::mt19937 rng(9);
+    UserAgent ua = new_user_agent(rng);
+    StandIn push({503, 201});
+    const std::string text = R"({"type":"ask"})";
+    SendOnce r = send_once(push.endpoint(), ua, text);
+    BOOST_REQUIRE(r.done);
+    BOOST_TEST(static_cast<int>(r.result.kind) == static_cast<int>(SendResult::Kind::Delivered));
+    BOOST_REQUIRE(push.count() == 2u);
+    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(push.got[1].at - push.got[0].at);
+    BOOST_TEST(waited.count() >= 50);  // after its back-off
+    const std::string& head = push.got[1].head;
+    BOOST_TEST(head.rfind("POST /push/x HTTP/1.1\r\n", 0) == 0u);
+    for (const char* h : {"TTL: 600\r\n", "Urgency: high\r\n", "Content-Encoding: aes128gcm\r\n",
+                          "Content-Type: application/octet-stream\r\n", "Authorization: vapid t="})
+        BOOST_TEST(head.find(h) != std::string::npos, h);
+    BOOST_TEST(head.find("Topic: " + topic_for("1:ask-1") + "\r\n") != std::string::npos);
+    // The body is the message, encrypted for the subscription (decrypted with a private key only
+    // the browser has: test_web_push.cpp); here its header names a record size of 4096.
+    BOOST_TEST(push.got[1].body.size() == 86u + text.size() + 1u + 16u);
+    BOOST_TEST(push.got[1].body.substr(16, 4) == std::string("\x00\x00\x10\x00", 4));
+}
+
+BOOST_AUTO_TEST_CASE(the_sender_says_gone_at_once_and_gives_up_on_a_4xx) {
+    std::mt19937 rng(10);
+    UserAgent ua = new_user_agent(rng);
+    {
+        StandIn push({410});
+        SendOnce r = send_once(push.endpoint(), ua, "x");
+        BOOST_REQUIRE(r.done);
+        BOOST_TEST(static_cast<int>(r.result.kind) == static_cast<int>(SendResult::Kind::Gone));
+        BOOST_TEST(r.result.status == 410);
+        BOOST_TEST(push.count() == 1u);
+    }
+    {
+        StandIn push({400});
+        SendOnce r = send_once(push.endpoint(), ua, "x");
+        BOOST_REQUIRE(r.done);
+        BOOST_TEST(static_cast<int>(r.result.kind) == static_cast<int>(SendResult::Kind::Failed));
+        BOOST_TEST(r.result.detail.find("400") != std::string::npos);
+        BOOST_TEST(push.count() == 1u);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_push_service_that_never_answers_is_given_up_on) {
+    std::mt19937 rng(11);
+    UserAgent ua = new_user_agent(rng);
+    StandIn push({0, 0, 0});
+    SendOnce r = send_once(push.endpoint(), ua, "x");
+    BOOST_REQUIRE(r.done);
+    BOOST_TEST(static_cast<int>(r.result.kind) == static_cast<int>(SendResult::Kind::Failed));
+    BOOST_TEST(push.count() == 3u);  // each attempt timed out, then the next one came
+    // Nothing but a test's loopback in plain http.
+    SendOnce refused = send_once("http://192.0.2.1/push", ua, "x");
+    BOOST_REQUIRE(refused.done);
+    BOOST_TEST(refused.result.detail.find("endpoint") != std::string::npos);
 }
