@@ -1043,6 +1043,50 @@ const scenarios = {
     noneOf(s, [token, cookie], plaintexts);
   },
 
+  // Issue 44, a permission's notification (askhost hook, as Claude Code runs it): its Allow is
+  // never given from the notification, it opens the page on the question, which asks once more,
+  // and the hook still waits; its Deny answers from the notification, and the hook denies.
+  async push_permission(s) {
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    await waitFor('the subscription kept by askhost web', () => keptSubscriptions(s).includes(s.pushService.endpoint));
+    const sw = await pushWorker(s);
+    let ended = false;
+    const hook = s.server.hook({
+      session_id: 'e2e-session',
+      transcript_path: path.join(s.server.dir, 'transcript.jsonl'),
+      cwd: s.server.workspace,
+      permission_mode: 'default',
+      hook_event_name: 'PermissionRequest',
+      tool_name: 'Bash',
+      tool_input: { command: 'rm -rf build', description: 'Remove the old build output' },
+    }).then((r) => {
+      ended = true;
+      return r;
+    });
+    const plaintext = s.pushService.decrypt((await pushMessage(s, 1)).body);
+    log(`the push message: ${plaintext}`);
+    const ask = JSON.parse(plaintext);
+    assert.match(ask.title, /^claude/);
+    assert.equal(ask.body, 'Bash: rm -rf build');
+    await sw.deliver(plaintext);
+    const shown = await waitFor('the notification', async () => (await sw.shown()).find((n) => n.tag === ask.tag));
+    const allow = shown.data.actions.find((a) => a.title === 'Allow');
+    const deny = shown.data.actions.find((a) => a.title === 'Deny');
+    assert.ok(allow && allow.open === true && deny && !deny.open, `the actions: ${JSON.stringify(shown.data.actions)}`);
+    await s.read();
+    log('tap Allow on the notification');
+    await sw.worker.evaluate(({ n, a }) => onClick({ tag: n.tag, data: n.data, close() {} }, a), { n: shown, a: allow.action });
+    await s.page.locator('.permission-box pre.command', { hasText: 'rm -rf build' }).waitFor();
+    assert.equal(ended, false, 'Allow from a notification answers nothing');
+    await s.read();
+    log('tap Deny on the notification');
+    await sw.worker.evaluate(({ n, a }) => onClick({ tag: n.tag, data: n.data, close() {} }, a), { n: shown, a: deny.action });
+    const { code, out } = await hook;
+    assert.equal(code, 0, 'askhost hook exit status');
+    assert.equal(JSON.parse(out).hookSpecificOutput.decision.behavior, 'deny', out);
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+  },
+
   // Issue 44 with `web-push = none`: the message says a question waits and nothing of it (not
   // who asks, not its words, not its options); a tap on it opens the page on that question; the
   // closing message follows the answer; and "Phone alerts: on" turns this device's alerts off.
@@ -1577,9 +1621,9 @@ const scenarios = {
 };
 
 const AGENTS = ['real_claude', 'real_gemini', 'real_codex', 'real_opencode', 'real_opencode_own_dialog'];
-const REAL = new Set(['push_end_to_end', 'push_none', 'real_mcp', 'real_native', 'real_elsewhere', 'real_queue', 'real_hook', 'real_hook_whole_command', 'real_restart', 'real_tunnel', ...AGENTS]);
+const REAL = new Set(['push_end_to_end', 'push_permission', 'push_none', 'real_mcp', 'real_native', 'real_elsewhere', 'real_queue', 'real_hook', 'real_hook_whole_command', 'real_restart', 'real_tunnel', ...AGENTS]);
 const NETNS = new Set(AGENTS);
-const OPTIONS = { push_end_to_end: { android: true, push: 'full' }, push_none: { android: true, push: 'none' }, notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true }, real_tunnel: { tunnel: true } };
+const OPTIONS = { push_end_to_end: { android: true, push: 'full' }, push_permission: { android: true, push: 'full' }, push_none: { android: true, push: 'none' }, notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true }, real_tunnel: { tunnel: true } };
 
 async function main() {
   const arg = process.argv[2];
