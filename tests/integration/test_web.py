@@ -1,6 +1,7 @@
 """`askhost web` through the real binary: its edge (token, cookie, Host, Origin, limits) over raw
 HTTP, and the questions of real hosts (an editor's standing host running a scripted agent, an
 `askhost mcp` waiting as its own host, a `--print` host) over a small WebSocket client."""
+import base64
 import json
 import os
 import re
@@ -990,6 +991,49 @@ def a_record_naming_another_users_socket_is_not_watched():
         foreign.stdout.close()
         shutil.rmtree(shared, ignore_errors=True)
 
+
+@case
+def web_push_has_a_key_of_its_own_and_takes_https_subscriptions_only():
+    # Issue 44: the VAPID key is made once (0600 beside the token) and given to each page after
+    # its snapshot; a subscription to plain http is refused without the tests' flag; the setting
+    # web-push is one of full, who, none.
+    wd = Workdir()
+    env = wd.env()
+    with open(wd.file("config/askhost/config"), "a") as f:
+        f.write("web-push = loud\n")
+    out = subprocess.run([ASKHOST, "web"], env=env, cwd=wd.path, capture_output=True, text=True, timeout=30)
+    equal(out.returncode, 2, "a web-push that is not one of the three: " + out.stderr)
+    check("web-push: 'loud' is not full, who or none" in out.stderr, out.stderr)
+    web = Web(wd)
+    try:
+        key_file = wd.file("state/askhost/web-push-key")
+        equal(os.stat(key_file).st_mode & 0o777, 0o600, "the key file is private")
+        check(open(key_file).read().startswith("-----BEGIN PRIVATE KEY-----"), "a PKCS#8 key")
+        ws = WsClient(web, web.login())
+        equal(ws.message()["type"], "snapshot", "snapshot")
+        hello = ws.message()
+        equal((hello["type"], hello["content"]), ("push-key", "full"), "the key, and how much a message says")
+        raw = base64.urlsafe_b64decode(hello["key"] + "=" * (-len(hello["key"]) % 4))
+        equal((len(raw), raw[0]), (65, 4), "an uncompressed P-256 point")
+        p256dh = base64.urlsafe_b64encode(b"\x04" + b"\x01" * 64).decode().rstrip("=")
+        ws.send({"type": "push-subscribe", "subscription": {"endpoint": "http://127.0.0.1:9/push",
+                                                            "keys": {"p256dh": p256dh, "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}})
+        reply = ws.until(lambda m: m["type"] == "push-subscribed", "the reply")
+        equal(reply["ok"], False, "plain http is refused")
+        check("https" in reply["error"], reply["error"])
+        check(not os.path.exists(wd.file("state/askhost/web-push-subscriptions")), "nothing kept")
+        ws.close()
+    finally:
+        web.stop()
+    # The same key after a restart.
+    web = Web(wd)
+    try:
+        ws = WsClient(web, web.login())
+        ws.message()
+        equal(ws.message()["key"], hello["key"], "the key is made once")
+        ws.close()
+    finally:
+        web.stop()
 
 if __name__ == "__main__":
     sys.exit(main())
