@@ -217,10 +217,10 @@ struct Bench {
                                                 });
         service->server_id = [] { return std::string("srv"); };
     }
-    std::string subscribe(int n) {
+    std::string subscribe(int n, const std::string& service_url = "https://push.example.net/") {
         std::mt19937 rng(static_cast<unsigned>(n));
         devices.push_back(new_user_agent(rng));
-        const std::string endpoint = "https://push.example.net/" + std::to_string(n);
+        const std::string endpoint = service_url + std::to_string(n);
         auto reply = service->page_message(
             "push-subscribe",
             parsed(R"({"type":"push-subscribe","subscription":{"endpoint":")" + endpoint + R"(","keys":{"p256dh":")" +
@@ -261,6 +261,22 @@ BOOST_AUTO_TEST_CASE(one_message_per_question_per_device_then_a_closing_one) {
     b.service->question_gone("9:ask-2");
     b.settle();
     BOOST_TEST(b.sent.size() == 4u);
+}
+
+// Apple's push service revokes a subscription whose message shows nothing: its devices get no
+// closing message (the notification stays until tapped; the page says the question was answered).
+BOOST_AUTO_TEST_CASE(no_closing_message_to_apples_push_service) {
+    Bench b;
+    const std::string iphone = b.subscribe(1, "https://web.push.apple.com/QF8w7V0");
+    const std::string android = b.subscribe(2, "https://fcm.googleapis.com/fcm/send/");
+    b.service->question_waiting(waiting("5:ask-1", "Which?", {"A", "B"}));
+    b.settle();
+    BOOST_REQUIRE(b.sent.size() == 2u);
+    b.service->question_gone("5:ask-1");
+    b.settle();
+    BOOST_REQUIRE(b.sent.size() == 3u);
+    BOOST_TEST(b.sent[2].endpoint == android);
+    BOOST_TEST(parsed(b.sent[2].plaintext)["type"].GetString() == std::string("close"));
 }
 
 BOOST_AUTO_TEST_CASE(a_burst_is_told_in_one_message) {
