@@ -117,6 +117,59 @@ struct ServerRecord {
     }
 };
 
+// Web Push in the running server: the sender (its own thread), the devices, and their hooks into
+// the hub (questions that start and end) and the server (the key for each page, its messages).
+struct WebPush {
+    std::unique_ptr<push::PushSender> sender;
+    std::unique_ptr<push::PushService> service;
+
+    void start(boost::asio::io_context& io, WebHub& hub, WebServer& server, push::SubscriptionStore& subscriptions,
+               const push::VapidKey& key, push::Content content, bool allow_http,
+               const std::vector<std::string>& public_names) {
+        if (auto err = subscriptions.load(allow_http)) log_line(err->message);
+        // The JWT's contact (RFC 8292): Apple refuses one at localhost.
+        std::string subject = user_config_value("web-push-contact").value_or("");
+        if (subject.empty())
+            subject = public_names.empty() ? std::string("mailto:askhost-web@example.org")
+                                           : "https://" + public_names.front();
+        sender = std::make_unique<push::PushSender>(io, key,
+                                                    push::SenderOptions{.subject = subject, .allow_http = allow_http});
+        service = std::make_unique<push::PushService>(
+            io, subscriptions, key.public_key(), push::ServiceOptions{.content = content, .allow_http = allow_http},
+            [s = sender.get()](const push::Subscription& to, std::string text, std::string topic,
+                               std::chrono::seconds ttl, std::function<void(push::SendResult)> done) {
+                s->send(to, std::move(text), std::move(topic), ttl, std::move(done));
+            });
+        push::PushService* p = service.get();
+        p->on_log = log_line;
+        p->server_id = [&server] { return server.server_id(); };
+        server.greeting = [p] { return p->hello(); };
+        server.on_page_message = [p](std::string_view type, const rapidjson::Value& m) {
+            return p->page_message(type, m);
+        };
+        auto page_removed = hub.on_removed;
+        hub.on_removed = [page_removed, p](const std::string& k, std::string_view reason) {
+            if (page_removed) page_removed(k, reason);
+            p->question_gone(k);
+        };
+        auto commands = hub.on_question;
+        hub.on_question = [commands, p](const WaitingAsk& a) {
+            p->question_waiting(a);
+            if (commands) commands(a);
+        };
+    }
+
+    // The token was replaced (askhost web --new-token), and with it the key.
+    void key_changed() {
+        if (!service) return;
+        if (auto key = push::load_vapid_key(push::vapid_key_path(), false)) {
+            sender->set_key(*key);
+            service->key_changed(key->public_key());
+            log_line("a new push key: each device subscribes again when its page is opened");
+        }
+    }
+};
+
 }  // namespace
 
 int run_web(const std::vector<std::string>& args) {
@@ -253,53 +306,14 @@ int run_web(const std::vector<std::string>& args) {
         };
     // Web Push (issue 44): the devices the pages subscribed, told of each question that starts
     // waiting and of its end.
-    std::unique_ptr<push::PushSender> sender;
-    std::unique_ptr<push::PushService> pusher;
-    if (!vapid) {
-        log_line("no push notifications: " + vapid.error().message);
-    } else {
-        if (auto err = subscriptions.load(o.push_http)) log_line(err->message);
-        std::string subject = user_config_value("web-push-contact").value_or("");
-        if (subject.empty())
-            subject = server_opts.public_names.empty() ? std::string("mailto:askhost-web@example.org")
-                                                       : "https://" + server_opts.public_names.front();
-        sender = std::make_unique<push::PushSender>(io, *vapid,
-                                                    push::SenderOptions{.subject = subject, .allow_http = o.push_http});
-        pusher = std::make_unique<push::PushService>(
-            io, subscriptions, vapid->public_key(),
-            push::ServiceOptions{.content = push_content, .allow_http = o.push_http},
-            [s = sender.get()](const push::Subscription& to, std::string text, std::string topic,
-                               std::chrono::seconds ttl, std::function<void(push::SendResult)> done) {
-                s->send(to, std::move(text), std::move(topic), ttl, std::move(done));
-            });
-        pusher->on_log = log_line;
-        pusher->server_id = [&server] { return server.server_id(); };
-        server.greeting = [p = pusher.get()] { return p->hello(); };
-        server.on_page_message = [p = pusher.get()](std::string_view type, const rapidjson::Value& m) {
-            return p->page_message(type, m);
-        };
-        auto page_removed = hub.on_removed;
-        hub.on_removed = [page_removed, p = pusher.get()](const std::string& key, std::string_view reason) {
-            if (page_removed) page_removed(key, reason);
-            p->question_gone(key);
-        };
-    }
-    auto commands = hub.on_question;
-    hub.on_question = [commands, p = pusher.get()](const WaitingAsk& a) {
-        if (p) p->question_waiting(a);
-        if (commands) commands(a);
-    };
+    WebPush push;
+    if (!vapid) log_line("no push notifications: " + vapid.error().message);
+    else push.start(io, hub, server, subscriptions, *vapid, push_content, o.push_http, server_opts.public_names);
     hub.on_tick = [&] {
         if (token.refresh()) {
             log_line("the token was replaced: pages opened with the old one must open the new link");
             server.token_changed();
-            if (pusher) {
-                if (auto key = push::load_vapid_key(push::vapid_key_path(), false)) {
-                    sender->set_key(*key);
-                    pusher->key_changed(key->public_key());
-                    log_line("a new push key: each device subscribes again when its page is opened");
-                }
-            }
+            push.key_changed();
         }
     };
     boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
