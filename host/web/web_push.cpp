@@ -175,7 +175,7 @@ Result<std::string> seal(const Subscription& to, std::string_view plaintext, std
         EVP_EncryptFinal_ex(ctx.get(), reinterpret_cast<unsigned char*>(out.data()) + len, &fin) != 1 ||
         EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG, kTagBytes, tag.data()) != 1)
         return Error::failed("AES-128-GCM failed");
-    out.resize(static_cast<std::size_t>(len + fin));
+    out.resize(static_cast<std::size_t>(len) + static_cast<std::size_t>(fin));
     body += out;
     body.append(reinterpret_cast<const char*>(tag.data()), tag.size());
     return body;
@@ -351,7 +351,7 @@ Result<std::string> decrypt(std::string_view body, std::string_view ua_private, 
         EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, kTagBytes, tag.data()) != 1 ||
         EVP_DecryptFinal_ex(ctx.get(), reinterpret_cast<unsigned char*>(out.data()) + len, &fin) != 1)
         return Error::failed("the record does not decrypt (wrong keys, or altered)");
-    out.resize(static_cast<std::size_t>(len + fin));
+    out.resize(static_cast<std::size_t>(len) + static_cast<std::size_t>(fin));
     while (!out.empty() && out.back() == '\0') out.pop_back();
     if (out.empty() || out.back() != '\x02') return Error::failed("no last-record delimiter");
     out.pop_back();

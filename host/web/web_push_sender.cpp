@@ -81,7 +81,7 @@ struct PushSender::Worker : std::enable_shared_from_this<Worker> {
     void outcome(const std::shared_ptr<Job>& job, beast::error_code ec, int status, const std::string& text);
     template <class Stream>
     void exchange(const std::shared_ptr<Job>& job, std::shared_ptr<Stream> stream,
-                  std::shared_ptr<http::request<http::string_body>> req);
+                  const std::shared_ptr<http::request<http::string_body>>& req);
 };
 
 void PushSender::Worker::attempt(const std::shared_ptr<Job>& job) {
@@ -132,7 +132,7 @@ void PushSender::Worker::attempt(const std::shared_ptr<Job>& job) {
 
 template <class Stream>
 void PushSender::Worker::exchange(const std::shared_ptr<Job>& job, std::shared_ptr<Stream> stream,
-                                  std::shared_ptr<http::request<http::string_body>> req) {
+                                  const std::shared_ptr<http::request<http::string_body>>& req) {
     auto self = shared_from_this();
     auto send = [self, job, stream, req] {
         http::async_write(*stream, *req, [self, job, stream, req](beast::error_code ec, std::size_t) {

@@ -151,11 +151,12 @@ void PushService::question_gone(const std::string& key) {
 
 void PushService::post(Device& d, const std::string& plaintext, const std::string& tag) {
     const std::string endpoint = d.sub.endpoint;
-    send_(d.sub, plaintext, topic_for(tag), opts_.ttl, [this, endpoint, token = lifetime_.token()](SendResult r) {
-        if (!token) return;
-        if (r.kind == SendResult::Kind::Gone) return drop(endpoint, r.detail);
-        if (r.kind == SendResult::Kind::Failed) log("a push notification was not delivered: " + r.detail);
-    });
+    send_(d.sub, plaintext, topic_for(tag), opts_.ttl,
+          [this, endpoint, token = lifetime_.token()](const SendResult& r) {
+              if (!token) return;
+              if (r.kind == SendResult::Kind::Gone) return drop(endpoint, r.detail);
+              if (r.kind == SendResult::Kind::Failed) log("a push notification was not delivered: " + r.detail);
+          });
 }
 
 void PushService::drop(const std::string& endpoint, std::string_view why) {
