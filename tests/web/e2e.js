@@ -1019,6 +1019,9 @@ const scenarios = {
     const text = r.result.content.map((c) => c.text).join('');
     assert.match(text, /"Which database should we use\?"="SQLite"/, `the agent's tool result: ${text}`);
     await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    log('tap SQLite on the notification again: the question no longer waits, and the page says so');
+    await sw.worker.evaluate((n) => onClick({ tag: n.tag, data: n.data, close() {} }, '1'), shown);
+    await s.page.locator('.banner', { hasText: 'The question of that notification is no longer waiting' }).waitFor();
 
     const second = await pushMessage(s, 2);
     plaintexts.push(s.pushService.decrypt(second.body));

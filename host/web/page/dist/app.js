@@ -407,8 +407,9 @@ function openFromLocation() {
     if (asks.get(key)?.state === 'open')
         openAsk(key);
     else
-        banner = { text: 'The question of that notification is no longer waiting: it was answered elsewhere or withdrawn.', error: false };
+        banner = { text: NO_LONGER_WAITING, error: false };
 }
+const NO_LONGER_WAITING = 'The question of that notification is no longer waiting: it was answered elsewhere or withdrawn.';
 // ------------------------------------------------------------------ drawing
 function button(text, cls, onTap, attrs = {}) {
     const b = el('button', { class: cls, text, attrs: { type: 'button', ...attrs } });
@@ -785,8 +786,15 @@ document.documentElement.classList.toggle('touch', matchMedia('(pointer: coarse)
 if ('serviceWorker' in navigator) {
     navigator.serviceWorker.addEventListener('message', (ev) => {
         const m = ev.data;
-        if (m && m.type === 'open' && typeof m.key === 'string' && asks.get(m.key)?.state === 'open')
+        if (!m || m.type !== 'open' || typeof m.key !== 'string')
+            return;
+        if (asks.get(m.key)?.state === 'open')
             openAsk(m.key);
+        else if (snapshots > 0 && !current) {
+            // A notification of a question answered since (on another device, say): the page says so.
+            banner = { text: NO_LONGER_WAITING, error: false };
+            render();
+        }
     });
 }
 if ('Notification' in window)

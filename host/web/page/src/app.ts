@@ -421,8 +421,10 @@ function openFromLocation(): void {
     return;
   }
   if (asks.get(key)?.state === 'open') openAsk(key);
-  else banner = { text: 'The question of that notification is no longer waiting: it was answered elsewhere or withdrawn.', error: false };
+  else banner = { text: NO_LONGER_WAITING, error: false };
 }
+
+const NO_LONGER_WAITING = 'The question of that notification is no longer waiting: it was answered elsewhere or withdrawn.';
 
 // ------------------------------------------------------------------ drawing
 
@@ -805,7 +807,13 @@ document.documentElement.classList.toggle('touch', matchMedia('(pointer: coarse)
 if ('serviceWorker' in navigator) {
   navigator.serviceWorker.addEventListener('message', (ev: MessageEvent) => {
     const m = ev.data as { type?: unknown; key?: unknown } | null;
-    if (m && m.type === 'open' && typeof m.key === 'string' && asks.get(m.key)?.state === 'open') openAsk(m.key);
+    if (!m || m.type !== 'open' || typeof m.key !== 'string') return;
+    if (asks.get(m.key)?.state === 'open') openAsk(m.key);
+    else if (snapshots > 0 && !current) {
+      // A notification of a question answered since (on another device, say): the page says so.
+      banner = { text: NO_LONGER_WAITING, error: false };
+      render();
+    }
   });
 }
 if ('Notification' in window) registerWorker();
