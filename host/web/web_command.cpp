@@ -3,6 +3,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <thread>
 
@@ -26,6 +27,10 @@
 #include "web/web_hub.hpp"
 #include "web/web_options.hpp"
 #include "web/web_policy.hpp"
+#include "web/web_push.hpp"
+#include "web/web_push_sender.hpp"
+#include "web/web_push_service.hpp"
+#include "web/web_push_store.hpp"
 #include "web/web_server.hpp"
 #include "web/web_token.hpp"
 
@@ -39,7 +44,7 @@ struct WebOptions {
     std::vector<std::string> public_names;
     std::string tls_cert, tls_key;
     std::vector<std::string> on_question;
-    bool behind_proxy = false, url_only = false, new_token = false, sign_in = false;
+    bool behind_proxy = false, url_only = false, new_token = false, sign_in = false, push_http = false;
 };
 
 int fail(const Error& e) {
@@ -112,6 +117,59 @@ struct ServerRecord {
     }
 };
 
+// Web Push in the running server: the sender (its own thread), the devices, and their hooks into
+// the hub (questions that start and end) and the server (the key for each page, its messages).
+struct WebPush {
+    std::unique_ptr<push::PushSender> sender;
+    std::unique_ptr<push::PushService> service;
+
+    void start(boost::asio::io_context& io, WebHub& hub, WebServer& server, push::SubscriptionStore& subscriptions,
+               const push::VapidKey& key, push::Content content, bool allow_http,
+               const std::vector<std::string>& public_names) {
+        if (auto err = subscriptions.load(allow_http)) log_line(err->message);
+        // The JWT's contact (RFC 8292): Apple refuses one at localhost.
+        std::string subject = user_config_value("web-push-contact").value_or("");
+        if (subject.empty())
+            subject = public_names.empty() ? std::string("mailto:askhost-web@example.org")
+                                           : "https://" + public_names.front();
+        sender = std::make_unique<push::PushSender>(io, key,
+                                                    push::SenderOptions{.subject = subject, .allow_http = allow_http});
+        service = std::make_unique<push::PushService>(
+            io, subscriptions, key.public_key(), push::ServiceOptions{.content = content, .allow_http = allow_http},
+            [s = sender.get()](const push::Subscription& to, std::string text, std::string topic,
+                               std::chrono::seconds ttl, std::function<void(push::SendResult)> done) {
+                s->send(to, std::move(text), std::move(topic), ttl, std::move(done));
+            });
+        push::PushService* p = service.get();
+        p->on_log = log_line;
+        p->server_id = [&server] { return server.server_id(); };
+        server.greeting = [p] { return p->hello(); };
+        server.on_page_message = [p](std::string_view type, const rapidjson::Value& m) {
+            return p->page_message(type, m);
+        };
+        auto page_removed = hub.on_removed;
+        hub.on_removed = [page_removed, p](const std::string& k, std::string_view reason) {
+            if (page_removed) page_removed(k, reason);
+            p->question_gone(k);
+        };
+        auto commands = hub.on_question;
+        hub.on_question = [commands, p](const WaitingAsk& a) {
+            p->question_waiting(a);
+            if (commands) commands(a);
+        };
+    }
+
+    // The token was replaced (askhost web --new-token), and with it the key.
+    void key_changed() {
+        if (!service) return;
+        if (auto key = push::load_vapid_key(push::vapid_key_path(), false)) {
+            sender->set_key(*key);
+            service->key_changed(key->public_key());
+            log_line("a new push key: each device subscribes again when its page is opened");
+        }
+    }
+};
+
 }  // namespace
 
 int run_web(const std::vector<std::string>& args) {
@@ -130,6 +188,14 @@ int run_web(const std::vector<std::string>& args) {
     o.url_only = a.has("url");
     o.new_token = a.has("new-token");
     o.sign_in = a.has("sign-in-link");
+    o.push_http = a.has("push-allow-http");
+    push::Content push_content = push::Content::Full;
+    if (auto c = user_config_value("web-push"); c && !c->empty()) {
+        auto parsed = push::parse_content(*c);
+        if (!parsed)
+            return fail(Error::usage(user_config_path() + ": web-push: '" + *c + "' is not full, who or none"));
+        push_content = *parsed;
+    }
     if (o.tls_cert.empty() != o.tls_key.empty())
         return fail(Error::usage("--tls-cert and --tls-key go together: the certificate and its key"));
     if (!o.tls_cert.empty() && o.behind_proxy)
@@ -163,6 +229,10 @@ int run_web(const std::vector<std::string>& args) {
 
     TokenFile token(token_path());
     if (auto err = token.load(o.new_token)) return fail(*err);
+    // Web Push's key goes with the token: a new one makes every subscription made for the old void.
+    auto vapid = push::load_vapid_key(push::vapid_key_path(), o.new_token);
+    push::SubscriptionStore subscriptions(push::subscriptions_path());
+    if (o.new_token && !subscriptions.path().empty()) subscriptions.clear();
 
     if (o.url_only || o.sign_in) {
         // Only a server that proves it holds the token is named with it: a port another user took
@@ -234,10 +304,16 @@ int run_web(const std::vector<std::string>& args) {
             n.on_question = o.on_question;
             tell_question_waiting(a.ask, n, log_line);
         };
+    // Web Push (issue 44): the devices the pages subscribed, told of each question that starts
+    // waiting and of its end.
+    WebPush push;
+    if (!vapid) log_line("no push notifications: " + vapid.error().message);
+    else push.start(io, hub, server, subscriptions, *vapid, push_content, o.push_http, server_opts.public_names);
     hub.on_tick = [&] {
         if (token.refresh()) {
             log_line("the token was replaced: pages opened with the old one must open the new link");
             server.token_changed();
+            push.key_changed();
         }
     };
     boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);

@@ -31,7 +31,9 @@ inline constexpr cli::Option kWebOptions[] = {
              "then opens nothing"},
     {.name = "new-token",
      .help = "replace the token: links, cookies and pages opened with the old one\nstop working (also in a "
-             "server that runs)"},
+             "server that runs); also the Web Push key"},
+    // Tests only: their stand-in for a push service is plain http on loopback (tests/web).
+    {.name = "push-allow-http", .help = "push subscriptions to http:// on loopback", .hidden = true},
 };
 
 inline constexpr cli::Command kWebCommand{

@@ -46,7 +46,7 @@ constexpr const char* kTls12Ciphers =
 constexpr const char* kTls13Suites = "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256";
 constexpr std::string_view kCsp =
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
-    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+    "manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 constexpr std::string_view kNeedsToken =
     "askhost web: open the link with the token that `askhost web` printed (`askhost web --url` shows it again, "
     "`askhost web --sign-in-link` makes a one-time one)\n";
@@ -226,6 +226,8 @@ struct WebServer::Impl : std::enable_shared_from_this<Impl> {
     bool stopped = false;
     bool said_full = false;
     std::function<void(std::string_view)> log_fn;
+    std::function<std::optional<std::string>(std::string_view, const rapidjson::Value&)> page_fn;
+    std::function<std::string()> greet_fn;
 
     void log(std::string_view m) const {
         if (log_fn) log_fn(m);
@@ -323,6 +325,9 @@ private:
         open_ = true;
         server_->sockets.insert(this);
         send(std::make_shared<const std::string>(server_->snapshot()));
+        if (server_->greet_fn)
+            if (std::string hello = server_->greet_fn(); !hello.empty())
+                send(std::make_shared<const std::string>(hello));
         read();
     }
 
@@ -353,6 +358,8 @@ private:
             return;
         }
         const std::string type = json::string_of(doc, "type");
+        if (type != "answer" && server_->page_fn)
+            if (auto reply = server_->page_fn(type, doc)) return send(std::make_shared<const std::string>(*reply));
         if (type != "answer") {
             server_->log("a page at " + peer_ + " sent a message of an unknown type: ignored");
             return;
@@ -518,6 +525,10 @@ private:
             });
             return;
         }
+        // The web app manifest and its icons: a browser fetches them without the cookie when it
+        // installs the page (issue 44); they hold nothing of the person's.
+        if (path == "/manifest.webmanifest" || (path.starts_with("/icon-") && path.ends_with(".png")))
+            if (const WebAsset* asset = find_asset(path.substr(1))) return serve(*asset, req.keep_alive());
         const auto cookie = cookie_value(sv(req[http::field::cookie]), kCookieName);
         if (!cookie) return reply_text(http::status::unauthorized, std::string(kNeedsToken), req.keep_alive());
         if (!s.sessions.valid(*cookie, unix_now()))
@@ -543,10 +554,14 @@ private:
         const std::string_view name = path == "/" ? std::string_view("index.html") : path.substr(1);
         const WebAsset* asset = find_asset(name);
         if (!asset) return reply_text(http::status::not_found, "askhost web: no such file\n", req.keep_alive());
+        serve(*asset, req.keep_alive());
+    }
+
+    void serve(const WebAsset& asset, bool keep_alive) {
         Response res{http::status::ok, version_};
-        res.set(http::field::content_type, beast::string_view(asset->type.data(), asset->type.size()));
-        res.body().assign(asset->bytes.data(), asset->bytes.size());
-        write(std::move(res), req.keep_alive());
+        res.set(http::field::content_type, beast::string_view(asset.type.data(), asset.type.size()));
+        res.body().assign(asset.bytes.data(), asset.bytes.size());
+        write(std::move(res), keep_alive);
     }
 
     // The first URL, in this peer's turn: the token or a one-time code gets a session of this run.
@@ -729,6 +744,10 @@ Status WebServer::start() {
     s.log_fn = [this](std::string_view m) {
         if (on_log) on_log(m);
     };
+    s.page_fn = [this](std::string_view type, const rapidjson::Value& m) -> std::optional<std::string> {
+        return on_page_message ? on_page_message(type, m) : std::nullopt;
+    };
+    s.greet_fn = [this] { return greeting ? greeting() : std::string(); };
     if (!s.opts.tls_cert.empty()) {
         s.tls.emplace(ssl::context::tls_server);
         s.tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
@@ -778,6 +797,8 @@ std::uint16_t WebServer::port() const {
 }
 
 bool WebServer::tls() const { return impl_->tls.has_value(); }
+
+const std::string& WebServer::server_id() const { return impl_->sessions.server_id(); }
 
 void WebServer::token_changed() {
     impl_->sessions.replace();

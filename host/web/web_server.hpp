@@ -13,10 +13,12 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <rapidjson/document.h>
 #include <boost/asio/io_context.hpp>
 
 #include "core/error.hpp"
@@ -56,6 +58,13 @@ public:
     void token_changed();
 
     std::function<void(std::string_view)> on_log;
+    // A page's messages besides its answers (Web Push's push-subscribe and push-unsubscribe,
+    // web_push_service): the reply to send it, or nullopt when the type is not theirs.
+    std::function<std::optional<std::string>(std::string_view type, const rapidjson::Value& message)> on_page_message;
+    // Sent to each page after its snapshot when not empty (the push key).
+    std::function<std::string()> greeting;
+    // This run's name, as the snapshot gives it.
+    const std::string& server_id() const;
 
     struct Impl;  // in web_server.cpp, with the connections
 

@@ -43,8 +43,17 @@ std::string sha256_hex(std::string_view text) {
     return hex_of(md, len);
 }
 
+bool token_text(const std::string& s) {
+    if (s.size() < 22 || s.size() > 256) return false;  // at least 128 bits of base64url
+    for (unsigned char c : s)
+        if (!(std::isalnum(c) || c == '-' || c == '_')) return false;
+    return true;
+}
+
+}  // namespace
+
 // A file of ours only: not a link, owned by this user, private. Its text, else why not.
-Result<std::string> read_private(const std::string& path, std::size_t max) {
+Result<std::string> read_private_file(const std::string& path, std::size_t max) {
     int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) return Error::failed(store::errno_text(errno), path);
     struct stat st {};
@@ -62,15 +71,6 @@ Result<std::string> read_private(const std::string& path, std::size_t max) {
     text.resize(static_cast<std::size_t>(n));
     return text;
 }
-
-bool token_text(const std::string& s) {
-    if (s.size() < 22 || s.size() > 256) return false;  // at least 128 bits of base64url
-    for (unsigned char c : s)
-        if (!(std::isalnum(c) || c == '-' || c == '_')) return false;
-    return true;
-}
-
-}  // namespace
 
 std::string token_path() {
     auto sessions = store::sessions_dir();  // .../askhost/sessions: the token lives beside it
@@ -214,7 +214,7 @@ struct CodeLine {
 
 std::vector<CodeLine> read_codes(const std::string& path, std::int64_t now) {
     std::vector<CodeLine> out;
-    auto text = read_private(path, kCodeFileBytes);
+    auto text = read_private_file(path, kCodeFileBytes);
     if (!text) return out;
     std::size_t at = 0;
     while (at < text->size()) {

@@ -41,6 +41,10 @@ private:
     timespec mtime_{};
 };
 
+// A file of ours only (not a link, owned by this user, private to it, at most `max` bytes): its
+// text, else why not.
+Result<std::string> read_private_file(const std::string& path, std::size_t max);
+
 // `bytes` random bytes from the kernel as base64url (no padding); else why not.
 Result<std::string> random_text(std::size_t bytes);
 // HMAC-SHA256 of `message` keyed with `key`, in lowercase hex.

@@ -1,6 +1,7 @@
 """`askhost web` through the real binary: its edge (token, cookie, Host, Origin, limits) over raw
 HTTP, and the questions of real hosts (an editor's standing host running a scripted agent, an
 `askhost mcp` waiting as its own host, a `--print` host) over a small WebSocket client."""
+import base64
 import json
 import os
 import re
@@ -79,6 +80,15 @@ def refusals_carry_nothing_of_a_question():
         ws.close()
         refused(*web.get("/"), 401, "no token, no cookie")
         refused(*web.get("/app.js"), 401, "a page file without the cookie")
+        # The manifest and icons alone come without the cookie: a browser installing the page asks so.
+        status, headers, body = web.get("/manifest.webmanifest")
+        equal(status, 200, "the web app manifest without the cookie")
+        equal(headers["content-type"], ["application/manifest+json"], "its type")
+        check(SECRET not in body.decode() and json.loads(body)["display"] == "standalone", "a manifest, nothing else")
+        check("manifest-src 'self'" in headers["content-security-policy"][0], "manifest-src in the CSP")
+        status, headers, body = web.get("/icon-192.png")
+        equal((status, headers["content-type"], body[:4]), (200, ["image/png"], b"\x89PNG"), "an icon without the cookie")
+        refused(*web.get("/icon-192.png.map"), 401, "only the icons themselves")
         refused(*web.get("/?token=" + "A" * len(web.token)), 401, "a wrong token")
         refused(*web.get("/?token="), 401, "an empty token")
         refused(*web.get("/", {"Cookie": "askhost_web=" + "0" * len(cookie)}), 401, "a wrong cookie")
@@ -535,6 +545,7 @@ def an_oversized_frame_closes_that_socket_and_the_server_goes_on():
         cookie = web.login()
         ws = WsClient(web, cookie)
         equal(ws.message()["type"], "snapshot", "snapshot")
+        equal(ws.message()["type"], "push-key", "Web Push's key follows it")
         ws.s.sendall(ws.frame(1, b"{" * 1024, length=2 << 20))  # a frame that says 2 MiB
         f = ws.recv_frame()
         if f is not None:
@@ -727,6 +738,8 @@ def url_prints_it_again_and_a_new_token_locks_the_old_one_out():
         cookie = web.login()
         ws = WsClient(web, cookie)
         equal(ws.message()["type"], "snapshot", "snapshot")
+        old_key = ws.message()
+        equal(old_key["type"], "push-key", "Web Push's key follows it")
         out = subprocess.run([ASKHOST, "web", "--url", "--new-token"], env=wd.env(), cwd=wd.path,
                              capture_output=True, text=True)
         equal(out.returncode, 0, "askhost web --url --new-token: " + out.stderr)
@@ -740,6 +753,14 @@ def url_prints_it_again_and_a_new_token_locks_the_old_one_out():
         equal(web.get("/?token=" + web.token)[0], 401, "the old token is refused")
         new_token = urllib.parse.parse_qs(urllib.parse.urlsplit(new_url).query)["token"][0]
         equal(web.get("/?token=" + new_token)[0], 303, "the new token works")
+        # Web Push's key is replaced with the token: a page gets the new one.
+        web.token = new_token
+        ws = WsClient(web, web.login())
+        equal(ws.message()["type"], "snapshot", "snapshot")
+        new_key = ws.message()
+        equal(new_key["type"], "push-key", "Web Push's key")
+        check(new_key["key"] != old_key["key"], "a new push key with the new token")
+        ws.close()
     finally:
         web.stop()
 
@@ -1001,6 +1022,49 @@ def a_record_naming_another_users_socket_is_not_watched():
         foreign.stdout.close()
         shutil.rmtree(shared, ignore_errors=True)
 
+
+@case
+def web_push_has_a_key_of_its_own_and_takes_https_subscriptions_only():
+    # Issue 44: the VAPID key is made once (0600 beside the token) and given to each page after
+    # its snapshot; a subscription to plain http is refused without the tests' flag; the setting
+    # web-push is one of full, who, none.
+    wd = Workdir()
+    env = wd.env()
+    with open(wd.file("config/askhost/config"), "a") as f:
+        f.write("web-push = loud\n")
+    out = subprocess.run([ASKHOST, "web"], env=env, cwd=wd.path, capture_output=True, text=True, timeout=30)
+    equal(out.returncode, 2, "a web-push that is not one of the three: " + out.stderr)
+    check("web-push: 'loud' is not full, who or none" in out.stderr, out.stderr)
+    web = Web(wd)
+    try:
+        key_file = wd.file("state/askhost/web-push-key")
+        equal(os.stat(key_file).st_mode & 0o777, 0o600, "the key file is private")
+        check(open(key_file).read().startswith("-----BEGIN PRIVATE KEY-----"), "a PKCS#8 key")
+        ws = WsClient(web, web.login())
+        equal(ws.message()["type"], "snapshot", "snapshot")
+        hello = ws.message()
+        equal((hello["type"], hello["content"]), ("push-key", "full"), "the key, and how much a message says")
+        raw = base64.urlsafe_b64decode(hello["key"] + "=" * (-len(hello["key"]) % 4))
+        equal((len(raw), raw[0]), (65, 4), "an uncompressed P-256 point")
+        p256dh = base64.urlsafe_b64encode(b"\x04" + b"\x01" * 64).decode().rstrip("=")
+        ws.send({"type": "push-subscribe", "subscription": {"endpoint": "http://127.0.0.1:9/push",
+                                                            "keys": {"p256dh": p256dh, "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}})
+        reply = ws.until(lambda m: m["type"] == "push-subscribed", "the reply")
+        equal(reply["ok"], False, "plain http is refused")
+        check("https" in reply["error"], reply["error"])
+        check(not os.path.exists(wd.file("state/askhost/web-push-subscriptions")), "nothing kept")
+        ws.close()
+    finally:
+        web.stop()
+    # The same key after a restart.
+    web = Web(wd)
+    try:
+        ws = WsClient(web, web.login())
+        ws.message()
+        equal(ws.message()["key"], hello["key"], "the key is made once")
+        ws.close()
+    finally:
+        web.stop()
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -12,8 +12,8 @@ const path = require('node:path');
 const { EventEmitter } = require('node:events');
 
 const DIST = path.resolve(__dirname, '..', '..', 'host', 'web', 'page', 'dist');
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml' };
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png', '.webmanifest': 'application/manifest+json' };
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const HEADERS = {
   'Cache-Control': 'no-store',
   'Referrer-Policy': 'no-referrer',
@@ -108,7 +108,9 @@ class FakeWebServer extends EventEmitter {
       res.writeHead(303, { ...HEADERS, Location: '/', 'Set-Cookie': `askhost_web=${this.cookie}; HttpOnly; SameSite=Strict; Path=/` });
       return void res.end();
     }
-    if (!this.authorized(req)) return void res.writeHead(401, { ...HEADERS, 'Content-Type': 'text/plain' }).end('askhost web: open the address it printed (askhost web --url)\n');
+    // The manifest and its icons, as askhost web serves them: without the cookie (a browser fetches them so).
+    const open = url.pathname === '/manifest.webmanifest' || /^\/icon-\d+\.png$/.test(url.pathname);
+    if (!open && !this.authorized(req)) return void res.writeHead(401, { ...HEADERS, 'Content-Type': 'text/plain' }).end('askhost web: open the address it printed (askhost web --url)\n');
     if (url.pathname === '/session') {
       this.renewals++;
       res.writeHead(204, { ...HEADERS, 'Set-Cookie': `askhost_web=${this.cookie}; HttpOnly; SameSite=Strict; Path=/; Max-Age=86400` });

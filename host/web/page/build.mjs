@@ -21,11 +21,12 @@ const DIST = path.join(PAGE, 'dist');
 // Where each served file comes from: compiled (relative to the compiler's output) or copied.
 const COMPILED = {
   'app.js': path.join('host', 'web', 'page', 'src', 'app.js'),
+  'push.js': path.join('host', 'web', 'page', 'src', 'push.js'),
   'model.js': path.join('editor-bridges', 'vscode', 'src', 'model.js'),
   'dom.js': path.join('editor-bridges', 'vscode', 'webview', 'dom.js'),
   'text.js': path.join('editor-bridges', 'vscode', 'webview', 'text.js'),
 };
-const COPIED = ['index.html', 'style.css', 'sw.js'];
+const COPIED = ['index.html', 'style.css', 'sw.js', 'manifest.webmanifest', 'icon-180.png', 'icon-192.png', 'icon-512.png'];
 
 function build(into) {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'askhost-page-tsc-'));

@@ -9,6 +9,7 @@
 import { DialogModel, normalizePermission, normalizeQuestions } from './model.js';
 import { answerField, dialogKey, el, permissionBox, showKept } from './dom.js';
 import { previewText, visibleText } from './text.js';
+import { onPushMessage, subscribePush } from './push.js';
 const app = document.getElementById('app');
 const connEl = document.getElementById('conn');
 const notifyButton = document.getElementById('notify');
@@ -245,6 +246,8 @@ function onMessage(sock, text) {
                 if (e.state === 'queued' && e.model.outcome)
                     sendAnswer(key, e);
             }
+            if (first)
+                openFromLocation();
             break;
         }
         case 'added': {
@@ -260,6 +263,11 @@ function onMessage(sock, text) {
         case 'result':
             onResult(m);
             break;
+        case 'push-key':
+        case 'push-subscribed':
+        case 'push-unsubscribed':
+            onPushMessage(m, send);
+            return;
         default:
             return;
     }
@@ -344,6 +352,7 @@ notifyButton.addEventListener('click', () => {
     void Notification.requestPermission().then(() => {
         updateNotifyButton();
         registerWorker();
+        void subscribePush();
     }, updateNotifyButton);
 });
 /** Android's browsers notify only from a service worker (sw.js): registered once allowed. */
@@ -400,6 +409,26 @@ function notifyNew(e) {
         showByWorker(title, body, key);
     }
 }
+/** A push notification's tap opens the page at #ask=KEY (sw.js): that question, if it still waits;
+ *  else the page says it does not. The address is put back without it. */
+function openFromLocation() {
+    const m = /^#ask=(.+)$/.exec(location.hash);
+    if (!m)
+        return;
+    history.replaceState(null, '', location.pathname + location.search);
+    let key;
+    try {
+        key = decodeURIComponent(m[1]);
+    }
+    catch {
+        return;
+    }
+    if (asks.get(key)?.state === 'open')
+        openAsk(key);
+    else
+        banner = { text: NO_LONGER_WAITING, error: false };
+}
+const NO_LONGER_WAITING = 'The question of that notification is no longer waiting: it was answered elsewhere or withdrawn.';
 // ------------------------------------------------------------------ drawing
 function button(text, cls, onTap, attrs = {}) {
     const b = el('button', { class: cls, text, attrs: { type: 'button', ...attrs } });
@@ -778,8 +807,15 @@ document.documentElement.classList.toggle('touch', matchMedia('(pointer: coarse)
 if ('serviceWorker' in navigator) {
     navigator.serviceWorker.addEventListener('message', (ev) => {
         const m = ev.data;
-        if (m && m.type === 'open' && typeof m.key === 'string' && asks.get(m.key)?.state === 'open')
+        if (!m || m.type !== 'open' || typeof m.key !== 'string')
+            return;
+        if (asks.get(m.key)?.state === 'open')
             openAsk(m.key);
+        else if (snapshots > 0 && !current) {
+            // A notification of a question answered since (on another device, say): the page says so.
+            banner = { text: NO_LONGER_WAITING, error: false };
+            render();
+        }
     });
 }
 if ('Notification' in window)

@@ -10,6 +10,7 @@ import { DialogModel, normalizePermission, normalizeQuestions } from './model.js
 import type { Outcome, Permission, Result, RowView, ViewState } from './model.js';
 import { answerField, dialogKey, el, permissionBox, showKept } from './dom.js';
 import { previewText, visibleText } from './text.js';
+import { onPushMessage, subscribePush } from './push.js';
 
 /** A waiting question as the server sends it. */
 interface WebAsk {
@@ -38,7 +39,8 @@ type ServerMessage =
   | { type: 'snapshot'; server?: string; asks: WebAsk[] }
   | { type: 'added'; ask: WebAsk }
   | { type: 'removed'; key: string; reason?: string }
-  | { type: 'result'; key: string; ok: boolean; error?: string };
+  | { type: 'result'; key: string; ok: boolean; error?: string }
+  | { type: 'push-key' | 'push-subscribed' | 'push-unsubscribed'; key?: string; ok?: boolean; error?: string };
 
 const app = document.getElementById('app') as HTMLElement;
 const connEl = document.getElementById('conn') as HTMLElement;
@@ -265,6 +267,7 @@ function onMessage(sock: WebSocket, text: string): void {
       for (const [key, e] of asks) {
         if (e.state === 'queued' && e.model.outcome) sendAnswer(key, e);
       }
+      if (first) openFromLocation();
       break;
     }
     case 'added': {
@@ -278,6 +281,11 @@ function onMessage(sock: WebSocket, text: string): void {
     case 'result':
       onResult(m);
       break;
+    case 'push-key':
+    case 'push-subscribed':
+    case 'push-unsubscribed':
+      onPushMessage(m, send);
+      return;
     default:
       return;
   }
@@ -361,6 +369,7 @@ notifyButton.addEventListener('click', () => {
   void Notification.requestPermission().then(() => {
     updateNotifyButton();
     registerWorker();
+    void subscribePush();
   }, updateNotifyButton);
 });
 
@@ -415,6 +424,24 @@ function notifyNew(e: Entry): void {
     showByWorker(title, body, key);
   }
 }
+
+/** A push notification's tap opens the page at #ask=KEY (sw.js): that question, if it still waits;
+ *  else the page says it does not. The address is put back without it. */
+function openFromLocation(): void {
+  const m = /^#ask=(.+)$/.exec(location.hash);
+  if (!m) return;
+  history.replaceState(null, '', location.pathname + location.search);
+  let key: string;
+  try {
+    key = decodeURIComponent(m[1]);
+  } catch {
+    return;
+  }
+  if (asks.get(key)?.state === 'open') openAsk(key);
+  else banner = { text: NO_LONGER_WAITING, error: false };
+}
+
+const NO_LONGER_WAITING = 'The question of that notification is no longer waiting: it was answered elsewhere or withdrawn.';
 
 // ------------------------------------------------------------------ drawing
 
@@ -799,7 +826,13 @@ document.documentElement.classList.toggle('touch', matchMedia('(pointer: coarse)
 if ('serviceWorker' in navigator) {
   navigator.serviceWorker.addEventListener('message', (ev: MessageEvent) => {
     const m = ev.data as { type?: unknown; key?: unknown } | null;
-    if (m && m.type === 'open' && typeof m.key === 'string' && asks.get(m.key)?.state === 'open') openAsk(m.key);
+    if (!m || m.type !== 'open' || typeof m.key !== 'string') return;
+    if (asks.get(m.key)?.state === 'open') openAsk(m.key);
+    else if (snapshots > 0 && !current) {
+      // A notification of a question answered since (on another device, say): the page says so.
+      banner = { text: NO_LONGER_WAITING, error: false };
+      render();
+    }
   });
 }
 if ('Notification' in window) registerWorker();

@@ -1,0 +1,503 @@
+#define BOOST_TEST_MODULE web_push_service
+#include <boost/test/unit_test.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <rapidjson/document.h>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "web/web_hub.hpp"
+#include "web/web_push.hpp"
+#include "web/web_push_message.hpp"
+#include "web/web_push_sender.hpp"
+#include "web/web_push_service.hpp"
+#include "web/web_push_store.hpp"
+
+// Web Push in askhost web (issue 44) above its cryptography (test_web_push.cpp): what a message
+// says for each setting, which endpoints and subscriptions are taken, the file they are kept in,
+// and which device is sent what, when.
+
+using namespace askhost::web::push;
+
+namespace {
+
+struct UserAgent {
+    std::string pub, auth;
+};
+
+UserAgent new_user_agent(std::mt19937& rng) {
+    EVP_PKEY* key = EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256");
+    BOOST_REQUIRE(key);
+    UserAgent ua;
+    ua.pub.assign(65, '\0');
+    std::size_t len = 0;
+    BOOST_REQUIRE(EVP_PKEY_get_octet_string_param(key, OSSL_PKEY_PARAM_PUB_KEY,
+                                                  reinterpret_cast<unsigned char*>(ua.pub.data()), 65, &len) == 1);
+    EVP_PKEY_free(key);
+    for (int i = 0; i < 16; ++i) ua.auth.push_back(static_cast<char>(rng() & 0xff));
+    return ua;
+}
+
+struct TempDir {
+    std::filesystem::path path;
+    TempDir() {
+        std::string tmpl = (std::filesystem::temp_directory_path() / "askhost-push-XXXXXX").string();
+        BOOST_REQUIRE(::mkdtemp(tmpl.data()));
+        path = tmpl;
+    }
+    ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+askhost::web::WaitingAsk waiting(const std::string& key, const std::string& question, std::vector<std::string> labels,
+                                 bool multi = false) {
+    askhost::web::WaitingAsk a;
+    a.key = key;
+    a.json = R"({"key":")" + key + R"(","route":"codex · MCP"})";
+    a.ask.agent = "codex";
+    askhost::Question q;
+    q.question = question;
+    q.header = "Pick";
+    q.multi_select = multi;
+    for (auto& l : labels) q.options.push_back({l, "", std::nullopt});
+    a.ask.questions.push_back(q);
+    return a;
+}
+
+rapidjson::Document parsed(const std::string& text) {
+    rapidjson::Document doc;
+    doc.Parse(text.c_str());
+    BOOST_REQUIRE(doc.IsObject());
+    return doc;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(messages_carry_what_the_setting_says) {
+    auto a = waiting("42:ask-1", "Which database?", {"PostgreSQL", "SQLite"});
+    auto full = parsed(ask_message(a, Content::Full, "srv"));
+    BOOST_TEST(std::string(full["type"].GetString()) == "ask");
+    BOOST_TEST(std::string(full["tag"].GetString()) == "42:ask-1");
+    BOOST_TEST(std::string(full["server"].GetString()) == "srv");
+    BOOST_TEST(std::string(full["title"].GetString()) == "codex · MCP asks");
+    BOOST_TEST(std::string(full["body"].GetString()) == "Which database?");
+    BOOST_REQUIRE(full["actions"].IsArray());
+    BOOST_TEST(full["actions"].Size() == 2u);
+    BOOST_TEST(std::string(full["actions"][1]["title"].GetString()) == "SQLite");
+    BOOST_TEST(!full["actions"][1].HasMember("open"));
+
+    const std::string who = ask_message(a, Content::Who, "srv");
+    BOOST_TEST(who.find("codex") != std::string::npos);
+    const std::string none = ask_message(a, Content::None, "srv");
+    for (const std::string& m : {who, none}) {
+        BOOST_TEST(m.find("database") == std::string::npos);
+        BOOST_TEST(m.find("SQLite") == std::string::npos);
+        BOOST_TEST(m.find("actions") == std::string::npos);
+    }
+    BOOST_TEST(none.find("codex") == std::string::npos);
+
+    // No actions for a multi-select, or past three options.
+    BOOST_TEST(ask_message(waiting("1:a", "Q?", {"a", "b"}, true), Content::Full, "s").find("actions") ==
+               std::string::npos);
+    BOOST_TEST(ask_message(waiting("1:a", "Q?", {"a", "b", "c", "d"}), Content::Full, "s").find("actions") ==
+               std::string::npos);
+    // A permission's allow opens the page: it is asked once more there.
+    auto p = waiting("7:ask-2", "Allow Bash: rm -rf build?", {"Allow", "Deny"});
+    p.ask.permission = askhost::Permission{"Bash", "rm -rf build", "", "", "", {}};
+    p.ask.permission->options = {{"Allow", askhost::PermissionKind::AllowOnce},
+                                 {"Deny", askhost::PermissionKind::RejectOnce}};
+    auto perm = parsed(ask_message(p, Content::Full, "s"));
+    BOOST_TEST(std::string(perm["body"].GetString()) == "Bash: rm -rf build");
+    BOOST_TEST(perm["actions"][0]["open"].GetBool());
+    BOOST_TEST(!perm["actions"][1].HasMember("open"));
+    // Agent text is shown as every face shows it, and cut to fit a notification.
+    auto odd = waiting("1:b", std::string(2000, 'x') + "\u202e", {"a", "b"});
+    auto cut = parsed(ask_message(odd, Content::Full, "s"));
+    BOOST_TEST(std::string(cut["body"].GetString()).size() < 500u);
+    auto bidi = parsed(ask_message(waiting("1:c", "evil\u202etxt", {"a", "b"}), Content::Full, "s"));
+    BOOST_TEST(std::string(bidi["body"].GetString()) == "evil<U+202E>txt");
+    BOOST_TEST(parsed(close_message("42:ask-1"))["tag"].GetString() == std::string("42:ask-1"));
+}
+
+BOOST_AUTO_TEST_CASE(endpoints_are_https_or_a_tests_loopback) {
+    auto e = parse_endpoint("https://fcm.googleapis.com/fcm/send/abc:def", false);
+    BOOST_REQUIRE(e);
+    BOOST_TEST(e->https);
+    BOOST_TEST(e->host == "fcm.googleapis.com");
+    BOOST_TEST(e->port == 443);
+    BOOST_TEST(e->target == "/fcm/send/abc:def");
+    BOOST_TEST(e->origin == "https://fcm.googleapis.com");
+    auto port = parse_endpoint("https://Push.Example.net:8443/x?y=1", false);
+    BOOST_REQUIRE(port);
+    BOOST_TEST(port->origin == "https://push.example.net:8443");
+    BOOST_TEST(port->target == "/x?y=1");
+    BOOST_TEST(!parse_endpoint("http://127.0.0.1:9/push", false));
+    BOOST_TEST(static_cast<bool>(parse_endpoint("http://127.0.0.1:9/push", true)));
+    BOOST_TEST(static_cast<bool>(parse_endpoint("http://[::1]:9/push", true)));
+    BOOST_TEST(!parse_endpoint("http://localhost:9/push", true));  // no name to resolve
+    BOOST_TEST(!parse_endpoint("http://push.example.net/", true));
+    BOOST_TEST(!parse_endpoint("https://user@push.example.net/", false));
+    BOOST_TEST(!parse_endpoint("ftp://push.example.net/", false));
+    BOOST_TEST(!parse_endpoint("https://push.example.net:99999/", false));
+    BOOST_TEST(!parse_endpoint("https://push example.net/", false));
+    BOOST_TEST(!parse_endpoint("https://push.example.net/" + std::string(3000, 'a'), false));
+}
+
+BOOST_AUTO_TEST_CASE(subscriptions_are_checked_and_kept_privately) {
+    std::mt19937 rng(3);
+    UserAgent ua = new_user_agent(rng);
+    const std::string good = R"({"endpoint":"https://push.example.net/a","expirationTime":null,"keys":{"p256dh":")" +
+                             base64url(ua.pub) + R"(","auth":")" + base64url(ua.auth) + R"("}})";
+    auto s = read_subscription(parsed(good), false);
+    BOOST_REQUIRE(s);
+    BOOST_TEST(s->p256dh == ua.pub);
+    auto short_auth = read_subscription(
+        parsed(R"({"endpoint":"https://p/a","keys":{"p256dh":")" + base64url(ua.pub) + R"(","auth":"AAAA"}})"), false);
+    BOOST_REQUIRE(!short_auth);
+    BOOST_TEST(short_auth.error().message.find("keys.auth") != std::string::npos);
+    BOOST_TEST(!read_subscription(parsed(R"({"endpoint":"https://p/a"})"), false));
+
+    TempDir dir;
+    const std::string path = (dir.path / "subs").string();
+    SubscriptionStore store(path);
+    BOOST_TEST(!store.load(false));
+    BOOST_TEST(*store.add(*s));
+    BOOST_TEST(!*store.add(*s));  // the same endpoint again replaces it
+    struct stat st {};
+    BOOST_REQUIRE(::stat(path.c_str(), &st) == 0);
+    BOOST_TEST((st.st_mode & 0777) == 0600u);
+    SubscriptionStore again(path);
+    BOOST_TEST(!again.load(false));
+    BOOST_REQUIRE(again.all().size() == 1u);
+    BOOST_TEST(again.all()[0].auth == ua.auth);
+    BOOST_TEST(again.remove("https://push.example.net/a"));
+    SubscriptionStore after(path);
+    BOOST_TEST(!after.load(false));
+    BOOST_TEST(after.all().empty());
+}
+
+namespace {
+
+// The service with a push service that answers at once, as `answer` says.
+struct Bench {
+    boost::asio::io_context io;
+    TempDir dir;
+    SubscriptionStore store{(dir.path / "subs").string()};
+    struct Sent {
+        std::string endpoint, plaintext, topic;
+    };
+    std::vector<Sent> sent;
+    SendResult::Kind answer = SendResult::Kind::Delivered;
+    std::unique_ptr<PushService> service;
+    std::vector<UserAgent> devices;
+
+    explicit Bench(std::chrono::milliseconds window = std::chrono::milliseconds(200)) {
+        service = std::make_unique<PushService>(io, store, "KEY",
+                                                ServiceOptions{.content = Content::Full, .burst_window = window},
+                                                [this](const Subscription& to, std::string text, std::string topic,
+                                                       std::chrono::seconds, std::function<void(SendResult)> done) {
+                                                    sent.push_back({to.endpoint, text, topic});
+                                                    boost::asio::post(io, [done, k = answer] {
+                                                        done({k, k == SendResult::Kind::Gone ? 410 : 201, "test"});
+                                                    });
+                                                });
+        service->server_id = [] { return std::string("srv"); };
+    }
+    std::string subscribe(int n, const std::string& service_url = "https://push.example.net/") {
+        std::mt19937 rng(static_cast<unsigned>(n));
+        devices.push_back(new_user_agent(rng));
+        const std::string endpoint = service_url + std::to_string(n);
+        auto reply = service->page_message(
+            "push-subscribe",
+            parsed(R"({"type":"push-subscribe","subscription":{"endpoint":")" + endpoint + R"(","keys":{"p256dh":")" +
+                   base64url(devices.back().pub) + R"(","auth":")" + base64url(devices.back().auth) + R"("}}})"));
+        BOOST_REQUIRE(reply);
+        BOOST_TEST(reply->find("\"ok\":true") != std::string::npos);
+        return endpoint;
+    }
+    // Runs the loop until nothing is left to do: the push service's answers, and a burst's window
+    // (its own timer) when one is open.
+    void settle() {
+        io.restart();
+        io.run();
+    }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(one_message_per_question_per_device_then_a_closing_one) {
+    Bench b;
+    const std::string phone = b.subscribe(1);
+    const std::string laptop = b.subscribe(2);
+    BOOST_TEST(b.service->devices() == 2u);
+    auto q1 = waiting("9:ask-1", "Which database?", {"A", "B"});
+    b.service->question_waiting(q1);
+    b.settle();
+    BOOST_REQUIRE(b.sent.size() == 2u);
+    BOOST_TEST(parsed(b.sent[0].plaintext)["tag"].GetString() == std::string("9:ask-1"));
+    BOOST_TEST(b.sent[0].topic == topic_for("9:ask-1"));
+    b.service->question_gone("9:ask-1");
+    b.service->question_gone("9:ask-1");  // once only
+    b.settle();
+    BOOST_REQUIRE(b.sent.size() == 4u);
+    BOOST_TEST(parsed(b.sent[2].plaintext)["type"].GetString() == std::string("close"));
+    BOOST_TEST(b.sent[2].topic == b.sent[0].topic);  // it replaces the question where it still waits
+    // A question that ends before it was told is never told, and so never closed.
+    b.service->question_waiting(waiting("9:ask-2", "Q2?", {"A", "B"}));  // within the window: held
+    b.service->question_gone("9:ask-2");
+    b.settle();
+    BOOST_TEST(b.sent.size() == 4u);
+}
+
+// Apple's push service revokes a subscription whose message shows nothing: its devices get no
+// closing message (the notification stays until tapped; the page says the question was answered).
+BOOST_AUTO_TEST_CASE(no_closing_message_to_apples_push_service) {
+    Bench b;
+    const std::string iphone = b.subscribe(1, "https://web.push.apple.com/QF8w7V0");
+    const std::string android = b.subscribe(2, "https://fcm.googleapis.com/fcm/send/");
+    b.service->question_waiting(waiting("5:ask-1", "Which?", {"A", "B"}));
+    b.settle();
+    BOOST_REQUIRE(b.sent.size() == 2u);
+    b.service->question_gone("5:ask-1");
+    b.settle();
+    BOOST_REQUIRE(b.sent.size() == 3u);
+    BOOST_TEST(b.sent[2].endpoint == android);
+    BOOST_TEST(parsed(b.sent[2].plaintext)["type"].GetString() == std::string("close"));
+}
+
+BOOST_AUTO_TEST_CASE(a_burst_is_told_in_one_message) {
+    Bench b;
+    b.subscribe(1);
+    b.service->question_waiting(waiting("1:ask-1", "First?", {"A", "B"}));
+    b.service->question_waiting(waiting("2:ask-1", "Second?", {"A", "B"}));
+    b.service->question_waiting(waiting("3:ask-1", "Third?", {"A", "B"}));
+    b.settle();
+    BOOST_REQUIRE(b.sent.size() == 2u);
+    auto burst = parsed(b.sent[1].plaintext);
+    BOOST_TEST(burst["tag"].GetString() == std::string(kBurstTag));
+    BOOST_TEST(burst["title"].GetString() == std::string("2 questions waiting"));
+    BOOST_TEST(burst["keys"].Size() == 2u);
+    BOOST_TEST(std::string(burst["body"].GetString()).find("Third?") != std::string::npos);
+    // Its notification closes when the last it stands for ends.
+    b.service->question_gone("2:ask-1");
+    b.settle();
+    BOOST_TEST(b.sent.size() == 2u);
+    b.service->question_gone("3:ask-1");
+    b.settle();
+    BOOST_REQUIRE(b.sent.size() == 3u);
+    auto close = parsed(b.sent[2].plaintext);
+    BOOST_TEST(close["type"].GetString() == std::string("close"));
+    BOOST_TEST(close["tag"].GetString() == std::string(kBurstTag));
+}
+
+BOOST_AUTO_TEST_CASE(a_device_the_push_service_says_is_gone_is_dropped) {
+    Bench b;
+    const std::string phone = b.subscribe(1);
+    b.answer = SendResult::Kind::Gone;
+    b.service->question_waiting(waiting("1:ask-1", "First?", {"A", "B"}));
+    b.settle();
+    BOOST_TEST(b.service->devices() == 0u);
+    SubscriptionStore kept(b.store.path());
+    BOOST_TEST(!kept.load(false));
+    BOOST_TEST(kept.all().empty());
+    b.service->question_gone("1:ask-1");
+    b.settle();
+    BOOST_TEST(b.sent.size() == 1u);
+    // A page can unsubscribe too.
+    const std::string laptop = b.subscribe(2);
+    BOOST_TEST(b.service->devices() == 1u);
+    auto reply = b.service->page_message("push-unsubscribe", parsed(R"({"endpoint":")" + laptop + R"("})"));
+    BOOST_REQUIRE(reply);
+    BOOST_TEST(b.service->devices() == 0u);
+    // And a subscription that is not one is refused, saying why.
+    auto bad = b.service->page_message("push-subscribe", parsed(R"({"subscription":{"endpoint":"http://x/"}})"));
+    BOOST_REQUIRE(bad);
+    BOOST_TEST(bad->find("\"ok\":false") != std::string::npos);
+    BOOST_TEST(bad->find("subscription.endpoint") != std::string::npos);
+    BOOST_TEST(!b.service->page_message("answer", parsed("{}")));
+}
+
+// ------------------------------------------------------------------ the sender, over real sockets
+
+namespace {
+
+// A push service stand-in on loopback, on a thread of its own: it answers the requests in turn
+// with `statuses` (0: reads the request and answers nothing, holding the connection), and keeps
+// what each request was.
+struct StandIn {
+    struct Got {
+        std::string head, body;
+        std::chrono::steady_clock::time_point at;
+    };
+    std::vector<int> statuses;
+    std::vector<Got> got;
+    std::mutex mutex;
+    int listener = -1;
+    std::uint16_t port = 0;
+    std::thread thread;
+    std::vector<int> held;
+
+    explicit StandIn(std::vector<int> answers) : statuses(std::move(answers)) {
+        listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        BOOST_REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+        BOOST_REQUIRE(::listen(listener, 8) == 0);
+        socklen_t len = sizeof a;
+        ::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len);
+        port = ntohs(a.sin_port);
+        thread = std::thread([this] { serve(); });
+    }
+    ~StandIn() {
+        ::shutdown(listener, SHUT_RDWR);
+        ::close(listener);
+        thread.join();
+        for (int fd : held) ::close(fd);
+    }
+    std::string endpoint() const { return "http://127.0.0.1:" + std::to_string(port) + "/push/x"; }
+    void serve() {
+        for (std::size_t n = 0;; ++n) {
+            const int fd = ::accept(listener, nullptr, nullptr);
+            if (fd < 0) return;
+            std::string data;
+            char buf[4096];
+            std::size_t need = std::string::npos;
+            while (need == std::string::npos || data.size() < need) {
+                const ssize_t r = ::read(fd, buf, sizeof buf);
+                if (r <= 0) break;
+                data.append(buf, static_cast<std::size_t>(r));
+                const auto end = data.find("\r\n\r\n");
+                if (end != std::string::npos && need == std::string::npos) {
+                    const auto cl = data.find("Content-Length: ");
+                    need = end + 4 + (cl == std::string::npos ? 0 : std::stoul(data.substr(cl + 16)));
+                }
+            }
+            const auto end = data.find("\r\n\r\n");
+            {
+                std::lock_guard<std::mutex> lock(mutex);
+                got.push_back({data.substr(0, end), end == std::string::npos ? "" : data.substr(end + 4),
+                               std::chrono::steady_clock::now()});
+            }
+            const int status = n < statuses.size() ? statuses[n] : 201;
+            if (status == 0) {
+                held.push_back(fd);
+                continue;
+            }
+            const std::string reply =
+                "HTTP/1.1 " + std::to_string(status) + " X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+            (void)!::write(fd, reply.data(), reply.size());
+            ::close(fd);
+        }
+    }
+    std::size_t count() {
+        std::lock_guard<std::mutex> lock(mutex);
+        return got.size();
+    }
+};
+
+struct SendOnce {
+    SendResult result;
+    bool done = false;
+};
+
+// One message through a real PushSender to `at`, waited for on the main loop.
+SendOnce send_once(const std::string& endpoint, const UserAgent& ua, std::string_view text) {
+    boost::asio::io_context main;
+    auto guard = boost::asio::make_work_guard(main);
+    auto key = VapidKey::generate();
+    BOOST_REQUIRE(key);
+    SendOnce out;
+    PushSender sender(main, *key,
+                      SenderOptions{.subject = "mailto:test@example.org",
+                                    .allow_http = true,
+                                    .timeout = std::chrono::milliseconds(300),
+                                    .attempts = 3,
+                                    .first_retry = std::chrono::milliseconds(50)});
+    sender.send({endpoint, ua.pub, ua.auth}, std::string(text), topic_for("1:ask-1"), std::chrono::seconds(600),
+                [&](SendResult r) {
+                    out.result = std::move(r);
+                    out.done = true;
+                    guard.reset();
+                });
+    boost::asio::steady_timer limit(main, std::chrono::seconds(30));  // a hang is a failure, not a stuck test
+    limit.async_wait([&](const boost::system::error_code& ec) {
+        if (!ec) main.stop();
+    });
+    main.run_one();  // the outcome, or the limit
+    return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_sender_posts_an_encrypted_message_and_tries_again_after_a_5xx) {
+    std::mt19937 rng(9);
+    UserAgent ua = new_user_agent(rng);
+    StandIn push({503, 201});
+    const std::string text = R"({"type":"ask"})";
+    SendOnce r = send_once(push.endpoint(), ua, text);
+    BOOST_REQUIRE(r.done);
+    BOOST_TEST(static_cast<int>(r.result.kind) == static_cast<int>(SendResult::Kind::Delivered));
+    BOOST_REQUIRE(push.count() == 2u);
+    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(push.got[1].at - push.got[0].at);
+    BOOST_TEST(waited.count() >= 50);  // after its back-off
+    const std::string& head = push.got[1].head;
+    BOOST_TEST(head.rfind("POST /push/x HTTP/1.1\r\n", 0) == 0u);
+    for (const char* h : {"TTL: 600\r\n", "Urgency: high\r\n", "Content-Encoding: aes128gcm\r\n",
+                          "Content-Type: application/octet-stream\r\n", "Authorization: vapid t="})
+        BOOST_TEST(head.find(h) != std::string::npos, h);
+    BOOST_TEST(head.find("Topic: " + topic_for("1:ask-1") + "\r\n") != std::string::npos);
+    // The body is the message, encrypted for the subscription (decrypted with a private key only
+    // the browser has: test_web_push.cpp); here its header names a record size of 4096.
+    BOOST_TEST(push.got[1].body.size() == 86u + text.size() + 1u + 16u);
+    BOOST_TEST(push.got[1].body.substr(16, 4) == std::string("\x00\x00\x10\x00", 4));
+}
+
+BOOST_AUTO_TEST_CASE(the_sender_says_gone_at_once_and_gives_up_on_a_4xx) {
+    std::mt19937 rng(10);
+    UserAgent ua = new_user_agent(rng);
+    {
+        StandIn push({410});
+        SendOnce r = send_once(push.endpoint(), ua, "x");
+        BOOST_REQUIRE(r.done);
+        BOOST_TEST(static_cast<int>(r.result.kind) == static_cast<int>(SendResult::Kind::Gone));
+        BOOST_TEST(r.result.status == 410);
+        BOOST_TEST(push.count() == 1u);
+    }
+    {
+        StandIn push({400});
+        SendOnce r = send_once(push.endpoint(), ua, "x");
+        BOOST_REQUIRE(r.done);
+        BOOST_TEST(static_cast<int>(r.result.kind) == static_cast<int>(SendResult::Kind::Failed));
+        BOOST_TEST(r.result.detail.find("400") != std::string::npos);
+        BOOST_TEST(push.count() == 1u);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_push_service_that_never_answers_is_given_up_on) {
+    std::mt19937 rng(11);
+    UserAgent ua = new_user_agent(rng);
+    StandIn push({0, 0, 0});
+    SendOnce r = send_once(push.endpoint(), ua, "x");
+    BOOST_REQUIRE(r.done);
+    BOOST_TEST(static_cast<int>(r.result.kind) == static_cast<int>(SendResult::Kind::Failed));
+    BOOST_TEST(push.count() == 3u);  // each attempt timed out, then the next one came
+    // Nothing but a test's loopback in plain http.
+    SendOnce refused = send_once("http://192.0.2.1/push", ua, "x");
+    BOOST_REQUIRE(refused.done);
+    BOOST_TEST(refused.result.detail.find("endpoint") != std::string::npos);
+}
