@@ -473,8 +473,11 @@ def answer_in_a_popup(tui, keys, own_dialog=(), under=()):
     answer it; the agent's own dialog (its marks, `own_dialog`) is not on its pane meanwhile, and
     the agent's screen shows under the popup (one of `under`). Returns the look, still open."""
     look = TmuxLook(tui)
-    wait_for(lambda: "Other (type your answer)" in look.screen() and "┌" in look.screen(), timeout=TIMEOUT,
-             what="askhost's popup over the agent's pane")
+    try:
+        wait_for(lambda: "Other (type your answer)" in look.screen() and "┌" in look.screen(), timeout=TIMEOUT,
+                 what="askhost's popup over the agent's pane")
+    except Failure as e:  # what each terminal showed, to tell a missing popup from a missing question
+        raise Failure(f"{e}\nthe looking terminal:\n{look.screen()}\nthe agent's pane:\n{tui.screen()}") from None
     screen = look.screen()
     check(not under or any(m in screen for m in under), "the agent's screen under the popup:\n" + screen)
     pane = tui.screen()  # the pane itself, without the popup over it
