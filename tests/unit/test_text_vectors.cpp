@@ -1,6 +1,7 @@
 // The shared text vectors (tests/text/*.json, README.md there) replayed against the host's rules:
-// what text a face may show (visible_text) and when a preview is HTML (looks_like_html,
-// preview_text). Neovim's and the TypeScript faces' replays read the same files.
+// what text a face may show (visible_text), when a preview is HTML (looks_like_html,
+// preview_text) and who asks (who_asks, which the faces show as the host says it). Neovim's and
+// the TypeScript faces' replays read the same files.
 #define BOOST_TEST_MODULE text_vectors
 #include <boost/test/unit_test.hpp>
 
@@ -16,6 +17,7 @@
 #include "core/text/preview.hpp"
 #include "core/text/sanitize.hpp"
 #include "core/text/utf8.hpp"
+#include "core/text/who_asks.hpp"
 
 using askhost::Lines;
 using askhost::testing::literal;
@@ -105,6 +107,15 @@ BOOST_AUTO_TEST_CASE(preview_text_cases) {
         BOOST_TEST_CONTEXT(str(c["about"]) << ": " << literal(preview)) {
             BOOST_TEST(askhost::looks_like_html(preview) == c["html"].GetBool());
             if (c.HasMember("text")) BOOST_TEST(literal(askhost::preview_text(preview)) == literal(str(c["text"])));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(who_asks_cases) {
+    const auto doc = read_vectors("who_asks.json");
+    for (const auto& c : doc["cases"].GetArray()) {
+        BOOST_TEST_CONTEXT(str(c["about"])) {
+            BOOST_TEST(askhost::who_asks(str(c["agent"]), str(c["route"])) == str(c["who"]));
         }
     }
 }

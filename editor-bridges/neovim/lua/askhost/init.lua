@@ -37,8 +37,7 @@ local defaults = {
 ---@field ask_id? string the host's ask id (params.id)
 ---@field questions askhost.Question[]
 ---@field agent string
----@field route string 'agent' | 'mcp' | 'hook' | 'submit'
----@field who string how the dialog names the asker
+---@field who string how the dialog names the asker, as the host says it (ask/show's who)
 ---@field reply askhost.Reply
 ---@field dialog? askhost.Dialog
 
@@ -279,28 +278,16 @@ local function on_ask_show(params, reply, rpc_id)
     questions = model.normalize_questions(params.questions),
     permission = model.normalize_permission(params.permission),
     agent = rpc.denull(params.agent) or '',
-    route = rpc.denull(params.route) or 'agent',
     reply = reply,
   }
-  entry.who = M.who(entry.agent, entry.route)
+  -- Who asks, as the host names it for every face ("codex · MCP"; core/text/who_asks.cpp).
+  entry.who = rpc.denull(params.who) or (entry.agent ~= '' and entry.agent or 'agent')
   if #entry.questions == 0 then
     reply(nil, { code = -32602, message = 'params.questions: no questions' })
     return
   end
   table.insert(state.queue, entry)
   show_next()
-end
-
--- How a dialog names the asker: the agent, and how its question came when not from the agent
--- askhost runs itself ("codex · MCP", "claude · hook").
-local route_names = { mcp = 'MCP', hook = 'hook', submit = 'client' }
----@param agent? string
----@param route? string
----@return string
-function M.who(agent, route)
-  local name = (agent and agent ~= '') and agent or 'agent'
-  local via = route_names[route or '']
-  return via and (name .. ' · ' .. via) or name
 end
 
 ---@param params? { id: integer|string|nil, askId: string|nil }
@@ -616,7 +603,7 @@ function M.show_pending()
   end
   local chunks = {}
   for i, ask in ipairs(state.pending) do
-    local agent = rpc.denull(ask.agent) or 'agent'
+    local agent = rpc.denull(ask.who) or rpc.denull(ask.agent) or 'agent'
     for _, q in ipairs(rpc.denull(ask.questions) or {}) do
       chunks[#chunks + 1] = { ('%d. [%s] %s\n'):format(i, visible(tostring(agent)), visible(tostring(rpc.denull(q.question) or ''))) }
     end
