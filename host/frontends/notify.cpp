@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/command_line.hpp"
 #include "core/fd_io.hpp"
 #include "core/text/sanitize.hpp"
 #include "frontends/editor/ask_json.hpp"
@@ -70,48 +71,14 @@ bool on_path(const std::string& program) {
 }
 
 std::optional<std::string> command_line_problem(std::string_view line) {
-    auto argv = split_command_line(line);
-    if (!argv) return "an unterminated quote in: " + std::string(line);
+    auto argv = cli::split_command_line(line);
+    if (!argv) return argv.error().message + " in: " + std::string(line);
     if (argv->empty()) return std::string("no command given");
     const std::string& program = argv->front();
     if (program.find('/') == std::string::npos ? !on_path(program) : ::access(program.c_str(), X_OK) != 0)
         return "'" + program + "' is not " +
                (program.find('/') == std::string::npos ? std::string("found on PATH") : "a program that can be run");
     return std::nullopt;
-}
-
-std::optional<std::vector<std::string>> split_command_line(std::string_view line) {
-    std::vector<std::string> words;
-    std::string cur;
-    bool have = false;
-    char quote = 0;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-        char c = line[i];
-        if (quote == '\'') {
-            if (c == '\'') quote = 0;
-            else cur.push_back(c);
-        } else if (quote == '"') {
-            if (c == '"') quote = 0;
-            else if (c == '\\' && i + 1 < line.size() && (line[i + 1] == '"' || line[i + 1] == '\\'))
-                cur.push_back(line[++i]);
-            else cur.push_back(c);
-        } else if (c == '\'' || c == '"') {
-            quote = c;
-            have = true;
-        } else if (c == '\\' && i + 1 < line.size()) {
-            cur.push_back(line[++i]);
-            have = true;
-        } else if (c == ' ' || c == '\t' || c == '\n') {
-            if (have || !cur.empty()) words.push_back(std::move(cur));
-            cur.clear();
-            have = false;
-        } else {
-            cur.push_back(c);
-        }
-    }
-    if (quote) return std::nullopt;
-    if (have || !cur.empty()) words.push_back(std::move(cur));
-    return words;
 }
 
 std::string osc_notification(std::string_view term_program, std::string_view term, std::string_view title,
@@ -132,9 +99,9 @@ void tell_question_waiting(const Ask& ask, const NotifyOptions& options, void (*
     const std::string first = ask.questions.empty() ? std::string() : ask.questions.front().question;
     const std::string who = ask.agent.empty() ? std::string("An agent") : ask.agent;
     for (const auto& cmd : options.on_question) {
-        auto argv = split_command_line(cmd);
+        auto argv = cli::split_command_line(cmd);
         if (!argv) {
-            if (log) log("--on-question: an unterminated quote in: " + cmd);
+            if (log) log("--on-question: " + argv.error().message + " in: " + cmd);
             continue;
         }
         if (argv->empty()) continue;

@@ -4,6 +4,7 @@
 -- Reports as tests/vectors_report.lua says.
 local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:gsub('^@', ''), ':p:h')
 local text = require('askhost.text')
+local askhost = require('askhost')
 local report = dofile(here .. '/../vectors_report.lua')
 
 -- A string as Lua would write it, bytes outside printable ASCII escaped (a failure's report must
@@ -94,5 +95,26 @@ report.run('replay.lua', function(case)
       expect(fails, 'preview_text(' .. literal(c.preview) .. ')', text.preview_text(c.preview), c.text)
     end
     case('preview_text: ' .. c.about, verdict(fails))
+  end
+
+  for _, c in ipairs(read('command_line.json').cases) do
+    local fails = {}
+    local argv, why = askhost.split_args(c.line)
+    if c.error then
+      if argv then
+        fails[#fails + 1] = 'split, expected the error ' .. c.error .. ': ' .. vim.inspect(argv)
+      else
+        expect(fails, 'the error', why, c.error)
+      end
+    elseif not argv then
+      fails[#fails + 1] = 'refused: ' .. tostring(why)
+    elseif #argv ~= #c.argv then
+      fails[#fails + 1] = ('%d words, expected %d: %s'):format(#argv, #c.argv, vim.inspect(argv))
+    else
+      for i, want in ipairs(c.argv) do
+        expect(fails, 'word ' .. i, argv[i], want)
+      end
+    end
+    case('command_line: ' .. c.about, verdict(fails))
   end
 end)

@@ -1,19 +1,23 @@
 // The shared text vectors (tests/text/*.json, README.md there) replayed against the host's rules:
 // what text a face may show (visible_text), when a preview is HTML (looks_like_html,
-// preview_text) and who asks (who_asks, which the faces show as the host says it). Neovim's and
-// the TypeScript faces' replays read the same files.
+// preview_text), who asks (who_asks, which the faces show as the host says it) and how a typed
+// command line splits (cli::split_command_line). Neovim's and the TypeScript faces' replays read
+// the same files.
 #define BOOST_TEST_MODULE text_vectors
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <rapidjson/document.h>
 
 #include "cases.hpp"
+#include "core/command_line.hpp"
 #include "core/text/preview.hpp"
 #include "core/text/sanitize.hpp"
 #include "core/text/utf8.hpp"
@@ -116,6 +120,28 @@ BOOST_AUTO_TEST_CASE(who_asks_cases) {
     for (const auto& c : doc["cases"].GetArray()) {
         BOOST_TEST_CONTEXT(str(c["about"])) {
             BOOST_TEST(askhost::who_asks(str(c["agent"]), str(c["route"])) == str(c["who"]));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(command_line_cases) {
+    const auto doc = read_vectors("command_line.json");
+    for (const auto& c : doc["cases"].GetArray()) {
+        const std::string line = str(c["line"]);
+        BOOST_TEST_CONTEXT(str(c["about"]) << ": " << literal(line)) {
+            const auto got = askhost::cli::split_command_line(line);
+            if (c.HasMember("error")) {
+                BOOST_TEST_REQUIRE(!got);
+                BOOST_TEST(got.error().message == str(c["error"]));
+                BOOST_TEST(got.error().exit_status() == 2);
+            } else {
+                BOOST_TEST_REQUIRE(got.has_value(), (got ? std::string() : got.error().message));
+                std::vector<std::string> want;
+                for (const auto& w : c["argv"].GetArray()) want.push_back(str(w));
+                BOOST_TEST(got->size() == want.size());
+                for (std::size_t i = 0; i < std::min(got->size(), want.size()); ++i)
+                    BOOST_TEST(literal((*got)[i]) == literal(want[i]), "word " << i);
+            }
         }
     }
 }
