@@ -117,4 +117,13 @@ report.run('replay.lua', function(case)
     end
     case('command_line: ' .. c.about, verdict(fails))
   end
+
+  for _, c in ipairs(read('utf8_repair.json').cases) do
+    local fails = {}
+    local bytes = c.bytes:gsub('(%x%x) ?', function(h)
+      return string.char(tonumber(h, 16))
+    end)
+    expect(fails, 'visible(' .. c.bytes .. ')', text.visible(bytes, true), c.text)
+    case('utf8_repair: ' .. c.about, verdict(fails))
+  end
 end)

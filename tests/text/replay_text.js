@@ -26,6 +26,7 @@ function replayTextVectors(text, { title, splitCommandLine }) {
   const visible = read('visible_text.json');
   const preview = read('preview_text.json');
   const commandLine = read('command_line.json');
+  const utf8 = read('utf8_repair.json');
   describe(title, () => {
     for (const c of visible.cases) {
       test(`visible_text: ${c.about}`, () => {
@@ -50,6 +51,13 @@ function replayTextVectors(text, { title, splitCommandLine }) {
       test(`preview_text: ${c.about}`, () => {
         assert.equal(text.looksLikeHtml(c.preview), c.html, 'looks like HTML');
         if (c.text !== undefined) assert.equal(text.previewText(c.preview), c.text);
+      });
+    }
+    // The TypeScript faces decode no UTF-8 of their own: the platform does (the panel's pipe to the
+    // host is read by Node's decoder), by the rule the host and Neovim keep.
+    for (const c of utf8.cases) {
+      test(`utf8_repair: ${c.about}`, () => {
+        assert.equal(new TextDecoder().decode(Buffer.from(c.bytes.replace(/ /g, ''), 'hex')), c.text);
       });
     }
     for (const c of splitCommandLine ? commandLine.cases : []) {

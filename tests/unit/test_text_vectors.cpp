@@ -1,8 +1,9 @@
 // The shared text vectors (tests/text/*.json, README.md there) replayed against the host's rules:
 // what text a face may show (visible_text), when a preview is HTML (looks_like_html,
-// preview_text), who asks (who_asks, which the faces show as the host says it) and how a typed
-// command line splits (cli::split_command_line). Neovim's and the TypeScript faces' replays read
-// the same files.
+// preview_text), who asks (who_asks, which the faces show as the host says it), how a typed
+// command line splits (cli::split_command_line) and how invalid UTF-8 is repaired (core's decoder
+// and json/'s repair and check by it). Neovim's and the TypeScript faces' replays read the same
+// files.
 #define BOOST_TEST_MODULE text_vectors
 #include <boost/test/unit_test.hpp>
 
@@ -22,6 +23,8 @@
 #include "core/text/sanitize.hpp"
 #include "core/text/utf8.hpp"
 #include "core/text/who_asks.hpp"
+#include "json/json_access.hpp"
+#include "json/json_text.hpp"
 
 using askhost::Lines;
 using askhost::testing::literal;
@@ -53,6 +56,14 @@ std::pair<char32_t, char32_t> range_of(const std::string& s) {
     const auto last =
         dash == std::string::npos ? first : static_cast<char32_t>(std::stoul(s.substr(dash + 1), nullptr, 16));
     return {first, last};
+}
+
+// "61 e2 82": the bytes a vector writes in hex (JSON strings cannot hold invalid UTF-8).
+std::string bytes_of(const std::string& hex) {
+    std::string out;
+    for (std::size_t i = 0; i + 1 < hex.size(); i += 3)
+        out.push_back(static_cast<char>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+    return out;
 }
 
 std::string code(char32_t cp) {
@@ -142,6 +153,25 @@ BOOST_AUTO_TEST_CASE(command_line_cases) {
                 for (std::size_t i = 0; i < std::min(got->size(), want.size()); ++i)
                     BOOST_TEST(literal((*got)[i]) == literal(want[i]), "word " << i);
             }
+        }
+    }
+}
+
+// One U+FFFD per maximal subpart wherever the host decodes: core's decoder (the dialogs, visible
+// text) and json/'s repair of agent output, its JSON string writer and its well-formedness check.
+BOOST_AUTO_TEST_CASE(utf8_repair_cases) {
+    const auto doc = read_vectors("utf8_repair.json");
+    for (const auto& c : doc["cases"].GetArray()) {
+        const std::string in = bytes_of(str(c["bytes"]));
+        const std::string want = str(c["text"]);
+        BOOST_TEST_CONTEXT(str(c["about"]) << ": " << str(c["bytes"])) {
+            BOOST_TEST(literal(askhost::utf8::from_u32(askhost::utf8::to_u32(in))) == literal(want));
+            BOOST_TEST(literal(askhost::visible_text(in, Lines::Keep)) == literal(want));
+            BOOST_TEST(literal(askhost::repair_utf8(in)) == literal(want));
+            std::string json;
+            askhost::append_json_text(json, in);
+            BOOST_TEST(literal(json) == literal("\"" + want + "\""));
+            BOOST_TEST(askhost::json::utf8_well_formed(in) == (in == want));
         }
     }
 }
