@@ -11,6 +11,7 @@
 
 #include "core/command_line.hpp"
 #include "core/fd_io.hpp"
+#include "core/search_path.hpp"
 #include "core/text/sanitize.hpp"
 #include "frontends/editor/ask_json.hpp"
 
@@ -56,26 +57,12 @@ std::string osc_safe(std::string_view s) {
 
 }  // namespace
 
-bool on_path(const std::string& program) {
-    const char* path = std::getenv("PATH");
-    if (!path) return false;
-    std::string dirs = path;
-    std::size_t start = 0;
-    for (;;) {
-        auto colon = dirs.find(':', start);
-        std::string d = dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-        if (!d.empty() && ::access((d + "/" + program).c_str(), X_OK) == 0) return true;
-        if (colon == std::string::npos) return false;
-        start = colon + 1;
-    }
-}
-
 std::optional<std::string> command_line_problem(std::string_view line) {
     auto argv = cli::split_command_line(line);
     if (!argv) return argv.error().message + " in: " + std::string(line);
     if (argv->empty()) return std::string("no command given");
     const std::string& program = argv->front();
-    if (program.find('/') == std::string::npos ? !on_path(program) : ::access(program.c_str(), X_OK) != 0)
+    if (program.find('/') == std::string::npos ? search_path(program).empty() : ::access(program.c_str(), X_OK) != 0)
         return "'" + program + "' is not " +
                (program.find('/') == std::string::npos ? std::string("found on PATH") : "a program that can be run");
     return std::nullopt;
@@ -113,7 +100,7 @@ void tell_question_waiting(const Ask& ask, const NotifyOptions& options, void (*
             log(std::string("--on-question: cannot fork: ") + std::strerror(errno));
     }
     const std::string title = "askhost: " + who + " asks";
-    if (options.desktop && on_path("notify-send"))
+    if (options.desktop && !search_path("notify-send").empty())
         spawn_detached(
             {"notify-send", "--app-name=askhost", sanitize_for_terminal(title), sanitize_for_terminal(first)}, {});
     if (options.terminal) {

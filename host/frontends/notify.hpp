@@ -12,9 +12,6 @@
 
 namespace askhost {
 
-// Whether PATH holds an executable `program`.
-bool on_path(const std::string& program);
-
 // What is wrong with an --on-question command line (what cli::split_command_line refuses, no
 // words, a program that is not there), or nullopt when it can run.
 std::optional<std::string> command_line_problem(std::string_view line);
