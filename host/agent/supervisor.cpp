@@ -26,6 +26,7 @@
 #include <boost/process/extend.hpp>
 
 #include "core/lifetime.hpp"
+#include "core/search_path.hpp"
 
 namespace bp = boost::process;
 
@@ -287,27 +288,6 @@ struct Supervisor::Impl {
                                  });
     }
 };
-
-namespace {
-
-// The first executable regular file called `name` in $PATH's directories (an empty entry is the
-// working directory), as execvp looks; "" when there is none.
-std::string search_path(const std::string& name) {
-    const char* path = std::getenv("PATH");
-    std::string_view dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-    while (true) {
-        const auto colon = dirs.find(':');
-        const std::string_view dir = dirs.substr(0, colon);
-        std::string candidate = (dir.empty() ? std::string(".") : std::string(dir)) + "/" + name;
-        struct stat st {};
-        if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
-            return candidate;
-        if (colon == std::string_view::npos) return {};
-        dirs.remove_prefix(colon + 1);
-    }
-}
-
-}  // namespace
 
 Supervisor::Supervisor(boost::asio::io_context& io, Callbacks callbacks)
     : impl_(std::make_unique<Impl>(io, std::move(callbacks))) {}

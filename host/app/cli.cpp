@@ -41,7 +41,9 @@ constexpr cli::Option kRunOptions[] = {
      .help = "question rules (default: the adapter's; native: lenient)",
      .heading = "Options:"},
     {.name = "answers", .value = "JSON", .help = "pre-answer the next question set (JSON array, in question order)"},
-    {.name = "timeout", .value = "SECONDS", .help = "give up waiting after SECONDS (the agent gets \"timedOut\")"},
+    {.name = "timeout",
+     .value = "SECONDS",
+     .help = "give up waiting after SECONDS (the agent gets \"timedOut\"; default: forever)"},
     {.name = "pending-file",
      .value = "PATH",
      .help = "pending-questions file (default .askhost/pending-questions.json)"},
@@ -50,7 +52,7 @@ constexpr cli::Option kRunOptions[] = {
      .help = "name or continue a session journal (default: a new one, or the\n"
              "one whose answers wait in the pending-questions file)"},
     {.name = "journal-sync",
-     .value = "WHEN",
+     .value = "deferred|always",
      .help = "when journal records reach the disk: deferred (default: written\n"
              "before the answer is handed back, synced by a background thread\n"
              "within about 10 ms) or always (fdatasync before the answer: survives\n"
@@ -191,28 +193,44 @@ namespace {
 
 struct OptionJson {
     const cli::Option& o;
+    std::vector<std::string_view> choices;  // the words its value may be, for the completions
 };
 void to_json(const OptionJson& r, json::Writer& w) {
     json::ObjectWriter o(w);
     o.field("name", r.o.name).field("short", std::string(r.o.short_name ? 1 : 0, r.o.short_name));
-    o.field("value", r.o.value).field("hidden", r.o.hidden);
+    o.field("value", r.o.value).field("hidden", r.o.hidden).field("help", r.o.help).field("heading", r.o.heading);
+    o.field("choices", r.choices);
 }
 
 struct CommandJson {
     const cli::Command& c;
+    std::vector<std::string_view> adapters{};  // for --adapter, running an agent
 };
 void to_json(const CommandJson& r, json::Writer& w) {
     json::ObjectWriter o(w);
     std::vector<OptionJson> options;
-    for (const auto& opt : r.c.options) options.push_back({opt});
+    for (const auto& opt : r.c.options) {
+        // A value written "strict|lenient" is one of those words; --adapter one of the registry's.
+        std::vector<std::string_view> choices;
+        if (&r.c == &kRunCommand && opt.name == "adapter") choices = r.adapters;
+        if (opt.value.find('|') != std::string_view::npos) {
+            std::string_view v = opt.value;
+            for (std::size_t bar = 0; (bar = v.find('|')) != std::string_view::npos; v.remove_prefix(bar + 1))
+                choices.push_back(v.substr(0, bar));
+            choices.push_back(v);
+        }
+        options.push_back({opt, std::move(choices)});
+    }
     o.field("name", r.c.name).field("summary", r.c.summary).field("options", options);
     o.field("operand", r.c.operand).field("words", std::vector<std::string_view>(r.c.words.begin(), r.c.words.end()));
 }
 
 }  // namespace
 
-std::string options_json(std::span<const cli::Subcommand> table) {
-    std::vector<CommandJson> commands{{kRunCommand}};
+std::string options_json(const AdapterRegistry& registry) {
+    std::vector<CommandJson> commands{{kRunCommand, {"auto"}}};
+    for (const auto& a : registry.all()) commands.front().adapters.push_back(a.name);
+    const auto table = all_subcommands(registry);
     for (const auto& s : table) commands.push_back({*s.spec});
     rapidjson::StringBuffer buf;
     json::Writer w(buf);

@@ -52,9 +52,10 @@ const cli::Subcommand* find_subcommand(std::span<const cli::Subcommand> table, s
 
 // askhost --help: the usage of each subcommand and the options of running an agent.
 std::string usage_text(std::span<const cli::Subcommand> table);
-// askhost --dump-options: every command with its options and operands, as JSON (what
-// tests/lint/cli_drift.py holds the completions and the man page to).
-std::string options_json(std::span<const cli::Subcommand> table);
+// askhost --dump-options: every command (the registry's adapters' too) with its options (their
+// help, and the words a value may be) and operands, as JSON: what `./dev completions` makes the
+// completions and the man page's option lists of (host/completions/make_completions.py).
+std::string options_json(const AdapterRegistry& registry);
 
 std::string_view mode_name(Mode m);
 

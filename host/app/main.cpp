@@ -16,7 +16,7 @@
 #include "askhost_config.h"
 #include "askhost_version.h"
 #include "core/fd_io.hpp"
-#include "frontends/notify.hpp"
+#include "core/search_path.hpp"
 #if ASKHOST_HAVE_TUI
 #include "frontends/tui/terminal_dialog.hpp"
 #endif
@@ -71,7 +71,7 @@ std::size_t edits_between(std::string_view a, std::string_view b, std::size_t li
 // `askhost atach`: a mistyped subcommand would be run as an agent that is not found. The same
 // failure (127, as documented), with the subcommand it most likely meant.
 std::optional<int> mistyped_subcommand(const std::string& word, std::span<const cli::Subcommand> table) {
-    if (word.find('/') != std::string::npos || on_path(word)) return std::nullopt;
+    if (word.find('/') != std::string::npos || !search_path(word).empty()) return std::nullopt;
     for (const auto& s : table) {
         if (!s.spec || edits_between(word, s.spec->name, 2) > (word.size() > 4 ? 2 : 1)) continue;
         write_all(2, "askhost: cannot run '" + word + "': not found on PATH (did you mean 'askhost " +
@@ -105,7 +105,7 @@ static int askhost_main(int argc, char** argv) {
             AdapterRegistry registry;
             register_builtin_adapters(registry);
             const auto table = all_subcommands(registry);
-            write_all(1, opts.command == Command::Help ? usage_text(table) : options_json(table));
+            write_all(1, opts.command == Command::Help ? usage_text(table) : options_json(registry));
             return 0;
         }
         case Command::Version: write_all(1, "askhost " ASKHOST_FULL_VERSION "\n"); return 0;

@@ -184,4 +184,41 @@ Exit usage_error(const Command& command, std::string message) {
     return Exit{2, usage_error_text(command, Error::usage(std::move(message)))};
 }
 
+Result<std::vector<std::string>> split_command_line(std::string_view line) {
+    std::vector<std::string> words;
+    std::string word;
+    bool in_word = false;  // a word started, if only by "" or ''
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+            if (in_word) words.push_back(std::move(word));
+            word.clear();
+            in_word = false;
+            continue;
+        }
+        in_word = true;
+        if (c == '\'') {
+            const auto end = line.find('\'', i + 1);
+            if (end == std::string_view::npos) return Error::usage("unterminated single quote");
+            word.append(line.substr(i + 1, end - i - 1));
+            i = end;
+        } else if (c == '"') {
+            for (++i;; ++i) {
+                if (i >= line.size()) return Error::usage("unterminated double quote");
+                if (line[i] == '"') break;
+                const bool escape = line[i] == '\\' && i + 1 < line.size() &&
+                                    std::string_view("\"\\$`").find(line[i + 1]) != std::string_view::npos;
+                word.push_back(line[escape ? ++i : i]);
+            }
+        } else if (c == '\\') {
+            if (i + 1 >= line.size()) return Error::usage("backslash at the end");
+            word.push_back(line[++i]);
+        } else {
+            word.push_back(c);
+        }
+    }
+    if (in_word) words.push_back(std::move(word));
+    return words;
+}
+
 }  // namespace askhost::cli

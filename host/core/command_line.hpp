@@ -92,4 +92,12 @@ std::string usage_error_text(const Command& command, const Error& error);
 // out of range): the same shape, exit status 2.
 Exit usage_error(const Command& command, std::string message);
 
+// A command line a person typed (--on-question, the editors' agent commands) split into words
+// without a shell, by the rule the Neovim and VS Code bridges keep too (tests/text/
+// command_line.json): space, tab, CR and LF separate words; '...' is taken as it is; "..." too,
+// but for a backslash before " \ $ or `, which it escapes; elsewhere a backslash escapes the next
+// character. Nothing is expanded ($VAR, ~, globs stay as typed). A usage error for an unterminated
+// quote ("unterminated single quote", "unterminated double quote") or a "backslash at the end".
+Result<std::vector<std::string>> split_command_line(std::string_view line);
+
 }  // namespace askhost::cli

@@ -9,7 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/command_line.hpp"
 #include "core/fd_io.hpp"
+#include "core/search_path.hpp"
 #include "core/text/sanitize.hpp"
 #include "frontends/editor/ask_json.hpp"
 
@@ -55,63 +57,15 @@ std::string osc_safe(std::string_view s) {
 
 }  // namespace
 
-bool on_path(const std::string& program) {
-    const char* path = std::getenv("PATH");
-    if (!path) return false;
-    std::string dirs = path;
-    std::size_t start = 0;
-    for (;;) {
-        auto colon = dirs.find(':', start);
-        std::string d = dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-        if (!d.empty() && ::access((d + "/" + program).c_str(), X_OK) == 0) return true;
-        if (colon == std::string::npos) return false;
-        start = colon + 1;
-    }
-}
-
 std::optional<std::string> command_line_problem(std::string_view line) {
-    auto argv = split_command_line(line);
-    if (!argv) return "an unterminated quote in: " + std::string(line);
+    auto argv = cli::split_command_line(line);
+    if (!argv) return argv.error().message + " in: " + std::string(line);
     if (argv->empty()) return std::string("no command given");
     const std::string& program = argv->front();
-    if (program.find('/') == std::string::npos ? !on_path(program) : ::access(program.c_str(), X_OK) != 0)
+    if (program.find('/') == std::string::npos ? search_path(program).empty() : ::access(program.c_str(), X_OK) != 0)
         return "'" + program + "' is not " +
                (program.find('/') == std::string::npos ? std::string("found on PATH") : "a program that can be run");
     return std::nullopt;
-}
-
-std::optional<std::vector<std::string>> split_command_line(std::string_view line) {
-    std::vector<std::string> words;
-    std::string cur;
-    bool have = false;
-    char quote = 0;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-        char c = line[i];
-        if (quote == '\'') {
-            if (c == '\'') quote = 0;
-            else cur.push_back(c);
-        } else if (quote == '"') {
-            if (c == '"') quote = 0;
-            else if (c == '\\' && i + 1 < line.size() && (line[i + 1] == '"' || line[i + 1] == '\\'))
-                cur.push_back(line[++i]);
-            else cur.push_back(c);
-        } else if (c == '\'' || c == '"') {
-            quote = c;
-            have = true;
-        } else if (c == '\\' && i + 1 < line.size()) {
-            cur.push_back(line[++i]);
-            have = true;
-        } else if (c == ' ' || c == '\t' || c == '\n') {
-            if (have || !cur.empty()) words.push_back(std::move(cur));
-            cur.clear();
-            have = false;
-        } else {
-            cur.push_back(c);
-        }
-    }
-    if (quote) return std::nullopt;
-    if (have || !cur.empty()) words.push_back(std::move(cur));
-    return words;
 }
 
 std::string osc_notification(std::string_view term_program, std::string_view term, std::string_view title,
@@ -132,9 +86,9 @@ void tell_question_waiting(const Ask& ask, const NotifyOptions& options, void (*
     const std::string first = ask.questions.empty() ? std::string() : ask.questions.front().question;
     const std::string who = ask.agent.empty() ? std::string("An agent") : ask.agent;
     for (const auto& cmd : options.on_question) {
-        auto argv = split_command_line(cmd);
+        auto argv = cli::split_command_line(cmd);
         if (!argv) {
-            if (log) log("--on-question: an unterminated quote in: " + cmd);
+            if (log) log("--on-question: " + argv.error().message + " in: " + cmd);
             continue;
         }
         if (argv->empty()) continue;
@@ -146,7 +100,7 @@ void tell_question_waiting(const Ask& ask, const NotifyOptions& options, void (*
             log(std::string("--on-question: cannot fork: ") + std::strerror(errno));
     }
     const std::string title = "askhost: " + who + " asks";
-    if (options.desktop && on_path("notify-send"))
+    if (options.desktop && !search_path("notify-send").empty())
         spawn_detached(
             {"notify-send", "--app-name=askhost", sanitize_for_terminal(title), sanitize_for_terminal(first)}, {});
     if (options.terminal) {

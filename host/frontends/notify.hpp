@@ -12,16 +12,8 @@
 
 namespace askhost {
 
-// A command line split into words as a shell would for quoting alone: 'single' and "double"
-// quotes group, a backslash escapes the next character (outside single quotes); no variables,
-// globs or operators. nullopt for an unterminated quote.
-std::optional<std::vector<std::string>> split_command_line(std::string_view line);
-
-// Whether PATH holds an executable `program`.
-bool on_path(const std::string& program);
-
-// What is wrong with an --on-question command line (an unterminated quote, no words, a program
-// that is not there), or nullopt when it can run.
+// What is wrong with an --on-question command line (what cli::split_command_line refuses, no
+// words, a program that is not there), or nullopt when it can run.
 std::optional<std::string> command_line_problem(std::string_view line);
 
 // The OSC sequence (without the terminal's own wrapping) that shows a notification in the

@@ -20,8 +20,8 @@
 #include <unistd.h>
 
 #include "core/fd_io.hpp"
+#include "core/proc_stat.hpp"
 #include "core/text/sanitize.hpp"
-#include "frontends/proc_stat.hpp"
 #include "frontends/user_config.hpp"
 
 extern char** environ;
@@ -143,15 +143,7 @@ std::string parent_terminal(pid_t pid) {
 
 }  // namespace
 
-std::string terminal_of_ancestors(pid_t pid) {
-    for (int depth = 0; depth < 32 && pid > 1; ++depth) {
-        if (auto tty = parent_terminal(pid); !tty.empty()) return tty;
-        auto stat = read_proc_stat(pid);
-        if (!stat) break;
-        pid = stat->ppid;
-    }
-    return {};
-}
+std::string terminal_of_ancestors(pid_t pid) { return nearest_ancestor(pid, parent_terminal); }
 
 std::optional<Pane> pane_for_terminal(const std::string& tty) {
     if (tty.empty()) return std::nullopt;

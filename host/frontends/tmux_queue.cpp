@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "core/fd_io.hpp"
-#include "frontends/proc_stat.hpp"
+#include "core/proc_stat.hpp"
 
 namespace askhost::tmux {
 

@@ -26,6 +26,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "core/text/utf8.hpp"
+
 namespace askhost::json::detail {
 
 // How many bytes from p (of n) may be copied into a string as they are: up to the first '"', '\\'
@@ -274,45 +276,23 @@ bool write(const rapidjson::Value& v, Writer& w) {
     }
 }
 
-// Whether text is well-formed UTF-8 (no overlongs, surrogates or code points above U+10FFFF: at
-// least as strict as rapidjson's check), ASCII passed over 8 bytes at a time.
+// Whether text is well-formed UTF-8 by core/text/utf8.hpp's decoder (no overlongs, surrogates or
+// code points above U+10FFFF: at least as strict as rapidjson's check), ASCII passed over 8 bytes
+// at a time.
 inline bool utf8_well_formed(std::string_view text) {
-    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-    const auto* end = p + text.size();
-    while (p < end) {
-        if (end - p >= 8) {
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (text.size() - i >= 8) {
             std::uint64_t word = 0;
-            std::memcpy(&word, p, 8);
+            std::memcpy(&word, text.data() + i, 8);
             if ((word & 0x8080808080808080ULL) == 0) {
-                p += 8;
+                i += 8;
                 continue;
             }
         }
-        const unsigned char b = *p;
-        if (b < 0x80) {
-            ++p;
-            continue;
-        }
-        std::size_t need = 0;
-        unsigned char lo = 0x80, hi = 0xBF;  // the second byte's range
-        if (b >= 0xC2 && b <= 0xDF) {
-            need = 1;
-        } else if (b >= 0xE0 && b <= 0xEF) {
-            need = 2;
-            if (b == 0xE0) lo = 0xA0;
-            else if (b == 0xED) hi = 0x9F;
-        } else if (b >= 0xF0 && b <= 0xF4) {
-            need = 3;
-            if (b == 0xF0) lo = 0x90;
-            else if (b == 0xF4) hi = 0x8F;
-        } else {
-            return false;
-        }
-        if (static_cast<std::size_t>(end - p) <= need) return false;
-        if (p[1] < lo || p[1] > hi) return false;
-        for (std::size_t k = 2; k <= need; ++k)
-            if (p[k] < 0x80 || p[k] > 0xBF) return false;
-        p += need + 1;
+        const utf8::Step step = utf8::decode(text, i);
+        if (!step.ok) return false;
+        i += step.len;
     }
     return true;
 }

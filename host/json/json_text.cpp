@@ -1,6 +1,8 @@
 // JSON string literals for bulk text (agent output): repaired and escaped in one pass.
 #include "json/json_text.hpp"
 
+#include "core/text/utf8.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -19,21 +21,6 @@
 namespace askhost {
 
 namespace {
-
-// The length of the valid UTF-8 sequence at s[i], or 0 when the byte there starts none.
-std::size_t utf8_sequence(std::string_view s, std::size_t i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    bool ok = len > 0 && i + len <= s.size();
-    for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
-    if (ok && len > 1) {
-        unsigned cp = c & (0x7F >> len);
-        for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-        static const unsigned min_cp[] = {0, 0, 0x80, 0x800, 0x10000};
-        ok = cp >= min_cp[len] && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
-    }
-    return ok ? len : 0;
-}
 
 // Bytes of the 8 in x that need care in a JSON string, flagged by their high bit: control
 // characters, '"', '\\', and everything from 0x80 up (checked as UTF-8). Bit tricks on one word;
@@ -153,25 +140,26 @@ inline void grow(std::string& out, char*& p, char*& end, std::size_t more) {
     end = out.data() + out.size();
 }
 
-// The byte at text[i] needs more than a copy: a UTF-8 sequence copied whole (U+FFFD for an
-// invalid one), or an escape. Returns where writing goes on; i moves past what it took.
+// The byte at text[i] needs more than a copy: a UTF-8 sequence copied whole (U+FFFD for each
+// maximal invalid subpart, core/text/utf8.hpp's rule), or an escape. Returns where writing goes
+// on; i moves past what it took.
 inline char* write_special(char* p, std::string_view text, std::size_t& i) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c < 0x80) {
         ++i;
         return write_escape(p, c);
     }
-    const std::size_t len = utf8_sequence(text, i);
-    if (len == 0) {  // U+FFFD
+    const utf8::Step step = utf8::decode(text, i);
+    if (!step.ok) {  // U+FFFD
         p[0] = '\xEF';
         p[1] = '\xBF';
         p[2] = '\xBD';
-        ++i;
+        i += step.len;
         return p + 3;
     }
-    std::memcpy(p, text.data() + i, len);
-    i += len;
-    return p + len;
+    std::memcpy(p, text.data() + i, step.len);
+    i += step.len;
+    return p + step.len;
 }
 
 }  // namespace
@@ -251,14 +239,10 @@ std::string repair_utf8(std::string_view s) {
     out.reserve(s.size());
     std::size_t i = 0;
     while (i < s.size()) {
-        const std::size_t len = utf8_sequence(s, i);
-        if (len) {
-            out.append(s.substr(i, len));
-            i += len;
-        } else {
-            out.append("\xEF\xBF\xBD");
-            ++i;
-        }
+        const utf8::Step step = utf8::decode(s, i);
+        if (step.ok) out.append(s.substr(i, step.len));
+        else out.append("\xEF\xBF\xBD");
+        i += step.len;
     }
     return out;
 }

@@ -7,11 +7,12 @@
 namespace askhost {
 
 // Appends text to out as a JSON string literal (quotes included), escaping what JSON requires
-// and replacing each byte that starts no valid UTF-8 sequence with U+FFFD. One pass; runs of
-// plain bytes are found a word at a time and copied at once.
+// and repairing it as repair_utf8 does. One pass; runs of plain bytes are found a word at a time
+// and copied at once.
 void append_json_text(std::string& out, std::string_view text);
 
-// Text for a JSON string: each byte that starts no valid UTF-8 sequence becomes U+FFFD.
+// Text for a JSON string: each maximal subpart of an invalid UTF-8 sequence becomes one U+FFFD,
+// as core/text/utf8.hpp decodes everywhere (tests/text/utf8_repair.json).
 std::string repair_utf8(std::string_view s);
 
 }  // namespace askhost

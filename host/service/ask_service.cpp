@@ -20,13 +20,13 @@
 #include "askhost_config.h"
 #include "core/broker.hpp"
 #include "core/lifetime.hpp"
+#include "core/proc_stat.hpp"
 #include "core/self_path.hpp"
 #include "frontends/editor/host_client.hpp"
 #include "frontends/editor/host_core.hpp"
 #include "frontends/editor/registry.hpp"
 #include "frontends/editor/socket_listener.hpp"
 #include "frontends/notify.hpp"
-#include "frontends/proc_stat.hpp"
 #include "frontends/tmux_popup.hpp"
 #include "frontends/tmux_queue.hpp"
 #include "frontends/user_config.hpp"
@@ -468,17 +468,13 @@ bool somewhere_to_show() {
 }
 
 std::string socket_from_ancestors() {
-    long pid = static_cast<long>(::getppid());
-    for (int depth = 0; depth < 16 && pid > 1; ++depth) {
+    return nearest_ancestor(::getppid(), [](pid_t pid) {
         std::ifstream env("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
         std::string var;
         while (std::getline(env, var, '\0'))
             if (var.rfind("ASKHOST_SOCKET=", 0) == 0) return var.substr(15);
-        auto stat = read_proc_stat(static_cast<pid_t>(pid));
-        if (!stat) break;
-        pid = stat->ppid;
-    }
-    return {};
+        return std::string();
+    });
 }
 
 AskService::AskService(boost::asio::io_context& io, AskServiceOptions options) : io_(io), options_(std::move(options)) {

@@ -15,10 +15,10 @@
 #include <boost/asio/signal_set.hpp>
 
 #include "core/fd_io.hpp"
+#include "core/proc_stat.hpp"
 #include "frontends/editor/registry.hpp"
 #include "frontends/editor/socket_listener.hpp"
 #include "frontends/notify.hpp"
-#include "frontends/proc_stat.hpp"
 #include "frontends/user_config.hpp"
 #include "json/json_access.hpp"
 #include "store/fs_util.hpp"

@@ -10,6 +10,7 @@
 #include <rapidjson/writer.h>
 #include <boost/asio/post.hpp>
 
+#include "core/text/who_asks.hpp"
 #include "frontends/editor/ask_json.hpp"
 #include "frontends/editor/host_client.hpp"
 #include "json/json_access.hpp"
@@ -25,16 +26,6 @@ namespace {
 constexpr auto kRescanEvery = std::chrono::seconds(5);
 // A host that refused or closed our connection is not tried again at once.
 constexpr auto kRetryAfter = std::chrono::milliseconds(500);
-
-// How a dialog names the asker (docs/protocol.md, "Questions"; the Neovim bridge's M.who).
-std::string route_label(std::string_view agent, std::string_view route) {
-    std::string name = agent.empty() ? std::string("agent") : std::string(agent);
-    if (route == "mcp") return name + " · MCP";
-    if (route == "hook") return name + " · hook";
-    if (route == "submit") return name + " · client";
-    if (route.empty() || route == "agent") return name;
-    return name + " · " + std::string(route);
-}
 
 void write_string(JsonWriter& w, const char* key, std::string_view v) {
     w.Key(key);
@@ -238,7 +229,7 @@ void WebHub::ask_shown(Host& host, const rapidjson::Value& params, Responder rep
     write_string(w, "socket", host.record.socket);
     w.EndObject();
     write_string(w, "workspace", workspace);
-    write_string(w, "route", route_label(agent, json::string_of(params, "route")));
+    write_string(w, "who", who_asks(agent, json::string_of(params, "route")));
     w.Key("since");
     w.Int64(view.since_ms);
     w.EndObject();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <csignal>
 #include <cstdlib>
 #include <functional>
@@ -24,6 +25,7 @@
 #include "claude_tools.hpp"
 #include "compact_hook.hpp"
 #include "core/fd_io.hpp"
+#include "core/search_path.hpp"
 #include "core/self_path.hpp"
 #include "hook_reply.hpp"
 #include "json/json_access.hpp"
@@ -142,22 +144,11 @@ int ask(const rapidjson::Value& hook) {
 }
 
 std::string self_command() {
-    // `askhost hook` when the askhost on PATH is this one, else this binary's full path.
+    // `askhost hook` when the askhost a shell finds on PATH is this one, else this binary's full path.
     const std::string self = self_path();
-    if (const char* path = std::getenv("PATH")) {
-        std::string dirs = path;
-        std::size_t start = 0;
-        while (start <= dirs.size()) {
-            auto colon = dirs.find(':', start);
-            std::string d = dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-            if (!d.empty()) {
-                char real[4096];
-                if (::realpath((d + "/askhost").c_str(), real) && real == self) return "askhost hook";
-            }
-            if (colon == std::string::npos) break;
-            start = colon + 1;
-        }
-    }
+    const std::string on_path = search_path("askhost");
+    char real[PATH_MAX];
+    if (!on_path.empty() && ::realpath(on_path.c_str(), real) && real == self) return "askhost hook";
     return self.empty() ? "askhost hook" : self + " hook";
 }
 

@@ -1,17 +1,13 @@
 -- The shared dialog test vectors (tests/dialog/*.json) replayed against the Neovim dialog's model
 -- (editor-bridges/neovim/lua/askhost/model.lua). Neovim 0.7 has no `nvim -l`:
 --   nvim --headless -u NONE -i NONE -n --cmd 'set rtp^=editor-bridges/neovim' -c 'luafile tests/dialog/replay.lua'
--- Ends with `cquit 0` when every vector passed, `cquit 1` otherwise. ASKHOST_DIALOG_VECTOR=NAME
--- replays one.
+-- Reports as tests/vectors_report.lua says. ASKHOST_DIALOG_VECTOR=NAME replays one.
 local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:gsub('^@', ''), ':p:h')
 local model_mod = require('askhost.model')
+local report = dofile(here .. '/../vectors_report.lua')
 
 -- What the Neovim float can show; a vector that requires more is skipped.
 local capabilities = { notes = true, previews = true }
-
-local function out(s)
-  io.stdout:write(s .. '\n')
-end
 
 local function same(a, b)
   if type(a) ~= type(b) then
@@ -196,11 +192,10 @@ local function replay(path)
   return #failures == 0 and 'ok' or 'FAIL', failures
 end
 
-local ok_run, err = pcall(function()
+report.run('replay.lua', function(case)
   local only = os.getenv('ASKHOST_DIALOG_VECTOR')
   local files = vim.fn.glob(here .. '/*.json', false, true)
   table.sort(files)
-  local passed, failed, skipped = 0, 0, 0
   for _, path in ipairs(files) do
     local name = vim.fn.fnamemodify(path, ':t:r')
     if not only or only == '' or only == name then
@@ -208,29 +203,7 @@ local ok_run, err = pcall(function()
       if not ok then
         status, failures = 'FAIL', { tostring(status) }
       end
-      out(name .. ': ' .. status)
-      for _, f in ipairs(failures) do
-        out('  ' .. f)
-      end
-      if status == 'ok' then
-        passed = passed + 1
-      elseif status == 'FAIL' then
-        failed = failed + 1
-      else
-        skipped = skipped + 1
-      end
+      case(name, status, failures)
     end
   end
-  -- The closing line tests/summarize.py counts case by case, as a Boost.Test report.
-  local total = passed + failed + skipped
-  if failed > 0 then
-    out(('%d test cases out of %d failed'):format(failed, total))
-  else
-    out(('%d test cases out of %d passed (%d skipped)'):format(passed, total, skipped))
-  end
-  return failed == 0 and passed > 0
 end)
-if not ok_run then
-  out('replay.lua: ' .. tostring(err))
-end
-vim.cmd('cquit ' .. ((ok_run and err) and 0 or 1))

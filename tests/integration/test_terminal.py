@@ -221,7 +221,7 @@ def a_question_hook_that_cannot_run_is_a_usage_error():
     (a typo in its program, an unterminated quote) is said at once, not swallowed then."""
     wd = Workdir()
     for cmd, what in (("notfiy-send hello", "'notfiy-send' is not found on PATH"),
-                      ("notify-send 'hello", "an unterminated quote in: notify-send 'hello"),
+                      ("notify-send 'hello", "unterminated single quote in: notify-send 'hello"),
                       ("", "no command given"),
                       (wd.file("missing-script"), "'%s' is not a program that can be run" % wd.file("missing-script"))):
         for sub in ([], ["web"]):

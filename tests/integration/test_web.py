@@ -281,7 +281,7 @@ def an_answer_from_the_page_reaches_the_agent_and_closes_the_editor():
         equal(ask["host"]["kind"], "editor", "the host's kind")
         equal(ask["host"]["pid"], ed.proc.pid, "the host's pid")
         equal(ask["workspace"], wd.path, "the workspace")
-        equal(ask["route"], show["params"]["agent"], "the route: the agent alone, for its own host")
+        equal(ask["who"], show["params"]["agent"], "who asks: the agent alone, for its own host")
         check(abs(ask["since"] / 1000 - time.time()) < 3600, "since: ms since the epoch")
         # An answer that does not fit the question is refused here, and the question waits on.
         ws.send({"type": "answer", "key": ask["key"], "outcome": {"answered": True, "answers": []}})
@@ -391,8 +391,8 @@ def a_host_that_starts_later_shows_up_and_one_that_ends_leaves():
         mcp.initialize(name="codex-mcp-client")
         rid = mcp.call({"questions": [strict(DATABASE_Q)]})
         added = ws.until(lambda m: m["type"] == "added", "the MCP question")["ask"]
-        equal((added["host"]["kind"], added["route"], added["workspace"]), ("mcp", "codex · MCP", folder),
-              "kind, route and workspace")
+        equal((added["host"]["kind"], added["who"], added["workspace"]), ("mcp", "codex · MCP", folder),
+              "kind, who asks and workspace")
         ws.send({"type": "answer", "key": added["key"], "outcome": {"answered": True, "answers": [
             {"question": SECRET, "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": False}]}})
         res = mcp.reply_to(rid, timeout=20)["result"]

@@ -106,6 +106,7 @@ def nested_workspaces_route_by_depth():
     p = show["params"]
     equal((p["route"], p["agent"], p["client"], p["cwd"]), ("mcp", "codex", "codex-mcp-client", ws(wd, "inner", "x")),
           "route, agent, client, cwd")
+    equal(p["who"], "codex · MCP", "who asks, as every face names it (tests/text/who_asks.json)")
     res = mcp.reply_to(rid)["result"]
     equal(res["structuredContent"]["answers"], {DATABASE_Q["question"]: "SQLite"}, "answers")
     check(not any(m.get("method") == "ask/show" for m in outer_ed.seen), "the outer host was not asked")

@@ -67,7 +67,8 @@ def option_words(text):
 def check_zsh(d, text, run, subs):
     where = "host/completions/_askhost"
     m = re.search(r"run_opts=\((.*?)\n\s*\)", text, re.S)
-    got = option_words(m.group(1)) if m else set()
+    # The options themselves, not the words of their [descriptions].
+    got = option_words(re.sub(r"\[[^\]]*\]", "", m.group(1))) if m else set()
     d.same(where + " (run_opts)", longs(run) | shorts(run) | {"-h"}, got)
     m = re.search(r"subs=\((.*?)\n\s*\)", text, re.S)
     d.same(where + " (subs)", set(subs), set(re.findall(r"'([a-z][a-z-]*):", m.group(1))) if m else set())

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
-PATHS = ['editor-bridges/neovim', 'tests/neovim', 'tests/dialog', 'tests/text']
+PATHS = ['editor-bridges/neovim', 'tests/neovim', 'tests/dialog', 'tests/text', 'tests/vectors_report.lua']
 
 
 def main():

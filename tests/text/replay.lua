@@ -1,13 +1,11 @@
 -- The shared text vectors (tests/text/*.json, README.md here) replayed against the Neovim bridge's
 -- rules (editor-bridges/neovim/lua/askhost/text.lua). Neovim 0.7 has no `nvim -l`:
 --   nvim --headless -u NONE -i NONE -n --cmd 'set rtp^=editor-bridges/neovim' -c 'luafile tests/text/replay.lua'
--- Ends with `cquit 0` when every case passed, `cquit 1` otherwise.
+-- Reports as tests/vectors_report.lua says.
 local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:gsub('^@', ''), ':p:h')
 local text = require('askhost.text')
-
-local function out(s)
-  io.stdout:write(s .. '\n')
-end
+local askhost = require('askhost')
+local report = dofile(here .. '/../vectors_report.lua')
 
 -- A string as Lua would write it, bytes outside printable ASCII escaped (a failure's report must
 -- not hide what it reports).
@@ -46,18 +44,9 @@ local function range_of(s)
   return tonumber(first, 16), tonumber(last, 16)
 end
 
-local passed, failed = 0, 0
-local function case(name, failures)
-  if #failures == 0 then
-    passed = passed + 1
-    out(name .. ': ok')
-  else
-    failed = failed + 1
-    out(name .. ': FAIL')
-    for _, f in ipairs(failures) do
-      out('  ' .. f)
-    end
-  end
+-- One case: its failures, none when it passed.
+local function verdict(failures)
+  return #failures == 0 and 'ok' or 'FAIL', failures
 end
 
 local function expect(failures, what, got, want)
@@ -66,13 +55,13 @@ local function expect(failures, what, got, want)
   end
 end
 
-local ok_run, err = pcall(function()
+report.run('replay.lua', function(case)
   local visible = read('visible_text.json')
   for _, c in ipairs(visible.cases) do
     local failures = {}
     expect(failures, 'one line', text.visible(c['in'], false), c.one_line)
     expect(failures, 'lines', text.visible(c['in'], true), c.lines or c.one_line)
-    case('visible_text: ' .. c.about, failures)
+    case('visible_text: ' .. c.about, verdict(failures))
   end
   -- Every code point of the table shown as a code; its neighbours outside it as they are.
   local failures = {}
@@ -95,7 +84,7 @@ local ok_run, err = pcall(function()
   if not vim.deep_equal(ranges, text.INVISIBLE) then
     failures[#failures + 1] = 'the table differs from the vectors\' table'
   end
-  case('visible_text: the invisible characters\' table', failures)
+  case('visible_text: the invisible characters\' table', verdict(failures))
 
   for _, c in ipairs(read('preview_text.json').cases) do
     local fails = {}
@@ -105,18 +94,36 @@ local ok_run, err = pcall(function()
     if c.text then
       expect(fails, 'preview_text(' .. literal(c.preview) .. ')', text.preview_text(c.preview), c.text)
     end
-    case('preview_text: ' .. c.about, fails)
+    case('preview_text: ' .. c.about, verdict(fails))
   end
-  -- The closing line tests/summarize.py counts case by case, as a Boost.Test report.
-  local total = passed + failed
-  if failed > 0 then
-    out(('%d test cases out of %d failed'):format(failed, total))
-  else
-    out(('%d test cases out of %d passed'):format(passed, total))
+
+  for _, c in ipairs(read('command_line.json').cases) do
+    local fails = {}
+    local argv, why = askhost.split_args(c.line)
+    if c.error then
+      if argv then
+        fails[#fails + 1] = 'split, expected the error ' .. c.error .. ': ' .. vim.inspect(argv)
+      else
+        expect(fails, 'the error', why, c.error)
+      end
+    elseif not argv then
+      fails[#fails + 1] = 'refused: ' .. tostring(why)
+    elseif #argv ~= #c.argv then
+      fails[#fails + 1] = ('%d words, expected %d: %s'):format(#argv, #c.argv, vim.inspect(argv))
+    else
+      for i, want in ipairs(c.argv) do
+        expect(fails, 'word ' .. i, argv[i], want)
+      end
+    end
+    case('command_line: ' .. c.about, verdict(fails))
   end
-  return failed == 0 and passed > 0
+
+  for _, c in ipairs(read('utf8_repair.json').cases) do
+    local fails = {}
+    local bytes = c.bytes:gsub('(%x%x) ?', function(h)
+      return string.char(tonumber(h, 16))
+    end)
+    expect(fails, 'visible(' .. c.bytes .. ')', text.visible(bytes, true), c.text)
+    case('utf8_repair: ' .. c.about, verdict(fails))
+  end
 end)
-if not ok_run then
-  out('replay.lua: ' .. tostring(err))
-end
-vim.cmd('cquit ' .. ((ok_run and err) and 0 or 1))

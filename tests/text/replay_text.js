@@ -2,7 +2,8 @@
 // (editor-bridges/vscode/webview/text.ts): one node:test case per vector. The VS Code panel's test
 // replays them in the extension's build (editor-bridges/vscode/test/text_vectors.test.ts), the page
 // of askhost web's in the bytes the browser loads (tests/web/text_vectors.test.mjs); both call
-// replayTextVectors with the module's exports.
+// replayTextVectors with the module's exports. The panel's test passes its command-line splitter
+// (editor-bridges/vscode/src/cmdline.ts) too; the page splits none.
 'use strict';
 
 const assert = require('node:assert/strict');
@@ -19,10 +20,13 @@ function rangeOf(s) {
 
 const code = (cp) => `<U+${cp.toString(16).toUpperCase().padStart(4, '0')}>`;
 
-/** text: { visibleText, isInvisible, INVISIBLE, looksLikeHtml, previewText } */
-function replayTextVectors(text, { title }) {
+/** text: { visibleText, isInvisible, INVISIBLE, looksLikeHtml, previewText };
+ *  splitCommandLine(line): string[], throwing an Error that says why it cannot. */
+function replayTextVectors(text, { title, splitCommandLine }) {
   const visible = read('visible_text.json');
   const preview = read('preview_text.json');
+  const commandLine = read('command_line.json');
+  const utf8 = read('utf8_repair.json');
   describe(title, () => {
     for (const c of visible.cases) {
       test(`visible_text: ${c.about}`, () => {
@@ -47,6 +51,19 @@ function replayTextVectors(text, { title }) {
       test(`preview_text: ${c.about}`, () => {
         assert.equal(text.looksLikeHtml(c.preview), c.html, 'looks like HTML');
         if (c.text !== undefined) assert.equal(text.previewText(c.preview), c.text);
+      });
+    }
+    // The TypeScript faces decode no UTF-8 of their own: the platform does (the panel's pipe to the
+    // host is read by Node's decoder), by the rule the host and Neovim keep.
+    for (const c of utf8.cases) {
+      test(`utf8_repair: ${c.about}`, () => {
+        assert.equal(new TextDecoder().decode(Buffer.from(c.bytes.replace(/ /g, ''), 'hex')), c.text);
+      });
+    }
+    for (const c of splitCommandLine ? commandLine.cases : []) {
+      test(`command_line: ${c.about}`, () => {
+        if (c.error !== undefined) assert.throws(() => splitCommandLine(c.line), { message: c.error });
+        else assert.deepEqual(splitCommandLine(c.line), c.argv);
       });
     }
   });

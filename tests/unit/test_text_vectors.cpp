@@ -1,21 +1,30 @@
 // The shared text vectors (tests/text/*.json, README.md there) replayed against the host's rules:
-// what text a face may show (visible_text) and when a preview is HTML (looks_like_html,
-// preview_text). Neovim's and the TypeScript faces' replays read the same files.
+// what text a face may show (visible_text), when a preview is HTML (looks_like_html,
+// preview_text), who asks (who_asks, which the faces show as the host says it), how a typed
+// command line splits (cli::split_command_line) and how invalid UTF-8 is repaired (core's decoder
+// and json/'s repair and check by it). Neovim's and the TypeScript faces' replays read the same
+// files.
 #define BOOST_TEST_MODULE text_vectors
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <rapidjson/document.h>
 
 #include "cases.hpp"
+#include "core/command_line.hpp"
 #include "core/text/preview.hpp"
 #include "core/text/sanitize.hpp"
 #include "core/text/utf8.hpp"
+#include "core/text/who_asks.hpp"
+#include "json/json_access.hpp"
+#include "json/json_text.hpp"
 
 using askhost::Lines;
 using askhost::testing::literal;
@@ -47,6 +56,14 @@ std::pair<char32_t, char32_t> range_of(const std::string& s) {
     const auto last =
         dash == std::string::npos ? first : static_cast<char32_t>(std::stoul(s.substr(dash + 1), nullptr, 16));
     return {first, last};
+}
+
+// "61 e2 82": the bytes a vector writes in hex (JSON strings cannot hold invalid UTF-8).
+std::string bytes_of(const std::string& hex) {
+    std::string out;
+    for (std::size_t i = 0; i + 1 < hex.size(); i += 3)
+        out.push_back(static_cast<char>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+    return out;
 }
 
 std::string code(char32_t cp) {
@@ -105,6 +122,56 @@ BOOST_AUTO_TEST_CASE(preview_text_cases) {
         BOOST_TEST_CONTEXT(str(c["about"]) << ": " << literal(preview)) {
             BOOST_TEST(askhost::looks_like_html(preview) == c["html"].GetBool());
             if (c.HasMember("text")) BOOST_TEST(literal(askhost::preview_text(preview)) == literal(str(c["text"])));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(who_asks_cases) {
+    const auto doc = read_vectors("who_asks.json");
+    for (const auto& c : doc["cases"].GetArray()) {
+        BOOST_TEST_CONTEXT(str(c["about"])) {
+            BOOST_TEST(askhost::who_asks(str(c["agent"]), str(c["route"])) == str(c["who"]));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(command_line_cases) {
+    const auto doc = read_vectors("command_line.json");
+    for (const auto& c : doc["cases"].GetArray()) {
+        const std::string line = str(c["line"]);
+        BOOST_TEST_CONTEXT(str(c["about"]) << ": " << literal(line)) {
+            const auto got = askhost::cli::split_command_line(line);
+            if (c.HasMember("error")) {
+                BOOST_TEST_REQUIRE(!got);
+                BOOST_TEST(got.error().message == str(c["error"]));
+                BOOST_TEST(got.error().exit_status() == 2);
+            } else {
+                BOOST_TEST_REQUIRE(got.has_value(), (got ? std::string() : got.error().message));
+                std::vector<std::string> want;
+                for (const auto& w : c["argv"].GetArray()) want.push_back(str(w));
+                BOOST_TEST(got->size() == want.size());
+                for (std::size_t i = 0; i < std::min(got->size(), want.size()); ++i)
+                    BOOST_TEST(literal((*got)[i]) == literal(want[i]), "word " << i);
+            }
+        }
+    }
+}
+
+// One U+FFFD per maximal subpart wherever the host decodes: core's decoder (the dialogs, visible
+// text) and json/'s repair of agent output, its JSON string writer and its well-formedness check.
+BOOST_AUTO_TEST_CASE(utf8_repair_cases) {
+    const auto doc = read_vectors("utf8_repair.json");
+    for (const auto& c : doc["cases"].GetArray()) {
+        const std::string in = bytes_of(str(c["bytes"]));
+        const std::string want = str(c["text"]);
+        BOOST_TEST_CONTEXT(str(c["about"]) << ": " << str(c["bytes"])) {
+            BOOST_TEST(literal(askhost::utf8::from_u32(askhost::utf8::to_u32(in))) == literal(want));
+            BOOST_TEST(literal(askhost::visible_text(in, Lines::Keep)) == literal(want));
+            BOOST_TEST(literal(askhost::repair_utf8(in)) == literal(want));
+            std::string json;
+            askhost::append_json_text(json, in);
+            BOOST_TEST(literal(json) == literal("\"" + want + "\""));
+            BOOST_TEST(askhost::json::utf8_well_formed(in) == (in == want));
         }
     }
 }

@@ -13,8 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/proc_stat.hpp"
 #include "core/text/sanitize.hpp"
-#include "frontends/proc_stat.hpp"
 #include "frontends/tmux_popup.hpp"
 #include "frontends/tmux_queue.hpp"
 

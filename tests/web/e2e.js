@@ -672,7 +672,7 @@ function optionsInView(s) {
  *  intact (its header as the tab, its options with their descriptions, a multi-select as ticks);
  *  taps pick `picks[i]` (labels; several are ticks, then OK) and submit; the model reads
  *  `expect`; where askhost keeps the agent's own dialog away (keptAway), it never drew. */
-async function ownToolOnThePage(s, agent, { route, picks, expect, keptAway }) {
+async function ownToolOnThePage(s, agent, { who, picks, expect, keptAway }) {
   await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
   log(`${agent} starts and is asked to set up the project`);
   const scene = s.server.agentScene(agent);
@@ -683,7 +683,7 @@ async function ownToolOnThePage(s, agent, { route, picks, expect, keptAway }) {
   const item = s.askButton(questions[0].question);
   await item.waitFor({ timeout: 90000 });
   await s.notReloaded();
-  assert.match(await item.innerText(), new RegExp(route));
+  assert.match(await item.innerText(), new RegExp(who));
   await s.read();
   await s.tap(item, 'the question');
   assert.deepEqual(await s.page.locator('.tabs .tab .tab-label').allInnerTexts(), [...questions.map((q) => q.header), 'Submit']);
@@ -721,7 +721,7 @@ const scenarios = {
   // a second one leaves when the server says it was withdrawn.
   async answer_by_taps(s) {
     await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
-    s.server.add({ key: '101:ask-1', questions: [DATABASE], agent: 'codex', route: 'codex · MCP', workspace: '/home/me/shop' });
+    s.server.add({ key: '101:ask-1', questions: [DATABASE], agent: 'codex', who: 'codex · MCP', workspace: '/home/me/shop' });
     const item = s.askButton('Which database should we use?');
     await item.waitFor();
     await s.notReloaded();
@@ -753,8 +753,8 @@ const scenarios = {
     await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
 
     // Two asks, oldest first; the older is withdrawn and leaves, the other stays.
-    s.server.add({ key: '202:ask-7', questions: [SERVICE], agent: 'claude', route: 'claude · hook', since: Date.now() - 120000 });
-    s.server.add({ key: '303:ask-2', questions: [FEATURES], agent: 'pi', route: 'pi', since: Date.now() });
+    s.server.add({ key: '202:ask-7', questions: [SERVICE], agent: 'claude', who: 'claude · hook', since: Date.now() - 120000 });
+    s.server.add({ key: '303:ask-2', questions: [FEATURES], agent: 'pi', who: 'pi', since: Date.now() });
     await waitFor('two asks', async () => (await s.page.locator('button.ask').count()) === 2);
     assert.deepEqual(await s.page.locator('button.ask .ask-text').allInnerTexts(), [SERVICE.question, FEATURES.question], 'oldest first');
     assert.match(await s.page.locator('button.ask').first().innerText(), /2 min ago/);
@@ -777,7 +777,7 @@ const scenarios = {
 
   // Three questions: tabs, a pick, free text, a multi-select, the Submit tab, all by taps.
   async multi_question(s) {
-    s.server.add({ key: '55:ask-3', questions: [DATABASE, SERVICE, FEATURES], agent: 'demo-agent', route: 'demo-agent', workspace: '/srv/api', metadata: { source: 'project-setup' } });
+    s.server.add({ key: '55:ask-3', questions: [DATABASE, SERVICE, FEATURES], agent: 'demo-agent', who: 'demo-agent', workspace: '/srv/api', metadata: { source: 'project-setup' } });
     await s.tap(s.askButton(DATABASE.question), 'the question set');
     assert.deepEqual(await s.page.locator('.tabs .tab .tab-label').allInnerTexts(), ['Database', 'Service Name', 'Features', 'Submit']);
     await s.tap(s.option('PostgreSQL'), 'PostgreSQL');
@@ -816,7 +816,7 @@ const scenarios = {
 
   // Other with free text and a note; then a second question cancelled after "Discard 1 answer?".
   async other_text(s) {
-    s.server.add({ key: '9:ask-1', questions: [DATABASE], agent: 'codex', route: 'codex · MCP' });
+    s.server.add({ key: '9:ask-1', questions: [DATABASE], agent: 'codex', who: 'codex · MCP' });
     await s.tap(s.askButton(DATABASE.question), 'the question');
     await s.tap(s.option('Other (type your answer)'), 'Other');
     await s.page.locator('textarea.answer-input:focus').waitFor();
@@ -831,7 +831,7 @@ const scenarios = {
       answers: [{ question: DATABASE.question, answer: 'DynamoDB', wasCustom: true, notes: 'we already run it' }],
     });
 
-    s.server.add({ key: '9:ask-2', questions: [DATABASE, SERVICE], agent: 'codex', route: 'codex · MCP' });
+    s.server.add({ key: '9:ask-2', questions: [DATABASE, SERVICE], agent: 'codex', who: 'codex · MCP' });
     await s.tap(s.askButton(DATABASE.question), 'the next question set');
     await s.tap(s.option('SQLite'), 'SQLite');
     await s.page.locator('h2.question', { hasText: SERVICE.question }).waitFor();
@@ -849,7 +849,7 @@ const scenarios = {
 
   // The 100 000-byte cap: a paste past it is cut, the words say so, and what is sent is the cut text.
   async text_cap(s) {
-    s.server.add({ key: '3:ask-1', questions: [SERVICE], agent: 'pi', route: 'pi' });
+    s.server.add({ key: '3:ask-1', questions: [SERVICE], agent: 'pi', who: 'pi' });
     await s.tap(s.askButton(SERVICE.question), 'the question');
     const field = s.page.locator('textarea.answer-input');
     await field.waitFor();
@@ -870,7 +870,7 @@ const scenarios = {
   // A permission question shows the command before anything else, in the list and in the dialog,
   // and a tap on an option asks once more before it answers.
   async permission(s) {
-    s.server.add({ key: '77:ask-1', questions: [PERMISSION], permission: PERMISSION_DATA, agent: 'claude', route: 'claude · hook', workspace: '/home/me/shop' });
+    s.server.add({ key: '77:ask-1', questions: [PERMISSION], permission: PERMISSION_DATA, agent: 'claude', who: 'claude · hook', workspace: '/home/me/shop' });
     const item = s.askButton('rm -rf build');
     await item.waitFor();
     assert.equal(await item.locator('.ask-text').innerText(), 'Bash: rm -rf build');
@@ -909,14 +909,14 @@ const scenarios = {
   // The socket drops: the page says "Reconnecting…", comes back by itself with backoff, and the
   // questions that arrived meanwhile are there; an answer then goes through the new socket.
   async reconnect(s) {
-    s.server.add({ key: '1:ask-1', questions: [SERVICE], agent: 'pi', route: 'pi' });
+    s.server.add({ key: '1:ask-1', questions: [SERVICE], agent: 'pi', who: 'pi' });
     await s.askButton(SERVICE.question).waitFor();
     s.server.accepting = false;
     log('dropping the WebSocket; refusing new ones');
     s.server.drop();
     await s.page.locator('#conn.reconnecting', { hasText: 'Reconnecting…' }).waitFor();
     await s.shot('reconnecting');
-    s.server.add({ key: '1:ask-2', questions: [DATABASE], agent: 'pi', route: 'pi' });
+    s.server.add({ key: '1:ask-2', questions: [DATABASE], agent: 'pi', who: 'pi' });
     await sleep(2500);
     assert.equal(await s.page.locator('#conn.reconnecting').count(), 1, 'still reconnecting while refused');
     log('accepting again');
@@ -953,7 +953,7 @@ const scenarios = {
     await s.page.evaluate(() => {
       window.__hidden = true;
     });
-    s.server.add({ key: '6:ask-1', questions: [PERMISSION], permission: PERMISSION_DATA, agent: 'claude', route: 'claude · hook' });
+    s.server.add({ key: '6:ask-1', questions: [PERMISSION], permission: PERMISSION_DATA, agent: 'claude', who: 'claude · hook' });
     // A generous wait: on a loaded machine (a full ./dev test with the sanitizer build beside it)
     // the service worker took over 20 s to show it once, where it takes under a second alone.
     const shown = await waitFor('a notification shown through the service worker', async () => {
@@ -1368,7 +1368,7 @@ const scenarios = {
   // CLI's ask_user (askhost gemini-hook), two questions, one a multi-select.
   async real_gemini(s) {
     await ownToolOnThePage(s, 'gemini', {
-      route: 'gemini · hook',
+      who: 'gemini · hook',
       picks: [['SQLite'], ['Auth', 'Export']],
       expect: 'Tool execution blocked: The user answered your questions (in askhost, so the tool shows no result of its own; this is the user\'s answer, not an error): "Which database should we use?"="SQLite", "Which features should we include?"="Auth, Export".',
       keptAway: true,
@@ -1379,7 +1379,7 @@ const scenarios = {
   // multi-select), the answers keyed by their ids.
   async real_codex(s) {
     await ownToolOnThePage(s, 'codex', {
-      route: 'codex · hook',
+      who: 'codex · hook',
       picks: [['SQLite'], ['api']],
       expect: '[database] "Which database should we use?"="SQLite", [service_name] "What should we name the service?"="api".',
       keptAway: true,
@@ -1390,7 +1390,7 @@ const scenarios = {
   // model reads OpenCode's own result, and OpenCode's dialog, drawn beside the page's, goes.
   async real_opencode(s) {
     await ownToolOnThePage(s, 'opencode', {
-      route: 'opencode · plugin',
+      who: 'opencode · plugin',
       picks: [['SQLite'], ['Authentication', 'REST API']],
       expect: 'User has answered your questions: "Which database should we use?"="SQLite", "Which features should we include?"="Authentication, REST API". You can now continue with the user\'s answers in mind.',
       keptAway: false,
@@ -1483,7 +1483,7 @@ const scenarios = {
   // name the server the page knew: the page stops there, shows nothing it sends and sends no
   // answer, rather than reconnect to it.
   async impostor(s) {
-    s.server.add({ key: '1:ask-1', questions: [SERVICE], agent: 'pi', route: 'pi' });
+    s.server.add({ key: '1:ask-1', questions: [SERVICE], agent: 'pi', who: 'pi' });
     await s.askButton(SERVICE.question).waitFor();
     await waitFor('the session renewed once connected', () => s.server.renewals >= 1);
     await s.tap(s.askButton(SERVICE.question), 'the question');
@@ -1496,7 +1496,7 @@ const scenarios = {
     await s.page.locator('.banner', { hasText: 'Offline: the answer goes when the connection is back.' }).waitFor();
     log('another program answers on the port, taking any cookie');
     s.server.impostor();
-    s.server.add({ key: '9:ask-9', questions: [DATABASE], agent: 'evil', route: 'evil' });
+    s.server.add({ key: '9:ask-9', questions: [DATABASE], agent: 'evil', who: 'evil' });
     s.server.accepting = true;
     await s.page.locator('#conn.ended', { hasText: 'This askhost web has ended' }).waitFor();
     // The page reconnects no more: the answer it kept is not sent, and it says so.
@@ -1516,7 +1516,7 @@ const scenarios = {
   // A desktop: the keys of docs/dialog.md, no mouse. Tab to the question, Enter opens it, j moves,
   // n writes the note, Enter picks, typing and Enter answer the free text, Enter submits; Esc cancels.
   async keyboard(s) {
-    s.server.add({ key: '8:ask-1', questions: [DATABASE, SERVICE], agent: 'codex', route: 'codex · MCP' });
+    s.server.add({ key: '8:ask-1', questions: [DATABASE, SERVICE], agent: 'codex', who: 'codex · MCP' });
     await s.askButton(DATABASE.question).waitFor();
     const onAsk = () => s.page.evaluate(() => document.activeElement?.classList.contains('ask') === true);
     for (let i = 0; i < 6 && !(await onAsk()); i++) await s.press('Tab');
@@ -1548,7 +1548,7 @@ const scenarios = {
       ],
     });
 
-    s.server.add({ key: '8:ask-2', questions: [PERMISSION], permission: PERMISSION_DATA, agent: 'claude', route: 'claude · hook' });
+    s.server.add({ key: '8:ask-2', questions: [PERMISSION], permission: PERMISSION_DATA, agent: 'claude', who: 'claude · hook' });
     await s.askButton('rm -rf build').waitFor();
     for (let i = 0; i < 6 && !(await onAsk()); i++) await s.press('Tab');
     await s.press('Enter');
@@ -1576,13 +1576,13 @@ const scenarios = {
     await s.tap(button, 'Notify me');
     await waitFor('the permission request', () => s.page.evaluate(() => window.__permissionAsked === 1));
     await button.waitFor({ state: 'hidden' });
-    s.server.add({ key: '5:ask-1', questions: [DATABASE], agent: 'codex', route: 'codex · MCP' });
+    s.server.add({ key: '5:ask-1', questions: [DATABASE], agent: 'codex', who: 'codex · MCP' });
     await s.askButton(DATABASE.question).waitFor();
     assert.deepEqual(await s.page.evaluate(() => window.__notifications), [], 'no notification while the page is in view');
     await s.page.evaluate(() => {
       window.__hidden = true;
     });
-    s.server.add({ key: '5:ask-2', questions: [PERMISSION], permission: PERMISSION_DATA, agent: 'claude', route: 'claude · hook' });
+    s.server.add({ key: '5:ask-2', questions: [PERMISSION], permission: PERMISSION_DATA, agent: 'claude', who: 'claude · hook' });
     const shown = await waitFor('a notification', async () => {
       const n = await s.page.evaluate(() => window.__notifications);
       return n.length > 0 && n;
@@ -1605,7 +1605,7 @@ const scenarios = {
         { label: 'No', description: 'bell\u0007 and \u001b[2J', preview: `\`\`\`\nls${RLO} -l\u00ad\n\`\`\`` },
       ],
     };
-    s.server.add({ key: '45:ask-1', questions: [q], agent: `co${ZWSP}dex`, route: `co${ZWSP}dex · MCP`, workspace: `/home/me/${RLO}shop` });
+    s.server.add({ key: '45:ask-1', questions: [q], agent: `co${ZWSP}dex`, who: `co${ZWSP}dex · MCP`, workspace: `/home/me/${RLO}shop` });
     const item = s.page.locator('button.ask');
     await item.waitFor();
     assert.equal(await item.locator('.ask-text').innerText(), 'Allow <U+202E>exe.txt?');

@@ -61,7 +61,7 @@ class FakeWebServer extends EventEmitter {
   // ---------------------------------------------------------------- what the test does
 
   add(ask) {
-    const full = { metadata: undefined, host: { pid: 4242, kind: 'agent', socket: '/run/askhost/x.sock' }, workspace: '', route: '', since: Date.now(), ...ask };
+    const full = { metadata: undefined, host: { pid: 4242, kind: 'agent', socket: '/run/askhost/x.sock' }, workspace: '', who: '', since: Date.now(), ...ask };
     this.asks.push(full);
     this.broadcast({ type: 'added', ask: full });
     return full;

@@ -21,6 +21,8 @@ export interface AskParams {
   agent?: string;
   /** How the question came: "agent" (askhost's own agent), "mcp", "hook", "submit". */
   route?: string;
+  /** Who asks, as the host names it for every face: "codex · MCP". */
+  who?: string;
   cwd?: string;
 }
 

@@ -1,5 +1,6 @@
-// Agent command lines as a person types them, turned into argv without a shell: words split on
-// whitespace, '...' taken literally, "..." with \" \\ \$ \` escapes, a backslash escaping the next
+// Agent command lines as a person types them, turned into argv without a shell, by the rule the
+// host and the Neovim bridge keep too (tests/text/command_line.json): words split on space, tab,
+// CR and LF, '...' taken literally, "..." with \" \\ \$ \` escapes, a backslash escaping the next
 // character elsewhere. Nothing is expanded ($VAR, ~, globs stay as typed).
 import * as fs from 'fs';
 import * as path from 'path';

@@ -94,7 +94,7 @@ export class QuestionPanel implements vscode.Disposable {
       const entry: Entry = {
         key: `ask-${++this.seq}`,
         askId: String(params.id ?? ''),
-        agent: askerName(params.agent, params.route),
+        agent: askerName(params),
         model: new DialogModel(questions),
         permission: questions.length === 1 ? normalizePermission(params.permission) : undefined,
         resolve,

@@ -7,12 +7,8 @@ export function questionsWaitingText(state: AskState | undefined): string | unde
   return `$(question) ${n} question${n === 1 ? '' : 's'} waiting`;
 }
 
-const ROUTE_NAMES: Record<string, string> = { mcp: 'MCP', hook: 'hook', submit: 'client' };
-
-/** How the panel names who asks: the agent, and how its question came when it is not the agent
- * askhost runs itself ("codex · MCP", "claude · hook"). */
-export function askerName(agent: string | undefined, route: string | undefined): string {
-  const name = agent || 'agent';
-  const via = route ? ROUTE_NAMES[route] : undefined;
-  return via ? `${name} · ${via}` : name;
+/** How the panel names who asks: as the host names it for every face, ask/show's `who` ("codex ·
+ * MCP", "claude · hook"; core/text/who_asks.cpp); the agent alone from a host that does not say. */
+export function askerName(params: { who?: string; agent?: string }): string {
+  return params.who || params.agent || 'agent';
 }

@@ -108,10 +108,11 @@ describe('the standing host', () => {
 });
 
 describe('who asks', () => {
-  test('the agent, and the route when it is not askhost\'s own agent', () => {
-    assert.equal(askerName('codex', 'mcp'), 'codex · MCP');
-    assert.equal(askerName('claude', 'hook'), 'claude · hook');
-    assert.equal(askerName('demo-agent', 'agent'), 'demo-agent');
-    assert.equal(askerName(undefined, undefined), 'agent');
+  // The rule itself is the host's (tests/text/who_asks.json): the panel shows what it says.
+  test('as the host names it, the agent alone from a host that does not say', () => {
+    assert.equal(askerName({ agent: 'codex', who: 'codex · MCP' }), 'codex · MCP');
+    assert.equal(askerName({ agent: 'claude', who: 'claude · hook' }), 'claude · hook');
+    assert.equal(askerName({ agent: 'demo-agent' }), 'demo-agent');
+    assert.equal(askerName({}), 'agent');
   });
 });

@@ -1,5 +1,6 @@
-// UTF-8 for the whole tree: one strict decoder (validation, the terminal sanitizer, the dialogs),
-// its encoder, and one way to cut text short at a whole character.
+// UTF-8 for the whole tree: one strict decoder (JSON text's check and repair, the terminal
+// sanitizer, the dialogs), its encoder, and one way to cut text short at a whole character. It
+// includes nothing of ours: host/json, below core, uses it too.
 #pragma once
 
 #include <cstddef>

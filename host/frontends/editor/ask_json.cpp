@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "core/text/utf8.hpp"
+#include "core/text/who_asks.hpp"
 #include "json/json_access.hpp"
 #include "json/json_codec.hpp"
 
@@ -67,6 +68,7 @@ void write_ask_members(JsonWriter& w, const Ask& ask, const ClientAskCaps& caps)
 void to_json(const ShowAsk& show, JsonWriter& w) {
     w.StartObject();
     write_ask_members(w, show.ask, show.caps);
+    write_str(w, "who", who_asks(show.ask.agent, show.ask.route));
     w.EndObject();
 }
 
@@ -77,6 +79,7 @@ std::string ask_members_text(const Ask& ask) {
     JsonWriter w(buf);
     w.StartObject();
     write_ask_members(w, ask, ClientAskCaps{});
+    write_str(w, "who", who_asks(ask.agent, ask.route));
     w.EndObject();
     return std::string(buf.GetString() + 1, buf.GetSize() - 2);  // {...}: the members
 }

@@ -20,9 +20,9 @@ struct ClientAskCaps {
 
 ClientAskCaps parse_client_caps(const rapidjson::Value& capabilities);
 
-// {id, questions, metadata?, agent, route, cwd?} as members of an open object.
+// {id, questions, metadata?, agent, route, cwd?} as members of an open object (ask/submit's).
 void write_ask_members(JsonWriter& w, const Ask& ask, const ClientAskCaps& caps);
-// The ask/show params: the ask as this client can show it.
+// The ask/show params: the ask as this client can show it, and `who` asks (core/text/who_asks.hpp).
 struct ShowAsk {
     const Ask& ask;
     const ClientAskCaps& caps;
@@ -30,10 +30,10 @@ struct ShowAsk {
 void to_json(const ShowAsk& show, JsonWriter& w);
 // The ask/show params object, as JSON text.
 std::string ask_show_params(const Ask& ask, const ClientAskCaps& caps);
-// The ask/state params: {state, pending:[{id, questions, agent, route, cwd?}]}.
+// The ask/state params: {state, pending:[{id, questions, agent, route, cwd?, who}]}.
 std::string ask_state_params(const std::vector<const Ask*>& pending);
 // The ask's members as a client that shows everything gets them (ask/state lists them so too):
-// write_ask_members' JSON text without the braces, to write once per ask and copy whole.
+// ShowAsk's JSON text without the braces, to write once per ask and copy whole.
 std::string ask_members_text(const Ask& ask);
 // Whether a client with these caps is shown ask_members_text as it is.
 inline bool shows_all(const ClientAskCaps& caps) { return caps.multi_select && caps.previews; }

@@ -17,8 +17,8 @@
 
 #include "core/fd_io.hpp"
 #include "core/model/question.hpp"
+#include "core/proc_stat.hpp"
 #include "frontends/editor/socket_listener.hpp"
-#include "frontends/proc_stat.hpp"
 #include "json/json_access.hpp"
 #include "store/fs_util.hpp"
 #include "transport/jsonrpc.hpp"

@@ -37,8 +37,7 @@ local defaults = {
 ---@field ask_id? string the host's ask id (params.id)
 ---@field questions askhost.Question[]
 ---@field agent string
----@field route string 'agent' | 'mcp' | 'hook' | 'submit'
----@field who string how the dialog names the asker
+---@field who string how the dialog names the asker, as the host says it (ask/show's who)
 ---@field reply askhost.Reply
 ---@field dialog? askhost.Dialog
 
@@ -279,28 +278,16 @@ local function on_ask_show(params, reply, rpc_id)
     questions = model.normalize_questions(params.questions),
     permission = model.normalize_permission(params.permission),
     agent = rpc.denull(params.agent) or '',
-    route = rpc.denull(params.route) or 'agent',
     reply = reply,
   }
-  entry.who = M.who(entry.agent, entry.route)
+  -- Who asks, as the host names it for every face ("codex · MCP"; core/text/who_asks.cpp).
+  entry.who = rpc.denull(params.who) or (entry.agent ~= '' and entry.agent or 'agent')
   if #entry.questions == 0 then
     reply(nil, { code = -32602, message = 'params.questions: no questions' })
     return
   end
   table.insert(state.queue, entry)
   show_next()
-end
-
--- How a dialog names the asker: the agent, and how its question came when not from the agent
--- askhost runs itself ("codex · MCP", "claude · hook").
-local route_names = { mcp = 'MCP', hook = 'hook', submit = 'client' }
----@param agent? string
----@param route? string
----@return string
-function M.who(agent, route)
-  local name = (agent and agent ~= '') and agent or 'agent'
-  local via = route_names[route or '']
-  return via and (name .. ' · ' .. via) or name
 end
 
 ---@param params? { id: integer|string|nil, askId: string|nil }
@@ -494,7 +481,12 @@ function M.start(argv, opts)
     end
   end
   if type(argv) == 'string' then
-    argv = M.split_args(argv)
+    local why
+    argv, why = M.split_args(argv)
+    if not argv then
+      done(why)
+      return
+    end
   end
   if not argv or #argv == 0 then
     done('no agent command given')
@@ -616,7 +608,7 @@ function M.show_pending()
   end
   local chunks = {}
   for i, ask in ipairs(state.pending) do
-    local agent = rpc.denull(ask.agent) or 'agent'
+    local agent = rpc.denull(ask.who) or rpc.denull(ask.agent) or 'agent'
     for _, q in ipairs(rpc.denull(ask.questions) or {}) do
       chunks[#chunks + 1] = { ('%d. [%s] %s\n'):format(i, visible(tostring(agent)), visible(tostring(rpc.denull(q.question) or ''))) }
     end
@@ -655,40 +647,64 @@ function M.info()
   }
 end
 
--- Split a command line into argv: spaces separate, '...' and "..." quote, \ escapes.
+-- A typed command line as argv, by the rule the host and the VS Code bridge keep too
+-- (core/command_line.hpp, tests/text/command_line.json): space, tab, CR and LF separate words;
+-- '...' is taken as it is; "..." too, but for a backslash before " \ $ or `, which it escapes;
+-- elsewhere a backslash escapes the next character; nothing is expanded. nil and why for an
+-- unterminated quote or a backslash at the end.
 ---@param line string
----@return string[]
+---@return string[]|nil argv
+---@return string|nil why
 function M.split_args(line)
-  local out, cur, i, quote, have = {}, {}, 1, nil, false
-  while i <= #line do
+  local out, word, in_word, i, n = {}, {}, false, 1, #line
+  while i <= n do
     local ch = line:sub(i, i)
-    if quote then
-      if ch == quote then
-        quote = nil
-      elseif ch == '\\' and quote == '"' and i < #line then
-        i = i + 1
-        cur[#cur + 1] = line:sub(i, i)
-      else
-        cur[#cur + 1] = ch
+    if ch == ' ' or ch == '\t' or ch == '\r' or ch == '\n' then
+      if in_word then
+        out[#out + 1] = table.concat(word)
       end
-    elseif ch == "'" or ch == '"' then
-      quote, have = ch, true
-    elseif ch == '\\' and i < #line then
-      i = i + 1
-      cur[#cur + 1] = line:sub(i, i)
-      have = true
-    elseif ch:match('%s') then
-      if have or #cur > 0 then
-        out[#out + 1] = table.concat(cur)
-        cur, have = {}, false
-      end
+      word, in_word = {}, false
     else
-      cur[#cur + 1] = ch
+      in_word = true
+      if ch == "'" then
+        local close = line:find("'", i + 1, true)
+        if not close then
+          return nil, 'unterminated single quote'
+        end
+        word[#word + 1] = line:sub(i + 1, close - 1)
+        i = close
+      elseif ch == '"' then
+        i = i + 1
+        while true do
+          if i > n then
+            return nil, 'unterminated double quote'
+          end
+          local d = line:sub(i, i)
+          if d == '"' then
+            break
+          end
+          local after = line:sub(i + 1, i + 1)
+          if d == '\\' and after ~= '' and after:find('["\\$`]') then
+            i = i + 1
+            d = after
+          end
+          word[#word + 1] = d
+          i = i + 1
+        end
+      elseif ch == '\\' then
+        if i == n then
+          return nil, 'backslash at the end'
+        end
+        i = i + 1
+        word[#word + 1] = line:sub(i, i)
+      else
+        word[#word + 1] = ch
+      end
     end
     i = i + 1
   end
-  if have or #cur > 0 then
-    out[#out + 1] = table.concat(cur)
+  if in_word then
+    out[#out + 1] = table.concat(word)
   end
   return out
 end
@@ -751,7 +767,7 @@ M.subcommands = { 'start', 'prompt', 'stop', 'log', 'pending', 'web' }
 function M.command(args)
   local sub, rest = (args or ''):match('^%s*(%S*)%s*(.-)%s*$')
   if sub == 'start' then
-    M.start(M.split_args(rest))
+    M.start(rest)
   elseif sub == 'prompt' then
     if rest == '' then
       notify('usage: :AskHost prompt {text}', vim.log.levels.ERROR)

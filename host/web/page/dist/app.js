@@ -33,13 +33,9 @@ function agentName(a) {
         return agent.name;
     return 'agent';
 }
-/** Who asks, and how it reached us: "codex · MCP", "claude · hook", "demo-agent". */
+/** Who asks, and how it reached us, as the server says it: "codex · MCP", "claude · hook", "demo-agent". */
 function who(a) {
-    const name = agentName(a);
-    const route = typeof a.route === 'string' ? a.route.trim() : '';
-    if (!route || route === name)
-        return name;
-    return route.startsWith(name) ? route : `${name} · ${route}`;
+    return typeof a.who === 'string' && a.who ? a.who : agentName(a);
 }
 function age(since, now) {
     if (typeof since !== 'number' || !Number.isFinite(since))

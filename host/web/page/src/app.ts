@@ -22,7 +22,8 @@ interface WebAsk {
   agent?: unknown;
   host?: { pid?: number; kind?: string; socket?: string };
   workspace?: string;
-  route?: string;
+  /** Who asks, as the host names it (core/text/who_asks.cpp): "codex · MCP". */
+  who?: string;
   since?: number;
 }
 
@@ -70,12 +71,9 @@ function agentName(a: WebAsk): string {
   return 'agent';
 }
 
-/** Who asks, and how it reached us: "codex · MCP", "claude · hook", "demo-agent". */
+/** Who asks, and how it reached us, as the server says it: "codex · MCP", "claude · hook", "demo-agent". */
 function who(a: WebAsk): string {
-  const name = agentName(a);
-  const route = typeof a.route === 'string' ? a.route.trim() : '';
-  if (!route || route === name) return name;
-  return route.startsWith(name) ? route : `${name} · ${route}`;
+  return typeof a.who === 'string' && a.who ? a.who : agentName(a);
 }
 
 function age(since: number | undefined, now: number): string {

@@ -1,4 +1,4 @@
-#include "frontends/proc_stat.hpp"
+#include "core/proc_stat.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -24,6 +24,16 @@ std::optional<ProcStat> read_proc_stat(pid_t pid) {
         if (!(rest >> field)) return std::nullopt;
     if (!(rest >> s.start_ticks)) return std::nullopt;
     return s;
+}
+
+std::string nearest_ancestor(pid_t pid, const std::function<std::string(pid_t)>& look) {
+    for (int depth = 0; depth < 32 && pid > 1; ++depth) {
+        if (std::string found = look(pid); !found.empty()) return found;
+        auto stat = read_proc_stat(pid);
+        if (!stat) break;
+        pid = stat->ppid;
+    }
+    return {};
 }
 
 }  // namespace askhost

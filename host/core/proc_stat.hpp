@@ -1,0 +1,27 @@
+// What /proc/PID/stat says of a process that askhost needs: its parent (to walk up to the agent
+// that runs us) and its start time (to tell a live host from a reused pid); and the one walk up a
+// process's ancestors.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include <sys/types.h>
+
+namespace askhost {
+
+struct ProcStat {
+    pid_t ppid = 0;
+    unsigned long long start_ticks = 0;  // field 22: clock ticks since boot
+};
+
+// nullopt when the process is gone or its stat cannot be read.
+std::optional<ProcStat> read_proc_stat(pid_t pid);
+
+// `look` asked of `pid`, then of its parent, and so on up (at most 32 processes; init and the
+// kernel's are never asked): the first answer that is not empty, or "" when none gives one. The
+// nearest ancestor with a terminal, the nearest whose environment names a host's socket.
+std::string nearest_ancestor(pid_t pid, const std::function<std::string(pid_t)>& look);
+
+}  // namespace askhost
