@@ -21,12 +21,12 @@ constexpr std::size_t kMaxActions = 3;
 
 std::string shown(std::string_view text, std::size_t max) { return utf8::cut(visible_text(text), max, "…"); }
 
-// Who asks, as the page names it ("codex · MCP"): the hub's route, else the agent.
+// Who asks, as the page names it ("codex · MCP"): the hub's record's `who`, else the agent.
 std::string who(const WaitingAsk& a) {
     rapidjson::Document doc;
-    std::string route;
-    if (!json::parse(doc, a.json) && doc.IsObject()) route = json::string_of(doc, "route");
-    if (!route.empty()) return route;
+    std::string named;
+    if (!json::parse(doc, a.json) && doc.IsObject()) named = json::string_of(doc, "who");
+    if (!named.empty()) return named;
     return a.ask.agent.empty() ? std::string("agent") : a.ask.agent;
 }
 
