@@ -111,6 +111,18 @@ export function permissionHeading(p: Permission): string {
   return `${who} wants to run`;
 }
 
+/**
+ * The question a permission asks, from its typed fields, under the box that shows the whole
+ * command: its wording names the command again, cut short (`Allow Bash: echo aaa… (321 more
+ * characters)?`).
+ */
+export function permissionQuestion(p: Permission): string {
+  const who = p.tool || 'the agent';
+  if (p.command) return `Allow ${who} to run this command?`;
+  if (p.path) return `Allow ${who} to change this file?`;
+  return `Allow ${who}?`;
+}
+
 /** A permission's box: the whole command (or the file and its content) in a wrapped, scrolling
  *  block that is never cut, then the agent's reason, its own claim, last. */
 export function permissionBox(p: Permission): HTMLElement {

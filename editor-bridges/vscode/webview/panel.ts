@@ -3,7 +3,7 @@
 // as textContent; option previews arrive as HTML the extension rendered from markdown with raw HTML
 // escaped, and the page's Content-Security-Policy allows no script but this file.
 import type { Permission, RowView, ViewState } from '../src/model';
-import { answerField, dialogKey, el, permissionBox, showKept } from './dom.js';
+import { answerField, dialogKey, el, permissionBox, permissionQuestion, showKept } from './dom.js';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -111,13 +111,16 @@ function render(v: ViewState): void {
     parts.push(el('div', { class: 'chip', text: v.header }));
   }
 
-  if (permission && v.kind !== 'review') parts.push(permissionBox(permission));
-  parts.push(el('h2', { class: 'question', text: v.title }));
+  const perm = v.kind !== 'review' ? permission : undefined;
+  if (perm) parts.push(permissionBox(perm));
+  // Under the whole command, the question from the typed permission, not its cut wording.
+  const title = perm ? permissionQuestion(perm) : v.title;
+  parts.push(el('h2', { class: 'question', text: title }));
 
   if (v.kind === 'options') {
     const list = el('ul', {
       class: 'options',
-      attrs: { role: 'listbox', 'aria-multiselectable': String(v.multiSelect), 'aria-label': v.title },
+      attrs: { role: 'listbox', 'aria-multiselectable': String(v.multiSelect), 'aria-label': title },
     });
     // More than 6 options show 5 at a time, as in the terminal; the "more" lines scroll by a page.
     const moreLine = (n: number, arrow: string, key: string) => {

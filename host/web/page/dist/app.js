@@ -7,7 +7,7 @@
 // ./text.js, as every face shows them), and an option's preview is HTML or not by the host's
 // rule (./text.js too); the server's Content-Security-Policy allows no script or style but these files.
 import { DialogModel, normalizePermission, normalizeQuestions } from './model.js';
-import { answerField, dialogKey, el, permissionBox, showKept } from './dom.js';
+import { answerField, dialogKey, el, permissionBox, permissionQuestion, showKept } from './dom.js';
 import { previewText, visibleText } from './text.js';
 import { onPushMessage, subscribePush } from './push.js';
 const app = document.getElementById('app');
@@ -57,18 +57,6 @@ function permissionOf(e) {
 /** What a permission would do, in one phrase: its command, else the file it writes, else its tool. */
 function permissionWhat(p) {
     return p.command || p.path || p.tool || 'a tool';
-}
-/**
- * The question a permission asks, from its typed fields: its wording names the command again, cut
- * short (`Allow Bash: echo aaa… (321 more characters)?`), under the box that shows all of it.
- */
-function permissionQuestion(p) {
-    const who = p.tool || 'the agent';
-    if (p.command)
-        return `Allow ${who} to run this command?`;
-    if (p.path)
-        return `Allow ${who} to change this file?`;
-    return `Allow ${who}?`;
 }
 /** What the list shows of an ask: the command of a permission, else its first question. */
 function summary(e) {

@@ -8,7 +8,7 @@
 // rule (./text.js too); the server's Content-Security-Policy allows no script or style but these files.
 import { DialogModel, normalizePermission, normalizeQuestions } from './model.js';
 import type { Outcome, Permission, Result, RowView, ViewState } from './model.js';
-import { answerField, dialogKey, el, permissionBox, showKept } from './dom.js';
+import { answerField, dialogKey, el, permissionBox, permissionQuestion, showKept } from './dom.js';
 import { previewText, visibleText } from './text.js';
 import { onPushMessage, subscribePush } from './push.js';
 
@@ -94,17 +94,6 @@ function permissionOf(e: Entry): Permission | undefined {
 /** What a permission would do, in one phrase: its command, else the file it writes, else its tool. */
 function permissionWhat(p: Permission): string {
   return p.command || p.path || p.tool || 'a tool';
-}
-
-/**
- * The question a permission asks, from its typed fields: its wording names the command again, cut
- * short (`Allow Bash: echo aaa… (321 more characters)?`), under the box that shows all of it.
- */
-function permissionQuestion(p: Permission): string {
-  const who = p.tool || 'the agent';
-  if (p.command) return `Allow ${who} to run this command?`;
-  if (p.path) return `Allow ${who} to change this file?`;
-  return `Allow ${who}?`;
 }
 
 /** What the list shows of an ask: the command of a permission, else its first question. */
