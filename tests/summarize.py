@@ -4,8 +4,9 @@
 meson's testlog.json has one record per meson test. A Boost.Test executable holds many test
 cases: its own report ("N test cases out of M passed") is counted case by case. Other suites
 (the bridges' own runners) may leave extra JSON files `{"passed":N,"failed":N,"skipped":N}`
-named on the command line after the testlog. Further testlogs (a `*testlog.json` from another
-build, e.g. the sanitizer build) are counted the same way, their failures named with that build.
+named on the command line after the testlog. Further testlogs (`testlog.json`, or
+`testlog-WRAPPER.json` from a run with meson's --wrapper, from another build, e.g. the sanitizer
+build) are counted the same way, their failures named with that build.
 """
 import json
 import os
@@ -14,6 +15,7 @@ import sys
 
 BOOST = re.compile(r"(\d+) test cases? out of (\d+) (passed|failed)")
 BOOST_DETAIL = re.compile(r"(\d+) test cases? out of (\d+) failed")
+TESTLOG = re.compile(r"testlog(-[^/]*)?\.json")
 
 
 def count_testlog(path, label):
@@ -50,7 +52,7 @@ def count_testlog(path, label):
 def main():
     passed, failed, skipped, failures = count_testlog(sys.argv[1], "")
     for extra in sys.argv[2:]:
-        if extra.endswith("testlog.json"):
+        if TESTLOG.fullmatch(os.path.basename(extra)):
             build = os.path.basename(os.path.dirname(os.path.dirname(os.path.abspath(extra))))
             try:
                 counts = count_testlog(extra, build + ": ")
