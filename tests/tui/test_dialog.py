@@ -55,11 +55,14 @@ class Session:
                 "export LANG=C.UTF-8; unset LC_ALL LC_CTYPE\n"
                 "printf 'BEFORE-MARKER\\n'\n"
                 "'%s' '%s' '%s' --no-bell %s &\n"
-                "echo $! > '%s'\n"
+                # Each file the test polls for appears whole (written, then renamed): seen as soon as
+                # the shell made it, `rc` was once read empty (a cold ./dev test).
+                "echo $! > '%s.new' && mv '%s.new' '%s'\n"
                 "wait $!; status=$?\n"
                 "stty -a > '%s' 2>&1\n"
-                "echo $status > '%s'\n"
-                "exec sleep 600\n" % (driver, self.qfile, self.out, " ".join(args), self.pid, self.stty, self.rc)
+                "echo $status > '%s.new' && mv '%s.new' '%s'\n"
+                "exec sleep 600\n" % (driver, self.qfile, self.out, " ".join(args), self.pid, self.pid, self.pid,
+                                      self.stty, self.rc, self.rc, self.rc)
             )
         env = dict(os.environ, LANG="C.UTF-8")
         env.pop("LC_ALL", None)
