@@ -95,7 +95,9 @@ std::optional<std::string> PushService::page_message(std::string_view type, cons
 
 void PushService::question_waiting(const WaitingAsk& ask) {
     const std::string id = server_id ? server_id() : std::string();
-    waiting_[ask.key] = Known{ask_message(ask, opts_.content, id), line_of(ask)};
+    Line line = line_of(ask);  // who asks, read from the record once
+    std::string single = ask_message(ask, line.who, opts_.content, id);
+    waiting_[ask.key] = Known{std::move(single), std::move(line)};
     for (auto& [endpoint, d] : devices_) tell(*d, ask.key);
 }
 
