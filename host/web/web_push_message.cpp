@@ -74,10 +74,14 @@ std::string_view content_name(Content c) {
 }
 
 std::string ask_message(const WaitingAsk& a, Content content, std::string_view server_id) {
+    return ask_message(a, content == Content::None ? std::string() : who(a), content, server_id);
+}
+
+std::string ask_message(const WaitingAsk& a, std::string_view who, Content content, std::string_view server_id) {
     std::string m = head(a.key, server_id);
     if (content == Content::None)
         return m + ",\"title\":\"askhost\",\"body\":\"A question is waiting: open the page to see it.\"}";
-    m += ",\"title\":" + json_quote(shown(who(a) + " asks", kTitleBytes));
+    m += ",\"title\":" + json_quote(shown(std::string(who) + " asks", kTitleBytes));
     if (content == Content::Who) return m + ",\"body\":\"Open the page to see the question.\"}";
     m += ",\"body\":" + json_quote(shown(words(a), kBodyBytes));
     const auto& qs = a.ask.questions;

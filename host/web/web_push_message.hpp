@@ -29,6 +29,8 @@ inline constexpr std::string_view kBurstTag = "askhost-burst";
 // in Full only; `open` marks an option that must not be picked from a notification (a
 // permission's allow: the page asks once more).
 std::string ask_message(const WaitingAsk& ask, Content content, std::string_view server_id);
+// The same with who asks already read (line_of's `who`): the record is parsed once per question.
+std::string ask_message(const WaitingAsk& ask, std::string_view who, Content content, std::string_view server_id);
 // What a summary of several questions says of one: its key, who asks, its words.
 struct Line {
     std::string key, who, words;

@@ -72,6 +72,12 @@ std::optional<std::string> PushService::page_message(std::string_view type, cons
         auto added = store_.add(*s);
         if (!added) return reply("push-subscribed", "cannot keep it: " + added.error().message);
         device_for(*s);
+        // Past SubscriptionStore::kMax the store let its oldest go: it is told nothing more either.
+        if (devices_.size() > store_.all().size()) {
+            std::set<std::string> kept;
+            for (const Subscription& k : store_.all()) kept.insert(k.endpoint);
+            std::erase_if(devices_, [&](const auto& d) { return kept.count(d.first) == 0; });
+        }
         // Kept out of the log: a push endpoint is a capability to post to that browser.
         if (*added) log("a device subscribed to push notifications (" + std::to_string(devices_.size()) + " in all)");
         return reply("push-subscribed", std::nullopt);
@@ -89,7 +95,9 @@ std::optional<std::string> PushService::page_message(std::string_view type, cons
 
 void PushService::question_waiting(const WaitingAsk& ask) {
     const std::string id = server_id ? server_id() : std::string();
-    waiting_[ask.key] = Known{ask_message(ask, opts_.content, id), line_of(ask)};
+    Line line = line_of(ask);  // who asks, read from the record once
+    std::string single = ask_message(ask, line.who, opts_.content, id);
+    waiting_[ask.key] = Known{std::move(single), std::move(line)};
     for (auto& [endpoint, d] : devices_) tell(*d, ask.key);
 }
 

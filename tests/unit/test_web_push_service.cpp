@@ -304,6 +304,20 @@ BOOST_AUTO_TEST_CASE(a_burst_is_told_in_one_message) {
     BOOST_TEST(close["tag"].GetString() == std::string(kBurstTag));
 }
 
+// The file keeps SubscriptionStore::kMax devices, the oldest going first; the service tells no more
+// than it keeps (it told the one the file let go until askhost web restarted).
+BOOST_AUTO_TEST_CASE(a_device_past_the_most_kept_is_told_nothing) {
+    Bench b;
+    const std::string oldest = b.subscribe(0);
+    for (int n = 1; n <= static_cast<int>(SubscriptionStore::kMax); ++n) b.subscribe(n);
+    BOOST_TEST(b.store.all().size() == SubscriptionStore::kMax);
+    BOOST_TEST(b.service->devices() == SubscriptionStore::kMax);
+    b.service->question_waiting(waiting("1:ask-1", "First?", {"A", "B"}));
+    b.settle();
+    BOOST_TEST(b.sent.size() == SubscriptionStore::kMax);
+    for (const auto& m : b.sent) BOOST_TEST(m.endpoint != oldest);
+}
+
 BOOST_AUTO_TEST_CASE(a_device_the_push_service_says_is_gone_is_dropped) {
     Bench b;
     const std::string phone = b.subscribe(1);

@@ -14,8 +14,8 @@ import { renderPreview } from './preview';
 import { visibleText } from '../webview/text';
 import { askerName } from './status';
 
-/** What the webview sends. */
-export type WebviewMessage =
+/** What the webview sends; each message but `ready` names the ask whose view it was drawn for. */
+export type WebviewMessage = { askKey?: string } & (
   | { type: 'ready' }
   | { type: 'key'; key: string }
   | { type: 'text'; q: number; value: string }
@@ -23,7 +23,8 @@ export type WebviewMessage =
   | { type: 'row'; row: number }
   | { type: 'tab'; index: number }
   | { type: 'submit' }
-  | { type: 'confirm'; yes: boolean };
+  | { type: 'confirm'; yes: boolean }
+);
 
 interface Entry {
   key: string;
@@ -220,6 +221,9 @@ export class QuestionPanel implements vscode.Disposable {
   private onMessage(m: WebviewMessage): void {
     const entry = this.queue[0];
     if (!entry) return;
+    // Drawn for another ask (the last one's view not yet redrawn, or the second click of a
+    // double-click that answered it): no answer to this one, which the person has not seen.
+    if (m?.type !== 'ready' && m?.askKey !== entry.key) return;
     const model = entry.model;
     let r: Result = 'ignored';
     switch (m?.type) {

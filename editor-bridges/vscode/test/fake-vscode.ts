@@ -133,9 +133,11 @@ export class FakeWebviewPanel {
     this.disposeEmitter.fire();
   }
   // ---- test helpers
-  /** A message from the page, as webview/panel.ts would send it. */
+  /** A message from the page, as webview/panel.ts would send it: for the ask in view unless it
+   *  names another. */
   send(m: any): void {
-    this.messageEmitter.fire(m);
+    const plain = m !== null && typeof m === 'object' && !Array.isArray(m) && m.type !== 'ready' && !('askKey' in m);
+    this.messageEmitter.fire(plain ? { ...m, askKey: this.view?.askKey } : m);
   }
   key(...keys: string[]): void {
     for (const k of keys) this.send({ type: 'key', key: k });

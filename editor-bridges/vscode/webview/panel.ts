@@ -18,8 +18,9 @@ let permission: Permission | undefined;
 // The text fields outlive re-renders, so typing is never interrupted by an echo of itself.
 const fields = new Map<string, HTMLTextAreaElement>();
 
-function post(message: unknown): void {
-  vscode.postMessage(message);
+// Each message names the ask it was drawn for: the extension takes it for that ask only.
+function post(message: Record<string, unknown>): void {
+  vscode.postMessage({ ...message, askKey: view?.askKey });
 }
 
 function field(key: string, kind: 'text' | 'notes', q: number, value: string, placeholder: string): HTMLTextAreaElement {
@@ -237,6 +238,19 @@ function render(v: ViewState): void {
 const KEY_GUARD_MS = 400;
 let guardAsk = '';
 let guardUntil = 0;
+
+// Clicks in that moment too: a double-click's second click on the question set that replaced the
+// one its first click answered (a second permission's Allow in the same place) is no answer.
+document.addEventListener(
+  'click',
+  (e) => {
+    if (Date.now() < guardUntil) {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+  },
+  true,
+);
 
 document.addEventListener('keydown', (e) => {
   if (!view || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
