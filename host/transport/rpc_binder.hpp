@@ -4,7 +4,7 @@
 // with to_json). Params that do not read are refused with -32602 naming the field's path; an
 // unknown method gets -32601; unknown notifications, and notifications whose params do not read,
 // are ignored. The other direction, a call to the peer, is one line too:
-//   call<InitializeResult>(rpc, "initialize", params, [](CallResult<InitializeResult> r) { ... });
+//   call<InitializeResult>(rpc, "initialize", params, [](Result<InitializeResult> r) { ... });
 #pragma once
 
 #include <functional>
@@ -16,6 +16,7 @@
 #include <utility>
 #include <variant>
 
+#include "core/error.hpp"
 #include "json/json_codec.hpp"
 #include "transport/jsonrpc.hpp"
 #include "transport/rpc_errors.hpp"
@@ -57,19 +58,22 @@ private:
     std::shared_ptr<Responder> r_;
 };
 
-// Why a call has no result: the peer's error reply (or the channel closing), or a result that does
-// not read, whose path names the field (code 0; the message starts with the path).
+// A call's error (Result<T>::error()) is the peer's error reply, or the channel closing, with its
+// code; or a result that does not read: code 0, and a path that names the field.
+inline bool unreadable(const Error& call_error) { return !call_error.path.empty(); }
+
+// What a call gave before it was a Result, made from one; going (host_client.cpp still reads it).
 struct CallError : RpcError {
     std::string path;  // empty: the peer's error
     bool unreadable() const { return !path.empty(); }
 };
-
-// What a call gives: its result read as T, or why there is none.
 template <class T>
 class CallResult {
 public:
-    CallResult(T result) : v_(std::in_place_index<0>, std::move(result)) {}
-    CallResult(CallError error) : v_(std::in_place_index<1>, std::move(error)) {}
+    CallResult(askhost::Result<T> r)
+        : v_(r ? std::variant<T, CallError>(std::in_place_index<0>, std::move(*r))
+               : std::variant<T, CallError>(std::in_place_index<1>,
+                                            CallError{{r.error().code, r.error().message}, r.error().path})) {}
     explicit operator bool() const { return v_.index() == 0; }
     T& operator*() { return *std::get_if<0>(&v_); }
     T* operator->() { return std::get_if<0>(&v_); }
@@ -84,14 +88,13 @@ private:
 // outcome against its ask) starts as `blank`. Returns the request id (JSON text) to cancel it by.
 template <class Result, class Params>
 std::string call(RpcEndpoint& rpc, std::string_view method, const Params& params,
-                 std::function<void(CallResult<Result>)> done, Result blank = Result{}) {
+                 std::function<void(askhost::Result<Result>)> done, Result blank = Result{}) {
     return rpc.call(
         method, json::to_text(params),
         [done = std::move(done), blank = std::move(blank)](const rapidjson::Value* raw, const RpcError* error) mutable {
-            if (error) return done(CallError{*error, {}});
+            if (error) return done(Error::rpc(error->code, error->message));
             Result result = std::move(blank);
-            if (auto e = from_json(*raw, result, json::Path("result")))
-                return done(CallError{{0, e->message}, e->path});
+            if (auto e = from_json(*raw, result, json::Path("result"))) return done(Error::failed(e->message, e->path));
             done(std::move(result));
         });
 }

@@ -592,7 +592,7 @@ std::function<void()> McpServer::elicit(const Ask& ask, OnOutcome reply, const s
     }
     auto done = std::make_shared<bool>(false);
     call<ElicitResult>(rpc_, "elicitation/create", json::RawJson{elicitation_params(ask)},
-                       [ask, reply = std::move(reply), done, log = log_](CallResult<ElicitResult> result) {
+                       [ask, reply = std::move(reply), done, log = log_](Result<ElicitResult> result) {
                            if (*done) return;
                            *done = true;
                            if (!result) {

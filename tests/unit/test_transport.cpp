@@ -487,7 +487,7 @@ struct Caller {
     std::string count(TCount blank = {}) {
         return call<TCount>(
             rpc, "count", TResult{"n", std::nullopt},
-            [this](CallResult<TCount> r) {
+            [this](Result<TCount> r) {
                 if (r) got.push_back(std::to_string(r->x));
                 else
                     got.push_back("error " + std::to_string(r.error().code) + " [" + r.error().path +

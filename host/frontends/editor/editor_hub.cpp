@@ -76,12 +76,12 @@ public:
         json::RawJson params{shows_all(caps_) ? "{" + hub_.ask_text(*ask) + "}" : ask_show_params(*ask, caps_)};
         auto request = call<ClientOutcome>(
             conn_->rpc(), "ask/show", params,
-            [this, ask, refused, done = std::move(done), alive = lifetime_.token()](CallResult<ClientOutcome> shown) {
+            [this, ask, refused, done = std::move(done), alive = lifetime_.token()](Result<ClientOutcome> shown) {
                 if (!alive || conn_->closed()) return;  // gone: the broker hears it from on_closed
                 if (!open_.erase(ask->id)) return;      // withdrawn meanwhile: a late reply is dropped
                 if (shown) return done(std::move(shown->outcome));
-                const CallError& e = shown.error();
-                if (!e.unreadable())
+                const Error& e = shown.error();
+                if (!unreadable(e))
                     return done(Outcome::cancelled("the client could not show the question: " + e.message));
                 if (hub_.on_log) hub_.on_log("client " + client_name_ + " returned an invalid answer: " + e.message);
                 notify("ask/answerRefused", json::to_text(AnswerRefusedParams{ask->id, e.message}));
