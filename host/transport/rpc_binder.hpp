@@ -14,7 +14,6 @@
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
 
 #include "core/error.hpp"
 #include "json/json_codec.hpp"
@@ -61,27 +60,6 @@ private:
 // A call's error (Result<T>::error()) is the peer's error reply, or the channel closing, with its
 // code; or a result that does not read: code 0, and a path that names the field.
 inline bool unreadable(const Error& call_error) { return !call_error.path.empty(); }
-
-// What a call gave before it was a Result, made from one; going (host_client.cpp still reads it).
-struct CallError : RpcError {
-    std::string path;  // empty: the peer's error
-    bool unreadable() const { return !path.empty(); }
-};
-template <class T>
-class CallResult {
-public:
-    CallResult(askhost::Result<T> r)
-        : v_(r ? std::variant<T, CallError>(std::in_place_index<0>, std::move(*r))
-               : std::variant<T, CallError>(std::in_place_index<1>,
-                                            CallError{{r.error().code, r.error().message}, r.error().path})) {}
-    explicit operator bool() const { return v_.index() == 0; }
-    T& operator*() { return *std::get_if<0>(&v_); }
-    T* operator->() { return std::get_if<0>(&v_); }
-    const CallError& error() const { return *std::get_if<1>(&v_); }
-
-private:
-    std::variant<T, CallError> v_;
-};
 
 // Calls the peer's `method` with params (written with to_json); `done` runs once with the result
 // read with from_json at "result", or the error. A result read in the call's own context (an
