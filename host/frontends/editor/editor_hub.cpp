@@ -5,6 +5,7 @@
 
 #include <boost/asio/post.hpp>
 
+#include "core/call_ticket.hpp"
 #include "frontends/editor/ask_json.hpp"
 #include "frontends/editor/editor_protocol.hpp"
 #include "json/json_access.hpp"
@@ -74,29 +75,36 @@ public:
         const std::string ask_id = ask->id;
         // The ask as ask/state listed it, its text copied whole, unless this client shows less.
         json::RawJson params{shows_all(caps_) ? "{" + hub_.ask_text(*ask) + "}" : ask_show_params(*ask, caps_)};
-        auto request = call<ClientOutcome>(
+        // Withdrawn meanwhile (the ticket cancelled): a late reply is dropped.
+        CallTicket showing;
+        const std::string request = call<ClientOutcome>(
             conn_->rpc(), "ask/show", params,
-            [this, ask, refused, done = std::move(done), alive = lifetime_.token()](Result<ClientOutcome> shown) {
-                if (!alive || conn_->closed()) return;  // gone: the broker hears it from on_closed
-                if (!open_.erase(ask->id)) return;      // withdrawn meanwhile: a late reply is dropped
-                if (shown) return done(std::move(shown->outcome));
-                const Error& e = shown.error();
-                if (!unreadable(e))
-                    return done(Outcome::cancelled("the client could not show the question: " + e.message));
-                if (hub_.on_log) hub_.on_log("client " + client_name_ + " returned an invalid answer: " + e.message);
-                notify("ask/answerRefused", json::to_text(AnswerRefusedParams{ask->id, e.message}));
-                if (refused + 1 < kMaxRefusedAnswers) show_again(ask, done, refused + 1);
-            },
+            showing.reply(
+                [this, ask, refused, done = std::move(done), alive = lifetime_.token()](Result<ClientOutcome> shown) {
+                    if (!alive || conn_->closed()) return;  // gone: the broker hears it from on_closed
+                    open_.erase(ask->id);
+                    if (shown) return done(std::move(shown->outcome));
+                    const Error& e = shown.error();
+                    if (!unreadable(e))
+                        return done(Outcome::cancelled("the client could not show the question: " + e.message));
+                    if (hub_.on_log)
+                        hub_.on_log("client " + client_name_ + " returned an invalid answer: " + e.message);
+                    notify("ask/answerRefused", json::to_text(AnswerRefusedParams{ask->id, e.message}));
+                    if (refused + 1 < kMaxRefusedAnswers) show_again(ask, done, refused + 1);
+                }),
             ClientOutcome{*ask, {}});
-        open_[ask_id] = request;
+        showing.on_cancel([this, request, ask_id] {
+            conn_->rpc().notify("$/cancelRequest", json::to_text(CancelRequestParams{{request}, ask_id}));
+        });
+        open_[ask_id] = showing;
     }
 
     void withdraw(const std::string& ask_id) override {
         auto it = open_.find(ask_id);
         if (it == open_.end()) return;
-        CancelRequestParams params{{it->second}, ask_id};
+        CallTicket showing = std::move(it->second);
         open_.erase(it);
-        conn_->rpc().notify("$/cancelRequest", json::to_text(params));
+        showing.cancel();
     }
 
     void notify(std::string_view method, const std::string& params) {
@@ -345,7 +353,7 @@ private:
     std::string client_name_ = "client";
     std::string client_version_;
     std::vector<WorkspaceFolder> folders_;
-    std::map<std::string, std::string> open_;     // ask id -> ask/show request id (JSON)
+    std::map<std::string, CallTicket> open_;      // ask id -> its ask/show call
     std::map<std::string, AskTicket> submitted_;  // ask/submit request id (JSON) -> its ask
     std::size_t dropped_ = 0;
     Lifetime lifetime_;
