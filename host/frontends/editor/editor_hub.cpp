@@ -6,6 +6,7 @@
 #include <boost/asio/post.hpp>
 
 #include "core/call_ticket.hpp"
+#include "core/pending_asks.hpp"
 #include "frontends/editor/ask_json.hpp"
 #include "frontends/editor/editor_protocol.hpp"
 #include "json/json_access.hpp"
@@ -217,14 +218,14 @@ private:
         ask.profile = p.profile;
         ask.route = p.route.empty() || p.route == "agent" ? "submit" : p.route;
         ask.cwd = p.cwd;
-        // The ticket is the ask: the outcome drops it, and so do $/cancelRequest and the client
-        // leaving (which withdraw the ask).
+        // Its ticket is the ask: the outcome takes it out of the queue, and so do $/cancelRequest
+        // and the client leaving (which withdraw the ask). A request that takes the place of one
+        // still waiting under its id withdraws that one after it is asked.
         const std::string request_id = reply.id_json();
-        submitted_[request_id] =
-            hub_.broker_.ask(std::move(ask), [this, request_id, reply, alive = lifetime_.token()](const Outcome& o) {
-                if (alive) submitted_.erase(request_id);
-                reply(o);
-            });
+        AskTicket earlier = submitted_.release(request_id);
+        submitted_.start(
+            request_id, [&](OnOutcome answer) { return hub_.broker_.ask(std::move(ask), std::move(answer)); }, {},
+            [reply](Outcome o, std::monostate) { reply(o); });
     }
 
     // The question parts of an ask/submit as one tool input. A part nested deeper than the model
@@ -248,11 +249,7 @@ private:
         return parse_ask_input(tool, p.profile);
     }
 
-    void withdraw_submitted() {
-        auto open = std::move(submitted_);
-        submitted_.clear();
-        open.clear();  // each ticket withdraws its ask
-    }
+    void withdraw_submitted() { submitted_.clear(); }
 
     void initialized(const json::Ignored&) {
         if (!initialize_seen_ || initialized_) return;
@@ -290,13 +287,7 @@ private:
     }
 
     // The client no longer wants the answer to one of its ask/submit requests.
-    void cancel_request(const CancelParams& p) {
-        auto it = submitted_.find(p.id.json);
-        if (it == submitted_.end()) return;
-        auto ticket = std::move(it->second);
-        submitted_.erase(it);
-        ticket.cancel();
-    }
+    void cancel_request(const CancelParams& p) { submitted_.take(p.id.json); }
 
     // LSP's workspaceFolders (or rootUri when they are absent): file:// folders only.
     void read_workspace(const InitializeParams& p) {
@@ -353,8 +344,8 @@ private:
     std::string client_name_ = "client";
     std::string client_version_;
     std::vector<WorkspaceFolder> folders_;
-    std::map<std::string, CallTicket> open_;      // ask id -> its ask/show call
-    std::map<std::string, AskTicket> submitted_;  // ask/submit request id (JSON) -> its ask
+    std::map<std::string, CallTicket> open_;  // ask id -> its ask/show call
+    PendingAsks<> submitted_;                 // by ask/submit request id (JSON)
     std::size_t dropped_ = 0;
     Lifetime lifetime_;
 
