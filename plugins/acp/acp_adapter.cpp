@@ -363,8 +363,8 @@ private:
 
     void read_text_file(const ReadTextFileParams& p, Reply<ReadTextFileResult> reply) {
         auto got = files_->read(p.path, count_of(p.line), count_of(p.limit));
-        if (auto* e = std::get_if<FsError>(&got)) return refuse_file("fs/read_text_file", *e, reply);
-        reply({std::get<std::string>(std::move(got))});
+        if (!got) return refuse_file("fs/read_text_file", got.error(), reply);
+        reply({*std::move(got)});
     }
 
     void write_text_file(const WriteTextFileParams& p, Reply<json::EmptyObject> reply) {
@@ -372,8 +372,8 @@ private:
         reply({});
     }
 
-    template <class Result>
-    void refuse_file(std::string_view method, const FsError& e, const Reply<Result>& reply) {
+    template <class Value>
+    void refuse_file(std::string_view method, const Error& e, const Reply<Value>& reply) {
         host_.log("acp: " + std::string(method) + " refused: " + e.message);
         reply.error(e.code, e.message);
     }
