@@ -22,11 +22,14 @@ struct Error {
     Kind kind = Kind::Failed;
     std::string message;
     std::string path;  // the file, or the field of a request, the error is about (may be empty)
+    int code = 0;      // the JSON-RPC error code a peer gave, or to give a peer (0: none)
 
     static Error usage(std::string m) { return {Kind::Usage, std::move(m), {}}; }
     static Error not_found(std::string m) { return {Kind::NotFound, std::move(m), {}}; }
     static Error cannot_run(std::string m) { return {Kind::CannotRun, std::move(m), {}}; }
     static Error failed(std::string m, std::string path = {}) { return {Kind::Failed, std::move(m), std::move(path)}; }
+    // A JSON-RPC error: a peer's error reply, or the one to reply with.
+    static Error rpc(int code, std::string m) { return {Kind::Failed, std::move(m), {}, code}; }
 
     int exit_status() const {
         switch (kind) {

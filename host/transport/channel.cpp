@@ -3,19 +3,19 @@
 namespace askhost {
 
 Channel::Channel(Framing framing, std::size_t max_body)
-    : framing_(framing), decoder_(max_body), lines_(max_body), rpc_([this, a = alive_](std::string body) {
-          if (*a) send(std::move(body));
+    : framing_(framing), decoder_(max_body), lines_(max_body), rpc_([this, a = lifetime_.token()](std::string body) {
+          if (a) send(std::move(body));
       }) {
     rpc_.on_problem = [this](std::string_view p) {
         if (on_problem) on_problem(p);
     };
 }
 
-Channel::~Channel() { *alive_ = false; }
+Channel::~Channel() { lifetime_.end(); }
 
 void Channel::received(std::string_view data) {
-    auto on_event = [this, a = alive_](const FrameDecoder::Event& ev) {
-        if (!*a || closed_) return;
+    auto on_event = [this, a = lifetime_.token()](const FrameDecoder::Event& ev) {
+        if (!a || closed_) return;
         if (ev.ok) {
             rpc_.receive(ev.body);
         } else {

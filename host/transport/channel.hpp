@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/lifetime.hpp"
 #include "transport/framing.hpp"
 #include "transport/jsonrpc.hpp"
 
@@ -44,8 +45,9 @@ protected:
     virtual void flush() = 0;
     virtual void stop_reading() = 0;
 
-    // False once the channel is destroyed: the handlers still queued on the loop check it.
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    // Ended first thing when the channel is destroyed: the handlers still queued on the loop
+    // check their token (a derived channel ends it in its own destructor, before its members go).
+    Lifetime lifetime_;
     std::size_t queued_ = 0;
 
 private:

@@ -8,16 +8,16 @@ namespace askhost {
 Connection::Connection(boost::asio::io_context& io, int in_fd, int out_fd, std::size_t max_body, Framing framing)
     : Channel(framing, max_body), in_(io, in_fd), out_(io, out_fd) {}
 
-Connection::~Connection() { *alive_ = false; }
+Connection::~Connection() { lifetime_.end(); }
 
 void Connection::start() { read(); }
 
 void Connection::read() {
     in_.async_read_some(boost::asio::buffer(buf_.get(), buf_size_),
-                        [this, a = alive_](const boost::system::error_code& ec, std::size_t n) {
-                            if (!*a) return;
+                        [this, a = lifetime_.token()](const boost::system::error_code& ec, std::size_t n) {
+                            if (!a) return;
                             if (n) received(std::string_view(buf_.get(), n));
-                            if (!*a || closed()) return;
+                            if (!a || closed()) return;
                             if (ec) {
                                 close(ec == boost::asio::error::eof ? "end of input" : ec.message());
                                 return;
@@ -47,8 +47,8 @@ void Connection::queue(std::string bytes) {
 void Connection::flush() {
     if (writing_ || pump_posted_) return;
     pump_posted_ = true;
-    boost::asio::post(in_.get_executor(), [this, a = alive_] {
-        if (!*a) return;
+    boost::asio::post(in_.get_executor(), [this, a = lifetime_.token()] {
+        if (!a) return;
         pump_posted_ = false;
         pump();
     });
@@ -70,8 +70,8 @@ void Connection::pump() {
     // async_write_some, not the composed async_write: that one goes on writing to out_ after a
     // partial write even when this connection was destroyed meanwhile (a use after free that
     // ./dev fuzz found). Here every continuation checks that the connection is still alive.
-    out_.async_write_some(batch, [this, a = alive_](const boost::system::error_code& ec, std::size_t n) {
-        if (!*a) return;
+    out_.async_write_some(batch, [this, a = lifetime_.token()](const boost::system::error_code& ec, std::size_t n) {
+        if (!a) return;
         writing_ = false;
         if (ec) {
             queue_.clear();

@@ -99,8 +99,9 @@ std::string error(std::string_view id_json, int code, std::string_view message, 
 
 }  // namespace jsonrpc
 
-Responder::Responder(std::function<void(std::string)> send, std::string id_json, std::shared_ptr<const bool> silenced)
-    : state_(std::make_shared<State>(State{std::move(send), std::move(id_json), std::move(silenced)})) {}
+Responder::Responder(std::function<void(std::string)> send, std::string id_json,
+                     std::optional<Lifetime::Token> endpoint)
+    : state_(std::make_shared<State>(State{std::move(send), std::move(id_json), std::move(endpoint)})) {}
 
 Responder::~Responder() {
     if (!state_ || state_->done) return;
@@ -110,7 +111,7 @@ Responder::~Responder() {
 
 void Responder::send(std::string message) {
     state_->done = true;
-    if (!state_->silenced || !*state_->silenced) state_->send(std::move(message));
+    if (!state_->endpoint || *state_->endpoint) state_->send(std::move(message));
 }
 
 void Responder::result(std::string_view result_json) {
@@ -126,7 +127,7 @@ void Responder::error(int code, std::string_view message) {
 RpcEndpoint::RpcEndpoint(Send send) : send_(std::move(send)) {}
 
 // A Responder kept past its endpoint says nothing: the channel it would reply on is gone.
-RpcEndpoint::~RpcEndpoint() { *silenced_ = true; }
+RpcEndpoint::~RpcEndpoint() { lifetime_.end(); }
 
 void RpcEndpoint::send_error(std::string_view id_json, int code, std::string_view message) {
     send_(jsonrpc::error(id_json, code, message));
@@ -210,7 +211,7 @@ Responder RpcEndpoint::respond_to(const std::string& id_json) {
         auto state = entry.second.lock();
         return !state || state->done;
     });
-    Responder r(send_, id_json, silenced_);
+    Responder r(send_, id_json, lifetime_.token());
     unanswered_[id_json] = r.state_;
     return r;
 }
@@ -277,7 +278,7 @@ std::string RpcEndpoint::call(std::string_view method, std::string_view params_j
 
 void RpcEndpoint::abandon() {
     closed_ = true;
-    *silenced_ = true;
+    lifetime_.end();
     calls_.clear();
 }
 

@@ -11,6 +11,7 @@
 
 #include <rapidjson/document.h>
 
+#include "core/lifetime.hpp"
 #include "transport/rpc_errors.hpp"
 
 namespace askhost {
@@ -37,9 +38,9 @@ struct RpcError {
 class Responder {
 public:
     Responder() = default;
-    // send is not called once *silenced is true (the endpoint was abandoned or destroyed).
+    // With an endpoint's token, send is not called once that endpoint was abandoned or destroyed.
     Responder(std::function<void(std::string)> send, std::string id_json,
-              std::shared_ptr<const bool> silenced = nullptr);
+              std::optional<Lifetime::Token> endpoint = std::nullopt);
     Responder(Responder&&) noexcept = default;
     Responder& operator=(Responder&&) noexcept = default;
     ~Responder();
@@ -55,7 +56,7 @@ private:
     struct State {
         std::function<void(std::string)> send;
         std::string id_json;
-        std::shared_ptr<const bool> silenced;
+        std::optional<Lifetime::Token> endpoint;
         bool done = false;
         bool cancelled = false;  // the peer sent $/cancelRequest for it
     };
@@ -114,7 +115,8 @@ private:
     void cancel_requested(const rapidjson::Value& params);
 
     Send send_;
-    std::shared_ptr<bool> silenced_ = std::make_shared<bool>(false);
+    // Ended when the endpoint is abandoned or destroyed: the Responders still held say nothing.
+    Lifetime lifetime_;
     std::map<std::string, OnReply> calls_;  // id (JSON text) -> reply handler
     // The peer's requests not answered yet: id (JSON text) -> its Responder's state.
     std::map<std::string, std::weak_ptr<Responder::State>> unanswered_;

@@ -9,7 +9,7 @@ namespace askhost {
 MemoryConnection::MemoryConnection(boost::asio::io_context& io, Framing framing, std::size_t max_body)
     : Channel(framing, max_body), io_(io) {}
 
-MemoryConnection::~MemoryConnection() { *alive_ = false; }
+MemoryConnection::~MemoryConnection() { lifetime_.end(); }
 
 void MemoryConnection::start() {
     started_ = true;
@@ -29,13 +29,13 @@ void MemoryConnection::peer_close() {
 void MemoryConnection::read_soon() {
     if (!started_ || !reading_ || read_posted_) return;
     read_posted_ = true;
-    boost::asio::post(io_, [this, a = alive_] {
-        if (!*a) return;
+    boost::asio::post(io_, [this, a = lifetime_.token()] {
+        if (!a) return;
         read_posted_ = false;
         if (!reading_) return;
         std::string data = std::exchange(input_, {});
         if (!data.empty()) received(data);
-        if (*a && reading_ && input_closed_ && input_.empty()) close("end of input");
+        if (a && reading_ && input_closed_ && input_.empty()) close("end of input");
     });
 }
 
@@ -47,13 +47,13 @@ void MemoryConnection::queue(std::string bytes) {
 void MemoryConnection::flush() {
     if (write_posted_) return;
     write_posted_ = true;
-    boost::asio::post(io_, [this, a = alive_] {
-        if (!*a) return;
+    boost::asio::post(io_, [this, a = lifetime_.token()] {
+        if (!a) return;
         write_posted_ = false;
         std::string out = std::exchange(output_, {});
         queued_ = 0;
         if (on_peer_bytes) on_peer_bytes(out);
-        if (*a && on_written) on_written();
+        if (a && on_written) on_written();
     });
 }
 

@@ -4,7 +4,7 @@
 // with to_json). Params that do not read are refused with -32602 naming the field's path; an
 // unknown method gets -32601; unknown notifications, and notifications whose params do not read,
 // are ignored. The other direction, a call to the peer, is one line too:
-//   call<InitializeResult>(rpc, "initialize", params, [](CallResult<InitializeResult> r) { ... });
+//   call<InitializeResult>(rpc, "initialize", params, [](Result<InitializeResult> r) { ... });
 #pragma once
 
 #include <functional>
@@ -14,8 +14,8 @@
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
 
+#include "core/error.hpp"
 #include "json/json_codec.hpp"
 #include "transport/jsonrpc.hpp"
 #include "transport/rpc_errors.hpp"
@@ -57,41 +57,22 @@ private:
     std::shared_ptr<Responder> r_;
 };
 
-// Why a call has no result: the peer's error reply (or the channel closing), or a result that does
-// not read, whose path names the field (code 0; the message starts with the path).
-struct CallError : RpcError {
-    std::string path;  // empty: the peer's error
-    bool unreadable() const { return !path.empty(); }
-};
-
-// What a call gives: its result read as T, or why there is none.
-template <class T>
-class CallResult {
-public:
-    CallResult(T result) : v_(std::in_place_index<0>, std::move(result)) {}
-    CallResult(CallError error) : v_(std::in_place_index<1>, std::move(error)) {}
-    explicit operator bool() const { return v_.index() == 0; }
-    T& operator*() { return *std::get_if<0>(&v_); }
-    T* operator->() { return std::get_if<0>(&v_); }
-    const CallError& error() const { return *std::get_if<1>(&v_); }
-
-private:
-    std::variant<T, CallError> v_;
-};
+// A call's error (Result<T>::error()) is the peer's error reply, or the channel closing, with its
+// code; or a result that does not read: code 0, and a path that names the field.
+inline bool unreadable(const Error& call_error) { return !call_error.path.empty(); }
 
 // Calls the peer's `method` with params (written with to_json); `done` runs once with the result
 // read with from_json at "result", or the error. A result read in the call's own context (an
 // outcome against its ask) starts as `blank`. Returns the request id (JSON text) to cancel it by.
 template <class Result, class Params>
 std::string call(RpcEndpoint& rpc, std::string_view method, const Params& params,
-                 std::function<void(CallResult<Result>)> done, Result blank = Result{}) {
+                 std::function<void(askhost::Result<Result>)> done, Result blank = Result{}) {
     return rpc.call(
         method, json::to_text(params),
         [done = std::move(done), blank = std::move(blank)](const rapidjson::Value* raw, const RpcError* error) mutable {
-            if (error) return done(CallError{*error, {}});
+            if (error) return done(Error::rpc(error->code, error->message));
             Result result = std::move(blank);
-            if (auto e = from_json(*raw, result, json::Path("result")))
-                return done(CallError{{0, e->message}, e->path});
+            if (auto e = from_json(*raw, result, json::Path("result"))) return done(Error::failed(e->message, e->path));
             done(std::move(result));
         });
 }

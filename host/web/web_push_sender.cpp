@@ -42,8 +42,14 @@ std::int64_t unix_now() {
 }  // namespace
 
 struct PushSender::Worker : std::enable_shared_from_this<Worker> {
-    Worker(boost::asio::io_context& main, boost::asio::io_context& io, VapidKey key, SenderOptions opts)
-        : main(main), io(io), key(std::move(key)), opts(std::move(opts)), tls(ssl::context::tls_client) {
+    Worker(boost::asio::io_context& main, boost::asio::io_context& io, Lifetime::Token sender, VapidKey key,
+           SenderOptions opts)
+        : main(main),
+          io(io),
+          sender(std::move(sender)),
+          key(std::move(key)),
+          opts(std::move(opts)),
+          tls(ssl::context::tls_client) {
         boost::system::error_code ignored;  // without the system's CAs every https push fails, and says so
         tls.set_default_verify_paths(ignored);
         tls.set_verify_mode(ssl::verify_peer);
@@ -51,12 +57,12 @@ struct PushSender::Worker : std::enable_shared_from_this<Worker> {
     }
 
     boost::asio::io_context& main;
-    boost::asio::io_context& io;  // PushSender's: its handlers hold the worker, it must not hold them
+    boost::asio::io_context& io;   // PushSender's: its handlers hold the worker, it must not hold them
+    const Lifetime::Token sender;  // copied on the worker's thread, looked at on the main one only
     boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard{io.get_executor()};
     VapidKey key;  // the worker's thread only
     SenderOptions opts;
     ssl::context tls;
-    std::shared_ptr<bool> alive = std::make_shared<bool>(true);  // the main thread only
     std::atomic<std::size_t> in_flight{0};
 
     struct Job {
@@ -72,8 +78,8 @@ struct PushSender::Worker : std::enable_shared_from_this<Worker> {
     // On the main loop, unless the sender is gone by then.
     void finish(const std::shared_ptr<Job>& job, SendResult r) {
         --in_flight;
-        boost::asio::post(main, [alive = alive, done = std::move(job->done), r = std::move(r)]() mutable {
-            if (*alive && done) done(std::move(r));
+        boost::asio::post(main, [sender = sender, done = std::move(job->done), r = std::move(r)]() mutable {
+            if (sender && done) done(std::move(r));
         });
     }
 
@@ -181,12 +187,12 @@ void PushSender::Worker::outcome(const std::shared_ptr<Job>& job, beast::error_c
 
 PushSender::PushSender(boost::asio::io_context& main, VapidKey key, SenderOptions options)
     : io_(std::make_unique<boost::asio::io_context>()),
-      worker_(std::make_shared<Worker>(main, *io_, std::move(key), std::move(options))) {
+      worker_(std::make_shared<Worker>(main, *io_, lifetime_.token(), std::move(key), std::move(options))) {
     thread_ = std::thread([io = io_.get()] { io->run(); });
 }
 
 PushSender::~PushSender() {
-    *worker_->alive = false;
+    lifetime_.end();
     worker_->guard.reset();
     io_->stop();
     if (thread_.joinable()) thread_.join();

@@ -14,6 +14,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include "core/lifetime.hpp"
 #include "web/web_push.hpp"
 
 namespace askhost::web::push {
@@ -50,6 +51,8 @@ public:
     struct Worker;
 
 private:
+    // Ended first when the sender goes: an outcome the worker posts after that is not handed on.
+    Lifetime lifetime_;
     std::unique_ptr<boost::asio::io_context> io_;  // the worker's loop, on thread_
     std::shared_ptr<Worker> worker_;
     std::thread thread_;

@@ -14,9 +14,9 @@
 #include "acp_errors.hpp"
 #include "acp_protocol.hpp"
 #include "askhost_config.h"
-#include "common/pending_asks.hpp"
 #include "common/permission_question.hpp"
 #include "core/adapter.hpp"
+#include "core/pending_asks.hpp"
 #include "core/text/utf8.hpp"
 #include "elicitation.hpp"
 #include "json/json_access.hpp"
@@ -68,7 +68,7 @@ public:
         InitializeParams hello;
         hello.client_info = {"askhost", ASKHOST_VERSION};
         call<InitializeResult>(rpc_, "initialize", hello,
-                               [this](CallResult<InitializeResult> r) { initialized(std::move(r)); });
+                               [this](Result<InitializeResult> r) { initialized(std::move(r)); });
     }
 
     void on_line(std::string_view line) override {
@@ -125,7 +125,7 @@ private:
     // A line of its own, whatever the agent's streamed text left open.
     void show_line(const std::string& text) { show((line_start_ ? "" : "\n") + text + "\n"); }
 
-    static std::string error_text(const RpcError& error) {
+    static std::string error_text(const Error& error) {
         std::string message = error.message;
         if (error.code != 0) message += " (code " + std::to_string(error.code) + ")";
         return message.empty() ? std::string("an error without a message") : message;
@@ -133,7 +133,7 @@ private:
 
     // ---- the session -------------------------------------------------------------------------
 
-    void initialized(CallResult<InitializeResult> result) {
+    void initialized(Result<InitializeResult> result) {
         if (!result) {
             fail("the agent refused initialize: " + error_text(result.error()));
             return;
@@ -141,22 +141,21 @@ private:
         if (result->protocol_version && *result->protocol_version != kProtocolVersion)
             host_.log("acp: the agent speaks protocol version " + std::to_string(*result->protocol_version) +
                       ", askhost version 1; going on");
-        call<NewSessionResult>(rpc_, "session/new", NewSessionParams{cwd_},
-                               [this](CallResult<NewSessionResult> result) {
-                                   if (!result) return session_refused(result.error());
-                                   session_id_ = result->session_id;
-                                   if (queued_prompts_.empty() && host_.settings().one_shot) {
-                                       host_.log(
-                                           "acp: nothing to ask the agent (askhost --prompt TEXT gives the "
-                                           "first message); ending it");
-                                       host_.close_input();
-                                       return;
-                                   }
-                                   send_next_prompt();
-                               });
+        call<NewSessionResult>(rpc_, "session/new", NewSessionParams{cwd_}, [this](Result<NewSessionResult> result) {
+            if (!result) return session_refused(result.error());
+            session_id_ = result->session_id;
+            if (queued_prompts_.empty() && host_.settings().one_shot) {
+                host_.log(
+                    "acp: nothing to ask the agent (askhost --prompt TEXT gives the "
+                    "first message); ending it");
+                host_.close_input();
+                return;
+            }
+            send_next_prompt();
+        });
     }
 
-    void session_refused(const RpcError& error) {
+    void session_refused(const Error& error) {
         std::string hint = error.code == acp_error::auth_required
                                ? " (the agent wants you to log in first; run it once on its own)"
                                : "";
@@ -176,7 +175,7 @@ private:
         PromptParams params{session_id_, {{"text", std::move(queued_prompts_.front())}}};
         queued_prompts_.pop_front();
         turn_running_ = true;
-        call<PromptResult>(rpc_, "session/prompt", params, [this](CallResult<PromptResult> result) {
+        call<PromptResult>(rpc_, "session/prompt", params, [this](Result<PromptResult> result) {
             turn_running_ = false;
             if (!result) show_line("[askhost] the prompt failed: " + error_text(result.error()));
             else if (result->stop_reason.empty() || result->stop_reason == "end_turn") show(line_start_ ? "" : "\n");
@@ -364,8 +363,8 @@ private:
 
     void read_text_file(const ReadTextFileParams& p, Reply<ReadTextFileResult> reply) {
         auto got = files_->read(p.path, count_of(p.line), count_of(p.limit));
-        if (auto* e = std::get_if<FsError>(&got)) return refuse_file("fs/read_text_file", *e, reply);
-        reply({std::get<std::string>(std::move(got))});
+        if (!got) return refuse_file("fs/read_text_file", got.error(), reply);
+        reply({*std::move(got)});
     }
 
     void write_text_file(const WriteTextFileParams& p, Reply<json::EmptyObject> reply) {
@@ -373,8 +372,8 @@ private:
         reply({});
     }
 
-    template <class Result>
-    void refuse_file(std::string_view method, const FsError& e, const Reply<Result>& reply) {
+    template <class Value>
+    void refuse_file(std::string_view method, const Error& e, const Reply<Value>& reply) {
         host_.log("acp: " + std::string(method) + " refused: " + e.message);
         reply.error(e.code, e.message);
     }

@@ -33,9 +33,9 @@ std::string valid_utf8(std::string s) {
     return out;
 }
 
-FsError sys_error(const std::string& what, const fs::path& p, int err) {
-    return {err == ENOENT ? acp_error::resource_not_found : rpc_error::internal_error,
-            what + " " + p.string() + ": " + std::strerror(err)};
+Error sys_error(const std::string& what, const fs::path& p, int err) {
+    return Error::rpc(err == ENOENT ? acp_error::resource_not_found : rpc_error::internal_error,
+                      what + " " + p.string() + ": " + std::strerror(err));
 }
 
 }  // namespace
@@ -46,38 +46,38 @@ WorkspaceFiles::WorkspaceFiles(const fs::path& root) {
     if (ec) root_ = root.lexically_normal();
 }
 
-std::variant<fs::path, FsError> WorkspaceFiles::resolve(std::string_view path) const {
-    if (path.empty()) return FsError{rpc_error::invalid_params, "path: required"};
+Result<fs::path> WorkspaceFiles::resolve(std::string_view path) const {
+    if (path.empty()) return Error::rpc(rpc_error::invalid_params, "path: required");
     if (path.find('\0') != std::string_view::npos)
-        return FsError{rpc_error::invalid_params, "path: contains a NUL byte"};
+        return Error::rpc(rpc_error::invalid_params, "path: contains a NUL byte");
     fs::path p(path);
-    if (!p.is_absolute()) return FsError{rpc_error::invalid_params, std::string(path) + ": not an absolute path"};
+    if (!p.is_absolute()) return Error::rpc(rpc_error::invalid_params, std::string(path) + ": not an absolute path");
     std::error_code ec;
     fs::path real = fs::weakly_canonical(p, ec);
-    if (ec) return FsError{rpc_error::internal_error, std::string(path) + ": " + ec.message()};
+    if (ec) return Error::rpc(rpc_error::internal_error, std::string(path) + ": " + ec.message());
     fs::path rel = real.lexically_relative(root_);
     if (rel.empty() || *rel.begin() == "..")
-        return FsError{rpc_error::invalid_params,
-                       std::string(path) + ": outside the working directory " + root_.string()};
+        return Error::rpc(rpc_error::invalid_params,
+                          std::string(path) + ": outside the working directory " + root_.string());
     return real;
 }
 
-std::variant<std::string, FsError> WorkspaceFiles::read(std::string_view path, std::optional<std::size_t> line,
-                                                        std::optional<std::size_t> limit) const {
+Result<std::string> WorkspaceFiles::read(std::string_view path, std::optional<std::size_t> line,
+                                         std::optional<std::size_t> limit) const {
     auto resolved = resolve(path);
-    if (auto* e = std::get_if<FsError>(&resolved)) return *e;
-    const fs::path& p = std::get<fs::path>(resolved);
+    if (!resolved) return resolved.error();
+    const fs::path& p = *resolved;
     int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) return sys_error("cannot read", p, errno);
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
-        return FsError{rpc_error::invalid_params, "cannot read " + p.string() + ": not a regular file"};
+        return Error::rpc(rpc_error::invalid_params, "cannot read " + p.string() + ": not a regular file");
     }
     if (static_cast<std::size_t>(st.st_size) > max_read_bytes) {
         ::close(fd);
-        return FsError{rpc_error::invalid_params, "cannot read " + p.string() + ": " + std::to_string(st.st_size) +
-                                                      " bytes, at most " + std::to_string(max_read_bytes)};
+        return Error::rpc(rpc_error::invalid_params, "cannot read " + p.string() + ": " + std::to_string(st.st_size) +
+                                                         " bytes, at most " + std::to_string(max_read_bytes));
     }
     std::string data;
     char buf[65536];
@@ -93,8 +93,8 @@ std::variant<std::string, FsError> WorkspaceFiles::read(std::string_view path, s
         data.append(buf, static_cast<std::size_t>(n));
         if (data.size() > max_read_bytes) {
             ::close(fd);
-            return FsError{rpc_error::invalid_params,
-                           "cannot read " + p.string() + ": more than " + std::to_string(max_read_bytes) + " bytes"};
+            return Error::rpc(rpc_error::invalid_params,
+                              "cannot read " + p.string() + ": more than " + std::to_string(max_read_bytes) + " bytes");
         }
     }
     ::close(fd);
@@ -118,20 +118,20 @@ std::variant<std::string, FsError> WorkspaceFiles::read(std::string_view path, s
     return valid_utf8(std::move(data));
 }
 
-std::optional<FsError> WorkspaceFiles::write(std::string_view path, std::string_view content) const {
+Status WorkspaceFiles::write(std::string_view path, std::string_view content) const {
     auto resolved = resolve(path);
-    if (auto* e = std::get_if<FsError>(&resolved)) return *e;
-    const fs::path& p = std::get<fs::path>(resolved);
+    if (!resolved) return resolved.error();
+    const fs::path& p = *resolved;
     if (p == root_)
-        return FsError{rpc_error::invalid_params, "cannot write " + p.string() + ": it is the working directory"};
+        return Error::rpc(rpc_error::invalid_params, "cannot write " + p.string() + ": it is the working directory");
     std::error_code ec;
     fs::create_directories(p.parent_path(), ec);
     if (ec)
-        return FsError{rpc_error::internal_error, "cannot create " + p.parent_path().string() + ": " + ec.message()};
+        return Error::rpc(rpc_error::internal_error, "cannot create " + p.parent_path().string() + ": " + ec.message());
     struct stat st {};
     const bool exists = ::stat(p.c_str(), &st) == 0;
     if (exists && !S_ISREG(st.st_mode))
-        return FsError{rpc_error::invalid_params, "cannot write " + p.string() + ": not a regular file"};
+        return Error::rpc(rpc_error::invalid_params, "cannot write " + p.string() + ": not a regular file");
 
     fs::path tmp = p.parent_path() / ("." + p.filename().string() + ".askhost-" + std::to_string(::getpid()) + "-" +
                                       std::to_string(++tmp_counter_));

@@ -7,14 +7,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
+
+#include "core/error.hpp"
 
 namespace askhost::acp {
 
-struct FsError {
-    int code;  // rpc_error::invalid_params (bad path, outside), acp_error::resource_not_found, rpc_error::internal_error
-    std::string message;  // names the path and the reason
-};
+// Each refusal is an Error whose code is the agent's JSON-RPC error (rpc_error::invalid_params:
+// a bad path, outside; acp_error::resource_not_found; rpc_error::internal_error) and whose message
+// names the path and the reason.
 
 class WorkspaceFiles {
 public:
@@ -26,15 +26,15 @@ public:
     const std::filesystem::path& root() const { return root_; }
 
     // The path inside the root, or why not. `path` must be absolute (ACP's rule).
-    std::variant<std::filesystem::path, FsError> resolve(std::string_view path) const;
+    Result<std::filesystem::path> resolve(std::string_view path) const;
 
     // The text from 1-based `line` (default 1), at most `limit` lines. Invalid UTF-8 becomes U+FFFD.
-    std::variant<std::string, FsError> read(std::string_view path, std::optional<std::size_t> line,
-                                            std::optional<std::size_t> limit) const;
+    Result<std::string> read(std::string_view path, std::optional<std::size_t> line,
+                             std::optional<std::size_t> limit) const;
 
     // Replaces the file (via a temporary file and rename, keeping an existing file's mode);
     // missing parent directories inside the root are created.
-    std::optional<FsError> write(std::string_view path, std::string_view content) const;
+    Status write(std::string_view path, std::string_view content) const;
 
 private:
     std::filesystem::path root_;

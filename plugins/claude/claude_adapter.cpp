@@ -14,10 +14,10 @@
 #include "claude_tools.hpp"
 #include "common/first_line.hpp"
 #include "common/message_table.hpp"
-#include "common/pending_asks.hpp"
 #include "common/permission_question.hpp"
 #include "common/tool_input.hpp"
 #include "core/adapter.hpp"
+#include "core/pending_asks.hpp"
 #include "json/json_access.hpp"
 #include "json/json_codec.hpp"
 

@@ -6,8 +6,8 @@
 
 #include <rapidjson/document.h>
 
-#include "common/pending_asks.hpp"
 #include "core/model/outcome.hpp"
+#include "core/pending_asks.hpp"
 
 namespace askhost {
 

@@ -10,6 +10,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "core/call_ticket.hpp"
 #include "json/json_access.hpp"
 #include "store/fs_util.hpp"
 #include "transport/rpc_errors.hpp"
@@ -590,11 +591,9 @@ std::function<void()> McpServer::elicit(const Ask& ask, OnOutcome reply, const s
         auto it = open_.find(call_id);
         if (it != open_.end() && it->second->caller.modern) return park(it->second, ask, std::move(reply));
     }
-    auto done = std::make_shared<bool>(false);
+    CallTicket form;  // the client is not told of a withdrawn form: its answer is dropped
     call<ElicitResult>(rpc_, "elicitation/create", json::RawJson{elicitation_params(ask)},
-                       [ask, reply = std::move(reply), done, log = log_](CallResult<ElicitResult> result) {
-                           if (*done) return;
-                           *done = true;
+                       form.reply([ask, reply = std::move(reply), log = log_](Result<ElicitResult> result) {
                            if (!result) {
                                const std::string& why = result.error().message;
                                if (log) log("the client's elicitation failed: " + why);
@@ -602,8 +601,8 @@ std::function<void()> McpServer::elicit(const Ask& ask, OnOutcome reply, const s
                                return;
                            }
                            reply(outcome_from_elicitation(*result, ask));
-                       });
-    return [done] { *done = true; };
+                       }));
+    return [form] { form.cancel(); };
 }
 
 void McpServer::progress(const std::string& token_json, int step, std::string_view message) {

@@ -9,9 +9,9 @@
 #include <rapidjson/document.h>
 
 #include "common/message_table.hpp"
-#include "common/pending_asks.hpp"
 #include "common/tool_input.hpp"
 #include "core/adapter.hpp"
+#include "core/pending_asks.hpp"
 #include "json/json_access.hpp"
 #include "native_protocol.hpp"
 

@@ -13,8 +13,8 @@
 
 #include "common/first_line.hpp"
 #include "common/message_table.hpp"
-#include "common/pending_asks.hpp"
 #include "core/adapter.hpp"
+#include "core/pending_asks.hpp"
 #include "json/json_access.hpp"
 #include "json/json_codec.hpp"
 #include "pi_protocol.hpp"

@@ -9,9 +9,9 @@
 
 #include "answers.hpp"
 #include "common/first_line.hpp"
-#include "common/pending_asks.hpp"
 #include "common/tool_input.hpp"
 #include "core/broker.hpp"
+#include "core/pending_asks.hpp"
 #include "fake_adapter_host.hpp"
 #include "fake_frontend.hpp"
 
@@ -150,6 +150,64 @@ BOOST_AUTO_TEST_CASE(on_a_real_broker_the_answer_comes_on_a_later_turn) {
     BOOST_TEST(answers == 1);
     BOOST_TEST(pending.empty());
     BOOST_TEST(front.withdrawn.empty());
+}
+
+BOOST_AUTO_TEST_CASE(start_asks_a_broker_without_an_adapter_host) {
+    // The editor client's way: an ask/submit's request id, the ask made by the broker itself.
+    boost::asio::io_context io;
+    Broker broker(io);
+    Recorder front;
+    broker.add_frontend(front);
+    PendingAsks<> pending;
+    std::vector<std::string> heard;
+    auto by_broker = [&](const std::string& q) {
+        return [&broker, q](OnOutcome reply) {
+            Ask a;
+            a.questions.push_back(Question{q, "", {}, false});
+            return broker.ask(std::move(a), std::move(reply));
+        };
+    };
+    BOOST_TEST(pending.start("1", by_broker("A?"), {}, [&](Outcome o, std::monostate) {
+        heard.push_back("1:" + std::string(outcome_kind_name(o.kind)));
+    }));
+    BOOST_TEST(!pending.start("1", by_broker("B?"), {}, [&](Outcome, std::monostate) { heard.push_back("again"); }));
+    BOOST_TEST(front.open.size() == 1u);
+    front.open.begin()->second(Outcome::cancelled());
+    next_turn(io);
+    BOOST_TEST(heard == std::vector<std::string>{"1:cancelled"});
+    BOOST_TEST(pending.empty());
+}
+
+BOOST_AUTO_TEST_CASE(release_leaves_the_ask_open_with_whoever_holds_its_ticket) {
+    FakeHost host;
+    PendingAsks<int> pending(host);
+    int answers = 0;
+    pending.ask("r", one_question("A?"), 7, [&](Outcome, int) { ++answers; });
+    AskTicket earlier = pending.release("r");
+    BOOST_TEST(!pending.contains("r"));
+    BOOST_TEST(earlier.open());
+    BOOST_TEST(host.withdrawn.empty());
+    // The id is free for the request that takes its place; the earlier is withdrawn after.
+    BOOST_TEST(pending.ask("r", one_question("B?"), 8, [&](Outcome, int) { ++answers; }));
+    earlier.cancel();
+    BOOST_TEST(host.withdrawn == std::vector<std::string>{"ask-1"});
+    host.asks[0].second(Outcome::cancelled());  // the released one's outcome reaches nobody
+    BOOST_TEST(answers == 0);
+    BOOST_TEST(pending.contains("r"));
+    BOOST_TEST(!pending.release("missing").open());
+}
+
+BOOST_AUTO_TEST_CASE(clear_withdraws_every_ask_and_answers_none) {
+    FakeHost host;
+    PendingAsks<int> pending(host);
+    int answers = 0;
+    pending.ask("a", one_question("A?"), 1, [&](Outcome, int) { ++answers; });
+    pending.ask("b", one_question("B?"), 2, [&](Outcome, int) { ++answers; });
+    pending.clear();
+    BOOST_TEST(pending.empty());
+    BOOST_TEST(host.withdrawn.size() == 2u);
+    host.asks[1].second(Outcome::cancelled());
+    BOOST_TEST(answers == 0);
 }
 
 BOOST_AUTO_TEST_CASE(a_tool_input_is_asked_or_answered_at_once) {

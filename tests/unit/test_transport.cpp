@@ -14,6 +14,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include "core/call_ticket.hpp"
 #include "json/json_codec.hpp"
 #include "transport/connection.hpp"
 #include "transport/framing.hpp"
@@ -487,7 +488,7 @@ struct Caller {
     std::string count(TCount blank = {}) {
         return call<TCount>(
             rpc, "count", TResult{"n", std::nullopt},
-            [this](CallResult<TCount> r) {
+            [this](Result<TCount> r) {
                 if (r) got.push_back(std::to_string(r->x));
                 else
                     got.push_back("error " + std::to_string(r.error().code) + " [" + r.error().path +
@@ -524,6 +525,36 @@ BOOST_AUTO_TEST_CASE(a_typed_call_gets_the_peers_error_or_the_path_that_does_not
                             "error -32001 []: no agent", "error 0 [result.x]: result.x: expected an integer",
                             "error 0 [result]: result: expected an object", "error -32603 []: connection lost",
                             "error -32603 []: connection closed"}));
+}
+
+// A call held as a ticket over a real endpoint: a cancel reaches the peer once and the late reply
+// is dropped; after a reply, a cancel says nothing; a call on a closed endpoint closes its ticket.
+BOOST_AUTO_TEST_CASE(a_call_ticket_cancels_once_and_drops_the_late_reply) {
+    Caller c;
+    auto held = [&c](CallTicket& ticket) {
+        const std::string id = call<TCount>(
+            c.rpc, "count", TResult{"n", std::nullopt},
+            ticket.reply([&c](Result<TCount> r) { c.got.push_back(r ? std::to_string(r->x) : r.error().message); }));
+        ticket.on_cancel([&c, id] { c.rpc.notify("$/cancelRequest", R"({"id":)" + id + "}"); });
+        return id;
+    };
+    CallTicket first, second, third;
+    const std::string a = held(first), b = held(second);
+    first.cancel();
+    first.cancel();
+    BOOST_TEST(c.sent.back() == R"({"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":)" + a + "}}");
+    const std::size_t sent = c.sent.size();
+    c.reply(a, R"("result":{"x":1})");
+    c.reply(b, R"("result":{"x":2})");
+    second.cancel();
+    BOOST_TEST(c.sent.size() == sent);
+    BOOST_TEST(c.got == std::vector<std::string>{"2"});
+    c.rpc.close("gone");
+    held(third);
+    BOOST_TEST(!third.open());
+    third.cancel();
+    BOOST_TEST(c.sent.size() == sent);
+    BOOST_TEST(c.got == (std::vector<std::string>{"2", "connection closed"}));
 }
 
 // A Connection's read buffer: a few KiB while the peer is quiet, doubled while reads fill it (a

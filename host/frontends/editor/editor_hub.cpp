@@ -5,6 +5,8 @@
 
 #include <boost/asio/post.hpp>
 
+#include "core/call_ticket.hpp"
+#include "core/pending_asks.hpp"
 #include "frontends/editor/ask_json.hpp"
 #include "frontends/editor/editor_protocol.hpp"
 #include "json/json_access.hpp"
@@ -74,29 +76,36 @@ public:
         const std::string ask_id = ask->id;
         // The ask as ask/state listed it, its text copied whole, unless this client shows less.
         json::RawJson params{shows_all(caps_) ? "{" + hub_.ask_text(*ask) + "}" : ask_show_params(*ask, caps_)};
-        auto request = call<ClientOutcome>(
+        // Withdrawn meanwhile (the ticket cancelled): a late reply is dropped.
+        CallTicket showing;
+        const std::string request = call<ClientOutcome>(
             conn_->rpc(), "ask/show", params,
-            [this, ask, refused, done = std::move(done), alive = lifetime_.token()](CallResult<ClientOutcome> shown) {
-                if (!alive || conn_->closed()) return;  // gone: the broker hears it from on_closed
-                if (!open_.erase(ask->id)) return;      // withdrawn meanwhile: a late reply is dropped
-                if (shown) return done(std::move(shown->outcome));
-                const CallError& e = shown.error();
-                if (!e.unreadable())
-                    return done(Outcome::cancelled("the client could not show the question: " + e.message));
-                if (hub_.on_log) hub_.on_log("client " + client_name_ + " returned an invalid answer: " + e.message);
-                notify("ask/answerRefused", json::to_text(AnswerRefusedParams{ask->id, e.message}));
-                if (refused + 1 < kMaxRefusedAnswers) show_again(ask, done, refused + 1);
-            },
+            showing.reply(
+                [this, ask, refused, done = std::move(done), alive = lifetime_.token()](Result<ClientOutcome> shown) {
+                    if (!alive || conn_->closed()) return;  // gone: the broker hears it from on_closed
+                    open_.erase(ask->id);
+                    if (shown) return done(std::move(shown->outcome));
+                    const Error& e = shown.error();
+                    if (!unreadable(e))
+                        return done(Outcome::cancelled("the client could not show the question: " + e.message));
+                    if (hub_.on_log)
+                        hub_.on_log("client " + client_name_ + " returned an invalid answer: " + e.message);
+                    notify("ask/answerRefused", json::to_text(AnswerRefusedParams{ask->id, e.message}));
+                    if (refused + 1 < kMaxRefusedAnswers) show_again(ask, done, refused + 1);
+                }),
             ClientOutcome{*ask, {}});
-        open_[ask_id] = request;
+        showing.on_cancel([this, request, ask_id] {
+            conn_->rpc().notify("$/cancelRequest", json::to_text(CancelRequestParams{{request}, ask_id}));
+        });
+        open_[ask_id] = showing;
     }
 
     void withdraw(const std::string& ask_id) override {
         auto it = open_.find(ask_id);
         if (it == open_.end()) return;
-        CancelRequestParams params{{it->second}, ask_id};
+        CallTicket showing = std::move(it->second);
         open_.erase(it);
-        conn_->rpc().notify("$/cancelRequest", json::to_text(params));
+        showing.cancel();
     }
 
     void notify(std::string_view method, const std::string& params) {
@@ -209,14 +218,14 @@ private:
         ask.profile = p.profile;
         ask.route = p.route.empty() || p.route == "agent" ? "submit" : p.route;
         ask.cwd = p.cwd;
-        // The ticket is the ask: the outcome drops it, and so do $/cancelRequest and the client
-        // leaving (which withdraw the ask).
+        // Its ticket is the ask: the outcome takes it out of the queue, and so do $/cancelRequest
+        // and the client leaving (which withdraw the ask). A request that takes the place of one
+        // still waiting under its id withdraws that one after it is asked.
         const std::string request_id = reply.id_json();
-        submitted_[request_id] =
-            hub_.broker_.ask(std::move(ask), [this, request_id, reply, alive = lifetime_.token()](const Outcome& o) {
-                if (alive) submitted_.erase(request_id);
-                reply(o);
-            });
+        AskTicket earlier = submitted_.release(request_id);
+        submitted_.start(
+            request_id, [&](OnOutcome answer) { return hub_.broker_.ask(std::move(ask), std::move(answer)); }, {},
+            [reply](Outcome o, std::monostate) { reply(o); });
     }
 
     // The question parts of an ask/submit as one tool input. A part nested deeper than the model
@@ -240,11 +249,7 @@ private:
         return parse_ask_input(tool, p.profile);
     }
 
-    void withdraw_submitted() {
-        auto open = std::move(submitted_);
-        submitted_.clear();
-        open.clear();  // each ticket withdraws its ask
-    }
+    void withdraw_submitted() { submitted_.clear(); }
 
     void initialized(const json::Ignored&) {
         if (!initialize_seen_ || initialized_) return;
@@ -282,13 +287,7 @@ private:
     }
 
     // The client no longer wants the answer to one of its ask/submit requests.
-    void cancel_request(const CancelParams& p) {
-        auto it = submitted_.find(p.id.json);
-        if (it == submitted_.end()) return;
-        auto ticket = std::move(it->second);
-        submitted_.erase(it);
-        ticket.cancel();
-    }
+    void cancel_request(const CancelParams& p) { submitted_.take(p.id.json); }
 
     // LSP's workspaceFolders (or rootUri when they are absent): file:// folders only.
     void read_workspace(const InitializeParams& p) {
@@ -345,8 +344,8 @@ private:
     std::string client_name_ = "client";
     std::string client_version_;
     std::vector<WorkspaceFolder> folders_;
-    std::map<std::string, std::string> open_;     // ask id -> ask/show request id (JSON)
-    std::map<std::string, AskTicket> submitted_;  // ask/submit request id (JSON) -> its ask
+    std::map<std::string, CallTicket> open_;  // ask id -> its ask/show call
+    PendingAsks<> submitted_;                 // by ask/submit request id (JSON)
     std::size_t dropped_ = 0;
     Lifetime lifetime_;
 

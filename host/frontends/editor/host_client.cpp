@@ -44,7 +44,7 @@ void greet_host(RpcEndpoint& rpc, const std::string& client_name, ClientRole rol
     hello.client_version = ASKHOST_VERSION;
     if (role == ClientRole::Viewer) hello.passive = hello.queued = true;  // askhost web lists every waiting ask
     if (role == ClientRole::Asker) hello.show_asks = false;               // it asks; it shows nothing
-    call<json::Ignored>(rpc, "initialize", hello, [done = std::move(done)](const CallResult<json::Ignored>& r) {
+    call<json::Ignored>(rpc, "initialize", hello, [done = std::move(done)](const Result<json::Ignored>& r) {
         done(r ? Status() : Status(Error::failed(r.error().message)));
     });
     rpc.notify("initialized", "{}");
@@ -96,12 +96,12 @@ std::function<void()> HostClient::submit(const Ask& ask, Profile profile, OnOutc
     auto conn = conn_;
     std::string id = call<HostOutcome>(
         conn->rpc(), "ask/submit", SubmitAsk{ask, profile},
-        [this, reply = std::move(reply), done, alive = lifetime_.token()](CallResult<HostOutcome> r) {
+        [this, reply = std::move(reply), done, alive = lifetime_.token()](Result<HostOutcome> r) {
             if (*done) return;
             *done = true;
             if (r) return reply(std::move(r->outcome));
-            const CallError& e = r.error();
-            if (e.unreadable()) return reply(Outcome::cancelled("invalid answer: " + e.message));
+            const Error& e = r.error();
+            if (unreadable(e)) return reply(Outcome::cancelled("invalid answer: " + e.message));
             if (alive) log("the host could not ask: " + e.message);
             reply(Outcome::connection_lost());
         },
