@@ -25,6 +25,7 @@
 #include "frontends/editor/host_client.hpp"
 #include "frontends/editor/host_core.hpp"
 #include "frontends/editor/registry.hpp"
+#include "frontends/editor/remote_frontend.hpp"
 #include "frontends/editor/socket_listener.hpp"
 #include "frontends/notify.hpp"
 #include "frontends/tmux_popup.hpp"
@@ -71,44 +72,6 @@ bool popup_possible() {
     auto pane = tmux::pane_for_terminal(tmux::terminal_of_ancestors(::getpid()));
     return pane && !pane->client.empty();
 }
-
-// An editor's host that appeared while our own host held a question: shown there too, through
-// its socket. A host that goes away takes nothing with it: the question goes on waiting here.
-class RemoteFrontend final : public Frontend {
-public:
-    RemoteFrontend(boost::asio::io_context& io, std::string socket, const std::string& who, Log log,
-                   std::function<void()> gone)
-        : client_(io, std::move(socket), who) {
-        client_.on_log = log;
-        client_.on_closed = std::move(gone);
-    }
-    Status connect() { return client_.connect(); }
-
-    std::string_view name() const override { return "editor host"; }
-    void show(const Ask& ask, Done done) override {
-        std::string id = ask.id;
-        open_[id] =
-            client_.submit(ask, ask.profile, [this, id, done = std::move(done), token = lifetime_.token()](Outcome o) {
-                if (!token) return;
-                open_.erase(id);
-                // The host went away: not an answer; it is taken off the broker by `gone`.
-                if (o.kind == OutcomeKind::ConnectionLost) return;
-                done(std::move(o));
-            });
-    }
-    void withdraw(const std::string& ask_id) override {
-        auto it = open_.find(ask_id);
-        if (it == open_.end()) return;
-        auto cancel = std::move(it->second);
-        open_.erase(it);
-        cancel();
-    }
-
-private:
-    HostClient client_;
-    std::map<std::string, std::function<void()>> open_;
-    Lifetime lifetime_;  // last: ends before the client goes
-};
 
 // The pending-questions file as one more place that shows the question while our own host waits:
 // `askhost questions` lists it and `askhost answer` answers it (checked at each poll). When the
