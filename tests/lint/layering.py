@@ -35,6 +35,10 @@ ALLOWED = {
     'plugins/mcp': ADAPTER | {'service', 'store'},
     # store: `askhost hook install` rewrites Claude Code's settings file in place (atomic_write).
     'plugins/claude': ADAPTER | {'service', 'store'},
+    # askhost codex-hook and gemini-hook: built into plugins/mcp's library, whose command table and
+    # own-question hook they share (the ask service); store as plugins/mcp's.
+    'plugins/codex': ADAPTER | {'service', 'store', 'plugins/mcp'},
+    'plugins/gemini': ADAPTER | {'service', 'store', 'plugins/mcp', 'plugins/codex'},
     # askhost opencode: the ask service, and `install` writes the plugin's file (atomic_write).
     'plugins/opencode': ADAPTER | {'service', 'store'},
     # askhost web: a client of the hosts (frontends/editor), and its own server.
