@@ -33,7 +33,7 @@
 #include "frontends/user_config.hpp"
 #include "store/fs_util.hpp"
 #include "store/pending_file.hpp"
-#include "store/pending_writer.hpp"
+#include "store/pending_record.hpp"
 #include "store/print_frontend.hpp"
 #include "store/session_store.hpp"
 #if ASKHOST_HAVE_TUI
@@ -72,112 +72,6 @@ bool popup_possible() {
     auto pane = tmux::pane_for_terminal(tmux::terminal_of_ancestors(::getpid()));
     return pane && !pane->client.empty();
 }
-
-// The pending-questions file as one more place that shows the question while our own host waits:
-// `askhost questions` lists it and `askhost answer` answers it (checked at each poll). When the
-// question ends elsewhere, its entries leave the file. The file work (the folder's lock, the read,
-// the atomic write with its fsyncs: 1 to 8 ms on a busy disk) is done by the writer's thread; the
-// loop only queues it, so the ask/show to the host's clients (askhost web's page, askhost attach)
-// and the answer to a client that connects meanwhile never wait for the disk.
-class PendingRecord final : public Frontend {
-public:
-    PendingRecord(boost::asio::io_context& io, std::string path, std::string session, Log log)
-        : io_(io),
-          path_(std::move(path)),
-          session_(std::move(session)),
-          log_(log),
-          writer_(path_, [log](std::string_view m) { say(log, m); }) {}
-
-    std::string_view name() const override { return "pending-questions file"; }
-    void show(const Ask& ask, Done done) override {
-        current_ = ask;
-        done_ = std::move(done);
-        queued_ = false;
-        // Queued after this turn of the loop: the ask/show to the host's clients is written first,
-        // before the writer's thread wakes to compete with it for a CPU. Posted twice, so that it
-        // runs after what this turn posted (the clients' writes).
-        boost::asio::post(io_, [this, id = ask.id, token = lifetime_.token()] {
-            if (!token) return;
-            boost::asio::post(io_, [this, id, token] {
-                if (!token || !current_ || current_->id != id || queued_) return;
-                queued_ = true;
-                writer_.change([ask = *current_, path = writer_.path(), log = log_,
-                                session = session_](store::PendingLoad& loaded) {
-                    if (loaded.status == store::PendingLoad::Status::Error) {
-                        auto err = store::set_aside_broken(path, loaded, [log](std::string_view m) { say(log, m); });
-                        if (err) {
-                            say(log, "cannot write the pending-questions file: " + err->message);
-                            return false;
-                        }
-                    }
-                    store::add_ask(loaded.file, ask, session, store::iso8601_utc(store::now_ms()));
-                    return true;
-                });
-            });
-        });
-    }
-    void withdraw(const std::string& ask_id) override {
-        if (!current_ || current_->id != ask_id) return;
-        if (queued_) remove(current_->questions);
-        current_.reset();
-        done_ = nullptr;
-        queued_ = false;
-    }
-    // Answers given with `askhost answer` since the last poll end the question: read, marked used
-    // and dropped from the file on the writer's thread, handed to the broker back on the loop.
-    void poll() {
-        if (!current_ || !queued_ || polling_) return;
-        polling_ = true;
-        auto taken = std::make_shared<std::optional<std::vector<Answer>>>();
-        writer_.change(
-            [questions = current_->questions, permission = current_->permission, taken, path = path_,
-             log = log_](store::PendingLoad& loaded) {
-                if (loaded.status != store::PendingLoad::Status::Ok) return false;
-                std::vector<std::string> warnings;
-                auto answers = store::take_answers(loaded.file, questions, warnings, permission);
-                for (const auto& w : warnings) say(log, path + ": " + w);
-                if (!answers) return false;
-                std::erase_if(loaded.file.questions, [](const store::PendingQuestion& p) { return p.used; });
-                *taken = std::move(answers);
-                return true;
-            },
-            [io = &io_, this, id = current_->id, taken, token = lifetime_.token()] {
-                boost::asio::post(*io, [this, id, taken, token] {
-                    if (!token) return;
-                    polling_ = false;
-                    if (!*taken || !current_ || current_->id != id) return;
-                    say(log_, "answered from " + path_);
-                    auto done = std::move(done_);
-                    current_.reset();
-                    queued_ = false;
-                    done(Outcome::answered(std::move(**taken)));
-                });
-            });
-    }
-
-private:
-    // The entries of these questions leave the file.
-    void remove(const std::vector<Question>& questions) {
-        writer_.change([questions](store::PendingLoad& loaded) {
-            if (loaded.status != store::PendingLoad::Status::Ok) return false;
-            return std::erase_if(loaded.file.questions, [&](const store::PendingQuestion& p) {
-                       return std::any_of(questions.begin(), questions.end(),
-                                          [&](const Question& q) { return q.question == p.question.question; });
-                   }) > 0;
-        });
-    }
-
-    boost::asio::io_context& io_;
-    std::string path_;
-    std::string session_;
-    Log log_;
-    std::optional<Ask> current_;
-    Done done_;
-    bool queued_ = false;   // current_'s entries are queued to the writer (so in the file, or soon)
-    bool polling_ = false;  // a poll is queued on the writer
-    Lifetime lifetime_;
-    store::PendingWriter writer_;  // last: destroyed first, it writes what is queued before the rest goes
-};
 
 }  // namespace
 
