@@ -10,8 +10,6 @@
 #include <set>
 #include <vector>
 
-#include <fcntl.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include <boost/asio/post.hpp>
@@ -50,27 +48,13 @@ void say(Log log, std::string_view m) {
     if (log) log(m);
 }
 
-// Whether this process may show a dialog on its terminal: only when nothing else reads it
-// (docs/mcp.md: agents' TUIs keep the terminal raw; Codex's server has none).
+// Whether this process may open the terminal dialog: a terminal nobody else reads.
 bool terminal_is_free() {
 #if ASKHOST_HAVE_TUI
-    if (const char* e = std::getenv("CLAUDE_CODE_ENTRYPOINT"); e && std::string_view(e) == "cli") return false;
-    int fd = ::open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) return false;
-    termios t{};
-    bool free = ::tcgetattr(fd, &t) == 0 && (t.c_lflag & ICANON) && ::tcgetpgrp(fd) == ::getpgrp();
-    ::close(fd);
-    return free && TerminalDialog::available();
+    return TerminalDialog::terminal_free();
 #else
     return false;
 #endif
-}
-
-// Whether a tmux popup can open over the asking pane: one is enabled and a client looks at it.
-bool popup_possible() {
-    if (!tmux::popups_enabled()) return false;
-    auto pane = tmux::pane_for_terminal(tmux::terminal_of_ancestors(::getpid()));
-    return pane && !pane->client.empty();
 }
 
 }  // namespace
@@ -125,12 +109,7 @@ public:
         if (options_.alone == Alone::Beside) {
             // The agent's terminal's tmux pane (Claude gives its hooks TMUX and TMUX_PANE): askhost
             // jump goes there.
-            const char* tmux_env = std::getenv("TMUX");
-            const char* tmux_pane = std::getenv("TMUX_PANE");
-            if (tmux_env && *tmux_env && tmux_pane && *tmux_pane) {
-                std::string server = tmux_env;
-                core_.set_tmux(server.substr(0, server.find(',')), tmux_pane);
-            }
+            if (auto pane = tmux::pane_of_environment()) core_.set_tmux(pane->server, pane->pane_id);
         }
         if (auto err = core_.listen(options_.kind)) {
             say(options_.log, err->message);
@@ -236,8 +215,7 @@ private:
         auto pending = core_.broker().pending();
         if (pending.empty() || !wants_popup(pending.front()->id)) return popups_.withdraw();
         const Ask& head = *pending.front();
-        auto pane =
-            tmux::popups_enabled() ? tmux::pane_for_terminal(tmux::terminal_of_ancestors(::getpid())) : std::nullopt;
+        auto pane = tmux::asking_pane();
         if (!pane) {
             popped_.insert(head.id);
             popups_.withdraw();
@@ -319,7 +297,7 @@ OwnQuestions own_questions_setting(void (*log)(std::string_view)) {
 }
 
 bool somewhere_to_show() {
-    if (popup_possible() || terminal_is_free()) return true;
+    if (tmux::popup_possible() || terminal_is_free()) return true;
     auto dir = socket_directory();
     return dir && running_web_server(*dir + "/web.json").has_value();
 }
@@ -365,7 +343,7 @@ AskService::Asking AskService::ask(Ask ask, OnOutcome reply, const ClientForm* f
     }
     // In tmux, a popup over the asking pane comes before the agent's own form: it is the whole
     // dialog (Codex's form has no multi-select field).
-    if (form && options_.alone == Alone::Seek && !popup_possible()) return ask_form(ask, reply, *form);
+    if (form && options_.alone == Alone::Seek && !tmux::popup_possible()) return ask_form(ask, reply, *form);
     return wait(std::move(ask), std::move(reply));
 }
 
