@@ -1,5 +1,6 @@
 #include "app/cli.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -59,7 +60,8 @@ constexpr cli::Option kRunOptions[] = {
              "a power cut, costs a disk flush per record)"},
     {.name = "adapter",
      .value = "NAME",
-     .help = "auto|native|mcp|claude|pi|acp|opencode (default auto: from the agent's program name)"},
+     .help = "the agent's adapter, or auto (the default: the adapter that knows the\n"
+             "agent's program name, else native)"},
     {.name = "allow-tools",
      .value = "LIST",
      .help = "tools the agent may use without asking (comma-separated; \"Bash,Edit\",\n"
@@ -178,12 +180,18 @@ const cli::Subcommand* find_subcommand(std::span<const cli::Subcommand> table, s
     return nullptr;
 }
 
-std::string usage_text(std::span<const cli::Subcommand> table) {
+std::string usage_text(const AdapterRegistry& registry) {
     std::string out = "askhost: show an LLM agent's questions where you are, and hand the answers back.\n\nUsage:\n";
     usage_line(out, kRunCommand);
-    for (const auto& s : table) usage_line(out, *s.spec);
+    for (const auto& s : all_subcommands(registry)) usage_line(out, *s.spec);
     out += "  askhost --help | --version\n\n";
     out += std::string(kRunCommand.about) + "\n\n" + cli::options_text(kRunCommand);
+    // The adapters built in, from the registry: --adapter's choices.
+    out += "\nAdapters (--adapter NAME):\n";
+    std::size_t width = 0;
+    for (const auto& a : registry.all()) width = std::max(width, a.name.size());
+    for (const auto& a : registry.all())
+        out += "  " + a.name + std::string(width - a.name.size() + 2, ' ') + a.summary + "\n";
     out += "\nEvery subcommand has its own --help (askhost attach --help).\n\n";
     out += std::string(kRunCommand.epilog) + "\n";
     return out;

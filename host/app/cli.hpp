@@ -51,7 +51,7 @@ std::vector<cli::Subcommand> all_subcommands(const AdapterRegistry& registry);
 const cli::Subcommand* find_subcommand(std::span<const cli::Subcommand> table, std::string_view name);
 
 // askhost --help: the usage of each subcommand and the options of running an agent.
-std::string usage_text(std::span<const cli::Subcommand> table);
+std::string usage_text(const AdapterRegistry& registry);
 // askhost --dump-options: every command (the registry's adapters' too) with its options (their
 // help, and the words a value may be) and operands, as JSON: what `./dev completions` makes the
 // completions and the man page's option lists of (host/completions/make_completions.py).

@@ -15,6 +15,7 @@
 
 #include "frontends/editor/ask_json.hpp"
 #include "frontends/notify.hpp"
+#include "frontends/tmux_popup.hpp"
 #include "transport/stdio.hpp"
 
 namespace askhost {
@@ -243,12 +244,8 @@ int Host::run() {
         return 2;
     }
     // An agent run in a tmux pane asks in that pane's dialog: askhost jump goes there.
-    const char* tmux_env = std::getenv("TMUX");
-    const char* tmux_pane = std::getenv("TMUX_PANE");
-    if (mode_ == Mode::Tui && tmux_env && *tmux_env && tmux_pane && *tmux_pane) {
-        const std::string server = tmux_env;
-        core_.set_tmux(server.substr(0, server.find(',')), tmux_pane);
-    }
+    if (auto pane = mode_ == Mode::Tui ? tmux::pane_of_environment() : std::nullopt)
+        core_.set_tmux(pane->server, pane->pane_id);
     if (auto err = core_.listen(mode_ == Mode::Stdio ? "editor" : mode_ == Mode::Print ? "print" : "agent"))
         log(err->message + " (other clients cannot attach)");
     wait_signal();

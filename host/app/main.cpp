@@ -104,8 +104,7 @@ static int askhost_main(int argc, char** argv) {
         case Command::DumpOptions: {
             AdapterRegistry registry;
             register_builtin_adapters(registry);
-            const auto table = all_subcommands(registry);
-            write_all(1, opts.command == Command::Help ? usage_text(table) : options_json(registry));
+            write_all(1, opts.command == Command::Help ? usage_text(registry) : options_json(registry));
             return 0;
         }
         case Command::Version: write_all(1, "askhost " ASKHOST_FULL_VERSION "\n"); return 0;

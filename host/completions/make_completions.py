@@ -11,6 +11,14 @@ How a value completes comes from its name in the table: a value written `strict|
 of those words (`--adapter`: the registry's names), PATH, FILE, F and SOCKET are files, DIR a
 folder, anything else free text. A description is the option's help up to its first parenthesis,
 colon or semicolon, a subcommand's its summary up to its first parenthesis.
+
+What zsh offers after an option (its exclusion lists) is the one thing the table does not say: the
+commands check it themselves. EXCLUSIVE, ALONE and REPEATS below hold it, by command and long name;
+a name the table does not have fails the run, so a renamed option cannot drop out unseen. An option
+with a short name is not offered again in either spelling unless it repeats.
+
+The VS Code setting `askhost.adapter` (editor-bridges/vscode/package.json) takes its choices from
+the same dump: --adapter's, the registry's.
 """
 import json
 import os
@@ -19,6 +27,12 @@ import subprocess
 import sys
 
 FILE_VALUES = {"PATH", "FILE", "F", "SOCKET"}
+# By command ("" is askhost itself): options of which one is given (the command refuses, or takes
+# the last), options given alone, options given more than once (Args::values).
+EXCLUSIVE = {"": [["stdio", "tui", "print"]], "status": [["tmux", "json"]], "history": [["json", "summary", "list"]]}
+ALONE = {"": ["version"]}
+REPEATS = {"": ["allow-tools", "on-question"], "web": ["public-name", "on-question"]}
+PACKAGE_JSON = "editor-bridges/vscode/package.json"
 HEAD = ("# Made by `./dev completions` from the command table (askhost --dump-options): change the\n"
         "# table, not this file; `lint cli generated` fails while it is stale.")
 
@@ -129,8 +143,50 @@ def zsh_value(o):
     return f"=:{message}:{action}"
 
 
-def zsh_spec(o, with_description):
+def relations(command):
+    """EXCLUSIVE, ALONE and REPEATS for this command, each name checked against its table; marks
+    each option's "repeats"."""
+    name = command["name"]
+    known = {o["name"] for o in command["options"]}
+    for group in EXCLUSIVE.get(name, []) + [ALONE.get(name, []), REPEATS.get(name, [])]:
+        for n in group:
+            if n not in known:
+                raise SystemExit(f"make_completions.py: askhost {name or '(itself)'} has no option --{n}")
+    for o in command["options"]:
+        o["repeats"] = o["name"] in REPEATS.get(name, [])
+    excluded = {n: set() for n in known}
+    for group in EXCLUSIVE.get(name, []):
+        for n in group:
+            excluded[n] |= set(group) - {n}
+    return excluded, set(ALONE.get(name, []))
+
+
+def zsh_exclusions(command):
+    """Each option's zsh exclusion list, by name: "(- *)" for one given alone, else the options it
+    cannot go with and, unless it repeats, its own other spelling."""
+    excluded, alone = relations(command)
+    out = {}
+    for o in command["options"]:
+        if o["name"] in alone:
+            out[o["name"]] = "(- *)"
+            continue
+        names = set(excluded[o["name"]])
+        if o["short"] and not o["repeats"] and names:
+            names.add(o["name"])
+        spelled = []
+        for other in command["options"]:  # in the table's order
+            if other["name"] in names:
+                spelled += (["-" + other["short"]] if other["short"] else []) + ["--" + other["name"]]
+        if o["short"] and not o["repeats"] and not names:
+            spelled = ["-" + o["short"], "--" + o["name"]]
+        out[o["name"]] = "(" + " ".join(spelled) + ")" if spelled else ""
+    return out
+
+
+def zsh_spec(o, with_description, exclusions):
     names = "--" + o["name"]
+    exclusion = exclusions.get(o["name"], "")
+    star = "*" if o["repeats"] else ""
     description = "[" + zsh_quote(describe(o["help"])).replace("]", "\\]") + "]" if with_description else ""
     value = zsh_value(o) if o["value"] else ""
     if with_description and o["value"]:
@@ -138,8 +194,9 @@ def zsh_spec(o, with_description):
         description = ""
     if o["short"]:
         rest = description + value
-        return "{-" + o["short"] + "," + names + "}" + ("'" + rest + "'" if rest else "")
-    return "'" + names + description + value + "'"
+        head = "'" + exclusion + star + "'" if exclusion or star else ""
+        return head + "{-" + o["short"] + "," + names + "}" + ("'" + rest + "'" if rest else "")
+    return "'" + exclusion + star + names + description + value + "'"
 
 
 def zsh(run, subs):
@@ -149,7 +206,7 @@ def zsh(run, subs):
            "_askhost() {",
            "  local -a run_opts",
            "  run_opts=("]
-    out += ["    " + zsh_spec(o, True) for o in run["options"]]
+    out += ["    " + zsh_spec(o, True, zsh_exclusions(run)) for o in run["options"]]
     out += ["    '(- *)'{-h,--help}'[show the help]'",
             "  )",
             "  # After --: the agent's own command line.",
@@ -181,7 +238,7 @@ def zsh(run, subs):
             specs.append("'1:action:(" + " ".join(c["words"]) + ")'")
         elif c["operand"] in FILE_VALUES:
             specs.append(f"'1:{c['operand'].lower()}:_files'")
-        specs += [zsh_spec(o, False) for o in c["options"]]
+        specs += [zsh_spec(o, False, zsh_exclusions(c)) for o in c["options"]]
         specs.append("'(- *)--help'")
         out.append(f"    {c['name']}) _arguments {' '.join(specs)} ;;")
     out += ["    *) _arguments $run_opts '*::agent command:_normal' ;;",
@@ -279,7 +336,10 @@ def man_entry(o):
         head = f'.BR {long} " {o["value"]}"'
     else:
         head = f'.BI {long} " {value}"'
-    return [".TP", head, roff(o["help"])]
+    text = o["help"]
+    if o["choices"] and "|" not in o["value"]:  # words from elsewhere (--adapter's: the registry's)
+        text = one_line(text).rstrip(".") + ". One of: " + ", ".join(o["choices"])
+    return [".TP", head, roff(text)]
 
 
 def man_blocks(run, subs):
@@ -319,6 +379,16 @@ def man(text, run, subs):
     return "\n".join(out)
 
 
+# ------------------------------------------------------------------------------ VS Code's setting
+
+def package_json(text, run):
+    """The VS Code extension's manifest with askhost.adapter's choices as --adapter's."""
+    manifest = json.loads(text)
+    adapter = next(o for o in run["options"] if o["name"] == "adapter")
+    manifest["contributes"]["configuration"]["properties"]["askhost.adapter"]["enum"] = adapter["choices"]
+    return json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+
+
 def main(argv):
     check = argv[:1] == ["--check"]
     args = argv[1:] if check else argv
@@ -334,6 +404,8 @@ def main(argv):
     }
     with open(os.path.join(root, "docs/askhost.1"), encoding="utf-8") as f:
         wanted["docs/askhost.1"] = man(f.read(), run, subs)
+    with open(os.path.join(root, PACKAGE_JSON), encoding="utf-8") as f:
+        wanted[PACKAGE_JSON] = package_json(f.read(), run)
     stale = []
     for rel, text in wanted.items():
         path = os.path.join(root, rel)

@@ -112,10 +112,8 @@ bool listening(const std::string& socket) {
 // tmux servers of this user: the one $TMUX names first, then every socket in the tmux folder.
 std::vector<std::string> servers() {
     std::vector<std::string> out;
-    if (const char* env = std::getenv("TMUX"); env && *env) {
-        std::string s = env;
-        out.push_back(s.substr(0, s.find(',')));
-    }
+    if (const char* env = std::getenv("TMUX"); env && *env)
+        out.push_back(std::string(env).substr(0, std::string_view(env).find(',')));
     const char* tmpdir = std::getenv("TMUX_TMPDIR");
     std::string dir = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/tmux-" + std::to_string(::geteuid());
     if (DIR* d = ::opendir(dir.c_str())) {
@@ -170,6 +168,26 @@ std::optional<Pane> pane_for_terminal(const std::string& tty) {
 }
 
 bool popups_enabled() { return user_config_flag("tmux-popup", true); }
+
+std::optional<Pane> pane_of_environment() {
+    const char* server = std::getenv("TMUX");
+    const char* pane = std::getenv("TMUX_PANE");
+    if (!server || !*server || !pane || !*pane) return std::nullopt;
+    Pane p;
+    p.server = std::string(server).substr(0, std::string_view(server).find(','));
+    p.pane_id = pane;
+    return p;
+}
+
+std::optional<Pane> asking_pane() {
+    if (!popups_enabled()) return std::nullopt;
+    return pane_for_terminal(terminal_of_ancestors(::getpid()));
+}
+
+bool popup_possible() {
+    auto pane = asking_pane();
+    return pane && !pane->client.empty();
+}
 
 Result<pid_t> open_popup(const Pane& pane, const std::vector<std::string>& command, int width, int height) {
     if (pane.client.empty()) return Error::failed("no client looks at pane " + pane.pane_id);

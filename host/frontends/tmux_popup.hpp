@@ -31,6 +31,18 @@ std::string terminal_of_ancestors(pid_t pid);
 // that looks at it if there is one. nullopt when no pane shows that terminal.
 std::optional<Pane> pane_for_terminal(const std::string& tty);
 
+// The pane this process's environment names, as tmux sets it in a pane: the server's socket from
+// $TMUX (up to its first comma) and $TMUX_PANE; only server and pane_id are set. nullopt outside
+// tmux (either unset or empty).
+std::optional<Pane> pane_of_environment();
+
+// The pane a popup for this process would open over (its nearest ancestor's terminal's), when
+// popups are enabled; nullopt when there is none.
+std::optional<Pane> asking_pane();
+
+// Whether a popup can open over the asking pane now: popups are enabled, and a client looks at it.
+bool popup_possible();
+
 // Whether popups are wanted: `tmux-popup = false` in $XDG_CONFIG_HOME/askhost/config (default
 // ~/.config/askhost/config) turns them off (an environment variable would not reach a server
 // under Codex).

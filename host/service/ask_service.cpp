@@ -10,8 +10,6 @@
 #include <set>
 #include <vector>
 
-#include <fcntl.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include <boost/asio/post.hpp>
@@ -25,6 +23,7 @@
 #include "frontends/editor/host_client.hpp"
 #include "frontends/editor/host_core.hpp"
 #include "frontends/editor/registry.hpp"
+#include "frontends/editor/remote_frontend.hpp"
 #include "frontends/editor/socket_listener.hpp"
 #include "frontends/notify.hpp"
 #include "frontends/tmux_popup.hpp"
@@ -32,7 +31,7 @@
 #include "frontends/user_config.hpp"
 #include "store/fs_util.hpp"
 #include "store/pending_file.hpp"
-#include "store/pending_writer.hpp"
+#include "store/pending_record.hpp"
 #include "store/print_frontend.hpp"
 #include "store/session_store.hpp"
 #if ASKHOST_HAVE_TUI
@@ -49,172 +48,14 @@ void say(Log log, std::string_view m) {
     if (log) log(m);
 }
 
-// Whether this process may show a dialog on its terminal: only when nothing else reads it
-// (docs/mcp.md: agents' TUIs keep the terminal raw; Codex's server has none).
+// Whether this process may open the terminal dialog: a terminal nobody else reads.
 bool terminal_is_free() {
 #if ASKHOST_HAVE_TUI
-    if (const char* e = std::getenv("CLAUDE_CODE_ENTRYPOINT"); e && std::string_view(e) == "cli") return false;
-    int fd = ::open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) return false;
-    termios t{};
-    bool free = ::tcgetattr(fd, &t) == 0 && (t.c_lflag & ICANON) && ::tcgetpgrp(fd) == ::getpgrp();
-    ::close(fd);
-    return free && TerminalDialog::available();
+    return TerminalDialog::terminal_free();
 #else
     return false;
 #endif
 }
-
-// Whether a tmux popup can open over the asking pane: one is enabled and a client looks at it.
-bool popup_possible() {
-    if (!tmux::popups_enabled()) return false;
-    auto pane = tmux::pane_for_terminal(tmux::terminal_of_ancestors(::getpid()));
-    return pane && !pane->client.empty();
-}
-
-// An editor's host that appeared while our own host held a question: shown there too, through
-// its socket. A host that goes away takes nothing with it: the question goes on waiting here.
-class RemoteFrontend final : public Frontend {
-public:
-    RemoteFrontend(boost::asio::io_context& io, std::string socket, const std::string& who, Log log,
-                   std::function<void()> gone)
-        : client_(io, std::move(socket), who) {
-        client_.on_log = log;
-        client_.on_closed = std::move(gone);
-    }
-    Status connect() { return client_.connect(); }
-
-    std::string_view name() const override { return "editor host"; }
-    void show(const Ask& ask, Done done) override {
-        std::string id = ask.id;
-        open_[id] =
-            client_.submit(ask, ask.profile, [this, id, done = std::move(done), token = lifetime_.token()](Outcome o) {
-                if (!token) return;
-                open_.erase(id);
-                // The host went away: not an answer; it is taken off the broker by `gone`.
-                if (o.kind == OutcomeKind::ConnectionLost) return;
-                done(std::move(o));
-            });
-    }
-    void withdraw(const std::string& ask_id) override {
-        auto it = open_.find(ask_id);
-        if (it == open_.end()) return;
-        auto cancel = std::move(it->second);
-        open_.erase(it);
-        cancel();
-    }
-
-private:
-    HostClient client_;
-    std::map<std::string, std::function<void()>> open_;
-    Lifetime lifetime_;  // last: ends before the client goes
-};
-
-// The pending-questions file as one more place that shows the question while our own host waits:
-// `askhost questions` lists it and `askhost answer` answers it (checked at each poll). When the
-// question ends elsewhere, its entries leave the file. The file work (the folder's lock, the read,
-// the atomic write with its fsyncs: 1 to 8 ms on a busy disk) is done by the writer's thread; the
-// loop only queues it, so the ask/show to the host's clients (askhost web's page, askhost attach)
-// and the answer to a client that connects meanwhile never wait for the disk.
-class PendingRecord final : public Frontend {
-public:
-    PendingRecord(boost::asio::io_context& io, std::string path, std::string session, Log log)
-        : io_(io),
-          path_(std::move(path)),
-          session_(std::move(session)),
-          log_(log),
-          writer_(path_, [log](std::string_view m) { say(log, m); }) {}
-
-    std::string_view name() const override { return "pending-questions file"; }
-    void show(const Ask& ask, Done done) override {
-        current_ = ask;
-        done_ = std::move(done);
-        queued_ = false;
-        // Queued after this turn of the loop: the ask/show to the host's clients is written first,
-        // before the writer's thread wakes to compete with it for a CPU. Posted twice, so that it
-        // runs after what this turn posted (the clients' writes).
-        boost::asio::post(io_, [this, id = ask.id, token = lifetime_.token()] {
-            if (!token) return;
-            boost::asio::post(io_, [this, id, token] {
-                if (!token || !current_ || current_->id != id || queued_) return;
-                queued_ = true;
-                writer_.change([ask = *current_, path = writer_.path(), log = log_,
-                                session = session_](store::PendingLoad& loaded) {
-                    if (loaded.status == store::PendingLoad::Status::Error) {
-                        auto err = store::set_aside_broken(path, loaded, [log](std::string_view m) { say(log, m); });
-                        if (err) {
-                            say(log, "cannot write the pending-questions file: " + err->message);
-                            return false;
-                        }
-                    }
-                    store::add_ask(loaded.file, ask, session, store::iso8601_utc(store::now_ms()));
-                    return true;
-                });
-            });
-        });
-    }
-    void withdraw(const std::string& ask_id) override {
-        if (!current_ || current_->id != ask_id) return;
-        if (queued_) remove(current_->questions);
-        current_.reset();
-        done_ = nullptr;
-        queued_ = false;
-    }
-    // Answers given with `askhost answer` since the last poll end the question: read, marked used
-    // and dropped from the file on the writer's thread, handed to the broker back on the loop.
-    void poll() {
-        if (!current_ || !queued_ || polling_) return;
-        polling_ = true;
-        auto taken = std::make_shared<std::optional<std::vector<Answer>>>();
-        writer_.change(
-            [questions = current_->questions, permission = current_->permission, taken, path = path_,
-             log = log_](store::PendingLoad& loaded) {
-                if (loaded.status != store::PendingLoad::Status::Ok) return false;
-                std::vector<std::string> warnings;
-                auto answers = store::take_answers(loaded.file, questions, warnings, permission);
-                for (const auto& w : warnings) say(log, path + ": " + w);
-                if (!answers) return false;
-                std::erase_if(loaded.file.questions, [](const store::PendingQuestion& p) { return p.used; });
-                *taken = std::move(answers);
-                return true;
-            },
-            [io = &io_, this, id = current_->id, taken, token = lifetime_.token()] {
-                boost::asio::post(*io, [this, id, taken, token] {
-                    if (!token) return;
-                    polling_ = false;
-                    if (!*taken || !current_ || current_->id != id) return;
-                    say(log_, "answered from " + path_);
-                    auto done = std::move(done_);
-                    current_.reset();
-                    queued_ = false;
-                    done(Outcome::answered(std::move(**taken)));
-                });
-            });
-    }
-
-private:
-    // The entries of these questions leave the file.
-    void remove(const std::vector<Question>& questions) {
-        writer_.change([questions](store::PendingLoad& loaded) {
-            if (loaded.status != store::PendingLoad::Status::Ok) return false;
-            return std::erase_if(loaded.file.questions, [&](const store::PendingQuestion& p) {
-                       return std::any_of(questions.begin(), questions.end(),
-                                          [&](const Question& q) { return q.question == p.question.question; });
-                   }) > 0;
-        });
-    }
-
-    boost::asio::io_context& io_;
-    std::string path_;
-    std::string session_;
-    Log log_;
-    std::optional<Ask> current_;
-    Done done_;
-    bool queued_ = false;   // current_'s entries are queued to the writer (so in the file, or soon)
-    bool polling_ = false;  // a poll is queued on the writer
-    Lifetime lifetime_;
-    store::PendingWriter writer_;  // last: destroyed first, it writes what is queued before the rest goes
-};
 
 }  // namespace
 
@@ -268,12 +109,7 @@ public:
         if (options_.alone == Alone::Beside) {
             // The agent's terminal's tmux pane (Claude gives its hooks TMUX and TMUX_PANE): askhost
             // jump goes there.
-            const char* tmux_env = std::getenv("TMUX");
-            const char* tmux_pane = std::getenv("TMUX_PANE");
-            if (tmux_env && *tmux_env && tmux_pane && *tmux_pane) {
-                std::string server = tmux_env;
-                core_.set_tmux(server.substr(0, server.find(',')), tmux_pane);
-            }
+            if (auto pane = tmux::pane_of_environment()) core_.set_tmux(pane->server, pane->pane_id);
         }
         if (auto err = core_.listen(options_.kind)) {
             say(options_.log, err->message);
@@ -379,8 +215,7 @@ private:
         auto pending = core_.broker().pending();
         if (pending.empty() || !wants_popup(pending.front()->id)) return popups_.withdraw();
         const Ask& head = *pending.front();
-        auto pane =
-            tmux::popups_enabled() ? tmux::pane_for_terminal(tmux::terminal_of_ancestors(::getpid())) : std::nullopt;
+        auto pane = tmux::asking_pane();
         if (!pane) {
             popped_.insert(head.id);
             popups_.withdraw();
@@ -462,7 +297,7 @@ OwnQuestions own_questions_setting(void (*log)(std::string_view)) {
 }
 
 bool somewhere_to_show() {
-    if (popup_possible() || terminal_is_free()) return true;
+    if (tmux::popup_possible() || terminal_is_free()) return true;
     auto dir = socket_directory();
     return dir && running_web_server(*dir + "/web.json").has_value();
 }
@@ -508,7 +343,7 @@ AskService::Asking AskService::ask(Ask ask, OnOutcome reply, const ClientForm* f
     }
     // In tmux, a popup over the asking pane comes before the agent's own form: it is the whole
     // dialog (Codex's form has no multi-select field).
-    if (form && options_.alone == Alone::Seek && !popup_possible()) return ask_form(ask, reply, *form);
+    if (form && options_.alone == Alone::Seek && !tmux::popup_possible()) return ask_form(ask, reply, *form);
     return wait(std::move(ask), std::move(reply));
 }
 

@@ -311,6 +311,14 @@ Status set_aside_broken(const std::filesystem::path& path, PendingLoad& loaded,
     return std::nullopt;
 }
 
+Status add_pending_ask(const std::filesystem::path& path, PendingLoad& loaded, const Ask& ask,
+                       const std::string& session_id, const std::function<void(std::string_view)>& log) {
+    if (loaded.status == PendingLoad::Status::Error)
+        if (Status err = set_aside_broken(path, loaded, log)) return err;
+    add_ask(loaded.file, ask, session_id, iso8601_utc(now_ms()));
+    return std::nullopt;
+}
+
 void add_ask(PendingFile& f, const Ask& ask, const std::string& session_id, const std::string& timestamp) {
     f.questions.erase(
         std::remove_if(f.questions.begin(), f.questions.end(), [](const PendingQuestion& q) { return q.used; }),

@@ -66,6 +66,11 @@ Status set_aside_broken(const std::filesystem::path& path, PendingLoad& loaded,
 // unless the entry was for another permission (another command under the same wording): then
 // the answer was not given for this one and is dropped.
 void add_ask(PendingFile& file, const Ask& ask, const std::string& session_id, const std::string& timestamp);
+// The ask added to the file as loaded from `path`, asked now: a file that does not parse set aside
+// first (set_aside_broken), an error when it cannot be. What the print frontend and the ask
+// service's record (pending_record.hpp) both do before the file is saved.
+Status add_pending_ask(const std::filesystem::path& path, PendingLoad& loaded, const Ask& ask,
+                       const std::string& session_id, const std::function<void(std::string_view)>& log);
 
 // When every question of `questions` has an unused, valid answer in the file (matched by question
 // text): the answers in `questions` order, and those entries marked used. Otherwise nullopt and

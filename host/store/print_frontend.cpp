@@ -17,9 +17,8 @@ void PrintFrontend::show(const Ask& ask, Done done) {
     if (!error) {
         store::DirLock lock(dir);  // another askhost may be adding its questions right now
         auto loaded = store::load_pending(path);
-        if (loaded.status == store::PendingLoad::Status::Error) error = store::set_aside_broken(path, loaded, log_);
+        error = store::add_pending_ask(path, loaded, ask, session_id_, log_);
         if (!error) {
-            store::add_ask(loaded.file, ask, session_id_, store::iso8601_utc(store::now_ms()));
             error = store::save_pending(path, loaded.file);
             open = loaded.file.open().size();
         }

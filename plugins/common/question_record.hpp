@@ -1,6 +1,6 @@
 // A question tool's call and result read back from an agent's own record of its session (Claude
 // Code's transcript, Codex's rollout). The compaction hooks of both (plugins/claude/compact_hook,
-// plugins/mcp/codex_hook) turn them into the journal's exchanges for askhost history's prose.
+// plugins/codex/codex_hook) turn them into the journal's exchanges for askhost history's prose.
 #pragma once
 
 #include <string>

@@ -28,10 +28,10 @@ namespace mcp {
 // `askhost mcp` (mcp_command.cpp): its declaration and what runs it.
 extern const cli::Command kMcpCommand;
 int run_mcp(const std::vector<std::string>& args);
-// `askhost codex-hook` (codex_hook.cpp): Codex's SessionStart hook after a compaction.
+// `askhost codex-hook` (plugins/codex/codex_hook.cpp): Codex's SessionStart hook after a compaction.
 extern const cli::Command kCodexHookCommand;
 int run_codex_hook(const std::vector<std::string>& args);
-// `askhost gemini-hook` (gemini_hook.cpp): Gemini CLI's BeforeAgent hook, for its compression.
+// `askhost gemini-hook` (plugins/gemini/gemini_hook.cpp): Gemini CLI's BeforeAgent hook, for its compression.
 extern const cli::Command kGeminiHookCommand;
 int run_gemini_hook(const std::vector<std::string>& args);
 }  // namespace mcp

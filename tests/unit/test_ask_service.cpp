@@ -353,6 +353,27 @@ BOOST_AUTO_TEST_CASE(a_seeking_host_takes_the_answer_given_in_the_pending_file) 
     BOOST_TEST(!fs::exists(w.pending_file()));
 }
 
+BOOST_AUTO_TEST_CASE(a_seeking_host_sets_a_broken_pending_file_aside_and_records_the_question_anew) {
+    World w;
+    const fs::path file = w.pending_file();
+    fs::create_directories(file.parent_path());
+    std::ofstream(file) << "{\"questions\": [";  // the person's half-edited file
+    boost::asio::io_context io;
+    AskService service(io, options_for(w, Alone::Seek));
+    auto asking = service.ask(database_ask(), [](Outcome) {});
+    BOOST_REQUIRE(static_cast<int>(asking.where) == static_cast<int>(AskService::Asking::Where::Own));
+    // Kept beside as pending.json.broken-<ms> (as the print frontend does), and the question in a new file.
+    auto set_aside = [&] {
+        for (const auto& e : fs::directory_iterator(file.parent_path()))
+            if (e.path().filename().string().rfind("pending.json.broken-", 0) == 0) return true;
+        return false;
+    };
+    BOOST_REQUIRE(run_until(
+        io, [&] { return set_aside() && store::load_pending(file).status == store::PendingLoad::Status::Ok; }));
+    BOOST_TEST(store::load_pending(file).file.questions.size() == 1u);
+    asking.withdraw();
+}
+
 BOOST_AUTO_TEST_CASE(ask_and_wait_gives_the_workspaces_hosts_outcome) {
     World w;
     EditorProcess editor(w.workspace);

@@ -34,6 +34,10 @@ public:
     // nothing to the terminal.
     static Status check_terminal(const std::string& tty_path = "/dev/tty");
     static bool available(const std::string& tty_path = "/dev/tty") { return !check_terminal(tty_path); }
+    // Whether this process may open the dialog on its terminal unasked (the ask service's own
+    // host): only when nothing else reads it, an agent's TUI keeps it raw (docs/mcp.md) and Claude
+    // Code's says so in CLAUDE_CODE_ENTRYPOINT; and the dialog is available there.
+    static bool terminal_free();
 
     std::string_view name() const override { return "terminal"; }
     void show(const Ask& ask, Done done) override;

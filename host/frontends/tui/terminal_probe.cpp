@@ -4,6 +4,7 @@
 #include "frontends/tui/terminal_dialog.hpp"
 
 #include <fcntl.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -20,6 +21,16 @@
 #include "frontends/tui/curses_api.hpp"
 
 namespace askhost {
+
+bool TerminalDialog::terminal_free() {
+    if (const char* e = std::getenv("CLAUDE_CODE_ENTRYPOINT"); e && std::string_view(e) == "cli") return false;
+    const int fd = ::open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return false;
+    termios t{};
+    const bool free = ::tcgetattr(fd, &t) == 0 && (t.c_lflag & ICANON) && ::tcgetpgrp(fd) == ::getpgrp();
+    ::close(fd);
+    return free && available();
+}
 
 Status TerminalDialog::check_terminal(const std::string& tty_path) {
     // Whoever cannot show the dialog was asked for something this terminal cannot do (exit 2).

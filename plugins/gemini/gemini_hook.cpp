@@ -8,13 +8,13 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "codex_hook.hpp"
+#include "codex/codex_hook.hpp"
 #include "common/question_record.hpp"
 #include "core/command_line.hpp"
 #include "core/fd_io.hpp"
 #include "core/self_path.hpp"
 #include "json/json_access.hpp"
-#include "own_question_hook.hpp"
+#include "mcp/own_question_hook.hpp"
 #include "store/fs_util.hpp"
 #include "store/hooks_file.hpp"
 

@@ -15,7 +15,7 @@
 #include "core/model/outcome.hpp"
 #include "core/self_path.hpp"
 #include "json/json_access.hpp"
-#include "own_question_hook.hpp"
+#include "mcp/own_question_hook.hpp"
 #include "store/fs_util.hpp"
 #include "store/hooks_file.hpp"
 #include "store/session_summary.hpp"
