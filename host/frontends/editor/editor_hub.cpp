@@ -225,7 +225,7 @@ private:
         AskTicket earlier = submitted_.release(request_id);
         submitted_.start(
             request_id, [&](OnOutcome answer) { return hub_.broker_.ask(std::move(ask), std::move(answer)); }, {},
-            [reply](Outcome o, std::monostate) { reply(o); });
+            [reply](const Outcome& o, std::monostate) { reply(o); });
     }
 
     // The question parts of an ask/submit as one tool input. A part nested deeper than the model
