@@ -13,13 +13,10 @@
 
 #include "app/hosts_command.hpp"
 #include "askhost_config.h"
-#include "frontends/editor/ask_json.hpp"
 #include "frontends/editor/editor_protocol.hpp"
 #include "frontends/editor/host_client.hpp"
 #include "frontends/editor/registry.hpp"
-#include "frontends/editor/socket_listener.hpp"
 #include "frontends/terminal_output.hpp"
-#include "transport/connection.hpp"
 #include "transport/rpc_binder.hpp"
 #include "transport/rpc_errors.hpp"
 #if ASKHOST_HAVE_TUI
@@ -38,32 +35,6 @@ constexpr cli::Option kOptions[] = {
      .help = "end once nothing waits, and drop the keys typed in the moment a question opens\n"
              "(how askhost opens it in a tmux popup over the agent that asks)"},
 };
-
-// The Ask an ask/show request carries, checked like an agent's (lenient: the host already checked).
-struct AskShowParams {
-    Ask ask;
-};
-json::FieldStatus from_json(const rapidjson::Value& v, AskShowParams& out, const json::Path& at) {
-    json::Borrowed questions, permission;
-    json::ObjectReader o(v, at);
-    if (!o.required("id", out.ask.id)
-             .optional("questions", questions)
-             .optional("permission", permission)
-             .lenient("agent", out.ask.agent)
-             .ok())
-        return o.status();
-    rapidjson::Document tool(rapidjson::kObjectType);
-    if (questions.value)
-        tool.AddMember("questions", rapidjson::Value(*questions.value, tool.GetAllocator()), tool.GetAllocator());
-    if (permission.value)
-        tool.AddMember("permission", rapidjson::Value(*permission.value, tool.GetAllocator()), tool.GetAllocator());
-    auto parsed = parse_ask_input(tool, Profile::Lenient);
-    if (auto* r = std::get_if<Refusal>(&parsed)) return json::FieldError{r->path, r->message};
-    auto& input = std::get<AskInput>(parsed);
-    out.ask.questions = std::move(input.questions);
-    out.ask.permission = std::move(input.permission);
-    return {};
-}
 
 }  // namespace
 
@@ -121,77 +92,65 @@ int run_attach(const std::vector<std::string>& args) {
         }
         path = found->socket;
     }
-    auto connected = connect_socket(path);
-    if (!connected) {
-        write_all(2, "askhost attach: cannot connect: " + connected.error().message + "\n");
-        return 1;
-    }
-    const int fd = *connected;
-    int out_fd = ::dup(fd);
-
     boost::asio::io_context io;
     TerminalOutput out;
     TerminalDialogOptions topts;
     topts.on_active = [&out](bool active) { out.hold(active); };
     if (popup) topts.key_guard = std::chrono::milliseconds(400);
     TerminalDialog dialog(io, std::move(topts));
-    auto conn = std::make_shared<Connection>(io, fd, out_fd);
-    std::map<std::string, Reply<Outcome>> open;
+    HostClient host(io, path, "askhost attach");
+    std::map<std::string, Reply<AskShowResult>> open;
     int code = 0;
     bool detaching = false;
     bool shown_any = false;
+    // Leaving is not an answer: the host hears the connection close and moves on.
+    auto leave = [&](std::string_view why) {
+        detaching = true;
+        dialog.restore_terminal();
+        host.close(why);
+        io.stop();
+    };
 
-    RpcDispatcher dispatch(conn->rpc());
-    dispatch.method<AskShowParams, Outcome>("ask/show", [&](const AskShowParams& p, Reply<Outcome> reply) {
+    HostFace face;
+    face.show = [&](const AskShowParams& p, Reply<AskShowResult> reply) {
         open.insert_or_assign(p.ask.id, reply);
         shown_any = true;
         dialog.show(p.ask, [&, id = p.ask.id, reply](const Outcome& o) {
             open.erase(id);
-            if (o.kind == OutcomeKind::ConnectionLost) {
-                // This terminal went away (a popup closed): leaving is no answer; the question waits.
-                detaching = true;
-                conn->close("terminal closed");
-                io.stop();
-                return;
-            }
+            // This terminal went away (a popup closed): leaving is no answer; the question waits.
+            if (o.kind == OutcomeKind::ConnectionLost) return leave("terminal closed");
             reply(o);
         });
-    });
-    dispatch.notification<AskStateParams>("ask/state", [&](const AskStateParams& p) {
+    };
+    face.state = [&](const AskStateParams& p) {
         // --next: done once the host has nothing more waiting (and something was answered here).
-        if (until_idle && shown_any && open.empty() && p.state == "idle") {
-            detaching = true;
-            dialog.restore_terminal();
-            conn->close("done");
-            io.stop();
-        }
-    });
-    dispatch.notification<CancelRequestParams>("$/cancelRequest", [&](const CancelRequestParams& p) {
+        if (until_idle && shown_any && open.empty() && p.state == "idle") leave("done");
+    };
+    face.withdrawn = [&](const CancelRequestParams& p) {
         dialog.withdraw(p.ask_id);
         auto it = open.find(p.ask_id);
         if (it == open.end()) return;
         it->second.error(rpc_error::request_cancelled, "withdrawn");
         open.erase(it);
-    });
-    dispatch.notification<AgentOutputParams>("agent/output",
-                                             [&](const AgentOutputParams& p) { out.write(p.stream, p.text); });
-    dispatch.notification<AgentExitParams>("agent/exit", [&](const AgentExitParams& p) {
+    };
+    face.output = [&](const AgentOutputParams& p) { out.write(p.stream, p.text); };
+    face.exited = [&](const AgentExitParams& p) {
         std::string how = p.exit_code ? "with code " + std::to_string(*p.exit_code)
                           : p.signal  ? "by signal " + std::to_string(*p.signal)
                                       : "";
         out.write(Stream::Stderr, "askhost attach: the agent exited " + how + "\n");
-    });
-    conn->on_closed = [&](std::string_view reason) {
+    };
+    host.show_to(ClientRole::Person, std::move(face));
+    host.on_closed = [&] {
         dialog.restore_terminal();
         if (!detaching) {
             out.hold(false);
-            out.write(Stream::Stderr, "askhost attach: the host went away (" + std::string(reason) + ")\n");
+            out.write(Stream::Stderr, "askhost attach: the host went away (" + host.closed_because() + ")\n");
             code = 1;
         }
         io.stop();
     };
-    conn->start();
-    greet_host(conn->rpc(), "askhost attach", ClientRole::Person, [&](const Status& refused) {
+    host.on_greeted = [&](const Status& refused) {
         if (refused) {
             write_all(2, "askhost attach: the host refused: " + refused->message + "\n");
             code = 1;
@@ -200,16 +159,15 @@ int run_attach(const std::vector<std::string>& args) {
         }
         out.write(Stream::Stderr,
                   "askhost attach: attached to " + path + "; questions appear here (Ctrl-C to detach)\n");
-    });
+    };
+    if (Status unreachable = host.connect()) {
+        write_all(2, "askhost attach: " + unreachable->message + "\n");
+        return 1;
+    }
 
     boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
     signals.async_wait([&](const boost::system::error_code& ec, int) {
-        if (ec) return;
-        detaching = true;
-        dialog.restore_terminal();
-        // Leaving is not an answer: the host hears the connection close and moves on.
-        conn->close("detached");
-        io.stop();
+        if (!ec) leave("detached");
     });
     io.run();
     dialog.restore_terminal();

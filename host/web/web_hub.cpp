@@ -15,7 +15,6 @@
 #include "frontends/editor/host_client.hpp"
 #include "json/json_access.hpp"
 #include "store/fs_util.hpp"
-#include "transport/rpc_errors.hpp"
 
 namespace askhost::web {
 
@@ -26,11 +25,6 @@ namespace {
 constexpr auto kRescanEvery = std::chrono::seconds(5);
 // A host that refused or closed our connection is not tried again at once.
 constexpr auto kRetryAfter = std::chrono::milliseconds(500);
-
-void write_string(JsonWriter& w, const char* key, std::string_view v) {
-    w.Key(key);
-    w.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));
-}
 
 }  // namespace
 
@@ -45,7 +39,7 @@ struct WebHub::Pending {
     WaitingAsk view;
     long pid = 0;
     std::string ask_id;
-    Responder reply;
+    std::optional<Reply<AskShowResult>> reply;
 };
 
 WebHub::WebHub(boost::asio::io_context& io, std::string registry_dir)
@@ -126,19 +120,18 @@ void WebHub::connect(const HostRecord& record) {
     host->record = record;
     host->client = std::make_unique<HostClient>(io_, record.socket, "askhost web");
     Host* raw = host.get();
-    host->client->view(
-        [this, raw, token = lifetime_.token()](std::string_view method, const rapidjson::Value& params, Responder r) {
-            if (!token) return;
-            if (method == "ask/show") return ask_shown(*raw, params, std::move(r));
-            r.error(rpc_error::method_not_found, "askhost web answers ask/show only");
-        },
-        [this, pid, token = lifetime_.token()](std::string_view method, const rapidjson::Value& params) {
-            if (!token || method != "$/cancelRequest") return;
-            auto h = hosts_.find(pid);
-            if (h == hosts_.end()) return;
-            auto a = h->second->asks.find(json::string_of(params, "askId"));
-            if (a != h->second->asks.end()) remove(std::string(a->second), "withdrawn");
-        });
+    HostFace face;
+    face.show = [this, raw, token = lifetime_.token()](const AskShowParams& p, Reply<AskShowResult> r) {
+        if (token) ask_shown(*raw, p, std::move(r));
+    };
+    face.withdrawn = [this, pid, token = lifetime_.token()](const CancelRequestParams& p) {
+        if (!token) return;
+        auto h = hosts_.find(pid);
+        if (h == hosts_.end()) return;
+        auto a = h->second->asks.find(p.ask_id);
+        if (a != h->second->asks.end()) remove(std::string(a->second), "withdrawn");
+    };
+    host->client->show_to(ClientRole::Viewer, std::move(face));
     host->client->on_log = [this, pid, token = lifetime_.token()](std::string_view m) {
         if (token) log("host " + std::to_string(pid) + ": " + std::string(m));
     };
@@ -170,28 +163,18 @@ void WebHub::host_closed(long pid) {
     registry_mtime_ = {};  // it may still be there (closed on us, not gone): look again soon
 }
 
-void WebHub::ask_shown(Host& host, const rapidjson::Value& params, Responder reply) {
-    const std::string id = json::string_of(params, "id");
-    const auto* questions = json::member(params, "questions");
-    if (id.empty() || !questions) return reply.error(rpc_error::invalid_params, "params: expected {id, questions}");
-    // The host checked them already; read leniently, to check the page's answer against them.
-    rapidjson::Document tool(rapidjson::kObjectType);
-    tool.AddMember("questions", rapidjson::Value(*questions, tool.GetAllocator()), tool.GetAllocator());
-    const auto* permission = json::member(params, "permission");
-    if (permission)
-        tool.AddMember("permission", rapidjson::Value(*permission, tool.GetAllocator()), tool.GetAllocator());
-    auto parsed = parse_ask_input(tool, Profile::Lenient);
-    if (auto* refused = std::get_if<Refusal>(&parsed)) return reply.error(rpc_error::invalid_params, refused->message);
-
+void WebHub::ask_shown(Host& host, const AskShowParams& params, Reply<AskShowResult> reply) {
+    const std::string& id = params.ask.id;
     auto pending = std::make_unique<Pending>();
     pending->pid = host.record.pid;
     pending->ask_id = id;
     pending->reply = std::move(reply);
     WaitingAsk& view = pending->view;
+    // What an answer is checked against, and what --on-question and a push tell of it.
     view.ask.id = id;
-    auto& input = std::get<AskInput>(parsed);
-    view.ask.questions = std::move(input.questions);
-    view.ask.permission = std::move(input.permission);
+    view.ask.questions = params.ask.questions;
+    view.ask.permission = params.ask.permission;
+    view.ask.agent = params.ask.agent;
     view.key = std::to_string(host.record.pid) + ":" + id;
     // The first question a host shows us may have waited before we came: the record says since when.
     const std::int64_t now = store::now_ms();
@@ -200,40 +183,24 @@ void WebHub::ask_shown(Host& host, const rapidjson::Value& params, Responder rep
     host.shown_any = true;
     view.order = next_order_++;
 
-    const std::string agent = json::string_of(params, "agent");
-    view.ask.agent = agent;
-    std::string workspace = json::string_of(params, "cwd");
+    const std::string& agent = params.ask.agent;
+    std::string workspace = params.ask.cwd;
     if (workspace.empty() && !host.record.folders.empty()) workspace = host.record.folders.front().path;
-    rapidjson::StringBuffer buf;
-    JsonWriter w(buf);
-    w.StartObject();
-    write_string(w, "key", view.key);
-    w.Key("questions");
-    json::write(*questions, w);
+    WebAsk& page = view.page;
+    page.key = view.key;
+    page.questions.json = json::to_text(*params.questions.value);
     if (view.ask.permission) {
-        w.Key("permission");
+        rapidjson::StringBuffer buf;
+        JsonWriter w(buf);
         write_permission(w, *view.ask.permission);
+        page.permission = AsGiven{std::string(buf.GetString(), buf.GetSize())};
     }
-    if (const auto* metadata = json::member(params, "metadata")) {
-        w.Key("metadata");
-        json::write(*metadata, w);
-    }
-    w.Key("agent");
-    if (const auto* a = json::member(params, "agent")) json::write(*a, w);
-    else w.String("");
-    w.Key("host");
-    w.StartObject();
-    w.Key("pid");
-    w.Int64(host.record.pid);
-    write_string(w, "kind", host.record.kind);
-    write_string(w, "socket", host.record.socket);
-    w.EndObject();
-    write_string(w, "workspace", workspace);
-    write_string(w, "who", who_asks(agent, json::string_of(params, "route")));
-    w.Key("since");
-    w.Int64(view.since_ms);
-    w.EndObject();
-    view.json.assign(buf.GetString(), buf.GetSize());
+    if (params.metadata.value) page.metadata = AsGiven{json::to_text(*params.metadata.value)};
+    page.agent = agent;
+    page.host = {host.record.pid, host.record.kind, host.record.socket};
+    page.workspace = std::move(workspace);
+    page.who = who_asks(agent, params.ask.route);
+    page.since = view.since_ms;
 
     const std::string key = view.key;
     const bool again = asks_.count(key) > 0;  // shown again (it went back to the host's queue)
@@ -260,7 +227,7 @@ std::optional<std::string> WebHub::answer(std::string_view key, const rapidjson:
     Pending& p = *it->second;
     Outcome checked;
     if (auto wrong = read_client_outcome(outcome, p.view.ask, checked, json::Path("outcome"))) return wrong->message;
-    p.reply.result(to_json(outcome));
+    (*p.reply)(json::RawJson{json::to_text(outcome)});
     remove(std::string(key), "answered");
     return std::nullopt;
 }

@@ -1,6 +1,6 @@
 // What `askhost web` shows: every question every live host of this user waits on. The hub reads
 // the registry (and notices hosts that start later), is a passive viewer of each host through its
-// socket (HostClient, as askhost mcp and hook are its clients), and keeps each ask/show it is
+// socket (HostClient, as askhost attach, mcp and hook are its clients), and keeps each ask/show it is
 // shown waiting until the page answers it (the reply to that ask/show), the host withdraws it, or
 // the host goes away. It knows no HTTP: the server turns its events into WebSocket messages.
 #pragma once
@@ -24,16 +24,17 @@
 
 #include "core/lifetime.hpp"
 #include "core/model/outcome.hpp"
+#include "frontends/editor/editor_protocol.hpp"
 #include "frontends/editor/registry.hpp"
-#include "transport/jsonrpc.hpp"
+#include "web/page_protocol.hpp"
 
 namespace askhost::web {
 
-// One question waiting, as the page sees it.
+// One question waiting.
 struct WaitingAsk {
-    std::string key;   // "<host pid>:<ask id>", unique in this run of the server
-    std::string json;  // the WebAsk object (docs/web.md)
-    Ask ask;           // its questions and agent, read back (an answer is checked against them)
+    std::string key;  // "<host pid>:<ask id>", unique in this run of the server
+    WebAsk page;      // as the page sees it (page_protocol.hpp, docs/web.md)
+    Ask ask;          // its questions and agent, read back (an answer is checked against them)
     std::int64_t since_ms = 0;
     std::uint64_t order = 0;  // arrival here, for ties
 };
@@ -77,7 +78,7 @@ private:
     void scan();
     void connect(const HostRecord& record);
     void host_closed(long pid);
-    void ask_shown(Host& host, const rapidjson::Value& params, Responder reply);
+    void ask_shown(Host& host, const AskShowParams& params, Reply<AskShowResult> reply);
     void remove(const std::string& key, std::string_view reason);
     void log(std::string_view m) const {
         if (on_log) on_log(m);

@@ -23,10 +23,7 @@ std::string shown(std::string_view text, std::size_t max) { return utf8::cut(vis
 
 // Who asks, as the page names it ("codex · MCP"): the hub's record's `who`, else the agent.
 std::string who(const WaitingAsk& a) {
-    rapidjson::Document doc;
-    std::string named;
-    if (!json::parse(doc, a.json) && doc.IsObject()) named = json::string_of(doc, "who");
-    if (!named.empty()) return named;
+    if (!a.page.who.empty()) return a.page.who;
     return a.ask.agent.empty() ? std::string("agent") : a.ask.agent;
 }
 

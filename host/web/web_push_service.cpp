@@ -4,6 +4,7 @@
 
 #include "json/json_access.hpp"
 #include "transport/jsonrpc.hpp"
+#include "web/page_protocol.hpp"
 #include "web/web_hub.hpp"
 
 namespace askhost::web::push {
@@ -22,10 +23,10 @@ bool closes_silently_refused(const std::string& endpoint) {
     return at && (at->host == "push.apple.com" || at->host.ends_with(".push.apple.com"));
 }
 
-std::string reply(std::string_view type, const std::optional<std::string>& error) {
-    std::string m = "{\"type\":" + json_quote(type);
-    if (error) return m + ",\"ok\":false,\"error\":" + json_quote(*error) + "}";
-    return m + ",\"ok\":true}";
+// push-subscribed's or push-unsubscribed's text (page_protocol.hpp).
+template <class Reply>
+std::string reply(const std::optional<std::string>& error) {
+    return json::to_text(ServerMessage{Reply{error}});
 }
 
 }  // namespace
@@ -49,8 +50,7 @@ PushService::PushService(boost::asio::io_context& io, SubscriptionStore& store, 
 PushService::~PushService() { lifetime_.end(); }
 
 std::string PushService::hello() const {
-    return "{\"type\":\"push-key\",\"key\":" + json_quote(public_key_) + ",\"content\":\"" +
-           std::string(content_name(opts_.content)) + "\"}";
+    return json::to_text(ServerMessage{PushKey{public_key_, std::string(content_name(opts_.content))}});
 }
 
 PushService::Device& PushService::device_for(const Subscription& s) {
@@ -66,11 +66,11 @@ PushService::Device& PushService::device_for(const Subscription& s) {
 std::optional<std::string> PushService::page_message(std::string_view type, const rapidjson::Value& m) {
     if (type == "push-subscribe") {
         const rapidjson::Value* sub = json::member(m, "subscription");
-        if (!sub) return reply("push-subscribed", std::string("subscription: missing"));
+        if (!sub) return reply<PushSubscribed>(std::string("subscription: missing"));
         auto s = read_subscription(*sub, opts_.allow_http);
-        if (!s) return reply("push-subscribed", s.error().message);
+        if (!s) return reply<PushSubscribed>(s.error().message);
         auto added = store_.add(*s);
-        if (!added) return reply("push-subscribed", "cannot keep it: " + added.error().message);
+        if (!added) return reply<PushSubscribed>("cannot keep it: " + added.error().message);
         device_for(*s);
         // Past SubscriptionStore::kMax the store let its oldest go: it is told nothing more either.
         if (devices_.size() > store_.all().size()) {
@@ -80,7 +80,7 @@ std::optional<std::string> PushService::page_message(std::string_view type, cons
         }
         // Kept out of the log: a push endpoint is a capability to post to that browser.
         if (*added) log("a device subscribed to push notifications (" + std::to_string(devices_.size()) + " in all)");
-        return reply("push-subscribed", std::nullopt);
+        return reply<PushSubscribed>(std::nullopt);
     }
     if (type == "push-unsubscribe") {
         const std::string endpoint = json::string_of(m, "endpoint");
@@ -88,7 +88,7 @@ std::optional<std::string> PushService::page_message(std::string_view type, cons
             devices_.erase(endpoint);
             log("a device unsubscribed from push notifications (" + std::to_string(devices_.size()) + " left)");
         }
-        return reply("push-unsubscribed", std::nullopt);
+        return reply<PushUnsubscribed>(std::nullopt);
     }
     return std::nullopt;
 }

@@ -21,6 +21,7 @@
 
 #include "json/json_access.hpp"
 #include "transport/jsonrpc.hpp"
+#include "web/page_protocol.hpp"
 #include "web/peer_owner.hpp"
 #include "web/web_assets.hpp"
 #include "web/web_hub.hpp"
@@ -177,11 +178,9 @@ public:
     virtual void evict() = 0;
 };
 
-std::string result_message(const std::string& key, const std::optional<std::string>& why) {
-    std::string m = "{\"type\":\"result\",\"key\":" + json_quote(key);
-    if (why) m += ",\"ok\":false,\"error\":" + json_quote(*why) + "}";
-    else m += ",\"ok\":true}";
-    return m;
+// A page protocol message's JSON text, to queue for a page or several.
+std::shared_ptr<const std::string> message_text(const ServerMessage& m) {
+    return std::make_shared<const std::string>(json::to_text(m));
 }
 
 // An open WebSocket, as the server holds it (to broadcast to, to close).
@@ -247,8 +246,8 @@ struct WebServer::Impl : std::enable_shared_from_this<Impl> {
     }
     void accept();
     void serve(tcp::socket socket);
-    void broadcast(const std::string& text) {
-        auto shared = std::make_shared<const std::string>(text);
+    void broadcast(const ServerMessage& m) {
+        auto shared = message_text(m);
         const auto now = sockets;  // a send that fails may take its socket out of the set
         for (WsLink* s : now) s->send(shared);
     }
@@ -259,15 +258,10 @@ struct WebServer::Impl : std::enable_shared_from_this<Impl> {
         if (tls || opts.behind_proxy) c += "; Secure";
         return c;
     }
-    std::string snapshot() const {
-        std::string m = "{\"type\":\"snapshot\",\"server\":" + json_quote(sessions.server_id()) + ",\"asks\":[";
-        bool first = true;
-        for (const WaitingAsk* a : hub.waiting()) {
-            if (!first) m += ',';
-            first = false;
-            m += a->json;
-        }
-        return m + "]}";
+    Snapshot snapshot() const {
+        Snapshot m{sessions.server_id(), {}};
+        for (const WaitingAsk* a : hub.waiting()) m.asks.push_back(a->page);
+        return m;
     }
 };
 
@@ -324,7 +318,7 @@ private:
         if (ec) return;
         open_ = true;
         server_->sockets.insert(this);
-        send(std::make_shared<const std::string>(server_->snapshot()));
+        send(message_text(server_->snapshot()));
         if (server_->greet_fn)
             if (std::string hello = server_->greet_fn(); !hello.empty())
                 send(std::make_shared<const std::string>(hello));
@@ -357,18 +351,17 @@ private:
             server_->log("a page at " + peer_ + " sent a message that is not a JSON object: ignored");
             return;
         }
-        const std::string type = json::string_of(doc, "type");
-        if (type != "answer" && server_->page_fn)
-            if (auto reply = server_->page_fn(type, doc)) return send(std::make_shared<const std::string>(*reply));
-        if (type != "answer") {
-            server_->log("a page at " + peer_ + " sent a message of an unknown type: ignored");
-            return;
+        PageMessage m;
+        const bool known = !from_json(doc, m, json::Path("message"));
+        if (const auto* a = known ? std::get_if<Answer>(&m) : nullptr) {
+            std::optional<std::string> why = a->outcome.value ? server_->hub.answer(a->key, *a->outcome.value)
+                                                              : std::optional<std::string>("outcome: missing");
+            return send(message_text(AnswerResult{a->key, std::move(why)}));
         }
-        const std::string key = json::string_of(doc, "key");
-        const rapidjson::Value* outcome = json::member(doc, "outcome");
-        std::optional<std::string> why =
-            outcome ? server_->hub.answer(key, *outcome) : std::optional<std::string>("outcome: missing");
-        send(std::make_shared<const std::string>(result_message(key, why)));
+        if (known && server_->page_fn)
+            if (auto reply = server_->page_fn(json::string_of(doc, "type"), doc))
+                return send(std::make_shared<const std::string>(*reply));
+        server_->log("a page at " + peer_ + " sent a message of an unknown type: ignored");
     }
 
     void write_next() {
@@ -779,12 +772,10 @@ Status WebServer::start() {
         return Error::failed("cannot listen on " + where + ": " + ec.message());
     std::weak_ptr<Impl> weak = impl_;
     s.hub.on_added = [weak](const WaitingAsk& a) {
-        if (auto impl = weak.lock()) impl->broadcast("{\"type\":\"added\",\"ask\":" + a.json + "}");
+        if (auto impl = weak.lock()) impl->broadcast(Added{a.page});
     };
     s.hub.on_removed = [weak](const std::string& key, std::string_view reason) {
-        if (auto impl = weak.lock())
-            impl->broadcast("{\"type\":\"removed\",\"key\":" + json_quote(key) + ",\"reason\":" + json_quote(reason) +
-                            "}");
+        if (auto impl = weak.lock()) impl->broadcast(Removed{key, std::string(reason)});
     };
     s.accept();
     return std::nullopt;

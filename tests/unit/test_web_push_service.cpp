@@ -67,7 +67,8 @@ askhost::web::WaitingAsk waiting(const std::string& key, const std::string& ques
                                  bool multi = false) {
     askhost::web::WaitingAsk a;
     a.key = key;
-    a.json = R"({"key":")" + key + R"(","who":"codex · MCP"})";
+    a.page.key = key;
+    a.page.who = "codex · MCP";
     a.ask.agent = "codex";
     askhost::Question q;
     q.question = question;

@@ -97,6 +97,30 @@ json::FieldStatus from_json(const rapidjson::Value& v, AgentOutputParams& out, c
     return ObjectReader(v, at).required("text", out.text).lenient("stream", out.stream).status();
 }
 
+json::FieldStatus from_json(const rapidjson::Value& v, AskShowParams& out, const Path& at) {
+    json::Borrowed permission;
+    ObjectReader o(v, at);
+    o.required("id", out.ask.id)
+        .check(!out.ask.id.empty(), "id", "expected a non-empty string")
+        .required("questions", out.questions)
+        .optional("permission", permission)
+        .optional("metadata", out.metadata)
+        .lenient("agent", out.ask.agent)
+        .lenient("route", out.ask.route)
+        .lenient("cwd", out.ask.cwd);
+    if (!o.ok()) return o.status();
+    rapidjson::Document tool(rapidjson::kObjectType);
+    tool.AddMember("questions", rapidjson::Value(*out.questions.value, tool.GetAllocator()), tool.GetAllocator());
+    if (permission.value)
+        tool.AddMember("permission", rapidjson::Value(*permission.value, tool.GetAllocator()), tool.GetAllocator());
+    auto parsed = parse_ask_input(tool, Profile::Lenient);
+    if (auto* r = std::get_if<Refusal>(&parsed)) return json::FieldError{r->path, r->message};
+    auto& input = std::get<AskInput>(parsed);
+    out.ask.questions = std::move(input.questions);
+    out.ask.permission = std::move(input.permission);
+    return {};
+}
+
 json::FieldStatus from_json(const rapidjson::Value& v, AskStateParams& out, const Path& at) {
     return ObjectReader(v, at).lenient("state", out.state).status();
 }
@@ -180,6 +204,10 @@ void to_json(const Outcome& outcome, json::Writer& w) {
     w.StartObject();
     write_native_result(w, outcome);
     w.EndObject();
+}
+
+void to_json(const AskShowResult& r, json::Writer& w) {
+    std::visit([&](const auto& v) { to_json(v, w); }, r.value);
 }
 
 }  // namespace askhost

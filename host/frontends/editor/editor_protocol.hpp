@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "core/adapter.hpp"
@@ -102,6 +103,23 @@ struct AgentOutputParams {
     std::string_view text;
 };
 
+// ask/show as askhost's own clients read it (askhost attach, askhost web): the ask, checked like an
+// agent's (leniently: the host checked it already), and the parts a viewer passes on as they came.
+struct AskShowParams {
+    Ask ask;                             // id, questions, permission, agent, route, cwd
+    json::Borrowed questions, metadata;  // as given (metadata absent: null value pointer)
+};
+
+// ask/show's result from a client: an outcome (native shape), or an outcome in that shape that the
+// client was given and checked against the ask already, passed on as it came (askhost web: the
+// page's answer).
+struct AskShowResult {
+    // Not explicit: a face replies with its outcome as it is, reply(outcome).
+    AskShowResult(Outcome o) : value(std::move(o)) {}
+    AskShowResult(json::RawJson given) : value(std::move(given)) {}
+    std::variant<Outcome, json::RawJson> value;
+};
+
 // What a client reads of ask/state and agent/exit (askhost attach): absent or wrong reads as absent.
 struct AskStateParams {
     std::string state;
@@ -122,6 +140,7 @@ json::FieldStatus from_json(const rapidjson::Value& v, CancelParams& out, const 
 json::FieldStatus from_json(const rapidjson::Value& v, CancelRequestParams& out, const json::Path& at);
 json::FieldStatus from_json(const rapidjson::Value& v, Stream& out, const json::Path& at);
 json::FieldStatus from_json(const rapidjson::Value& v, AgentOutputParams& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, AskShowParams& out, const json::Path& at);
 json::FieldStatus from_json(const rapidjson::Value& v, AskStateParams& out, const json::Path& at);
 json::FieldStatus from_json(const rapidjson::Value& v, AgentExitParams& out, const json::Path& at);
 
@@ -136,5 +155,6 @@ void to_json(const SubmitAsk& s, json::Writer& w);
 void to_json(const AgentOutputParams& p, json::Writer& w);
 // The native shape (ask/show's result from a client, ask/submit's result to one).
 void to_json(const Outcome& o, json::Writer& w);
+void to_json(const AskShowResult& r, json::Writer& w);
 
 }  // namespace askhost

@@ -56,39 +56,66 @@ HostClient::HostClient(boost::asio::io_context& io, std::string socket, std::str
 HostClient::~HostClient() {
     lifetime_.end();
     if (conn_) conn_->close("client done");
+    unbind();
+}
+
+// The face's handlers stay with this client: a connection that outlives it, or is replaced, calls
+// none of them.
+void HostClient::unbind() {
+    if (conn_) {
+        conn_->rpc().on_request = nullptr;
+        conn_->rpc().on_notify = nullptr;
+    }
+    dispatch_.reset();
 }
 
 void HostClient::log(std::string_view m) const {
     if (on_log) on_log(m);
 }
 
-void HostClient::view(RpcEndpoint::OnRequest on_request, RpcEndpoint::OnNotify on_notify) {
-    on_request_ = std::move(on_request);
-    on_notify_ = std::move(on_notify);
+void HostClient::show_to(ClientRole role, HostFace face) {
+    role_ = role;
+    face_ = std::move(face);
+}
+
+void HostClient::bind(RpcDispatcher& dispatch) {
+    if (face_.show) dispatch.method<AskShowParams, AskShowResult>("ask/show", face_.show);
+    if (face_.withdrawn) dispatch.notification<CancelRequestParams>("$/cancelRequest", face_.withdrawn);
+    if (face_.state) dispatch.notification<AskStateParams>("ask/state", face_.state);
+    if (face_.output) dispatch.notification<AgentOutputParams>("agent/output", face_.output);
+    if (face_.exited) dispatch.notification<AgentExitParams>("agent/exit", face_.exited);
 }
 
 Status HostClient::connect() {
     if (connected()) return std::nullopt;
     auto fd = connect_socket(socket_);
     if (!fd) return Error::failed("cannot reach askhost at " + socket_ + ": " + fd.error().message, socket_);
+    unbind();
     conn_ = std::make_shared<Connection>(io_, *fd, ::dup(*fd));
+    closed_because_.clear();
     conn_->on_problem = [this, alive = lifetime_.token()](std::string_view p) {
         if (alive) log("host connection: " + std::string(p));
     };
-    conn_->on_closed = [this, alive = lifetime_.token()](std::string_view) {
-        if (alive && on_closed) on_closed();
+    conn_->on_closed = [this, alive = lifetime_.token()](std::string_view why) {
+        if (!alive) return;
+        closed_because_ = why;
+        if (on_closed) on_closed();
     };
-    const bool viewer = static_cast<bool>(on_request_);
-    if (viewer) {
-        conn_->rpc().on_request = on_request_;
-        conn_->rpc().on_notify = on_notify_;
+    if (role_ != ClientRole::Asker) {
+        dispatch_ = std::make_unique<RpcDispatcher>(conn_->rpc());
+        bind(*dispatch_);
     }
     conn_->start();
-    greet_host(conn_->rpc(), client_name_, viewer ? ClientRole::Viewer : ClientRole::Asker,
-               [this, alive = lifetime_.token()](const Status& refused) {
-                   if (refused && alive) log("the host refused: " + refused->message);
-               });
+    greet_host(conn_->rpc(), client_name_, role_, [this, alive = lifetime_.token()](const Status& refused) {
+        if (!alive) return;
+        if (refused) log("the host refused: " + refused->message);
+        if (on_greeted) on_greeted(refused);
+    });
     return std::nullopt;
+}
+
+void HostClient::close(std::string_view why) {
+    if (conn_ && !conn_->closed()) conn_->close(why);
 }
 
 std::function<void()> HostClient::submit(const Ask& ask, Profile profile, OnOutcome reply) {

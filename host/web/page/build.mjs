@@ -22,6 +22,7 @@ const DIST = path.join(PAGE, 'dist');
 const COMPILED = {
   'app.js': path.join('host', 'web', 'page', 'src', 'app.js'),
   'push.js': path.join('host', 'web', 'page', 'src', 'push.js'),
+  'protocol.js': path.join('host', 'web', 'page', 'src', 'protocol.js'),
   'model.js': path.join('editor-bridges', 'vscode', 'src', 'model.js'),
   'dom.js': path.join('editor-bridges', 'vscode', 'webview', 'dom.js'),
   'text.js': path.join('editor-bridges', 'vscode', 'webview', 'text.js'),

@@ -10,6 +10,7 @@ import { DialogModel, normalizePermission, normalizeQuestions } from './model.js
 import { answerField, dialogKey, el, permissionBox, permissionQuestion, showKept } from './dom.js';
 import { previewText, visibleText } from './text.js';
 import { onPushMessage, subscribePush } from './push.js';
+import { answerMessage, readServerMessage } from './protocol.js';
 const app = document.getElementById('app');
 const connEl = document.getElementById('conn');
 const notifyButton = document.getElementById('notify');
@@ -198,25 +199,19 @@ function setConn(c) {
     connEl.className = 'conn ' + c;
 }
 function onMessage(sock, text) {
-    let m;
-    try {
-        m = JSON.parse(text);
-    }
-    catch {
-        return;
-    }
-    if (!m || typeof m !== 'object')
+    const m = readServerMessage(text);
+    if (!m)
         return;
     // Nothing from a socket before its snapshot named our server.
     if (sock !== trusted) {
-        if (m.type !== 'snapshot' || !checkServer(sock, typeof m.server === 'string' ? m.server : undefined))
+        if (m.type !== 'snapshot' || !checkServer(sock, m.server))
             return;
     }
     switch (m.type) {
         case 'snapshot': {
             const first = snapshots++ === 0;
-            const list = Array.isArray(m.asks) ? m.asks : [];
-            const keys = new Set(list.map((a) => a?.key));
+            const list = m.asks;
+            const keys = new Set(list.map((a) => a.key));
             for (const key of [...asks.keys()])
                 if (!keys.has(key))
                     removeAsk(key, undefined);
@@ -241,8 +236,7 @@ function onMessage(sock, text) {
             break;
         }
         case 'removed':
-            if (typeof m.key === 'string')
-                removeAsk(m.key, m.reason);
+            removeAsk(m.key, m.reason);
             break;
         case 'result':
             onResult(m);
@@ -317,7 +311,7 @@ function onResult(m) {
 }
 function sendAnswer(key, e) {
     const outcome = e.model.outcome;
-    if (send({ type: 'answer', key, outcome })) {
+    if (send(answerMessage(key, outcome))) {
         e.state = 'sending';
         banner = { text: `Sending to ${who(e.ask)}…`, error: false };
     }

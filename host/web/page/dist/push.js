@@ -3,6 +3,7 @@
 // as push-key) and the subscription goes to the server over the page's WebSocket, so that the
 // service worker (sw.js) is told of a question with the page closed. The button in the bar turns
 // it off and on again for this device.
+import { pushSubscribeMessage, pushUnsubscribeMessage } from './protocol.js';
 const OFF_KEY = 'askhost-push-off';
 const button = document.getElementById('push');
 let serverKey;
@@ -68,7 +69,7 @@ export async function subscribePush() {
         }
         if (!sub)
             sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
-        if (send({ type: 'push-subscribe', subscription: sub.toJSON() }))
+        if (send(pushSubscribeMessage(sub.toJSON())))
             subscribed = sub.endpoint;
     }
     catch (e) {
@@ -83,11 +84,11 @@ async function unsubscribePush() {
     try {
         const sub = await (await navigator.serviceWorker.ready).pushManager.getSubscription();
         if (sub) {
-            send?.({ type: 'push-unsubscribe', endpoint: sub.endpoint });
+            send?.(pushUnsubscribeMessage(sub.endpoint));
             await sub.unsubscribe();
         }
         else if (endpoint) {
-            send?.({ type: 'push-unsubscribe', endpoint });
+            send?.(pushUnsubscribeMessage(endpoint));
         }
     }
     catch (e) {
@@ -98,13 +99,13 @@ async function unsubscribePush() {
 /** The server's push messages: its key (after each snapshot), and its replies. */
 export function onPushMessage(m, to) {
     if (m.type === 'push-key') {
-        if (typeof m.key !== 'string' || m.key === '')
+        if (m.key === '')
             return;
         serverKey = m.key;
         send = to;
         void subscribePush();
     }
-    else if (m.type === 'push-subscribed' && m.ok !== true) {
+    else if (m.type === 'push-subscribed' && !m.ok) {
         subscribed = undefined;
         console.warn(`askhost: the server refused this device's phone alerts: ${String(m.error)}`);
         updateButton();

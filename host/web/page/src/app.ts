@@ -11,21 +11,8 @@ import type { Outcome, Permission, Result, RowView, ViewState } from './model.js
 import { answerField, dialogKey, el, permissionBox, permissionQuestion, showKept } from './dom.js';
 import { previewText, visibleText } from './text.js';
 import { onPushMessage, subscribePush } from './push.js';
-
-/** A waiting question as the server sends it. */
-interface WebAsk {
-  key: string;
-  questions: unknown;
-  metadata?: unknown;
-  /** A tool permission, typed by the agent's adapter (docs/protocol.md): shown as it is. */
-  permission?: unknown;
-  agent?: unknown;
-  host?: { pid?: number; kind?: string; socket?: string };
-  workspace?: string;
-  /** Who asks, as the host names it (core/text/who_asks.cpp): "codex · MCP". */
-  who?: string;
-  since?: number;
-}
+import { answerMessage, readServerMessage } from './protocol.js';
+import type { AnswerResult, PageMessage, WebAsk } from './protocol.js';
 
 interface Entry {
   ask: WebAsk;
@@ -35,13 +22,6 @@ interface Entry {
   /** The server said it no longer waits while our answer was on its way. */
   gone?: boolean;
 }
-
-type ServerMessage =
-  | { type: 'snapshot'; server?: string; asks: WebAsk[] }
-  | { type: 'added'; ask: WebAsk }
-  | { type: 'removed'; key: string; reason?: string }
-  | { type: 'result'; key: string; ok: boolean; error?: string }
-  | { type: 'push-key' | 'push-subscribed' | 'push-unsubscribed'; key?: string; ok?: boolean; error?: string };
 
 const app = document.getElementById('app') as HTMLElement;
 const connEl = document.getElementById('conn') as HTMLElement;
@@ -210,7 +190,7 @@ async function renew(): Promise<void> {
   }
 }
 
-function send(message: unknown): boolean {
+function send(message: PageMessage): boolean {
   if (!ws || ws !== trusted || ws.readyState !== WebSocket.OPEN) return false;
   ws.send(JSON.stringify(message));
   return true;
@@ -229,22 +209,17 @@ function setConn(c: Conn): void {
 }
 
 function onMessage(sock: WebSocket, text: string): void {
-  let m: ServerMessage;
-  try {
-    m = JSON.parse(text) as ServerMessage;
-  } catch {
-    return;
-  }
-  if (!m || typeof m !== 'object') return;
+  const m = readServerMessage(text);
+  if (!m) return;
   // Nothing from a socket before its snapshot named our server.
   if (sock !== trusted) {
-    if (m.type !== 'snapshot' || !checkServer(sock, typeof m.server === 'string' ? m.server : undefined)) return;
+    if (m.type !== 'snapshot' || !checkServer(sock, m.server)) return;
   }
   switch (m.type) {
     case 'snapshot': {
       const first = snapshots++ === 0;
-      const list = Array.isArray(m.asks) ? m.asks : [];
-      const keys = new Set(list.map((a) => a?.key));
+      const list = m.asks;
+      const keys = new Set(list.map((a) => a.key));
       for (const key of [...asks.keys()]) if (!keys.has(key)) removeAsk(key, undefined);
       for (const a of list) {
         const fresh = addAsk(a);
@@ -263,7 +238,7 @@ function onMessage(sock: WebSocket, text: string): void {
       break;
     }
     case 'removed':
-      if (typeof m.key === 'string') removeAsk(m.key, m.reason);
+      removeAsk(m.key, m.reason);
       break;
     case 'result':
       onResult(m);
@@ -313,7 +288,7 @@ function forget(key: string): void {
   for (const k of [...fields.keys()]) if (k.startsWith(key + '\u0000')) fields.delete(k);
 }
 
-function onResult(m: { key: string; ok: boolean; error?: string }): void {
+function onResult(m: AnswerResult): void {
   const e = asks.get(m.key);
   if (m.ok) {
     forget(m.key);
@@ -335,7 +310,7 @@ function onResult(m: { key: string; ok: boolean; error?: string }): void {
 
 function sendAnswer(key: string, e: Entry): void {
   const outcome = e.model.outcome as Outcome;
-  if (send({ type: 'answer', key, outcome })) {
+  if (send(answerMessage(key, outcome))) {
     e.state = 'sending';
     banner = { text: `Sending to ${who(e.ask)}…`, error: false };
   } else {

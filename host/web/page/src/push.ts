@@ -4,8 +4,11 @@
 // service worker (sw.js) is told of a question with the page closed. The button in the bar turns
 // it off and on again for this device.
 
+import { pushSubscribeMessage, pushUnsubscribeMessage } from './protocol.js';
+import type { PageMessage, PushMessage } from './protocol.js';
+
 /** How the page's connection is reached: a message to the server, false when none is open. */
-export type SendToServer = (message: unknown) => boolean;
+export type SendToServer = (message: PageMessage) => boolean;
 
 const OFF_KEY = 'askhost-push-off';
 const button = document.getElementById('push') as HTMLButtonElement | null;
@@ -72,7 +75,7 @@ export async function subscribePush(): Promise<void> {
       sub = null;
     }
     if (!sub) sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
-    if (send({ type: 'push-subscribe', subscription: sub.toJSON() })) subscribed = sub.endpoint;
+    if (send(pushSubscribeMessage(sub.toJSON()))) subscribed = sub.endpoint;
   } catch (e) {
     console.warn(`askhost: no phone alerts on this device: ${String(e)}`);
   }
@@ -86,10 +89,10 @@ async function unsubscribePush(): Promise<void> {
   try {
     const sub = await (await navigator.serviceWorker.ready).pushManager.getSubscription();
     if (sub) {
-      send?.({ type: 'push-unsubscribe', endpoint: sub.endpoint });
+      send?.(pushUnsubscribeMessage(sub.endpoint));
       await sub.unsubscribe();
     } else if (endpoint) {
-      send?.({ type: 'push-unsubscribe', endpoint });
+      send?.(pushUnsubscribeMessage(endpoint));
     }
   } catch (e) {
     console.warn(`askhost: could not turn phone alerts off: ${String(e)}`);
@@ -98,13 +101,13 @@ async function unsubscribePush(): Promise<void> {
 }
 
 /** The server's push messages: its key (after each snapshot), and its replies. */
-export function onPushMessage(m: { type: string; key?: unknown; ok?: unknown; error?: unknown }, to: SendToServer): void {
+export function onPushMessage(m: PushMessage, to: SendToServer): void {
   if (m.type === 'push-key') {
-    if (typeof m.key !== 'string' || m.key === '') return;
+    if (m.key === '') return;
     serverKey = m.key;
     send = to;
     void subscribePush();
-  } else if (m.type === 'push-subscribed' && m.ok !== true) {
+  } else if (m.type === 'push-subscribed' && !m.ok) {
     subscribed = undefined;
     console.warn(`askhost: the server refused this device's phone alerts: ${String(m.error)}`);
     updateButton();
