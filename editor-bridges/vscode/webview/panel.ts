@@ -1,9 +1,9 @@
 // The question panel's page: draws the ViewState the extension sends and reports keys, clicks and
-// typed text back. No dialog logic lives here (src/model.ts has it). Agent text is only ever set
+// typed text back. No dialog logic lives here (editor-bridges/shared/model.ts has it). Agent text is only ever set
 // as textContent; option previews arrive as HTML the extension rendered from markdown with raw HTML
 // escaped, and the page's Content-Security-Policy allows no script but this file.
-import type { Permission, RowView, ViewState } from '../src/model';
-import { answerField, dialogKey, el, permissionBox, permissionQuestion, showKept } from './dom.js';
+import type { Permission, RowView, ViewState } from '../../shared/model';
+import { answerField, dialogKey, el, permissionBox, permissionQuestion, showKept } from '../../shared/dom.js';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;

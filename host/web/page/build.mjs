@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Builds the page of `askhost web` into dist/ (committed, so building askhost needs no Node):
-// src/app.ts, the dialog model it shares with the VS Code panel (editor-bridges/vscode/src/
-// model.ts) and the drawing they share (editor-bridges/vscode/webview/dom.ts) compiled by the VS Code bridge's TypeScript, flattened into dist/ beside src/'s
-// index.html and style.css. The server embeds every file of dist/.
+// src/app.ts and what it shares with the VS Code panel (editor-bridges/shared/: the dialog model,
+// its drawing, the rule for agent text) compiled by the VS Code bridge's TypeScript, flattened into
+// dist/ beside src/'s index.html and style.css. The server embeds every file of dist/.
 //
 // usage: build.mjs            write dist/
 //        build.mjs --check    build into a temporary folder and compare with dist/: exit 1 and
@@ -22,9 +22,9 @@ const DIST = path.join(PAGE, 'dist');
 const COMPILED = {
   'app.js': path.join('host', 'web', 'page', 'src', 'app.js'),
   'push.js': path.join('host', 'web', 'page', 'src', 'push.js'),
-  'model.js': path.join('editor-bridges', 'vscode', 'src', 'model.js'),
-  'dom.js': path.join('editor-bridges', 'vscode', 'webview', 'dom.js'),
-  'text.js': path.join('editor-bridges', 'vscode', 'webview', 'text.js'),
+  'model.js': path.join('editor-bridges', 'shared', 'model.js'),
+  'dom.js': path.join('editor-bridges', 'shared', 'dom.js'),
+  'text.js': path.join('editor-bridges', 'shared', 'text.js'),
 };
 const COPIED = ['index.html', 'style.css', 'sw.js', 'manifest.webmanifest', 'icon-180.png', 'icon-192.png', 'icon-512.png'];
 

@@ -1,6 +1,6 @@
 // The page of `askhost web` (docs/web-page.md): every question any askhost host of this user waits
 // on, oldest first, and the dialog to answer one. The dialog's rules are the VS Code panel's model
-// (./model.js is editor-bridges/vscode/src/model.ts, built beside this file): this file only draws
+// (./model.js is editor-bridges/shared/model.ts, built beside this file): this file only draws
 // its view and turns taps, clicks and keys into its calls. The server speaks JSON over a WebSocket
 // at ws on the page's own origin (the contract in docs/web-page.md). Agent text is only ever set
 // as textContent, through dom.js's el() (controls and invisible characters made visible by
