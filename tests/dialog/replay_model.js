@@ -1,5 +1,5 @@
 // The shared dialog vectors (tests/dialog/*.json, README.md here) replayed against the TypeScript
-// dialog model (editor-bridges/vscode/src/model.ts): one node:test case per vector. The VS Code
+// dialog model (editor-bridges/shared/model.ts): one node:test case per vector. The VS Code
 // panel's test replays them in its compiled model (editor-bridges/vscode/test/dialog_vectors.test.ts),
 // the page of askhost web's in the bytes the browser loads (tests/web/dialog_vectors.test.mjs);
 // both call replayVectors with the model's exports.

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Functions over 60 lines in askhost's own code (C++ in host/ and plugins/, headers too, the Lua of
-the Neovim bridge, the TypeScript of the VS Code bridge (its webview too), the web page and the
-plugins (the pi extension, the OpenCode plugin)), longest first. `./dev check` prints this list
+the Neovim bridge, the TypeScript of the VS Code bridge (its webview too), of what it shares with
+the web page (editor-bridges/shared), of the web page and of the plugins (the pi extension, the
+OpenCode plugin)), longest first. `./dev check` prints this list
 and never fails on it: each long function is a decision, to split or to keep.
 
 usage: long_functions.py [--limit N]   the report (default limit: 60 lines)
@@ -141,7 +142,8 @@ def ours(path):
     if path.endswith('.lua') and path.startswith('editor-bridges/neovim/'):
         return True
     return path.endswith('.ts') and not path.endswith('.d.ts') and \
-        path.startswith(('editor-bridges/vscode/src/', 'editor-bridges/vscode/webview/', 'host/web/page/src/',
+        path.startswith(('editor-bridges/vscode/src/', 'editor-bridges/vscode/webview/', 'editor-bridges/shared/',
+                         'host/web/page/src/',
                          'plugins/'))
 
 
@@ -160,7 +162,7 @@ def self_test():
     want = {'cpp': [('f', 2, 7), ('S', 10, 2)], 'hpp': [('ok', 5, 1), ('get', 6, 3), ('g', 13, 3)],
             'lua': [('M.layout', 2, 7)], 'ts': [('render', 1, 6), ('f', 7, 3), ('view', 13, 3),
                                                             ('(anonymous function)', 17, 3)]}
-    read = ['host/core/error.hpp', 'plugins/mcp/x.cpp', 'editor-bridges/vscode/webview/dom.ts',
+    read = ['host/core/error.hpp', 'plugins/mcp/x.cpp', 'editor-bridges/shared/dom.ts',
             'plugins/pi/extension/ask_user.ts', 'plugins/opencode/plugin/askhost.ts', 'host/web/page/src/app.ts',
             'editor-bridges/neovim/lua/askhost/text.lua']
     unread = ['editor-bridges/vscode/test/model.test.ts', 'host/web/page/dist/app.js', 'tests/unit/cases.hpp',

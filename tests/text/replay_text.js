@@ -1,5 +1,5 @@
 // The shared text vectors (tests/text/*.json, README.md here) replayed against the TypeScript rules
-// (editor-bridges/vscode/webview/text.ts): one node:test case per vector. The VS Code panel's test
+// (editor-bridges/shared/text.ts): one node:test case per vector. The VS Code panel's test
 // replays them in the extension's build (editor-bridges/vscode/test/text_vectors.test.ts), the page
 // of askhost web's in the bytes the browser loads (tests/web/text_vectors.test.mjs); both call
 // replayTextVectors with the module's exports. The panel's test passes its command-line splitter

@@ -22,7 +22,7 @@ OUT = os.path.join(EXT, "out")
 STAMP = os.path.join(OUT, ".build-stamp")
 VSIX = os.path.join(EXT, "askhost.vsix")
 INPUTS = ["package.json", "package-lock.json", "tsconfig.json", "README.md", ".vscodeignore"]
-INPUT_DIRS = ["src", "webview", "test", "media"]
+INPUT_DIRS = ["src", "webview", "test", "media", os.path.join("..", "shared")]
 
 
 def newest_input():

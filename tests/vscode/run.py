@@ -45,7 +45,7 @@ def node_ok():
 
 
 def run_unit(name, node):
-    test = os.path.join(build_extension.OUT, "test", f"{name}.test.js")
+    test = os.path.join(build_extension.OUT, "vscode", "test", f"{name}.test.js")
     r = subprocess.run([node, "--test", "--test-reporter=spec", test], cwd=EXT,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     sys.stdout.write(r.stdout)

@@ -1,6 +1,6 @@
 // The shared dialog vectors (tests/dialog/*.json, README.md there) replayed against the page's
 // build of the dialog model: host/web/page/dist/model.js, the very file askhost web serves (built
-// from editor-bridges/vscode/src/model.ts, the VS Code panel's model). The replay is
+// from editor-bridges/shared/model.ts, the VS Code panel's model). The replay is
 // tests/dialog/replay_model.js, as for editor-bridges/vscode/test/dialog_vectors.test.ts, here over
 // the ES module the browser loads.
 import fs from 'node:fs';

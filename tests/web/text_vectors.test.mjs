@@ -1,6 +1,6 @@
 // The shared text vectors (tests/text/*.json, README.md there) replayed against the page's build of
 // the text rules: host/web/page/dist/text.js, the very file askhost web serves (built from
-// editor-bridges/vscode/webview/text.ts, the VS Code panel's). The replay is
+// editor-bridges/shared/text.ts, the VS Code panel's). The replay is
 // tests/text/replay_text.js, as for editor-bridges/vscode/test/text_vectors.test.ts.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';

@@ -10,7 +10,7 @@ import {
   StreamMessageWriter,
   createMessageConnection,
 } from 'vscode-jsonrpc/node';
-import type { Outcome } from './model';
+import type { Outcome } from '../../shared/model';
 
 export interface AskParams {
   id: string;

@@ -9,9 +9,9 @@
 import * as crypto from 'crypto';
 import * as vscode from 'vscode';
 import type { AskParams } from './client';
-import { DialogModel, Outcome, Permission, Result, normalizePermission, normalizeQuestions } from './model';
+import { DialogModel, Outcome, Permission, Result, normalizePermission, normalizeQuestions } from '../../shared/model';
 import { renderPreview } from './preview';
-import { visibleText } from '../webview/text';
+import { visibleText } from '../../shared/text';
 import { askerName } from './status';
 
 /** What the webview sends; each message but `ready` names the ask whose view it was drawn for. */
@@ -180,7 +180,7 @@ export class QuestionPanel implements vscode.Disposable {
   private html(webview: vscode.Webview): string {
     const nonce = crypto.randomBytes(16).toString('base64');
     const css = webview.asWebviewUri(vscode.Uri.joinPath(this.options.extensionUri, 'media', 'panel.css'));
-    const js = webview.asWebviewUri(vscode.Uri.joinPath(this.options.extensionUri, 'out', 'web', 'webview', 'panel.js'));
+    const js = webview.asWebviewUri(vscode.Uri.joinPath(this.options.extensionUri, 'out', 'web', 'vscode', 'webview', 'panel.js'));
     const csp = [
       "default-src 'none'",
       `style-src ${webview.cspSource}`,

@@ -1,11 +1,11 @@
 // An option's preview as HTML the panel may show. Whether a preview is HTML is the host's rule
-// (webview/text.ts, as every face decides it): an HTML preview is shown as its text (tags dropped,
+// (editor-bridges/shared/text.ts, as every face decides it): an HTML preview is shown as its text (tags dropped,
 // as the terminal, Neovim and the page show it), in a <pre>; markdown is rendered with raw HTML
 // escaped, never passed through, and links keep only http(s) and mailto targets. Either way its
 // text is made visible by the one rule for agent text. The panel's Content-Security-Policy forbids
 // scripts in it all the same.
 import MarkdownIt from 'markdown-it';
-import { looksLikeHtml, previewText, visibleText } from '../webview/text';
+import { looksLikeHtml, previewText, visibleText } from '../../shared/text';
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
 

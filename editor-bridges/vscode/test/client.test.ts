@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { AGENT_ERROR, AskhostClient, AskhostError, AskState } from '../src/client';
-import type { Outcome } from '../src/model';
+import type { Outcome } from '../../shared/model';
 import { DATABASE, SERVICE, ask, askhostPath, received, receivedResponse, scriptedAgent, waitFor } from './helpers';
 
 const clients: AskhostClient[] = [];

@@ -3,10 +3,10 @@
 // replay is tests/dialog/replay_model.js, shared with the page of askhost web
 // (tests/web/dialog_vectors.test.mjs).
 import * as path from 'node:path';
-import * as model from '../src/model';
+import * as model from '../../shared/model';
 
-// out/test/ -> the repository root.
-const REPLAY = path.resolve(__dirname, '..', '..', '..', '..', 'tests', 'dialog', 'replay_model.js');
+// out/vscode/test/ -> the repository root.
+const REPLAY = path.resolve(__dirname, '..', '..', '..', '..', '..', 'tests', 'dialog', 'replay_model.js');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { replayVectors } = require(REPLAY) as {
   replayVectors: (m: typeof model, o: { title: string; view: Parameters<model.DialogModel['view']>[0] }) => void;

@@ -236,7 +236,7 @@ describe('the panel', () => {
     assert.equal(scripts.length, 1);
     assert.ok(scripts[0].includes(`nonce="${nonce}"`));
     assert.equal(p.webview.options.enableScripts, true);
-    assert.ok(fs.existsSync(path.join(EXTENSION_ROOT, 'out', 'web', 'webview', 'panel.js')));
+    assert.ok(fs.existsSync(path.join(EXTENSION_ROOT, 'out', 'web', 'vscode', 'webview', 'panel.js')));
     assert.ok(fs.existsSync(path.join(EXTENSION_ROOT, 'media', 'panel.css')));
   });
 

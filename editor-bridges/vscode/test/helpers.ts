@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-export const EXTENSION_ROOT = path.resolve(__dirname, '..', '..');
+export const EXTENSION_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const REPO_ROOT = path.resolve(EXTENSION_ROOT, '..', '..');
 
 /** The askhost under test: $ASKHOST (meson sets it), else the repository's build. */

@@ -1,7 +1,7 @@
 // The dialog model on its own: the keys and rules the terminal dialog has, the view it draws from.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DialogModel, OTHER_LABEL, formatCount, isRecommended, normalizeQuestions } from '../src/model';
+import { DialogModel, OTHER_LABEL, formatCount, isRecommended, normalizeQuestions } from '../../shared/model';
 import { renderPreview } from '../src/preview';
 import { DATABASE, FEATURES, SERVICE } from './helpers';
 

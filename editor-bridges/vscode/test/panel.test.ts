@@ -142,7 +142,7 @@ describe('QuestionPanel', () => {
     void qp.show({ id: 'b', questions: [bidi], agent: 'bo\u200bt' });
     const m = await nextMessage((s) => s.items.includes('Answer'));
     assert.equal(m.message, 'bo<U+200B>t asks: Allow <U+202E>exe.txt?<U+200B>');
-    // What the webview draws is shown there by the same rule (webview/dom.ts); the answer is the
+    // What the webview draws is shown there by the same rule (editor-bridges/shared/dom.ts); the answer is the
     // agent's own text.
     current().visible = true;
     current().key('1');

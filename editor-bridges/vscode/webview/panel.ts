@@ -1,9 +1,11 @@
-// The question panel's page: draws the ViewState the extension sends and reports keys, clicks and
-// typed text back. No dialog logic lives here (src/model.ts has it). Agent text is only ever set
+// The question panel's page: draws the ViewState the extension sends (the drawing the page of
+// askhost web shares, editor-bridges/shared/draw.ts) and reports keys, clicks and typed text back.
+// No dialog logic lives here (editor-bridges/shared/model.ts has it). Agent text is only ever set
 // as textContent; option previews arrive as HTML the extension rendered from markdown with raw HTML
 // escaped, and the page's Content-Security-Policy allows no script but this file.
-import type { Permission, RowView, ViewState } from '../src/model';
-import { answerField, dialogKey, el, permissionBox, permissionQuestion, showKept } from './dom.js';
+import type { Permission, ViewState } from '../../shared/model';
+import { answerField, dialogKey, el, showKept } from '../../shared/dom.js';
+import { drawDialog, type DialogActions } from '../../shared/draw.js';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -32,43 +34,18 @@ function field(key: string, kind: 'text' | 'notes', q: number, value: string, pl
   return input;
 }
 
-function rowElement(v: ViewState, row: RowView, index: number): HTMLElement {
-  const li = el('li', {
-    class: ['option', row.cursor ? 'cursor' : '', row.other ? 'other' : '', row.recommended ? 'recommended' : '']
-      .filter(Boolean)
-      .join(' '),
-    attrs: {
-      role: 'option',
-      'aria-selected': String(row.cursor),
-      'data-row': String(index),
-    },
-  });
-  if (v.multiSelect) {
-    li.setAttribute('aria-checked', String(row.checked === true));
-    li.appendChild(el('span', { class: 'check' + (row.checked ? ' checked' : ''), text: row.checked ? '✓' : '', attrs: { 'aria-hidden': 'true' } }));
-  } else {
-    li.appendChild(el('span', { class: 'key', text: row.key ? row.key + '.' : '', attrs: { 'aria-hidden': 'true' } }));
-  }
-  const body = el('div', { class: 'option-body' });
-  body.appendChild(el('div', { class: 'label', text: row.label }));
-  if (row.description) body.appendChild(el('div', { class: 'description', text: row.description }));
-  if (row.other && (v.editing || v.text !== '')) {
-    const input = field(`${v.askKey}:${v.q}:text`, 'text', v.q, v.text, 'Type your answer');
-    input.readOnly = !v.editing;
-    body.appendChild(input);
-  }
-  li.appendChild(body);
-  li.addEventListener('click', (e) => {
-    const t = e.target as HTMLElement;
-    if (t instanceof HTMLTextAreaElement && !t.readOnly) return;
-    post({ type: 'row', row: index });
-  });
-  return li;
-}
-
 function mayFocusField(e: Element | null): e is HTMLTextAreaElement {
   return e instanceof HTMLTextAreaElement && e.isConnected && document.hasFocus();
 }
+
+// What the panel's controls do: each goes to the extension, whose model answers with a new view.
+const actions: DialogActions = {
+  key: (key) => post({ type: 'key', key }),
+  row: (row) => post({ type: 'row', row: row.index }),
+  tab: (index) => post({ type: 'tab', index }),
+  submit: () => post({ type: 'submit' }),
+  confirm: (yes) => post({ type: 'confirm', yes }),
+};
 
 function render(v: ViewState): void {
   const previous = view;
@@ -77,137 +54,24 @@ function render(v: ViewState): void {
     for (const k of [...fields.keys()]) if (!k.startsWith(v.askKey + ':')) fields.delete(k);
   }
   const focused = document.activeElement;
-  const parts: (Node | undefined)[] = [];
-
   const meta = v.queue.count > 1 ? `${v.agent} asks · question set 1 of ${v.queue.count}` : `${v.agent} asks`;
-  parts.push(el('div', { class: 'meta', text: meta }));
-
-  if (v.tabs) {
-    const nav = el('nav', { class: 'tabs', attrs: { role: 'tablist' } });
-    // ← and → at the ends, as in the terminal's tab bar: the previous and next tab (they wrap).
-    const step = (arrow: string, key: string, label: string) => {
-      const b = el('button', { class: 'tab-step', text: arrow, attrs: { tabindex: '-1', 'aria-label': label } });
-      b.addEventListener('click', () => post({ type: 'key', key }));
-      return b;
-    };
-    nav.appendChild(step('←', 'BackTab', 'previous question'));
-    v.tabs.forEach((t, i) => {
-      // As in the terminal: a filled box for an answered question and for the one in view.
-      const mark = t.submit ? '✓' : t.answered || t.current ? '■' : '□';
-      const b = el(
-        'button',
-        {
-          class: ['tab', t.current ? 'current' : '', t.answered ? 'answered' : '', t.submit ? 'submit' : ''].filter(Boolean).join(' '),
-          attrs: { role: 'tab', 'aria-selected': String(t.current), tabindex: '-1', 'data-tab': String(i) },
-        },
-        el('span', { class: 'mark', text: mark, attrs: { 'aria-hidden': 'true' } }),
-        el('span', { class: 'tab-label', text: t.label }),
-      );
-      b.addEventListener('click', () => post({ type: 'tab', index: i }));
-      nav.appendChild(b);
-    });
-    nav.appendChild(step('→', 'Tab', 'next question'));
-    parts.push(nav);
-  } else if (v.header) {
-    parts.push(el('div', { class: 'chip', text: v.header }));
-  }
-
-  const perm = v.kind !== 'review' ? permission : undefined;
-  if (perm) parts.push(permissionBox(perm));
-  // Under the whole command, the question from the typed permission, not its cut wording.
-  const title = perm ? permissionQuestion(perm) : v.title;
-  parts.push(el('h2', { class: 'question', text: title }));
-
-  if (v.kind === 'options') {
-    const list = el('ul', {
-      class: 'options',
-      attrs: { role: 'listbox', 'aria-multiselectable': String(v.multiSelect), 'aria-label': title },
-    });
-    // More than 6 options show 5 at a time, as in the terminal; the "more" lines scroll by a page.
-    const moreLine = (n: number, arrow: string, key: string) => {
-      const li = el('li', { class: 'more', text: `${arrow} ${n} more...`, attrs: { role: 'presentation' } });
-      li.addEventListener('click', () => post({ type: 'key', key }));
-      return li;
-    };
-    if (v.more.above > 0) list.appendChild(moreLine(v.more.above, '↑', 'PageUp'));
-    v.rows.forEach((r) => list.appendChild(rowElement(v, r, r.index)));
-    if (v.more.below > 0) list.appendChild(moreLine(v.more.below, '↓', 'PageDown'));
-    if (v.hasPreviews) {
-      const cursorRow = v.rows.find((r) => r.cursor);
-      const aside = el('aside', { class: 'preview', attrs: { 'aria-label': 'Preview' } });
-      if (cursorRow?.previewHtml !== undefined) {
-        // Rendered by the extension from markdown with raw HTML escaped (src/preview.ts).
-        aside.innerHTML = cursorRow.previewHtml;
-      } else {
-        aside.appendChild(el('p', { class: 'no-preview', text: 'No preview for this option' }));
-      }
-      parts.push(el('div', { class: 'choices with-preview' }, list, aside));
-    } else {
-      parts.push(el('div', { class: 'choices' }, list));
-    }
-  } else if (v.kind === 'text') {
-    const input = field(`${v.askKey}:${v.q}:text`, 'text', v.q, v.text, 'Type your answer');
-    input.readOnly = false;
-    parts.push(el('div', { class: 'free-text' }, input));
-  } else {
-    const review = el('div', { class: 'review' });
-    if (v.review.length > 0) {
-      const dl = el('dl');
-      for (const r of v.review) {
-        const dt = el('dt', { text: r.label });
-        dt.addEventListener('click', () => post({ type: 'tab', index: r.q }));
-        dl.appendChild(dt);
-        const dd = el('dd', {}, el('span', { class: 'answer', text: r.answer }));
-        if (r.notes) dd.appendChild(el('span', { class: 'review-notes', text: r.notes }));
-        dl.appendChild(dd);
-      }
-      review.appendChild(dl);
-    }
-    if (v.unanswered.length > 0) {
-      const p = el('p', { class: 'unanswered', text: 'Unanswered: ' });
-      v.unanswered.forEach((u, i) => {
-        if (i > 0) p.appendChild(document.createTextNode(', '));
-        const a = el('a', { text: u.label, attrs: { href: '#', 'data-tab': String(u.q) } });
-        a.addEventListener('click', (e) => {
-          e.preventDefault();
-          post({ type: 'tab', index: u.q });
-        });
-        p.appendChild(a);
-      });
-      review.appendChild(p);
-    }
-    const submit = el('button', {
-      class: 'primary submit-button',
-      text: v.canSubmit ? 'Submit answers' : 'Submit answers (some are unanswered)',
-      attrs: { tabindex: '-1' },
-    });
-    submit.addEventListener('click', () => post({ type: 'submit' }));
-    review.appendChild(submit);
-    parts.push(review);
-  }
-
-  if (v.notesEnabled && v.q >= 0) {
-    const notes = field(`${v.askKey}:${v.q}:notes`, 'notes', v.q, v.notes, 'Notes for the agent (optional)');
-    parts.push(el('label', { class: 'notes' }, el('span', { class: 'notes-label', text: 'Notes' }), notes));
-  }
-
-  if (v.confirm) {
-    const yes = el('button', { class: 'primary', text: v.confirm.yes, attrs: { tabindex: '-1', 'data-confirm': 'yes' } });
-    const no = el('button', { class: 'secondary', text: v.confirm.no, attrs: { tabindex: '-1', 'data-confirm': 'no' } });
-    yes.addEventListener('click', () => post({ type: 'confirm', yes: true }));
-    no.addEventListener('click', () => post({ type: 'confirm', yes: false }));
-    parts.push(el('div', { class: 'confirm ' + v.confirm.kind, attrs: { role: 'alertdialog' } }, el('span', { class: 'confirm-text', text: v.confirm.text }), yes, no));
-  }
-  if (v.notice) parts.push(el('p', { class: 'notice', text: v.notice, attrs: { role: 'alert' } }));
-  if (v.note) parts.push(el('p', { class: 'note', text: v.note, attrs: { role: 'alert' } }));
-  parts.push(el('footer', { class: 'hint', text: v.hint }));
+  const parts = drawDialog(v, {
+    actions,
+    field: (kind, q, value, placeholder) => field(`${v.askKey}:${q}:${kind}`, kind, q, value, placeholder),
+    head: [el('div', { class: 'meta', text: meta })],
+    permission,
+    // Keys go to the dialog, not from button to button.
+    buttonAttrs: { tabindex: '-1' },
+    words: { notes: 'Notes', notesPlaceholder: 'Notes for the agent (optional)' },
+    htmlPreviews: true,
+  });
 
   // Moving a field out of the page and back blurs it: give it its focus and caret back.
   const caret =
     focused instanceof HTMLTextAreaElement
       ? { start: focused.selectionStart, end: focused.selectionEnd, dir: focused.selectionDirection ?? undefined }
       : undefined;
-  app.replaceChildren(...(parts.filter(Boolean) as Node[]));
+  app.replaceChildren(...parts);
   app.classList.toggle('confirming', v.confirm !== undefined);
   if (mayFocusField(focused) && document.activeElement !== focused) {
     focused.focus();

@@ -1,14 +1,21 @@
 #!/usr/bin/env node
 // Builds the page of `askhost web` into dist/ (committed, so building askhost needs no Node):
-// src/app.ts, the dialog model it shares with the VS Code panel (editor-bridges/vscode/src/
-// model.ts) and the drawing they share (editor-bridges/vscode/webview/dom.ts) compiled by the VS Code bridge's TypeScript, flattened into dist/ beside src/'s
-// index.html and style.css. The server embeds every file of dist/.
+// src/app.ts and what it shares with the VS Code panel (editor-bridges/shared/: the dialog model,
+// its drawing, the rule for agent text) compiled by the VS Code bridge's TypeScript, flattened into
+// dist/ beside src/'s index.html and style.css. The server embeds every file of dist/.
 //
-// usage: build.mjs            write dist/
-//        build.mjs --check    build into a temporary folder and compare with dist/: exit 1 and
-//                             name the files when dist/ is stale (the meson test `web dist_fresh`)
+// Beside dist/ it writes dist-hashes.json: the SHA-256 of every file dist/ was built from (each
+// file the compiler read, each file copied, this script, tsconfig.json), the TypeScript version
+// that built it, and the SHA-256 of every file of dist/. tests/web/dist_fresh.py compares those
+// with the tree where no TypeScript is installed, so a stale dist/ fails everywhere.
+//
+// usage: build.mjs            write dist/ and dist-hashes.json
+//        build.mjs --check    build into a temporary folder and compare with dist/ and
+//                             dist-hashes.json byte for byte: exit 1 and name the files when
+//                             they are stale (tests/web/dist_fresh.py runs it where it can)
 // exit 77 when the VS Code bridge's npm packages are not installed (./dev vscode-setup).
 import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,43 +23,68 @@ import { fileURLToPath } from 'node:url';
 
 const PAGE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(PAGE, '..', '..', '..');
-const TSC = path.join(ROOT, 'editor-bridges', 'vscode', 'node_modules', 'typescript', 'bin', 'tsc');
+const BRIDGE = path.join(ROOT, 'editor-bridges', 'vscode');
+const TSC = path.join(BRIDGE, 'node_modules', 'typescript', 'bin', 'tsc');
 const DIST = path.join(PAGE, 'dist');
+const HASHES = path.join(PAGE, 'dist-hashes.json');
 // Where each served file comes from: compiled (relative to the compiler's output) or copied.
 const COMPILED = {
   'app.js': path.join('host', 'web', 'page', 'src', 'app.js'),
   'push.js': path.join('host', 'web', 'page', 'src', 'push.js'),
   'protocol.js': path.join('host', 'web', 'page', 'src', 'protocol.js'),
-  'model.js': path.join('editor-bridges', 'vscode', 'src', 'model.js'),
-  'dom.js': path.join('editor-bridges', 'vscode', 'webview', 'dom.js'),
-  'text.js': path.join('editor-bridges', 'vscode', 'webview', 'text.js'),
+  'model.js': path.join('editor-bridges', 'shared', 'model.js'),
+  'dom.js': path.join('editor-bridges', 'shared', 'dom.js'),
+  'draw.js': path.join('editor-bridges', 'shared', 'draw.js'),
+  'text.js': path.join('editor-bridges', 'shared', 'text.js'),
 };
 const COPIED = ['index.html', 'style.css', 'sw.js', 'manifest.webmanifest', 'icon-180.png', 'icon-192.png', 'icon-512.png'];
 
+const sha256 = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+const repoPath = (file) => path.relative(ROOT, file).split(path.sep).join('/');
+
+/** The TypeScript version the bridge's lockfile pins (what dist/ is built with). */
+function typescriptVersion() {
+  const lock = JSON.parse(fs.readFileSync(path.join(BRIDGE, 'package-lock.json'), 'utf8'));
+  return lock.packages?.['node_modules/typescript']?.version ?? 'unknown';
+}
+
+/** Builds the served files into `into`; returns what dist-hashes.json says of them, or undefined. */
 function build(into) {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'askhost-page-tsc-'));
   try {
-    const r = spawnSync(process.execPath, [TSC, '-p', path.join(PAGE, 'tsconfig.json'), '--outDir', out], {
+    const r = spawnSync(process.execPath, [TSC, '-p', path.join(PAGE, 'tsconfig.json'), '--outDir', out, '--listFiles'], {
       encoding: 'utf8',
     });
     if (r.status !== 0) {
       process.stdout.write(r.stdout + r.stderr);
       console.error('build.mjs: tsc failed');
-      return false;
+      return undefined;
     }
+    // --listFiles names every file the compiler read: ours, and its own lib files (the version).
+    const read = r.stdout.split('\n').filter((f) => path.isAbsolute(f) && !f.split(/[\\/]/).includes('node_modules'));
+    const inputs = [...read, ...COPIED.map((n) => path.join(PAGE, 'src', n)), fileURLToPath(import.meta.url), path.join(PAGE, 'tsconfig.json')];
     fs.mkdirSync(into, { recursive: true });
     for (const [name, from] of Object.entries(COMPILED)) fs.copyFileSync(path.join(out, from), path.join(into, name));
     for (const name of COPIED) fs.copyFileSync(path.join(PAGE, 'src', name), path.join(into, name));
-    return true;
+    const sorted = (entries) => Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    return {
+      about: 'Written by host/web/page/build.mjs with dist/; read by tests/web/dist_fresh.py (docs/web-page.md).',
+      typescript: typescriptVersion(),
+      sources: sorted(inputs.map((f) => [repoPath(f), sha256(f)])),
+      dist: sorted(fs.readdirSync(into).map((n) => [n, sha256(path.join(into, n))])),
+    };
   } finally {
     fs.rmSync(out, { recursive: true, force: true });
   }
 }
 
+const hashesText = (hashes) => JSON.stringify(hashes, null, 2) + '\n';
+
 function check() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'askhost-page-check-'));
   try {
-    if (!build(tmp)) return 1;
+    const hashes = build(tmp);
+    if (!hashes) return 1;
     const want = fs.readdirSync(tmp).sort();
     const have = fs.existsSync(DIST) ? fs.readdirSync(DIST).sort() : [];
     const stale = [];
@@ -61,12 +93,13 @@ function check() {
       else if (!fs.readFileSync(path.join(tmp, f)).equals(fs.readFileSync(path.join(DIST, f)))) stale.push(`${f}: differs from its sources`);
     }
     for (const f of have) if (!want.includes(f)) stale.push(`${f}: in dist/ but built from nothing`);
+    if (!fs.existsSync(HASHES) || fs.readFileSync(HASHES, 'utf8') !== hashesText(hashes)) stale.push('dist-hashes.json: not what this build writes');
     if (stale.length > 0) {
-      console.log('host/web/page/dist/ is stale: run node host/web/page/build.mjs and commit dist/');
+      console.log('host/web/page/dist/ is stale: run node host/web/page/build.mjs and commit dist/ and dist-hashes.json');
       for (const s of stale) console.log('  ' + s);
       return 1;
     }
-    console.log(`host/web/page/dist/ is up to date (${want.length} files: ${want.join(', ')})`);
+    console.log(`host/web/page/dist/ is what its sources build, byte for byte (${want.length} files: ${want.join(', ')})`);
     return 0;
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -79,4 +112,6 @@ if (!fs.existsSync(TSC)) {
 }
 if (process.argv.includes('--check')) process.exit(check());
 fs.rmSync(DIST, { recursive: true, force: true });
-process.exit(build(DIST) ? 0 : 1);
+const hashes = build(DIST);
+if (hashes) fs.writeFileSync(HASHES, hashesText(hashes));
+process.exit(hashes ? 0 : 1);

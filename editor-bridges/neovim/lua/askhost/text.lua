@@ -1,6 +1,6 @@
 -- Agent text as the float shows it: the rules every face keeps alike (docs/dialog.md), held
 -- together by tests/text's vectors, which the host (core/text) and the TypeScript faces
--- (editor-bridges/vscode/webview/text.ts) replay too.
+-- (editor-bridges/shared/text.ts) replay too.
 --   visible(text, lines)  what text a face may show: controls and invisible characters made visible
 --   looks_like_html(p)    when an option's preview is HTML
 --   preview_text(p)       the preview as plain text

@@ -1,13 +1,14 @@
 // The page of `askhost web` (docs/web-page.md): every question any askhost host of this user waits
 // on, oldest first, and the dialog to answer one. The dialog's rules are the VS Code panel's model
-// (./model.js is editor-bridges/vscode/src/model.ts, built beside this file): this file only draws
+// (./model.js is editor-bridges/shared/model.ts, built beside this file): this file only draws
 // its view and turns taps, clicks and keys into its calls. The server speaks JSON over a WebSocket
 // at ws on the page's own origin (the contract in docs/web-page.md). Agent text is only ever set
 // as textContent, through dom.js's el() (controls and invisible characters made visible by
 // ./text.js, as every face shows them), and an option's preview is HTML or not by the host's
 // rule (./text.js too); the server's Content-Security-Policy allows no script or style but these files.
 import { DialogModel, normalizePermission, normalizeQuestions } from './model.js';
-import { answerField, dialogKey, el, permissionBox, permissionQuestion, showKept } from './dom.js';
+import { answerField, dialogKey, el, showKept } from './dom.js';
+import { drawDialog } from './draw.js';
 import { previewText, visibleText } from './text.js';
 import { onPushMessage, subscribePush } from './push.js';
 import { answerMessage, readServerMessage } from './protocol.js';
@@ -534,190 +535,70 @@ function syncText(key, e) {
     if (area && q < e.model.questions.length)
         e.model.setText(q, area.value);
 }
-function rowElement(key, e, v, row) {
-    const li = el('li', {
-        class: ['option', row.cursor ? 'cursor' : '', row.other ? 'other' : '', row.recommended ? 'recommended' : '']
-            .filter(Boolean)
-            .join(' '),
-        attrs: { role: 'option', 'aria-selected': String(row.cursor), 'data-row': String(row.index) },
-    });
-    if (v.multiSelect) {
-        li.setAttribute('aria-checked', String(row.checked === true));
-        li.appendChild(el('span', { class: 'check' + (row.checked ? ' checked' : ''), text: row.checked ? '✓' : '', attrs: { 'aria-hidden': 'true' } }));
-    }
-    else {
-        li.appendChild(el('span', { class: 'key', text: row.key ?? '', attrs: { 'aria-hidden': 'true' } }));
-    }
-    const body = el('div', { class: 'option-body' });
-    body.appendChild(el('span', { class: 'label', text: row.label }));
-    if (row.description)
-        body.appendChild(el('span', { class: 'description', text: row.description }));
-    li.appendChild(body);
-    const wrap = el('div', { class: 'row-wrap' }, li);
-    if (pendingPick?.key === key && pendingPick.row === row.index)
-        li.classList.add('pending');
-    li.addEventListener('click', () => {
-        if (guarded())
-            return;
-        if (!row.other && !v.multiSelect && permissionOf(e)) {
-            pendingPick = { key, row: row.index, label: row.label };
-            render();
-            return;
-        }
-        after(key, e, e.model.clickRow(row.index));
-    });
-    // A tap picks, so a finger could never bring another option's preview up: each option carries
-    // its own, folded (outside the row: opening it is not a pick).
-    if (row.previewHtml !== undefined) {
-        const details = el('details', { class: 'row-preview' }, el('summary', { text: 'Preview' }), el('pre', { class: 'preview-text', text: row.previewHtml }));
-        const id = `${key}\u0000${row.index}`;
-        details.open = openPreviews.has(id);
-        details.addEventListener('toggle', () => {
-            if (details.open)
-                openPreviews.add(id);
-            else
-                openPreviews.delete(id);
-        });
-        wrap.appendChild(details);
-    }
-    if (row.other && (v.editing || v.text !== '')) {
-        const input = field(key, e, 'text', v.q, v.text, 'Type your answer');
-        input.readOnly = !v.editing;
-        wrap.appendChild(input);
-    }
-    return wrap;
-}
-function renderDialog(key, e) {
-    const model = e.model;
-    const v = model.view({ askKey: key, agent: who(e.ask), notes: true, renderPreview: previewText });
-    const focused = document.activeElement;
-    const parts = [];
+/** Above the dialog: the way back to the list, and who asks from where. */
+function dialogHead(e) {
     const waitingOthers = [...asks.values()].filter((x) => x !== e && x.state === 'open').length;
-    parts.push(button(waitingOthers > 0 ? `← All questions (${waitingOthers} more waiting)` : '← All questions', 'back', backToList));
+    const back = button(waitingOthers > 0 ? `← All questions (${waitingOthers} more waiting)` : '← All questions', 'back', backToList);
     const meta = el('div', { class: 'meta' }, el('span', { class: 'meta-who', text: `${who(e.ask)} asks` }));
     if (e.ask.workspace)
         meta.appendChild(el('span', { class: 'meta-where', text: e.ask.workspace }));
-    parts.push(meta);
-    if (v.tabs) {
-        const nav = el('nav', { class: 'tabs', attrs: { role: 'tablist' } });
-        nav.appendChild(button('←', 'tab-step', () => after(key, e, model.key('BackTab')), { 'aria-label': 'previous question' }));
-        v.tabs.forEach((t, i) => {
-            // As in the terminal: a filled box for an answered question and for the one in view.
-            const mark = t.submit ? '✓' : t.answered || t.current ? '■' : '□';
-            const b = button('', ['tab', t.current ? 'current' : '', t.answered ? 'answered' : '', t.submit ? 'submit' : ''].filter(Boolean).join(' '), () => after(key, e, model.clickTab(i)), { role: 'tab', 'aria-selected': String(t.current), 'data-tab': String(i) });
-            b.append(el('span', { class: 'mark', text: mark, attrs: { 'aria-hidden': 'true' } }), el('span', { class: 'tab-label', text: t.label }));
-            nav.appendChild(b);
-        });
-        nav.appendChild(button('→', 'tab-step', () => after(key, e, model.key('Tab')), { 'aria-label': 'next question' }));
-        parts.push(nav);
-    }
-    else if (v.header) {
-        parts.push(el('div', { class: 'chip', text: v.header }));
-    }
-    // A permission question shows what would run before anything else, then the question.
-    const perm = v.kind !== 'review' ? permissionOf(e) : undefined;
-    if (perm) {
-        // Every character of what will run, wrapped and scrolled in its box, never cut.
-        const box = permissionBox(perm);
-        parts.push(box);
-    }
-    const title = perm ? permissionQuestion(perm) : v.title;
-    parts.push(el('h2', { class: perm ? 'question small' : 'question', text: title }));
-    if (v.kind === 'options') {
-        const list = el('ul', {
-            class: 'options',
-            attrs: { role: 'listbox', 'aria-multiselectable': String(v.multiSelect), 'aria-label': title },
-        });
-        const moreLine = (n, arrow, k) => {
-            const li = el('li', { class: 'more', attrs: { role: 'presentation' } }, button(`${arrow} ${n} more...`, 'more-button', () => after(key, e, model.key(k))));
-            return li;
-        };
-        if (v.more.above > 0)
-            list.appendChild(moreLine(v.more.above, '↑', 'PageUp'));
-        for (const r of v.rows)
-            list.appendChild(el('li', { class: 'row', attrs: { role: 'presentation' } }, rowElement(key, e, v, r)));
-        if (v.more.below > 0)
-            list.appendChild(moreLine(v.more.below, '↓', 'PageDown'));
-        parts.push(list);
-        if (v.hasPreviews) {
-            const cursorRow = v.rows.find((r) => r.cursor);
-            // The option under the cursor's, for the keys (docs/dialog.md); a touch screen has the folds.
-            const aside = el('aside', { class: 'preview cursor-preview', attrs: { 'aria-label': 'Preview' } });
-            aside.appendChild(el('div', { class: 'preview-title', text: 'Preview' }));
-            if (cursorRow?.previewHtml !== undefined)
-                aside.appendChild(el('pre', { class: 'preview-text', text: cursorRow.previewHtml }));
-            else
-                aside.appendChild(el('p', { class: 'no-preview', text: 'No preview for this option' }));
-            parts.push(aside);
-        }
-    }
-    else if (v.kind === 'text') {
-        const input = field(key, e, 'text', v.q, v.text, 'Type your answer');
-        input.readOnly = false;
-        parts.push(el('div', { class: 'free-text' }, input));
-    }
-    else {
-        const review = el('div', { class: 'review' });
-        if (v.review.length > 0) {
-            const dl = el('dl');
-            for (const r of v.review) {
-                dl.appendChild(el('dt', {}, button(r.label, 'review-label', () => after(key, e, model.clickTab(r.q)))));
-                const dd = el('dd', {}, el('span', { class: 'answer', text: r.answer }));
-                if (r.notes)
-                    dd.appendChild(el('span', { class: 'review-notes', text: r.notes }));
-                dl.appendChild(dd);
-            }
-            review.appendChild(dl);
-        }
-        if (v.unanswered.length > 0) {
-            const p = el('div', { class: 'unanswered' }, el('span', { text: 'Unanswered: ' }));
-            for (const u of v.unanswered)
-                p.appendChild(button(u.label, 'unanswered-tab', () => after(key, e, model.clickTab(u.q)), { 'data-tab': String(u.q) }));
-            review.appendChild(p);
-        }
-        parts.push(review);
-    }
-    if (v.notesEnabled && v.q >= 0) {
-        const notes = field(key, e, 'notes', v.q, v.notes, 'Note for the agent (optional)');
-        parts.push(el('label', { class: 'notes' }, el('span', { class: 'notes-label', text: 'Note' }), notes));
-    }
-    if (v.notice)
-        parts.push(el('p', { class: 'notice', text: v.notice, attrs: { role: 'alert' } }));
-    if (v.note)
-        parts.push(el('p', { class: 'note', text: v.note, attrs: { role: 'alert' } }));
-    // The buttons a phone needs where a keyboard has Enter and Esc.
-    const actions = el('div', { class: 'actions' });
-    const pick = pendingPick?.key === key && !v.confirm ? pendingPick : undefined;
-    if (pick && perm) {
-        actions.classList.add('confirm', 'pick');
-        actions.setAttribute('role', 'alertdialog');
-        actions.append(el('p', { class: 'confirm-text', text: `${pick.label}: ${permissionWhat(perm)}?` }), button(pick.label, 'primary', () => after(key, e, model.clickRow(pick.row)), { 'data-confirm': 'yes' }), button('Back', 'secondary', () => after(key, e, 'changed'), { 'data-confirm': 'no' }));
-    }
-    else if (v.confirm) {
-        actions.classList.add('confirm', v.confirm.kind);
-        actions.setAttribute('role', 'alertdialog');
-        actions.append(el('p', { class: 'confirm-text', text: v.confirm.text }), button(v.confirm.yes, 'primary', () => after(key, e, model.clickConfirm(true)), { 'data-confirm': 'yes' }), button(v.confirm.no, 'secondary', () => after(key, e, model.clickConfirm(false)), { 'data-confirm': 'no' }));
-    }
-    else {
-        const one = !model.multiQuestion;
-        if (v.kind === 'review') {
-            actions.appendChild(button(v.canSubmit ? 'Submit answers' : 'Submit answers (some are unanswered)', 'primary submit-button', () => after(key, e, model.clickSubmit())));
-        }
-        else if (v.editing) {
-            actions.appendChild(button(one && !v.multiSelect ? 'Submit' : 'OK', 'primary enter-button', () => {
+    return [back, meta];
+}
+/** A tap that does nothing while the dialog has just opened (GUARD_MS). */
+function tap(f) {
+    return (...args) => {
+        if (!guarded())
+            f(...args);
+    };
+}
+/** The page as the face of the shared drawing (draw.js): its model's calls for the controls, its
+ *  fields, and a phone's buttons for Enter and Esc. */
+function dialogFace(key, e, v, pick) {
+    const model = e.model;
+    const perm = permissionOf(e);
+    const actions = {
+        key: tap((k) => after(key, e, model.key(k))),
+        row: tap((row) => {
+            if (row.other || v.multiSelect || !perm)
+                return after(key, e, model.clickRow(row.index));
+            pendingPick = { key, row: row.index, label: row.label };
+            render();
+        }),
+        tab: tap((i) => after(key, e, model.clickTab(i))),
+        submit: tap(() => after(key, e, model.clickSubmit())),
+        confirm: tap((yes) => after(key, e, model.clickConfirm(yes))),
+    };
+    const touch = {
+        enter: tap(() => {
+            if (v.editing)
                 syncText(key, e);
-                after(key, e, model.key('Enter'));
-            }));
-        }
-        else if (v.multiSelect) {
-            actions.appendChild(button(one ? 'Submit' : 'OK', 'primary enter-button', () => after(key, e, model.key('Enter'))));
-        }
-        actions.appendChild(button('Cancel question', 'secondary cancel-button', () => after(key, e, model.escape())));
+            after(key, e, model.key('Enter'));
+        }),
+        cancel: tap(() => after(key, e, model.escape())),
+        folds: openPreviews,
+    };
+    if (pick && perm) {
+        const row = pick.row;
+        touch.pick = { row, label: pick.label, what: permissionWhat(perm), yes: tap(() => after(key, e, model.clickRow(row))), back: tap(() => after(key, e, 'changed')) };
     }
-    parts.push(actions);
-    parts.push(el('footer', { class: 'hint', text: v.hint }));
+    return {
+        actions,
+        field: (kind, q, value, placeholder) => field(key, e, kind, q, value, placeholder),
+        head: dialogHead(e),
+        permission: perm,
+        buttonAttrs: { type: 'button' },
+        words: { notes: 'Note', notesPlaceholder: 'Note for the agent (optional)' },
+        htmlPreviews: false,
+        touch,
+    };
+}
+function renderDialog(key, e) {
+    const v = e.model.view({ askKey: key, agent: who(e.ask), notes: true, renderPreview: previewText });
+    const focused = document.activeElement;
+    const pick = pendingPick?.key === key && !v.confirm ? pendingPick : undefined;
+    const parts = drawDialog(v, dialogFace(key, e, v, pick));
     const caret = focused instanceof HTMLTextAreaElement ? { start: focused.selectionStart, end: focused.selectionEnd } : undefined;
-    app.replaceChildren(...parts.filter(Boolean));
+    app.replaceChildren(...parts);
     app.dataset.view = 'dialog';
     app.classList.toggle('confirming', v.confirm !== undefined);
     if (focused instanceof HTMLTextAreaElement && focused.isConnected && document.activeElement !== focused) {
@@ -742,7 +623,7 @@ function renderDialog(key, e) {
     }
     // A question asked back (Discard?, long answer, a permission's pick) is where the eyes go next.
     if (v.confirm || pick)
-        actions.scrollIntoView({ block: 'nearest' });
+        app.querySelector('.actions')?.scrollIntoView({ block: 'nearest' });
 }
 // ------------------------------------------------------------------ keys (a desktop keyboard)
 document.addEventListener('keydown', (ev) => {

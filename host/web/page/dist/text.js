@@ -1,8 +1,8 @@
 // Agent text as the VS Code panel and the page of `askhost web` show it: the rules every face
 // keeps alike (docs/dialog.md), held together by tests/text's vectors, which the host
 // (host/core/text) and Neovim (lua/askhost/text.lua) replay too. No imports and no DOM: the
-// extension (src/preview.ts, src/panel.ts), the panel's webview (dom.ts) and the page (its
-// dist/text.js) all build this one file.
+// VS Code extension (its src/preview.ts, src/panel.ts), the panel's webview (dom.ts) and the page
+// (its dist/text.js) all build this one file.
 /** Invisible and reordering characters, shown as "<U+202E>" (host/core/text/sanitize.cpp's table):
  *  Unicode's default-ignorable code points (the variation selectors 1-16 aside, which emoji need),
  *  line and paragraph separators, interlinear annotation, Egyptian format controls. */

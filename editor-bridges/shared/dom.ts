@@ -1,8 +1,8 @@
 // What the VS Code panel (panel.ts) and the page of `askhost web` (host/web/page/src/app.ts) draw
 // and read alike: elements (agent text shown by text.ts's rule), the answer and notes fields, and
-// which keys belong to the dialog. The dialog's rules are not here (src/model.ts has them); each
-// face builds this file beside itself (out/web/webview/dom.js, the page's dist/dom.js).
-import type { Permission, ViewState } from '../src/model';
+// which keys belong to the dialog. The dialog's rules are not here (model.ts has them); each
+// face builds this file for itself (the panel's out/web/shared/dom.js, the page's dist/dom.js).
+import type { Permission, ViewState } from './model';
 import { visibleText } from './text.js';
 
 /** An element. Its text, and its `aria-label` and `title`, are shown by the one rule for agent text
