@@ -167,12 +167,14 @@ public:
         polling_ = true;
         auto taken = std::make_shared<std::optional<std::vector<Answer>>>();
         writer_.change(
-            [questions = current_->questions, permission = current_->permission, taken, path = path_,
-             log = log_](store::PendingLoad& loaded) {
+            [questions = current_->questions, permission = current_->permission, taken, path = path_, log = log_,
+             said = said_, id = current_->id](store::PendingLoad& loaded) {
                 if (loaded.status != store::PendingLoad::Status::Ok) return false;
                 std::vector<std::string> warnings;
                 auto answers = store::take_answers(loaded.file, questions, warnings, permission);
-                for (const auto& w : warnings) say(log, path + ": " + w);
+                // Polled every second: each reason is said once per question set.
+                for (const auto& w : warnings)
+                    if (said->insert(id + '\n' + w).second) say(log, path + ": " + w);
                 if (!answers) return false;
                 std::erase_if(loaded.file.questions, [](const store::PendingQuestion& p) { return p.used; });
                 *taken = std::move(answers);
@@ -212,6 +214,8 @@ private:
     Done done_;
     bool queued_ = false;   // current_'s entries are queued to the writer (so in the file, or soon)
     bool polling_ = false;  // a poll is queued on the writer
+    // What the polls have said (ask id, warning), touched on the writer's thread only.
+    std::shared_ptr<std::set<std::string>> said_ = std::make_shared<std::set<std::string>>();
     Lifetime lifetime_;
     store::PendingWriter writer_;  // last: destroyed first, it writes what is queued before the rest goes
 };
