@@ -451,6 +451,7 @@ BOOST_AUTO_TEST_CASE(askhost_answer_refuses_a_permission) {
     add_ask(f, permission_ask(kLong), "s1", "t1");
     const std::string before = serialize_pending(f);
     for (const auto& r : {apply_answers(f, json(R"(["Allow"])")), apply_text(f, "Allow")}) {
+        for (const auto& e : r.errors) BOOST_TEST_MESSAGE(e);
         BOOST_REQUIRE(r.errors.size() == 1u);
         BOOST_TEST(r.errors[0].find("answer it in a face") != std::string::npos);
     }
