@@ -471,6 +471,7 @@ void show_questions(std::ostream& out, const std::string& path, const PendingFil
     out << ")\n";
     std::string example;
     bool all_answered = true;
+    bool in_face = false;  // a permission is open: answered in a face only
     for (std::size_t pos = 0; pos < open.size(); ++pos) {
         const PendingQuestion& pq = f.questions[open[pos]];
         const Question& q = pq.question;
@@ -492,6 +493,14 @@ void show_questions(std::ostream& out, const std::string& path, const PendingFil
                 out << "\n";
             }
             out << "     or your own text\n";
+        }
+        if (pq.permission) {
+            // The agent can write this file: a permission's answer here is not taken (issue 45).
+            out << "   answer it in a face (the editor, askhost tui, askhost web): not through this file\n";
+            in_face = true;
+            example += (pos ? ", " : "");
+            example += "null";
+            continue;
         }
         out << "   answer: ";
         if (!pq.answer) {
@@ -515,6 +524,10 @@ void show_questions(std::ostream& out, const std::string& path, const PendingFil
         out << "\n(" << used << " earlier " << (used == 1 ? "answer was" : "answers were")
             << " already handed to the agent.)\n";
     out << "\n";
+    if (in_face && all_answered) {
+        out << "A tool permission waits: answer it in a face (the editor, askhost tui, askhost web).\n";
+        return;
+    }
     if (all_answered) {
         out << "All answered. Run the agent again to hand the answers over.\n";
         return;

@@ -14,6 +14,12 @@ namespace askhost::store {
 
 namespace {
 
+// Why a tool permission's answer is not taken from the file: anything that can write the project
+// (the agent, in a mode that edits without asking) could write it there.
+constexpr std::string_view permission_refusal =
+    "a tool permission is not answered through the pending-questions file (the agent can write "
+    "that file); answer it in a face: the editor, askhost tui, or askhost web";
+
 constexpr const char* kHowToAnswer =
     "Set each \"answer\": an option label or number, your own text, or for multiSelect a list; "
     "then run the agent again. Or: askhost answer '[...]' in question order (askhost questions "
@@ -355,7 +361,7 @@ void add_ask(PendingFile& f, const Ask& ask, const std::string& session_id, cons
 
 std::optional<std::vector<Answer>> take_answers(PendingFile& f, const std::vector<Question>& questions,
                                                 std::vector<std::string>& warnings,
-                                                const std::optional<Permission>& permission) {
+                                                const std::optional<Permission>& permission, bool permission_answers) {
     std::vector<Answer> out;
     std::vector<PendingQuestion*> hits;
     bool ok = true;
@@ -363,6 +369,11 @@ std::optional<std::vector<Answer>> take_answers(PendingFile& f, const std::vecto
     for (std::size_t i = 0; i < questions.size(); ++i) {
         PendingQuestion* e = f.find(questions[i].question);
         if (!e || e->used || !e->answer) {
+            ok = false;
+            continue;
+        }
+        if (permission && !permission_answers) {
+            warnings.push_back(question_ref(i, questions[i]) + ": " + std::string(permission_refusal));
             ok = false;
             continue;
         }
@@ -447,6 +458,10 @@ AnswerResult apply_answers(PendingFile& f, const rapidjson::Value& input) {
             return;
         }
         if (!sp.spec) return;  // null: keep it as it is
+        if (f.questions[file_index].permission) {
+            res.errors.push_back(who + ": " + std::string(permission_refusal));
+            return;
+        }
         auto r = resolve_answer(q, *sp.spec);
         if (!r) {
             res.errors.push_back(who + ": " + r.error().message);
@@ -570,10 +585,21 @@ AnswerResult apply_text(PendingFile& f, std::string_view text) {
     // whole text, once, and a pointer to it, so the model reads the person's words once.
     std::vector<std::size_t> todo;
     std::vector<const Question*> qs;
+    std::optional<std::size_t> permission_at;
     for (std::size_t i : open) {
+        if (f.questions[i].permission) {  // answered in a face only: the text is not for it
+            if (!permission_at) permission_at = i;
+            continue;
+        }
         if (f.questions[i].answer) continue;
         todo.push_back(i);
         qs.push_back(&f.questions[i].question);
+    }
+    if (todo.empty() && permission_at) {
+        const auto pos = static_cast<std::size_t>(std::find(open.begin(), open.end(), *permission_at) - open.begin());
+        res.errors.push_back(question_ref(pos, f.questions[*permission_at].question) + ": " +
+                             std::string(permission_refusal));
+        return res;
     }
     const auto readings = read_text_answer(qs, t);
     std::optional<std::size_t> whole_at;

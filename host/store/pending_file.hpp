@@ -76,16 +76,21 @@ Status add_pending_ask(const std::filesystem::path& path, PendingLoad& loaded, c
 // text): the answers in `questions` order, and those entries marked used. Otherwise nullopt and
 // the file untouched; answers that do not fit their question are reported in `warnings`. The
 // ask's `permission` (of its one question) must be the entry's: an answer given for another
-// command, or before the file kept the command, is no answer to this one.
+// command, or before the file kept the command, is no answer to this one. A permission's answer
+// is taken only when `permission_answers` says its source is the person (--answers): the pending
+// file is writable by the agent itself, so a permission found answered there stays pending for a
+// face, and `warnings` says why (issue 45).
 std::optional<std::vector<Answer>> take_answers(PendingFile& file, const std::vector<Question>& questions,
                                                 std::vector<std::string>& warnings,
-                                                const std::optional<Permission>& permission = std::nullopt);
+                                                const std::optional<Permission>& permission = std::nullopt,
+                                                bool permission_answers = false);
 
 // Answering the file from a person's input (askhost answer): a JSON array in open-question order
 // (null keeps an answer as it is), an object {"question text": answer}, a pending-file-shaped
 // object with "questions" [{question, answer, selectedOption?}] (or a result-shaped one with
 // "answers" [{question, answer, selectedOption?, wasCustom?}]: a selectedOption or wasCustom
 // that disagrees with its answer is refused), or one value when one question is open.
+// A tool permission is refused (it is answered in a face: the file's answer is not taken for it).
 // All or nothing: on any error the file is left as it was and every error is listed.
 struct AnswerResult {
     std::vector<std::size_t> changed;  // indices into file.questions

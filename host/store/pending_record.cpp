@@ -60,12 +60,14 @@ void PendingRecord::poll() {
     polling_ = true;
     auto taken = std::make_shared<std::optional<std::vector<Answer>>>();
     writer_.change(
-        [questions = current_->questions, permission = current_->permission, taken, path = path_,
-         log = log_](store::PendingLoad& loaded) {
+        [questions = current_->questions, permission = current_->permission, taken, path = path_, log = log_,
+         said = said_, id = current_->id](store::PendingLoad& loaded) {
             if (loaded.status != store::PendingLoad::Status::Ok) return false;
             std::vector<std::string> warnings;
             auto answers = store::take_answers(loaded.file, questions, warnings, permission);
-            for (const auto& w : warnings) record_log(log, path + ": " + w);
+            // Polled every second: each reason is said once per question set.
+            for (const auto& w : warnings)
+                if (said->insert(id + '\n' + w).second) record_log(log, path + ": " + w);
             if (!answers) return false;
             std::erase_if(loaded.file.questions, [](const store::PendingQuestion& p) { return p.used; });
             *taken = std::move(answers);

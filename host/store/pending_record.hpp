@@ -7,7 +7,9 @@
 // wait for the disk.
 #pragma once
 
+#include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +47,8 @@ private:
     Done done_;
     bool queued_ = false;   // current_'s entries are queued to the writer (so in the file, or soon)
     bool polling_ = false;  // a poll is queued on the writer
+    // What the polls have said (ask id, warning), touched on the writer's thread only.
+    std::shared_ptr<std::set<std::string>> said_ = std::make_shared<std::set<std::string>>();
     Lifetime lifetime_;
     store::PendingWriter writer_;  // last: destroyed first, it writes what is queued before the rest goes
 };

@@ -127,7 +127,7 @@ std::optional<Outcome> SessionStore::from_answers_flag(const Ask& in) {
         return std::nullopt;
     }
     std::vector<std::string> warnings;
-    auto answers = take_answers(scratch, in.questions, warnings, in.permission);
+    auto answers = take_answers(scratch, in.questions, warnings, in.permission, /*permission_answers=*/true);
     for (const auto& w : warnings) warn("--answers: " + w);
     if (!answers) {
         warn("--answers leaves a question unanswered; asking instead");

@@ -142,10 +142,10 @@ def permission_refused_and_cancelled():
 
 
 @case
-def a_pending_permission_is_answered_for_its_own_command_only():
-    """Print mode: the pending file keeps the whole command beside the wording, which cuts it; an
-    answer given for it is handed over when the agent asks for that command again, never for
-    another command under the same wording (issue 45)."""
+def a_pending_permission_is_never_answered_from_the_file():
+    """Print mode: the pending file keeps the whole command beside the wording, which cuts it; the
+    agent can write that file, so a permission's answer is never taken from it, and askhost answer
+    refuses to write one (issue 45)."""
     wd = Workdir()
 
     def permission(tail):
@@ -162,7 +162,6 @@ def a_pending_permission_is_answered_for_its_own_command_only():
         return r, next(m for m in rec if m.get("id") == 0 and "method" not in m)["result"]["outcome"]
 
     first, command = permission("x")
-    other, other_command = permission("y")
     _, outcome = ask(first, "rec1.jsonl")
     equal(outcome, {"outcome": "cancelled"}, "nobody to ask: pending")
     with open(wd.file(".askhost/pending-questions.json")) as f:
@@ -171,19 +170,21 @@ def a_pending_permission_is_answered_for_its_own_command_only():
     check("more characters" in entry["question"], "the wording cuts it: " + entry["question"])
     r = run(["questions"], wd)
     check(("\u2502 " + command + "\n").encode() in r.stdout, "askhost questions shows it whole: %r" % r.stdout)
+    before = open(wd.file(".askhost/pending-questions.json"), "rb").read()
     r = run(["answer", '["Yes"]'], wd)
-    equal(r.returncode, 0, r.stderr)
+    equal(r.returncode, 1, "askhost answer refuses a permission: %r" % r.stdout)
+    check(b"answer it in a face" in r.stderr, r.stderr)
+    equal(open(wd.file(".askhost/pending-questions.json"), "rb").read(), before, "the file is unchanged")
 
-    r, outcome = ask(other, "rec2.jsonl")
-    equal(outcome, {"outcome": "cancelled"}, "another command under the same wording is not allowed by that Yes")
-    check(b"given for another one" in r.stderr, r.stderr)
+    # A Yes written into the file by hand (as an agent allowed to edit the project could) is not taken.
     with open(wd.file(".askhost/pending-questions.json")) as f:
-        entry = json.load(f)["questions"][0]
-    equal((entry["permission"]["command"], entry["answer"]), (other_command, None), "the entry is the new command's")
-
-    run(["answer", '["Yes"]'], wd)
-    _, outcome = ask(other, "rec3.jsonl")
-    equal(outcome, {"outcome": "selected", "optionId": "allow-once"}, "its own Yes, from the file")
+        doc = json.load(f)
+    doc["questions"][0]["answer"] = "Yes"
+    with open(wd.file(".askhost/pending-questions.json"), "w") as f:
+        json.dump(doc, f)
+    r, outcome = ask(first, "rec2.jsonl")
+    equal(outcome, {"outcome": "cancelled"}, "the hand-written Yes allows nothing")
+    check(r.stderr.count(b"not answered through the pending-questions file") == 1, "said once: %r" % r.stderr)
 
 
 @case

@@ -367,12 +367,20 @@ BOOST_AUTO_TEST_CASE(an_answer_is_for_the_command_it_was_given_for) {
     const Ask other = permission_ask(kOther);
     BOOST_REQUIRE(other.questions[0].question == permission_ask(kLong).questions[0].question);  // one wording
     std::vector<std::string> warnings;
-    BOOST_TEST(!take_answers(f, other.questions, warnings, other.permission));
+    // From the file (the agent can write it), a permission's answer is never taken (issue 45).
+    BOOST_TEST(!take_answers(f, permission_ask(kLong).questions, warnings, permission_ask(kLong).permission));
+    BOOST_REQUIRE(warnings.size() == 1u);
+    BOOST_TEST(warnings[0].find("not answered through the pending-questions file") != std::string::npos);
+    BOOST_TEST(warnings[0].find("answer it in a face") != std::string::npos);
+    BOOST_TEST(!f.questions[0].used);
+    // From the person's --answers, only for the command it was given for.
+    warnings.clear();
+    BOOST_TEST(!take_answers(f, other.questions, warnings, other.permission, true));
     BOOST_REQUIRE(warnings.size() == 1u);
     BOOST_TEST(warnings[0].find("not for this command: it was given for another one") != std::string::npos);
     BOOST_TEST(!take_answers(f, other.questions, warnings));  // nor for the same wording asking none
     BOOST_TEST(!f.questions[0].used);
-    auto got = take_answers(f, permission_ask(kLong).questions, warnings, permission_ask(kLong).permission);
+    auto got = take_answers(f, permission_ask(kLong).questions, warnings, permission_ask(kLong).permission, true);
     BOOST_REQUIRE(got);
     BOOST_TEST(*(*got)[0].selected_option == "Allow");
     // Asked again for the other command: the entry becomes its, without the first one's answer.
@@ -388,7 +396,7 @@ BOOST_AUTO_TEST_CASE(an_answer_is_for_the_command_it_was_given_for) {
     auto old = parsed(R"({"questions": [{"question": ")" + other.questions[0].question +
                       R"(", "options": ["Allow", "Deny"], "answer": "Allow"}]})");
     warnings.clear();
-    BOOST_TEST(!take_answers(old, other.questions, warnings, other.permission));
+    BOOST_TEST(!take_answers(old, other.questions, warnings, other.permission, true));
     BOOST_REQUIRE(warnings.size() == 1u);
     BOOST_TEST(warnings[0].find("before askhost kept the command") != std::string::npos);
 }
@@ -415,24 +423,39 @@ BOOST_AUTO_TEST_CASE(a_selected_option_must_agree_with_its_answer) {
 
     // askhost answer: the file's shape and a result's shape carry it; a disagreement changes nothing.
     PendingFile f;
-    add_ask(f, permission_ask(kLong), "s1", "t1");
-    const std::string text = f.questions[0].question.question;
+    Ask db;
+    db.id = "ask-d";
+    db.questions = {q};
+    add_ask(f, db, "s1", "t1");
     const std::string before = serialize_pending(f);
-    auto r = apply_answers(
-        f, json(R"({"questions": [{"question": ")" + text + R"(", "answer": "Deny", "selectedOption": "Allow"}]})"));
+    auto r = apply_answers(f, json(R"({"questions": [{"question": ")" + q.question +
+                                   R"(", "answer": "SQLite", "selectedOption": "MongoDB"}]})"));
     BOOST_REQUIRE(r.errors.size() == 1u);
-    BOOST_TEST(r.errors[0].find("selectedOption: \"Allow\" disagrees with the answer \"Deny\"") != std::string::npos);
+    BOOST_TEST(r.errors[0].find("selectedOption: \"MongoDB\" disagrees with the answer \"SQLite\"") !=
+               std::string::npos);
     BOOST_TEST(serialize_pending(f) == before);
-    r = apply_answers(f, json(R"({"answered": true, "answers": [{"question": ")" + text +
-                              R"(", "answer": "Deny", "selectedOption": "Deny", "wasCustom": false}]})"));
+    r = apply_answers(f, json(R"({"answered": true, "answers": [{"question": ")" + q.question +
+                              R"(", "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": false}]})"));
     BOOST_TEST(r.errors.empty());
-    BOOST_TEST(f.questions[0].answer->items[0].text == "Deny");
+    BOOST_TEST(f.questions[0].answer->items[0].text == "SQLite");
     // A hand edit's disagreeing selectedOption: the answer is not handed over, and it says why.
-    f.questions[0].selected_option = "Allow";
+    f.questions[0].selected_option = "MongoDB";
     std::vector<std::string> warnings;
-    BOOST_TEST(!take_answers(f, permission_ask(kLong).questions, warnings, permission_ask(kLong).permission));
+    BOOST_TEST(!take_answers(f, db.questions, warnings));
     BOOST_REQUIRE(warnings.size() == 1u);
-    BOOST_TEST(warnings[0].find("disagrees with the answer \"Deny\"") != std::string::npos);
+    BOOST_TEST(warnings[0].find("disagrees with the answer \"SQLite\"") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(askhost_answer_refuses_a_permission) {
+    PendingFile f;
+    add_ask(f, permission_ask(kLong), "s1", "t1");
+    const std::string before = serialize_pending(f);
+    for (const auto& r : {apply_answers(f, json(R"(["Allow"])")), apply_text(f, "Allow")}) {
+        for (const auto& e : r.errors) BOOST_TEST_MESSAGE(e);
+        BOOST_REQUIRE(r.errors.size() == 1u);
+        BOOST_TEST(r.errors[0].find("answer it in a face") != std::string::npos);
+    }
+    BOOST_TEST(serialize_pending(f) == before);
 }
 
 BOOST_AUTO_TEST_CASE(an_unknown_long_key_is_quoted_cut_at_a_whole_character) {
