@@ -101,47 +101,36 @@ def main():
         print(f'  {name:<58} {clock(start - t0):>6} {clock(stop - start):>6}' +
               (f' {cpu_seconds(cpu):>6}' if with_cpu else '') + note)
     for build, tests, cpu in logs:
-        if cpu is not None:
-            print_with_cpu(build, tests, cpu, t0)
-            continue
-        suites = {}
-        for t in tests:
-            suite = t['name'].split(':', 1)[1].split(' / ', 1)[0] if ':' in t['name'] else '?'
-            suites.setdefault(suite, []).append(t)
-        print(f'  tests in {build}/, by suite: {"tests":>5} {"summed":>7}  (first start, last end)')
-        for suite, ts in sorted(suites.items(), key=lambda kv: -sum(t['duration'] for t in kv[1])):
-            first = min(t['starttime'] for t in ts)
-            last = max(t['starttime'] + t['duration'] for t in ts)
-            summed = sum(t['duration'] for t in ts)
-            print(f'    {suite:<40} {len(ts):>5} {clock(summed):>7}  ({clock(first - t0)} to {clock(last - t0)})')
-        slow = sorted(tests, key=lambda t: -t['duration'])[:3]
-        print('    slowest: ' + '; '.join(f"{t['name'].split(' / ', 1)[-1]} {clock(t['duration'])}" for t in slow))
+        print_suites(build, tests, cpu, t0)
     total_cpu = sum(p[4] for p in phases if p[4] is not None)
     print(f'  {"in all":<58} {"":>6} {clock(end - t0):>6}' + (f' {total_cpu:>6.0f}' if with_cpu else ''))
     return 0
 
 
-def print_with_cpu(build, tests, cpu, t0):
-    """The suites of one testlog with their CPU-seconds (tests/cpu_wrap's), most CPU first."""
-    suites, unnamed = {}, dict(cpu)
+def print_suites(build, tests, cpu, t0):
+    """The suites of one testlog: their tests' summed time and, given each test's CPU-seconds
+    (tests/cpu_wrap's; None without), their CPU, most first; then the slowest and hungriest tests."""
+    suites, unnamed = {}, dict(cpu or {})
     for t in tests:
         suite = t['name'].split(':', 1)[1].split(' / ', 1)[0] if ':' in t['name'] else '?'
         t['cpu'] = unnamed.pop(command_of(t), None)
         suites.setdefault(suite, []).append(t)
-    print(f'  tests in {build}/, by suite: {"tests":>5} {"summed":>7} {"CPU-s":>6}  (first start, last end)')
-    for suite, ts in sorted(suites.items(), key=lambda kv: -sum(t['cpu'] or 0 for t in kv[1])):
+    cpu_head = f' {"CPU-s":>6}' if cpu is not None else ''
+    print(f'  tests in {build}/, by suite: {"tests":>5} {"summed":>7}{cpu_head}  (first start, last end)')
+    order = (lambda ts: -sum(t['cpu'] or 0 for t in ts)) if cpu is not None else (lambda ts: -sum(t['duration'] for t in ts))
+    for suite, ts in sorted(suites.items(), key=lambda kv: order(kv[1])):
         first = min(t['starttime'] for t in ts)
         last = max(t['starttime'] + t['duration'] for t in ts)
         summed = sum(t['duration'] for t in ts)
-        used = sum(t['cpu'] or 0 for t in ts)
-        print(f'    {suite:<40} {len(ts):>5} {clock(summed):>7} {used:>6.0f}  ({clock(first - t0)} to {clock(last - t0)})')
+        used = f' {sum(t["cpu"] or 0 for t in ts):>6.0f}' if cpu is not None else ''
+        print(f'    {suite:<40} {len(ts):>5} {clock(summed):>7}{used}  ({clock(first - t0)} to {clock(last - t0)})')
     if unnamed:
         print(f'    {"unnamed (a command not in the testlog)":<40} {len(unnamed):>5} {"":>7} {sum(unnamed.values()):>6.0f}')
     slow = sorted(tests, key=lambda t: -t['duration'])[:3]
     print('    slowest: ' + '; '.join(f"{t['name'].split(' / ', 1)[-1]} {clock(t['duration'])}" for t in slow))
-    hungry = sorted((t for t in tests if t['cpu'] is not None), key=lambda t: -t['cpu'])[:3]
-    print('    most CPU: ' + '; '.join(f"{t['name'].split(' / ', 1)[-1]} {t['cpu']:.0f} s" for t in hungry))
-
+    if cpu is not None:
+        hungry = sorted((t for t in tests if t['cpu'] is not None), key=lambda t: -t['cpu'])[:3]
+        print('    most CPU: ' + '; '.join(f"{t['name'].split(' / ', 1)[-1]} {t['cpu']:.0f} s" for t in hungry))
 
 if __name__ == '__main__':
     sys.exit(main())
