@@ -330,6 +330,27 @@ BOOST_AUTO_TEST_CASE(text_is_capped_at_the_result_cap_and_says_so) {
     BOOST_TEST(shown);
 }
 
+BOOST_AUTO_TEST_CASE(the_cap_counts_bytes_left_after_deletions_and_pastes) {
+    // The model keeps the text's byte count as keys change it: what Backspace, Delete and Ctrl+U
+    // take away is room again, counted in the bytes of what they took.
+    DialogModel m({free_text("Name?")});
+    BOOST_TEST((press(m, {Key::paste(std::u32string(max_text_bytes - 2, U'a'))}) == R::Changed));
+    BOOST_TEST((press(m, {ch(U'é')}) == R::Changed));  // 2 bytes: exactly the cap
+    BOOST_TEST((press(m, {ch(U'b')}) == R::Rejected));
+    BOOST_TEST((press(m, {bs()}) == R::Changed));       // the é: 2 bytes free
+    BOOST_TEST((press(m, {ch(U'€')}) == R::Rejected));  // 3 bytes do not fit
+    BOOST_TEST((press(m, {ch(U'b')}) == R::Changed));
+    press(m, {Key::of(KeyKind::Home), Key::of(KeyKind::Delete), Key::of(KeyKind::Delete)});
+    BOOST_TEST((press(m, {ch(U'€')}) == R::Changed));  // 3 bytes where two a's and the b's room were
+    BOOST_TEST((press(m, {ch(U'b')}) == R::Rejected));
+    BOOST_TEST(utf8::from_u32(m.text(0)).size() == max_text_bytes);
+    press(m, {Key::of(KeyKind::ClearLine)});
+    BOOST_TEST(m.text(0).empty());
+    press(m, {Key::paste(std::u32string(max_text_bytes, U'€'))});  // kept: as many as fit
+    BOOST_TEST(m.text(0).size() == max_text_bytes / 3);
+    BOOST_TEST(m.notice() == cap_notice);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 // ---------------------------------------------------------------- multi-select

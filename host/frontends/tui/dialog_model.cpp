@@ -221,7 +221,7 @@ DialogModel::Result DialogModel::handle_browse(const Key& key) {
 DialogModel::Result DialogModel::insert_paste(const std::u32string& text) {
     QuestionState& s = cur();
     std::u32string clean = clean_text(text);
-    const std::size_t used = utf8::encoded_size(s.text);
+    const std::size_t used = s.text_bytes;
     const std::size_t keep = fitting_prefix(clean, used < max_text_bytes ? max_text_bytes - used : 0);
     if (keep < clean.size()) {
         clean.resize(keep);
@@ -229,6 +229,7 @@ DialogModel::Result DialogModel::insert_paste(const std::u32string& text) {
     }
     if (clean.empty()) return text.empty() ? Result::Ignored : Result::Rejected;
     s.text.insert(s.text_pos, clean);
+    s.text_bytes += utf8::encoded_size(clean);
     s.text_pos += clean.size();
     return Result::Changed;
 }
@@ -239,24 +240,28 @@ DialogModel::Result DialogModel::handle_edit(const Key& key) {
     switch (key.kind) {
         case KeyKind::Char:
             if (!printable(key.ch)) return Result::Ignored;
-            if (utf8::encoded_size(s.text) + utf8::encoded_size(std::u32string_view(&key.ch, 1)) > max_text_bytes) {
+            if (s.text_bytes + utf8::encoded_size(key.ch) > max_text_bytes) {
                 notice_ = true;
                 return Result::Rejected;
             }
             s.text.insert(s.text.begin() + static_cast<std::ptrdiff_t>(s.text_pos), key.ch);
+            s.text_bytes += utf8::encoded_size(key.ch);
             ++s.text_pos;
             return Result::Changed;
         case KeyKind::Backspace:
             if (s.text_pos == 0) return Result::Rejected;
-            s.text.erase(--s.text_pos, 1);
+            s.text_bytes -= utf8::encoded_size(s.text[--s.text_pos]);
+            s.text.erase(s.text_pos, 1);
             return Result::Changed;
         case KeyKind::Delete:
             if (s.text_pos >= s.text.size()) return Result::Rejected;
+            s.text_bytes -= utf8::encoded_size(s.text[s.text_pos]);
             s.text.erase(s.text_pos, 1);
             return Result::Changed;
         case KeyKind::ClearLine:
             if (s.text.empty()) return Result::Ignored;
             s.text.clear();
+            s.text_bytes = 0;
             s.text_pos = 0;
             return Result::Changed;
         case KeyKind::Left:

@@ -141,6 +141,7 @@ private:
         std::size_t cursor = 0;
         std::vector<bool> checked;  // one per row, multi-select only
         std::u32string text;
+        std::size_t text_bytes = 0;  // text's UTF-8 size, kept as it changes: no key rescans it
         std::size_t text_pos = 0;
         std::u32string notes;
         bool editing_other = false;
