@@ -5,7 +5,10 @@ warning an error.
 Usage: clang_tidy.py BUILD_DIR [--root ROOT] [--all] [--record] [--no-cache]
        clang_tidy.py --self-test
 
-BUILD_DIR's compile_commands.json says how each file is compiled. Runs one clang-tidy per core.
+BUILD_DIR's compile_commands.json says how each file is compiled. Runs one clang-tidy per core. In
+a unity build (meson's -Dunity=on: ./dev test's build/ in CI) the database names the unity files;
+each is taken apart into the units it includes, each with the command, and the dependencies, a
+build of one file per unit would have had (the key below is then the same in both builds).
 
 A unit's result depends on nothing but clang-tidy's version, .clang-tidy, the compile command (less a
 compiler launcher such as ccache, and less the optimisation, debug-information and colour flags), the file and every project header it includes (their contents,
@@ -43,6 +46,7 @@ import tempfile
 HERE = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 RECORD = os.path.join('tests', 'lint', 'clang-tidy-clean.txt')
 LAUNCHERS = {'ccache', 'sccache'}
+VERSION_HEADER = 'askhost_version.h'  # made by meson in the build folder from `git describe`
 
 
 def ninja_deps(build):
@@ -57,6 +61,66 @@ def ninja_deps(build):
         elif current and line.strip():
             deps[current].append(line.strip())
     return deps
+
+
+UNITY = re.compile(r'(.*)-unity[0-9]+\.(cpp|cc|cxx)$')
+
+
+def unity_parts(command):
+    """The sources a unity file of meson's includes, as paths relative to the build folder."""
+    path = os.path.join(command['directory'], command['file'])
+    parts = []
+    with open(path) as f:
+        for line in f:
+            m = re.match(r'\s*#include\s*[<"](.*)[>"]', line)
+            if m:
+                parts.append(os.path.relpath(os.path.normpath(os.path.join(command['directory'], m.group(1))),
+                                             command['directory']))
+    return parts
+
+
+def split_unity(root, command):
+    """The commands of the units a unity file includes: the unity file's flags with the source and
+    the object a build of one file per unit names (meson's TARGET.p/SUBDIR_NAME.cpp.o)."""
+    words = command_words(command)
+    obj = command['output']
+    private = os.path.dirname(obj)  # host/core/libaskhost_core.a.p
+    subdir = os.path.dirname(private)  # host/core
+    out = []
+    for src in unity_parts(command):
+        rel = os.path.relpath(os.path.join(command['directory'], src), os.path.join(root, subdir))
+        unit_obj = f'{private}/{rel.replace(os.sep, "_")}.o'
+        new = []
+        for w in words:
+            if w == obj:
+                new.append(unit_obj)
+            elif w == obj + '.d':
+                new.append(unit_obj + '.d')
+            elif w == command['file']:
+                new.append(src)
+            else:
+                new.append(w)
+        out.append({'directory': command['directory'], 'file': src, 'output': unit_obj,
+                    'command': shlex.join(new), 'unity': True})
+    return out
+
+
+def make_deps(command):
+    """The files a unit reads, in the order a depfile lists them (the compiler asked with -M)."""
+    words, skip = [], False
+    for w in command_words(command):
+        if skip:
+            skip = False
+        elif w in ('-MQ', '-MF', '-MT', '-o'):
+            skip = True
+        elif w not in ('-MD', '-MMD', '-c'):
+            words.append(w)
+    p = subprocess.run(words + ['-M', '-MQ', 'unit'], cwd=command['directory'], capture_output=True, text=True)
+    if p.returncode != 0:
+        return None
+    text = p.stdout.replace('\\\n', ' ')
+    # Once each, in the order first read, as ninja keeps a depfile's list.
+    return list(dict.fromkeys(text.split(':', 1)[1].split())) if ':' in text else None
 
 
 def command_words(command):
@@ -88,7 +152,11 @@ class Keys:
     def _file(self, path):
         if path not in self.seen:
             try:
-                if os.path.commonpath([path, self.root]) == self.root:
+                if os.path.basename(path) == VERSION_HEADER and os.path.dirname(path) == self.build:
+                    # Strings that name the commit: a new commit changes no finding (main.cpp was
+                    # checked again at every commit for it).
+                    self.seen[path] = VERSION_HEADER
+                elif os.path.commonpath([path, self.root]) == self.root:
                     with open(path, 'rb') as f:
                         self.seen[path] = os.path.relpath(path, self.root) + ':' + hashlib.sha256(f.read()).hexdigest()
                 else:
@@ -101,7 +169,7 @@ class Keys:
     def key(self, command):
         """None when the file's dependencies are unknown (not built yet): it is then always checked."""
         output = command.get('output')
-        deps = self.deps.get(output) if output else None
+        deps = make_deps(command) if command.get('unity') else self.deps.get(output) if output else None
         if not deps:
             return None
         directory = command['directory']
@@ -154,10 +222,14 @@ def write_record(root, keys_by_path):
 
 
 def units(root, build):
+    """{path of a unit of host/ or plugins/: its compile command}, unity files taken apart."""
     with open(os.path.join(build, 'compile_commands.json')) as f:
         commands = json.load(f)
-    files = {}
+    expanded = []
     for c in commands:
+        expanded += split_unity(root, c) if UNITY.match(c['file']) else [c]
+    files = {}
+    for c in expanded:
         path = os.path.normpath(os.path.join(c['directory'], c['file']))
         rel = os.path.relpath(path, root)
         if rel.startswith(('host' + os.sep, 'plugins' + os.sep)) and rel.endswith('.cpp'):
@@ -165,9 +237,22 @@ def units(root, build):
     return files
 
 
+def tidy_database(build, files):
+    """The folder of a compile_commands.json clang-tidy reads: the build's own, or, when the build
+    is a unity build, one of the units taken apart (BUILD/clang-tidy)."""
+    if not any(c.get('unity') for c in files.values()):
+        return build
+    folder = os.path.join(build, 'clang-tidy')
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, 'compile_commands.json'), 'w') as f:
+        json.dump([{k: c[k] for k in ('directory', 'file', 'output', 'command')} for c in files.values()], f, indent=1)
+    return folder
+
+
 def run(tool, root, build, check_all=False, record=False, cache_dir=None, out=print):
     """Returns (exit code, the units checked)."""
     files = units(root, build)
+    database = tidy_database(build, files)
     keys = Keys(tool, root, build)
     key_of = {path: keys.key(c) for path, c in files.items()}
     known = set() if check_all else read_record(root)
@@ -176,7 +261,7 @@ def run(tool, root, build, check_all=False, record=False, cache_dir=None, out=pr
     todo = sorted(p for p in files if key_of[p] is None or not (key_of[p] in known or cache.has(key_of[p])))
 
     def tidy(path):
-        p = subprocess.run([tool, '-p', build, '--quiet', path], cwd=root, capture_output=True, text=True)
+        p = subprocess.run([tool, '-p', database, '--quiet', path], cwd=root, capture_output=True, text=True)
         return path, p.returncode, p.stdout
 
     failed = []
@@ -224,9 +309,9 @@ PLANT = '\ninline int* none() { return 0; }\n'
 
 def self_test():
     """In a small tree of three units, with the project's .clang-tidy: the committed list lets a new
-    machine (an empty cache) check nothing; a warning planted in a header reaches the one unit that
-    includes it and fails the run naming it, while the untouched units stay unchecked; --all checks
-    every unit."""
+    machine (an empty cache) check nothing, in a unity build too; a warning planted in a header
+    reaches the one unit that includes it and fails the run naming it, in both builds, while the
+    untouched units stay unchecked; --all checks every unit."""
     tool = find_tool()
     if not tool or not shutil.which('meson'):
         print('clang-tidy or meson is not installed: skipped')
@@ -247,9 +332,9 @@ def self_test():
         said = []
         names = lambda todo: sorted(os.path.relpath(p, root) for p in todo)  # noqa: E731
 
-        def step(what, expect_rc, expect_checked, **kw):
+        def step(what, expect_rc, expect_checked, in_build=build, **kw):
             said.clear()
-            rc, todo = run(tool, root, build, out=said.append, **kw)
+            rc, todo = run(tool, root, in_build, out=said.append, **kw)
             ok = rc == expect_rc and names(todo) == expect_checked
             print(f"{'ok' if ok else 'FAILED'}: {what}: exit {rc}, checked {names(todo)}")
             if not ok:
@@ -259,10 +344,18 @@ def self_test():
         every = ['host/a.cpp', 'host/b.cpp', 'plugins/c.cpp']
         good = step('a full run records every unit', 0, every, check_all=True, record=True)
         good &= step('a new machine (no cache) with the record checks nothing', 0, [], cache_dir=None)
+        # A unity build (./dev test's in CI) of the same tree: its one unity file taken apart, each
+        # unit with the key it has in a build of one file per unit.
+        unity = os.path.join(root, 'build-unity')
+        subprocess.run(['meson', 'setup', unity, '-Dunity=on'], cwd=root, check=True, capture_output=True)
+        subprocess.run(['ninja', '-C', unity], check=True, capture_output=True)
+        good &= step('a unity build with the record checks nothing', 0, [], in_build=unity, cache_dir=None)
         with open(os.path.join(root, 'host/h.hpp'), 'a') as f:
             f.write(PLANT)
         subprocess.run(['ninja', '-C', build], check=True, capture_output=True)
         good &= step('a warning planted in a header fails the unit that includes it', 1, ['host/a.cpp'])
+        good &= any('modernize-use-nullptr' in s and 'h.hpp' in s for s in said)
+        good &= step('and in a unity build, that unit alone', 1, ['host/a.cpp'], in_build=unity, cache_dir=None)
         good &= any('modernize-use-nullptr' in s and 'h.hpp' in s for s in said)
         good &= step('--all checks every unit and finds it too', 1, every, check_all=True)
         good &= step('a record is not written while a unit has a finding', 1, every, check_all=True, record=True)
