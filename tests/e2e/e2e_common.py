@@ -566,9 +566,11 @@ class OpencodeTui(AgentTui):
         opencode = agent_bin(OPENCODE, "opencode", version)
         # OpenCode's models catalogue, empty: with no models.json in its cache and no fetch, OpenCode
         # builds every provider and model of its built-in models.dev snapshot (a 4.4 MB object) and
-        # hands them to its TUI, the most of its start: 1.18.33 took 14-16 CPU-s (10-31 s to "Ask
-        # anything" on 2 loaded cores) with it, 5.6-5.9 CPU-s (10-16 s) without. The mock's provider
-        # and model are all in opencode.json, so the catalogue has nothing a case uses.
+        # hands them to its TUI, the most of its start. 1.18.33 to "Ask anything" and 10 s idle: 14-16
+        # CPU-s with it, 5.6-5.9 without (10-16 s to the prompt, not 31-95, on 2 loaded cores); a
+        # whole case (opencode_tui_questions_answered_in_the_editor, ..._asks_in_a_popup_...):
+        # 28.2 and 28.8 CPU-s with it, 16.2 and 15.8 without. The mock's provider and model are all
+        # in opencode.json: the catalogue holds nothing a case uses.
         models = wd.file("opencode-models.json")
         with open(models, "w") as f:
             f.write("{}")
