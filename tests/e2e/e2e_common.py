@@ -564,8 +564,18 @@ class OpencodeTui(AgentTui):
         """permission: OpenCode's `permission` config ({"bash": "ask"}); version: a newer OpenCode
         than the pin (./dev's AGENTS_NEWER)."""
         opencode = agent_bin(OPENCODE, "opencode", version)
+        # OpenCode's models catalogue, empty: with no models.json in its cache and no fetch, OpenCode
+        # builds every provider and model of its built-in models.dev snapshot (a 4.4 MB object) and
+        # hands them to its TUI, the most of its start. 1.18.33 to "Ask anything" and 10 s idle: 14-16
+        # CPU-s with it, 5.6-5.9 without (10-16 s to the prompt, not 31-95, on 2 loaded cores); a
+        # whole case (opencode_tui_questions_answered_in_the_editor, ..._asks_in_a_popup_...):
+        # 28.2 and 28.8 CPU-s with it, 16.2 and 15.8 without. The mock's provider and model are all
+        # in opencode.json: the catalogue holds nothing a case uses.
+        models = wd.file("opencode-models.json")
+        with open(models, "w") as f:
+            f.write("{}")
         env = agent_env(wd, mock, OPENCODE_DISABLE_AUTOUPDATE="1", OPENCODE_DISABLE_MODELS_FETCH="1",
-                        OPENCODE_DISABLE_LSP_DOWNLOAD="1", OPENCODE_DISABLE_SHARE="1")
+                        OPENCODE_DISABLE_LSP_DOWNLOAD="1", OPENCODE_DISABLE_SHARE="1", OPENCODE_MODELS_PATH=models)
         config = os.path.join(env["XDG_CONFIG_HOME"], "opencode")
         os.makedirs(config, exist_ok=True)
         with open(os.path.join(config, "opencode.json"), "w") as f:
@@ -585,7 +595,7 @@ class OpencodeTui(AgentTui):
         equal(out.returncode, 0, "askhost opencode install: " + out.stderr)
         keep = ("HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR", "XDG_STATE_HOME", "NO_PROXY", "no_proxy",
                 "OPENCODE_DISABLE_AUTOUPDATE", "OPENCODE_DISABLE_MODELS_FETCH", "OPENCODE_DISABLE_LSP_DOWNLOAD",
-                "OPENCODE_DISABLE_SHARE")
+                "OPENCODE_DISABLE_SHARE", "OPENCODE_MODELS_PATH")
         super().__init__(wd, mock, project, [opencode], env, keep, width=110)
 
     def prompt(self, text):
