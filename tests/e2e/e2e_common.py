@@ -15,8 +15,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import (ASKHOST, ROOT, Editor, Failure, Skip, Tmux, at_end, case, check, end_processes, read_records,  # noqa: E402
-                     equal, main, wait_for)
+from harness import (ASKHOST, ROOT, Editor, Failure, Skip, Tmux, at_end, case, check, end_processes,  # noqa: E402
+                     equal, kill_tmux_server, main, read_records, wait_for)
 
 AGENTS_DIR = os.environ.get("ASKHOST_AGENTS_DIR") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "askhost-agents")
@@ -452,9 +452,12 @@ class TmuxLook:
 
     def __init__(self, tui, width=130, height=45):
         self.name = "askhost-look-%d-%d" % (os.getpid(), int(time.monotonic() * 1000) % 100000)
-        subprocess.run(["tmux", "-L", self.name, "-f", "/dev/null", "new-session", "-d", "-s", "look", "-x", str(width),
-                        "-y", str(height), "env", "-u", "TMUX", "tmux", "-L", tui.t.name, "attach"], check=True)
         at_end(self.kill)
+        # The case's environment (its HOME): the case's end finds this server by it, as it finds
+        # the agent's, when the case is ended by a signal before kill() runs.
+        subprocess.run(["tmux", "-L", self.name, "-f", "/dev/null", "new-session", "-d", "-s", "look", "-x", str(width),
+                        "-y", str(height), "env", "-u", "TMUX", "tmux", "-L", tui.t.name, "attach"], check=True,
+                       env=tui.wd.env())
 
     def screen(self):
         return subprocess.run(["tmux", "-L", self.name, "capture-pane", "-p", "-t", "look"], capture_output=True,
@@ -464,7 +467,7 @@ class TmuxLook:
         subprocess.run(["tmux", "-L", self.name, "send-keys", "-t", "look", *keys], check=True)
 
     def kill(self):
-        subprocess.run(["tmux", "-L", self.name, "kill-server"], capture_output=True)
+        kill_tmux_server(self.name)
 
 
 def answer_in_a_popup(tui, keys, own_dialog=(), under=()):

@@ -237,6 +237,7 @@ def finish(passed):
     ended, alive = end_processes(roots)
     for pid, argv in ended:
         print(f"ended a process the case left: {pid} {argv[:300]}")
+    forget_tmux_servers(ended)
     while _after_processes:
         try:
             _after_processes.pop()()
@@ -480,6 +481,7 @@ class Tmux:
             raise Skip("tmux is not installed")
         self.wd = wd
         self.name = "askhost-test-%d-%d" % (os.getpid(), int(time.monotonic() * 1000) % 100000)
+        self.socket = tmux_socket(self.name)
         self.status_file = wd.file("tmux-status-%s" % self.name)
         env = env or wd.env()
         env.setdefault("LANG", "C.UTF-8")
@@ -489,6 +491,7 @@ class Tmux:
         # The wrapper shell ignores SIGINT so that Ctrl-C reaches only the program under test.
         shell = "trap '' INT; cd %s && env %s %s; echo $? > %s; sleep 60" % (
             shlex_quote(wd.path), envs, " ".join(shlex_quote(c) for c in command), shlex_quote(self.status_file))
+        at_end(self.kill)  # also when the case fails
         subprocess.run(["tmux", "-L", self.name, "-f", "/dev/null", "new-session", "-d", "-x", str(width),
                         "-y", str(height), "sh", "-c", shell], check=True, env=env)
 
@@ -522,7 +525,38 @@ class Tmux:
         return int(wait_for(read, timeout=timeout, what="the program to exit"))
 
     def kill(self):
-        subprocess.run(["tmux", "-L", self.name, "kill-server"], capture_output=True)
+        kill_tmux_server(self.name)
+
+
+def tmux_socket(name):
+    """The socket of the tmux server `tmux -L name` starts."""
+    return os.path.join(os.environ.get("TMUX_TMPDIR") or "/tmp", "tmux-%d" % os.geteuid(), name)
+
+
+def forget_tmux_servers(ended):
+    """Removes the sockets of the tmux servers among `ended` ([(pid, command line)] of processes
+    end_processes ended): a tmux server ended by a signal leaves its socket behind."""
+    for _, argv in ended:
+        words = argv.split()
+        if not words or os.path.basename(words[0]) != "tmux":
+            continue
+        for flag, value in zip(words, words[1:]):
+            if flag in ("-S", "-L"):
+                try:
+                    os.unlink(value if flag == "-S" else tmux_socket(value))
+                except OSError:
+                    pass
+                break
+
+
+def kill_tmux_server(name):
+    """Ends the private tmux server `tmux -L name` and removes its socket, which tmux leaves
+    behind (thousands piled up in /tmp/tmux-UID, each one a server askhost's popup looks at)."""
+    subprocess.run(["tmux", "-L", name, "kill-server"], capture_output=True)
+    try:
+        os.unlink(tmux_socket(name))
+    except FileNotFoundError:
+        pass
 
 
 def shlex_quote(s):
