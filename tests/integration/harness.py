@@ -256,7 +256,36 @@ def finish(passed):
 
 
 def _terminated(signum, frame):
-    raise Failure("terminated (SIGTERM: the test's time ran out?)")
+    """SIGTERM, as meson's timeout sends it to the test's process group, with SIGKILL to the same
+    group half a second later: too soon for finish() (it gives what it ends seconds to go), and
+    the case's tmux servers, hosts and agents' daemons are in groups of their own, out of both
+    signals' reach. So finish() runs in a child in a session of its own, its output in the case's
+    kept folder, and this process ends at once."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    log = _workdirs[0].file("after-sigterm.txt") if _workdirs else os.devnull
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setsid()
+            fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            os.dup2(fd, 1)
+            os.dup2(fd, 2)
+            # Not the parent's objects: a thread of the parent may have held their locks.
+            sys.stdout = sys.stderr = open(1, "w", buffering=1, closefd=False)
+            finish(False)
+        finally:
+            os._exit(0)
+    print(f"FAIL: terminated (SIGTERM: the test's time ran out?); what the case started is ended by "
+          f"pid {pid}, which writes to {log}", flush=True)
+    os._exit(1)
+
+
+def on_sigterm_finish():
+    """On SIGTERM, the case's processes are ended and its folders kept, in a process that outlives
+    this one (see _terminated). For a test file with a main() of its own that calls finish()."""
+    signal.signal(signal.SIGTERM, _terminated)
 
 
 def main():
@@ -266,7 +295,7 @@ def main():
     if len(sys.argv) < 2 or sys.argv[1] not in _cases:
         print(f"usage: {sys.argv[0]} --list | CASE  (cases: {', '.join(_cases)})", file=sys.stderr)
         return 2
-    signal.signal(signal.SIGTERM, _terminated)  # meson's timeout: still end what the case started
+    on_sigterm_finish()  # meson's timeout: still end what the case started
     try:
         _cases[sys.argv[1]]()
         rc = 0
