@@ -141,8 +141,12 @@ class Mock:
 def agent_env(wd, mock, **extra):
     home = wd.file("home")
     os.makedirs(home, exist_ok=True)
+    # The agents' own temporary files in the case's folder, not /tmp's: OpenCode's Bun unpacks
+    # 19 MB of libraries there at each start, Claude Code and Codex keep folders there.
+    tmp = wd.file("tmp")
+    os.makedirs(tmp, exist_ok=True)
     env = wd.env()
-    env.update(HOME=home, NO_PROXY="*", no_proxy="*",
+    env.update(HOME=home, TMPDIR=tmp, NO_PROXY="*", no_proxy="*",
                # Claude Code
                ANTHROPIC_BASE_URL=f"http://127.0.0.1:{mock.port}", ANTHROPIC_API_KEY="dummy",
                CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_TELEMETRY="1", DISABLE_ERROR_REPORTING="1",
@@ -426,6 +430,7 @@ class AgentTui:
     def __init__(self, wd, mock, project, argv, env, keep, unset=(), width=120, height=40):
         self.wd, self.mock, self.project, self.ends = wd, mock, project, []
         run = 'cd "$0" && exec env %s"$@"' % "".join("-u %s " % name for name in unset)
+        keep = tuple(keep) + ("TMPDIR",)  # agent_env's: the agent's temporary files in the case's folder
         self.t = Tmux(wd, ["sh", "-c", run, project] + ["%s=%s" % (k, env[k]) for k in keep if k in env] + argv,
                       width=width, height=height)
 

@@ -516,7 +516,8 @@ class Tmux:
         env.setdefault("LANG", "C.UTF-8")
         env["TERM"] = "screen-256color"
         envs = " ".join("%s=%s" % (k, shlex_quote(v)) for k, v in env.items()
-                        if k in ("LANG", "HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR", "PATH", "ASKHOST_SOCKET", "TERM"))
+                        if k in ("LANG", "HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR", "PATH", "ASKHOST_SOCKET", "TERM",
+                                 "TMPDIR"))
         # The wrapper shell ignores SIGINT so that Ctrl-C reaches only the program under test.
         shell = "trap '' INT; cd %s && env %s %s; echo $? > %s; sleep 60" % (
             shlex_quote(wd.path), envs, " ".join(shlex_quote(c) for c in command), shlex_quote(self.status_file))
