@@ -118,7 +118,9 @@ class Mock:
         self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "mock_llm.py"), script, self.record,
                                       portfile], stderr=open(wd.file("mock-stderr.txt"), "wb"))
         at_end(self.stop)  # also when the case fails
-        self.port = int(wait_for(lambda: os.path.exists(portfile) and open(portfile).read(), what="the mock"))
+        # TIMEOUT, not wait_for's 10 s: a Python starting at nice 19 beside a build took longer.
+        self.port = int(wait_for(lambda: os.path.exists(portfile) and open(portfile).read(), timeout=TIMEOUT,
+                                 what="the mock"))
 
     def requests(self):
         return read_records(self.record)
@@ -498,7 +500,8 @@ def answer_in_a_popup(tui, keys, own_dialog=(), under=()):
 
 def choose_plan_mode(t):
     """Codex's Plan mode (Shift+Tab), pressed again while Codex was not yet taking keys."""
-    wait_for(lambda: "Plan mode" in t.screen() or t.keys("BTab") or time.sleep(2), timeout=30, what="Codex in Plan mode")
+    wait_for(lambda: "Plan mode" in t.screen() or t.keys("BTab") or time.sleep(2), timeout=TIMEOUT,
+             what="Codex in Plan mode")
 
 
 class CodexTui(AgentTui):
