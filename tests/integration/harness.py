@@ -25,6 +25,7 @@ DEMO_AGENT = os.path.join(ROOT, "plugins", "native", "demo-agent")
 
 _cases = {}
 _workdirs = []  # every Workdir this process made: finish() ends their processes and removes them
+_guards = set()  # the pids of the Workdirs' guards (guard_folder): finish() leaves them be
 _at_end = []  # what finish() runs first (a mock server's stop, ...)
 _after_processes = []  # what finish() runs last, once the case's processes are ended
 
@@ -58,6 +59,8 @@ class Workdir:
     def __init__(self):
         self.path = tempfile.mkdtemp(prefix="askhost-test-")
         _workdirs.append(self)
+        # If this process is killed before finish() runs (SIGKILL, or SIGTERM with no time to act).
+        _guards.add(guard_folder(self.path, keep=True))
         self.script_count = 0
         # A test that waits with nobody to ask must not open a tmux popup in the terminal the
         # suite runs in (a developer's tmux): popups are off unless a test turns them on.
@@ -94,6 +97,17 @@ class Workdir:
             f.write("tmux-popup = %s\n" % ("true" if self.popups else "false"))
         env.update(extra)
         return env
+
+
+def guard_folder(folder, keep):
+    """Starts, in a session of its own, a guard of `folder`: an `sh` and a `tail` that wait for
+    this process to end and then, if the folder is still there, run tests/reap.py on it (which ends
+    what is still tied to it and removes it, or keeps it). Returns the guard's pid, which is tied
+    to the folder itself (its command line names it)."""
+    script = 'tail --pid="$1" -f /dev/null; [ -e "$2" ] || exit 0; shift 2; exec "$@"'
+    argv = [sys.executable, os.path.join(ROOT, "tests", "reap.py")] + (["--keep"] if keep else []) + [folder]
+    return subprocess.Popen(["sh", "-c", script, "guard", str(os.getpid()), folder] + argv, start_new_session=True,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).pid
 
 
 def run(args, wd, stdin_text="", timeout=30, env=None, cwd=None):
@@ -232,9 +246,9 @@ def finish(passed):
     # What the case itself stopped may still be on its way out: a moment to go by itself (an
     # `askhost --stdio` whose pipes the case still holds goes only when told).
     deadline = time.monotonic() + 0.5
-    while processes_in(roots, {os.getpid()}) and time.monotonic() < deadline:
+    while processes_in(roots, {os.getpid()} | _guards) and time.monotonic() < deadline:
         time.sleep(0.1)
-    ended, alive = end_processes(roots)
+    ended, alive = end_processes(roots, _guards)
     for pid, argv in ended:
         print(f"ended a process the case left: {pid} {argv[:300]}")
     forget_tmux_servers(ended)

@@ -103,11 +103,22 @@ const REAL_CACHE = {
 
 // ------------------------------------------------------------------ the session
 
+/** The folder's guard (tests/integration/harness.py's guard_folder): an `sh` and a `tail`, in a
+ *  session of their own, that wait for this process to end, however it ends (meson's SIGKILL
+ *  too), and then, if the folder is still there, run tests/reap.py on it: what is still tied to
+ *  the folder is ended (given 20 s first), and the folder removed, or kept with `keep`. */
+function guardFolder(dir, keep) {
+  const script = 'tail --pid="$1" -f /dev/null; [ -e "$2" ] || exit 0; shift 2; exec "$@"';
+  const reap = ['python3', path.join(REPO, 'tests', 'reap.py'), ...(keep ? ['--keep'] : []), dir];
+  spawn('sh', ['-c', script, 'guard', String(process.pid), dir, ...reap], { detached: true, stdio: 'ignore' }).unref();
+}
+
 /** The real `askhost web`, in a folder of its own (state, runtime, config: its own registry), with
  *  the real hosts the scenario starts there. The same listen()/origin/close() as FakeWebServer. */
 class RealWeb {
   constructor() {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askhost-web-e2e-'));
+    guardFolder(this.dir, false);
     for (const d of ['run', 'state', 'config/askhost', 'work']) fs.mkdirSync(path.join(this.dir, d), { recursive: true, mode: 0o700 });
     fs.writeFileSync(path.join(this.dir, 'config', 'askhost', 'config'), 'tmux-popup = false\n');
     this.workspace = path.join(this.dir, 'work');
@@ -356,9 +367,8 @@ class RealWeb {
   }
 
   /** What close() does when there is no time to wait (a signal ends the scenario: meson kills
-   *  its process group half a second after its SIGTERM): each child told to end (an agent scene
-   *  ends its agent by itself), and reap.py, in a session of its own, waits for the scenes, ends
-   *  what is still tied to the folder (the children are in groups of their own) and removes it. */
+   *  its process group half a second after its SIGTERM): each child, in a group of its own, told
+   *  to end (an agent scene ends its agent by itself); the folder's guard does the rest. */
   abandon() {
     for (const c of this.children) {
       if (c.exitCode === null && c.signalCode === null) {
@@ -369,8 +379,6 @@ class RealWeb {
         }
       }
     }
-    const waits = this.scenes.flatMap((c) => ['--wait', String(c.pid)]);
-    spawn('python3', [path.join(__dirname, '..', 'reap.py'), ...waits, this.dir], { detached: true, stdio: 'ignore' }).unref();
   }
 
   async close() {
@@ -1733,8 +1741,8 @@ async function main() {
   const s = new Session(arg, REAL.has(arg));
   // A signal (meson's timeout: SIGTERM to the process group, SIGKILL half a second later) or an
   // error no scenario code catches ends the scenario at once: what the real server started is told
-  // to end and reaped (RealWeb.abandon), and playwright's 'exit' handler kills Chromium and
-  // removes its profile.
+  // to end (RealWeb.abandon; its folder's guard reaps the rest), and playwright's 'exit' handler
+  // kills Chromium and removes its profile.
   let abandoned = false;
   const abandon = (why, code) => {
     if (!abandoned) {
