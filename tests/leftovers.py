@@ -4,21 +4,28 @@
     leftovers.py RUN_TMP OUT.json
 
 RUN_TMP is the run's own temporary folder (`./dev test` points TMPDIR at it, so every test's
-folder is made in it). A process still alive whose command line names a path in RUN_TMP, or
-whose working directory, executable or an environment variable (other than TMPDIR itself) lies
-in it, was started by the run and outlived it: each is named, then ended, and the check fails.
-What the folder still holds is counted. OUT.json gets {"passed", "failed", "failures"} for
-tests/summarize.py, so a left process counts in the run's closing `N passed, N failed` line.
+folder is made in it, and TMUX_TMPDIR, so every private tmux server's socket is too). A process
+still alive whose command line names a path in RUN_TMP, or whose working directory, executable or
+an environment variable (other than TMPDIR and TMUX_TMPDIR themselves) lies in it, was started by
+the run and outlived it, and so was a tmux server still answering on a socket in RUN_TMP: each is
+named, then ended, and the check fails. What the folder still holds is counted and named (the
+failed tests' kept folders, and anything else a test left there). OUT.json gets {"passed",
+"failed", "failures"} for tests/summarize.py, so a left process counts in the run's closing
+`N passed, N failed` line.
 """
 import json
 import os
+import socket
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "integration"))
 
 from harness import end_processes, processes_in  # noqa: E402
 
-TMP_VARS = ("TMPDIR", "TMP", "TEMP", "TEMPDIR")
+TMP_VARS = ("TMPDIR", "TMP", "TEMP", "TEMPDIR", "TMUX_TMPDIR")
+# What ./dev test itself keeps in RUN_TMP (not the tests').
+OWN = ("phases.tsv", "installs.log", "test-cpu.tsv", "test-cpu-asan.tsv")
 
 
 def ancestors():
@@ -33,8 +40,25 @@ def ancestors():
     return pids
 
 
+def tmux_servers(root):
+    """[(socket, live)] of the tmux sockets in root/tmux-UID (TMUX_TMPDIR's folder)."""
+    folder = os.path.join(root, "tmux-%d" % os.geteuid())
+    found = []
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        path = os.path.join(folder, name)
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            s.connect(path)
+            found.append((path, True))
+        except OSError:
+            found.append((path, False))
+        finally:
+            s.close()
+    return found
+
+
 def folder_report(root):
-    entries = sorted(os.listdir(root)) if os.path.isdir(root) else []
+    entries = sorted(e for e in os.listdir(root) if e not in OWN) if os.path.isdir(root) else []
     size = 0
     for dirpath, _, files in os.walk(root):
         for name in files:
@@ -42,8 +66,17 @@ def folder_report(root):
                 size += os.lstat(os.path.join(dirpath, name)).st_size
             except OSError:
                 pass
-    tests = [e for e in entries if e.startswith("askhost-test-")]
-    return f"{len(entries)} entries ({len(tests)} askhost-test-* folders), {size / 1e6:.1f} MB"
+    kept = [e for e in entries if e.startswith("askhost-test-")]
+    sockets = [os.path.basename(p) for p, _ in tmux_servers(root)]
+    others = [e for e in entries if e not in kept and e != "tmux-%d" % os.geteuid()]
+    line = f"{len(entries)} entries, {size / 1e6:.1f} MB"
+    if kept:
+        line += f"; {len(kept)} askhost-test-* folders (kept by failed cases)"
+    if sockets:
+        line += f"; {len(sockets)} tmux sockets ({', '.join(sockets[:5])}{', ...' if len(sockets) > 5 else ''})"
+    if others:
+        line += f"; also: {', '.join(others[:10])}{', ...' if len(others) > 10 else ''}"
+    return line
 
 
 def main():
@@ -61,6 +94,13 @@ def main():
         _, alive = end_processes([root], mine, TMP_VARS)
         for pid, argv in alive:
             print(f"could not end {pid} {argv[:200]}")
+    for path, live in tmux_servers(root):
+        if live:
+            sessions = subprocess.run(["tmux", "-S", path, "list-sessions"], capture_output=True, text=True).stdout
+            failures.append(f"left running: the tmux server of {path}")
+            print(f"left running after the tests: the tmux server of {path}: {sessions.strip()[:300]}")
+            subprocess.run(["tmux", "-S", path, "kill-server"], capture_output=True)
+    left = left or failures
     print(f"the run's temporary folder {root}: {folder_report(root)}")
     with open(out, "w") as f:
         json.dump({"passed": 0 if left else 1, "failed": 1 if left else 0,

@@ -15,8 +15,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
-from harness import (ASKHOST, ROOT, Editor, Failure, Skip, Tmux, at_end, case, check, end_processes, read_records,  # noqa: E402
-                     equal, main, wait_for)
+from harness import (ASKHOST, ROOT, Editor, Failure, Skip, Tmux, at_end, case, check, end_processes,  # noqa: E402
+                     equal, kill_tmux_server, main, read_records, wait_for)
 
 AGENTS_DIR = os.environ.get("ASKHOST_AGENTS_DIR") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "askhost-agents")
@@ -118,7 +118,9 @@ class Mock:
         self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "mock_llm.py"), script, self.record,
                                       portfile], stderr=open(wd.file("mock-stderr.txt"), "wb"))
         at_end(self.stop)  # also when the case fails
-        self.port = int(wait_for(lambda: os.path.exists(portfile) and open(portfile).read(), what="the mock"))
+        # TIMEOUT, not wait_for's 10 s: a Python starting at nice 19 beside a build took longer.
+        self.port = int(wait_for(lambda: os.path.exists(portfile) and open(portfile).read(), timeout=TIMEOUT,
+                                 what="the mock"))
 
     def requests(self):
         return read_records(self.record)
@@ -141,8 +143,12 @@ class Mock:
 def agent_env(wd, mock, **extra):
     home = wd.file("home")
     os.makedirs(home, exist_ok=True)
+    # The agents' own temporary files in the case's folder, not /tmp's: OpenCode's Bun unpacks
+    # 19 MB of libraries there at each start, Claude Code and Codex keep folders there.
+    tmp = wd.file("tmp")
+    os.makedirs(tmp, exist_ok=True)
     env = wd.env()
-    env.update(HOME=home, NO_PROXY="*", no_proxy="*",
+    env.update(HOME=home, TMPDIR=tmp, NO_PROXY="*", no_proxy="*",
                # Claude Code
                ANTHROPIC_BASE_URL=f"http://127.0.0.1:{mock.port}", ANTHROPIC_API_KEY="dummy",
                CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_TELEMETRY="1", DISABLE_ERROR_REPORTING="1",
@@ -426,6 +432,7 @@ class AgentTui:
     def __init__(self, wd, mock, project, argv, env, keep, unset=(), width=120, height=40):
         self.wd, self.mock, self.project, self.ends = wd, mock, project, []
         run = 'cd "$0" && exec env %s"$@"' % "".join("-u %s " % name for name in unset)
+        keep = tuple(keep) + ("TMPDIR",)  # agent_env's: the agent's temporary files in the case's folder
         self.t = Tmux(wd, ["sh", "-c", run, project] + ["%s=%s" % (k, env[k]) for k in keep if k in env] + argv,
                       width=width, height=height)
 
@@ -452,9 +459,12 @@ class TmuxLook:
 
     def __init__(self, tui, width=130, height=45):
         self.name = "askhost-look-%d-%d" % (os.getpid(), int(time.monotonic() * 1000) % 100000)
-        subprocess.run(["tmux", "-L", self.name, "-f", "/dev/null", "new-session", "-d", "-s", "look", "-x", str(width),
-                        "-y", str(height), "env", "-u", "TMUX", "tmux", "-L", tui.t.name, "attach"], check=True)
         at_end(self.kill)
+        # The case's environment (its HOME): the case's end finds this server by it, as it finds
+        # the agent's, when the case is ended by a signal before kill() runs.
+        subprocess.run(["tmux", "-L", self.name, "-f", "/dev/null", "new-session", "-d", "-s", "look", "-x", str(width),
+                        "-y", str(height), "env", "-u", "TMUX", "tmux", "-L", tui.t.name, "attach"], check=True,
+                       env=tui.wd.env())
 
     def screen(self):
         return subprocess.run(["tmux", "-L", self.name, "capture-pane", "-p", "-t", "look"], capture_output=True,
@@ -464,7 +474,7 @@ class TmuxLook:
         subprocess.run(["tmux", "-L", self.name, "send-keys", "-t", "look", *keys], check=True)
 
     def kill(self):
-        subprocess.run(["tmux", "-L", self.name, "kill-server"], capture_output=True)
+        kill_tmux_server(self.name)
 
 
 def answer_in_a_popup(tui, keys, own_dialog=(), under=()):
@@ -490,7 +500,8 @@ def answer_in_a_popup(tui, keys, own_dialog=(), under=()):
 
 def choose_plan_mode(t):
     """Codex's Plan mode (Shift+Tab), pressed again while Codex was not yet taking keys."""
-    wait_for(lambda: "Plan mode" in t.screen() or t.keys("BTab") or time.sleep(2), timeout=30, what="Codex in Plan mode")
+    wait_for(lambda: "Plan mode" in t.screen() or t.keys("BTab") or time.sleep(2), timeout=TIMEOUT,
+             what="Codex in Plan mode")
 
 
 class CodexTui(AgentTui):

@@ -13,6 +13,8 @@ import * as path from "node:path";
 const [pluginFile, caseName] = process.argv.slice(2);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "askhost-opencode-unit-"));
 process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+// Ended by a signal (meson's timeout sends SIGTERM), exit instead: the folder still goes.
+for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => process.exit(128 + os.constants.signals[sig]));
 
 function fail(msg: string): never {
 	console.error("FAIL: " + msg);

@@ -67,6 +67,8 @@ function tempDir() {
 	return d;
 }
 process.on("exit", () => temps.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+// Ended by a signal (meson's timeout sends SIGTERM), exit instead: the folders still go.
+for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(sig, () => process.exit(128 + os.constants.signals[sig]));
 
 function noAskhost() {
 	process.env.ASKHOST_BIN = "/nonexistent/askhost";

@@ -333,7 +333,7 @@ def claude_in_the_terminal():
     mock = Mock(wd, ["AskUserQuestion"], QUESTIONS)
     claude = agent_bin("anthropic-ai-claude-code", "claude")
     env = agent_env(wd, mock, IS_SANDBOX="1")
-    passed = ["%s=%s" % (k, env[k]) for k in ("HOME", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY",
+    passed = ["%s=%s" % (k, env[k]) for k in ("HOME", "TMPDIR", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY",
                                               "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "DISABLE_TELEMETRY",
                                               "DISABLE_ERROR_REPORTING", "DISABLE_AUTOUPDATER", "IS_SANDBOX")]
     t = Tmux(wd, ["env"] + passed + [ASKHOST, "--tui", "--", claude, "Set up the project."], height=30)
@@ -582,7 +582,7 @@ def pi_in_the_terminal():
     mock = Mock(wd, ["ask_user"], QUESTIONS)
     pi, project = pi_setup(wd, mock)
     env = agent_env(wd, mock)
-    passed = ["%s=%s" % (k, env[k]) for k in ("HOME", "PI_CODING_AGENT_DIR", "PI_OFFLINE", "PI_TELEMETRY")]
+    passed = ["%s=%s" % (k, env[k]) for k in ("HOME", "TMPDIR", "PI_CODING_AGENT_DIR", "PI_OFFLINE", "PI_TELEMETRY")]
     argv = [pi, *PI_FLAGS, "-e", PI_EXTENSION,
             "Set up the project."]
     t = Tmux(wd, ["env"] + passed + [ASKHOST, "--tui", "--"] + argv, height=30)

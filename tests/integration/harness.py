@@ -25,6 +25,7 @@ DEMO_AGENT = os.path.join(ROOT, "plugins", "native", "demo-agent")
 
 _cases = {}
 _workdirs = []  # every Workdir this process made: finish() ends their processes and removes them
+_guards = set()  # the pids of the Workdirs' guards (guard_folder): finish() leaves them be
 _at_end = []  # what finish() runs first (a mock server's stop, ...)
 _after_processes = []  # what finish() runs last, once the case's processes are ended
 
@@ -58,6 +59,8 @@ class Workdir:
     def __init__(self):
         self.path = tempfile.mkdtemp(prefix="askhost-test-")
         _workdirs.append(self)
+        # If this process is killed before finish() runs (SIGKILL, or SIGTERM with no time to act).
+        _guards.add(guard_folder(self.path, keep=True))
         self.script_count = 0
         # A test that waits with nobody to ask must not open a tmux popup in the terminal the
         # suite runs in (a developer's tmux): popups are off unless a test turns them on.
@@ -94,6 +97,17 @@ class Workdir:
             f.write("tmux-popup = %s\n" % ("true" if self.popups else "false"))
         env.update(extra)
         return env
+
+
+def guard_folder(folder, keep):
+    """Starts, in a session of its own, a guard of `folder`: an `sh` and a `tail` that wait for
+    this process to end and then, if the folder is still there, run tests/reap.py on it (which ends
+    what is still tied to it and removes it, or keeps it). Returns the guard's pid, which is tied
+    to the folder itself (its command line names it)."""
+    script = 'tail --pid="$1" -f /dev/null; [ -e "$2" ] || exit 0; shift 2; exec "$@"'
+    argv = [sys.executable, os.path.join(ROOT, "tests", "reap.py")] + (["--keep"] if keep else []) + [folder]
+    return subprocess.Popen(["sh", "-c", script, "guard", str(os.getpid()), folder] + argv, start_new_session=True,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).pid
 
 
 def run(args, wd, stdin_text="", timeout=30, env=None, cwd=None):
@@ -232,11 +246,12 @@ def finish(passed):
     # What the case itself stopped may still be on its way out: a moment to go by itself (an
     # `askhost --stdio` whose pipes the case still holds goes only when told).
     deadline = time.monotonic() + 0.5
-    while processes_in(roots, {os.getpid()}) and time.monotonic() < deadline:
+    while processes_in(roots, {os.getpid()} | _guards) and time.monotonic() < deadline:
         time.sleep(0.1)
-    ended, alive = end_processes(roots)
+    ended, alive = end_processes(roots, _guards)
     for pid, argv in ended:
         print(f"ended a process the case left: {pid} {argv[:300]}")
+    forget_tmux_servers(ended)
     while _after_processes:
         try:
             _after_processes.pop()()
@@ -255,7 +270,36 @@ def finish(passed):
 
 
 def _terminated(signum, frame):
-    raise Failure("terminated (SIGTERM: the test's time ran out?)")
+    """SIGTERM, as meson's timeout sends it to the test's process group, with SIGKILL to the same
+    group half a second later: too soon for finish() (it gives what it ends seconds to go), and
+    the case's tmux servers, hosts and agents' daemons are in groups of their own, out of both
+    signals' reach. So finish() runs in a child in a session of its own, its output in the case's
+    kept folder, and this process ends at once."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    log = _workdirs[0].file("after-sigterm.txt") if _workdirs else os.devnull
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setsid()
+            fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            os.dup2(fd, 1)
+            os.dup2(fd, 2)
+            # Not the parent's objects: a thread of the parent may have held their locks.
+            sys.stdout = sys.stderr = open(1, "w", buffering=1, closefd=False)
+            finish(False)
+        finally:
+            os._exit(0)
+    print(f"FAIL: terminated (SIGTERM: the test's time ran out?); what the case started is ended by "
+          f"pid {pid}, which writes to {log}", flush=True)
+    os._exit(1)
+
+
+def on_sigterm_finish():
+    """On SIGTERM, the case's processes are ended and its folders kept, in a process that outlives
+    this one (see _terminated). For a test file with a main() of its own that calls finish()."""
+    signal.signal(signal.SIGTERM, _terminated)
 
 
 def main():
@@ -265,7 +309,7 @@ def main():
     if len(sys.argv) < 2 or sys.argv[1] not in _cases:
         print(f"usage: {sys.argv[0]} --list | CASE  (cases: {', '.join(_cases)})", file=sys.stderr)
         return 2
-    signal.signal(signal.SIGTERM, _terminated)  # meson's timeout: still end what the case started
+    on_sigterm_finish()  # meson's timeout: still end what the case started
     try:
         _cases[sys.argv[1]]()
         rc = 0
@@ -480,15 +524,18 @@ class Tmux:
             raise Skip("tmux is not installed")
         self.wd = wd
         self.name = "askhost-test-%d-%d" % (os.getpid(), int(time.monotonic() * 1000) % 100000)
+        self.socket = tmux_socket(self.name)
         self.status_file = wd.file("tmux-status-%s" % self.name)
         env = env or wd.env()
         env.setdefault("LANG", "C.UTF-8")
         env["TERM"] = "screen-256color"
         envs = " ".join("%s=%s" % (k, shlex_quote(v)) for k, v in env.items()
-                        if k in ("LANG", "HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR", "PATH", "ASKHOST_SOCKET", "TERM"))
+                        if k in ("LANG", "HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR", "PATH", "ASKHOST_SOCKET", "TERM",
+                                 "TMPDIR"))
         # The wrapper shell ignores SIGINT so that Ctrl-C reaches only the program under test.
         shell = "trap '' INT; cd %s && env %s %s; echo $? > %s; sleep 60" % (
             shlex_quote(wd.path), envs, " ".join(shlex_quote(c) for c in command), shlex_quote(self.status_file))
+        at_end(self.kill)  # also when the case fails
         subprocess.run(["tmux", "-L", self.name, "-f", "/dev/null", "new-session", "-d", "-x", str(width),
                         "-y", str(height), "sh", "-c", shell], check=True, env=env)
 
@@ -522,7 +569,38 @@ class Tmux:
         return int(wait_for(read, timeout=timeout, what="the program to exit"))
 
     def kill(self):
-        subprocess.run(["tmux", "-L", self.name, "kill-server"], capture_output=True)
+        kill_tmux_server(self.name)
+
+
+def tmux_socket(name):
+    """The socket of the tmux server `tmux -L name` starts."""
+    return os.path.join(os.environ.get("TMUX_TMPDIR") or "/tmp", "tmux-%d" % os.geteuid(), name)
+
+
+def forget_tmux_servers(ended):
+    """Removes the sockets of the tmux servers among `ended` ([(pid, command line)] of processes
+    end_processes ended): a tmux server ended by a signal leaves its socket behind."""
+    for _, argv in ended:
+        words = argv.split()
+        if not words or os.path.basename(words[0]) != "tmux":
+            continue
+        for flag, value in zip(words, words[1:]):
+            if flag in ("-S", "-L"):
+                try:
+                    os.unlink(value if flag == "-S" else tmux_socket(value))
+                except OSError:
+                    pass
+                break
+
+
+def kill_tmux_server(name):
+    """Ends the private tmux server `tmux -L name` and removes its socket, which tmux leaves
+    behind (thousands piled up in /tmp/tmux-UID, each one a server askhost's popup looks at)."""
+    subprocess.run(["tmux", "-L", name, "kill-server"], capture_output=True)
+    try:
+        os.unlink(tmux_socket(name))
+    except FileNotFoundError:
+        pass
 
 
 def shlex_quote(s):

@@ -16,7 +16,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))  # meson's --list runs without PYTHONPATH
 
-from harness import ROOT, SCRIPTED_AGENT, ASKHOST, DATABASE_Q, Workdir, ask_request, finish  # noqa: E402
+from harness import (ROOT, SCRIPTED_AGENT, ASKHOST, DATABASE_Q, Workdir, ask_request, finish,  # noqa: E402
+                     kill_tmux_server, on_sigterm_finish)
 PLUGIN = os.path.join(ROOT, "editor-bridges", "neovim")
 CASES_LUA = os.path.join(HERE, "cases.lua")
 RUN_LUA = os.path.join(HERE, "run.lua")
@@ -142,7 +143,7 @@ def run_screen():
             time.sleep(0.1)
         return 0
     finally:
-        tmux(server, "kill-server", check=False)
+        kill_tmux_server(server)
 
 
 def main():
@@ -159,6 +160,7 @@ def main():
     if name not in lua_cases() + [SCREEN_CASE]:
         print(f"no such case: {name}", file=sys.stderr)
         return 2
+    on_sigterm_finish()  # meson's timeout: nvim runs under timeout(1), in a process group of its own
     try:
         rc = run_screen() if name == SCREEN_CASE else run_headless(name)
     except BaseException:

@@ -8,6 +8,7 @@ usage: test_dialog.py CASE DRIVER        (exit 0 pass, 1 fail, 77 skip)
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -150,6 +151,10 @@ class Session:
 
     def close(self):
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+        try:  # tmux leaves its socket behind
+            os.unlink(os.path.join(os.environ.get("TMUX_TMPDIR") or "/tmp", "tmux-%d" % os.geteuid(), self.socket))
+        except OSError:
+            pass
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -659,6 +664,12 @@ def main(argv):
     if fn is None:
         print("unknown case %r; cases: %s" % (argv[1], ", ".join(sorted(CASES))), file=sys.stderr)
         return 2
+    def terminated(signum, frame):
+        # meson's timeout: the case's finally closes its session (tmux server, folder) at once,
+        # well within the half second before meson's SIGKILL.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise Failure("terminated (SIGTERM: the test's time ran out?)")
+    signal.signal(signal.SIGTERM, terminated)
     try:
         fn(driver)
     except Failure as e:

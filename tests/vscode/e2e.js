@@ -94,6 +94,8 @@ class Session {
     this.theme = theme;
     this.bundled = bundled;
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `askhost-e2e-${name}-`));
+    sessions.push(this);
+    guardFolder(this.dir);
     this.record = path.join(this.dir, 'received.jsonl');
     this.logFile = path.join(this.dir, 'code-server.log');
   }
@@ -281,6 +283,19 @@ class Session {
     await this.page.screenshot({ path: file });
     log(`screenshot ${file}`);
     return file;
+  }
+
+  /** What stop(true) does when there is no time to wait (a signal ends the scenario: meson kills
+   *  its process group half a second after its SIGTERM): code-server, in a group of its own, told
+   *  to end; the folder's guard ends the rest (the agent askhost started is in a group of its own
+   *  too) and keeps the folder to be read. */
+  abandon() {
+    if (this.server?.pid) {
+      try {
+        process.kill(-this.server.pid, 'SIGTERM');
+      } catch {}
+    }
+    console.log(`kept the scenario's folder: ${this.dir}`);
   }
 
   async stop(failed) {
@@ -803,6 +818,19 @@ const scenarios = {
   },
 };
 
+/** Every Session made, for the signal handler in main(). */
+const sessions = [];
+
+/** The folder's guard (tests/integration/harness.py's guard_folder): an `sh` and a `tail`, in a
+ *  session of their own, that wait for this process to end, however it ends (meson's SIGKILL
+ *  too), and then, if the folder is still there, run tests/reap.py --keep on it: what is still
+ *  tied to the folder is ended, and the folder kept to be read (a passed scenario removed it). */
+function guardFolder(dir) {
+  const script = 'tail --pid="$1" -f /dev/null; [ -e "$2" ] || exit 0; shift 2; exec "$@"';
+  const reap = ['python3', path.join(__dirname, '..', 'reap.py'), '--keep', dir];
+  spawn('sh', ['-c', script, 'guard', String(process.pid), dir, ...reap], { detached: true, stdio: 'ignore' }).unref();
+}
+
 async function run(s, body) {
   let failed = true;
   try {
@@ -835,6 +863,26 @@ async function main() {
     console.log(`SKIP: missing ${lacking.join(', ')}: run ./dev vscode-setup`);
     return 77;
   }
+  // A signal (meson's timeout) or an error no scenario code catches ends the scenario at once:
+  // each session abandoned (its code-server told to end, the rest reaped), and playwright's
+  // 'exit' handler kills Chromium and removes its profile.
+  let abandoned = false;
+  const abandon = (why, code) => {
+    if (!abandoned) {
+      abandoned = true;
+      log(`FAIL ${arg}: ${why}; ending what the scenario started`);
+      for (const s of sessions) {
+        try {
+          s.abandon();
+        } catch (e) {
+          log(`ending it: ${e && e.stack ? e.stack : e}`);
+        }
+      }
+    }
+    process.exit(code);
+  };
+  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(sig, () => abandon(sig, 128 + os.constants.signals[sig]));
+  process.on('uncaughtException', (e) => abandon(`uncaught: ${e && e.stack ? e.stack : e}`, 1));
   try {
     await fn();
     log(`PASS ${arg}`);

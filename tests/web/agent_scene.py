@@ -14,10 +14,16 @@ the same registry). Says what happens as JSON lines on stdout:
                                               was seen meanwhile (gemini, codex), else null
   {"event": "dialog_gone", "screen": "..."}   the agent's own dialog left its screen (claude, opencode)
   {"event": "done", "screen": "..."}          the agent's turn ended
+  {"event": "failed", "why": "...", "screen": "..."}
+                                              the scene ended before "done" (an exception, a wait
+                                              that timed out, SIGTERM); screen: the agent's
   {"event": "skip", "why": "..."}             the CLI is not installed (exit 77)
 
 A line "answer-own" on stdin answers in OpenCode's own dialog, by keys. The scene then waits for
-its stdin to close (or SIGTERM) and ends the agent, its tmux server and the mock.
+its stdin to close (or SIGTERM) and ends the agent, its tmux server and the mock. Whatever ends it
+(its stdin closed early because e2e.js is gone, SIGTERM, an exception, a wait that timed out),
+it ends everything it started before it exits: the tmux server, its socket, and every process
+tied to the agent's folders (its HOME, its project), the agent's daemons too.
 
 usage: agent_scene.py FOLDER claude|gemini|codex|opencode
 
@@ -27,17 +33,16 @@ instead of the pin (meson's `web browser real_claude@newest`).
 import json
 import os
 import signal
-import subprocess
 import sys
 import threading
-import time
+import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TESTS = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(TESTS, "integration"))
 sys.path.insert(0, os.path.join(TESTS, "e2e"))
 
-from harness import Skip, wait_for  # noqa: E402
+from harness import Skip, end_processes, forget_tmux_servers, wait_for  # noqa: E402
 from e2e_common import (CLAUDE, CODEX_DIALOG, CODEX_QUESTIONS, GEMINI_DIALOG, GEMINI_QUESTIONS,  # noqa: E402
                         OPENCODE_QUESTIONS, TIMEOUT, ClaudeTui, CodexTui, GeminiTui, Mock, OpencodeTui, newer_versions,
                         project_of, version_key)
@@ -72,46 +77,6 @@ class Folder:
         return env
 
 
-def descendants(pid):
-    """pid and every process under it."""
-    children = {}
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open("/proc/%s/stat" % d) as f:
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(d))
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        todo.extend(children.get(p, []))
-    return out
-
-
-def alive(pid):
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
-def end_all(pids):
-    """Waits for pids to end (tmux's SIGHUP ends them), then kills what is left."""
-    deadline = time.monotonic() + 15
-    while any(alive(p) for p in pids) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    for p in pids:
-        if alive(p):
-            try:
-                os.kill(p, signal.SIGKILL)
-            except OSError:
-                pass
-
-
 _said = threading.Lock()
 
 
@@ -120,8 +85,8 @@ def say(**what):
         print(json.dumps(what), flush=True)
 
 
-def start(agent, wd, mock):
-    """The agent's TUI, asked to set up the project (Codex in Plan mode)."""
+def make(agent, wd, mock):
+    """The agent's TUI, started in its tmux server (which the caller ends, whatever happens next)."""
     if agent == "claude":
         version = None
         if os.environ.get("ASKHOST_SCENE_CLAUDE") == "newest":
@@ -129,17 +94,37 @@ def start(agent, wd, mock):
             if not newer:
                 raise Skip("./dev installs no Claude Code beside the pin (AGENTS_NEWER)")
             version = max(newer, key=version_key)
-        tui = ClaudeTui(wd, mock, version=version)
-        tui.prompt("Set up the project.")
-    elif agent == "gemini":
-        tui = GeminiTui(wd, mock, project_of(wd), hooks=True)
-    elif agent == "codex":
-        tui = CodexTui(wd, mock, project_of(wd), hooks=True, shared_registry=False)
+        return ClaudeTui(wd, mock, version=version)
+    if agent == "gemini":
+        return GeminiTui(wd, mock, project_of(wd), hooks=True)
+    if agent == "codex":
+        return CodexTui(wd, mock, project_of(wd), hooks=True, shared_registry=False)
+    return OpencodeTui(wd, mock, project_of(wd))
+
+
+def begin(agent, tui):
+    """The agent asked to set up the project (Codex in Plan mode; Gemini CLI has its prompt)."""
+    if agent == "codex":
         tui.prompt("Plan the project.", plan=True)
-    else:
-        tui = OpencodeTui(wd, mock, project_of(wd))
+    elif agent != "gemini":
         tui.prompt("Set up the project.")
-    return tui
+
+
+def end_scene(wd, tui, mock):
+    """Ends what the scene started: the agent's terminal (its tmux server, whose socket tmux leaves
+    behind), every process still tied to the agent's folders (the agent writes into its HOME as it
+    ends, and some leave a daemon with init as its parent), then the mock model API. Not e2e.js's
+    askhost web, whose HOME is the folder above the agent's."""
+    if tui:
+        tui.end()
+    if mock:
+        mock.stop()
+    # The mock by its script too: one whose start failed has no object to stop.
+    roots = [wd.file(d) for d in ("home", "project", "codex_home") if os.path.isdir(wd.file(d))]
+    ended, alive = end_processes(roots + [wd.file("model-script.json")], {os.getppid()})
+    forget_tmux_servers(ended)
+    for pid, argv in alive:
+        print(f"agent_scene: outlived SIGKILL: {pid} {argv[:200]}", file=sys.stderr)
 
 
 class Watch:
@@ -164,19 +149,33 @@ class Watch:
         return self.seen
 
 
+class Ended(Exception):
+    """SIGTERM, or e2e.js gone (the scene's stdin closed before it was told to end)."""
+
+
 def main():
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    def ended(signum, frame):
+        raise Ended("SIGTERM")
+    signal.signal(signal.SIGTERM, ended)
     wd, agent = Folder(sys.argv[1]), sys.argv[2]
     tool, questions, marks, kept_away = AGENTS[agent]
-    tui = None
+    tui = mock = None
+    said_done, stdin_closed = threading.Event(), threading.Event()
+
+    def commands():
+        for line in sys.stdin:
+            if line.strip() == "answer-own":
+                tui.answer_in_own_dialog()
+                say(event="answered_own")
+        stdin_closed.set()
+        if not said_done.is_set():
+            os.kill(os.getpid(), signal.SIGTERM)  # e2e.js is gone: end now, not at a wait's timeout
     try:
-        mock = Mock(wd, [tool], {"questions": questions})
-    except Skip as e:
-        say(event="skip", why=str(e))
-        return 77
-    try:
+        threading.Thread(target=commands, daemon=True).start()
         try:
-            tui = start(agent, wd, mock)
+            mock = Mock(wd, [tool], {"questions": questions})
+            tui = make(agent, wd, mock)
+            begin(agent, tui)
         except Skip as e:
             say(event="skip", why=str(e))
             return 77
@@ -184,35 +183,26 @@ def main():
         watch = Watch(tui, marks) if kept_away else None
         if not kept_away:
             say(event="dialog", screen=tui.t.wait_screen(marks[0], timeout=TIMEOUT))
-        stdin_closed = threading.Event()
-
-        def commands():
-            for line in sys.stdin:
-                if line.strip() == "answer-own":
-                    tui.answer_in_own_dialog()
-                    say(event="answered_own")
-            stdin_closed.set()
-        threading.Thread(target=commands, daemon=True).start()
         text = mock.tool_result(timeout=600)["text"]
         say(event="tool_result", text=text, own_dialog=watch.stop() if watch else None)
         if not kept_away:
             wait_for(lambda: marks[0] not in tui.screen(), timeout=TIMEOUT, what="the agent's own dialog to close")
             say(event="dialog_gone", screen=tui.screen())
-        say(event="done", screen=tui.t.wait_screen("All set.", timeout=TIMEOUT))
+        screen = tui.t.wait_screen("All set.", timeout=TIMEOUT)
+        said_done.set()
+        say(event="done", screen=screen)
         stdin_closed.wait()
         return 0
+    except BaseException as e:
+        # What ended it, for e2e.js (which shows the scene's stderr too); then the cleanup below.
+        if not isinstance(e, Ended):
+            traceback.print_exc()
+        say(event="failed", why="SIGTERM" if isinstance(e, Ended) else f"{type(e).__name__}: {e}",
+            screen=tui.screen() if tui else "")
+        return 1
     finally:
-        if tui:
-            # The agent writes into its HOME as it ends: it must be gone before the folder is removed.
-            pane = subprocess.run(["tmux", "-L", tui.t.name, "list-panes", "-F", "#{pane_pid}"],
-                                  capture_output=True, text=True).stdout.split()
-            family = descendants(int(pane[0])) if pane else []
-            tui.end()
-            end_all(family)
-            sock = os.path.join(os.environ.get("TMUX_TMPDIR") or "/tmp", "tmux-%d" % os.geteuid(), tui.t.name)
-            if os.path.exists(sock):
-                os.unlink(sock)
-        mock.stop()
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM must not cut the cleanup short
+        end_scene(wd, tui, mock)
 
 
 if __name__ == "__main__":

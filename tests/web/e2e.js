@@ -103,15 +103,27 @@ const REAL_CACHE = {
 
 // ------------------------------------------------------------------ the session
 
+/** The folder's guard (tests/integration/harness.py's guard_folder): an `sh` and a `tail`, in a
+ *  session of their own, that wait for this process to end, however it ends (meson's SIGKILL
+ *  too), and then, if the folder is still there, run tests/reap.py on it: what is still tied to
+ *  the folder is ended (given 20 s first), and the folder removed, or kept with `keep`. */
+function guardFolder(dir, keep) {
+  const script = 'tail --pid="$1" -f /dev/null; [ -e "$2" ] || exit 0; shift 2; exec "$@"';
+  const reap = ['python3', path.join(REPO, 'tests', 'reap.py'), ...(keep ? ['--keep'] : []), dir];
+  spawn('sh', ['-c', script, 'guard', String(process.pid), dir, ...reap], { detached: true, stdio: 'ignore' }).unref();
+}
+
 /** The real `askhost web`, in a folder of its own (state, runtime, config: its own registry), with
  *  the real hosts the scenario starts there. The same listen()/origin/close() as FakeWebServer. */
 class RealWeb {
   constructor() {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askhost-web-e2e-'));
+    guardFolder(this.dir, false);
     for (const d of ['run', 'state', 'config/askhost', 'work']) fs.mkdirSync(path.join(this.dir, d), { recursive: true, mode: 0o700 });
     fs.writeFileSync(path.join(this.dir, 'config', 'askhost', 'config'), 'tmux-popup = false\n');
     this.workspace = path.join(this.dir, 'work');
     this.children = [];
+    this.scenes = [];
   }
 
   env() {
@@ -236,8 +248,8 @@ class RealWeb {
   }
 
   /** An agent's own terminal UI with askhost's hook or plugin and no editor (agent_scene.py:
-   *  claude, gemini, codex, opencode), in this folder's registry. Resolves each event it reports,
-   *  by name; send('answer-own') answers in the agent's own dialog. */
+   *  claude, gemini, codex, opencode), in this folder's registry. `expect(name)` resolves the
+   *  event it reports by that name; send('answer-own') answers in the agent's own dialog. */
   agentScene(agent) {
     const stderr = path.join(this.dir, `${agent}-scene-stderr.txt`);
     const child = spawn('python3', [path.join(__dirname, 'agent_scene.py'), this.dir, agent], {
@@ -252,19 +264,48 @@ class RealWeb {
       stdio: ['pipe', 'pipe', fs.openSync(stderr, 'a')],
     });
     this.children.push(child);
+    this.scenes.push(child);
+    child.stdin.on('error', () => {}); // written after the scene ended: its end is reported below
     const events = new Map();
     const waiting = new Map();
+    const heard = (e) => {
+      events.set(e.event, e);
+      for (const resolve of waiting.get(e.event) || []) resolve(e);
+      waiting.delete(e.event);
+    };
     readline.createInterface({ input: child.stdout }).on('line', (l) => {
-      const e = JSON.parse(l);
-      if (waiting.has(e.event)) waiting.get(e.event)(e);
-      else events.set(e.event, e);
+      let e;
+      try {
+        e = JSON.parse(l);
+      } catch {
+        log(`the ${agent} scene said what is no event: ${l}`);
+        return;
+      }
+      if (e && typeof e.event === 'string') heard(e);
+      else log(`the ${agent} scene said what is no event: ${l}`);
     });
-    const ended = new Promise((resolve) => child.once('exit', (code) => resolve({ event: 'ended', code })));
+    child.once('exit', (code, signal) => heard({ event: 'ended', code: code ?? signal }));
+    const next = (name) => new Promise((resolve) => (events.has(name) ? resolve(events.get(name)) : waiting.set(name, [...(waiting.get(name) || []), resolve])));
+    const tail = () => {
+      const lines = fs.readFileSync(stderr, 'utf8').trimEnd().split('\n');
+      return lines.slice(-40).join('\n');
+    };
     return {
-      /** The event named, or the scene's end if it ends first. */
-      next: (name) => Promise.race([new Promise((resolve) => (events.has(name) ? resolve(events.get(name)) : waiting.set(name, resolve))), ended]),
+      /** The event `name` once the scene reports it, with the fields the scenarios read checked.
+       *  Its "skip" throws SkipScenario; its failure or end before `name` an Error saying so,
+       *  with what the agent's screen showed and the end of the scene's stderr. */
+      expect: async (name) => {
+        const e = await Promise.race([next(name), next('skip'), next('failed'), next('ended')]);
+        if (e.event === 'skip') throw new SkipScenario(e.why);
+        if (e.event === 'failed') {
+          throw new Error(`the ${agent} scene failed before "${name}": ${e.why}\nthe agent's screen:\n${e.screen || '(none)'}\nthe scene's stderr:\n${tail()}`);
+        }
+        if (e.event === 'ended') throw new Error(`the ${agent} scene ended (${e.code}) before "${name}"; its stderr:\n${tail()}`);
+        const lacking = (SCENE_FIELDS[name] || []).filter(([field, ok]) => !ok(e[field])).map(([field]) => field);
+        if (lacking.length) throw new Error(`the ${agent} scene's "${name}" lacks ${lacking.join(', ')}: ${JSON.stringify(e).slice(0, 2000)}`);
+        return e;
+      },
       send: (line) => child.stdin.write(`${line}\n`),
-      stderr: () => fs.readFileSync(stderr, 'utf8'),
     };
   }
 
@@ -325,8 +366,29 @@ class RealWeb {
     return this.listen(`127.0.0.1:${port}`);
   }
 
+  /** What close() does when there is no time to wait (a signal ends the scenario: meson kills
+   *  its process group half a second after its SIGTERM): each child, in a group of its own, told
+   *  to end (an agent scene ends its agent by itself); the folder's guard does the rest. */
+  abandon() {
+    for (const c of this.children) {
+      if (c.exitCode === null && c.signalCode === null) {
+        try {
+          process.kill(-c.pid, 'SIGTERM');
+        } catch {
+          // already gone
+        }
+      }
+    }
+  }
+
   async close() {
     if (this.tmuxSocket) spawnSync('tmux', ['-S', this.tmuxSocket, 'kill-server']);
+    // An agent scene ends when its stdin closes, its agent first (before askhost web, which the
+    // agent's hook or plugin may still talk to).
+    for (const c of this.scenes) {
+      c.stdin.end();
+      await new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', r)));
+    }
     for (const c of this.children) {
       if (c.exitCode === null && c.signalCode === null) {
         try {
@@ -350,7 +412,15 @@ class RealWeb {
   }
 }
 
-/** Whether this askhost has `askhost web` (the server side of issue 30). */
+/** What a scenario reads of each event of agent_scene.py: [field, check]. */
+const SCENE_FIELDS = {
+  asked: [['questions', (q) => Array.isArray(q) && q.length > 0 && q.every((x) => typeof x?.question === 'string' && typeof x?.header === 'string')]],
+  dialog: [['screen', (s) => typeof s === 'string']],
+  tool_result: [['text', (s) => typeof s === 'string']],
+  dialog_gone: [['screen', (s) => typeof s === 'string']],
+  done: [['screen', (s) => typeof s === 'string']],
+};
+
 /** A loopback port nothing listens on now. */
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -363,6 +433,7 @@ function freePort() {
   });
 }
 
+/** Whether this askhost has `askhost web` (the server side of issue 30). */
 function hasWeb() {
   return fs.existsSync(ASKHOST) && spawnSync(ASKHOST, ['web', '--help'], { encoding: 'utf8' }).status === 0;
 }
@@ -676,10 +747,7 @@ async function ownToolOnThePage(s, agent, { who, picks, expect, keptAway }) {
   await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
   log(`${agent} starts and is asked to set up the project`);
   const scene = s.server.agentScene(agent);
-  const asked = await Promise.race([scene.next('asked'), scene.next('skip')]);
-  if (asked.event === 'skip') throw new SkipScenario(asked.why);
-  if (asked.event === 'ended') throw new Error(`the ${agent} scene ended (${asked.code}): ${scene.stderr()}`);
-  const questions = asked.questions;
+  const { questions } = await scene.expect('asked');
   const item = s.askButton(questions[0].question);
   await item.waitFor({ timeout: 90000 });
   await s.notReloaded();
@@ -704,15 +772,13 @@ async function ownToolOnThePage(s, agent, { who, picks, expect, keptAway }) {
   assert.deepEqual(await s.page.locator('.review dd .answer').allInnerTexts(), picks.map((p) => p.join(', ')));
   await s.shot('review');
   await s.tap(s.page.locator('button.submit-button'), 'Submit answers');
-  const result = await scene.next('tool_result');
-  assert.notEqual(result.event, 'ended', `the ${agent} scene ended: ${scene.stderr()}`);
+  const result = await scene.expect('tool_result');
   log(`the model read: ${result.text}`);
   assert.ok(result.text.includes(expect), `the model read: ${result.text}`);
   if (keptAway) assert.equal(result.own_dialog, null, `${agent}'s own dialog drew:\n${result.own_dialog}`);
   await s.page.locator('.banner', { hasText: 'Answer sent to' }).waitFor();
   await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
-  const done = await scene.next('done');
-  assert.notEqual(done.event, 'ended', `${agent}'s turn ends: ${scene.stderr()}`);
+  const done = await scene.expect('done');
   log(`${agent} now:\n${done.screen.trimEnd()}`);
 }
 
@@ -1343,9 +1409,7 @@ const scenarios = {
     await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
     log('Claude Code starts and is asked to set up the project');
     const scene = s.server.agentScene('claude');
-    const shown = await Promise.race([scene.next('dialog'), scene.next('skip')]);
-    if (shown.event === 'skip') throw new SkipScenario(shown.why);
-    if (shown.event === 'ended') throw new Error(`the Claude scene ended (${shown.code}): ${scene.stderr()}`);
+    const shown = await scene.expect('dialog');
     log(`Claude's own dialog:\n${shown.screen.trimEnd()}`);
     const item = s.askButton(REAL_DATABASE.question);
     await item.waitFor({ timeout: 90000 });
@@ -1356,10 +1420,9 @@ const scenarios = {
     await s.page.locator('h2.question', { hasText: REAL_DATABASE.question }).waitFor();
     await s.read();
     await s.tap(s.option('SQLite'), 'SQLite');
-    const result = await scene.next('tool_result');
+    const result = await scene.expect('tool_result');
     assert.equal(result.text, 'Your questions have been answered: "Which database should we use?"="SQLite". You can now continue with these answers in mind.');
-    const gone = await scene.next('dialog_gone');
-    assert.notEqual(gone.event, 'ended', "Claude's own dialog closes");
+    const gone = await scene.expect('dialog_gone');
     log(`Claude now:\n${gone.screen.trimEnd()}`);
     await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
   },
@@ -1402,8 +1465,7 @@ const scenarios = {
   async real_opencode_own_dialog(s) {
     await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
     const scene = s.server.agentScene('opencode');
-    const asked = await Promise.race([scene.next('asked'), scene.next('skip')]);
-    if (asked.event === 'skip') throw new SkipScenario(asked.why);
+    const asked = await scene.expect('asked');
     const item = s.askButton(asked.questions[0].question);
     await item.waitFor({ timeout: 90000 });
     await s.tap(item, 'the question');
@@ -1411,14 +1473,13 @@ const scenarios = {
     await s.read(); // the person reads it on the page ... and answers in OpenCode instead
     log("keys in OpenCode's own dialog");
     scene.send('answer-own');
-    const answered = await scene.next('answered_own');
-    assert.notEqual(answered.event, 'ended', `the scene ended: ${scene.stderr()}`);
+    await scene.expect('answered_own');
     const sent = Date.now();
     await s.page.locator('.banner', { hasText: 'was answered elsewhere' }).waitFor();
     log(`the page took the question back ${Date.now() - sent} ms after OpenCode's last key`);
     await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
     await s.notReloaded();
-    const result = await scene.next('tool_result');
+    const result = await scene.expect('tool_result');
     assert.equal(result.text, 'User has answered your questions: "Which database should we use?"="PostgreSQL", "Which features should we include?"="Authentication". You can now continue with the user\'s answers in mind.');
     await s.shot('answered-in-opencode');
   },
@@ -1678,6 +1739,25 @@ async function main() {
     return r.status === null ? 1 : r.status;
   }
   const s = new Session(arg, REAL.has(arg));
+  // A signal (meson's timeout: SIGTERM to the process group, SIGKILL half a second later) or an
+  // error no scenario code catches ends the scenario at once: what the real server started is told
+  // to end (RealWeb.abandon; its folder's guard reaps the rest), and playwright's 'exit' handler
+  // kills Chromium and removes its profile.
+  let abandoned = false;
+  const abandon = (why, code) => {
+    if (!abandoned) {
+      abandoned = true;
+      log(`FAIL: ${why}; ending what the scenario started`);
+      try {
+        s.server.abandon?.();
+      } catch (e) {
+        log(`ending it: ${e && e.stack ? e.stack : e}`);
+      }
+    }
+    process.exit(code);
+  };
+  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(sig, () => abandon(sig, 128 + os.constants.signals[sig]));
+  process.on('uncaughtException', (e) => abandon(`uncaught: ${e && e.stack ? e.stack : e}`, 1));
   try {
     await s.start(OPTIONS[arg]);
     await scenario(s);

@@ -16,11 +16,30 @@ export function askhostPath(): string {
 export const SCRIPTED_AGENT = path.join(REPO_ROOT, 'tests', 'agents', 'scripted-agent');
 
 const made: string[] = [];
-process.on('exit', () => {
-  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
-});
+function removeMade(): void {
+  for (const d of made.splice(0)) {
+    try {
+      // maxRetries: an askhost the same signal reached may still be writing in it.
+      fs.rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+    } catch {
+      // the next one still goes
+    }
+  }
+}
+process.on('exit', removeMade);
+// A signal ends the process without its 'exit' handlers (meson's timeout sends SIGTERM to the
+// test's process group, Ctrl-C SIGINT): the folders go first, then it exits. First: under
+// `node --test` the runner's own 'exit' handler may throw (its pipe to the killed parent is gone).
+// Kept for every signal (`on`, not `once`): the runner sends its file's process a SIGTERM of its
+// own just after meson's, which would otherwise end it halfway through.
+for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+  process.on(sig, () => {
+    removeMade();
+    process.exit(128 + os.constants.signals[sig]);
+  });
+}
 
-/** A temporary folder, removed when the test file's process exits. */
+/** A temporary folder, removed when the test file's process exits or is ended by a signal. */
 export function tempDir(prefix = 'askhost-vscode-'): string {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   made.push(d);

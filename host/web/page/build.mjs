@@ -106,6 +106,10 @@ function check() {
   }
 }
 
+// meson's timeout sends SIGTERM to the test's process group, tsc included. With a listener the
+// signal no longer ends this process on the spot: the synchronous code goes on (tsc has ended) and
+// the finally blocks above remove the temporary folders before it exits.
+for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(sig, () => process.exit(128 + os.constants.signals[sig]));
 if (!fs.existsSync(TSC)) {
   console.log(`build.mjs: no TypeScript in editor-bridges/vscode/node_modules: run ./dev vscode-setup`);
   process.exit(77);
