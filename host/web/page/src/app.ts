@@ -14,7 +14,7 @@ import type { DialogActions, DialogFace, TouchFace } from './draw.js';
 import { previewText, visibleText } from './text.js';
 import { onPushMessage, subscribePush } from './push.js';
 import { answerMessage, readServerMessage } from './protocol.js';
-import type { AnswerResult, PageMessage, WebAsk } from './protocol.js';
+import type { AnswerResult, OpenQuestion, PageMessage, WebAsk } from './protocol.js';
 
 interface Entry {
   ask: WebAsk;
@@ -668,7 +668,7 @@ document.documentElement.classList.toggle('touch', matchMedia('(pointer: coarse)
 // A tap on a notification the service worker showed.
 if ('serviceWorker' in navigator) {
   navigator.serviceWorker.addEventListener('message', (ev: MessageEvent) => {
-    const m = ev.data as { type?: unknown; key?: unknown } | null;
+    const m = ev.data as Partial<Record<keyof OpenQuestion, unknown>> | null;
     if (!m || m.type !== 'open' || typeof m.key !== 'string') return;
     if (asks.get(m.key)?.state === 'open') openAsk(m.key);
     else if (snapshots > 0 && !current) {
