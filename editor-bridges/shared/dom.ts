@@ -55,6 +55,37 @@ export function answerField(
   return area;
 }
 
+/** The Other and notes fields a face keeps across draws, by ask, question and kind, so that typing
+ *  is never interrupted by a redraw. */
+export class KeptFields {
+  private readonly fields = new Map<string, HTMLTextAreaElement>();
+
+  private static id(ask: string, q: number, kind: 'text' | 'notes'): string {
+    return `${ask}\u0000${q}\u0000${kind}`;
+  }
+
+  get(ask: string, q: number, kind: 'text' | 'notes'): HTMLTextAreaElement | undefined {
+    return this.fields.get(KeptFields.id(ask, q, kind));
+  }
+
+  /** The field kept for question `q` of `ask`, or the one `make` makes, kept from now on. */
+  keep(ask: string, q: number, kind: 'text' | 'notes', make: () => HTMLTextAreaElement): HTMLTextAreaElement {
+    const id = KeptFields.id(ask, q, kind);
+    let area = this.fields.get(id);
+    if (!area) {
+      area = make();
+      this.fields.set(id, area);
+    }
+    return area;
+  }
+
+  /** Forgets the fields of `ask` (with `others`, those of every other ask). */
+  forget(ask: string, others = false): void {
+    const prefix = ask + '\u0000';
+    for (const id of [...this.fields.keys()]) if (id.startsWith(prefix) !== others) this.fields.delete(id);
+  }
+}
+
 /** Past the 100 000-byte limit the rest was not kept: the fields show what will be sent. */
 export function showKept(text: HTMLTextAreaElement | undefined, notes: HTMLTextAreaElement | undefined, v: ViewState): void {
   for (const [f, value] of [[text, v.text], [notes, v.notes]] as const) {
@@ -102,6 +133,27 @@ export function dialogKey(ev: KeyboardEvent, v: Pick<ViewState, 'confirm' | 'not
   if (!v.confirm && key === 'n' && v.notesEnabled && v.q >= 0) return { do: 'notes' };
   if (LIST_KEYS.has(key) || /^[0-9]$/.test(key)) return { do: 'key', key };
   return undefined;
+}
+
+/** What a face does with a keydown, alike in the panel and the page: a key of the dialog's
+ *  (dialogKey) has its default prevented, then goes into the notes field (`notes`), back to the
+ *  list (`list` takes the focus), or to the face's `key` (with the Other field whose text the model
+ *  must take first). False for a key that is not the dialog's. */
+export function actOnKey(
+  ev: KeyboardEvent,
+  v: Pick<ViewState, 'confirm' | 'notesEnabled' | 'q'>,
+  face: { notes(): HTMLTextAreaElement | undefined; list: HTMLElement; key(key: string, text?: HTMLTextAreaElement): void },
+): boolean {
+  const act = dialogKey(ev, v);
+  if (!act) return false;
+  ev.preventDefault();
+  if (act.do === 'notes') {
+    face.notes()?.focus();
+    return true;
+  }
+  if (act.do === 'leave' || act.leave) face.list.focus();
+  if (act.do === 'key') face.key(act.key, act.text);
+  return true;
 }
 
 /** The permission's heading: "Bash wants to run", "Write wants to write notes.txt". */

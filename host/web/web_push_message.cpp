@@ -6,7 +6,6 @@
 #include "core/text/sanitize.hpp"
 #include "core/text/utf8.hpp"
 #include "json/json_access.hpp"
-#include "transport/jsonrpc.hpp"
 #include "web/web_hub.hpp"
 
 namespace askhost::web::push {
@@ -48,10 +47,6 @@ bool opens_page(const WaitingAsk& a, const std::string& label) {
            choice->kind == PermissionKind::Other;
 }
 
-std::string head(std::string_view tag, std::string_view server_id) {
-    return "{\"type\":\"ask\",\"tag\":" + json_quote(tag) + ",\"server\":" + json_quote(server_id);
-}
-
 }  // namespace
 
 std::optional<Content> parse_content(std::string_view text) {
@@ -75,33 +70,39 @@ std::string ask_message(const WaitingAsk& a, Content content, std::string_view s
 }
 
 std::string ask_message(const WaitingAsk& a, std::string_view who, Content content, std::string_view server_id) {
-    std::string m = head(a.key, server_id);
-    if (content == Content::None)
-        return m + ",\"title\":\"askhost\",\"body\":\"A question is waiting: open the page to see it.\"}";
-    m += ",\"title\":" + json_quote(shown(std::string(who) + " asks", kTitleBytes));
-    if (content == Content::Who) return m + ",\"body\":\"Open the page to see the question.\"}";
-    m += ",\"body\":" + json_quote(shown(words(a), kBodyBytes));
+    AskPush m;
+    m.tag = a.key;
+    m.server = server_id;
+    if (content == Content::None) {
+        m.title = "askhost";
+        m.body = "A question is waiting: open the page to see it.";
+        return json::to_text(Message{std::move(m)});
+    }
+    m.title = shown(std::string(who) + " asks", kTitleBytes);
+    if (content == Content::Who) {
+        m.body = "Open the page to see the question.";
+        return json::to_text(Message{std::move(m)});
+    }
+    m.body = shown(words(a), kBodyBytes);
     const auto& qs = a.ask.questions;
     if (qs.size() == 1 && !qs.front().multi_select && !qs.front().options.empty() &&
         qs.front().options.size() <= kMaxActions) {
-        m += ",\"actions\":[";
+        m.actions.emplace();
         for (std::size_t i = 0; i < qs.front().options.size(); ++i) {
             const std::string& label = qs.front().options[i].label;
-            if (i > 0) m += ',';
-            m += "{\"action\":\"" + std::to_string(i) + "\",\"title\":" + json_quote(shown(label, kActionBytes));
-            if (opens_page(a, label)) m += ",\"open\":true";
-            m += '}';
+            m.actions->push_back({std::to_string(i), shown(label, kActionBytes), opens_page(a, label)});
         }
-        m += ']';
     }
-    return m + '}';
+    return json::to_text(Message{std::move(m)});
 }
 
 Line line_of(const WaitingAsk& a) { return {a.key, who(a), words(a)}; }
 
 std::string burst_message(const std::vector<Line>& asks, Content content, std::string_view server_id) {
-    std::string m = head(kBurstTag, server_id);
-    m += ",\"title\":" + json_quote(std::to_string(asks.size()) + " questions waiting");
+    AskPush m;
+    m.tag = kBurstTag;
+    m.server = server_id;
+    m.title = std::to_string(asks.size()) + " questions waiting";
     std::string body;
     if (content == Content::None) {
         body = "Open the page to see them.";
@@ -112,11 +113,74 @@ std::string burst_message(const std::vector<Line>& asks, Content content, std::s
             if (content == Content::Full) body += ": " + a.words;
         }
     }
-    m += ",\"body\":" + json_quote(shown(body, kBodyBytes)) + ",\"keys\":[";
-    for (std::size_t i = 0; i < asks.size(); ++i) m += (i > 0 ? "," : "") + json_quote(asks[i].key);
-    return m + "]}";
+    m.body = shown(body, kBodyBytes);
+    m.keys.emplace();
+    for (const Line& a : asks) m.keys->push_back(a.key);
+    return json::to_text(Message{std::move(m)});
 }
 
-std::string close_message(std::string_view tag) { return "{\"type\":\"close\",\"tag\":" + json_quote(tag) + "}"; }
+std::string close_message(std::string_view tag) { return json::to_text(Message{ClosePush{std::string(tag)}}); }
+
+// --- the message's JSON ----------------------------------------------------------------------
+
+json::FieldStatus from_json(const rapidjson::Value& v, Action& out, const json::Path& at) {
+    return json::ObjectReader(v, at)
+        .required("action", out.action)
+        .required("title", out.title)
+        .lenient("open", out.open)
+        .status();
+}
+
+json::FieldStatus from_json(const rapidjson::Value& v, AskPush& out, const json::Path& at) {
+    return json::ObjectReader(v, at)
+        .required("tag", out.tag)
+        .lenient("server", out.server)
+        .lenient("title", out.title)
+        .lenient("body", out.body)
+        .lenient("actions", out.actions)
+        .lenient("keys", out.keys)
+        .status();
+}
+
+json::FieldStatus from_json(const rapidjson::Value& v, ClosePush& out, const json::Path& at) {
+    return json::ObjectReader(v, at).required("tag", out.tag).status();
+}
+
+json::FieldStatus from_json(const rapidjson::Value& v, Message& out, const json::Path& at) {
+    std::string type;
+    json::ObjectReader o(v, at);
+    if (!o.required("type", type).ok()) return o.status();
+    if (type == "ask") {
+        AskPush m;
+        if (auto e = from_json(v, m, at)) return e;
+        out = std::move(m);
+        return {};
+    }
+    if (type == "close") {
+        ClosePush m;
+        if (auto e = from_json(v, m, at)) return e;
+        out = std::move(m);
+        return {};
+    }
+    return json::invalid(at.field("type"), "unknown push message type '" + type + "'");
+}
+
+void to_json(const Action& a, json::Writer& w) {
+    json::ObjectWriter o(w);
+    o.field("action", a.action).field("title", a.title);
+    if (a.open) o.field("open", true);
+}
+
+void to_json(const AskPush& m, json::Writer& w) {
+    json::ObjectWriter o(w);
+    o.field("type", "ask").field("tag", m.tag).field("server", m.server).field("title", m.title).field("body", m.body);
+    o.optional("actions", m.actions).optional("keys", m.keys);
+}
+
+void to_json(const ClosePush& m, json::Writer& w) { json::ObjectWriter(w).field("type", "close").field("tag", m.tag); }
+
+void to_json(const Message& m, json::Writer& w) {
+    std::visit([&](const auto& message) { to_json(message, w); }, m);
+}
 
 }  // namespace askhost::web::push

@@ -1,19 +1,56 @@
 // What a Web Push message says (issue 44), before it is encrypted: the JSON the page's service
-// worker (host/web/page/src/sw.js) turns into a notification, or closes one with. How much of the
-// question it carries is the person's choice (`web-push` in the config, docs/web.md); it never
-// carries the token, a cookie or anything else that opens the page.
+// worker (host/web/page/src/sw.ts) turns into a notification, or closes one with, typed on both
+// sides and held together by tests/web/push_messages.json (tests/unit/test_push_messages.cpp,
+// tests/web/push_messages.test.mjs). How much of the question it carries is the person's choice
+// (`web-push` in the config, docs/web.md); it never carries the token, a cookie or anything else
+// that opens the page.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
+
+#include "json/json_codec.hpp"
 
 namespace askhost::web {
 struct WaitingAsk;
 }
 
 namespace askhost::web::push {
+
+// A notification's button: option `action` (its index, as text) titled by its label; `open` when
+// it must not be picked from a notification (a permission's allow: the page asks once more).
+struct Action {
+    std::string action, title;
+    bool open = false;  // written only when true
+};
+
+// {type:"ask", tag, server, title, body, actions?, keys?}: a question (tag: its key) or a burst
+// of them (tag: kBurstTag, keys: theirs) to notify of, from the run `server` of askhost web.
+struct AskPush {
+    std::string tag, server, title, body;
+    std::optional<std::vector<Action>> actions;
+    std::optional<std::vector<std::string>> keys;
+};
+// {type:"close", tag}: the notification of `tag` is taken away (answered or withdrawn).
+struct ClosePush {
+    std::string tag;
+};
+using Message = std::variant<AskPush, ClosePush>;
+
+// As the service worker reads them: the tag is required, the rest lenient (a wrong or missing
+// server, title or body is empty, a wrong list of actions or keys is none), an unknown type an
+// error.
+json::FieldStatus from_json(const rapidjson::Value& v, Action& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, AskPush& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, ClosePush& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, Message& out, const json::Path& at);
+void to_json(const Action& a, json::Writer& w);
+void to_json(const AskPush& m, json::Writer& w);
+void to_json(const ClosePush& m, json::Writer& w);
+void to_json(const Message& m, json::Writer& w);
 
 // full: who asks, the first question's words and, for a simple question, its options as actions;
 // who: who asks, no words of the question; none: that a question waits, nothing more.

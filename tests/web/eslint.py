@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ESLint over the page of askhost web (host/web/page/eslint.config.mjs: src/app.ts and src/sw.js),
+"""ESLint over the page of askhost web (host/web/page/eslint.config.mjs: src/*.ts),
 warnings counted as errors. Exit 77 (meson's skip) when `./dev vscode-setup` has not installed the
 VS Code bridge's npm packages, whose ESLint it uses."""
 import os

@@ -4,7 +4,7 @@
 // as textContent; option previews arrive as HTML the extension rendered from markdown with raw HTML
 // escaped, and the page's Content-Security-Policy allows no script but this file.
 import type { Permission, ViewState } from '../../shared/model';
-import { answerField, dialogKey, el, showKept } from '../../shared/dom.js';
+import { actOnKey, answerField, el, KeptFields, showKept } from '../../shared/dom.js';
 import { drawDialog, type DialogActions } from '../../shared/draw.js';
 
 interface VsCodeApi {
@@ -18,20 +18,15 @@ let view: ViewState | undefined;
 // The shown ask's tool permission, if it is one: its command is drawn whole above the question.
 let permission: Permission | undefined;
 // The text fields outlive re-renders, so typing is never interrupted by an echo of itself.
-const fields = new Map<string, HTMLTextAreaElement>();
+const fields = new KeptFields();
 
 // Each message names the ask it was drawn for: the extension takes it for that ask only.
 function post(message: Record<string, unknown>): void {
   vscode.postMessage({ ...message, askKey: view?.askKey });
 }
 
-function field(key: string, kind: 'text' | 'notes', q: number, value: string, placeholder: string): HTMLTextAreaElement {
-  let input = fields.get(key);
-  if (!input) {
-    input = answerField(kind, q, value, placeholder, 1, (typed) => post({ type: kind, q, value: typed }));
-    fields.set(key, input);
-  }
-  return input;
+function field(ask: string, kind: 'text' | 'notes', q: number, value: string, placeholder: string): HTMLTextAreaElement {
+  return fields.keep(ask, q, kind, () => answerField(kind, q, value, placeholder, 1, (typed) => post({ type: kind, q, value: typed })));
 }
 
 function mayFocusField(e: Element | null): e is HTMLTextAreaElement {
@@ -51,13 +46,13 @@ function render(v: ViewState): void {
   const previous = view;
   view = v;
   if (previous && previous.askKey !== v.askKey) {
-    for (const k of [...fields.keys()]) if (!k.startsWith(v.askKey + ':')) fields.delete(k);
+    fields.forget(v.askKey, true);
   }
   const focused = document.activeElement;
   const meta = v.queue.count > 1 ? `${v.agent} asks · question set 1 of ${v.queue.count}` : `${v.agent} asks`;
   const parts = drawDialog(v, {
     actions,
-    field: (kind, q, value, placeholder) => field(`${v.askKey}:${q}:${kind}`, kind, q, value, placeholder),
+    field: (kind, q, value, placeholder) => field(v.askKey, kind, q, value, placeholder),
     head: [el('div', { class: 'meta', text: meta })],
     permission,
     // Keys go to the dialog, not from button to button.
@@ -81,9 +76,9 @@ function render(v: ViewState): void {
   // Focus follows the dialog's mode: the answer field while typing, else the list (the notes
   // field keeps the focus while it is being written in). Only inside a page that has the focus:
   // a panel opened beside an editor someone types in must not pull the keyboard into itself.
-  const text = v.q >= 0 ? fields.get(`${v.askKey}:${v.q}:text`) : undefined;
+  const text = v.q >= 0 ? fields.get(v.askKey, v.q, 'text') : undefined;
   const mayFocus = document.hasFocus();
-  if (v.notice) showKept(text, fields.get(`${v.askKey}:${v.q}:notes`), v);
+  if (v.notice) showKept(text, fields.get(v.askKey, v.q, 'notes'), v);
   if (!mayFocus) {
     // The 'focus' listener below draws again, and places the focus, once the page gets it.
   } else if (v.editing && text && !v.confirm) {
@@ -122,18 +117,16 @@ document.addEventListener('keydown', (e) => {
     e.preventDefault();
     return;
   }
-  const act = dialogKey(e, view);
-  if (!act) return;
-  e.preventDefault();
-  if (act.do === 'notes') {
-    fields.get(`${view.askKey}:${view.q}:notes`)?.focus();
-    return;
-  }
-  if (act.do === 'leave' || act.leave) app.focus();
-  if (act.do !== 'key') return;
-  // The last keystrokes' text goes first, so the model commits what the field shows.
-  if (act.text) post({ type: 'text', q: Number(act.text.dataset.q), value: act.text.value });
-  post({ type: 'key', key: act.key });
+  const v = view;
+  actOnKey(e, v, {
+    notes: () => fields.get(v.askKey, v.q, 'notes'),
+    list: app,
+    key: (key, text) => {
+      // The last keystrokes' text goes first, so the model commits what the field shows.
+      if (text) post({ type: 'text', q: Number(text.dataset.q), value: text.value });
+      post({ type: 'key', key });
+    },
+  });
 });
 
 window.addEventListener('message', (event: MessageEvent) => {

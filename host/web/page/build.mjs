@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Builds the page of `askhost web` into dist/ (committed, so building askhost needs no Node):
 // src/app.ts and what it shares with the VS Code panel (editor-bridges/shared/: the dialog model,
-// its drawing, the rule for agent text) compiled by the VS Code bridge's TypeScript, flattened into
-// dist/ beside src/'s index.html and style.css. The server embeds every file of dist/.
+// its drawing, the rule for agent text) compiled by the VS Code bridge's TypeScript, and the
+// service worker src/sw.ts (a classic script with the worker's lib: tsconfig.sw.json), flattened
+// into dist/ beside src/'s index.html and style.css. The server embeds every file of dist/.
 //
 // Beside dist/ it writes dist-hashes.json: the SHA-256 of every file dist/ was built from (each
-// file the compiler read, each file copied, this script, tsconfig.json), the TypeScript version
+// file the compiler read, each file copied, this script, the two tsconfigs), the TypeScript version
 // that built it, and the SHA-256 of every file of dist/. tests/web/dist_fresh.py compares those
 // with the tree where no TypeScript is installed, so a stale dist/ fails everywhere.
 //
@@ -27,7 +28,10 @@ const BRIDGE = path.join(ROOT, 'editor-bridges', 'vscode');
 const TSC = path.join(BRIDGE, 'node_modules', 'typescript', 'bin', 'tsc');
 const DIST = path.join(PAGE, 'dist');
 const HASHES = path.join(PAGE, 'dist-hashes.json');
-// Where each served file comes from: compiled (relative to the compiler's output) or copied.
+// The two programs: the page's (ES modules, the DOM's lib) and its service worker's (a script).
+const PROGRAMS = ['tsconfig.json', 'tsconfig.sw.json'];
+// Where each served file comes from: compiled (relative to its program's output) or copied.
+const COMPILED_SW = { 'sw.js': 'sw.js' };
 const COMPILED = {
   'app.js': path.join('host', 'web', 'page', 'src', 'app.js'),
   'push.js': path.join('host', 'web', 'page', 'src', 'push.js'),
@@ -37,7 +41,7 @@ const COMPILED = {
   'draw.js': path.join('editor-bridges', 'shared', 'draw.js'),
   'text.js': path.join('editor-bridges', 'shared', 'text.js'),
 };
-const COPIED = ['index.html', 'style.css', 'sw.js', 'manifest.webmanifest', 'icon-180.png', 'icon-192.png', 'icon-512.png'];
+const COPIED = ['index.html', 'style.css', 'manifest.webmanifest', 'icon-180.png', 'icon-192.png', 'icon-512.png'];
 
 const sha256 = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 const repoPath = (file) => path.relative(ROOT, file).split(path.sep).join('/');
@@ -48,23 +52,29 @@ function typescriptVersion() {
   return lock.packages?.['node_modules/typescript']?.version ?? 'unknown';
 }
 
+/** Compiles `tsconfig` into `out`; the files the compiler read (ours, not its lib), or undefined. */
+function compile(tsconfig, out) {
+  const r = spawnSync(process.execPath, [TSC, '-p', path.join(PAGE, tsconfig), '--outDir', out, '--listFiles'], { encoding: 'utf8' });
+  if (r.status !== 0) {
+    process.stdout.write(r.stdout + r.stderr);
+    console.error(`build.mjs: tsc -p ${tsconfig} failed`);
+    return undefined;
+  }
+  // --listFiles names every file the compiler read: ours, and its own lib files (the version).
+  return r.stdout.split('\n').filter((f) => path.isAbsolute(f) && !f.split(/[\\/]/).includes('node_modules'));
+}
+
 /** Builds the served files into `into`; returns what dist-hashes.json says of them, or undefined. */
 function build(into) {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'askhost-page-tsc-'));
+  const out = PROGRAMS.map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'askhost-page-tsc-')));
   try {
-    const r = spawnSync(process.execPath, [TSC, '-p', path.join(PAGE, 'tsconfig.json'), '--outDir', out, '--listFiles'], {
-      encoding: 'utf8',
-    });
-    if (r.status !== 0) {
-      process.stdout.write(r.stdout + r.stderr);
-      console.error('build.mjs: tsc failed');
-      return undefined;
-    }
-    // --listFiles names every file the compiler read: ours, and its own lib files (the version).
-    const read = r.stdout.split('\n').filter((f) => path.isAbsolute(f) && !f.split(/[\\/]/).includes('node_modules'));
-    const inputs = [...read, ...COPIED.map((n) => path.join(PAGE, 'src', n)), fileURLToPath(import.meta.url), path.join(PAGE, 'tsconfig.json')];
+    const read = PROGRAMS.map((p, i) => compile(p, out[i]));
+    if (read.some((r) => r === undefined)) return undefined;
+    const inputs = [...new Set(read.flat())];
+    inputs.push(...COPIED.map((n) => path.join(PAGE, 'src', n)), fileURLToPath(import.meta.url), ...PROGRAMS.map((p) => path.join(PAGE, p)));
     fs.mkdirSync(into, { recursive: true });
-    for (const [name, from] of Object.entries(COMPILED)) fs.copyFileSync(path.join(out, from), path.join(into, name));
+    for (const [name, from] of Object.entries(COMPILED)) fs.copyFileSync(path.join(out[0], from), path.join(into, name));
+    for (const [name, from] of Object.entries(COMPILED_SW)) fs.copyFileSync(path.join(out[1], from), path.join(into, name));
     for (const name of COPIED) fs.copyFileSync(path.join(PAGE, 'src', name), path.join(into, name));
     const sorted = (entries) => Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     return {
@@ -74,7 +84,7 @@ function build(into) {
       dist: sorted(fs.readdirSync(into).map((n) => [n, sha256(path.join(into, n))])),
     };
   } finally {
-    fs.rmSync(out, { recursive: true, force: true });
+    for (const o of out) fs.rmSync(o, { recursive: true, force: true });
   }
 }
 

@@ -7,8 +7,4 @@ export default tseslint.config(
   { ignores: ['dist/**', 'build.mjs', 'eslint.config.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
-  {
-    files: ['src/sw.js'],
-    languageOptions: { sourceType: 'script', globals: { self: 'readonly' } },
-  },
 );

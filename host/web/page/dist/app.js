@@ -7,7 +7,7 @@
 // ./text.js, as every face shows them), and an option's preview is HTML or not by the host's
 // rule (./text.js too); the server's Content-Security-Policy allows no script or style but these files.
 import { DialogModel, normalizePermission, normalizeQuestions } from './model.js';
-import { answerField, dialogKey, el, showKept } from './dom.js';
+import { actOnKey, answerField, el, KeptFields, showKept } from './dom.js';
 import { drawDialog } from './draw.js';
 import { previewText, visibleText } from './text.js';
 import { onPushMessage, subscribePush } from './push.js';
@@ -284,9 +284,7 @@ function removeAsk(key, reason) {
 }
 function forget(key) {
     asks.delete(key);
-    for (const k of [...fields.keys()])
-        if (k.startsWith(key + '\u0000'))
-            fields.delete(k);
+    fields.forget(key);
 }
 function onResult(m) {
     const e = asks.get(m.key);
@@ -303,9 +301,7 @@ function onResult(m) {
     if (e?.gone)
         forget(m.key);
     else if (e) {
-        for (const k of [...fields.keys()])
-            if (k.startsWith(m.key + '\u0000'))
-                fields.delete(k);
+        fields.forget(m.key);
         e.model = new DialogModel(e.model.questions);
         e.state = 'open';
     }
@@ -513,25 +509,19 @@ function after(key, e, r) {
 // The option previews a person unfolded stay unfolded across redraws.
 const openPreviews = new Set();
 // The text fields outlive re-renders, so typing is never interrupted by a redraw.
-const fields = new Map();
+const fields = new KeptFields();
 function field(key, e, kind, q, value, placeholder) {
-    const id = `${key}\u0000${q}\u0000${kind}`;
-    let input = fields.get(id);
-    if (!input) {
-        // Two rows at least: a thumb finds a taller field.
-        input = answerField(kind, q, value, placeholder, 2, (typed) => {
-            const r = kind === 'text' ? e.model.setText(q, typed) : e.model.setNotes(q, typed);
-            if (r !== 'ignored' && (kind === 'text' || e.model.notice()))
-                render();
-        });
-        fields.set(id, input);
-    }
-    return input;
+    // Two rows at least: a thumb finds a taller field.
+    return fields.keep(key, q, kind, () => answerField(kind, q, value, placeholder, 2, (typed) => {
+        const r = kind === 'text' ? e.model.setText(q, typed) : e.model.setNotes(q, typed);
+        if (r !== 'ignored' && (kind === 'text' || e.model.notice()))
+            render();
+    }));
 }
 /** The typed text as the field holds it now, given to the model before a key that commits it. */
 function syncText(key, e) {
     const q = e.model.tab;
-    const area = fields.get(`${key}\u0000${q}\u0000text`);
+    const area = fields.get(key, q, 'text');
     if (area && q < e.model.questions.length)
         e.model.setText(q, area.value);
 }
@@ -606,9 +596,9 @@ function renderDialog(key, e) {
         if (caret)
             focused.setSelectionRange(caret.start, caret.end);
     }
-    const text = v.q >= 0 ? fields.get(`${key}\u0000${v.q}\u0000text`) : undefined;
+    const text = v.q >= 0 ? fields.get(key, v.q, 'text') : undefined;
     if (v.notice)
-        showKept(text, fields.get(`${key}\u0000${v.q}\u0000notes`), v);
+        showKept(text, fields.get(key, v.q, 'notes'), v);
     const writingNote = focused instanceof HTMLTextAreaElement && focused.dataset.kind === 'notes' && focused.isConnected;
     if (v.editing && text && !v.confirm && !writingNote) {
         if (document.activeElement !== text) {
@@ -643,21 +633,15 @@ document.addEventListener('keydown', (ev) => {
     if (ev.target instanceof HTMLButtonElement && (ev.key === 'Enter' || ev.key === ' '))
         return;
     const v = e.model.view({ askKey: key, agent: '' });
-    const act = dialogKey(ev, v);
-    if (!act)
-        return;
-    ev.preventDefault();
-    if (act.do === 'notes') {
-        fields.get(`${key}\u0000${v.q}\u0000notes`)?.focus();
-        return;
-    }
-    if (act.do === 'leave' || act.leave)
-        app.focus();
-    if (act.do !== 'key')
-        return;
-    if (act.text)
-        syncText(key, e);
-    after(key, e, e.model.key(act.key));
+    actOnKey(ev, v, {
+        notes: () => fields.get(key, v.q, 'notes'),
+        list: app,
+        key: (k, text) => {
+            if (text)
+                syncText(key, e);
+            after(key, e, e.model.key(k));
+        },
+    });
 });
 // ------------------------------------------------------------------ start
 // Set once: a finger has no keys to hint at and no cursor to follow (style.css).

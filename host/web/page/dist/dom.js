@@ -39,6 +39,34 @@ export function answerField(kind, q, value, placeholder, minRows, onInput) {
     });
     return area;
 }
+/** The Other and notes fields a face keeps across draws, by ask, question and kind, so that typing
+ *  is never interrupted by a redraw. */
+export class KeptFields {
+    fields = new Map();
+    static id(ask, q, kind) {
+        return `${ask}\u0000${q}\u0000${kind}`;
+    }
+    get(ask, q, kind) {
+        return this.fields.get(KeptFields.id(ask, q, kind));
+    }
+    /** The field kept for question `q` of `ask`, or the one `make` makes, kept from now on. */
+    keep(ask, q, kind, make) {
+        const id = KeptFields.id(ask, q, kind);
+        let area = this.fields.get(id);
+        if (!area) {
+            area = make();
+            this.fields.set(id, area);
+        }
+        return area;
+    }
+    /** Forgets the fields of `ask` (with `others`, those of every other ask). */
+    forget(ask, others = false) {
+        const prefix = ask + '\u0000';
+        for (const id of [...this.fields.keys()])
+            if (id.startsWith(prefix) !== others)
+                this.fields.delete(id);
+    }
+}
 /** Past the 100 000-byte limit the rest was not kept: the fields show what will be sent. */
 export function showKept(text, notes, v) {
     for (const [f, value] of [[text, v.text], [notes, v.notes]]) {
@@ -80,6 +108,25 @@ export function dialogKey(ev, v) {
     if (LIST_KEYS.has(key) || /^[0-9]$/.test(key))
         return { do: 'key', key };
     return undefined;
+}
+/** What a face does with a keydown, alike in the panel and the page: a key of the dialog's
+ *  (dialogKey) has its default prevented, then goes into the notes field (`notes`), back to the
+ *  list (`list` takes the focus), or to the face's `key` (with the Other field whose text the model
+ *  must take first). False for a key that is not the dialog's. */
+export function actOnKey(ev, v, face) {
+    const act = dialogKey(ev, v);
+    if (!act)
+        return false;
+    ev.preventDefault();
+    if (act.do === 'notes') {
+        face.notes()?.focus();
+        return true;
+    }
+    if (act.do === 'leave' || act.leave)
+        face.list.focus();
+    if (act.do === 'key')
+        face.key(act.key, act.text);
+    return true;
 }
 /** The permission's heading: "Bash wants to run", "Write wants to write notes.txt". */
 export function permissionHeading(p) {

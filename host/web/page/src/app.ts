@@ -8,13 +8,13 @@
 // rule (./text.js too); the server's Content-Security-Policy allows no script or style but these files.
 import { DialogModel, normalizePermission, normalizeQuestions } from './model.js';
 import type { Outcome, Permission, Result, ViewState } from './model.js';
-import { answerField, dialogKey, el, showKept } from './dom.js';
+import { actOnKey, answerField, el, KeptFields, showKept } from './dom.js';
 import { drawDialog } from './draw.js';
 import type { DialogActions, DialogFace, TouchFace } from './draw.js';
 import { previewText, visibleText } from './text.js';
 import { onPushMessage, subscribePush } from './push.js';
 import { answerMessage, readServerMessage } from './protocol.js';
-import type { AnswerResult, PageMessage, WebAsk } from './protocol.js';
+import type { AnswerResult, OpenQuestion, PageMessage, WebAsk } from './protocol.js';
 
 interface Entry {
   ask: WebAsk;
@@ -287,7 +287,7 @@ function removeAsk(key: string, reason: string | undefined): void {
 
 function forget(key: string): void {
   asks.delete(key);
-  for (const k of [...fields.keys()]) if (k.startsWith(key + '\u0000')) fields.delete(k);
+  fields.forget(key);
 }
 
 function onResult(m: AnswerResult): void {
@@ -304,7 +304,7 @@ function onResult(m: AnswerResult): void {
   // If the question still waits, it can be answered again from the start.
   if (e?.gone) forget(m.key);
   else if (e) {
-    for (const k of [...fields.keys()]) if (k.startsWith(m.key + '\u0000')) fields.delete(k);
+    fields.forget(m.key);
     e.model = new DialogModel(e.model.questions);
     e.state = 'open';
   }
@@ -521,26 +521,22 @@ function after(key: string, e: Entry, r: Result): void {
 const openPreviews = new Set<string>();
 
 // The text fields outlive re-renders, so typing is never interrupted by a redraw.
-const fields = new Map<string, HTMLTextAreaElement>();
+const fields = new KeptFields();
 
 function field(key: string, e: Entry, kind: 'text' | 'notes', q: number, value: string, placeholder: string): HTMLTextAreaElement {
-  const id = `${key}\u0000${q}\u0000${kind}`;
-  let input = fields.get(id);
-  if (!input) {
-    // Two rows at least: a thumb finds a taller field.
-    input = answerField(kind, q, value, placeholder, 2, (typed) => {
+  // Two rows at least: a thumb finds a taller field.
+  return fields.keep(key, q, kind, () =>
+    answerField(kind, q, value, placeholder, 2, (typed) => {
       const r = kind === 'text' ? e.model.setText(q, typed) : e.model.setNotes(q, typed);
       if (r !== 'ignored' && (kind === 'text' || e.model.notice())) render();
-    });
-    fields.set(id, input);
-  }
-  return input;
+    }),
+  );
 }
 
 /** The typed text as the field holds it now, given to the model before a key that commits it. */
 function syncText(key: string, e: Entry): void {
   const q = e.model.tab;
-  const area = fields.get(`${key}\u0000${q}\u0000text`);
+  const area = fields.get(key, q, 'text');
   if (area && q < e.model.questions.length) e.model.setText(q, area.value);
 }
 
@@ -615,8 +611,8 @@ function renderDialog(key: string, e: Entry): void {
     focused.focus();
     if (caret) focused.setSelectionRange(caret.start, caret.end);
   }
-  const text = v.q >= 0 ? fields.get(`${key}\u0000${v.q}\u0000text`) : undefined;
-  if (v.notice) showKept(text, fields.get(`${key}\u0000${v.q}\u0000notes`), v);
+  const text = v.q >= 0 ? fields.get(key, v.q, 'text') : undefined;
+  if (v.notice) showKept(text, fields.get(key, v.q, 'notes'), v);
   const writingNote = focused instanceof HTMLTextAreaElement && focused.dataset.kind === 'notes' && focused.isConnected;
   if (v.editing && text && !v.confirm && !writingNote) {
     if (document.activeElement !== text) {
@@ -647,17 +643,14 @@ document.addEventListener('keydown', (ev) => {
   // A focused button (the back button, a tab) takes Enter and Space itself.
   if (ev.target instanceof HTMLButtonElement && (ev.key === 'Enter' || ev.key === ' ')) return;
   const v = e.model.view({ askKey: key, agent: '' });
-  const act = dialogKey(ev, v);
-  if (!act) return;
-  ev.preventDefault();
-  if (act.do === 'notes') {
-    fields.get(`${key}\u0000${v.q}\u0000notes`)?.focus();
-    return;
-  }
-  if (act.do === 'leave' || act.leave) app.focus();
-  if (act.do !== 'key') return;
-  if (act.text) syncText(key, e);
-  after(key, e, e.model.key(act.key));
+  actOnKey(ev, v, {
+    notes: () => fields.get(key, v.q, 'notes'),
+    list: app,
+    key: (k, text) => {
+      if (text) syncText(key, e);
+      after(key, e, e.model.key(k));
+    },
+  });
 });
 
 // ------------------------------------------------------------------ start
@@ -668,7 +661,7 @@ document.documentElement.classList.toggle('touch', matchMedia('(pointer: coarse)
 // A tap on a notification the service worker showed.
 if ('serviceWorker' in navigator) {
   navigator.serviceWorker.addEventListener('message', (ev: MessageEvent) => {
-    const m = ev.data as { type?: unknown; key?: unknown } | null;
+    const m = ev.data as Partial<Record<keyof OpenQuestion, unknown>> | null;
     if (!m || m.type !== 'open' || typeof m.key !== 'string') return;
     if (asks.get(m.key)?.state === 'open') openAsk(m.key);
     else if (snapshots > 0 && !current) {

@@ -83,6 +83,14 @@ export interface PushUnsubscribe {
 }
 export type PageMessage = Answer | PushSubscribe | PushUnsubscribe;
 
+// ------------------------------------------------------------------ service worker -> page
+
+/** A notification of question `key` was tapped: the page opens it (sw.ts, the page's worker). */
+export interface OpenQuestion {
+  type: 'open';
+  key: string;
+}
+
 // ------------------------------------------------------------------ reading
 
 type Fields = Record<string, unknown>;

@@ -1,0 +1,118 @@
+// The Web Push messages' vectors (tests/web/push_messages.json) replayed against the page's service
+// worker: host/web/page/dist/sw.js, the very file askhost web serves (built from
+// host/web/page/src/sw.ts), run as a classic script in a context of its own with the worker's
+// registration and clients stood in for. Each message reads as the vector says (a refused one not
+// at all), and delivered as a push it shows that notification, or closes it. askhost web's side
+// replays the same file in tests/unit/test_push_messages.cpp.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const SW = path.resolve(HERE, '..', '..', 'host', 'web', 'page', 'dist', 'sw.js');
+const vectors = JSON.parse(fs.readFileSync(path.join(HERE, 'push_messages.json'), 'utf8'));
+
+/** A worker's global scope with what sw.js touches on a push: its listeners, the notifications
+ *  shown (and closed), and Notification.maxActions. */
+function workerScope(maxActions) {
+  const listeners = {};
+  const shown = [];
+  const registration = {
+    scope: 'https://127.0.0.1:8080/',
+    showNotification: async (title, options) => {
+      shown.push({ title, options, closed: false });
+    },
+    getNotifications: async ({ tag }) =>
+      shown.filter((n) => n.options.tag === tag && !n.closed).map((n) => ({ close: () => (n.closed = true) })),
+  };
+  const self = {
+    registration,
+    clients: { matchAll: async () => [], openWindow: async () => undefined },
+    skipWaiting: async () => undefined,
+    addEventListener: (type, f) => (listeners[type] = f),
+    Notification: maxActions === undefined ? undefined : { maxActions },
+  };
+  const context = vm.createContext({ self, URL, setTimeout, clearTimeout, console });
+  vm.runInContext(fs.readFileSync(SW, 'utf8'), context, { filename: SW });
+  /** A push event with `data` (null: none), as the browser gives it, run to its end. */
+  const pushData = async (data) => {
+    const waits = [];
+    listeners.push({ data, waitUntil: (p) => waits.push(p) });
+    await Promise.all(waits);
+  };
+  /** The push event of `message` (its data's json()). */
+  const push = (message) => pushData({ json: () => message });
+  return { context, shown, push, pushData };
+}
+
+const worker = workerScope();
+const read = (m) => {
+  const out = worker.context.readPushMessage(m);
+  // The worker's own objects, compared as data.
+  return out === undefined ? undefined : JSON.parse(JSON.stringify(out));
+};
+
+describe('push message vectors (tests/web/push_messages.json) in the service worker (host/web/page/dist/sw.js)', () => {
+  for (const c of vectors.push) {
+    test(`push: ${c.about}`, () => assert.deepEqual(read(c.message), c.message));
+  }
+  for (const c of vectors.lenient) {
+    test(`lenient: ${c.about}`, () => assert.deepEqual(read(c.message), c.reads_as));
+  }
+  for (const c of vectors.refused) {
+    test(`refused: ${c.about}`, () => assert.equal(read(c.message), undefined));
+  }
+
+  test('each ask shows its notification: title (or askhost), body, tag, every action, and what a tap needs', async () => {
+    for (const c of [...vectors.push, ...vectors.lenient.map((l) => ({ about: l.about, message: l.reads_as }))]) {
+      const m = c.message;
+      if (m.type !== 'ask') continue;
+      const w = workerScope();
+      await w.push(m);
+      assert.equal(w.shown.length, 1, c.about);
+      const { title, options } = JSON.parse(JSON.stringify(w.shown[0]));
+      assert.equal(title, m.title || 'askhost', c.about);
+      assert.equal(options.body, m.body, c.about);
+      assert.equal(options.tag, m.tag, c.about);
+      assert.equal(options.requireInteraction, true, c.about);
+      const actions = m.actions ?? [];
+      assert.deepEqual(options.actions, actions.map((a) => ({ action: a.action, title: a.title })), c.about);
+      assert.deepEqual(options.data, { key: m.tag, server: m.server, ...(m.keys ? { keys: m.keys } : {}), actions }, c.about);
+    }
+  });
+
+  test('no more actions than the browser shows', async () => {
+    const w = workerScope(1);
+    await w.push(vectors.push[0].message);
+    assert.deepEqual(
+      w.shown[0].options.actions.map((a) => a.title),
+      ['PostgreSQL'],
+    );
+  });
+
+  test('a close takes away the notification of its tag, and no other', async () => {
+    const w = workerScope();
+    const [full, permission] = vectors.push;
+    await w.push(full.message);
+    await w.push(permission.message);
+    await w.push(vectors.push.find((c) => c.message.type === 'close').message);
+    assert.deepEqual(
+      w.shown.map((n) => [n.options.tag, n.closed]),
+      [
+        ['4242:ask-1', true],
+        ['77:ask-3', false],
+      ],
+    );
+  });
+
+  test('a refused message, or data that is no JSON, shows nothing', async () => {
+    const w = workerScope();
+    for (const c of vectors.refused) await w.push(c.message);
+    await w.pushData(null);
+    await w.pushData({ json: () => JSON.parse('{"type":') });
+    assert.equal(w.shown.length, 0);
+  });
+});
