@@ -441,9 +441,9 @@ void McpServer::call_tool(const CallToolParams& p, Reply<json::RawJson> reply) {
     // Claude Code marks nothing in the call: its transcripts say whose tool_use it is.
     if (std::holds_alternative<AskInput>(parsed) && claude_transcripts && !p.meta.claude_tool_use_id.empty()) {
         const auto who = claude_transcripts->caller_of(p.meta.claude_tool_use_id);
-        if (who == ClaudeTranscripts::Caller::Subagent) {
+        if (who == claude::ClaudeTranscripts::Caller::Subagent) {
             parsed = Refusal{"subagent", "subagent", kSubagentRefusal};
-        } else if (who == ClaudeTranscripts::Caller::Unknown && io_ && claude_transcripts->session_written()) {
+        } else if (who == claude::ClaudeTranscripts::Caller::Unknown && io_ && claude_transcripts->session_written()) {
             return await_claude_caller(p.meta.claude_tool_use_id,
                                        std::chrono::steady_clock::now() + claude_transcript_wait,
                                        std::make_shared<Parsed<AskInput>>(std::move(parsed)), p.meta.progress_token,
@@ -463,10 +463,10 @@ void McpServer::await_claude_caller(std::string tool_use_id, std::chrono::steady
                        withheld = std::move(withheld)](const boost::system::error_code& ec) mutable {
         if (ec || !alive) return;
         const auto who = claude_transcripts->caller_of(id);
-        if (who == ClaudeTranscripts::Caller::Unknown && std::chrono::steady_clock::now() < deadline)
+        if (who == claude::ClaudeTranscripts::Caller::Unknown && std::chrono::steady_clock::now() < deadline)
             return await_claude_caller(std::move(id), deadline, parsed, std::move(token), reply, std::move(caller),
                                        std::move(withheld));
-        if (who == ClaudeTranscripts::Caller::Subagent) *parsed = Refusal{"subagent", "subagent", kSubagentRefusal};
+        if (who == claude::ClaudeTranscripts::Caller::Subagent) *parsed = Refusal{"subagent", "subagent", kSubagentRefusal};
         answer_call(std::move(*parsed), token, reply, caller, std::move(withheld));
     });
 }

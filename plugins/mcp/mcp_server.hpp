@@ -14,7 +14,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include "claude_transcript.hpp"
+#include "claude/claude_transcript.hpp"
 #include "core/lifetime.hpp"
 #include "core/model/outcome.hpp"
 #include "mcp_protocol.hpp"
@@ -81,7 +81,7 @@ public:
     std::chrono::milliseconds progress_interval{10000};
     // Under Claude Code: its transcripts, where a sub-agent's call is told from the main
     // conversation's; how long a call waits for its tool_use to be written there (with `io`).
-    std::optional<ClaudeTranscripts> claude_transcripts = ClaudeTranscripts::from_environment();
+    std::optional<claude::ClaudeTranscripts> claude_transcripts = claude::ClaudeTranscripts::from_environment();
     std::chrono::milliseconds claude_transcript_wait{3000};
     // Tasks (io.modelcontextprotocol/tasks): where their records are kept ("" keeps none: no tasks
     // are offered), how long a record is kept from its creation, the poll interval the client is
