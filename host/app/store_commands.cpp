@@ -353,61 +353,65 @@ struct AnswerSource {
     bool edit = false, from_stdin = false;
 };
 
-// The command line read into an AnswerSource, or the exit status of a usage error.
-std::variant<int, AnswerSource> answer_source(const cli::Args& a, std::ostream& err) {
+// The command line read into an AnswerSource, or the usage error in it.
+Result<AnswerSource> answer_source(const cli::Args& a) {
     AnswerSource src;
     src.path = a.value("pending-file").value_or(nearest_pending_file());
-    if (src.path.empty()) return usage(err, kAnswerCommand, "--pending-file: an empty path");
+    if (src.path.empty()) return Error::usage("--pending-file: an empty path");
     src.file = a.value("file");
     src.text = a.value("text");
     src.edit = a.has("edit");
     const bool at_file = !a.operands.empty() && a.operands[0].size() > 1 && a.operands[0][0] == '@';
     if (at_file) {
         // The ask_user spec's form: askhost answer @FILE "your answers" (your own words, or JSON).
-        if (a.value("pending-file"))
-            return usage(err, kAnswerCommand, "name the file once: @FILE or --pending-file PATH");
+        if (a.value("pending-file")) return Error::usage("name the file once: @FILE or --pending-file PATH");
         if (src.file || src.text || src.edit)
-            return usage(err, kAnswerCommand,
-                         "@FILE takes your answers after it, not " + std::string(src.file   ? "--file"
-                                                                                 : src.text ? "--text"
-                                                                                            : "--edit"));
+            return Error::usage("@FILE takes your answers after it, not " + std::string(src.file   ? "--file"
+                                                                                        : src.text ? "--text"
+                                                                                                   : "--edit"));
         src.path = a.operands[0].substr(1);
         std::string words;
         for (std::size_t i = 1; i < a.operands.size(); ++i) words += (i > 1 ? " " : "") + a.operands[i];
         const auto first = words.find_first_not_of(" \t\n\r");
         if (first == std::string::npos)
-            return usage(err, kAnswerCommand,
-                         "what are the answers? askhost answer @" + src.path + " \"your own words\"");
+            return Error::usage("what are the answers? askhost answer @" + src.path + " \"your own words\"");
         if (words[first] == '[' || words[first] == '{') src.json = std::move(words);
         else src.text = std::move(words);
     } else if (a.operands.size() > 1) {
-        return usage(err, kAnswerCommand, "give the answers as one JSON argument (quote it): '[\"a\", \"b\"]'");
+        return Error::usage("give the answers as one JSON argument (quote it): '[\"a\", \"b\"]'");
     } else if (!a.operands.empty()) {
         if (a.operands[0] == "-") src.from_stdin = true;
         else src.json = a.operands[0];
     }
     const int sources =
         (src.json ? 1 : 0) + (src.file ? 1 : 0) + (src.text ? 1 : 0) + (src.edit ? 1 : 0) + (src.from_stdin ? 1 : 0);
-    if (sources > 1) return usage(err, kAnswerCommand, "give one of: JSON, --file F, --text T, --edit");
+    if (sources > 1) return Error::usage("give one of: JSON, --file F, --text T, --edit");
     if (sources == 0) {
         if (::isatty(0))
-            return usage(err, kAnswerCommand,
-                         "what are the answers? askhost answer '[\"...\", ...]' | --file F | --text T | --edit");
+            return Error::usage("what are the answers? askhost answer '[\"...\", ...]' | --file F | --text T | --edit");
         src.from_stdin = true;
     }
     return src;
 }
 
-// The JSON text of the answers (JSON, a file, stdin), or the exit status of a failure to read it.
-std::variant<int, std::string> answer_json_text(const AnswerSource& src, std::ostream& err) {
+// The JSON text of the answers (JSON, a file, stdin), or why it cannot be read.
+Result<std::string> answer_json_text(const AnswerSource& src) {
     if (src.json) return *src.json;
     if (src.file && *src.file != "-") {
         auto t = read_whole(*src.file);
-        if (t.status == FileText::Status::Missing) return failure(err, "answer", *src.file + ": no such file");
-        if (t.status == FileText::Status::Error) return failure(err, "answer", t.error);
+        if (t.status == FileText::Status::Missing) return Error::failed(*src.file + ": no such file", *src.file);
+        if (t.status == FileText::Status::Error) return Error::failed(t.error, *src.file);
         return std::move(t.data);
     }
     return read_all(0);  // --file -, or stdin
+}
+
+// A step's failure as the command says it: a usage error in the reader's shape, anything else as
+// "askhost NAME: why"; its exit status.
+int said(std::ostream& err, const cli::Command& command, const Error& e) {
+    if (e.kind == Error::Kind::Usage) err << cli::usage_error_text(command, e);
+    else err << "askhost " << command.name << ": " << e.message << "\n";
+    return e.exit_status();
 }
 
 }  // namespace
@@ -415,9 +419,9 @@ std::variant<int, std::string> answer_json_text(const AnswerSource& src, std::os
 int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     auto read = read_args(args, kAnswerCommand, out, err);
     if (auto* status = std::get_if<int>(&read)) return *status;
-    auto source = answer_source(std::get<cli::Args>(read), err);
-    if (auto* status = std::get_if<int>(&source)) return *status;
-    const AnswerSource& src = std::get<AnswerSource>(source);
+    const auto source = answer_source(std::get<cli::Args>(read));
+    if (!source) return said(err, kAnswerCommand, source.error());
+    const AnswerSource& src = *source;
     const std::string& path = src.path;
     if (src.edit) return answer_by_editing(path, out, err);
 
@@ -426,9 +430,9 @@ int run_answer(const std::vector<std::string>& args, std::ostream& out, std::ost
         return failure(err, "answer", "no pending questions (" + path + " does not exist)");
     rapidjson::Document doc;
     if (!src.text) {
-        auto input = answer_json_text(src, err);
-        if (auto* status = std::get_if<int>(&input)) return *status;
-        if (auto e = parse_json(std::get<std::string>(input), doc)) {
+        const auto input = answer_json_text(src);
+        if (!input) return said(err, kAnswerCommand, input.error());
+        if (auto e = parse_json(*input, doc)) {
             std::string what = src.file ? *src.file + ": " : std::string();
             return report_errors(err, path, {what + e->message},
                                  "To answer in your own words: askhost answer --text \"...\"\n");

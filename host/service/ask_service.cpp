@@ -331,7 +331,9 @@ AskService::Asking AskService::ask(Ask ask, OnOutcome reply, const ClientForm* f
             log("asking through the askhost at " + found->socket + " (" + found->source + ")");
         }
         Status unreachable = host->connect();
-        if (!unreachable) return {Asking::Where::Host, host->submit(ask, ask.profile, std::move(reply))};
+        if (!unreachable)
+            return {Asking::Where::Host,
+                    [submitted = host->submit(ask, ask.profile, std::move(reply))] { submitted.cancel(); }};
         log(unreachable->message);
     }
     if (options_.alone == Alone::Decline) return {};

@@ -343,11 +343,11 @@ private:
 
     void elicit(const json::Borrowed& params, Reply<json::RawJson> reply) {
         auto parsed = parse_elicitation_form(*params.value, host_.profile());
-        if (auto* refusal = std::get_if<Refusal>(&parsed)) {
-            host_.log("acp: elicitation refused: " + refusal->message);
-            return reply.error(rpc_error::invalid_params, refusal->message);
+        if (!parsed) {
+            host_.log("acp: elicitation refused: " + parsed.error().message);
+            return reply.error(rpc_error::invalid_params, parsed.error().message);
         }
-        auto form = std::make_shared<ElicitationForm>(std::get<ElicitationForm>(std::move(parsed)));
+        auto form = std::make_shared<ElicitationForm>(*std::move(parsed));
         AskInput input = form->input;
         ask<json::RawJson>(
             std::move(reply), std::move(input),

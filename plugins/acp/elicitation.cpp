@@ -24,12 +24,13 @@ using json::member;
 using json::str;
 using json::string_of;
 
-Refusal refuse(const std::string& path, const std::string& what) {
-    return {"invalid_schema", path, path + ": " + what};
+// What the request itself gets wrong, naming the field.
+Error refuse(const std::string& path, const std::string& what) {
+    return {Error::Kind::Usage, path + ": " + what, path};
 }
 
 // Options from a list of {const, title, description} objects or from enum (+ enumNames).
-std::optional<Refusal> read_options(const Value& holder, const std::string& path, Question& q, FormField& f) {
+Status read_options(const Value& holder, const std::string& path, Question& q, FormField& f) {
     const Value* list = member(holder, "oneOf");
     const char* list_name = "oneOf";
     if (!list) {
@@ -197,19 +198,15 @@ void write_answer(json::ObjectWriter& content, const FormField& f, const Questio
 
 }  // namespace
 
-Parsed<ElicitationForm> parse_elicitation_form(const Value& params, Profile profile) {
-    if (!params.IsObject()) return Refusal{"invalid_request", "", "params: expected an object"};
+Result<ElicitationForm> parse_elicitation_form(const Value& params, Profile profile) {
+    if (!params.IsObject()) return refuse("params", "expected an object");
     const std::string mode = string_of(params, "mode");
-    if (!mode.empty() && mode != "form")
-        return Refusal{"invalid_request", "mode", "mode: '" + mode + "' is not supported, only form"};
+    if (!mode.empty() && mode != "form") return refuse("mode", "'" + mode + "' is not supported, only form");
     const std::string message = string_of(params, "message");
     const Value* schema = member(params, "requestedSchema");
-    if (!schema || !schema->IsObject())
-        return Refusal{"invalid_schema", "requestedSchema", "requestedSchema: expected an object"};
+    if (!schema || !schema->IsObject()) return refuse("requestedSchema", "expected an object");
     const Value* props = member(*schema, "properties");
-    if (!props || !props->IsObject())
-        return Refusal{"invalid_schema", "requestedSchema.properties",
-                       "requestedSchema.properties: expected an object"};
+    if (!props || !props->IsObject()) return refuse("requestedSchema.properties", "expected an object");
 
     std::set<std::string> keys;
     for (const auto& m : props->GetObject()) keys.insert(std::string(str(m.name)));
@@ -235,13 +232,13 @@ Parsed<ElicitationForm> parse_elicitation_form(const Value& params, Profile prof
             f.array = true;
             f.type = type_of(string_of(*items, "type"));
             q.multi_select = true;
-            if (auto r = read_options(*items, path + ".items", q, f)) return *r;
+            if (auto e = read_options(*items, path + ".items", q, f)) return *e;
             if (q.options.empty()) return refuse(path + ".items", "a multi-select needs anyOf or enum");
         } else if (type == "object" || type == "null") {
             return refuse(path + ".type", "'" + type + "' fields cannot be asked");
         } else {
             f.type = type_of(type);
-            if (auto r = read_options(m.value, path, q, f)) return *r;
+            if (auto e = read_options(m.value, path, q, f)) return *e;
             if (q.options.empty() && f.type == FormField::Type::Boolean) {
                 q.options = {{"Yes", "", std::nullopt}, {"No", "", std::nullopt}};
                 f.values_json = {"true", "false"};
@@ -252,8 +249,7 @@ Parsed<ElicitationForm> parse_elicitation_form(const Value& params, Profile prof
         form.fields.push_back(std::move(f));
         form.input.questions.push_back(std::move(q));
     }
-    if (form.fields.empty())
-        return Refusal{"invalid_schema", "requestedSchema.properties", "requestedSchema.properties: no field to ask"};
+    if (form.fields.empty()) return refuse("requestedSchema.properties", "no field to ask");
 
     const bool single = form.fields.size() == 1;
     bool message_used = false;
@@ -271,7 +267,8 @@ Parsed<ElicitationForm> parse_elicitation_form(const Value& params, Profile prof
         if (q.header.empty() && profile == Profile::Strict) q.header = form.fields[i].key.substr(0, 12);
     }
     if (!message.empty() && !message_used) form.input.metadata_json = json::to_text(ElicitationMetadata{message});
-    if (auto r = validate_questions(form.input.questions, profile)) return *r;
+    if (auto r = validate_questions(form.input.questions, profile))
+        return Error{Error::Kind::Usage, r->message, r->path};
     return form;
 }
 

@@ -7,6 +7,7 @@
 
 #include <rapidjson/document.h>
 
+#include "core/error.hpp"
 #include "core/model/outcome.hpp"
 
 namespace askhost::acp {
@@ -31,7 +32,8 @@ struct ElicitationForm {
 // a boolean is Yes/No, other strings and numbers are free text. A `<key>_custom` property next
 // to `<key>` is not asked on its own: it carries the "Other" answer (or a note on a chosen option).
 // The single question's text is the form's `message`; with several, each field's description.
-Parsed<ElicitationForm> parse_elicitation_form(const rapidjson::Value& params, Profile profile);
+// A form askhost cannot ask is a usage error naming the field.
+Result<ElicitationForm> parse_elicitation_form(const rapidjson::Value& params, Profile profile);
 
 // The result of elicitation/create for an outcome: {"action":"accept","content":{...}} when
 // answered, "decline" when the person cancelled (or nobody can answer now), "cancel" when the

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <rapidjson/document.h>
@@ -15,12 +14,8 @@
 
 namespace askhost::claude {
 
-// Every AskUserQuestion and *__ask_user_question call of the main conversation in a transcript
-// (JSON lines), with its outcome: answered (the answers), cancelled (an error result), pending.
-// A sub-agent's (sidechain) lines and a call without a result are left out.
-std::vector<store::Exchange> exchanges_in_transcript(std::string_view jsonl);
-
-// What the hook prints for these exchanges: "" when there are none (Claude's default then).
+// What the hook prints for a transcript's exchanges (claude_transcript.hpp): "" when there are none
+// (Claude's default then).
 std::string compaction_instructions(const std::vector<store::Exchange>& exchanges);
 
 // The PreCompact hook: reads the transcript the input names, prints the instructions. Always 0:

@@ -14,7 +14,6 @@
 #include <variant>
 #include <vector>
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,6 +22,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "claude_tools.hpp"
+#include "claude_transcript.hpp"
 #include "compact_hook.hpp"
 #include "core/fd_io.hpp"
 #include "core/search_path.hpp"
@@ -51,22 +51,6 @@ void note(const std::string& m) { note_view(m); }
 off_t file_size(const std::string& path) {
     struct stat st {};
     return !path.empty() && ::stat(path.c_str(), &st) == 0 ? st.st_size : -1;
-}
-
-// Whether what Claude appended to its transcript since `from` records a tool result: the
-// question was answered in Claude's own dialog.
-bool transcript_moved_on(const std::string& path, off_t from) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return false;
-    std::string tail;
-    char buf[65536];
-    if (::lseek(fd, from, SEEK_SET) == from) {
-        ssize_t n;
-        while (tail.size() < (4u << 20) && (n = ::read(fd, buf, sizeof buf)) > 0)
-            tail.append(buf, static_cast<std::size_t>(n));
-    }
-    ::close(fd);
-    return tail.find("\"tool_result\"") != std::string::npos;
 }
 
 // What ends the hook's wait. Esc or Ctrl-C in Claude, or the hook's timeout: SIGTERM, nothing
@@ -98,7 +82,7 @@ private:
             if (ec || fired_) return;
             if (::getppid() != claude_ || ::kill(claude_, 0) != 0) return fire("Claude Code is gone");
             if (transcript_from_ >= 0 && file_size(transcript_) > transcript_from_ &&
-                transcript_moved_on(transcript_, transcript_from_))
+                holds_tool_result(transcript_since(transcript_, transcript_from_)))
                 return fire("answered in Claude Code's own dialog");
             look();
         });

@@ -4,8 +4,6 @@
 #include <set>
 #include <variant>
 
-#include <unistd.h>
-
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -13,11 +11,10 @@
 #include "core/command_line.hpp"
 #include "core/fd_io.hpp"
 #include "core/model/outcome.hpp"
-#include "core/self_path.hpp"
 #include "json/json_access.hpp"
+#include "mcp/agent_hooks.hpp"
 #include "mcp/own_question_hook.hpp"
 #include "store/fs_util.hpp"
-#include "store/hooks_file.hpp"
 #include "store/session_summary.hpp"
 
 namespace askhost::mcp {
@@ -25,7 +22,6 @@ namespace askhost::mcp {
 namespace {
 
 constexpr std::size_t kMaxRollout = 256u << 20;  // read at most the last 256 MiB
-constexpr std::size_t kMaxInput = 8u << 20;
 
 // askhost's tool as Codex names it: `ask_user_question` in the namespace `mcp__SERVER`, or (older
 // rollouts) the whole `mcp__SERVER__ask_user_question`.
@@ -184,30 +180,27 @@ constexpr cli::Option kCodexHookOptions[] = {
 constexpr std::string_view kCodexHookWords[] = {"install"};
 
 int install_codex_hooks(const cli::Args& args) {
-    const auto chosen = store::hooks_file_path(args.value("hooks").value_or(""), args.has("project"),
-                                               ".codex/hooks.json", "CODEX_HOME", "hooks.json", ".codex/hooks.json");
-    if (args.has("remove")) return store::uninstall_command_hooks("askhost codex-hook", chosen, "hooks", "codex-hook");
-    // This binary by its full path: Codex runs hooks without askhost's PATH in mind, and trusts
-    // a hook by its command, so the command stays the same until askhost moves.
-    const std::string self = self_path();
-    const std::string command = (self.empty() ? std::string("askhost") : self) + " codex-hook";
-    return store::install_command_hooks(
-        "askhost codex-hook", chosen, "hooks",
-        {{.event = "SessionStart",
-          .matcher = "compact",
-          .command = command,
-          .timeout_seconds = 30,
-          .status_message = "askhost: the answers you gave"},
-         // As long as the person takes (a day); Codex's own dialog when askhost has nowhere to show it.
-         {.event = "PreToolUse",
-          .matcher = "request_user_input",
-          .command = command,
-          .timeout_seconds = 86400,
-          .status_message = "askhost: asking where you are"}},
-        "codex-hook",
-        "\n(SessionStart after a compaction: the model reads the answers given earlier in the session;\n"
-        "PreToolUse: request_user_input, Codex's own questions in Plan mode, asked in askhost).\n"
-        "Codex runs a new hook only once you trust it: open codex, type /hooks and trust askhost's.\n");
+    return install_agent_hooks(
+        args, {.subcommand = "codex-hook",
+               .file_option = "hooks",
+               .project_file = ".codex/hooks.json",
+               .home_variable = "CODEX_HOME",
+               .home_name = "hooks.json",
+               .home_file = ".codex/hooks.json",
+               .hooks = {{.event = "SessionStart",
+                          .matcher = "compact",
+                          .command = {},
+                          .timeout_seconds = 30,
+                          .status_message = "askhost: the answers you gave"},
+                         // As long as the person takes (a day); Codex's own dialog when askhost has nowhere to show it.
+                         {.event = "PreToolUse",
+                          .matcher = "request_user_input",
+                          .command = {},
+                          .timeout_seconds = 86400,
+                          .status_message = "askhost: asking where you are"}},
+               .what = "\n(SessionStart after a compaction: the model reads the answers given earlier in the session;\n"
+                       "PreToolUse: request_user_input, Codex's own questions in Plan mode, asked in askhost).\n"
+                       "Codex runs a new hook only once you trust it: open codex, type /hooks and trust askhost's.\n"});
 }
 
 }  // namespace
@@ -230,40 +223,6 @@ const cli::Command kCodexHookCommand{
     .max_operands = 1,
     .words = kCodexHookWords,
 };
-
-int run_context_hook(const std::vector<std::string>& args, const cli::Command& command,
-                     int (*install)(const cli::Args&), std::initializer_list<HookEvent> events) {
-    auto read = cli::read(args, command);
-    if (auto* done = std::get_if<cli::Exit>(&read)) return done->print();
-    const cli::Args& a = std::get<cli::Args>(read);
-    if (!a.operands.empty()) return install(a);  // the one word it takes
-    if (!a.given.empty())
-        return cli::usage_error(command, "--" + std::string(a.given[0].first) + " goes with install").print();
-    // Typed at a terminal, it would wait for JSON nobody sends.
-    if (::isatty(0))
-        return cli::usage_error(command, "the agent runs this with the hook's JSON on stdin, not a terminal (askhost " +
-                                             std::string(command.name) + " install sets it up)")
-            .print();
-    const auto say = [&](const std::string& m) {
-        write_all(2, "askhost " + std::string(command.name) + ": " + m + "\n");
-    };
-    bool too_big = false;
-    const std::string in = read_all(0, kMaxInput, &too_big);
-    if (too_big) {
-        say("the hook's input is over " + std::to_string(kMaxInput) + " bytes; nothing added");
-        return 0;
-    }
-    rapidjson::Document doc;
-    if (auto err = json::parse(doc, in); err || !doc.IsObject()) {
-        say("the hook's input is not a JSON object" + (err ? ": " + err->message : std::string()) + "; nothing added");
-        return 0;
-    }
-    const std::string got = json::string_of(doc, "hook_event_name");
-    for (const auto& e : events)
-        if (got == e.event) return e.handle(doc);
-    say("the hook event '" + got + "' is not one askhost " + std::string(command.name) + " handles; nothing added");
-    return 0;
-}
 
 int run_codex_hook(const std::vector<std::string>& args) {
     return run_context_hook(args, kCodexHookCommand, install_codex_hooks,

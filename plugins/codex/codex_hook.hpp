@@ -8,14 +8,12 @@
 // prose is askhost history --summary's. docs/codex.md.
 #pragma once
 
-#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <rapidjson/document.h>
 
-#include "core/command_line.hpp"
 #include "store/journal.hpp"
 
 namespace askhost::mcp {
@@ -32,19 +30,6 @@ std::string compaction_context(const std::vector<store::Exchange>& exchanges);
 // {"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": CONTEXT}} (Codex's
 // SessionStart and Gemini CLI's BeforeAgent read the same shape).
 std::string additional_context_output(std::string_view event, std::string_view context);
-
-// One hook event a command handles, and its handler.
-struct HookEvent {
-    std::string_view event;
-    int (*handle)(const rapidjson::Value&);
-};
-
-// The body of `askhost codex-hook` and `askhost gemini-hook`: the word `install` goes to `install`;
-// otherwise the hook's JSON on stdin (at most 8 MiB) goes to the handler of its hook_event_name.
-// Anything else is said on stderr and adds nothing: always 0 for the hook itself, so a failing
-// hook never troubles the agent's session (and a question goes to the agent's own dialog).
-int run_context_hook(const std::vector<std::string>& args, const cli::Command& command,
-                     int (*install)(const cli::Args&), std::initializer_list<HookEvent> events);
 
 // The SessionStart hook (source `compact`): reads the rollout the input names, prints Codex's
 // hook output with the context. Always 0: a failing hook must not trouble Codex's session.

@@ -24,13 +24,14 @@ struct PermissionChoice {
 };
 
 struct PermissionRequest {
-    std::string tool;    // the tool's name ("Bash", "Write"); may be empty
-    std::string title;   // what the call does in the agent's words ("touch x", "Write notes.txt")
-    std::string detail;  // the command or paths, when they add to the title
-    std::vector<PermissionChoice> choices;
+    std::string tool{};    // the tool's name ("Bash", "Write"); may be empty
+    std::string title{};   // what the call does in the agent's words ("touch x", "Write notes.txt")
+    std::string detail{};  // the command or paths, when they add to the title
+    std::vector<PermissionChoice> choices{};
     // What the faces show as data (core/model/permission.hpp), whole: the command that will run,
-    // or the file an edit writes and what it puts there, and the agent's reason.
-    std::string command, path, content, reason;
+    // or the file an edit writes and what it puts there, and the agent's reason. ({}: a designated
+    // initializer may leave them out.)
+    std::string command{}, path{}, content{}, reason{};
 };
 
 // Allow / Deny / Always allow this tool: for agents that offer no choices of their own (Claude

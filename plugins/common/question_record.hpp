@@ -28,8 +28,8 @@ struct RecordedResult {
         Unreadable,  // no answer found in it
     };
     Kind kind = Kind::Unreadable;
-    std::vector<Answer> answers;
-    std::string pending_file;
+    std::vector<Answer> answers{};
+    std::string pending_file{};
 };
 
 // The outcome a session's summary gives a recorded result: "answered", "pending" or "cancelled";

@@ -12,11 +12,10 @@
 #include "common/question_record.hpp"
 #include "core/command_line.hpp"
 #include "core/fd_io.hpp"
-#include "core/self_path.hpp"
 #include "json/json_access.hpp"
+#include "mcp/agent_hooks.hpp"
 #include "mcp/own_question_hook.hpp"
 #include "store/fs_util.hpp"
-#include "store/hooks_file.hpp"
 
 namespace askhost::mcp {
 
@@ -186,22 +185,18 @@ constexpr cli::Option kGeminiHookOptions[] = {
 constexpr std::string_view kGeminiHookWords[] = {"install"};
 
 int install_gemini_hooks(const cli::Args& args) {
-    const auto chosen =
-        store::hooks_file_path(args.value("settings").value_or(""), args.has("project"), ".gemini/settings.json",
-                               "GEMINI_CLI_HOME", ".gemini/settings.json", ".gemini/settings.json");
-    if (args.has("remove"))
-        return store::uninstall_command_hooks("askhost gemini-hook", chosen, "settings", "gemini-hook");
-    // This binary by its full path: Gemini runs hooks with its own PATH.
-    const std::string self = self_path();
-    const std::string command = (self.empty() ? std::string("askhost") : self) + " gemini-hook";
-    return store::install_command_hooks(
-        "askhost gemini-hook", chosen, "settings",
-        {{.event = "BeforeAgent", .matcher = "*", .command = command},
-         // As long as the person takes (a day, in Gemini's milliseconds; its default is 60 s).
-         {.event = "BeforeTool", .matcher = "ask_user", .command = command, .timeout_ms = 86400000}},
-        "gemini-hook",
-        "\n(BeforeTool: ask_user, Gemini's own questions, asked in askhost; BeforeAgent: after Gemini\n"
-        "compresses a session, the next prompt carries the answers given earlier in it).\n");
+    return install_agent_hooks(
+        args, {.subcommand = "gemini-hook",
+               .file_option = "settings",
+               .project_file = ".gemini/settings.json",
+               .home_variable = "GEMINI_CLI_HOME",
+               .home_name = ".gemini/settings.json",
+               .home_file = ".gemini/settings.json",
+               .hooks = {{.event = "BeforeAgent", .matcher = "*", .command = {}},
+                         // As long as the person takes (a day, in Gemini's milliseconds; its default is 60 s).
+                         {.event = "BeforeTool", .matcher = "ask_user", .command = {}, .timeout_ms = 86400000}},
+               .what = "\n(BeforeTool: ask_user, Gemini's own questions, asked in askhost; BeforeAgent: after Gemini\n"
+                       "compresses a session, the next prompt carries the answers given earlier in it).\n"});
 }
 
 }  // namespace

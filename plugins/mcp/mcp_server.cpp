@@ -379,18 +379,16 @@ void McpServer::close() {
     auto parked = std::move(parked_);
     parked_.clear();
     for (auto& [id, call] : open) {
-        if (call->withdraw) call->withdraw();
+        call->asked.cancel();
         call->reply.error(rpc_error::request_cancelled, "cancelled by the client");
     }
-    for (auto& [state, p] : parked)
-        if (p.call->withdraw) p.call->withdraw();
+    for (auto& [state, p] : parked) p.call->asked.cancel();
     if (task_watch_) task_watch_->cancel(ignored);
     task_watch_.reset();
     when_done_ = nullptr;
     auto tasks = std::move(tasks_);
     tasks_.clear();
-    for (auto& [id, run] : tasks)
-        if (run.withdraw) run.withdraw();
+    for (auto& [id, run] : tasks) run.asked.cancel();
 }
 
 std::string McpServer::asking_call() const { return asking_ ? asking_->id : std::string(); }
@@ -422,7 +420,7 @@ void McpServer::cancelled(const CancelledParams& p) {
     auto call = std::move(it->second);
     open_.erase(it);
     stop_ticking(p.request_id.json);
-    if (call->withdraw) call->withdraw();
+    call->asked.cancel();
     // MCP: the receiver of a cancel does not reply to the request it names.
     if (call->withheld) *call->withheld = true;
     call->reply.error(rpc_error::request_cancelled, "cancelled by the client");  // goes nowhere
@@ -441,9 +439,9 @@ void McpServer::call_tool(const CallToolParams& p, Reply<json::RawJson> reply) {
     // Claude Code marks nothing in the call: its transcripts say whose tool_use it is.
     if (std::holds_alternative<AskInput>(parsed) && claude_transcripts && !p.meta.claude_tool_use_id.empty()) {
         const auto who = claude_transcripts->caller_of(p.meta.claude_tool_use_id);
-        if (who == ClaudeTranscripts::Caller::Subagent) {
+        if (who == claude::ClaudeTranscripts::Caller::Subagent) {
             parsed = Refusal{"subagent", "subagent", kSubagentRefusal};
-        } else if (who == ClaudeTranscripts::Caller::Unknown && io_ && claude_transcripts->session_written()) {
+        } else if (who == claude::ClaudeTranscripts::Caller::Unknown && io_ && claude_transcripts->session_written()) {
             return await_claude_caller(p.meta.claude_tool_use_id,
                                        std::chrono::steady_clock::now() + claude_transcript_wait,
                                        std::make_shared<Parsed<AskInput>>(std::move(parsed)), p.meta.progress_token,
@@ -463,10 +461,11 @@ void McpServer::await_claude_caller(std::string tool_use_id, std::chrono::steady
                        withheld = std::move(withheld)](const boost::system::error_code& ec) mutable {
         if (ec || !alive) return;
         const auto who = claude_transcripts->caller_of(id);
-        if (who == ClaudeTranscripts::Caller::Unknown && std::chrono::steady_clock::now() < deadline)
+        if (who == claude::ClaudeTranscripts::Caller::Unknown && std::chrono::steady_clock::now() < deadline)
             return await_claude_caller(std::move(id), deadline, parsed, std::move(token), reply, std::move(caller),
                                        std::move(withheld));
-        if (who == ClaudeTranscripts::Caller::Subagent) *parsed = Refusal{"subagent", "subagent", kSubagentRefusal};
+        if (who == claude::ClaudeTranscripts::Caller::Subagent)
+            *parsed = Refusal{"subagent", "subagent", kSubagentRefusal};
         answer_call(std::move(*parsed), token, reply, caller, std::move(withheld));
     });
 }
@@ -486,16 +485,16 @@ void McpServer::answer_call(Parsed<AskInput> parsed, const std::optional<std::st
     auto call = std::make_shared<Call>(Call{reply, id, caller, ask.questions, {}, std::move(withheld)});
     open_[id] = call;
     asking_ = Asking{caller, id};
-    auto withdraw = asker_.ask(std::move(ask), *this, [this, call, alive = lifetime_.token()](const Outcome& o) {
-        if (alive) {
-            auto it = open_.find(call->id);
-            if (it != open_.end() && it->second == call) open_.erase(it);
-            stop_ticking(call->id);
-        }
-        call->reply({complete(tool_result_json(o, call->questions), call->caller.modern)});
-    });
+    call->asked.on_cancel(
+        asker_.ask(std::move(ask), *this, call->asked.reply([this, call, alive = lifetime_.token()](const Outcome& o) {
+            if (alive) {
+                auto it = open_.find(call->id);
+                if (it != open_.end() && it->second == call) open_.erase(it);
+                stop_ticking(call->id);
+            }
+            call->reply({complete(tool_result_json(o, call->questions), call->caller.modern)});
+        })));
     asking_.reset();
-    call->withdraw = std::move(withdraw);
     auto it = open_.find(id);
     if (it == open_.end() || it->second != call) return;  // answered at once, or waiting for a retry
     // The person may take a while: say so where the client shows progress.
@@ -548,7 +547,7 @@ std::function<void()> McpServer::park(const std::shared_ptr<Call>& open_call, co
             auto expired = std::move(p->second.call);
             parked_.erase(p);
             if (log_) log_("a question waited for its retry (requestState) past --expire-after: withdrawn");
-            if (expired->withdraw) expired->withdraw();
+            expired->asked.cancel();
         });
     }
     parked_[state] = Parked{call, ask, std::move(answer), std::move(expiry)};
@@ -652,13 +651,14 @@ void McpServer::run_task(const std::string& id, Ask ask, const Caller& caller, s
     run.caller = caller;
     run.expires_ms = expires_ms;
     asking_ = Asking{caller, "task " + id};
-    auto withdraw = asker_.ask(std::move(ask), *this, [this, id, alive = lifetime_.token()](const Outcome& o) {
-        if (alive) finish_task(id, o);
-    });
+    CallTicket asked = run.asked;  // a copy: run may be gone when the outcome comes at once
+    asked.on_cancel(
+        asker_.ask(std::move(ask), *this, asked.reply([this, id, alive = lifetime_.token()](const Outcome& o) {
+            if (alive) finish_task(id, o);
+        })));
     asking_.reset();
     auto it = tasks_.find(id);
     if (it == tasks_.end()) return;  // answered at once
-    it->second.withdraw = std::move(withdraw);
     if (io_ && expires_ms > 0) {
         // Unanswered at expires_ms: withdrawn, and the task completes as a call that timed out.
         const auto left = std::chrono::milliseconds(std::max<std::int64_t>(0, expires_ms - store::now_ms()));
@@ -668,8 +668,7 @@ void McpServer::run_task(const std::string& id, Ask ask, const Caller& caller, s
             auto t = tasks_.find(id);
             if (t == tasks_.end()) return;
             if (log_) log_("task " + id + ": no answer before --expire-after: withdrawn");
-            auto withdraw = std::move(t->second.withdraw);
-            if (withdraw) withdraw();
+            t->second.asked.cancel();
             finish_task(id, Outcome::timed_out());
         });
     }
@@ -840,9 +839,9 @@ void McpServer::cancel_task(const TaskParams& p, Reply<json::RawJson> reply) {
     });
     auto it = tasks_.find(r->id);
     if (it != tasks_.end()) {
-        auto withdraw = std::move(it->second.withdraw);
+        const CallTicket asked = it->second.asked;
         tasks_.erase(it);
-        if (withdraw) withdraw();
+        asked.cancel();
     }
     reply(complete_empty());
     check_done();
@@ -867,9 +866,9 @@ void McpServer::watch_tasks() {
             for (const auto& id : ended) {
                 auto it = tasks_.find(id);
                 if (it == tasks_.end()) continue;
-                auto withdraw = std::move(it->second.withdraw);
+                const CallTicket asked = it->second.asked;
                 tasks_.erase(it);
-                if (withdraw) withdraw();
+                asked.cancel();
             }
             check_done();
             watch_tasks();
@@ -892,11 +891,10 @@ void McpServer::client_gone(std::function<void()> done) {
     auto parked = std::move(parked_);
     parked_.clear();
     for (auto& [id, call] : open) {
-        if (call->withdraw) call->withdraw();
+        call->asked.cancel();
         call->reply.error(rpc_error::request_cancelled, "cancelled by the client");
     }
-    for (auto& [state, p] : parked)
-        if (p.call->withdraw) p.call->withdraw();
+    for (auto& [state, p] : parked) p.call->asked.cancel();
     // A question in the client's form has no face left: it waits in askhost instead.
     std::vector<std::string> in_form;
     for (const auto& [id, run] : tasks_)
@@ -907,9 +905,9 @@ void McpServer::client_gone(std::function<void()> done) {
         Caller caller = it->second.caller;
         caller.elicits = false;
         const std::int64_t expires_ms = it->second.expires_ms;
-        auto withdraw = std::move(it->second.withdraw);
+        const CallTicket asked = it->second.asked;
         tasks_.erase(it);
-        if (withdraw) withdraw();
+        asked.cancel();
         TaskStore(tasks_dir).update(id, [](TaskRecord& t) {
             if (t.terminal()) return false;
             t.status = "working";

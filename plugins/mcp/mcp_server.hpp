@@ -14,7 +14,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include "claude_transcript.hpp"
+#include "claude/claude_transcript.hpp"
+#include "core/call_ticket.hpp"
 #include "core/lifetime.hpp"
 #include "core/model/outcome.hpp"
 #include "mcp_protocol.hpp"
@@ -81,7 +82,7 @@ public:
     std::chrono::milliseconds progress_interval{10000};
     // Under Claude Code: its transcripts, where a sub-agent's call is told from the main
     // conversation's; how long a call waits for its tool_use to be written there (with `io`).
-    std::optional<ClaudeTranscripts> claude_transcripts = ClaudeTranscripts::from_environment();
+    std::optional<claude::ClaudeTranscripts> claude_transcripts = claude::ClaudeTranscripts::from_environment();
     std::chrono::milliseconds claude_transcript_wait{3000};
     // Tasks (io.modelcontextprotocol/tasks): where their records are kept ("" keeps none: no tasks
     // are offered), how long a record is kept from its creation, the poll interval the client is
@@ -135,10 +136,10 @@ private:
     struct TaskRun {
         Ask ask;
         Caller caller;
-        std::function<void()> withdraw;  // the asker's
-        OnOutcome form;                  // set while the client's form is the question's face
-        std::string key;                 // that form's input key
-        std::int64_t expires_ms = 0;     // then the question ends as timed out
+        CallTicket asked;             // the question as the asker has it: its outcome once, withdrawn once
+        OnOutcome form;               // set while the client's form is the question's face
+        std::string key;              // that form's input key
+        std::int64_t expires_ms = 0;  // then the question ends as timed out
         std::shared_ptr<boost::asio::steady_timer> expiry;
     };
     // A tools/call waiting for its outcome. A call of 2026-07-28 answered with input_required is
@@ -148,7 +149,7 @@ private:
         std::string id;  // the request waiting now (JSON)
         Caller caller;
         std::vector<Question> questions;
-        std::function<void()> withdraw;  // the asker's
+        CallTicket asked;                // the question as the asker has it: its outcome once, withdrawn once
         std::shared_ptr<bool> withheld;  // set: the client cancelled the request waiting now, no reply
     };
     struct Parked {

@@ -34,11 +34,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         reinterpret_cast<const char*>(data), size);
     if (doc.HasParseError()) return 0;
     auto parsed = parse_client_outcome(doc, ask);
-    if (auto* bad = std::get_if<Refusal>(&parsed)) {
-        FUZZ_CHECK(!bad->path.empty() && bad->message.compare(0, bad->path.size(), bad->path) == 0);
+    if (!parsed) {
+        const Error& bad = parsed.error();
+        FUZZ_CHECK(!bad.path.empty() && bad.message.compare(0, bad.path.size(), bad.path) == 0);
         return 0;
     }
-    const Outcome& o = std::get<Outcome>(parsed);
+    const Outcome& o = *parsed;
     if (o.kind == OutcomeKind::Answered) {
         FUZZ_CHECK(o.answers.size() == ask.questions.size());
         for (std::size_t i = 0; i < o.answers.size(); ++i) {

@@ -30,7 +30,9 @@ ALLOWED = {
     # askhost mcp and askhost hook ask through the workspace's host, or as one: the ask service.
     # store: askhost codex-hook reads the session's answers as askhost history says them and
     # `askhost codex-hook install` rewrites Codex's hooks.json in place (atomic_write).
-    'plugins/mcp': ADAPTER | {'service', 'store'},
+    # plugins/claude: Claude Code's transcript, read in one place (claude_transcript, with
+    # claude_tools a library of its own: plugins/meson.build) tells whose tool_use a call is.
+    'plugins/mcp': ADAPTER | {'service', 'store', 'plugins/claude'},
     # store: `askhost hook install` rewrites Claude Code's settings file in place (atomic_write).
     'plugins/claude': ADAPTER | {'service', 'store'},
     # askhost codex-hook and gemini-hook: built into plugins/mcp's library, whose command table and

@@ -53,15 +53,14 @@ const char* kClaudeTwo = R"({"mode":"form","sessionId":"s","message":"Please ans
 ElicitationForm form_of(const char* json, Profile p = Profile::Lenient) {
     auto d = parse(json);
     auto parsed = parse_elicitation_form(d, p);
-    if (auto* r = std::get_if<Refusal>(&parsed)) BOOST_FAIL("refused: " + r->message);
-    return std::get<ElicitationForm>(std::move(parsed));
+    if (!parsed) BOOST_FAIL("refused: " + parsed.error().message);
+    return *std::move(parsed);
 }
 
 std::string refusal_of(const char* json, Profile p = Profile::Lenient) {
     auto d = parse(json);
     auto parsed = parse_elicitation_form(d, p);
-    auto* r = std::get_if<Refusal>(&parsed);
-    return r ? r->message : std::string("(accepted)");
+    return parsed ? std::string("(accepted)") : parsed.error().message;
 }
 
 // The elicitation result for the form `json` answered with `answers`.

@@ -68,8 +68,7 @@ Ask database_ask() {
 std::string check(const Ask& ask, const std::string& result) {
     auto d = parse(result);
     auto parsed = parse_client_outcome(d, ask);
-    if (auto* r = std::get_if<Refusal>(&parsed)) return r->message;
-    return {};
+    return parsed ? std::string() : parsed.error().message;
 }
 
 std::string perm_answer(const std::string& fields) {

@@ -231,10 +231,9 @@ json::FieldStatus from_json(const rapidjson::Value& v, ClientOutcome& out, const
     return read_client_outcome(v, out.ask, out.outcome, at);
 }
 
-Parsed<Outcome> parse_client_outcome(const rapidjson::Value& result, const Ask& ask) {
+Result<Outcome> parse_client_outcome(const rapidjson::Value& result, const Ask& ask) {
     Outcome out;
-    if (auto e = read_client_outcome(result, ask, out, json::Path("result")))
-        return Refusal{"invalid_result", e->path, e->message};
+    if (auto e = read_client_outcome(result, ask, out, json::Path("result"))) return Error::failed(e->message, e->path);
     return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include <rapidjson/document.h>
 
+#include "core/error.hpp"
 #include "core/model/outcome.hpp"
 #include "json/json_codec.hpp"
 
@@ -51,8 +52,8 @@ struct ClientOutcome {
 };
 json::FieldStatus from_json(const rapidjson::Value& v, ClientOutcome& out, const json::Path& at);
 
-// The same at "result", a malformed result as a Refusal (code invalid_result).
-Parsed<Outcome> parse_client_outcome(const rapidjson::Value& result, const Ask& ask);
+// The same at "result"; a malformed result is an error naming the field.
+Result<Outcome> parse_client_outcome(const rapidjson::Value& result, const Ask& ask);
 
 // The outcome as an ask/show result (native shape), as JSON text.
 std::string outcome_json(const Outcome& outcome);

@@ -118,26 +118,23 @@ void HostClient::close(std::string_view why) {
     if (conn_ && !conn_->closed()) conn_->close(why);
 }
 
-std::function<void()> HostClient::submit(const Ask& ask, Profile profile, OnOutcome reply) {
-    auto done = std::make_shared<bool>(false);
+CallTicket HostClient::submit(const Ask& ask, Profile profile, OnOutcome reply) {
+    CallTicket ticket;
     auto conn = conn_;
     std::string id = call<HostOutcome>(
         conn->rpc(), "ask/submit", SubmitAsk{ask, profile},
-        [this, reply = std::move(reply), done, alive = lifetime_.token()](Result<HostOutcome> r) {
-            if (*done) return;
-            *done = true;
+        ticket.reply([this, reply = std::move(reply), alive = lifetime_.token()](Result<HostOutcome> r) {
             if (r) return reply(std::move(r->outcome));
             const Error& e = r.error();
             if (unreadable(e)) return reply(Outcome::cancelled("invalid answer: " + e.message));
             if (alive) log("the host could not ask: " + e.message);
             reply(Outcome::connection_lost());
-        },
+        }),
         HostOutcome{ask, {}});
-    return [conn, id, done] {
-        if (*done) return;
-        *done = true;
+    ticket.on_cancel([conn, id] {
         if (!conn->closed()) conn->rpc().notify("$/cancelRequest", json::to_text(CancelParams{{id}}));
-    };
+    });
+    return ticket;
 }
 
 }  // namespace askhost

@@ -10,6 +10,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include "core/call_ticket.hpp"
 #include "core/error.hpp"
 #include "core/lifetime.hpp"
 #include "core/model/outcome.hpp"
@@ -78,8 +79,8 @@ public:
 
     // Asks through the host: ask.agent, ask.route and ask.cwd go along; `profile` is the rules the
     // questions were checked against. `reply` runs once (connectionLost when the host goes away)
-    // unless the returned cancel function runs first; cancelling withdraws the ask in the host.
-    std::function<void()> submit(const Ask& ask, Profile profile, OnOutcome reply);
+    // unless the ticket is cancelled first; cancelling withdraws the ask in the host.
+    CallTicket submit(const Ask& ask, Profile profile, OnOutcome reply);
 
     // The connection closed (the host exited, or close()); asks in flight got connectionLost.
     std::function<void()> on_closed;

@@ -43,15 +43,15 @@ public:
     void withdraw(const std::string& ask_id) override {
         auto it = open_.find(ask_id);
         if (it == open_.end()) return;
-        auto cancel = std::move(it->second);
+        const CallTicket submitted = std::move(it->second);
         open_.erase(it);
-        cancel();
+        submitted.cancel();
     }
 
 private:
     HostClient client_;
-    std::map<std::string, std::function<void()>> open_;
-    Lifetime lifetime_;  // last: ends before the client goes
+    std::map<std::string, CallTicket> open_;  // by ask id
+    Lifetime lifetime_;                       // last: ends before the client goes
 };
 
 }  // namespace askhost

@@ -1,12 +1,20 @@
-#define BOOST_TEST_MODULE compact_hook
+// Claude Code's transcript, read in one place (plugins/claude/claude_transcript): what askhost hook
+// reads for compaction and for "answered in Claude's own dialog", and what askhost mcp reads for
+// whose tool_use a call is.
+#define BOOST_TEST_MODULE claude_transcript
 #include <boost/test/unit_test.hpp>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
+#include "claude/claude_transcript.hpp"
 #include "claude/compact_hook.hpp"
 
 using namespace askhost;
 using namespace askhost::claude;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -73,4 +81,62 @@ BOOST_AUTO_TEST_CASE(nothing_asked_prints_nothing) {
     BOOST_TEST(compaction_instructions(exchanges_in_transcript(kAsk)).empty());  // no result yet
     BOOST_TEST(compaction_instructions(exchanges_in_transcript(kSideAsk)).empty());
     BOOST_TEST(compaction_instructions(exchanges_in_transcript("")).empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_tool_result_says_claudes_own_dialog_answered) {
+    BOOST_TEST(holds_tool_result(kAnswered));
+    BOOST_TEST(holds_tool_result("{}\n" + kDeclined));
+    BOOST_TEST(!holds_tool_result(kAsk + "{}\n"));
+    // The words alone are no result: a line that is no JSON, or text that mentions one.
+    BOOST_TEST(!holds_tool_result(R"j({"type":"user","message":{"content":"what is a \"tool_result\"?"}})j"));
+    BOOST_TEST(!holds_tool_result(R"j({"type":"user","message":{"content":[{"type":"tool_result")j"));
+}
+
+BOOST_AUTO_TEST_CASE(a_tool_use_is_the_main_conversations_or_a_sidechains) {
+    BOOST_TEST((tool_use_in(kAsk + kAnswered, "toolu_01") == ToolUse::Main));
+    BOOST_TEST((tool_use_in(kAsk + kSideAsk, "toolu_03") == ToolUse::Sidechain));
+    // The result names the call's id too: it is no tool_use.
+    BOOST_TEST((tool_use_in(kAnswered, "toolu_01") == ToolUse::None));
+    BOOST_TEST((tool_use_in(kAsk, "toolu_0") == ToolUse::None));
+    BOOST_TEST((tool_use_in("", "toolu_01") == ToolUse::None));
+}
+
+BOOST_AUTO_TEST_CASE(the_caller_is_found_in_the_sessions_transcripts) {
+    char tmpl[] = "/tmp/askhost-transcript-XXXXXX";
+    BOOST_REQUIRE(::mkdtemp(tmpl));
+    const fs::path projects = fs::path(tmpl) / "projects";
+    const ClaudeTranscripts t{projects, "s1"};
+    BOOST_TEST(!t.session_written());
+    BOOST_TEST((t.caller_of("toolu_01") == ClaudeTranscripts::Caller::Unknown));
+    // A sub-agent's own transcript, written before the session's: every line of it is the sub-agent's.
+    const fs::path folder = projects / "-tmp-project";
+    fs::create_directories(folder / "s1" / "subagents");
+    BOOST_TEST(t.session_written());
+    std::ofstream(folder / "s1" / "subagents" / "agent-a1.jsonl") << kMcpAsk;
+    BOOST_TEST((t.caller_of("toolu_02") == ClaudeTranscripts::Caller::Subagent));
+    // The session's own: the main conversation's, or a sidechain line of an older version.
+    std::ofstream(folder / "s1.jsonl") << kAsk << kSideAsk;
+    BOOST_TEST((t.caller_of("toolu_01") == ClaudeTranscripts::Caller::Main));
+    BOOST_TEST((t.caller_of("toolu_03") == ClaudeTranscripts::Caller::Subagent));
+    BOOST_TEST((t.caller_of("toolu_04") == ClaudeTranscripts::Caller::Unknown));
+    // An id Claude Code does not write is looked for nowhere; a link is not followed.
+    BOOST_TEST((t.caller_of("toolu_01\"") == ClaudeTranscripts::Caller::Unknown));
+    std::ofstream(folder / "elsewhere.jsonl") << kAsk;
+    fs::remove(folder / "s1.jsonl");
+    fs::create_symlink(folder / "elsewhere.jsonl", folder / "s1.jsonl");
+    BOOST_TEST((t.caller_of("toolu_01") == ClaudeTranscripts::Caller::Unknown));
+    fs::remove_all(tmpl);
+}
+
+BOOST_AUTO_TEST_CASE(what_was_appended_since_a_point) {
+    char tmpl[] = "/tmp/askhost-transcript-XXXXXX";
+    BOOST_REQUIRE(::mkdtemp(tmpl));
+    const fs::path file = fs::path(tmpl) / "t.jsonl";
+    std::ofstream(file) << kAsk;
+    const auto from = static_cast<off_t>(fs::file_size(file));
+    std::ofstream(file, std::ios::app) << kAnswered;
+    BOOST_TEST(transcript_since(file, from) == kAnswered);
+    BOOST_TEST(!holds_tool_result(transcript_since(file, 0).substr(0, kAsk.size())));
+    BOOST_TEST(transcript_since(fs::path(tmpl) / "none.jsonl", 0).empty());
+    fs::remove_all(tmpl);
 }
