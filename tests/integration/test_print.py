@@ -970,6 +970,13 @@ def sigkill_while_writing_loses_nothing():
         agent = wd.agent(steps, record=record)
         pr = subprocess.Popen([ASKHOST, "--print", "--session", "crashy", "--"] + agent, env=wd.env(),
                               cwd=wd.path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if kills == 0:
+            # The first run lives until the agent has an answer, so that the session's journal
+            # exists however long a loaded machine takes to start askhost: the history read below
+            # needs it (every kill within 0.6 s of the start left no session on a busy machine).
+            wait_for(lambda: [r for r in wd.records(record) if r != "EOF"], timeout=60,
+                     what="the first run's first answer")
+            deadline = time.monotonic() + 12
         time.sleep(rng.uniform(0.05, 0.6))
         pr.send_signal(signal.SIGKILL)
         pr.wait(timeout=10)
