@@ -906,6 +906,42 @@ const scenarios = {
     });
   },
 
+  // Issue 45: a double tap on a permission's Allow is not its confirmation. The first tap asks
+  // once more; a second tap on the confirmation's Allow before 400 ms have passed is dropped (as
+  // the VS Code panel drops clicks on a question set that just came). The page's clock is held
+  // still from the first tap (Playwright's clock), so "right after" does not depend on the machine.
+  async permission_double_tap(s) {
+    s.server.add({ key: '78:ask-1', questions: [PERMISSION], permission: PERMISSION_DATA, agent: 'claude', who: 'claude · hook' });
+    await s.tap(s.askButton('rm -rf build'), 'the permission question');
+    await s.page.locator('.permission-box pre.command').waitFor();
+    await s.read();
+    const allow = s.page.locator('[role="option"]').first();
+    assert.match(await allow.innerText(), /^1\s+Allow\s/);
+    await allow.scrollIntoViewIfNeeded();
+    const at = await allow.boundingBox();
+    await s.page.clock.install();
+    await s.page.clock.pauseAt(Date.now() + 1000);
+    log('double tap Allow (the page\'s clock held still)');
+    await s.page.touchscreen.tap(at.x + at.width / 2, at.y + at.height / 2);
+    const yes = s.page.locator('.actions.pick [data-confirm="yes"]', { hasText: 'Allow' });
+    await yes.waitFor();
+    assert.equal(await s.page.locator('.actions.pick .confirm-text').innerText(), 'Allow: rm -rf build?');
+    const there = await yes.boundingBox();
+    await s.page.touchscreen.tap(there.x + there.width / 2, there.y + there.height / 2);
+    await s.shot('double-tap');
+    await sleep(500);
+    assert.equal(s.server.answers.length, 0, 'the second tap of a double tap confirmed Allow');
+    assert.equal(await yes.isVisible(), true, 'the confirmation still asks');
+    log('the clock goes on');
+    await s.page.clock.resume();
+    await s.tap(yes, 'Allow (confirm), at a person\'s pace');
+    const a = await s.nextAnswer(1);
+    assert.deepEqual(a.outcome, {
+      answered: true,
+      answers: [{ question: PERMISSION.question, answer: 'Allow', selectedOption: 'Allow', wasCustom: false }],
+    });
+  },
+
   // The socket drops: the page says "Reconnecting…", comes back by itself with backoff, and the
   // questions that arrived meanwhile are there; an answer then goes through the new socket.
   async reconnect(s) {
