@@ -1058,6 +1058,17 @@ const scenarios = {
     // message can only be seen looking the notification up to close it.
     const listed = await waitFor('the notification listed by the browser', async () => (await sw.listed(ask.tag)) === 1, 60000).catch(() => false);
     await s.read();
+    // The same notification from an earlier start of askhost web (its run named otherwise): its
+    // action answers nothing; the page opens on the question, which still waits.
+    let answered = false;
+    void reply.then(() => {
+      answered = true;
+    });
+    log('tap SQLite on a notification of an earlier run of askhost web');
+    await sw.worker.evaluate((n) => onClick({ tag: n.tag, data: { ...n.data, server: 'an-earlier-run' }, close() {} }, '1'), shown);
+    await s.page.locator('h2.question', { hasText: REAL_DATABASE.question }).waitFor();
+    assert.equal(answered, false, 'a notification of another run answered the question');
+    await s.read();
     log('tap SQLite on the notification');
     await sw.worker.evaluate((n) => onClick({ tag: n.tag, data: n.data, close() {} }, '1'), shown);
     const r = await reply;
