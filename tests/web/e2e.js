@@ -909,7 +909,7 @@ const scenarios = {
   // Issue 45: a double tap on a permission's Allow is not its confirmation. The first tap asks
   // once more; a second tap on the confirmation's Allow before 400 ms have passed is dropped (as
   // the VS Code panel drops clicks on a question set that just came). The page's clock is held
-  // still from the first tap (Playwright's clock), so "right after" does not depend on the machine.
+  // still over the two taps (Playwright's clock), so "right after" does not depend on the machine.
   async permission_double_tap(s) {
     s.server.add({ key: '78:ask-1', questions: [PERMISSION], permission: PERMISSION_DATA, agent: 'claude', who: 'claude · hook' });
     await s.tap(s.askButton('rm -rf build'), 'the permission question');
@@ -919,8 +919,9 @@ const scenarios = {
     assert.match(await allow.innerText(), /^1\s+Allow\s/);
     await allow.scrollIntoViewIfNeeded();
     const at = await allow.boundingBox();
-    await s.page.clock.install();
-    await s.page.clock.pauseAt(Date.now() + 1000);
+    // The page's Date.now() held at one instant (its timers still run) until it is moved on.
+    const instant = await s.page.evaluate(() => Date.now());
+    await s.page.clock.setFixedTime(instant);
     log('double tap Allow (the page\'s clock held still)');
     await s.page.touchscreen.tap(at.x + at.width / 2, at.y + at.height / 2);
     const yes = s.page.locator('.actions.pick [data-confirm="yes"]', { hasText: 'Allow' });
@@ -932,8 +933,8 @@ const scenarios = {
     await sleep(500);
     assert.equal(s.server.answers.length, 0, 'the second tap of a double tap confirmed Allow');
     assert.equal(await yes.isVisible(), true, 'the confirmation still asks');
-    log('the clock goes on');
-    await s.page.clock.resume();
+    log('the clock moves on by a second');
+    await s.page.clock.setFixedTime(instant + 1000);
     await s.tap(yes, 'Allow (confirm), at a person\'s pace');
     const a = await s.nextAnswer(1);
     assert.deepEqual(a.outcome, {
