@@ -87,16 +87,14 @@ void NameLookups::lookup(const std::string& host, std::uint16_t port, std::funct
     {
         std::lock_guard<std::mutex> lock(box_->mutex);
         if (!box_->io) return;  // let go already: nothing is posted to a loop that is going
-        if (box_->waiting.size() < most_) {
-            id = box_->next++;
-            box_->waiting.emplace(id, std::move(done));
+        if (box_->waiting.size() >= most_) {
+            boost::asio::post(io_, [done = std::move(done), n = most_] {
+                done(Error::failed(std::to_string(n) + " name lookups are running already"));
+            });
+            return;
         }
-    }
-    if (id == 0) {
-        boost::asio::post(io_, [done = std::move(done), n = most_] {
-            done(Error::failed(std::to_string(n) + " name lookups are running already"));
-        });
-        return;
+        id = box_->next++;
+        box_->waiting.emplace(id, std::move(done));
     }
     try {
         // Detached: nothing ever joins it. It holds the mailbox alone, not its owner.
