@@ -28,7 +28,7 @@ struct PageHost {
 // One waiting question as the page sees it (the page's dialog model reads questions and
 // permission; the rest it shows).
 struct WebAsk {
-    std::string key;  // "<host pid>:<ask id>", unique in this run of the server
+    std::string key;  // "<host pid>.<connection>:<ask id>", never used twice in this run of the server
     AsGiven questions;
     std::optional<AsGiven> permission;  // the tool permission its one question asks (typed by the host)
     std::optional<AsGiven> metadata;

@@ -30,6 +30,7 @@ constexpr auto kRetryAfter = std::chrono::milliseconds(500);
 
 struct WebHub::Host {
     HostRecord record;
+    std::uint64_t serial = 0;  // this connection's number in this run: a reused pid is another host
     std::unique_ptr<HostClient> client;
     std::map<std::string, std::string> asks;  // ask id -> key
     bool shown_any = false;
@@ -118,6 +119,7 @@ void WebHub::connect(const HostRecord& record) {
     const long pid = record.pid;
     auto host = std::make_unique<Host>();
     host->record = record;
+    host->serial = next_host_++;
     host->client = std::make_unique<HostClient>(io_, record.socket, "askhost web");
     Host* raw = host.get();
     HostFace face;
@@ -175,7 +177,10 @@ void WebHub::ask_shown(Host& host, const AskShowParams& params, Reply<AskShowRes
     view.ask.questions = params.ask.questions;
     view.ask.permission = params.ask.permission;
     view.ask.agent = params.ask.agent;
-    view.key = std::to_string(host.record.pid) + ":" + id;
+    // Unique in this run of the server, so that nothing said of one question (a notification's
+    // action, an answer sent late) reaches another: a host whose pid was another's before, or that
+    // we watch again after its socket closed, gets keys no earlier question had.
+    view.key = std::to_string(host.record.pid) + "." + std::to_string(host.serial) + ":" + id;
     // The first question a host shows us may have waited before we came: the record says since when.
     const std::int64_t now = store::now_ms();
     view.since_ms =

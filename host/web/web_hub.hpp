@@ -32,7 +32,7 @@ namespace askhost::web {
 
 // One question waiting.
 struct WaitingAsk {
-    std::string key;  // "<host pid>:<ask id>", unique in this run of the server
+    std::string key;  // "<host pid>.<connection>:<ask id>", never used twice in this run of the server
     WebAsk page;      // as the page sees it (page_protocol.hpp, docs/web.md)
     Ask ask;          // its questions and agent, read back (an answer is checked against them)
     std::int64_t since_ms = 0;
@@ -98,6 +98,7 @@ private:
     timespec registry_mtime_{};
     std::chrono::steady_clock::time_point last_scan_{};
     std::uint64_t next_order_ = 1;
+    std::uint64_t next_host_ = 1;
     Lifetime lifetime_;
 };
 

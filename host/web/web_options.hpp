@@ -33,7 +33,9 @@ inline constexpr cli::Option kWebOptions[] = {
      .help = "replace the token: links, cookies and pages opened with the old one\nstop working (also in a "
              "server that runs); also the Web Push key"},
     // Tests only: their stand-in for a push service is plain http on loopback (tests/web).
-    {.name = "push-allow-http", .help = "push subscriptions to http:// on loopback", .hidden = true},
+    {.name = "push-allow-http",
+     .help = "push subscriptions to a test's stand-in on loopback (http or https, any port)",
+     .hidden = true},
 };
 
 inline constexpr cli::Command kWebCommand{

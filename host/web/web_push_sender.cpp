@@ -49,7 +49,8 @@ struct PushSender::Worker : std::enable_shared_from_this<Worker> {
           sender(std::move(sender)),
           key(std::move(key)),
           opts(std::move(opts)),
-          tls(ssl::context::tls_client) {
+          tls(ssl::context::tls_client),
+          lookups(io, this->opts.resolve ? this->opts.resolve : Resolve(resolve_blocking)) {
         boost::system::error_code ignored;  // without the system's CAs every https push fails, and says so
         tls.set_default_verify_paths(ignored);
         tls.set_verify_mode(ssl::verify_peer);
@@ -63,6 +64,8 @@ struct PushSender::Worker : std::enable_shared_from_this<Worker> {
     VapidKey key;  // the worker's thread only
     SenderOptions opts;
     ssl::context tls;
+    // Names looked up off this thread, never waited for: the sender lets go of them when it goes.
+    NameLookups lookups;
     std::atomic<std::size_t> in_flight{0};
 
     struct Job {
@@ -85,6 +88,9 @@ struct PushSender::Worker : std::enable_shared_from_this<Worker> {
 
     void attempt(const std::shared_ptr<Job>& job);
     void outcome(const std::shared_ptr<Job>& job, beast::error_code ec, int status, const std::string& text);
+    void again_or_fail(const std::shared_ptr<Job>& job, bool passing, int status, std::string why);
+    void connect(const std::shared_ptr<Job>& job, const std::shared_ptr<http::request<http::string_body>>& req,
+                 const Addresses& addresses);
     template <class Stream>
     void exchange(const std::shared_ptr<Job>& job, std::shared_ptr<Stream> stream,
                   const std::shared_ptr<http::request<http::string_body>>& req);
@@ -108,32 +114,44 @@ void PushSender::Worker::attempt(const std::shared_ptr<Job>& job) {
     req->body() = job->body;
     req->prepare_payload();
 
+    // Names are looked up (the push services'), addresses are not.
+    lookups.lookup(job->at.host, job->at.port, [self = shared_from_this(), job, req](Result<Addresses> found) {
+        if (!found) return self->again_or_fail(job, true, 0, found.error().message);
+        // Only the internet: a name that points at this machine or its network is not sent to.
+        Addresses usable;
+        for (const auto& at : *found)
+            if (public_address(at.address()) || (self->opts.allow_http && at.address().is_loopback()))
+                usable.push_back(at);
+        if (usable.empty())
+            return self->finish(job, {SendResult::Kind::Failed, 0,
+                                      job->at.host + " has no public address (" + found->front().address().to_string() +
+                                          "): not a push service"});
+        self->connect(job, req, usable);
+    });
+}
+
+void PushSender::Worker::connect(const std::shared_ptr<Job>& job,
+                                 const std::shared_ptr<http::request<http::string_body>>& req,
+                                 const Addresses& addresses) {
     auto self = shared_from_this();
-    auto resolver = std::make_shared<tcp::resolver>(io);
-    // Numeric hosts are not looked up; names are (the push services').
-    resolver->async_resolve(
-        job->at.host, std::to_string(job->at.port), tcp::resolver::numeric_service,
-        [self, job, req, resolver](beast::error_code ec, const tcp::resolver::results_type& results) {
+    auto begin = [&](auto stream) {
+        auto& low = beast::get_lowest_layer(*stream);
+        low.expires_after(opts.timeout);
+        low.async_connect(addresses, [self, job, req, stream](beast::error_code ec, const tcp::endpoint&) {
             if (ec) return self->outcome(job, ec, 0, {});
-            auto begin = [&](auto stream) {
-                auto& low = beast::get_lowest_layer(*stream);
-                low.expires_after(self->opts.timeout);
-                low.async_connect(results, [self, job, req, stream](beast::error_code ec2, const tcp::endpoint&) {
-                    if (ec2) return self->outcome(job, ec2, 0, {});
-                    self->exchange(job, stream, req);
-                });
-            };
-            if (job->at.https) {
-                auto stream = std::make_shared<TlsStream>(self->io, self->tls);
-                // SNI, and the certificate must name the push service.
-                if (SSL_set_tlsext_host_name(stream->native_handle(), job->at.host.c_str()) != 1)
-                    return self->outcome(job, boost::asio::error::invalid_argument, 0, {});
-                stream->set_verify_callback(ssl::host_name_verification(job->at.host));
-                begin(stream);
-            } else {
-                begin(std::make_shared<beast::tcp_stream>(self->io));
-            }
+            self->exchange(job, stream, req);
         });
+    };
+    if (job->at.https) {
+        auto stream = std::make_shared<TlsStream>(io, tls);
+        // SNI, and the certificate must name the push service.
+        if (SSL_set_tlsext_host_name(stream->native_handle(), job->at.host.c_str()) != 1)
+            return outcome(job, boost::asio::error::invalid_argument, 0, {});
+        stream->set_verify_callback(ssl::host_name_verification(job->at.host));
+        begin(stream);
+    } else {
+        begin(std::make_shared<beast::tcp_stream>(io));
+    }
 }
 
 template <class Stream>
@@ -174,8 +192,12 @@ void PushSender::Worker::outcome(const std::shared_ptr<Job>& job, beast::error_c
         return finish(job, {SendResult::Kind::Gone, status, "the push service says the subscription is gone"});
     std::string why = ec ? ec.message() : "the push service answered " + std::to_string(status);
     if (!ec && !text.empty()) why += ": " + printable(text);
-    const bool passing = ec || status == 429 || status >= 500;
-    if (!passing || job->attempt >= opts.attempts) return finish(job, {SendResult::Kind::Failed, status, why});
+    again_or_fail(job, ec || status == 429 || status >= 500, status, std::move(why));
+}
+
+void PushSender::Worker::again_or_fail(const std::shared_ptr<Job>& job, bool passing, int status, std::string why) {
+    if (!passing || job->attempt >= opts.attempts)
+        return finish(job, {SendResult::Kind::Failed, status, std::move(why)});
     auto delay = opts.first_retry;
     for (int i = 1; i < job->attempt; ++i) delay *= 4;
     job->wait.emplace(io);
@@ -196,6 +218,8 @@ PushSender::~PushSender() {
     worker_->guard.reset();
     io_->stop();
     if (thread_.joinable()) thread_.join();
+    // A name lookup still running is let go, not waited for (a DNS server that does not answer).
+    worker_->lookups.abandon();
     io_.reset();  // destroys the handlers left, and with them what they held of the worker
 }
 

@@ -3,7 +3,8 @@
 // over HTTPS with the push service's certificate checked (Boost.Beast; OpenSSL). On a thread and a
 // loop of its own, so that a slow or dead push service never holds up the page or a host: each
 // attempt has a timeout, a failure that may pass (no answer, 429, 5xx) is tried again later and
-// later, and the outcome comes back on the server's loop.
+// later, and the outcome comes back on the server's loop. A name is looked up on a thread that
+// nobody waits for (name_lookup.hpp), and only its public addresses are used.
 #pragma once
 
 #include <chrono>
@@ -15,6 +16,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "core/lifetime.hpp"
+#include "web/name_lookup.hpp"
 #include "web/web_push.hpp"
 
 namespace askhost::web::push {
@@ -31,12 +33,13 @@ struct SenderOptions {
     std::chrono::milliseconds timeout{10000};
     int attempts = 4;  // in all; the waits between them 1 s, 4 s, 16 s
     std::chrono::milliseconds first_retry{1000};
+    Resolve resolve{};  // how a name is looked up, off the worker's thread (empty: getaddrinfo)
 };
 
 class PushSender {
 public:
     PushSender(boost::asio::io_context& main, VapidKey key, SenderOptions options);
-    ~PushSender();  // what is still being sent is dropped
+    ~PushSender();  // what is still being sent is dropped; a name lookup in progress is not waited for
     PushSender(const PushSender&) = delete;
     PushSender& operator=(const PushSender&) = delete;
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <iterator>
+#include <optional>
 
 #include <sys/stat.h>
 
@@ -23,7 +25,70 @@ constexpr std::size_t kMaxFile = std::size_t{256} * 1024;
 
 bool host_char(unsigned char c) { return std::isalnum(c) || c == '-' || c == '.' || c == '_'; }
 
+bool in_v4(std::uint32_t a, std::uint32_t net, int bits) {
+    const std::uint32_t mask = bits == 0 ? 0 : ~std::uint32_t{0} << (32 - bits);
+    return (a & mask) == net;
+}
+
+bool public_v4(const boost::asio::ip::address_v4& address) {
+    const std::uint32_t a = address.to_uint();
+    // IANA's special-purpose registry: this network, private, shared (CGNAT), loopback, link-local,
+    // IETF protocol assignments, documentation, benchmarking, multicast, reserved and broadcast.
+    static constexpr struct {
+        std::uint32_t net;
+        int bits;
+    } kNotPublic[] = {{0x00000000, 8},  {0x0A000000, 8},  {0x64400000, 10}, {0x7F000000, 8},  {0xA9FE0000, 16},
+                      {0xAC100000, 12}, {0xC0000000, 24}, {0xC0000200, 24}, {0xC0A80000, 16}, {0xC6120000, 15},
+                      {0xC6336400, 24}, {0xCB007100, 24}, {0xE0000000, 4},  {0xF0000000, 4}};
+    return std::none_of(std::begin(kNotPublic), std::end(kNotPublic),
+                        [&](const auto& n) { return in_v4(a, n.net, n.bits); });
+}
+
+// A name of a place that is not on the internet (RFC 6761, 6762, 8375, and the customary ones), or
+// one that is a number in disguise: the name lookup takes `2130706433`, `127.1` or `0x7f.0.0.1` for
+// 127.0.0.1, and no top-level domain is numeric.
+std::optional<std::string> odd_name(const std::string& host) {
+    const std::size_t last_dot = host.rfind('.');
+    const std::string_view top =
+        last_dot == std::string::npos ? std::string_view(host) : std::string_view(host).substr(last_dot + 1);
+    if (host.front() == '.' || top.empty() || host.find("..") != std::string::npos) return "not a host name";
+    const bool numeric = std::all_of(top.begin(), top.end(), [](unsigned char c) { return std::isdigit(c); }) ||
+                         (top.starts_with("0x") &&
+                          std::all_of(top.begin() + 2, top.end(), [](unsigned char c) { return std::isxdigit(c); }));
+    if (numeric) return "an address written as a name";
+    for (std::string_view local :
+         {"localhost", "local", "internal", "lan", "home.arpa", "localdomain", "test", "invalid", "example", "onion"}) {
+        if (host == local ||
+            (host.size() > local.size() && host.ends_with(local) && host[host.size() - local.size() - 1] == '.'))
+            return "a name of this machine or its network (." + std::string(local) + ")";
+    }
+    if (last_dot == std::string::npos) return "a name of one label, not a push service's";
+    return std::nullopt;
+}
+
 }  // namespace
+
+bool public_address(const boost::asio::ip::address& address) {
+    if (address.is_v4()) return public_v4(address.to_v4());
+    const auto v6 = address.to_v6();
+    if (v6.is_v4_mapped()) return public_v4(boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, v6));
+    const auto b = v6.to_bytes();
+    // NAT64's well-known prefix (RFC 6052) carries an IPv4 address: that one says.
+    static constexpr unsigned char kNat64[12] = {0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0};
+    if (std::equal(std::begin(kNat64), std::end(kNat64), b.begin()))
+        return public_v4(boost::asio::ip::address_v4({b[12], b[13], b[14], b[15]}));
+    if (v6.is_unspecified() || v6.is_loopback() || v6.is_link_local() || v6.is_site_local() || v6.is_multicast())
+        return false;
+    if ((b[0] & 0xfe) == 0xfc) return false;                                         // unique local, fc00::/7
+    if (b[0] == 0x20 && b[1] == 0x01 && b[2] == 0x0d && b[3] == 0xb8) return false;  // documentation
+    if (std::all_of(b.begin(), b.begin() + 12, [](unsigned char c) { return c == 0; }))
+        return false;  // IPv4-compatible, deprecated (::/96)
+    if (b[0] == 0x01 && b[1] == 0x00 &&
+        std::all_of(b.begin() + 2, b.begin() + 8, [](unsigned char c) { return c == 0; }))
+        return false;  // discard-only, 100::/64
+    // Only global unicast (2000::/3) is on the internet.
+    return (b[0] & 0xe0) == 0x20;
+}
 
 std::string subscriptions_path() {
     auto sessions = store::sessions_dir();
@@ -84,11 +149,20 @@ Result<Endpoint> parse_endpoint(std::string_view url, bool allow_http) {
         if (port == 0 || port > 65535) return Error::usage("not a port");
         e.port = static_cast<std::uint16_t>(port);
     }
-    if (!e.https) {
-        boost::system::error_code ec;
-        auto a = boost::asio::ip::make_address(e.host, ec);
-        if (!allow_http || ec || !a.is_loopback())
-            return Error::usage("not an https:// URL (plain http only to a test's stand-in on loopback)");
+    boost::system::error_code not_address;
+    const auto address = boost::asio::ip::make_address(e.host, not_address);
+    // The tests' stand-in for a push service: a loopback address, http or https, any port.
+    const bool stand_in = allow_http && !not_address && address.is_loopback();
+    if (!stand_in) {
+        if (!e.https) return Error::usage("not an https:// URL (plain http only to a test's stand-in on loopback)");
+        if (e.port != 443)
+            return Error::usage("port " + std::to_string(e.port) + ": a push service takes messages on 443");
+        if (!not_address && !public_address(address))
+            return Error::usage(
+                e.host + " is a loopback, private or otherwise not public address: a push service is a public host");
+        if (not_address) {
+            if (auto odd = odd_name(e.host)) return Error::usage(e.host + ": " + *odd);
+        }
     }
     const bool v6 = e.host.find(':') != std::string::npos;
     const bool default_port = e.port == (e.https ? 443 : 80);

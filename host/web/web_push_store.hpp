@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <rapidjson/document.h>
+#include <boost/asio/ip/address.hpp>
 
 #include "core/error.hpp"
 #include "web/web_push.hpp"
@@ -26,13 +27,21 @@ struct Endpoint {
     std::string target;  // the path and query, "/" at least
     std::string origin;  // scheme://host[:port], the VAPID JWT's audience
 };
-// `url` read; else why not. Plain http:// only when `allow_http` and the host is a loopback
-// address (127.0.0.0/8 or [::1], no name to resolve): a test's stand-in for a push service.
+// `url` read; else why not. A push service is a public host: https:// on port 443, its host a
+// name of the internet (not localhost, *.local, *.internal, one label, or an address written as
+// a name) or a public address (public_address). Only when `allow_http` (a test's stand-in for a
+// push service) a loopback address (127.0.0.0/8 or [::1], no name to resolve) too, http or https,
+// any port.
 Result<Endpoint> parse_endpoint(std::string_view url, bool allow_http);
 
+// Whether `address` is on the internet: not loopback, private, link-local, shared (CGNAT),
+// documentation, multicast or reserved (IANA's special-purpose registries), in IPv4 and IPv6 alike
+// (an IPv4-mapped or NAT64 address by its IPv4 address).
+bool public_address(const boost::asio::ip::address& address);
+
 // A subscription as the page sends it (PushSubscription.toJSON(): {endpoint, keys: {p256dh,
-// auth}}), checked: an https:// endpoint (http:// on loopback only when `allow_http`, for tests),
-// at most 2048 bytes, and keys of the right kind. Else why not, naming the field.
+// auth}}), checked: an endpoint parse_endpoint takes (at most 2048 bytes) and keys of the right
+// kind. Else why not, naming the field.
 Result<Subscription> read_subscription(const rapidjson::Value& v, bool allow_http);
 
 class SubscriptionStore {

@@ -1,7 +1,8 @@
 // A request as askhost web's edge reads it (any bytes from the network): Beast's parser with the
 // server's limits, then the policy's Host, Origin, target, token, sign-in code, nonce and cookie
-// readings and the log's quoting. Never a crash; what the policy lets through is what it says it
-// does. The first byte picks the public names and whether the server speaks https.
+// readings and the log's quoting, and the same bytes as a push subscription's endpoint. Never a
+// crash; what the policy lets through is what it says it does. The first byte picks the public
+// names, whether the server speaks https and whether the tests' push stand-in is allowed.
 #include <cctype>
 #include <cstdint>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "fuzz.hpp"
 #include "web/web_policy.hpp"
+#include "web/web_push_store.hpp"
 
 using namespace askhost::web;
 namespace http = boost::beast::http;
@@ -72,6 +74,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view path = target_path(target);
     FUZZ_CHECK(std::string_view(target).substr(0, path.size()) == path);
     if (auto token = query_param(target, "token")) FUZZ_CHECK(token->size() <= target.size());
+    // The same bytes as a push subscription's endpoint (a page sends it): a push service is a
+    // public host on 443, and the tests' option lets only a loopback address through besides.
+    const bool stand_in = data[0] & 8;
+    for (const std::string& url : {target, "https://" + host + target, "http://" + host + target}) {
+        auto e = push::parse_endpoint(url, stand_in);
+        if (!e) continue;
+        boost::system::error_code not_address;
+        const auto address = boost::asio::ip::make_address(e->host, not_address);
+        if (!not_address && address.is_loopback()) {
+            FUZZ_CHECK(stand_in);
+        } else {
+            FUZZ_CHECK(e->https && e->port == 443);
+            FUZZ_CHECK(not_address || push::public_address(address));
+            if (not_address) FUZZ_CHECK(e->host != "localhost" && e->host.find('.') != std::string::npos);
+        }
+        FUZZ_CHECK(!e->target.empty() && e->target.front() == '/');
+    }
     if (auto cookie = cookie_value(field(http::field::cookie), "askhost_web")) {
         FUZZ_CHECK(cookie->find(';') == std::string::npos);
         FUZZ_CHECK(!same_secret(*cookie, *cookie + "x"));

@@ -1,8 +1,10 @@
 #define BOOST_TEST_MODULE web_push_service
 #include <boost/test/unit_test.hpp>
 
+#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -21,6 +23,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "web/name_lookup.hpp"
 #include "web/web_hub.hpp"
 #include "web/web_push.hpp"
 #include "web/web_push_message.hpp"
@@ -134,7 +137,7 @@ BOOST_AUTO_TEST_CASE(messages_carry_what_the_setting_says) {
     BOOST_TEST(parsed(close_message("42:ask-1"))["tag"].GetString() == std::string("42:ask-1"));
 }
 
-BOOST_AUTO_TEST_CASE(endpoints_are_https_or_a_tests_loopback) {
+BOOST_AUTO_TEST_CASE(endpoints_are_a_public_push_service_or_a_tests_loopback) {
     auto e = parse_endpoint("https://fcm.googleapis.com/fcm/send/abc:def", false);
     BOOST_REQUIRE(e);
     BOOST_TEST(e->https);
@@ -142,20 +145,119 @@ BOOST_AUTO_TEST_CASE(endpoints_are_https_or_a_tests_loopback) {
     BOOST_TEST(e->port == 443);
     BOOST_TEST(e->target == "/fcm/send/abc:def");
     BOOST_TEST(e->origin == "https://fcm.googleapis.com");
-    auto port = parse_endpoint("https://Push.Example.net:8443/x?y=1", false);
+    auto port = parse_endpoint("https://Push.Example.net:443/x?y=1", false);
     BOOST_REQUIRE(port);
-    BOOST_TEST(port->origin == "https://push.example.net:8443");
+    BOOST_TEST(port->origin == "https://push.example.net");
     BOOST_TEST(port->target == "/x?y=1");
+    for (const char* url : {"https://updates.push.services.mozilla.com/wpush/v2/x", "https://web.push.apple.com/x",
+                            "https://wns2-bl2p.notify.windows.com/w/?token=x", "https://93.184.215.14/x",
+                            "https://[2606:4700:4700::1111]/x", "https://1.2.3.4.nip.io/x"})
+        BOOST_TEST(static_cast<bool>(parse_endpoint(url, false)), url);
+    // Not a push service: another port, plain http, this machine, its network, a reserved address,
+    // the names of such places, and numbers the name lookup would take for 127.0.0.1.
+    for (const char* url : {"https://push.example.net:8443/x",
+                            "http://push.example.net/x",
+                            "https://127.0.0.1/x",
+                            "https://127.0.0.1:9/x",
+                            "https://10.1.2.3/x",
+                            "https://172.16.0.1/x",
+                            "https://172.31.255.254/x",
+                            "https://192.168.1.5/x",
+                            "https://169.254.169.254/latest",
+                            "https://100.64.0.1/x",
+                            "https://0.0.0.0/x",
+                            "https://192.0.2.1/x",
+                            "https://198.18.0.1/x",
+                            "https://224.0.0.1/x",
+                            "https://240.0.0.1/x",
+                            "https://255.255.255.255/x",
+                            "https://[::1]/x",
+                            "https://[::]/x",
+                            "https://[fe80::1]/x",
+                            "https://[fd00::1]/x",
+                            "https://[fc00::1]/x",
+                            "https://[fec0::1]/x",
+                            "https://[ff02::1]/x",
+                            "https://[2001:db8::1]/x",
+                            "https://[::ffff:127.0.0.1]/x",
+                            "https://[::ffff:10.0.0.1]/x",
+                            "https://[64:ff9b::a01:203]/x",
+                            "https://[::7f00:1]/x",
+                            "https://localhost/x",
+                            "https://LOCALHOST/x",
+                            "https://push.localhost/x",
+                            "https://printer.local/x",
+                            "https://db.internal/x",
+                            "https://router.lan/x",
+                            "https://nas.home.arpa/x",
+                            "https://intranet/x",
+                            "https://2130706433/x",
+                            "https://127.1/x",
+                            "https://0x7f.0.0.1/x",
+                            "https://017700000001/x",
+                            "https://push..example.net/x",
+                            "https://.example.net/x"}) {
+        auto r = parse_endpoint(url, false);
+        BOOST_TEST(!r, url);
+    }
+    BOOST_TEST(parse_endpoint("https://push.example.net:8443/x", false).error().message.find("443") !=
+               std::string::npos);
+    BOOST_TEST(parse_endpoint("https://192.168.1.5/x", false).error().message.find("not public") != std::string::npos);
+    BOOST_TEST(parse_endpoint("https://localhost/x", false).error().message.find("this machine") != std::string::npos);
+    // The tests' stand-in: a loopback address (no name to resolve), http or https, any port; the
+    // option lets nothing else through.
     BOOST_TEST(!parse_endpoint("http://127.0.0.1:9/push", false));
     BOOST_TEST(static_cast<bool>(parse_endpoint("http://127.0.0.1:9/push", true)));
+    BOOST_TEST(static_cast<bool>(parse_endpoint("https://127.0.0.1:9/push", true)));
     BOOST_TEST(static_cast<bool>(parse_endpoint("http://[::1]:9/push", true)));
-    BOOST_TEST(!parse_endpoint("http://localhost:9/push", true));  // no name to resolve
+    BOOST_TEST(!parse_endpoint("http://localhost:9/push", true));
+    BOOST_TEST(!parse_endpoint("https://localhost:9/push", true));
+    BOOST_TEST(!parse_endpoint("https://10.1.2.3/push", true));
     BOOST_TEST(!parse_endpoint("http://push.example.net/", true));
+    BOOST_TEST(!parse_endpoint("https://push.example.net:8443/", true));
     BOOST_TEST(!parse_endpoint("https://user@push.example.net/", false));
     BOOST_TEST(!parse_endpoint("ftp://push.example.net/", false));
     BOOST_TEST(!parse_endpoint("https://push.example.net:99999/", false));
     BOOST_TEST(!parse_endpoint("https://push example.net/", false));
     BOOST_TEST(!parse_endpoint("https://push.example.net/" + std::string(3000, 'a'), false));
+}
+
+BOOST_AUTO_TEST_CASE(public_addresses_are_those_of_the_internet) {
+    auto is_public = [](const char* text) { return public_address(boost::asio::ip::make_address(text)); };
+    for (const char* a : {"8.8.8.8", "93.184.215.14", "172.32.0.1", "100.128.0.1", "2001:4860:4860::8888",
+                          "2a00:1450:4001::200e", "64:ff9b::808:808", "::ffff:8.8.8.8"})
+        BOOST_TEST(is_public(a), a);
+    for (const char* a : {"127.0.0.1",
+                          "127.255.0.9",
+                          "10.0.0.1",
+                          "172.16.5.4",
+                          "192.168.0.1",
+                          "169.254.1.1",
+                          "100.64.0.1",
+                          "100.127.255.255",
+                          "0.1.2.3",
+                          "192.0.0.8",
+                          "192.0.2.9",
+                          "198.51.100.1",
+                          "203.0.113.1",
+                          "198.19.0.1",
+                          "224.0.0.251",
+                          "239.1.1.1",
+                          "250.0.0.1",
+                          "255.255.255.255",
+                          "::",
+                          "::1",
+                          "fe80::1",
+                          "fd12:3456::1",
+                          "fec0::1",
+                          "ff02::fb",
+                          "2001:db8::1",
+                          "::ffff:192.168.0.1",
+                          "64:ff9b::7f00:1",
+                          "::10.0.0.1",
+                          "100::1",
+                          "4000::1"})
+        BOOST_TEST(!is_public(a), a);
 }
 
 BOOST_AUTO_TEST_CASE(subscriptions_are_checked_and_kept_privately) {
@@ -166,11 +268,12 @@ BOOST_AUTO_TEST_CASE(subscriptions_are_checked_and_kept_privately) {
     auto s = read_subscription(parsed(good), false);
     BOOST_REQUIRE(s);
     BOOST_TEST(s->p256dh == ua.pub);
-    auto short_auth = read_subscription(
-        parsed(R"({"endpoint":"https://p/a","keys":{"p256dh":")" + base64url(ua.pub) + R"(","auth":"AAAA"}})"), false);
+    auto short_auth = read_subscription(parsed(R"({"endpoint":"https://push.example.net/a","keys":{"p256dh":")" +
+                                               base64url(ua.pub) + R"(","auth":"AAAA"}})"),
+                                        false);
     BOOST_REQUIRE(!short_auth);
     BOOST_TEST(short_auth.error().message.find("keys.auth") != std::string::npos);
-    BOOST_TEST(!read_subscription(parsed(R"({"endpoint":"https://p/a"})"), false));
+    BOOST_TEST(!read_subscription(parsed(R"({"endpoint":"https://push.example.net/a"})"), false));
 
     TempDir dir;
     const std::string path = (dir.path / "subs").string();
@@ -425,13 +528,72 @@ struct StandIn {
     }
 };
 
+// A name lookup that does not come back until the test lets it (a DNS server that never
+// answers): says how many started and ended. Let go after 60 s whatever happens, so a sender that
+// waited for it fails the test rather than hanging it.
+struct HeldLookup {
+    struct State {
+        std::mutex mutex;
+        std::condition_variable changed;
+        bool released = false;
+        int started = 0, ended = 0;
+    };
+    std::shared_ptr<State> state = std::make_shared<State>();
+    std::thread watchdog;
+
+    HeldLookup() {
+        watchdog = std::thread([s = state] {
+            std::unique_lock<std::mutex> lock(s->mutex);
+            s->changed.wait_for(lock, std::chrono::seconds(60), [&] { return s->released; });
+            s->released = true;
+            s->changed.notify_all();
+        });
+    }
+    ~HeldLookup() {
+        release();
+        if (watchdog.joinable()) watchdog.join();
+    }
+    Resolve resolve(std::string address = "93.184.215.14") const {
+        return [s = state, address](const std::string&, std::uint16_t port) -> askhost::Result<Addresses> {
+            std::unique_lock<std::mutex> lock(s->mutex);
+            ++s->started;
+            s->changed.notify_all();
+            s->changed.wait(lock, [&] { return s->released; });
+            ++s->ended;
+            return Addresses{{boost::asio::ip::make_address(address), port}};
+        };
+    }
+    bool wait_started(int n) {
+        std::unique_lock<std::mutex> lock(state->mutex);
+        return state->changed.wait_for(lock, std::chrono::seconds(30), [&] { return state->started >= n; });
+    }
+    int ended() {
+        std::lock_guard<std::mutex> lock(state->mutex);
+        return state->ended;
+    }
+    void release() {
+        std::lock_guard<std::mutex> lock(state->mutex);
+        state->released = true;
+        state->changed.notify_all();
+    }
+    // Released, and every thread that ran the lookup has let go of it (each holds a copy until it
+    // ends): only this one is left.
+    bool all_gone() {
+        release();
+        if (watchdog.joinable()) watchdog.join();
+        for (int i = 0; i < 3000 && state.use_count() > 1; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        return state.use_count() == 1;  // this one alone
+    }
+};
+
 struct SendOnce {
     SendResult result;
     bool done = false;
 };
 
 // One message through a real PushSender to `at`, waited for on the main loop.
-SendOnce send_once(const std::string& endpoint, const UserAgent& ua, std::string_view text) {
+SendOnce send_once(const std::string& endpoint, const UserAgent& ua, std::string_view text, Resolve resolve = {}) {
     boost::asio::io_context main;
     auto guard = boost::asio::make_work_guard(main);
     auto key = VapidKey::generate();
@@ -442,7 +604,8 @@ SendOnce send_once(const std::string& endpoint, const UserAgent& ua, std::string
                                     .allow_http = true,
                                     .timeout = std::chrono::milliseconds(300),
                                     .attempts = 3,
-                                    .first_retry = std::chrono::milliseconds(50)});
+                                    .first_retry = std::chrono::milliseconds(50),
+                                    .resolve = std::move(resolve)});
     sender.send({endpoint, ua.pub, ua.auth}, std::string(text), topic_for("1:ask-1"), std::chrono::seconds(600),
                 [&](SendResult r) {
                     out.result = std::move(r);
@@ -515,4 +678,69 @@ BOOST_AUTO_TEST_CASE(a_push_service_that_never_answers_is_given_up_on) {
     SendOnce refused = send_once("http://192.0.2.1/push", ua, "x");
     BOOST_REQUIRE(refused.done);
     BOOST_TEST(refused.result.detail.find("endpoint") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_name_is_looked_up_off_the_loop_and_its_addresses_come_back_on_it) {
+    boost::asio::io_context io;
+    HeldLookup held;
+    std::vector<std::string> heard;
+    auto note = [&](askhost::Result<Addresses> r) {
+        heard.push_back(r ? r->front().address().to_string() + ":" + std::to_string(r->front().port())
+                          : r.error().message);
+    };
+    {
+        NameLookups lookups(io, held.resolve(), 1);
+        lookups.lookup("push.example.net", 443, note);
+        BOOST_REQUIRE(held.wait_started(1));
+        lookups.lookup("2001:db8::1", 443, note);        // an address: not looked up
+        lookups.lookup("other.example.net", 443, note);  // one runs already, and one is the most
+        io.poll();
+        BOOST_TEST(heard == (std::vector<std::string>{"2001:db8::1:443", "1 name lookups are running already"}));
+        held.release();
+        auto busy = boost::asio::make_work_guard(io);  // run_for waits for the thread's post
+        for (int i = 0; i < 3000 && heard.size() < 3; ++i) {
+            io.restart();
+            io.run_for(std::chrono::milliseconds(10));
+        }
+        BOOST_REQUIRE(heard.size() == 3u);
+        BOOST_TEST(heard[2] == "93.184.215.14:443");
+    }
+    BOOST_TEST(held.all_gone());
+}
+
+BOOST_AUTO_TEST_CASE(stopping_the_sender_never_waits_for_a_name_lookup) {
+    std::mt19937 rng(12);
+    UserAgent ua = new_user_agent(rng);
+    HeldLookup held;
+    boost::asio::io_context main;
+    auto key = VapidKey::generate();
+    BOOST_REQUIRE(key);
+    bool done = false;
+    auto sender = std::make_unique<PushSender>(
+        main, *key, SenderOptions{.subject = "mailto:test@example.org", .resolve = held.resolve()});
+    sender->send({"https://push.example.net/x", ua.pub, ua.auth}, "x", topic_for("1:ask-1"), std::chrono::seconds(600),
+                 [&](SendResult) { done = true; });
+    BOOST_REQUIRE(held.wait_started(1));  // the name is being looked up, and its DNS server is silent
+    sender.reset();                       // askhost web stops
+    BOOST_TEST(held.ended() == 0);        // it did not wait for the lookup to end
+    held.release();
+    BOOST_TEST(held.all_gone());  // the lookup's thread ended, touching nothing of the sender
+    main.poll();
+    BOOST_TEST(!done);  // and nobody heard of the message
+}
+
+BOOST_AUTO_TEST_CASE(a_name_with_no_public_address_is_not_sent_to) {
+    std::mt19937 rng(13);
+    UserAgent ua = new_user_agent(rng);
+    auto looked_up = std::make_shared<int>(0);
+    Resolve private_only = [looked_up](const std::string&, std::uint16_t port) -> askhost::Result<Addresses> {
+        ++*looked_up;
+        return Addresses{{boost::asio::ip::make_address("10.1.2.3"), port},
+                         {boost::asio::ip::make_address("fd00::1"), port}};
+    };
+    SendOnce r = send_once("https://push.example.net/x", ua, "x", private_only);
+    BOOST_REQUIRE(r.done);
+    BOOST_TEST(static_cast<int>(r.result.kind) == static_cast<int>(SendResult::Kind::Failed));
+    BOOST_TEST(r.result.detail.find("no public address") != std::string::npos, r.result.detail);
+    BOOST_TEST(*looked_up == 1);  // not tried again
 }

@@ -972,6 +972,43 @@ const scenarios = {
     });
   },
 
+  // Issue 45: a double tap on a permission's Allow is not its confirmation. The first tap asks
+  // once more; a second tap on the confirmation's Allow before 400 ms have passed is dropped (as
+  // the VS Code panel drops clicks on a question set that just came). The page's clock is held
+  // still over the two taps (Playwright's clock), so "right after" does not depend on the machine.
+  async permission_double_tap(s) {
+    s.server.add({ key: '78:ask-1', questions: [PERMISSION], permission: PERMISSION_DATA, agent: 'claude', who: 'claude · hook' });
+    await s.tap(s.askButton('rm -rf build'), 'the permission question');
+    await s.page.locator('.permission-box pre.command').waitFor();
+    await s.read();
+    const allow = s.page.locator('[role="option"]').first();
+    assert.match(await allow.innerText(), /^1\s+Allow\s/);
+    await allow.scrollIntoViewIfNeeded();
+    const at = await allow.boundingBox();
+    // The page's Date.now() held at one instant (its timers still run) until it is moved on.
+    const instant = await s.page.evaluate(() => Date.now());
+    await s.page.clock.setFixedTime(instant);
+    log('double tap Allow (the page\'s clock held still)');
+    await s.page.touchscreen.tap(at.x + at.width / 2, at.y + at.height / 2);
+    const yes = s.page.locator('.actions.pick [data-confirm="yes"]', { hasText: 'Allow' });
+    await yes.waitFor();
+    assert.equal(await s.page.locator('.actions.pick .confirm-text').innerText(), 'Allow: rm -rf build?');
+    const there = await yes.boundingBox();
+    await s.page.touchscreen.tap(there.x + there.width / 2, there.y + there.height / 2);
+    await s.shot('double-tap');
+    await sleep(500);
+    assert.equal(s.server.answers.length, 0, 'the second tap of a double tap confirmed Allow');
+    assert.equal(await yes.isVisible(), true, 'the confirmation still asks');
+    log('the clock moves on by a second');
+    await s.page.clock.setFixedTime(instant + 1000);
+    await s.tap(yes, 'Allow (confirm), at a person\'s pace');
+    const a = await s.nextAnswer(1);
+    assert.deepEqual(a.outcome, {
+      answered: true,
+      answers: [{ question: PERMISSION.question, answer: 'Allow', selectedOption: 'Allow', wasCustom: false }],
+    });
+  },
+
   // The socket drops: the page says "Reconnecting…", comes back by itself with backoff, and the
   // questions that arrived meanwhile are there; an answer then goes through the new socket.
   async reconnect(s) {
@@ -1087,6 +1124,17 @@ const scenarios = {
     // notification it said it showed (tests/web's notifications_android). Then the closing
     // message can only be seen looking the notification up to close it.
     const listed = await waitFor('the notification listed by the browser', async () => (await sw.listed(ask.tag)) === 1, 60000).catch(() => false);
+    await s.read();
+    // The same notification from an earlier start of askhost web (its run named otherwise): its
+    // action answers nothing; the page opens on the question, which still waits.
+    let answered = false;
+    void reply.then(() => {
+      answered = true;
+    });
+    log('tap SQLite on a notification of an earlier run of askhost web');
+    await sw.worker.evaluate((n) => onClick({ tag: n.tag, data: { ...n.data, server: 'an-earlier-run' }, close() {} }, '1'), shown);
+    await s.page.locator('h2.question', { hasText: REAL_DATABASE.question }).waitFor();
+    assert.equal(answered, false, 'a notification of another run answered the question');
     await s.read();
     log('tap SQLite on the notification');
     await sw.worker.evaluate((n) => onClick({ tag: n.tag, data: n.data, close() {} }, '1'), shown);

@@ -415,12 +415,18 @@ function button(text, cls, onTap, attrs = {}) {
     return b;
 }
 // A dialog that just opened drops taps (a double tap on the list is not a pick) and repeated keys
-// for a moment.
+// for a moment; so does a question asked back (a double tap on Allow is not its confirmation), as
+// the VS Code panel drops clicks on a question set that just replaced another.
 const GUARD_MS = 400;
 let guardUntil = 0;
 function guarded() {
     return Date.now() < guardUntil;
 }
+function guardFromNow() {
+    guardUntil = Math.max(guardUntil, Date.now() + GUARD_MS);
+}
+/** What the dialog asks back now ('' when nothing): a new one starts the guard. */
+let askedBack = '';
 function sortedAsks() {
     return [...asks.entries()].sort((a, b) => (a[1].ask.since ?? 0) - (b[1].ask.since ?? 0));
 }
@@ -480,6 +486,7 @@ function openAsk(key) {
     pendingPick = undefined;
     banner = undefined;
     guardUntil = Date.now() + GUARD_MS;
+    askedBack = '';
     render();
     window.scrollTo(0, 0);
 }
@@ -611,7 +618,12 @@ function renderDialog(key, e) {
         if (focused instanceof HTMLTextAreaElement || !focused || !focused.isConnected)
             app.focus({ preventScroll: true });
     }
-    // A question asked back (Discard?, long answer, a permission's pick) is where the eyes go next.
+    // A question asked back (Discard?, long answer, a permission's pick) is where the eyes go next,
+    // and its buttons, which may come up under the finger that asked, take no tap for a moment.
+    const asking = pick ? `${key}\u0000pick\u0000${pick.row}` : v.confirm ? `${key}\u0000confirm\u0000${v.confirm.text}` : '';
+    if (asking && asking !== askedBack)
+        guardFromNow();
+    askedBack = asking;
     if (v.confirm || pick)
         app.querySelector('.actions')?.scrollIntoView({ block: 'nearest' });
 }

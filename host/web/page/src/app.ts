@@ -419,12 +419,18 @@ function button(text: string, cls: string, onTap: () => void, attrs: Record<stri
 }
 
 // A dialog that just opened drops taps (a double tap on the list is not a pick) and repeated keys
-// for a moment.
+// for a moment; so does a question asked back (a double tap on Allow is not its confirmation), as
+// the VS Code panel drops clicks on a question set that just replaced another.
 const GUARD_MS = 400;
 let guardUntil = 0;
 function guarded(): boolean {
   return Date.now() < guardUntil;
 }
+function guardFromNow(): void {
+  guardUntil = Math.max(guardUntil, Date.now() + GUARD_MS);
+}
+/** What the dialog asks back now ('' when nothing): a new one starts the guard. */
+let askedBack = '';
 
 function sortedAsks(): [string, Entry][] {
   return [...asks.entries()].sort((a, b) => (a[1].ask.since ?? 0) - (b[1].ask.since ?? 0));
@@ -491,6 +497,7 @@ function openAsk(key: string): void {
   pendingPick = undefined;
   banner = undefined;
   guardUntil = Date.now() + GUARD_MS;
+  askedBack = '';
   render();
   window.scrollTo(0, 0);
 }
@@ -623,7 +630,11 @@ function renderDialog(key: string, e: Entry): void {
     // Keys go to the document either way; a field that is no longer drawn must not keep them.
     if (focused instanceof HTMLTextAreaElement || !focused || !focused.isConnected) app.focus({ preventScroll: true });
   }
-  // A question asked back (Discard?, long answer, a permission's pick) is where the eyes go next.
+  // A question asked back (Discard?, long answer, a permission's pick) is where the eyes go next,
+  // and its buttons, which may come up under the finger that asked, take no tap for a moment.
+  const asking = pick ? `${key}\u0000pick\u0000${pick.row}` : v.confirm ? `${key}\u0000confirm\u0000${v.confirm.text}` : '';
+  if (asking && asking !== askedBack) guardFromNow();
+  askedBack = asking;
   if (v.confirm || pick) app.querySelector('.actions')?.scrollIntoView({ block: 'nearest' });
 }
 

@@ -14,7 +14,7 @@ export interface PageHost {
 
 /** One waiting question as the page sees it. */
 export interface WebAsk {
-  /** "<host pid>:<ask id>", unique in this run of the server. */
+  /** "<host pid>.<connection>:<ask id>", never used twice in this run of the server. */
   key: string;
   /** The host's questions, as it gave them (the dialog model reads them: normalizeQuestions). */
   questions: unknown;

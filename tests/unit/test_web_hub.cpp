@@ -1,0 +1,140 @@
+// WebHub, what askhost web shows, against real hosts (HostCore) on real sockets in a private
+// runtime folder: a question's key is never used again in the server's run, not even by a host
+// whose pid was another host's (here two hosts of one process, one after the other, each asking
+// its first question, "ask-1"), so that nothing said of the first (a notification's action, an
+// answer sent late) can answer the second.
+#define BOOST_TEST_MODULE web_hub
+#include <boost/test/unit_test.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <rapidjson/document.h>
+#include <boost/asio/io_context.hpp>
+
+#include "frontends/editor/host_core.hpp"
+#include "web/web_hub.hpp"
+
+using namespace askhost;
+using askhost::web::WaitingAsk;
+using askhost::web::WebHub;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A private runtime folder (the hosts' sockets and records) and a workspace, while it lives.
+struct World {
+    fs::path root;
+    std::string workspace;
+    std::optional<std::string> saved_runtime;
+    World() {
+        std::string tmpl = (fs::temp_directory_path() / "askhost-hub-XXXXXX").string();
+        root = ::mkdtemp(tmpl.data());
+        fs::create_directories(root / "run");
+        fs::create_directories(root / "work");
+        workspace = fs::canonical(root / "work").string();
+        if (const char* v = std::getenv("XDG_RUNTIME_DIR")) saved_runtime = v;
+        ::setenv("XDG_RUNTIME_DIR", (root / "run").c_str(), 1);
+    }
+    ~World() {
+        if (saved_runtime) ::setenv("XDG_RUNTIME_DIR", saved_runtime->c_str(), 1);
+        else ::unsetenv("XDG_RUNTIME_DIR");
+        std::error_code ec;
+        fs::remove_all(root, ec);
+    }
+};
+
+// A host as an editor runs it, with nobody else to show its asks.
+struct TestHost {
+    NoAgentControl control{"test"};
+    HostCore core;
+    TestHost(boost::asio::io_context& io, const std::string& folder) : core(io, control) {
+        core.add_folder(folder);
+        BOOST_REQUIRE(!core.listen("editor"));
+    }
+};
+
+// Runs the loop until `done` holds (a guard against a hang: gives up after 10 s).
+bool run_until(boost::asio::io_context& io, const std::function<bool()>& done) {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!done() && std::chrono::steady_clock::now() < give_up) {
+        io.restart();
+        io.run_for(std::chrono::milliseconds(20));
+    }
+    return done();
+}
+
+Ask one_question(const std::string& text, std::vector<std::string> labels) {
+    Ask a;
+    Question q{text, "Q", {}, false};
+    for (auto& l : labels) q.options.push_back({std::move(l), "", {}});
+    a.questions.push_back(std::move(q));
+    a.agent = "codex";
+    return a;
+}
+
+rapidjson::Document answer(const std::string& question, const std::string& label) {
+    rapidjson::Document d;
+    d.Parse((R"({"answered":true,"answers":[{"question":")" + question + R"(","answer":")" + label +
+             R"(","selectedOption":")" + label + R"(","wasCustom":false}]})")
+                .c_str());
+    return d;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_pid_seen_again_is_another_host_and_its_questions_get_keys_never_used) {
+    World w;
+    boost::asio::io_context io;
+    auto first = std::make_unique<TestHost>(io, w.workspace);
+    WebHub hub(io, fs::path(first->core.socket_path()).parent_path().string());
+    std::vector<std::string> added, removed;
+    hub.on_added = [&](const WaitingAsk& a) { added.push_back(a.key); };
+    hub.on_removed = [&](const std::string& key, std::string_view) { removed.push_back(key); };
+    hub.start(std::chrono::milliseconds(20));
+
+    std::optional<Outcome> first_got;
+    AskTicket first_ask = first->core.broker().ask(one_question("Which database?", {"PostgreSQL", "SQLite"}),
+                                                   [&](Outcome o) { first_got = std::move(o); });
+    BOOST_REQUIRE(run_until(io, [&] { return added.size() == 1u; }));
+    const std::string old_key = added[0];
+    BOOST_TEST(old_key.starts_with(std::to_string(::getpid()) + "."));
+    BOOST_TEST(old_key.ends_with(":" + first_ask.id()));
+
+    // The host ends with its question, and another starts with the same pid (the same process
+    // here, as a pid reused later would be), whose first question has the same id.
+    const std::string old_id = first_ask.id();
+    first_ask.cancel();
+    first.reset();
+    BOOST_REQUIRE(run_until(io, [&] { return removed.size() == 1u && hub.host_count() == 0u; }));
+    TestHost second(io, w.workspace);
+    std::optional<Outcome> got;
+    AskTicket second_ask = second.core.broker().ask(one_question("Allow Bash: rm -rf build?", {"Allow", "Deny"}),
+                                                    [&](Outcome o) { got = std::move(o); });
+    BOOST_REQUIRE(run_until(io, [&] { return added.size() == 2u; }));
+    BOOST_TEST(second_ask.id() == old_id);
+    const std::string new_key = added[1];
+    BOOST_TEST(new_key.starts_with(std::to_string(::getpid()) + "."));
+    BOOST_TEST(new_key != old_key);
+
+    // An answer to the first question's key, late (a notification's action, say), answers nothing.
+    auto late = answer("Allow Bash: rm -rf build?", "Allow");
+    auto refused = hub.answer(old_key, late);
+    BOOST_REQUIRE(refused.has_value());
+    BOOST_TEST(refused->find("no such question waits") != std::string::npos);
+    BOOST_TEST(hub.waiting().size() == 1u);
+
+    auto deny = answer("Allow Bash: rm -rf build?", "Deny");
+    BOOST_TEST(!hub.answer(new_key, deny).has_value());
+    BOOST_REQUIRE(run_until(io, [&] { return got.has_value(); }));
+    BOOST_TEST(got->answers.at(0).values.at(0) == "Deny");
+    BOOST_TEST((!first_got.has_value() || first_got->answers.empty()));
+}
