@@ -32,6 +32,7 @@
 #include "frontends/editor/host_core.hpp"
 #include "frontends/editor/registry.hpp"
 #include "frontends/editor/socket_listener.hpp"
+#include "host_world.hpp"
 #include "service/ask_and_wait.hpp"
 #include "service/ask_service.hpp"
 #include "store/fs_util.hpp"
@@ -93,15 +94,7 @@ struct World {
     std::string pending_file() const { return (root / "work" / "pending.json").string(); }
 };
 
-// Runs the loop until `done` holds (a guard against a hang: gives up after 10 s).
-bool run_until(boost::asio::io_context& io, const std::function<bool()>& done) {
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (!done() && std::chrono::steady_clock::now() < give_up) {
-        io.restart();
-        io.run_for(std::chrono::milliseconds(20));
-    }
-    return done();
-}
+using test::run_until;  // host_world.hpp
 
 Ask database_ask() {
     Ask a;

@@ -20,53 +20,19 @@
 #include "fake_frontend.hpp"
 #include "frontends/editor/host_client.hpp"
 #include "frontends/editor/host_core.hpp"
+#include "host_world.hpp"
 
 using namespace askhost;
 namespace fs = std::filesystem;
 
 namespace {
 
-// A private runtime folder (the host's socket and record) and a workspace, while it lives.
-struct World {
-    fs::path root;
-    std::string workspace;
-    std::optional<std::string> saved_runtime;
-    World() {
-        std::string tmpl = (fs::temp_directory_path() / "askhost-client-XXXXXX").string();
-        root = ::mkdtemp(tmpl.data());
-        fs::create_directories(root / "run");
-        fs::create_directories(root / "work");
-        workspace = fs::canonical(root / "work").string();
-        if (const char* v = std::getenv("XDG_RUNTIME_DIR")) saved_runtime = v;
-        ::setenv("XDG_RUNTIME_DIR", (root / "run").c_str(), 1);
-    }
-    ~World() {
-        if (saved_runtime) ::setenv("XDG_RUNTIME_DIR", saved_runtime->c_str(), 1);
-        else ::unsetenv("XDG_RUNTIME_DIR");
-        std::error_code ec;
-        fs::remove_all(root, ec);
-    }
+// A private runtime folder and workspace while it lives (host_world.hpp).
+struct World : test::HostWorld {
+    World() : test::HostWorld("askhost-client") {}
 };
-
-// A host as an editor runs it, with nobody else to show its asks.
-struct TestHost {
-    NoAgentControl control{"test"};
-    HostCore core;
-    TestHost(boost::asio::io_context& io, const std::string& folder) : core(io, control) {
-        core.add_folder(folder);
-        BOOST_REQUIRE(!core.listen("editor"));
-    }
-};
-
-// Runs the loop until `done` holds (a guard against a hang: gives up after 10 s).
-bool run_until(boost::asio::io_context& io, const std::function<bool()>& done) {
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (!done() && std::chrono::steady_clock::now() < give_up) {
-        io.restart();
-        io.run_for(std::chrono::milliseconds(20));
-    }
-    return done();
-}
+using test::run_until;
+using test::TestHost;
 
 Ask database_ask() {
     Ask a;

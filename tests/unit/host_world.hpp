@@ -1,0 +1,66 @@
+// What the unit tests that run a real host (HostCore) on a real socket share: a private runtime
+// folder and workspace, a host as an editor runs it, and running the loop until a condition holds.
+#pragma once
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <system_error>
+
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include "frontends/editor/host_core.hpp"
+
+namespace askhost::test {
+
+// A private runtime folder (the hosts' sockets and records) and a workspace, while it lives.
+struct HostWorld {
+    std::filesystem::path root;
+    std::string workspace;
+    std::optional<std::string> saved_runtime;
+    explicit HostWorld(const std::string& prefix) {
+        std::string tmpl = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
+        root = ::mkdtemp(tmpl.data());
+        std::filesystem::create_directories(root / "run");
+        std::filesystem::create_directories(root / "work");
+        workspace = std::filesystem::canonical(root / "work").string();
+        if (const char* v = std::getenv("XDG_RUNTIME_DIR")) saved_runtime = v;
+        ::setenv("XDG_RUNTIME_DIR", (root / "run").c_str(), 1);
+    }
+    ~HostWorld() {
+        if (saved_runtime) ::setenv("XDG_RUNTIME_DIR", saved_runtime->c_str(), 1);
+        else ::unsetenv("XDG_RUNTIME_DIR");
+        std::error_code ec;
+        std::filesystem::remove_all(root, ec);
+    }
+    HostWorld(const HostWorld&) = delete;
+    HostWorld& operator=(const HostWorld&) = delete;
+};
+
+// A host as an editor runs it, with nobody else to show its asks.
+struct TestHost {
+    NoAgentControl control{"test"};
+    HostCore core;
+    TestHost(boost::asio::io_context& io, const std::string& folder) : core(io, control) {
+        core.add_folder(folder);
+        BOOST_REQUIRE(!core.listen("editor"));
+    }
+};
+
+// Runs the loop until `done` holds (a guard against a hang: gives up after 10 s).
+inline bool run_until(boost::asio::io_context& io, const std::function<bool()>& done) {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!done() && std::chrono::steady_clock::now() < give_up) {
+        io.restart();
+        io.run_for(std::chrono::milliseconds(20));
+    }
+    return done();
+}
+
+}  // namespace askhost::test
