@@ -15,6 +15,7 @@
 #include <rapidjson/document.h>
 
 #include "json/json_access.hpp"
+#include "json_vectors.hpp"
 #include "web/web_hub.hpp"
 #include "web/web_push_message.hpp"
 
@@ -23,18 +24,8 @@ using namespace askhost::web::push;
 
 namespace {
 
-rapidjson::Document read_vectors() {
-    std::ifstream in(std::string(ASKHOST_TESTS "/web/push_messages.json"));
-    BOOST_TEST_REQUIRE(in.good());
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    rapidjson::Document doc;
-    doc.Parse(text.c_str(), text.size());
-    BOOST_TEST_REQUIRE(!doc.HasParseError());
-    return doc;
-}
-
 const rapidjson::Document& vectors() {
-    static const rapidjson::Document doc = read_vectors();
+    static const rapidjson::Document doc = test::read_json_vectors(ASKHOST_TESTS "/web/push_messages.json");
     return doc;
 }
 
