@@ -8,7 +8,10 @@ folder is made in it; a tmux server started with TMUX_TMPDIR pointing there has 
 still alive whose command line names a path in RUN_TMP, or whose working directory, executable or
 an environment variable (other than TMPDIR and TMUX_TMPDIR themselves) lies in it, was started by
 the run and outlived it, and so was a tmux server still answering on a socket in RUN_TMP: each is
-named, then ended, and the check fails. What the folder still holds is counted and named (the
+named, then ended, and the check fails. The tests' folder guards (tests/reap.py, started by
+harness.guard_folder and the Node scenes) are not left over: each ends itself once its test is
+gone, after up to a second's poll and reap.py's grace, so the check first waits for them
+(GUARD_PATIENCE) and counts only those still there after it. What the folder still holds is counted and named (the
 failed tests' kept folders, and anything else a test left there). OUT.json gets {"passed",
 "failed", "failures"} for tests/summarize.py, so a left process counts in the run's closing
 `N passed, N failed` line.
@@ -18,6 +21,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "integration"))
 
@@ -26,6 +30,41 @@ from harness import end_processes, processes_in  # noqa: E402
 TMP_VARS = ("TMPDIR", "TMP", "TEMP", "TEMPDIR", "TMUX_TMPDIR")
 # What ./dev test itself keeps in RUN_TMP (not the tests').
 OWN = ("phases.tsv", "installs.log", "test-cpu.tsv", "test-cpu-asan.tsv")
+
+
+GUARD_PATIENCE = 40.0  # reap.py's 20 s grace, its 5 + 5 s of SIGTERM and SIGKILL, tail's 1 s poll
+
+
+def parent(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return 0
+
+
+def is_guard(pid, command):
+    """A folder guard: the `sh` waiting on its test, the `tail` it waits with, or the reap.py it
+    became (the `tail` names no folder; its parent does). command is the joined command line."""
+    reaper = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reap.py")
+    if reaper in command:
+        return True
+    if command.startswith("tail --pid="):
+        try:
+            with open(f"/proc/{parent(pid)}/cmdline", "rb") as f:
+                return reaper.encode() in f.read()
+        except OSError:
+            return False
+    return False
+
+
+def wait_for_guards(root, mine):
+    deadline = time.monotonic() + GUARD_PATIENCE
+    while time.monotonic() < deadline:
+        guards = [p for p, argv in processes_in([root], mine, TMP_VARS) if is_guard(p, argv)]
+        if not guards:
+            return
+        time.sleep(0.2)
 
 
 def ancestors():
@@ -85,6 +124,7 @@ def main():
         return 2
     root, out = os.path.abspath(sys.argv[1]), sys.argv[2]
     mine = ancestors()
+    wait_for_guards(root, mine)
     left = processes_in([root], mine, TMP_VARS)
     failures = []
     for pid, argv in left:
