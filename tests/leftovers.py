@@ -36,6 +36,7 @@ GUARD_PATIENCE = 40.0  # reap.py's 20 s grace, its 5 + 5 s of SIGTERM and SIGKIL
 
 
 def parent(pid):
+    """pid's parent, 0 when it is gone."""
     try:
         with open(f"/proc/{pid}/stat") as f:
             return int(f.read().rsplit(")", 1)[1].split()[1])
@@ -71,11 +72,7 @@ def ancestors():
     pids, pid = set(), os.getpid()
     while pid > 1:
         pids.add(pid)
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                pid = int(f.read().rsplit(")", 1)[1].split()[1])
-        except OSError:
-            break
+        pid = parent(pid)
     return pids
 
 
