@@ -4,7 +4,7 @@
     leftovers.py RUN_TMP OUT.json
 
 RUN_TMP is the run's own temporary folder (`./dev test` points TMPDIR at it, so every test's
-folder is made in it; a tmux server started with TMUX_TMPDIR pointing there has its socket there too). A process
+folder is made in it, and TMUX_TMPDIR, so every private tmux server's socket is too). A process
 still alive whose command line names a path in RUN_TMP, or whose working directory, executable or
 an environment variable (other than TMPDIR and TMUX_TMPDIR themselves) lies in it, was started by
 the run and outlived it, and so was a tmux server still answering on a socket in RUN_TMP: each is
