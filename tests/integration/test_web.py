@@ -1066,5 +1066,78 @@ def web_push_has_a_key_of_its_own_and_takes_https_subscriptions_only():
     finally:
         web.stop()
 
+
+def push_subscribe(ws, p256dh, endpoint):
+    """The page's push-subscribe; p256dh any P-256 point (the server's own key is one)."""
+    ws.send({"type": "push-subscribe", "subscription": {"endpoint": endpoint, "keys": {
+        "p256dh": p256dh, "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}})
+    reply = ws.until(lambda m: m["type"] == "push-subscribed", "the reply to push-subscribe")
+    equal(reply["ok"], True, "the subscription is taken: %r" % reply)
+
+
+def kept_subscriptions(wd):
+    """The endpoints askhost web keeps (its file in the state folder)."""
+    path = wd.file("state/askhost/web-push-subscriptions")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [s["endpoint"] for s in json.load(f)["subscriptions"]]
+
+
+def page_push_key(web):
+    """The push key a page is given after its snapshot."""
+    ws = WsClient(web, web.login())
+    try:
+        ws.until(lambda m: m["type"] == "snapshot", "the snapshot")
+        return ws.until(lambda m: m["type"] == "push-key", "the push key")["key"]
+    finally:
+        ws.close()
+
+
+@case
+def a_new_push_key_drops_the_subscriptions_whichever_file_changes_first():
+    # Issue 44: askhost web --new-token replaces the push key with the token and drops every
+    # subscription made for the old key, in the running server too. The server follows its key
+    # file, not the token: the other process writes the two in turn, and a server that reloaded
+    # the key when it saw the new token could read the old one in between and keep it.
+    wd = Workdir()
+    web = Web(wd, ["--push-allow-http"])
+    key_file = wd.file("state/askhost/web-push-key")
+    endpoint = "http://127.0.0.1:9/push/phone"
+    try:
+        ws = WsClient(web, web.login())
+        ws.until(lambda m: m["type"] == "snapshot", "the snapshot")
+        first = ws.until(lambda m: m["type"] == "push-key", "the push key")["key"]
+        push_subscribe(ws, first, endpoint)
+        equal(kept_subscriptions(wd), [endpoint], "the subscription kept")
+        with open(key_file) as f:
+            first_pem = f.read()
+        out = subprocess.run([ASKHOST, "web", "--url", "--new-token"], env=wd.env(), cwd=wd.path,
+                             capture_output=True, text=True, timeout=30)
+        equal(out.returncode, 0, "askhost web --url --new-token: " + out.stderr)
+        web.token = urllib.parse.parse_qs(urllib.parse.urlsplit(out.stdout.strip()).query)["token"][0]
+        wait_for(lambda: "a new push key" in web.log(), timeout=20, what="the server to take the new key")
+        second = page_push_key(web)
+        check(second != first, "a new key with the new token")
+        equal(kept_subscriptions(wd), [], "the subscription made for the old key is dropped")
+
+        ws = WsClient(web, web.login())
+        ws.until(lambda m: m["type"] == "push-key", "the push key")
+        push_subscribe(ws, second, endpoint)
+        equal(kept_subscriptions(wd), [endpoint], "kept again, for the new key")
+        # The key file alone replaced, the token as it was (as when the server saw the new token
+        # before the new key was written): the server takes the key in the file.
+        with open(key_file + ".tmp", "w", opener=lambda p, fl: os.open(p, fl, 0o600)) as f:
+            f.write(first_pem)
+        os.replace(key_file + ".tmp", key_file)
+        wait_for(lambda: kept_subscriptions(wd) == [], timeout=20, what="the subscription dropped")
+        equal(page_push_key(web), first, "pages are given the key in the file")
+        equal(web.log().count("a new push key"), 2, "the server took each key once")
+        ws.close()
+    finally:
+        web.stop()
+
+
+
 if __name__ == "__main__":
     sys.exit(main())
