@@ -11,6 +11,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 
@@ -1137,6 +1138,92 @@ def a_new_push_key_drops_the_subscriptions_whichever_file_changes_first():
     finally:
         web.stop()
 
+
+
+class SilentPushService:
+    """A push service on loopback that takes each request and never answers it: the connections
+    stay open until close()."""
+
+    def __init__(self):
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.endpoint = "http://127.0.0.1:%d/push/phone" % self.listener.getsockname()[1]
+        self.held = []
+        self.requests = 0
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            conn.settimeout(30)
+            data = b""
+            try:
+                while b"\r\n\r\n" not in data:
+                    chunk = conn.recv(65536)
+                    if not chunk:
+                        break
+                    data += chunk
+            except OSError:
+                pass
+            with self.lock:
+                self.held.append(conn)
+                if data.startswith(b"POST /push/phone "):
+                    self.requests += 1
+
+    def count(self):
+        with self.lock:
+            return self.requests
+
+    def close(self):
+        try:
+            self.listener.shutdown(socket.SHUT_RDWR)  # wakes the accept() in progress
+        except OSError:
+            pass
+        self.listener.close()
+        self.thread.join(timeout=10)
+        with self.lock:
+            for conn in self.held:
+                conn.close()
+
+
+@case
+def a_push_service_that_never_answers_holds_up_neither_the_page_nor_a_host():
+    # Issue 44: messages go on a thread of their own. While the push service holds askhost web's
+    # request unanswered, the question is on the page, the page's answer reaches the agent, the
+    # editor's dialog is withdrawn, and askhost web stops when told.
+    wd = Workdir()
+    push = SilentPushService()
+    web = Web(wd, ["--push-allow-http"])
+    ed = None
+    try:
+        ws = WsClient(web, web.login())
+        ws.until(lambda m: m["type"] == "snapshot", "the snapshot")
+        key = ws.until(lambda m: m["type"] == "push-key", "the push key")["key"]
+        push_subscribe(ws, key, push.endpoint)
+        ed, _ = standing_host_with_agent(wd)
+        m = ws.until(lambda m: m["type"] == "added", "the question on the page")
+        wait_for(lambda: push.count() >= 1, timeout=20, what="askhost web's message at the push service")
+        ws.send({"type": "answer", "key": m["ask"]["key"], "outcome": {"answered": True, "answers": [
+            {"question": SECRET, "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": False}]}})
+        res = ws.until(lambda m: m["type"] == "result", "the result")
+        equal(res["ok"], True, "the page's answer is taken")
+        ed.method("$/cancelRequest")
+        rec = wait_for(lambda: wd.records(), what="the agent's answer")[0]
+        equal(rec["answers"][0]["answer"], "SQLite", "the agent got the page's answer")
+        ws.close()
+        web.proc.terminate()
+        equal(web.proc.wait(timeout=30), 0, "askhost web stops with a message in flight")
+    finally:
+        web.stop()
+        push.close()
+        if ed:
+            end_host(ed)
 
 
 if __name__ == "__main__":
