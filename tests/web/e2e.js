@@ -18,7 +18,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
-const { launchChromium, missingBrowser } = require('../browser/chromium');
+const { launchChromium, launchChromiumProfile, missingBrowser } = require('../browser/chromium');
 const { sleep, waitFor } = require('../browser/wait');
 const { FakeWebServer } = require('./fake_server');
 const { PushServiceStandIn } = require('./push_service');
@@ -446,7 +446,7 @@ class Session {
     this.problems = [];
   }
 
-  async start({ notifications = false, desktop = false, android = false, tunnel = false, push } = {}) {
+  async start({ notifications = false, desktop = false, android = false, tunnel = false, push, profile = false } = {}) {
     if (push) {
       // A push service on loopback (the real ones are not reachable here): askhost web takes its
       // plain-http endpoint with the test-only --push-allow-http alone.
@@ -457,18 +457,22 @@ class Session {
     }
     this.url = await this.server.listen();
     if (tunnel) this.url = await this.server.tunnel(this.url);
-    this.browser = await launchChromium();
-    this.context = await this.browser.newContext(
-      desktop
-        ? { viewport: { width: 1280, height: 800 } }
-        : {
-            viewport: { width: 390, height: 844 },
-            deviceScaleFactor: 2,
-            isMobile: true,
-            hasTouch: true,
-            userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36',
-          },
-    );
+    const device = desktop
+      ? { viewport: { width: 1280, height: 800 } }
+      : {
+          viewport: { width: 390, height: 844 },
+          deviceScaleFactor: 2,
+          isMobile: true,
+          hasTouch: true,
+          userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36',
+        };
+    if (profile) {
+      // A browser profile of its own (in the server's folder, removed with it): not incognito.
+      this.context = await launchChromiumProfile(path.join(this.server.dir, 'chromium-profile'), device);
+    } else {
+      this.browser = await launchChromium();
+      this.context = await this.browser.newContext(device);
+    }
     this.context.setDefaultTimeout(this.real ? 30000 : 15000);
     if (notifications) await this.context.addInitScript(fakeNotifications);
     if (android) {
@@ -499,6 +503,7 @@ class Session {
   async stop() {
     try {
       if (this.browser) await this.browser.close();
+      else if (this.context) await this.context.close();
     } finally {
       await this.server.close();
       if (this.pushService) await this.pushService.close();
@@ -1073,6 +1078,43 @@ const scenarios = {
       throw new Error(`${e.message}; the page: ${JSON.stringify(state)}`);
     });
     assert.deepEqual(shown, [{ title: 'claude · hook asks', body: 'Bash: rm -rf build', tag: '6:ask-1', worker: 'activated', shown: true }]);
+  },
+
+  // Issue 44: a page a phone can add to its home screen and open as an app. Chromium's own
+  // installability check (the one behind its Install app; DevTools' Page.getInstallabilityErrors)
+  // finds nothing missing on the real askhost web's page: the manifest (fetched without the cookie,
+  // as browsers fetch it) parses, and Chromium fetched and decoded an icon large enough. Each icon
+  // the manifest lists, and iOS's apple-touch-icon, decodes at the size it is said to have.
+  async installable(s) {
+    const cdp = await s.context.newCDPSession(s.page);
+    const manifest = await cdp.send('Page.getAppManifest');
+    assert.equal(manifest.url, `${s.server.origin}/manifest.webmanifest`);
+    assert.deepEqual(manifest.errors, [], 'the manifest as Chromium read it');
+    const m = JSON.parse(manifest.data);
+    assert.deepEqual([m.name, m.display, m.start_url, m.scope], ['askhost', 'standalone', './', './']);
+    let last;
+    await waitFor('Chromium to find the page installable', async () => {
+      last = (await cdp.send('Page.getInstallabilityErrors')).installabilityErrors;
+      return last.length === 0;
+    }, 30000).catch((e) => {
+      throw new Error(`${e.message}: ${JSON.stringify(last)}`);
+    });
+    const touch = await s.page.locator('link[rel="apple-touch-icon"]').getAttribute('href');
+    const icons = [...m.icons.map((i) => [i.src, i.sizes]), [touch, '180x180']];
+    const sizes = await s.page.evaluate(
+      (list) =>
+        Promise.all(
+          list.map(async ([src]) => {
+            const r = await fetch(src, { credentials: 'omit' });
+            if (!r.ok) return `${src}: ${r.status}`;
+            const b = await createImageBitmap(await r.blob());
+            return `${b.width}x${b.height}`;
+          }),
+        ),
+      icons,
+    );
+    assert.deepEqual(sizes, icons.map(([, size]) => size), `the icons ${JSON.stringify(icons)}`);
+    log(`installable; its icons ${sizes.join(', ')}`);
   },
 
   // Issue 44, Web Push end to end: the real askhost web and a real host (askhost mcp, as Codex runs
@@ -1754,9 +1796,9 @@ const scenarios = {
 };
 
 const AGENTS = ['real_claude', 'real_gemini', 'real_codex', 'real_opencode', 'real_opencode_own_dialog'];
-const REAL = new Set(['push_end_to_end', 'push_permission', 'push_none', 'real_mcp', 'real_native', 'real_elsewhere', 'real_queue', 'real_hook', 'real_hook_whole_command', 'real_restart', 'real_tunnel', ...AGENTS]);
+const REAL = new Set(['installable', 'push_end_to_end', 'push_permission', 'push_none', 'real_mcp', 'real_native', 'real_elsewhere', 'real_queue', 'real_hook', 'real_hook_whole_command', 'real_restart', 'real_tunnel', ...AGENTS]);
 const NETNS = new Set(AGENTS);
-const OPTIONS = { push_end_to_end: { android: true, push: 'full' }, push_permission: { android: true, push: 'full' }, push_none: { android: true, push: 'none' }, notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true }, real_tunnel: { tunnel: true } };
+const OPTIONS = { installable: { profile: true }, push_end_to_end: { android: true, push: 'full' }, push_permission: { android: true, push: 'full' }, push_none: { android: true, push: 'none' }, notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true }, real_tunnel: { tunnel: true } };
 
 async function main() {
   const arg = process.argv[2];
