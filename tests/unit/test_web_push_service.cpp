@@ -114,7 +114,8 @@ BOOST_AUTO_TEST_CASE(messages_carry_what_the_setting_says) {
     }
     BOOST_TEST(none.find("codex") == std::string::npos);
 
-    // No actions for a multi-select, or past three options.
+    // An action for each of up to three options; none for a multi-select, or past three options.
+    BOOST_TEST(parsed(ask_message(waiting("1:a", "Q?", {"a", "b", "c"}), Content::Full, "s"))["actions"].Size() == 3u);
     BOOST_TEST(ask_message(waiting("1:a", "Q?", {"a", "b"}, true), Content::Full, "s").find("actions") ==
                std::string::npos);
     BOOST_TEST(ask_message(waiting("1:a", "Q?", {"a", "b", "c", "d"}), Content::Full, "s").find("actions") ==
@@ -654,6 +655,14 @@ BOOST_AUTO_TEST_CASE(the_sender_says_gone_at_once_and_gives_up_on_a_4xx) {
         BOOST_REQUIRE(r.done);
         BOOST_TEST(static_cast<int>(r.result.kind) == static_cast<int>(SendResult::Kind::Gone));
         BOOST_TEST(r.result.status == 410);
+        BOOST_TEST(push.count() == 1u);
+    }
+    {
+        StandIn push({404});  // a push service that never knew it, or forgot it
+        SendOnce r = send_once(push.endpoint(), ua, "x");
+        BOOST_REQUIRE(r.done);
+        BOOST_TEST(static_cast<int>(r.result.kind) == static_cast<int>(SendResult::Kind::Gone));
+        BOOST_TEST(r.result.status == 404);
         BOOST_TEST(push.count() == 1u);
     }
     {
