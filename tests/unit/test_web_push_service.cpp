@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <rapidjson/document.h>
@@ -40,7 +41,7 @@ using namespace askhost::web::push;
 namespace {
 
 struct UserAgent {
-    std::string pub, auth;
+    std::string pub, auth, priv;  // priv: the scalar, to read what was sent as the browser would
 };
 
 UserAgent new_user_agent(std::mt19937& rng) {
@@ -51,6 +52,11 @@ UserAgent new_user_agent(std::mt19937& rng) {
     std::size_t len = 0;
     BOOST_REQUIRE(EVP_PKEY_get_octet_string_param(key, OSSL_PKEY_PARAM_PUB_KEY,
                                                   reinterpret_cast<unsigned char*>(ua.pub.data()), 65, &len) == 1);
+    BIGNUM* d = nullptr;
+    BOOST_REQUIRE(EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_PRIV_KEY, &d) == 1);
+    ua.priv.assign(32, '\0');
+    BOOST_REQUIRE(BN_bn2binpad(d, reinterpret_cast<unsigned char*>(ua.priv.data()), 32) == 32);
+    BN_free(d);
     EVP_PKEY_free(key);
     for (int i = 0; i < 16; ++i) ua.auth.push_back(static_cast<char>(rng() & 0xff));
     return ua;
@@ -687,6 +693,85 @@ BOOST_AUTO_TEST_CASE(a_push_service_that_never_answers_is_given_up_on) {
     SendOnce refused = send_once("http://192.0.2.1/push", ua, "x");
     BOOST_REQUIRE(refused.done);
     BOOST_TEST(refused.result.detail.find("endpoint") != std::string::npos);
+}
+
+namespace {
+
+// A PushSender to a test's loopback stand-in, whose outcomes are heard on `main` in order.
+struct Lanes {
+    boost::asio::io_context main;
+    std::unique_ptr<PushSender> sender;
+    std::vector<std::pair<std::string, SendResult>> heard;
+
+    explicit Lanes(std::chrono::milliseconds first_retry) {
+        auto key = VapidKey::generate();
+        BOOST_REQUIRE(key);
+        sender = std::make_unique<PushSender>(main, *key,
+                                              SenderOptions{.subject = "mailto:test@example.org",
+                                                            .allow_http = true,
+                                                            .timeout = std::chrono::milliseconds(300),
+                                                            .attempts = 3,
+                                                            .first_retry = first_retry});
+    }
+    void send(const Subscription& to, const std::string& text, const std::string& tag) {
+        sender->send(to, text, topic_for(tag), std::chrono::seconds(600),
+                     [this, text](SendResult r) { heard.emplace_back(text, std::move(r)); });
+    }
+    // Runs the main loop until `done` holds, for at most 30 s (a hang is a failure, not a stuck test).
+    template <class Done>
+    bool run_until(Done done) {
+        auto busy = boost::asio::make_work_guard(main);
+        for (int i = 0; i < 3000 && !done(); ++i) {
+            main.restart();
+            main.run_for(std::chrono::milliseconds(10));
+        }
+        return done();
+    }
+};
+
+bool is(const SendResult& r, SendResult::Kind k) { return r.kind == k; }
+
+}  // namespace
+
+// A question's message not delivered yet (its attempt held by the push service, then waiting to
+// be tried again) is replaced by its closing message, which has the same topic: the closing
+// message goes, and the question's is never tried again after it (its notification would show a
+// question that no longer waits).
+BOOST_AUTO_TEST_CASE(a_closing_message_replaces_its_questions_not_delivered_yet) {
+    std::mt19937 rng(14);
+    UserAgent ua = new_user_agent(rng);
+    StandIn push({0, 201, 201});  // the first request held, unanswered
+    Lanes lanes(std::chrono::seconds(60));
+    const Subscription to{push.endpoint(), ua.pub, ua.auth};
+    const std::string ask = R"({"type":"ask","tag":"1:ask-1"})", close = R"({"type":"close","tag":"1:ask-1"})";
+    lanes.send(to, ask, "1:ask-1");
+    BOOST_REQUIRE(lanes.run_until([&] { return push.count() == 1; }));
+    lanes.send(to, close, "1:ask-1");
+    BOOST_REQUIRE(lanes.run_until([&] { return lanes.heard.size() == 2; }));
+    BOOST_TEST(lanes.heard[0].first == ask);
+    BOOST_TEST(is(lanes.heard[0].second, SendResult::Kind::Replaced), lanes.heard[0].second.detail);
+    BOOST_TEST(lanes.heard[1].first == close);
+    BOOST_TEST(is(lanes.heard[1].second, SendResult::Kind::Delivered), lanes.heard[1].second.detail);
+    BOOST_REQUIRE(push.count() == 2u);
+    auto plain = decrypt(push.got[1].body, ua.priv, ua.pub, ua.auth);
+    BOOST_REQUIRE(plain);
+    BOOST_TEST(*plain == close);
+}
+
+// Messages of other topics do not wait for each other, nor replace one another: the first
+// question's is tried again after the second's went.
+BOOST_AUTO_TEST_CASE(messages_of_other_topics_go_each_their_way) {
+    std::mt19937 rng(15);
+    UserAgent ua = new_user_agent(rng);
+    StandIn push({503, 201, 201});
+    Lanes lanes(std::chrono::milliseconds(50));
+    const Subscription to{push.endpoint(), ua.pub, ua.auth};
+    lanes.send(to, "first", "1:ask-1");
+    BOOST_REQUIRE(lanes.run_until([&] { return push.count() == 1; }));
+    lanes.send(to, "second", "2:ask-1");
+    BOOST_REQUIRE(lanes.run_until([&] { return lanes.heard.size() == 2; }));
+    for (const auto& [text, r] : lanes.heard) BOOST_TEST(is(r, SendResult::Kind::Delivered), text + ": " + r.detail);
+    BOOST_TEST(push.count() == 3u);
 }
 
 BOOST_AUTO_TEST_CASE(a_name_is_looked_up_off_the_loop_and_its_addresses_come_back_on_it) {
