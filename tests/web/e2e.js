@@ -1261,6 +1261,47 @@ const scenarios = {
     await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
   },
 
+  // Issue 44, signed out: the session ends (a new token, askhost web --new-token) while a
+  // question's notification is on the phone. Its action answers nothing (the service worker's
+  // socket is refused without a session): the page is shown on that question and says it is not
+  // signed in, and the agent waits on. Signed in again, the page answers it.
+  async push_signed_out(s) {
+    s.expect401 = true;
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    await waitFor('the subscription kept by askhost web', () => keptSubscriptions(s).includes(s.pushService.endpoint));
+    const sw = await pushWorker(s);
+    const reply = s.server.mcpAsk([REAL_DATABASE], 'codex-mcp-client');
+    let answered = false;
+    reply.then(
+      () => {
+        answered = true;
+      },
+      () => {},
+    );
+    const plaintext = s.pushService.decrypt((await pushMessage(s, 1)).body);
+    const ask = JSON.parse(plaintext);
+    await sw.deliver(plaintext);
+    const shown = await waitFor('the notification', async () => (await sw.shown()).find((n) => n.tag === ask.tag));
+    log('askhost web --url --new-token: the session ends');
+    const rotated = spawnSync(ASKHOST, ['web', '--url', '--new-token'], { env: s.server.env(), cwd: s.server.dir, encoding: 'utf8', timeout: 30000 });
+    assert.equal(rotated.status, 0, `askhost web --url --new-token: ${rotated.stderr}`);
+    await s.page.locator('#conn.signed-out', { hasText: 'Not signed in' }).waitFor();
+    await s.read();
+    log('tap SQLite on the notification');
+    await sw.worker.evaluate((n) => onClick({ tag: n.tag, data: n.data, close() {} }, '1'), shown);
+    await s.page.locator('h2.question', { hasText: REAL_DATABASE.question }).waitFor();
+    await s.page.locator('#conn.signed-out', { hasText: 'Not signed in' }).waitFor();
+    assert.equal(answered, false, 'an action answered without a session');
+    await s.shot('push-signed-out');
+    log('sign in again with the new address, and answer on the page');
+    await s.page.goto(rotated.stdout.trim());
+    await s.page.locator('#conn.open').waitFor();
+    await s.tap(s.askButton(REAL_DATABASE.question), 'the question');
+    await s.tap(s.option('SQLite'), 'SQLite');
+    const r = await reply;
+    assert.match(r.result.content.map((c) => c.text).join(''), /"Which database should we use\?"="SQLite"/);
+  },
+
   // Issue 44 with `web-push = none`: the message says a question waits and nothing of it (not
   // who asks, not its words, not its options); a tap on it opens the page on that question; the
   // closing message follows the answer; and "Phone alerts: on" turns this device's alerts off.
@@ -1796,9 +1837,9 @@ const scenarios = {
 };
 
 const AGENTS = ['real_claude', 'real_gemini', 'real_codex', 'real_opencode', 'real_opencode_own_dialog'];
-const REAL = new Set(['installable', 'push_end_to_end', 'push_permission', 'push_none', 'real_mcp', 'real_native', 'real_elsewhere', 'real_queue', 'real_hook', 'real_hook_whole_command', 'real_restart', 'real_tunnel', ...AGENTS]);
+const REAL = new Set(['installable', 'push_end_to_end', 'push_permission', 'push_signed_out', 'push_none', 'real_mcp', 'real_native', 'real_elsewhere', 'real_queue', 'real_hook', 'real_hook_whole_command', 'real_restart', 'real_tunnel', ...AGENTS]);
 const NETNS = new Set(AGENTS);
-const OPTIONS = { installable: { profile: true }, push_end_to_end: { android: true, push: 'full' }, push_permission: { android: true, push: 'full' }, push_none: { android: true, push: 'none' }, notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true }, real_tunnel: { tunnel: true } };
+const OPTIONS = { installable: { profile: true }, push_end_to_end: { android: true, push: 'full' }, push_permission: { android: true, push: 'full' }, push_signed_out: { android: true, push: 'full' }, push_none: { android: true, push: 'none' }, notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true }, real_tunnel: { tunnel: true } };
 
 async function main() {
   const arg = process.argv[2];
