@@ -415,6 +415,23 @@ BOOST_AUTO_TEST_CASE(a_burst_is_told_in_one_message) {
     BOOST_TEST(close["tag"].GetString() == std::string(kBurstTag));
 }
 
+// A burst names at most 20 questions, and counts them all.
+BOOST_AUTO_TEST_CASE(a_burst_past_twenty_questions_counts_them_all) {
+    Bench b;
+    b.subscribe(1);
+    for (int i = 0; i < 25; ++i)
+        b.service->question_waiting(
+            waiting(std::to_string(100 + i) + ":ask-1", "Question " + std::to_string(i) + "?", {"A", "B"}));
+    b.settle();
+    BOOST_REQUIRE(b.sent.size() == 2u);  // the first one's own, then the burst of the other 24
+    auto burst = parsed(b.sent[1].plaintext);
+    BOOST_TEST(burst["title"].GetString() == std::string("24 questions waiting"));
+    BOOST_TEST(burst["keys"].Size() == 20u);
+    const std::string body = burst["body"].GetString();
+    BOOST_TEST(body.ends_with("; and 4 more"), body);
+    BOOST_TEST(body.size() <= 400u);
+}
+
 // The file keeps SubscriptionStore::kMax devices, the oldest going first; the service tells no more
 // than it keeps (it told the one the file let go until askhost web restarted).
 BOOST_AUTO_TEST_CASE(a_device_past_the_most_kept_is_told_nothing) {
