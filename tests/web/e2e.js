@@ -1247,6 +1247,12 @@ const scenarios = {
     const allow = shown.data.actions.find((a) => a.title === 'Allow');
     const deny = shown.data.actions.find((a) => a.title === 'Deny');
     assert.ok(allow && allow.open === true && deny && !deny.open, `the actions: ${JSON.stringify(shown.data.actions)}`);
+    // The buttons: as many as the browser shows (Chromium: two), Always allow (it opens the page,
+    // as a tap does) left out first.
+    const max = await sw.worker.evaluate(() => self.Notification.maxActions);
+    const buttons = [['Deny'], ['Allow', 'Deny'], ['Allow', 'Deny', 'Always allow this tool']];
+    log(`the browser shows ${max} actions at most`);
+    assert.deepEqual(shown.actions.map((a) => a.title), max < 1 ? [] : buttons[Math.min(max, 3) - 1]);
     await s.read();
     log('tap Allow on the notification');
     await sw.worker.evaluate(({ n, a }) => onClick({ tag: n.tag, data: n.data, close() {} }, a), { n: shown, a: allow.action });

@@ -84,13 +84,27 @@ describe('push message vectors (tests/web/push_messages.json) in the service wor
     }
   });
 
-  test('no more actions than the browser shows', async () => {
-    const w = workerScope(1);
-    await w.push(vectors.push[0].message);
-    assert.deepEqual(
-      w.shown[0].options.actions.map((a) => a.title),
-      ['PostgreSQL'],
-    );
+  test('no more actions than the browser shows: every answer or none, those that open the page left out first', async () => {
+    const [question, permission] = vectors.push.map((c) => c.message);
+    const three = { ...question, actions: [...question.actions, { action: '2', title: 'MySQL' }] };
+    const always = { ...permission, actions: [...permission.actions, { action: '2', title: 'Always allow this tool', open: true }] };
+    const cases = [
+      [undefined, three, ['PostgreSQL', 'SQLite', 'MySQL']],
+      [3, three, ['PostgreSQL', 'SQLite', 'MySQL']],
+      [2, three, []], // Chrome's most: two of three options would be a choice among two
+      [1, question, []],
+      [2, always, ['Allow', 'Deny']], // Always allow opens the page, as a tap does
+      [1, always, ['Deny']],
+      [0, always, []],
+    ];
+    for (const [max, m, titles] of cases) {
+      const w = workerScope(max);
+      await w.push(m);
+      const options = JSON.parse(JSON.stringify(w.shown[0].options)); // the worker's objects, as data
+      assert.deepEqual(options.actions.map((a) => a.title), titles, `at most ${max}: ${JSON.stringify(m.actions)}`);
+      // What a tap needs keeps every action: the button's id names its option still.
+      assert.deepEqual(options.data.actions, m.actions);
+    }
   });
 
   test('a close takes away the notification of its tag, and no other', async () => {

@@ -121,6 +121,17 @@ function maxActions(): number | undefined {
   return n?.maxActions;
 }
 
+/** The actions a notification shows, when the browser shows at most `max`: every answer among
+ *  them or none. Past `max`, those that only open the page (a permission's Allow) go first, the
+ *  last first; if an answer would still be left out, none at all (buttons for some of a
+ *  question's options would offer a choice among those alone), and a tap opens the page. */
+function fitActions(actions: PushAction[], max: number | undefined): PushAction[] {
+  if (max === undefined || actions.length <= max) return actions;
+  const out = [...actions];
+  for (let i = out.length - 1; i >= 0 && out.length > max; i--) if (out[i].open) out.splice(i, 1);
+  return out.length <= max ? out : [];
+}
+
 async function onPush(m: PushMessage | undefined): Promise<void> {
   if (!m) return;
   if (m.type === 'close') {
@@ -138,7 +149,7 @@ async function onPush(m: PushMessage | undefined): Promise<void> {
     icon: 'icon-192.png',
     badge: 'icon-192.png',
     data,
-    actions: actions.slice(0, maxActions() ?? actions.length).map((a) => ({ action: a.action, title: a.title })),
+    actions: fitActions(actions, maxActions()).map((a) => ({ action: a.action, title: a.title })),
   };
   await worker.registration.showNotification(m.title || 'askhost', options);
 }
