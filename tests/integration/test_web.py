@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import socket
+import ssl
 import struct
 import subprocess
 import sys
@@ -1224,6 +1225,125 @@ def a_push_service_that_never_answers_holds_up_neither_the_page_nor_a_host():
         push.close()
         if ed:
             end_host(ed)
+
+
+
+class TlsPushService:
+    """A push service on loopback over TLS with the certificate `cert` (its key `key`): for each
+    connection it records the request's first line, or why the handshake failed; it answers 201."""
+
+    def __init__(self, cert, key):
+        self.ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        self.ctx.load_cert_chain(cert, key)
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.endpoint = "https://127.0.0.1:%d/push/phone" % self.listener.getsockname()[1]
+        self.seen = []
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _note(self, what):
+        with self.lock:
+            self.seen.append(what)
+
+    def _serve(self):
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            conn.settimeout(20)
+            try:
+                tls = self.ctx.wrap_socket(conn, server_side=True)
+            except (ssl.SSLError, OSError) as e:
+                self._note("no handshake: %s" % e)
+                conn.close()
+                continue
+            try:
+                data = b""
+                while b"\r\n\r\n" not in data:
+                    chunk = tls.recv(65536)
+                    if not chunk:
+                        break
+                    data += chunk
+                self._note(data.split(b"\r\n", 1)[0].decode(errors="replace"))
+                tls.sendall(b"HTTP/1.1 201 Created\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            except (ssl.SSLError, OSError) as e:
+                self._note("no request: %s" % e)
+            tls.close()
+
+    def first(self):
+        with self.lock:
+            return self.seen[0] if self.seen else None
+
+    def close(self):
+        try:
+            self.listener.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.listener.close()
+        self.thread.join(timeout=10)
+
+
+def openssl(*args):
+    made = subprocess.run(["openssl", *args], capture_output=True)
+    if made.returncode != 0:
+        raise Skip("openssl cannot make a certificate: " + made.stderr.decode())
+
+
+def certificate(wd, name, san, ca=None):
+    """A P-256 certificate for `san` (cert, key), signed by `ca` (cert, key), or by itself."""
+    cert, key = wd.file(name + ".pem"), wd.file(name + ".key")
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key]
+    if ca is None:
+        openssl("req", "-x509", *ec, "-out", cert, "-days", "1", "-subj", "/CN=" + name, "-addext",
+                "subjectAltName=" + san)
+    else:
+        openssl("req", *ec, "-out", wd.file(name + ".csr"), "-subj", "/CN=" + name)
+        with open(wd.file(name + ".ext"), "w") as f:
+            f.write("subjectAltName=%s\n" % san)
+        openssl("x509", "-req", "-in", wd.file(name + ".csr"), "-CA", ca[0], "-CAkey", ca[1], "-CAcreateserial",
+                "-out", cert, "-days", "1", "-extfile", wd.file(name + ".ext"))
+    return cert, key
+
+
+@case
+def push_messages_go_only_to_a_push_service_whose_certificate_holds():
+    # Issue 44: the sender checks the push service's certificate (OpenSSL's CAs, the name in the
+    # endpoint). One no trusted CA signed, or one for another name, is refused at the handshake
+    # and nothing is posted; one a trusted CA signed for that name gets the message. The tests'
+    # CA is trusted through SSL_CERT_FILE, which OpenSSL's default CAs follow.
+    certs = Workdir()
+    ca = certificate(certs, "askhost-test-ca", "DNS:askhost-test-ca")
+    for trusted, (cert, key), post in ((False, certificate(certs, "self", "IP:127.0.0.1"), False),
+                                       (True, certificate(certs, "other-name", "DNS:push.example.net", ca), False),
+                                       (True, certificate(certs, "this-name", "IP:127.0.0.1", ca), True)):
+        wd = Workdir()
+        env = wd.env()
+        if trusted:
+            env["SSL_CERT_FILE"] = ca[0]
+        push = TlsPushService(cert, key)
+        web = Web(wd, ["--push-allow-http"], env=env)
+        ed = None
+        try:
+            ws = WsClient(web, web.login())
+            ws.until(lambda m: m["type"] == "snapshot", "the snapshot")
+            push_subscribe(ws, ws.until(lambda m: m["type"] == "push-key", "the push key")["key"], push.endpoint)
+            ed, _ = standing_host_with_agent(wd)
+            ws.until(lambda m: m["type"] == "added", "the question on the page")
+            first = wait_for(push.first, timeout=30, what="askhost web at the push service (%s)" % cert)
+            if post:
+                equal(first, "POST /push/phone HTTP/1.1", "the message, over TLS")
+            else:
+                check(first.startswith("no handshake"), "%s: refused at the handshake: %s" % (cert, first))
+            ws.close()
+        finally:
+            web.stop()
+            push.close()
+            if ed:
+                end_host(ed)
 
 
 if __name__ == "__main__":
