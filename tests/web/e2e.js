@@ -1308,6 +1308,37 @@ const scenarios = {
     assert.match(r.result.content.map((c) => c.text).join(''), /"Which database should we use\?"="SQLite"/);
   },
 
+  // Issue 44, a subscription the browser replaced (its push service renewed it: Firefox fires
+  // pushsubscriptionchange; Chromium does not, so the test calls the worker's handler with the
+  // old and the new one): the worker's own socket, with the browser's cookie, tells askhost web,
+  // which keeps the new endpoint alone and sends the next question there.
+  async push_subscription_change(s) {
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    await waitFor('the subscription kept by askhost web', () => keptSubscriptions(s).includes(s.pushService.endpoint));
+    const sw = await pushWorker(s);
+    const renewed = `${s.pushService.origin}/push/phone-2`;
+    log('the browser replaces the subscription');
+    const took = await sw.worker.evaluate(
+      ({ old, endpoint, keys }) => onSubscriptionChange({ endpoint: old, options: {} }, { endpoint, toJSON: () => ({ endpoint, expirationTime: null, keys }) }),
+      { old: s.pushService.endpoint, endpoint: renewed, keys: s.pushService.keys },
+    );
+    assert.equal(took, true, 'askhost web took the new subscription');
+    assert.deepEqual(keptSubscriptions(s), [renewed]);
+    const reply = s.server.mcpAsk([REAL_DATABASE], 'codex-mcp-client');
+    const first = await pushMessage(s, 1);
+    assert.equal(first.path, '/push/phone-2');
+    assert.equal(JSON.parse(s.pushService.decrypt(first.body)).body, REAL_DATABASE.question);
+    await s.tap(s.askButton(REAL_DATABASE.question), 'the question');
+    await s.tap(s.option('SQLite'), 'SQLite');
+    await reply;
+    await pushMessage(s, 2); // its closing message
+    assert.deepEqual(
+      s.pushService.messages.map((m) => m.path),
+      ['/push/phone-2', '/push/phone-2'],
+      'nothing to the old endpoint',
+    );
+  },
+
   // Issue 44 with `web-push = none`: the message says a question waits and nothing of it (not
   // who asks, not its words, not its options); a tap on it opens the page on that question; the
   // closing message follows the answer; and "Phone alerts: on" turns this device's alerts off.
@@ -1843,9 +1874,9 @@ const scenarios = {
 };
 
 const AGENTS = ['real_claude', 'real_gemini', 'real_codex', 'real_opencode', 'real_opencode_own_dialog'];
-const REAL = new Set(['installable', 'push_end_to_end', 'push_permission', 'push_signed_out', 'push_none', 'real_mcp', 'real_native', 'real_elsewhere', 'real_queue', 'real_hook', 'real_hook_whole_command', 'real_restart', 'real_tunnel', ...AGENTS]);
+const REAL = new Set(['installable', 'push_end_to_end', 'push_permission', 'push_signed_out', 'push_subscription_change', 'push_none', 'real_mcp', 'real_native', 'real_elsewhere', 'real_queue', 'real_hook', 'real_hook_whole_command', 'real_restart', 'real_tunnel', ...AGENTS]);
 const NETNS = new Set(AGENTS);
-const OPTIONS = { installable: { profile: true }, push_end_to_end: { android: true, push: 'full' }, push_permission: { android: true, push: 'full' }, push_signed_out: { android: true, push: 'full' }, push_none: { android: true, push: 'none' }, notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true }, real_tunnel: { tunnel: true } };
+const OPTIONS = { installable: { profile: true }, push_end_to_end: { android: true, push: 'full' }, push_permission: { android: true, push: 'full' }, push_signed_out: { android: true, push: 'full' }, push_subscription_change: { android: true, push: 'full' }, push_none: { android: true, push: 'none' }, notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true }, real_tunnel: { tunnel: true } };
 
 async function main() {
   const arg = process.argv[2];
