@@ -665,14 +665,27 @@ function fakePushManager({ endpoint, keys }) {
 /** The page's service worker, with what it shows and closes recorded, and how to deliver it a push
  *  message as the browser would (DevTools' ServiceWorker.deliverPushMessage). */
 async function pushWorker(s) {
-  const registrations = new Map();
   const cdp = await s.context.newCDPSession(s.page);
+  const registrationId = await workerRegistration(s, cdp);
+  const worker = await waitFor('the service worker', async () => s.context.serviceWorkers()[0] || null, 30000);
+  return {
+    ...(await probeWorker(worker)),
+    deliver: (data) => cdp.send('ServiceWorker.deliverPushMessage', { origin: s.server.origin, registrationId, data }),
+  };
+}
+
+/** The id DevTools gives the registration of the page's service worker (scope: the origin). */
+async function workerRegistration(s, cdp) {
+  const registrations = new Map();
   cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
     for (const r of e.registrations) if (!r.isDeleted) registrations.set(r.scopeURL, r.registrationId);
   });
   await cdp.send('ServiceWorker.enable');
-  const worker = await waitFor('the service worker', async () => s.context.serviceWorkers()[0] || null, 30000);
-  const registrationId = await waitFor('its registration', () => registrations.get(`${s.server.origin}/`), 30000);
+  return waitFor('its registration', () => registrations.get(`${s.server.origin}/`), 30000);
+}
+
+/** `worker` with what it shows, looks up and closes recorded from now on. */
+async function probeWorker(worker) {
   await worker.evaluate(() => {
     self.__shown = [];
     self.__closed = [];
@@ -698,12 +711,32 @@ async function pushWorker(s) {
   });
   return {
     worker,
-    deliver: (data) => cdp.send('ServiceWorker.deliverPushMessage', { origin: s.server.origin, registrationId, data }),
     shown: () => worker.evaluate(() => self.__shown),
     closed: () => worker.evaluate(() => self.__closed),
     lookups: () => worker.evaluate(() => self.__lookups),
     listed: (tag) => worker.evaluate(async (t) => (await self.registration.getNotifications({ tag: t })).length, tag),
+    // What of the origin the worker could reach: its clients, controlled or not (a page, a frame).
+    clients: () => worker.evaluate(async () => (await self.clients.matchAll({ type: 'all', includeUncontrolled: true })).map((c) => c.url)),
   };
+}
+
+/** DevTools' ServiceWorker domain with no page of the origin open: a page target's alone (the
+ *  browser's own session has none), so a blank tab (about:blank: of no origin, no client of the
+ *  worker) for as long as `use(cdp, running)` runs, and closed after; `running` maps each version
+ *  of a worker (its id) to how it runs (starting, running, stopping, stopped). */
+async function withBlankTab(s, use) {
+  const tab = await s.context.newPage();
+  try {
+    const cdp = await s.context.newCDPSession(tab);
+    const running = new Map();
+    cdp.on('ServiceWorker.workerVersionUpdated', (e) => {
+      for (const v of e.versions) running.set(v.versionId, v.runningStatus);
+    });
+    await cdp.send('ServiceWorker.enable');
+    return await use(cdp, running);
+  } finally {
+    await tab.close();
+  }
 }
 
 /** The n-th message askhost web posted to the stand-in (1-based), once it came. */
@@ -1215,6 +1248,121 @@ const scenarios = {
     await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
     assert.equal(s.pushService.messages.length, 3, 'nothing more to a device that is gone');
     noneOf(s, [token, cookie], plaintexts);
+  },
+
+  // Issue 44's "Done when", as near as headless Chromium comes: the phone's page subscribes, then
+  // is closed (no tab of the origin is left; the browser and the worker's registration stay), and
+  // the browser stops its worker and starts it afresh with no page, as a phone's does for a push
+  // message. The question's message, delivered into that worker, shows it with an action per
+  // option; the worker stopped and started afresh again (a tap comes long after), the action
+  // answers it from the worker alone (the agent gets SQLite, no page opened);
+  // a second question's notification, answered elsewhere (a laptop's browser), is closed by the
+  // closing message. No client of the worker exists throughout.
+  async push_page_closed(s) {
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    await waitFor('the subscription kept by askhost web', () => keptSubscriptions(s).includes(s.pushService.endpoint));
+    await s.page.locator('#push', { hasText: 'Phone alerts: on' }).waitFor();
+    const registrationId = await workerRegistration(s, await s.context.newCDPSession(s.page));
+    const worker = await waitFor('the service worker', async () => s.context.serviceWorkers()[0] || null, 30000);
+    /** The browser stops the worker and starts it afresh (as for a push message, or a tap on its
+     *  notification, long after): the same target, its script run anew, nothing of before in it;
+     *  probed again (probeWorker). */
+    const restart = async () => {
+      await worker.evaluate(() => {
+        self.__before = true;
+      });
+      await withBlankTab(s, async (cdp, running) => {
+        await cdp.send('ServiceWorker.stopAllWorkers');
+        await waitFor('the worker stopped', () => running.size > 0 && [...running.values()].every((r) => r === 'stopped'), 30000);
+        await cdp.send('ServiceWorker.startWorker', { scopeURL: `${s.server.origin}/` });
+        await waitFor('the worker running', () => [...running.values()].includes('running'), 30000);
+      });
+      await waitFor('the worker started afresh', () => worker.evaluate(() => self.__before !== true), 30000);
+      return probeWorker(worker);
+    };
+
+    log('the page is closed: no tab of the origin is left');
+    await s.page.close();
+    assert.equal(s.context.pages().length, 0, 'a tab is still open');
+    log('the browser stops the worker, then starts it afresh with no page (as for a push message)');
+    const sw = await restart();
+    const alone = async (when) => {
+      assert.deepEqual(await sw.clients(), [], `a client of the worker ${when}`);
+      assert.equal(s.context.pages().length, 0, `a tab open ${when}`);
+    };
+    await alone('after the page closed');
+    const deliver = (data) => withBlankTab(s, (cdp) => cdp.send('ServiceWorker.deliverPushMessage', { origin: s.server.origin, registrationId, data }));
+    /** Message n closes the notification of `tag`: delivered, the worker closes it. */
+    const closes = async (n, tag) => {
+      const plaintext = s.pushService.decrypt((await pushMessage(s, n)).body);
+      assert.deepEqual(JSON.parse(plaintext), { type: 'close', tag });
+      const lookups = (await sw.lookups()).length;
+      const listed = (await sw.listed(tag)) === 1;
+      await deliver(plaintext);
+      if (listed) {
+        await waitFor('the notification closed', async () => (await sw.closed()).includes(tag));
+        await waitFor('the notification gone', async () => (await sw.listed(tag)) === 0);
+      } else {
+        // Headless Chromium has no notification centre (push_end_to_end).
+        log('the browser never listed the notification: checking that the worker looked it up to close it');
+        await waitFor('the worker looking the notification up', async () => (await sw.lookups()).slice(lookups).includes(tag));
+      }
+    };
+    /** Message n asks `q`: delivered, the worker shows it with an action per option. */
+    const shows = async (n, q) => {
+      const plaintext = s.pushService.decrypt((await pushMessage(s, n)).body);
+      log(`push message ${n}: ${plaintext}`);
+      const ask = JSON.parse(plaintext);
+      assert.equal(ask.type, 'ask');
+      await deliver(plaintext);
+      const shown = await waitFor('the notification', async () => (await sw.shown()).find((x) => x.tag === ask.tag));
+      assert.equal(shown.title, 'codex · MCP asks');
+      assert.equal(shown.body, q.question);
+      assert.deepEqual(shown.actions, q.options.map((o, i) => ({ action: String(i), title: o.label })));
+      // Listed, where headless Chromium lists it, so that its closing can be seen.
+      await waitFor('the notification listed by the browser', async () => (await sw.listed(ask.tag)) === 1, 60000).catch(() => false);
+      return shown;
+    };
+
+    log('askhost mcp asks (as Codex would), the page closed');
+    const reply = s.server.mcpAsk([REAL_DATABASE], 'codex-mcp-client');
+    const shown = await shows(1, REAL_DATABASE);
+    await alone('when the notification showed');
+    await s.read();
+    log('the worker stopped and started afresh again (the tap comes long after)');
+    await restart();
+    log('tap SQLite on the notification');
+    await sw.worker.evaluate((n) => onClick({ tag: n.tag, data: n.data, close() {} }, '1'), shown);
+    const r = await reply;
+    const text = r.result.content.map((c) => c.text).join('');
+    assert.match(text, /"Which database should we use\?"="SQLite"/, `the agent's tool result: ${text}`);
+    await alone('after the answer (the worker opens the page only when it cannot answer)');
+    await closes(2, shown.tag);
+
+    log('askhost mcp asks again; the question is answered elsewhere, on a laptop');
+    const reply2 = s.server.mcpAsk([REAL_CACHE], 'codex-mcp-client');
+    const shown2 = await shows(3, REAL_CACHE);
+    const laptop = await s.browser.newContext({ viewport: { width: 1280, height: 800 }, hasTouch: true }); // a touch screen: s.tap
+    try {
+      const page = await laptop.newPage();
+      page.on('console', (m) => {
+        if (m.type() === 'error' && !/WebSocket connection to .* failed/.test(m.text())) s.problems.push(`laptop console: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => s.problems.push(`laptop page error: ${e.stack || e.message}`));
+      await page.goto(s.url);
+      await page.locator('#conn.open').waitFor();
+      s.page = page; // s.tap, s.askButton and a failure's screenshot: the laptop's page
+      await s.tap(s.askButton(REAL_CACHE.question), 'the question');
+      await s.tap(s.option('Redis'), 'Redis');
+      const r2 = await reply2;
+      const text2 = r2.result.content.map((c) => c.text).join('');
+      assert.match(text2, /"Which cache should we use\?"="Redis"/, `the agent's tool result: ${text2}`);
+      await closes(4, shown2.tag);
+    } finally {
+      await laptop.close();
+    }
+    await alone('at the end');
+    assert.equal(s.pushService.messages.length, 4, 'a message for each question and its closing');
   },
 
   // Issue 44, a permission's notification (askhost hook, as Claude Code runs it): its Allow is
@@ -1874,9 +2022,9 @@ const scenarios = {
 };
 
 const AGENTS = ['real_claude', 'real_gemini', 'real_codex', 'real_opencode', 'real_opencode_own_dialog'];
-const REAL = new Set(['installable', 'push_end_to_end', 'push_permission', 'push_signed_out', 'push_subscription_change', 'push_none', 'real_mcp', 'real_native', 'real_elsewhere', 'real_queue', 'real_hook', 'real_hook_whole_command', 'real_restart', 'real_tunnel', ...AGENTS]);
+const REAL = new Set(['installable', 'push_end_to_end', 'push_page_closed', 'push_permission', 'push_signed_out', 'push_subscription_change', 'push_none', 'real_mcp', 'real_native', 'real_elsewhere', 'real_queue', 'real_hook', 'real_hook_whole_command', 'real_restart', 'real_tunnel', ...AGENTS]);
 const NETNS = new Set(AGENTS);
-const OPTIONS = { installable: { profile: true }, push_end_to_end: { android: true, push: 'full' }, push_permission: { android: true, push: 'full' }, push_signed_out: { android: true, push: 'full' }, push_subscription_change: { android: true, push: 'full' }, push_none: { android: true, push: 'none' }, notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true }, real_tunnel: { tunnel: true } };
+const OPTIONS = { installable: { profile: true }, push_end_to_end: { android: true, push: 'full' }, push_page_closed: { android: true, push: 'full' }, push_permission: { android: true, push: 'full' }, push_signed_out: { android: true, push: 'full' }, push_subscription_change: { android: true, push: 'full' }, push_none: { android: true, push: 'none' }, notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true }, real_tunnel: { tunnel: true } };
 
 async function main() {
   const arg = process.argv[2];
