@@ -117,16 +117,36 @@ struct ServerRecord {
     }
 };
 
+// The file's identity and last change: another one in its place, or the same one rewritten.
+struct FileStamp {
+    ino_t inode = 0;
+    timespec mtime{};
+    static std::optional<FileStamp> of(const std::string& path) {
+        struct stat st {};
+        if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+        return FileStamp{st.st_ino, st.st_mtim};
+    }
+    bool operator==(const FileStamp& o) const {
+        return inode == o.inode && mtime.tv_sec == o.mtime.tv_sec && mtime.tv_nsec == o.mtime.tv_nsec;
+    }
+};
+
 // Web Push in the running server: the sender (its own thread), the devices, and their hooks into
 // the hub (questions that start and end) and the server (the key for each page, its messages).
 struct WebPush {
     std::unique_ptr<push::PushSender> sender;
     std::unique_ptr<push::PushService> service;
+    std::string key_path;
+    std::optional<FileStamp> key_stamp;  // of the key file the server signs with
+    std::string public_key;
 
     void start(boost::asio::io_context& io, WebHub& hub, WebServer& server, push::SubscriptionStore& subscriptions,
                const push::VapidKey& key, push::Content content, bool allow_http,
                const std::vector<std::string>& public_names) {
         if (auto err = subscriptions.load(allow_http)) log_line(err->message);
+        key_path = push::vapid_key_path();
+        key_stamp = FileStamp::of(key_path);
+        public_key = key.public_key();
         // The JWT's contact (RFC 8292): Apple refuses one at localhost.
         std::string subject = user_config_value("web-push-contact").value_or("");
         if (subject.empty())
@@ -159,14 +179,22 @@ struct WebPush {
         };
     }
 
-    // The token was replaced (askhost web --new-token), and with it the key.
-    void key_changed() {
+    // The key file was replaced (askhost web --new-token): the server signs with the new key, and
+    // the subscriptions made for the old one are dropped. Looked at on each tick, apart from the
+    // token: --new-token in another process writes the two one after the other, and a server that
+    // reloaded the key when it saw the token could read the old one in between, and keep it.
+    void follow_key() {
         if (!service) return;
-        if (auto key = push::load_vapid_key(push::vapid_key_path(), false)) {
-            sender->set_key(*key);
-            service->key_changed(key->public_key());
-            log_line("a new push key: each device subscribes again when its page is opened");
-        }
+        auto stamp = FileStamp::of(key_path);
+        if (!stamp || stamp == key_stamp) return;  // gone: the key in memory stays until a new one
+        key_stamp = stamp;
+        auto key = push::load_vapid_key(key_path, false);
+        if (!key) return log_line("the push key was replaced by one that cannot be used: " + key.error().message);
+        if (key->public_key() == public_key) return;
+        public_key = key->public_key();
+        sender->set_key(*key);
+        service->key_changed(public_key);
+        log_line("a new push key: each device subscribes again when its page is opened");
     }
 };
 
@@ -227,12 +255,13 @@ int run_web(const std::vector<std::string>& args) {
     if (!registry) return fail(Error::failed("no registry folder: " + registry.error().message));
     const ServerRecord record{*registry + "/web.json"};
 
-    TokenFile token(token_path());
-    if (auto err = token.load(o.new_token)) return fail(*err);
     // Web Push's key goes with the token: a new one makes every subscription made for the old void.
+    // Replaced before the token, so that a running server that sees the new token finds the new key.
     auto vapid = push::load_vapid_key(push::vapid_key_path(), o.new_token);
     push::SubscriptionStore subscriptions(push::subscriptions_path());
     if (o.new_token && !subscriptions.path().empty()) subscriptions.clear();
+    TokenFile token(token_path());
+    if (auto err = token.load(o.new_token)) return fail(*err);
 
     if (o.url_only || o.sign_in) {
         // Only a server that proves it holds the token is named with it: a port another user took
@@ -313,8 +342,8 @@ int run_web(const std::vector<std::string>& args) {
         if (token.refresh()) {
             log_line("the token was replaced: pages opened with the old one must open the new link");
             server.token_changed();
-            push.key_changed();
         }
+        push.follow_key();
     };
     boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
     signals.async_wait([&](const boost::system::error_code& ec, int) {

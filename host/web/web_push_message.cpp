@@ -1,5 +1,7 @@
 #include "web/web_push_message.hpp"
 
+#include <algorithm>
+
 #include <rapidjson/document.h>
 
 #include "core/model/permission.hpp"
@@ -98,20 +100,26 @@ std::string ask_message(const WaitingAsk& a, std::string_view who, Content conte
 
 Line line_of(const WaitingAsk& a) { return {a.key, who(a), words(a)}; }
 
-std::string burst_message(const std::vector<Line>& asks, Content content, std::string_view server_id) {
+std::string burst_message(const std::vector<Line>& asks, std::size_t waiting, Content content,
+                          std::string_view server_id) {
     AskPush m;
     m.tag = kBurstTag;
     m.server = server_id;
-    m.title = std::to_string(asks.size()) + " questions waiting";
+    waiting = std::max(waiting, asks.size());
+    m.title = std::to_string(waiting) + " questions waiting";
     std::string body;
     if (content == Content::None) {
         body = "Open the page to see them.";
     } else {
+        // The end first, so that a body cut to fit still says it.
+        const std::string more =
+            waiting > asks.size() ? "; and " + std::to_string(waiting - asks.size()) + " more" : std::string();
         for (const Line& a : asks) {
             if (!body.empty()) body += "; ";
             body += a.who;
             if (content == Content::Full) body += ": " + a.words;
         }
+        if (!more.empty()) body = shown(body, kBodyBytes - more.size() - std::string_view("…").size()) + more;
     }
     m.body = shown(body, kBodyBytes);
     m.keys.emplace();

@@ -74,8 +74,10 @@ struct Line {
 };
 Line line_of(const WaitingAsk& ask);
 // Several questions that started waiting together, in one notification: {type:"ask", tag:
-// kBurstTag, server, title: "N questions waiting", body, keys}.
-std::string burst_message(const std::vector<Line>& asks, Content content, std::string_view server_id);
+// kBurstTag, server, title: "N questions waiting", body, keys}. `waiting` (N) may be more than
+// the questions it names: the body then says how many more.
+std::string burst_message(const std::vector<Line>& asks, std::size_t waiting, Content content,
+                          std::string_view server_id);
 // Closes the notification of `tag` on the device: {type:"close", tag}.
 std::string close_message(std::string_view tag);
 

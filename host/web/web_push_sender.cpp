@@ -1,9 +1,11 @@
 #include "web/web_push_sender.hpp"
 
 #include <atomic>
+#include <map>
 #include <optional>
 #include <thread>
 #include <type_traits>
+#include <utility>
 
 #include <openssl/ssl.h>
 #include <boost/asio/executor_work_guard.hpp>
@@ -76,14 +78,57 @@ struct PushSender::Worker : std::enable_shared_from_this<Worker> {
         std::function<void(SendResult)> done;
         int attempt = 0;
         std::optional<boost::asio::steady_timer> wait;
+        bool waiting = false;  // for its next attempt, on `wait`
     };
 
-    // On the main loop, unless the sender is gone by then.
+    // The messages of one topic to one subscription not finished yet: the one being sent (or
+    // waiting to be tried again), and the newest that came meanwhile, which goes next.
+    struct Lane {
+        std::shared_ptr<Job> current, queued;
+    };
+    using LaneKey = std::pair<std::string, std::string>;  // endpoint, topic
+    std::map<LaneKey, Lane> lanes;
+
+    static LaneKey lane_key(const Job& job) { return {job.to.endpoint, job.topic}; }
+
+    // The outcome, on the main loop unless the sender is gone by then; and the next message of
+    // its lane goes.
     void finish(const std::shared_ptr<Job>& job, SendResult r) {
         --in_flight;
         boost::asio::post(main, [sender = sender, done = std::move(job->done), r = std::move(r)]() mutable {
             if (sender && done) done(std::move(r));
         });
+        if (job->topic.empty()) return;
+        auto it = lanes.find(lane_key(*job));
+        if (it == lanes.end() || it->second.current != job) return;
+        if (auto next = std::exchange(it->second.queued, nullptr)) {
+            it->second.current = next;
+            return attempt(next);
+        }
+        lanes.erase(it);
+    }
+
+    static SendResult replaced() {
+        return {SendResult::Kind::Replaced, 0, "a newer message of the same topic went in its place"};
+    }
+
+    // A message encrypted and ready: it goes now, after the attempt of an older one of its topic
+    // in progress, or in place of one waiting to be tried again.
+    void begin(const std::shared_ptr<Job>& job) {
+        if (job->topic.empty()) return attempt(job);
+        Lane& lane = lanes[lane_key(*job)];
+        if (!lane.current) {
+            lane.current = job;
+            return attempt(job);
+        }
+        if (lane.current->waiting) {
+            auto older = std::exchange(lane.current, job);
+            older->waiting = false;
+            older->wait->cancel();
+            finish(older, replaced());
+            return attempt(job);
+        }
+        if (auto older = std::exchange(lane.queued, job)) finish(older, replaced());
     }
 
     void attempt(const std::shared_ptr<Job>& job);
@@ -198,12 +243,19 @@ void PushSender::Worker::outcome(const std::shared_ptr<Job>& job, beast::error_c
 void PushSender::Worker::again_or_fail(const std::shared_ptr<Job>& job, bool passing, int status, std::string why) {
     if (!passing || job->attempt >= opts.attempts)
         return finish(job, {SendResult::Kind::Failed, status, std::move(why)});
+    // A newer message of its topic waits: it goes instead of this one being tried again.
+    if (!job->topic.empty())
+        if (auto it = lanes.find(lane_key(*job)); it != lanes.end() && it->second.queued)
+            return finish(job, replaced());
     auto delay = opts.first_retry;
     for (int i = 1; i < job->attempt; ++i) delay *= 4;
     job->wait.emplace(io);
     job->wait->expires_after(delay);
+    job->waiting = true;
     job->wait->async_wait([self = shared_from_this(), job](const boost::system::error_code& e) {
-        if (!e) self->attempt(job);
+        if (e || !job->waiting) return;  // replaced meanwhile
+        job->waiting = false;
+        self->attempt(job);
     });
 }
 
@@ -220,7 +272,8 @@ PushSender::~PushSender() {
     if (thread_.joinable()) thread_.join();
     // A name lookup still running is let go, not waited for (a DNS server that does not answer).
     worker_->lookups.abandon();
-    io_.reset();  // destroys the handlers left, and with them what they held of the worker
+    worker_->lanes.clear();  // their messages' timers go while the loop they belong to is there
+    io_.reset();             // destroys the handlers left, and with them what they held of the worker
 }
 
 void PushSender::send(const Subscription& to, std::string plaintext, std::string topic, std::chrono::seconds ttl,
@@ -250,7 +303,7 @@ void PushSender::send(const Subscription& to, std::string plaintext, std::string
         auto body = encrypt(job->to, text);
         if (!body) return w->finish(job, {SendResult::Kind::Failed, 0, body.error().message});
         job->body = std::move(*body);
-        w->attempt(job);
+        w->begin(job);
     });
 }
 

@@ -3,7 +3,10 @@
 // over HTTPS with the push service's certificate checked (Boost.Beast; OpenSSL). On a thread and a
 // loop of its own, so that a slow or dead push service never holds up the page or a host: each
 // attempt has a timeout, a failure that may pass (no answer, 429, 5xx) is tried again later and
-// later, and the outcome comes back on the server's loop. A name is looked up on a thread that
+// later, and the outcome comes back on the server's loop. Messages of one topic to one
+// subscription go in order: a newer one waits for the older one's attempt in progress, and
+// replaces it rather than let it be tried again after it (a question's after its closing message
+// would show a notification of a question that no longer waits). A name is looked up on a thread that
 // nobody waits for (name_lookup.hpp), and only its public addresses are used.
 #pragma once
 
@@ -22,7 +25,9 @@
 namespace askhost::web::push {
 
 struct SendResult {
-    enum class Kind { Delivered, Gone, Failed } kind = Kind::Failed;
+    // Replaced: a newer message of the same topic to the same subscription came before this one
+    // was delivered, and goes in its place (a closing message after its question's).
+    enum class Kind { Delivered, Gone, Failed, Replaced } kind = Kind::Failed;
     int status = 0;      // the push service's HTTP status, 0 when none came
     std::string detail;  // why it failed, for the log
 };
@@ -43,9 +48,9 @@ public:
     PushSender(const PushSender&) = delete;
     PushSender& operator=(const PushSender&) = delete;
 
-    // Sends `plaintext` to `to`; `done` runs on the main loop once it was delivered, refused or
-    // given up on. `topic` (at most 32 base64url characters) lets the push service replace an
-    // undelivered message of the same topic.
+    // Sends `plaintext` to `to`; `done` runs on the main loop once it was delivered, refused,
+    // given up on or replaced. `topic` (at most 32 base64url characters) lets the push service
+    // replace an undelivered message of the same topic, and the sender one it has not delivered.
     void send(const Subscription& to, std::string plaintext, std::string topic, std::chrono::seconds ttl,
               std::function<void(SendResult)> done);
     // A new key (askhost web --new-token): the messages sent from now on are signed with it.

@@ -141,7 +141,7 @@ void PushService::flush(const std::string& endpoint) {
         if (lines.size() < kBurstKeys) lines.push_back(waiting_[k].line);
     std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.key < b.key; });
     const std::string id = server_id ? server_id() : std::string();
-    post(d, burst_message(lines, opts_.content, id), std::string(kBurstTag));
+    post(d, burst_message(lines, d.in_burst.size(), opts_.content, id), std::string(kBurstTag));
 }
 
 void PushService::question_gone(const std::string& key) {

@@ -26,4 +26,12 @@ async function launchChromium() {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
 }
 
-module.exports = { CHROMIUM, PLAYWRIGHT, launchChromium, missingBrowser };
+/** A headless Chromium with a profile of its own in `dir` (playwright's BrowserContext, with
+ *  `options` as newContext takes them); close the context when done. Unlike launchChromium's
+ *  contexts it is not incognito, where Chromium takes no page as installable. */
+async function launchChromiumProfile(dir, options) {
+  const { chromium } = require(PLAYWRIGHT);
+  return chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: ARGS, ...options });
+}
+
+module.exports = { CHROMIUM, PLAYWRIGHT, launchChromium, launchChromiumProfile, missingBrowser };

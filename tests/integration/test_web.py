@@ -7,10 +7,12 @@ import os
 import re
 import shutil
 import socket
+import ssl
 import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 
@@ -1065,6 +1067,284 @@ def web_push_has_a_key_of_its_own_and_takes_https_subscriptions_only():
         ws.close()
     finally:
         web.stop()
+
+
+def push_subscribe(ws, p256dh, endpoint):
+    """The page's push-subscribe; p256dh any P-256 point (the server's own key is one)."""
+    ws.send({"type": "push-subscribe", "subscription": {"endpoint": endpoint, "keys": {
+        "p256dh": p256dh, "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}})
+    reply = ws.until(lambda m: m["type"] == "push-subscribed", "the reply to push-subscribe")
+    equal(reply["ok"], True, "the subscription is taken: %r" % reply)
+
+
+def kept_subscriptions(wd):
+    """The endpoints askhost web keeps (its file in the state folder)."""
+    path = wd.file("state/askhost/web-push-subscriptions")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [s["endpoint"] for s in json.load(f)["subscriptions"]]
+
+
+def page_push_key(web):
+    """The push key a page is given after its snapshot."""
+    ws = WsClient(web, web.login())
+    try:
+        ws.until(lambda m: m["type"] == "snapshot", "the snapshot")
+        return ws.until(lambda m: m["type"] == "push-key", "the push key")["key"]
+    finally:
+        ws.close()
+
+
+@case
+def a_new_push_key_drops_the_subscriptions_whichever_file_changes_first():
+    # Issue 44: askhost web --new-token replaces the push key with the token and drops every
+    # subscription made for the old key, in the running server too. The server follows its key
+    # file, not the token: the other process writes the two in turn, and a server that reloaded
+    # the key when it saw the new token could read the old one in between and keep it.
+    wd = Workdir()
+    web = Web(wd, ["--push-allow-http"])
+    key_file = wd.file("state/askhost/web-push-key")
+    endpoint = "http://127.0.0.1:9/push/phone"
+    try:
+        ws = WsClient(web, web.login())
+        ws.until(lambda m: m["type"] == "snapshot", "the snapshot")
+        first = ws.until(lambda m: m["type"] == "push-key", "the push key")["key"]
+        push_subscribe(ws, first, endpoint)
+        equal(kept_subscriptions(wd), [endpoint], "the subscription kept")
+        with open(key_file) as f:
+            first_pem = f.read()
+        out = subprocess.run([ASKHOST, "web", "--url", "--new-token"], env=wd.env(), cwd=wd.path,
+                             capture_output=True, text=True, timeout=30)
+        equal(out.returncode, 0, "askhost web --url --new-token: " + out.stderr)
+        web.token = urllib.parse.parse_qs(urllib.parse.urlsplit(out.stdout.strip()).query)["token"][0]
+        wait_for(lambda: "a new push key" in web.log(), timeout=20, what="the server to take the new key")
+        second = page_push_key(web)
+        check(second != first, "a new key with the new token")
+        equal(kept_subscriptions(wd), [], "the subscription made for the old key is dropped")
+
+        ws = WsClient(web, web.login())
+        ws.until(lambda m: m["type"] == "push-key", "the push key")
+        push_subscribe(ws, second, endpoint)
+        equal(kept_subscriptions(wd), [endpoint], "kept again, for the new key")
+        # The key file alone replaced, the token as it was (as when the server saw the new token
+        # before the new key was written): the server takes the key in the file.
+        with open(key_file + ".tmp", "w", opener=lambda p, fl: os.open(p, fl, 0o600)) as f:
+            f.write(first_pem)
+        os.replace(key_file + ".tmp", key_file)
+        wait_for(lambda: kept_subscriptions(wd) == [], timeout=20, what="the subscription dropped")
+        equal(page_push_key(web), first, "pages are given the key in the file")
+        equal(web.log().count("a new push key"), 2, "the server took each key once")
+        ws.close()
+    finally:
+        web.stop()
+
+
+
+class SilentPushService:
+    """A push service on loopback that takes each request and never answers it: the connections
+    stay open until close()."""
+
+    def __init__(self):
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.endpoint = "http://127.0.0.1:%d/push/phone" % self.listener.getsockname()[1]
+        self.held = []
+        self.requests = 0
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            conn.settimeout(30)
+            data = b""
+            try:
+                while b"\r\n\r\n" not in data:
+                    chunk = conn.recv(65536)
+                    if not chunk:
+                        break
+                    data += chunk
+            except OSError:
+                pass
+            with self.lock:
+                self.held.append(conn)
+                if data.startswith(b"POST /push/phone "):
+                    self.requests += 1
+
+    def count(self):
+        with self.lock:
+            return self.requests
+
+    def close(self):
+        try:
+            self.listener.shutdown(socket.SHUT_RDWR)  # wakes the accept() in progress
+        except OSError:
+            pass
+        self.listener.close()
+        self.thread.join(timeout=10)
+        with self.lock:
+            for conn in self.held:
+                conn.close()
+
+
+@case
+def a_push_service_that_never_answers_holds_up_neither_the_page_nor_a_host():
+    # Issue 44: messages go on a thread of their own. While the push service holds askhost web's
+    # request unanswered, the question is on the page, the page's answer reaches the agent, the
+    # editor's dialog is withdrawn, and askhost web stops when told.
+    wd = Workdir()
+    push = SilentPushService()
+    web = Web(wd, ["--push-allow-http"])
+    ed = None
+    try:
+        ws = WsClient(web, web.login())
+        ws.until(lambda m: m["type"] == "snapshot", "the snapshot")
+        key = ws.until(lambda m: m["type"] == "push-key", "the push key")["key"]
+        push_subscribe(ws, key, push.endpoint)
+        ed, _ = standing_host_with_agent(wd)
+        m = ws.until(lambda m: m["type"] == "added", "the question on the page")
+        wait_for(lambda: push.count() >= 1, timeout=20, what="askhost web's message at the push service")
+        ws.send({"type": "answer", "key": m["ask"]["key"], "outcome": {"answered": True, "answers": [
+            {"question": SECRET, "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": False}]}})
+        res = ws.until(lambda m: m["type"] == "result", "the result")
+        equal(res["ok"], True, "the page's answer is taken")
+        ed.method("$/cancelRequest")
+        rec = wait_for(lambda: wd.records(), what="the agent's answer")[0]
+        equal(rec["answers"][0]["answer"], "SQLite", "the agent got the page's answer")
+        ws.close()
+        web.proc.terminate()
+        equal(web.proc.wait(timeout=30), 0, "askhost web stops with a message in flight")
+    finally:
+        web.stop()
+        push.close()
+        if ed:
+            end_host(ed)
+
+
+
+class TlsPushService:
+    """A push service on loopback over TLS with the certificate `cert` (its key `key`): for each
+    connection it records the request's first line, or why the handshake failed; it answers 201."""
+
+    def __init__(self, cert, key):
+        self.ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        self.ctx.load_cert_chain(cert, key)
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.endpoint = "https://127.0.0.1:%d/push/phone" % self.listener.getsockname()[1]
+        self.seen = []
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _note(self, what):
+        with self.lock:
+            self.seen.append(what)
+
+    def _serve(self):
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            conn.settimeout(20)
+            try:
+                tls = self.ctx.wrap_socket(conn, server_side=True)
+            except (ssl.SSLError, OSError) as e:
+                self._note("no handshake: %s" % e)
+                conn.close()
+                continue
+            try:
+                data = b""
+                while b"\r\n\r\n" not in data:
+                    chunk = tls.recv(65536)
+                    if not chunk:
+                        break
+                    data += chunk
+                self._note(data.split(b"\r\n", 1)[0].decode(errors="replace"))
+                tls.sendall(b"HTTP/1.1 201 Created\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            except (ssl.SSLError, OSError) as e:
+                self._note("no request: %s" % e)
+            tls.close()
+
+    def first(self):
+        with self.lock:
+            return self.seen[0] if self.seen else None
+
+    def close(self):
+        try:
+            self.listener.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.listener.close()
+        self.thread.join(timeout=10)
+
+
+def openssl(*args):
+    made = subprocess.run(["openssl", *args], capture_output=True)
+    if made.returncode != 0:
+        raise Skip("openssl cannot make a certificate: " + made.stderr.decode())
+
+
+def certificate(wd, name, san, ca=None):
+    """A P-256 certificate for `san` (cert, key), signed by `ca` (cert, key), or by itself."""
+    cert, key = wd.file(name + ".pem"), wd.file(name + ".key")
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key]
+    if ca is None:
+        openssl("req", "-x509", *ec, "-out", cert, "-days", "1", "-subj", "/CN=" + name, "-addext",
+                "subjectAltName=" + san)
+    else:
+        openssl("req", *ec, "-out", wd.file(name + ".csr"), "-subj", "/CN=" + name)
+        with open(wd.file(name + ".ext"), "w") as f:
+            f.write("subjectAltName=%s\n" % san)
+        openssl("x509", "-req", "-in", wd.file(name + ".csr"), "-CA", ca[0], "-CAkey", ca[1], "-CAcreateserial",
+                "-out", cert, "-days", "1", "-extfile", wd.file(name + ".ext"))
+    return cert, key
+
+
+@case
+def push_messages_go_only_to_a_push_service_whose_certificate_holds():
+    # Issue 44: the sender checks the push service's certificate (OpenSSL's CAs, the name in the
+    # endpoint). One no trusted CA signed, or one for another name, is refused at the handshake
+    # and nothing is posted; one a trusted CA signed for that name gets the message. The tests'
+    # CA is trusted through SSL_CERT_FILE, which OpenSSL's default CAs follow.
+    certs = Workdir()
+    ca = certificate(certs, "askhost-test-ca", "DNS:askhost-test-ca")
+    for trusted, (cert, key), post in ((False, certificate(certs, "self", "IP:127.0.0.1"), False),
+                                       (True, certificate(certs, "other-name", "DNS:push.example.net", ca), False),
+                                       (True, certificate(certs, "this-name", "IP:127.0.0.1", ca), True)):
+        wd = Workdir()
+        env = wd.env()
+        if trusted:
+            env["SSL_CERT_FILE"] = ca[0]
+        push = TlsPushService(cert, key)
+        web = Web(wd, ["--push-allow-http"], env=env)
+        ed = None
+        try:
+            ws = WsClient(web, web.login())
+            ws.until(lambda m: m["type"] == "snapshot", "the snapshot")
+            push_subscribe(ws, ws.until(lambda m: m["type"] == "push-key", "the push key")["key"], push.endpoint)
+            ed, _ = standing_host_with_agent(wd)
+            ws.until(lambda m: m["type"] == "added", "the question on the page")
+            first = wait_for(push.first, timeout=30, what="askhost web at the push service (%s)" % cert)
+            if post:
+                equal(first, "POST /push/phone HTTP/1.1", "the message, over TLS")
+            else:
+                check(first.startswith("no handshake"), "%s: refused at the handshake: %s" % (cert, first))
+            ws.close()
+        finally:
+            web.stop()
+            push.close()
+            if ed:
+                end_host(ed)
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -91,7 +91,7 @@ std::map<std::string, std::string> made() {
         {"bidi", ask_message(waiting("1:c", "codex · MCP", "evil\u202etxt", {}), Content::Full, run)},
         {"who", ask_message(db, Content::Who, run)},
         {"none", ask_message(db, Content::None, run)},
-        {"burst", burst_message({line_of(db), line_of(permission())}, Content::Full, run)},
+        {"burst", burst_message({line_of(db), line_of(permission())}, 2, Content::Full, run)},
         {"close", close_message("4242:ask-1")},
     };
 }

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <rapidjson/document.h>
@@ -40,7 +41,7 @@ using namespace askhost::web::push;
 namespace {
 
 struct UserAgent {
-    std::string pub, auth;
+    std::string pub, auth, priv;  // priv: the scalar, to read what was sent as the browser would
 };
 
 UserAgent new_user_agent(std::mt19937& rng) {
@@ -51,6 +52,11 @@ UserAgent new_user_agent(std::mt19937& rng) {
     std::size_t len = 0;
     BOOST_REQUIRE(EVP_PKEY_get_octet_string_param(key, OSSL_PKEY_PARAM_PUB_KEY,
                                                   reinterpret_cast<unsigned char*>(ua.pub.data()), 65, &len) == 1);
+    BIGNUM* d = nullptr;
+    BOOST_REQUIRE(EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_PRIV_KEY, &d) == 1);
+    ua.priv.assign(32, '\0');
+    BOOST_REQUIRE(BN_bn2binpad(d, reinterpret_cast<unsigned char*>(ua.priv.data()), 32) == 32);
+    BN_free(d);
     EVP_PKEY_free(key);
     for (int i = 0; i < 16; ++i) ua.auth.push_back(static_cast<char>(rng() & 0xff));
     return ua;
@@ -114,7 +120,8 @@ BOOST_AUTO_TEST_CASE(messages_carry_what_the_setting_says) {
     }
     BOOST_TEST(none.find("codex") == std::string::npos);
 
-    // No actions for a multi-select, or past three options.
+    // An action for each of up to three options; none for a multi-select, or past three options.
+    BOOST_TEST(parsed(ask_message(waiting("1:a", "Q?", {"a", "b", "c"}), Content::Full, "s"))["actions"].Size() == 3u);
     BOOST_TEST(ask_message(waiting("1:a", "Q?", {"a", "b"}, true), Content::Full, "s").find("actions") ==
                std::string::npos);
     BOOST_TEST(ask_message(waiting("1:a", "Q?", {"a", "b", "c", "d"}), Content::Full, "s").find("actions") ==
@@ -408,6 +415,23 @@ BOOST_AUTO_TEST_CASE(a_burst_is_told_in_one_message) {
     BOOST_TEST(close["tag"].GetString() == std::string(kBurstTag));
 }
 
+// A burst names at most 20 questions, and counts them all.
+BOOST_AUTO_TEST_CASE(a_burst_past_twenty_questions_counts_them_all) {
+    Bench b;
+    b.subscribe(1);
+    for (int i = 0; i < 25; ++i)
+        b.service->question_waiting(
+            waiting(std::to_string(100 + i) + ":ask-1", "Question " + std::to_string(i) + "?", {"A", "B"}));
+    b.settle();
+    BOOST_REQUIRE(b.sent.size() == 2u);  // the first one's own, then the burst of the other 24
+    auto burst = parsed(b.sent[1].plaintext);
+    BOOST_TEST(burst["title"].GetString() == std::string("24 questions waiting"));
+    BOOST_TEST(burst["keys"].Size() == 20u);
+    const std::string body = burst["body"].GetString();
+    BOOST_TEST(body.ends_with("; and 4 more"), body);
+    BOOST_TEST(body.size() <= 400u);
+}
+
 // The file keeps SubscriptionStore::kMax devices, the oldest going first; the service tells no more
 // than it keeps (it told the one the file let go until askhost web restarted).
 BOOST_AUTO_TEST_CASE(a_device_past_the_most_kept_is_told_nothing) {
@@ -657,6 +681,14 @@ BOOST_AUTO_TEST_CASE(the_sender_says_gone_at_once_and_gives_up_on_a_4xx) {
         BOOST_TEST(push.count() == 1u);
     }
     {
+        StandIn push({404});  // a push service that never knew it, or forgot it
+        SendOnce r = send_once(push.endpoint(), ua, "x");
+        BOOST_REQUIRE(r.done);
+        BOOST_TEST(static_cast<int>(r.result.kind) == static_cast<int>(SendResult::Kind::Gone));
+        BOOST_TEST(r.result.status == 404);
+        BOOST_TEST(push.count() == 1u);
+    }
+    {
         StandIn push({400});
         SendOnce r = send_once(push.endpoint(), ua, "x");
         BOOST_REQUIRE(r.done);
@@ -678,6 +710,85 @@ BOOST_AUTO_TEST_CASE(a_push_service_that_never_answers_is_given_up_on) {
     SendOnce refused = send_once("http://192.0.2.1/push", ua, "x");
     BOOST_REQUIRE(refused.done);
     BOOST_TEST(refused.result.detail.find("endpoint") != std::string::npos);
+}
+
+namespace {
+
+// A PushSender to a test's loopback stand-in, whose outcomes are heard on `main` in order.
+struct Lanes {
+    boost::asio::io_context main;
+    std::unique_ptr<PushSender> sender;
+    std::vector<std::pair<std::string, SendResult>> heard;
+
+    explicit Lanes(std::chrono::milliseconds first_retry) {
+        auto key = VapidKey::generate();
+        BOOST_REQUIRE(key);
+        sender = std::make_unique<PushSender>(main, *key,
+                                              SenderOptions{.subject = "mailto:test@example.org",
+                                                            .allow_http = true,
+                                                            .timeout = std::chrono::milliseconds(300),
+                                                            .attempts = 3,
+                                                            .first_retry = first_retry});
+    }
+    void send(const Subscription& to, const std::string& text, const std::string& tag) {
+        sender->send(to, text, topic_for(tag), std::chrono::seconds(600),
+                     [this, text](SendResult r) { heard.emplace_back(text, std::move(r)); });
+    }
+    // Runs the main loop until `done` holds, for at most 30 s (a hang is a failure, not a stuck test).
+    template <class Done>
+    bool run_until(Done done) {
+        auto busy = boost::asio::make_work_guard(main);
+        for (int i = 0; i < 3000 && !done(); ++i) {
+            main.restart();
+            main.run_for(std::chrono::milliseconds(10));
+        }
+        return done();
+    }
+};
+
+bool is(const SendResult& r, SendResult::Kind k) { return r.kind == k; }
+
+}  // namespace
+
+// A question's message not delivered yet (its attempt held by the push service, then waiting to
+// be tried again) is replaced by its closing message, which has the same topic: the closing
+// message goes, and the question's is never tried again after it (its notification would show a
+// question that no longer waits).
+BOOST_AUTO_TEST_CASE(a_closing_message_replaces_its_questions_not_delivered_yet) {
+    std::mt19937 rng(14);
+    UserAgent ua = new_user_agent(rng);
+    StandIn push({0, 201, 201});  // the first request held, unanswered
+    Lanes lanes(std::chrono::seconds(60));
+    const Subscription to{push.endpoint(), ua.pub, ua.auth};
+    const std::string ask = R"({"type":"ask","tag":"1:ask-1"})", close = R"({"type":"close","tag":"1:ask-1"})";
+    lanes.send(to, ask, "1:ask-1");
+    BOOST_REQUIRE(lanes.run_until([&] { return push.count() == 1; }));
+    lanes.send(to, close, "1:ask-1");
+    BOOST_REQUIRE(lanes.run_until([&] { return lanes.heard.size() == 2; }));
+    BOOST_TEST(lanes.heard[0].first == ask);
+    BOOST_TEST(is(lanes.heard[0].second, SendResult::Kind::Replaced), lanes.heard[0].second.detail);
+    BOOST_TEST(lanes.heard[1].first == close);
+    BOOST_TEST(is(lanes.heard[1].second, SendResult::Kind::Delivered), lanes.heard[1].second.detail);
+    BOOST_REQUIRE(push.count() == 2u);
+    auto plain = decrypt(push.got[1].body, ua.priv, ua.pub, ua.auth);
+    BOOST_REQUIRE(plain);
+    BOOST_TEST(*plain == close);
+}
+
+// Messages of other topics do not wait for each other, nor replace one another: the first
+// question's is tried again after the second's went.
+BOOST_AUTO_TEST_CASE(messages_of_other_topics_go_each_their_way) {
+    std::mt19937 rng(15);
+    UserAgent ua = new_user_agent(rng);
+    StandIn push({503, 201, 201});
+    Lanes lanes(std::chrono::milliseconds(50));
+    const Subscription to{push.endpoint(), ua.pub, ua.auth};
+    lanes.send(to, "first", "1:ask-1");
+    BOOST_REQUIRE(lanes.run_until([&] { return push.count() == 1; }));
+    lanes.send(to, "second", "2:ask-1");
+    BOOST_REQUIRE(lanes.run_until([&] { return lanes.heard.size() == 2; }));
+    for (const auto& [text, r] : lanes.heard) BOOST_TEST(is(r, SendResult::Kind::Delivered), text + ": " + r.detail);
+    BOOST_TEST(push.count() == 3u);
 }
 
 BOOST_AUTO_TEST_CASE(a_name_is_looked_up_off_the_loop_and_its_addresses_come_back_on_it) {

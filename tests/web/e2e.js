@@ -18,7 +18,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
-const { launchChromium, missingBrowser } = require('../browser/chromium');
+const { launchChromium, launchChromiumProfile, missingBrowser } = require('../browser/chromium');
 const { sleep, waitFor } = require('../browser/wait');
 const { FakeWebServer } = require('./fake_server');
 const { PushServiceStandIn } = require('./push_service');
@@ -446,7 +446,7 @@ class Session {
     this.problems = [];
   }
 
-  async start({ notifications = false, desktop = false, android = false, tunnel = false, push } = {}) {
+  async start({ notifications = false, desktop = false, android = false, tunnel = false, push, profile = false } = {}) {
     if (push) {
       // A push service on loopback (the real ones are not reachable here): askhost web takes its
       // plain-http endpoint with the test-only --push-allow-http alone.
@@ -457,18 +457,22 @@ class Session {
     }
     this.url = await this.server.listen();
     if (tunnel) this.url = await this.server.tunnel(this.url);
-    this.browser = await launchChromium();
-    this.context = await this.browser.newContext(
-      desktop
-        ? { viewport: { width: 1280, height: 800 } }
-        : {
-            viewport: { width: 390, height: 844 },
-            deviceScaleFactor: 2,
-            isMobile: true,
-            hasTouch: true,
-            userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36',
-          },
-    );
+    const device = desktop
+      ? { viewport: { width: 1280, height: 800 } }
+      : {
+          viewport: { width: 390, height: 844 },
+          deviceScaleFactor: 2,
+          isMobile: true,
+          hasTouch: true,
+          userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36',
+        };
+    if (profile) {
+      // A browser profile of its own (in the server's folder, removed with it): not incognito.
+      this.context = await launchChromiumProfile(path.join(this.server.dir, 'chromium-profile'), device);
+    } else {
+      this.browser = await launchChromium();
+      this.context = await this.browser.newContext(device);
+    }
     this.context.setDefaultTimeout(this.real ? 30000 : 15000);
     if (notifications) await this.context.addInitScript(fakeNotifications);
     if (android) {
@@ -499,6 +503,7 @@ class Session {
   async stop() {
     try {
       if (this.browser) await this.browser.close();
+      else if (this.context) await this.context.close();
     } finally {
       await this.server.close();
       if (this.pushService) await this.pushService.close();
@@ -660,14 +665,27 @@ function fakePushManager({ endpoint, keys }) {
 /** The page's service worker, with what it shows and closes recorded, and how to deliver it a push
  *  message as the browser would (DevTools' ServiceWorker.deliverPushMessage). */
 async function pushWorker(s) {
-  const registrations = new Map();
   const cdp = await s.context.newCDPSession(s.page);
+  const registrationId = await workerRegistration(s, cdp);
+  const worker = await waitFor('the service worker', async () => s.context.serviceWorkers()[0] || null, 30000);
+  return {
+    ...(await probeWorker(worker)),
+    deliver: (data) => cdp.send('ServiceWorker.deliverPushMessage', { origin: s.server.origin, registrationId, data }),
+  };
+}
+
+/** The id DevTools gives the registration of the page's service worker (scope: the origin). */
+async function workerRegistration(s, cdp) {
+  const registrations = new Map();
   cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
     for (const r of e.registrations) if (!r.isDeleted) registrations.set(r.scopeURL, r.registrationId);
   });
   await cdp.send('ServiceWorker.enable');
-  const worker = await waitFor('the service worker', async () => s.context.serviceWorkers()[0] || null, 30000);
-  const registrationId = await waitFor('its registration', () => registrations.get(`${s.server.origin}/`), 30000);
+  return waitFor('its registration', () => registrations.get(`${s.server.origin}/`), 30000);
+}
+
+/** `worker` with what it shows, looks up and closes recorded from now on. */
+async function probeWorker(worker) {
   await worker.evaluate(() => {
     self.__shown = [];
     self.__closed = [];
@@ -693,12 +711,32 @@ async function pushWorker(s) {
   });
   return {
     worker,
-    deliver: (data) => cdp.send('ServiceWorker.deliverPushMessage', { origin: s.server.origin, registrationId, data }),
     shown: () => worker.evaluate(() => self.__shown),
     closed: () => worker.evaluate(() => self.__closed),
     lookups: () => worker.evaluate(() => self.__lookups),
     listed: (tag) => worker.evaluate(async (t) => (await self.registration.getNotifications({ tag: t })).length, tag),
+    // What of the origin the worker could reach: its clients, controlled or not (a page, a frame).
+    clients: () => worker.evaluate(async () => (await self.clients.matchAll({ type: 'all', includeUncontrolled: true })).map((c) => c.url)),
   };
+}
+
+/** DevTools' ServiceWorker domain with no page of the origin open: a page target's alone (the
+ *  browser's own session has none), so a blank tab (about:blank: of no origin, no client of the
+ *  worker) for as long as `use(cdp, running)` runs, and closed after; `running` maps each version
+ *  of a worker (its id) to how it runs (starting, running, stopping, stopped). */
+async function withBlankTab(s, use) {
+  const tab = await s.context.newPage();
+  try {
+    const cdp = await s.context.newCDPSession(tab);
+    const running = new Map();
+    cdp.on('ServiceWorker.workerVersionUpdated', (e) => {
+      for (const v of e.versions) running.set(v.versionId, v.runningStatus);
+    });
+    await cdp.send('ServiceWorker.enable');
+    return await use(cdp, running);
+  } finally {
+    await tab.close();
+  }
 }
 
 /** The n-th message askhost web posted to the stand-in (1-based), once it came. */
@@ -1075,6 +1113,43 @@ const scenarios = {
     assert.deepEqual(shown, [{ title: 'claude · hook asks', body: 'Bash: rm -rf build', tag: '6:ask-1', worker: 'activated', shown: true }]);
   },
 
+  // Issue 44: a page a phone can add to its home screen and open as an app. Chromium's own
+  // installability check (the one behind its Install app; DevTools' Page.getInstallabilityErrors)
+  // finds nothing missing on the real askhost web's page: the manifest (fetched without the cookie,
+  // as browsers fetch it) parses, and Chromium fetched and decoded an icon large enough. Each icon
+  // the manifest lists, and iOS's apple-touch-icon, decodes at the size it is said to have.
+  async installable(s) {
+    const cdp = await s.context.newCDPSession(s.page);
+    const manifest = await cdp.send('Page.getAppManifest');
+    assert.equal(manifest.url, `${s.server.origin}/manifest.webmanifest`);
+    assert.deepEqual(manifest.errors, [], 'the manifest as Chromium read it');
+    const m = JSON.parse(manifest.data);
+    assert.deepEqual([m.name, m.display, m.start_url, m.scope], ['askhost', 'standalone', './', './']);
+    let last;
+    await waitFor('Chromium to find the page installable', async () => {
+      last = (await cdp.send('Page.getInstallabilityErrors')).installabilityErrors;
+      return last.length === 0;
+    }, 30000).catch((e) => {
+      throw new Error(`${e.message}: ${JSON.stringify(last)}`);
+    });
+    const touch = await s.page.locator('link[rel="apple-touch-icon"]').getAttribute('href');
+    const icons = [...m.icons.map((i) => [i.src, i.sizes]), [touch, '180x180']];
+    const sizes = await s.page.evaluate(
+      (list) =>
+        Promise.all(
+          list.map(async ([src]) => {
+            const r = await fetch(src, { credentials: 'omit' });
+            if (!r.ok) return `${src}: ${r.status}`;
+            const b = await createImageBitmap(await r.blob());
+            return `${b.width}x${b.height}`;
+          }),
+        ),
+      icons,
+    );
+    assert.deepEqual(sizes, icons.map(([, size]) => size), `the icons ${JSON.stringify(icons)}`);
+    log(`installable; its icons ${sizes.join(', ')}`);
+  },
+
   // Issue 44, Web Push end to end: the real askhost web and a real host (askhost mcp, as Codex runs
   // it), the page in real Chromium with notifications allowed. The page subscribes with the server's
   // key (the browser's push service is a stand-in on loopback, whose keys the test holds); the
@@ -1175,6 +1250,121 @@ const scenarios = {
     noneOf(s, [token, cookie], plaintexts);
   },
 
+  // Issue 44's "Done when", as near as headless Chromium comes: the phone's page subscribes, then
+  // is closed (no tab of the origin is left; the browser and the worker's registration stay), and
+  // the browser stops its worker and starts it afresh with no page, as a phone's does for a push
+  // message. The question's message, delivered into that worker, shows it with an action per
+  // option; the worker stopped and started afresh again (a tap comes long after), the action
+  // answers it from the worker alone (the agent gets SQLite, no page opened);
+  // a second question's notification, answered elsewhere (a laptop's browser), is closed by the
+  // closing message. No client of the worker exists throughout.
+  async push_page_closed(s) {
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    await waitFor('the subscription kept by askhost web', () => keptSubscriptions(s).includes(s.pushService.endpoint));
+    await s.page.locator('#push', { hasText: 'Phone alerts: on' }).waitFor();
+    const registrationId = await workerRegistration(s, await s.context.newCDPSession(s.page));
+    const worker = await waitFor('the service worker', async () => s.context.serviceWorkers()[0] || null, 30000);
+    /** The browser stops the worker and starts it afresh (as for a push message, or a tap on its
+     *  notification, long after): the same target, its script run anew, nothing of before in it;
+     *  probed again (probeWorker). */
+    const restart = async () => {
+      await worker.evaluate(() => {
+        self.__before = true;
+      });
+      await withBlankTab(s, async (cdp, running) => {
+        await cdp.send('ServiceWorker.stopAllWorkers');
+        await waitFor('the worker stopped', () => running.size > 0 && [...running.values()].every((r) => r === 'stopped'), 30000);
+        await cdp.send('ServiceWorker.startWorker', { scopeURL: `${s.server.origin}/` });
+        await waitFor('the worker running', () => [...running.values()].includes('running'), 30000);
+      });
+      await waitFor('the worker started afresh', () => worker.evaluate(() => self.__before !== true), 30000);
+      return probeWorker(worker);
+    };
+
+    log('the page is closed: no tab of the origin is left');
+    await s.page.close();
+    assert.equal(s.context.pages().length, 0, 'a tab is still open');
+    log('the browser stops the worker, then starts it afresh with no page (as for a push message)');
+    const sw = await restart();
+    const alone = async (when) => {
+      assert.deepEqual(await sw.clients(), [], `a client of the worker ${when}`);
+      assert.equal(s.context.pages().length, 0, `a tab open ${when}`);
+    };
+    await alone('after the page closed');
+    const deliver = (data) => withBlankTab(s, (cdp) => cdp.send('ServiceWorker.deliverPushMessage', { origin: s.server.origin, registrationId, data }));
+    /** Message n closes the notification of `tag`: delivered, the worker closes it. */
+    const closes = async (n, tag) => {
+      const plaintext = s.pushService.decrypt((await pushMessage(s, n)).body);
+      assert.deepEqual(JSON.parse(plaintext), { type: 'close', tag });
+      const lookups = (await sw.lookups()).length;
+      const listed = (await sw.listed(tag)) === 1;
+      await deliver(plaintext);
+      if (listed) {
+        await waitFor('the notification closed', async () => (await sw.closed()).includes(tag));
+        await waitFor('the notification gone', async () => (await sw.listed(tag)) === 0);
+      } else {
+        // Headless Chromium has no notification centre (push_end_to_end).
+        log('the browser never listed the notification: checking that the worker looked it up to close it');
+        await waitFor('the worker looking the notification up', async () => (await sw.lookups()).slice(lookups).includes(tag));
+      }
+    };
+    /** Message n asks `q`: delivered, the worker shows it with an action per option. */
+    const shows = async (n, q) => {
+      const plaintext = s.pushService.decrypt((await pushMessage(s, n)).body);
+      log(`push message ${n}: ${plaintext}`);
+      const ask = JSON.parse(plaintext);
+      assert.equal(ask.type, 'ask');
+      await deliver(plaintext);
+      const shown = await waitFor('the notification', async () => (await sw.shown()).find((x) => x.tag === ask.tag));
+      assert.equal(shown.title, 'codex · MCP asks');
+      assert.equal(shown.body, q.question);
+      assert.deepEqual(shown.actions, q.options.map((o, i) => ({ action: String(i), title: o.label })));
+      // Listed, where headless Chromium lists it, so that its closing can be seen.
+      await waitFor('the notification listed by the browser', async () => (await sw.listed(ask.tag)) === 1, 60000).catch(() => false);
+      return shown;
+    };
+
+    log('askhost mcp asks (as Codex would), the page closed');
+    const reply = s.server.mcpAsk([REAL_DATABASE], 'codex-mcp-client');
+    const shown = await shows(1, REAL_DATABASE);
+    await alone('when the notification showed');
+    await s.read();
+    log('the worker stopped and started afresh again (the tap comes long after)');
+    await restart();
+    log('tap SQLite on the notification');
+    await sw.worker.evaluate((n) => onClick({ tag: n.tag, data: n.data, close() {} }, '1'), shown);
+    const r = await reply;
+    const text = r.result.content.map((c) => c.text).join('');
+    assert.match(text, /"Which database should we use\?"="SQLite"/, `the agent's tool result: ${text}`);
+    await alone('after the answer (the worker opens the page only when it cannot answer)');
+    await closes(2, shown.tag);
+
+    log('askhost mcp asks again; the question is answered elsewhere, on a laptop');
+    const reply2 = s.server.mcpAsk([REAL_CACHE], 'codex-mcp-client');
+    const shown2 = await shows(3, REAL_CACHE);
+    const laptop = await s.browser.newContext({ viewport: { width: 1280, height: 800 }, hasTouch: true }); // a touch screen: s.tap
+    try {
+      const page = await laptop.newPage();
+      page.on('console', (m) => {
+        if (m.type() === 'error' && !/WebSocket connection to .* failed/.test(m.text())) s.problems.push(`laptop console: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => s.problems.push(`laptop page error: ${e.stack || e.message}`));
+      await page.goto(s.url);
+      await page.locator('#conn.open').waitFor();
+      s.page = page; // s.tap, s.askButton and a failure's screenshot: the laptop's page
+      await s.tap(s.askButton(REAL_CACHE.question), 'the question');
+      await s.tap(s.option('Redis'), 'Redis');
+      const r2 = await reply2;
+      const text2 = r2.result.content.map((c) => c.text).join('');
+      assert.match(text2, /"Which cache should we use\?"="Redis"/, `the agent's tool result: ${text2}`);
+      await closes(4, shown2.tag);
+    } finally {
+      await laptop.close();
+    }
+    await alone('at the end');
+    assert.equal(s.pushService.messages.length, 4, 'a message for each question and its closing');
+  },
+
   // Issue 44, a permission's notification (askhost hook, as Claude Code runs it): its Allow is
   // never given from the notification, it opens the page on the question, which asks once more,
   // and the hook still waits; its Deny answers from the notification, and the hook denies.
@@ -1205,6 +1395,12 @@ const scenarios = {
     const allow = shown.data.actions.find((a) => a.title === 'Allow');
     const deny = shown.data.actions.find((a) => a.title === 'Deny');
     assert.ok(allow && allow.open === true && deny && !deny.open, `the actions: ${JSON.stringify(shown.data.actions)}`);
+    // The buttons: as many as the browser shows (Chromium: two), Always allow (it opens the page,
+    // as a tap does) left out first.
+    const max = await sw.worker.evaluate(() => self.Notification.maxActions);
+    const buttons = [['Deny'], ['Allow', 'Deny'], ['Allow', 'Deny', 'Always allow this tool']];
+    log(`the browser shows ${max} actions at most`);
+    assert.deepEqual(shown.actions.map((a) => a.title), max < 1 ? [] : buttons[Math.min(max, 3) - 1]);
     await s.read();
     log('tap Allow on the notification');
     await sw.worker.evaluate(({ n, a }) => onClick({ tag: n.tag, data: n.data, close() {} }, a), { n: shown, a: allow.action });
@@ -1217,6 +1413,78 @@ const scenarios = {
     assert.equal(code, 0, 'askhost hook exit status');
     assert.equal(JSON.parse(out).hookSpecificOutput.decision.behavior, 'deny', out);
     await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+  },
+
+  // Issue 44, signed out: the session ends (a new token, askhost web --new-token) while a
+  // question's notification is on the phone. Its action answers nothing (the service worker's
+  // socket is refused without a session): the page is shown on that question and says it is not
+  // signed in, and the agent waits on. Signed in again, the page answers it.
+  async push_signed_out(s) {
+    s.expect401 = true;
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    await waitFor('the subscription kept by askhost web', () => keptSubscriptions(s).includes(s.pushService.endpoint));
+    const sw = await pushWorker(s);
+    const reply = s.server.mcpAsk([REAL_DATABASE], 'codex-mcp-client');
+    let answered = false;
+    reply.then(
+      () => {
+        answered = true;
+      },
+      () => {},
+    );
+    const plaintext = s.pushService.decrypt((await pushMessage(s, 1)).body);
+    const ask = JSON.parse(plaintext);
+    await sw.deliver(plaintext);
+    const shown = await waitFor('the notification', async () => (await sw.shown()).find((n) => n.tag === ask.tag));
+    log('askhost web --url --new-token: the session ends');
+    const rotated = spawnSync(ASKHOST, ['web', '--url', '--new-token'], { env: s.server.env(), cwd: s.server.dir, encoding: 'utf8', timeout: 30000 });
+    assert.equal(rotated.status, 0, `askhost web --url --new-token: ${rotated.stderr}`);
+    await s.page.locator('#conn.signed-out', { hasText: 'Not signed in' }).waitFor();
+    await s.read();
+    log('tap SQLite on the notification');
+    await sw.worker.evaluate((n) => onClick({ tag: n.tag, data: n.data, close() {} }, '1'), shown);
+    await s.page.locator('h2.question', { hasText: REAL_DATABASE.question }).waitFor();
+    await s.page.locator('#conn.signed-out', { hasText: 'Not signed in' }).waitFor();
+    assert.equal(answered, false, 'an action answered without a session');
+    await s.shot('push-signed-out');
+    log('sign in again with the new address, and answer on the page');
+    await s.page.goto(rotated.stdout.trim());
+    await s.page.locator('#conn.open').waitFor();
+    await s.tap(s.askButton(REAL_DATABASE.question), 'the question');
+    await s.tap(s.option('SQLite'), 'SQLite');
+    const r = await reply;
+    assert.match(r.result.content.map((c) => c.text).join(''), /"Which database should we use\?"="SQLite"/);
+  },
+
+  // Issue 44, a subscription the browser replaced (its push service renewed it: Firefox fires
+  // pushsubscriptionchange; Chromium does not, so the test calls the worker's handler with the
+  // old and the new one): the worker's own socket, with the browser's cookie, tells askhost web,
+  // which keeps the new endpoint alone and sends the next question there.
+  async push_subscription_change(s) {
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
+    await waitFor('the subscription kept by askhost web', () => keptSubscriptions(s).includes(s.pushService.endpoint));
+    const sw = await pushWorker(s);
+    const renewed = `${s.pushService.origin}/push/phone-2`;
+    log('the browser replaces the subscription');
+    const took = await sw.worker.evaluate(
+      ({ old, endpoint, keys }) => onSubscriptionChange({ endpoint: old, options: {} }, { endpoint, toJSON: () => ({ endpoint, expirationTime: null, keys }) }),
+      { old: s.pushService.endpoint, endpoint: renewed, keys: s.pushService.keys },
+    );
+    assert.equal(took, true, 'askhost web took the new subscription');
+    assert.deepEqual(keptSubscriptions(s), [renewed]);
+    const reply = s.server.mcpAsk([REAL_DATABASE], 'codex-mcp-client');
+    const first = await pushMessage(s, 1);
+    assert.equal(first.path, '/push/phone-2');
+    assert.equal(JSON.parse(s.pushService.decrypt(first.body)).body, REAL_DATABASE.question);
+    await s.tap(s.askButton(REAL_DATABASE.question), 'the question');
+    await s.tap(s.option('SQLite'), 'SQLite');
+    await reply;
+    await pushMessage(s, 2); // its closing message
+    assert.deepEqual(
+      s.pushService.messages.map((m) => m.path),
+      ['/push/phone-2', '/push/phone-2'],
+      'nothing to the old endpoint',
+    );
   },
 
   // Issue 44 with `web-push = none`: the message says a question waits and nothing of it (not
@@ -1754,9 +2022,9 @@ const scenarios = {
 };
 
 const AGENTS = ['real_claude', 'real_gemini', 'real_codex', 'real_opencode', 'real_opencode_own_dialog'];
-const REAL = new Set(['push_end_to_end', 'push_permission', 'push_none', 'real_mcp', 'real_native', 'real_elsewhere', 'real_queue', 'real_hook', 'real_hook_whole_command', 'real_restart', 'real_tunnel', ...AGENTS]);
+const REAL = new Set(['installable', 'push_end_to_end', 'push_page_closed', 'push_permission', 'push_signed_out', 'push_subscription_change', 'push_none', 'real_mcp', 'real_native', 'real_elsewhere', 'real_queue', 'real_hook', 'real_hook_whole_command', 'real_restart', 'real_tunnel', ...AGENTS]);
 const NETNS = new Set(AGENTS);
-const OPTIONS = { push_end_to_end: { android: true, push: 'full' }, push_permission: { android: true, push: 'full' }, push_none: { android: true, push: 'none' }, notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true }, real_tunnel: { tunnel: true } };
+const OPTIONS = { installable: { profile: true }, push_end_to_end: { android: true, push: 'full' }, push_page_closed: { android: true, push: 'full' }, push_permission: { android: true, push: 'full' }, push_signed_out: { android: true, push: 'full' }, push_subscription_change: { android: true, push: 'full' }, push_none: { android: true, push: 'none' }, notifications: { notifications: true }, notifications_android: { android: true }, keyboard: { desktop: true }, real_tunnel: { tunnel: true } };
 
 async function main() {
   const arg = process.argv[2];

@@ -4,7 +4,8 @@
 // A push message is a PushMessage (below; askhost web's side is host/web/web_push_message.hpp,
 // and tests/web/push_messages.json holds the two to the same messages). A tap opens the page on
 // that question; an action answers it over the page's own WebSocket, as the page would, unless it
-// must be asked once more on the page (a permission's Allow).
+// must be asked once more on the page (a permission's Allow). A push subscription the browser
+// replaced goes to the server the same way.
 //
 // A classic script, not a module (browsers took module service workers late: Firefox in 147), so
 // it imports nothing: the page protocol's types come by `import()` types, which leave it a script.
@@ -12,6 +13,7 @@
 
 type Answer = import('./protocol.js').Answer;
 type OpenQuestion = import('./protocol.js').OpenQuestion;
+type PageMessage = import('./protocol.js').PageMessage;
 
 // ------------------------------------------------------------------ what a push says
 
@@ -121,6 +123,17 @@ function maxActions(): number | undefined {
   return n?.maxActions;
 }
 
+/** The actions a notification shows, when the browser shows at most `max`: every answer among
+ *  them or none. Past `max`, those that only open the page (a permission's Allow) go first, the
+ *  last first; if an answer would still be left out, none at all (buttons for some of a
+ *  question's options would offer a choice among those alone), and a tap opens the page. */
+function fitActions(actions: PushAction[], max: number | undefined): PushAction[] {
+  if (max === undefined || actions.length <= max) return actions;
+  const out = [...actions];
+  for (let i = out.length - 1; i >= 0 && out.length > max; i--) if (out[i].open) out.splice(i, 1);
+  return out.length <= max ? out : [];
+}
+
 async function onPush(m: PushMessage | undefined): Promise<void> {
   if (!m) return;
   if (m.type === 'close') {
@@ -138,7 +151,7 @@ async function onPush(m: PushMessage | undefined): Promise<void> {
     icon: 'icon-192.png',
     badge: 'icon-192.png',
     data,
-    actions: actions.slice(0, maxActions() ?? actions.length).map((a) => ({ action: a.action, title: a.title })),
+    actions: fitActions(actions, maxActions()).map((a) => ({ action: a.action, title: a.title })),
   };
   await worker.registration.showNotification(m.title || 'askhost', options);
 }
@@ -166,10 +179,11 @@ function optionAnswer(v: unknown, index: number): Answer['outcome'] | undefined 
   return { answered: true, answers: [answer] };
 }
 
-/** The answer of option `index` of the question `key`, sent as the page sends it. Resolves true
- *  once the server took it; false when it could not (offline, signed out, another server, the
- *  question gone or changed), and the page then says why. */
-function answerOver(key: string, server: string, index: number): Promise<boolean> {
+/** A WebSocket of the worker's own to the page's server (with the cookie the browser holds), for
+ *  as long as `heard` keeps it: each message from the server goes to `heard`, which may send and
+ *  calls `end` with the outcome. Resolves with it; false when the socket fails or closes first
+ *  (offline, signed out) or nothing ends it within 15 s. */
+function overSocket(heard: (m: Fields, send: (m: PageMessage) => void, end: (ok: boolean) => void) => void): Promise<boolean> {
   return new Promise((resolve) => {
     const u = new URL('ws', worker.registration.scope);
     u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -202,22 +216,62 @@ function answerOver(key: string, server: string, index: number): Promise<boolean
       } catch {
         return;
       }
-      if (!isFields(m)) return;
-      if (m.type === 'snapshot') {
-        // Only the server that sent the notification hears an answer (as the page checks its own).
-        const asks = m.server === server && Array.isArray(m.asks) ? (m.asks as unknown[]) : [];
-        const outcome = optionAnswer(
-          asks.find((a) => isFields(a) && a.key === key),
-          index,
-        );
-        if (!outcome) return end(false);
-        sock.send(JSON.stringify({ type: 'answer', key, outcome } satisfies Answer));
-      } else if (m.type === 'result' && m.key === key) {
-        end(m.ok === true);
-      }
+      if (isFields(m)) heard(m, (out) => sock.send(JSON.stringify(out)), end);
     });
   });
 }
+
+/** The answer of option `index` of the question `key`, sent as the page sends it. Resolves true
+ *  once the server took it; false when it could not (offline, signed out, another server, the
+ *  question gone or changed), and the page then says why. */
+function answerOver(key: string, server: string, index: number): Promise<boolean> {
+  return overSocket((m, send, end) => {
+    if (m.type === 'snapshot') {
+      // Only the server that sent the notification hears an answer (as the page checks its own).
+      const asks = m.server === server && Array.isArray(m.asks) ? (m.asks as unknown[]) : [];
+      const outcome = optionAnswer(
+        asks.find((a) => isFields(a) && a.key === key),
+        index,
+      );
+      if (!outcome) return end(false);
+      send({ type: 'answer', key, outcome } satisfies Answer);
+    } else if (m.type === 'result' && m.key === key) {
+      end(m.ok === true);
+    }
+  });
+}
+
+/** The browser replaced this device's push subscription (its push service renewed or expired it;
+ *  Firefox says so, Chrome does not): the new one, made again with the old one's key when the
+ *  browser gives none, goes to the server as the page sends it, and the old one is let go there.
+ *  With no session (signed out, offline) nothing is sent: the page sends it when next opened.
+ *  Resolves true once the server took the new one. */
+async function onSubscriptionChange(old: PushSubscription | null, fresh: PushSubscription | null): Promise<boolean> {
+  let sub = fresh;
+  const key = old?.options.applicationServerKey;
+  if (!sub && key) {
+    try {
+      sub = await worker.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+    } catch {
+      sub = null;
+    }
+  }
+  const out: PageMessage[] = [];
+  if (sub) out.push({ type: 'push-subscribe', subscription: sub.toJSON() });
+  if (old && old.endpoint !== sub?.endpoint) out.push({ type: 'push-unsubscribe', endpoint: old.endpoint });
+  if (out.length === 0) return false;
+  const last = out[out.length - 1].type === 'push-subscribe' ? 'push-subscribed' : 'push-unsubscribed';
+  let took = !sub;
+  return overSocket((m, send, end) => {
+    if (m.type === 'snapshot') for (const message of out) send(message);
+    else if (m.type === 'push-subscribed') took = m.ok === true;
+    if (m.type === last) end(took);
+  });
+}
+
+worker.addEventListener('pushsubscriptionchange', (event) => {
+  event.waitUntil(onSubscriptionChange(event.oldSubscription, event.newSubscription));
+});
 
 /** A tap on a notification (`action` empty) or on one of its actions. */
 async function onClick(notification: Notification, action: string): Promise<unknown> {
