@@ -4,7 +4,7 @@
     leftovers.py RUN_TMP OUT.json
 
 RUN_TMP is the run's own temporary folder (`./dev test` points TMPDIR at it, so every test's
-folder is made in it; a tmux server started with TMUX_TMPDIR pointing there has its socket there too). A process
+folder is made in it, and TMUX_TMPDIR, so every private tmux server's socket is too). A process
 still alive whose command line names a path in RUN_TMP, or whose working directory, executable or
 an environment variable (other than TMPDIR and TMUX_TMPDIR themselves) lies in it, was started by
 the run and outlived it, and so was a tmux server still answering on a socket in RUN_TMP: each is
@@ -36,6 +36,7 @@ GUARD_PATIENCE = 40.0  # reap.py's 20 s grace, its 5 + 5 s of SIGTERM and SIGKIL
 
 
 def parent(pid):
+    """pid's parent, 0 when it is gone."""
     try:
         with open(f"/proc/{pid}/stat") as f:
             return int(f.read().rsplit(")", 1)[1].split()[1])
@@ -71,11 +72,7 @@ def ancestors():
     pids, pid = set(), os.getpid()
     while pid > 1:
         pids.add(pid)
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                pid = int(f.read().rsplit(")", 1)[1].split()[1])
-        except OSError:
-            break
+        pid = parent(pid)
     return pids
 
 

@@ -4,6 +4,9 @@
 #include <sstream>
 #include <string>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace askhost {
 
 std::optional<ProcStat> read_proc_stat(pid_t pid) {
@@ -24,6 +27,19 @@ std::optional<ProcStat> read_proc_stat(pid_t pid) {
         if (!(rest >> field)) return std::nullopt;
     if (!(rest >> s.start_ticks)) return std::nullopt;
     return s;
+}
+
+std::string start_environment_value(pid_t pid, std::string_view name) {
+    const std::string dir = "/proc/" + std::to_string(pid);
+    struct stat st {};
+    // root may read every process's environ: another user's is none of ours.
+    if (::stat(dir.c_str(), &st) != 0 || st.st_uid != ::geteuid()) return {};
+    std::ifstream env(dir + "/environ", std::ios::binary);
+    std::string var;
+    while (std::getline(env, var, '\0'))
+        if (var.size() > name.size() && var.compare(0, name.size(), name) == 0 && var[name.size()] == '=')
+            return var.substr(name.size() + 1);
+    return {};
 }
 
 std::string nearest_ancestor(pid_t pid, const std::function<std::string(pid_t)>& look) {

@@ -109,18 +109,35 @@ bool listening(const std::string& socket) {
     return ok;
 }
 
-// tmux servers of this user: the one $TMUX names first, then every socket in the tmux folder.
+// The server's socket in a value of TMUX ("socket,pid,session"), "" for none.
+std::string socket_of(std::string_view tmux) { return std::string(tmux.substr(0, tmux.find(','))); }
+
+// The socket the nearest ancestor's TMUX names: Codex starts its MCP servers without TMUX or
+// TMUX_TMPDIR, but Codex itself (or the pane's shell above it) was started with them.
+std::string server_of_ancestors() {
+    return socket_of(nearest_ancestor(::getppid(), [](pid_t pid) { return start_environment_value(pid, "TMUX"); }));
+}
+
+// tmux servers of this user: the one $TMUX names first, then the one an ancestor's TMUX names, then
+// every socket in the tmux folder; each once.
 std::vector<std::string> servers() {
     std::vector<std::string> out;
-    if (const char* env = std::getenv("TMUX"); env && *env)
-        out.push_back(std::string(env).substr(0, std::string_view(env).find(',')));
+    auto add = [&out](std::string path) {
+        if (!path.empty() && std::find(out.begin(), out.end(), path) == out.end()) out.push_back(std::move(path));
+    };
+    if (const char* env = std::getenv("TMUX")) add(socket_of(env));
+    add(server_of_ancestors());
     const char* tmpdir = std::getenv("TMUX_TMPDIR");
     std::string dir = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/tmux-" + std::to_string(::geteuid());
+    // tmux names its socket by the folder's real path (TMUX holds that): the same one, written so.
+    if (char* real = ::realpath(dir.c_str(), nullptr)) {
+        dir = real;
+        std::free(real);
+    }
     if (DIR* d = ::opendir(dir.c_str())) {
         while (dirent* e = ::readdir(d)) {
             if (e->d_name[0] == '.') continue;
-            std::string path = dir + "/" + e->d_name;
-            if (std::find(out.begin(), out.end(), path) == out.end()) out.push_back(path);
+            add(dir + "/" + e->d_name);
         }
         ::closedir(d);
     }
@@ -174,7 +191,7 @@ std::optional<Pane> pane_of_environment() {
     const char* pane = std::getenv("TMUX_PANE");
     if (!server || !*server || !pane || !*pane) return std::nullopt;
     Pane p;
-    p.server = std::string(server).substr(0, std::string_view(server).find(','));
+    p.server = socket_of(server);
     p.pane_id = pane;
     return p;
 }

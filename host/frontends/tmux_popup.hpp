@@ -1,7 +1,7 @@
 // A question with nobody to show it to, from an agent that runs in a tmux pane: the dialog in a
 // tmux popup over that pane (docs/tmux.md). Finding the pane does not rely on the agent's
-// environment (Codex gives its MCP server neither TMUX nor a terminal): the nearest ancestor
-// process with a terminal is matched against every tmux server's panes.
+// environment (Codex gives its MCP server neither TMUX, TMUX_TMPDIR nor a terminal): the nearest
+// ancestor process with a terminal is matched against the panes of the tmux servers askhost knows.
 #pragma once
 
 #include <optional>
@@ -27,8 +27,10 @@ struct Pane {
 // The terminal (/dev/pts/N) of `pid` or its nearest ancestor that has one; "" when none has.
 std::string terminal_of_ancestors(pid_t pid);
 
-// The pane showing `tty`, on the server `$TMUX` names or any server of this user, with a client
-// that looks at it if there is one. nullopt when no pane shows that terminal.
+// The pane showing `tty`, with a client that looks at it if there is one; the servers asked, in
+// order, each once: the one `$TMUX` names, the one the nearest ancestor's TMUX names (from the
+// environment it started with, a process of this user's), every socket in
+// ${TMUX_TMPDIR:-/tmp}/tmux-UID. nullopt when no pane shows that terminal.
 std::optional<Pane> pane_for_terminal(const std::string& tty);
 
 // The pane this process's environment names, as tmux sets it in a pane: the server's socket from

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <set>
@@ -304,13 +303,7 @@ bool somewhere_to_show() {
 }
 
 std::string socket_from_ancestors() {
-    return nearest_ancestor(::getppid(), [](pid_t pid) {
-        std::ifstream env("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
-        std::string var;
-        while (std::getline(env, var, '\0'))
-            if (var.rfind("ASKHOST_SOCKET=", 0) == 0) return var.substr(15);
-        return std::string();
-    });
+    return nearest_ancestor(::getppid(), [](pid_t pid) { return start_environment_value(pid, "ASKHOST_SOCKET"); });
 }
 
 AskService::AskService(boost::asio::io_context& io, AskServiceOptions options) : io_(io), options_(std::move(options)) {

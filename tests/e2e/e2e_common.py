@@ -498,10 +498,28 @@ def answer_in_a_popup(tui, keys, own_dialog=(), under=()):
     return look
 
 
+# Codex's footer while in Plan mode. Its history also says "Model changed to ... for Plan mode"
+# once, and keeps saying it after a second Shift+Tab has left Plan mode again: only the footer
+# tells the mode Codex is in.
+CODEX_PLAN_FOOTER = "Plan mode (shift+tab to cycle)"
+
+
 def choose_plan_mode(t):
-    """Codex's Plan mode (Shift+Tab), pressed again while Codex was not yet taking keys."""
-    wait_for(lambda: "Plan mode" in t.screen() or t.keys("BTab") or time.sleep(2), timeout=TIMEOUT,
-             what="Codex in Plan mode")
+    """Codex's Plan mode (Shift+Tab), read from the footer. A key pressed while Codex still loads
+    can be lost, and one taken late can land after the next press; so it is pressed again only
+    when the footer has shown no Plan mode for a while, and Plan mode must hold a second."""
+    def in_plan():
+        return CODEX_PLAN_FOOTER in t.screen()
+
+    def press():
+        if not in_plan():
+            t.keys("BTab")
+            deadline = time.monotonic() + 5
+            while not in_plan() and time.monotonic() < deadline:
+                time.sleep(0.1)
+        time.sleep(1)
+        return in_plan()
+    wait_for(press, timeout=TIMEOUT, interval=0, what="Codex in Plan mode (its footer: " + CODEX_PLAN_FOOTER + ")")
 
 
 class CodexTui(AgentTui):

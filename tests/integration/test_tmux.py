@@ -55,7 +55,7 @@ p.stdin.close(); p.wait()
 class Scene:
     """tmux server `inner`: the agent's session; server `outer`: a terminal whose client looks at it."""
 
-    def __init__(self, wd, questions, agent_window_hidden=False, caps=None):
+    def __init__(self, wd, questions, agent_window_hidden=False, caps=None, unset=()):
         if not subprocess.run(["sh", "-c", "command -v tmux"], capture_output=True).returncode == 0:
             raise Skip("tmux is not installed")
         wd.popups = True  # what these tests are about
@@ -69,9 +69,10 @@ class Scene:
             f.write(FAKE_TUI)
         env = wd.env()
         go = os.path.join(self.project, "go")
-        run = ("cd %s && env -u TMUX -u TMUX_PANE XDG_RUNTIME_DIR=%s HOME=%s ASKHOST=%s QUESTIONS=%s CAPS=%s GO=%s"
+        run = ("cd %s && env -u TMUX -u TMUX_PANE %sXDG_RUNTIME_DIR=%s HOME=%s ASKHOST=%s QUESTIONS=%s CAPS=%s GO=%s"
                " %s %s; sleep 60") % (
-            shlex_quote(self.project), shlex_quote(env["XDG_RUNTIME_DIR"]), shlex_quote(env.get("HOME", "/root")),
+            shlex_quote(self.project), "".join("-u %s " % name for name in unset), shlex_quote(env["XDG_RUNTIME_DIR"]),
+            shlex_quote(env.get("HOME", "/root")),
             shlex_quote(ASKHOST), shlex_quote(json.dumps(questions)), shlex_quote(json.dumps(caps or {})),
             shlex_quote(go), shlex_quote(sys.executable), shlex_quote(script))
         tm = ["tmux", "-f", "/dev/null"]
@@ -137,6 +138,15 @@ def client_of(server):
     return out[0] if out else ""
 
 
+def read_text(path):
+    """What the file holds, None while it is missing or empty."""
+    try:
+        with open(path) as f:
+            return f.read() or None
+    except FileNotFoundError:
+        return None
+
+
 def answers_of(result):
     return result["result"]["structuredContent"]["answers"]
 
@@ -156,6 +166,34 @@ def popup_over_the_asking_pane_answers_and_leaves_its_screen():
         screen = sc.wait_screen("FAKE AGENT DONE")
         check("askhost" not in screen.split("FAKE AGENT DONE")[0].replace("FAKE AGENT TUI", ""),
               "the popup closed and left nothing on the agent's screen:\n" + screen)
+        sc.passed()
+    finally:
+        sc.kill()
+
+
+@case
+def a_server_with_its_socket_in_a_folder_of_its_own_is_found_through_the_agents_parents():
+    """Codex gives askhost mcp neither TMUX nor TMUX_TMPDIR: the pane of a server whose socket is not
+    in /tmp/tmux-UID is found through the nearest parent process whose TMUX names that server (here
+    the pane's shell, above the agent, which has no TMUX either), and the popup opens over it."""
+    wd = Workdir()
+    # This case's tmux servers, and every tmux command it runs, use a folder of its own.
+    sockets = wd.file("sockets")
+    os.makedirs(sockets)
+    os.environ["TMUX_TMPDIR"] = sockets
+    sc = Scene(wd, [strict(DATABASE_Q)], unset=("TMUX_TMPDIR",))
+    try:
+        check(os.path.exists(os.path.join(sockets, "tmux-%d" % os.geteuid(), sc.inner)),
+              "the agent's server listens in the case's folder")
+        pid = int(wait_for(lambda: read_text(os.path.join(sc.project, "mcp.pid")), what="askhost mcp to start"))
+        with open("/proc/%d/environ" % pid, "rb") as f:
+            names = {v.split(b"=", 1)[0] for v in f.read().split(b"\0")}
+        equal(names & {b"TMUX", b"TMUX_PANE", b"TMUX_TMPDIR"}, set(), "tmux's variables in askhost mcp's environment")
+        sc.wait_screen("Which database should we use?")
+        time.sleep(0.5)  # past the popup's key guard
+        sc.keys("2")
+        got = wait_for(sc.results, what="the tool result")
+        equal(answers_of(got[0]), {DATABASE_Q["question"]: "SQLite"}, "answers")
         sc.passed()
     finally:
         sc.kill()

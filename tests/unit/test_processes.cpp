@@ -1,6 +1,7 @@
 // Processes as core finds them: a program on PATH (search_path), what /proc says of one
-// (read_proc_stat) and the walk up a process's ancestors (nearest_ancestor), the one of each that
-// running an agent, --on-question, the hook's install, the tmux popup and the ask service use.
+// (read_proc_stat), the walk up a process's ancestors (nearest_ancestor) and what their environment
+// started as (start_environment_value), the one of each that running an agent, --on-question, the
+// hook's install, the tmux popup and the ask service use.
 #define BOOST_TEST_MODULE processes
 #include <boost/test/unit_test.hpp>
 
@@ -11,6 +12,10 @@
 #include <string>
 #include <vector>
 
+#include <cerrno>
+#include <csignal>
+
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -53,6 +58,37 @@ struct PathIs {
     ~PathIs() {
         if (old) ::setenv("PATH", old->c_str(), 1);
         else ::unsetenv("PATH");
+    }
+};
+
+// `sleep` started with `env` as its whole environment, as user `uid` when one is given (root only);
+// killed and reaped at the end of the scope.
+struct Sleeper {
+    pid_t pid = -1;
+    Sleeper(std::vector<std::string> env, std::optional<uid_t> uid = std::nullopt) {
+        const std::string sleep = search_path("sleep");
+        int ready[2];
+        BOOST_TEST_REQUIRE(::pipe2(ready, O_CLOEXEC) == 0);
+        std::vector<char*> envp;
+        for (auto& v : env) envp.push_back(v.data());
+        envp.push_back(nullptr);
+        pid = ::fork();
+        BOOST_TEST_REQUIRE(pid >= 0);
+        if (pid == 0) {
+            if (uid && (::setgid(*uid) != 0 || ::setuid(*uid) != 0)) ::_exit(127);
+            char* argv[] = {const_cast<char*>("sleep"), const_cast<char*>("60"), nullptr};
+            ::execve(sleep.c_str(), argv, envp.data());
+            ::_exit(127);
+        }
+        ::close(ready[1]);
+        char c = 0;
+        while (::read(ready[0], &c, 1) < 0 && errno == EINTR) {
+        }  // end of file: exec closed it, the new environment is in place
+        ::close(ready[0]);
+    }
+    ~Sleeper() {
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, nullptr, 0);
     }
 };
 
@@ -127,4 +163,33 @@ BOOST_AUTO_TEST_CASE(nearest_ancestor_asks_this_process_then_its_parents) {
     });
     BOOST_TEST(found == "the parent");
     BOOST_TEST(asked.size() == 2U);  // no further once one answers
+}
+
+BOOST_AUTO_TEST_CASE(start_environment_value_reads_a_variable_a_process_of_this_user_started_with) {
+    const Sleeper s({"ASKHOST_TWO=two=2", "ASKHOST_T=one", "ASKHOST_EMPTY=", "TMUX=/tmp/elsewhere/default,42,0"});
+    BOOST_TEST(start_environment_value(s.pid, "ASKHOST_T") == "one");  // not ASKHOST_TWO, whose name it begins
+    BOOST_TEST(start_environment_value(s.pid, "ASKHOST_TWO") == "two=2");
+    BOOST_TEST(start_environment_value(s.pid, "TMUX") == "/tmp/elsewhere/default,42,0");
+    BOOST_TEST(start_environment_value(s.pid, "ASKHOST_EMPTY") == "");
+    BOOST_TEST(start_environment_value(s.pid, "ASKHOST_") == "");
+    BOOST_TEST(start_environment_value(s.pid, "PATH") == "");  // not this process's own
+    // The environment it started with, not what this process has now.
+    ::setenv("ASKHOST_LATER", "now", 1);
+    BOOST_TEST(start_environment_value(::getpid(), "ASKHOST_LATER") == "");
+    ::unsetenv("ASKHOST_LATER");
+}
+
+BOOST_AUTO_TEST_CASE(start_environment_value_of_another_users_process_or_a_gone_one_is_empty) {
+    pid_t gone = -1;
+    {
+        const Sleeper s({"TMUX=/tmp/x/default,1,0"});
+        gone = s.pid;
+    }
+    BOOST_TEST(start_environment_value(gone, "TMUX") == "");
+    if (::geteuid() != 0) return;  // only root can start a process as another user (and read its environ)
+    const Sleeper other({"TMUX=/tmp/theirs/default,1,0"}, 65534);  // nobody
+    struct stat st {};
+    BOOST_TEST_REQUIRE(::stat(("/proc/" + std::to_string(other.pid)).c_str(), &st) == 0);
+    BOOST_TEST_REQUIRE(st.st_uid == 65534U);
+    BOOST_TEST(start_environment_value(other.pid, "TMUX") == "");
 }

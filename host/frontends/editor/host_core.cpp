@@ -30,7 +30,7 @@ HostCore::HostCore(boost::asio::io_context& io, AgentControl& control)
     broker_.shape_outcome = [this](const Ask& ask, Outcome& o) {
         if (std::string said = store::fit_long_answers(ask, o); !said.empty()) log(said);
     };
-    broker_.on_state = [this, &io] {
+    broker_.on_state = [this] {
         hub_.state_changed();
         // The record's waiting count is kept in memory now and reaches the file coalesced, after
         // the answer went back: no disk write on a question's path, and a question answered
