@@ -137,6 +137,10 @@ int web_main(const std::vector<std::string>& args) {
     return 1;
 }
 
+}  // namespace
+
+// The subcommands built in. A subcommand whose file has no header declares its Command and its
+// function here, above the table, outside the unnamed namespace (docs/hacking.md).
 constexpr cli::Subcommand kBuiltins[] = {
     {&kAttachCommand, run_attach},
     {&kHostsCommand, run_hosts},
@@ -147,6 +151,8 @@ constexpr cli::Subcommand kBuiltins[] = {
     {&store::kQuestionsCommand, questions_main},
     {&store::kHistoryCommand, history_main},
 };
+
+namespace {
 
 // "  askhost NAME SYNOPSIS", then the summary at column 48 (on the next line when it is longer).
 void usage_line(std::string& out, const cli::Command& c) {

@@ -21,7 +21,7 @@ std::optional<ProcStat> read_proc_stat(pid_t pid) {
     std::string field;
     ProcStat s;
     long ppid = 0;
-    if (!(rest >> field >> ppid)) return std::nullopt;
+    if (!(rest >> s.state >> ppid)) return std::nullopt;
     s.ppid = static_cast<pid_t>(ppid);
     for (int i = 5; i <= 21; ++i)  // fields 5..21 come before the start time
         if (!(rest >> field)) return std::nullopt;

@@ -1,6 +1,7 @@
-// What /proc/PID/stat says of a process that askhost needs: its parent (to walk up to the agent
-// that runs us) and its start time (to tell a live host from a reused pid); a variable of the
-// environment it started with; and the one walk up a process's ancestors.
+// What /proc/PID/stat says of a process that askhost needs, read here alone: its parent (to walk up
+// to the agent that runs us), its start time (to tell a live host from a reused pid) and its state
+// (a zombie's locks are gone); a variable of the environment it started with; and the one walk up a
+// process's ancestors.
 #pragma once
 
 #include <functional>
@@ -13,6 +14,7 @@
 namespace askhost {
 
 struct ProcStat {
+    char state = 0;  // field 3: 'R', 'S', ...; 'Z' a zombie, 'X' dead
     pid_t ppid = 0;
     unsigned long long start_ticks = 0;  // field 22: clock ticks since boot
 };

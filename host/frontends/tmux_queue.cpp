@@ -40,12 +40,7 @@ unsigned long long own_start_ticks() {
 // zombie its parent has yet to reap (its lock is dropped already), not a reused pid.
 bool lives(pid_t pid, unsigned long long ticks) {
     auto stat = read_proc_stat(pid);
-    if (!stat || stat->start_ticks != ticks) return false;
-    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    std::getline(in, line);
-    auto close = line.rfind(')');
-    return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z' && line[close + 2] != 'X';
+    return stat && stat->start_ticks == ticks && stat->state != 'Z' && stat->state != 'X';
 }
 
 bool make_dir(const std::string& dir) { return ::mkdir(dir.c_str(), 0700) == 0 || errno == EEXIST; }

@@ -16,6 +16,7 @@
 
 #include "askhost_config.h"
 #include "core/broker.hpp"
+#include "core/call_ticket.hpp"
 #include "core/lifetime.hpp"
 #include "core/proc_stat.hpp"
 #include "core/self_path.hpp"
@@ -354,33 +355,23 @@ AskService::Asking AskService::wait(Ask ask, OnOutcome reply) {
 AskService::Asking AskService::ask_form(const Ask& ask, const OnOutcome& reply, const ClientForm& form) {
     static constexpr std::chrono::milliseconds kUnreadForm{1000};
     log("no askhost for " + options_.cwd + ": asking in " + form.client + "'s own form (elicitation)");
-    struct Call {
-        std::function<void()> cancel;
-        bool done = false, waiting = false;
-    };
-    auto call = std::make_shared<Call>();
-    const auto asked = std::chrono::steady_clock::now();
-    auto cancel_form = form.show(ask, [this, ask, reply, call, asked](Outcome o) {
-        if (call->done || call->waiting) return;
-        if (o.kind != OutcomeKind::Answered && std::chrono::steady_clock::now() - asked < kUnreadForm) {
+    // The question as our caller holds it (its outcome once, withdrawn once), and the form's own
+    // reply: only the first counts. One unread moves the question to our own host.
+    CallTicket asked, form_reply;
+    const OnOutcome answer = asked.reply([reply](Outcome o) { reply(std::move(o)); });
+    const auto shown_at = std::chrono::steady_clock::now();
+    auto cancel_form = form.show(ask, form_reply.reply([this, ask, asked, answer, shown_at](Outcome o) mutable {
+        if (!asked.open()) return;
+        if (o.kind != OutcomeKind::Answered && std::chrono::steady_clock::now() - shown_at < kUnreadForm) {
             log("the client's form came back unanswered at once (" + o.reason +
                 "): no person saw it; the question waits instead");
-            call->waiting = true;
-            call->cancel = wait(ask, [reply, call](Outcome later) {
-                               call->done = true;
-                               reply(std::move(later));
-                           }).withdraw;
+            asked.on_cancel(wait(ask, answer).withdraw);
             return;
         }
-        call->done = true;
-        reply(std::move(o));
-    });
-    if (!call->waiting) call->cancel = std::move(cancel_form);  // a form that replied at once is done
-    return {Asking::Where::Form, [call] {
-                if (call->done) return;
-                call->done = true;
-                if (call->cancel) call->cancel();
-            }};
+        answer(std::move(o));
+    }));
+    if (form_reply.open()) asked.on_cancel(std::move(cancel_form));  // a form that replied at once is done
+    return {Asking::Where::Form, [asked] { asked.cancel(); }};
 }
 
 void AskService::restore_terminal() {

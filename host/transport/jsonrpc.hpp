@@ -47,6 +47,11 @@ public:
 
     void result(std::string_view result_json);
     void error(int code, std::string_view message);
+    // The peer cancelled it where a cancelled request gets no reply at all (MCP's
+    // notifications/cancelled): nothing is sent for it, now or when it is dropped.
+    void withhold() {
+        if (state_) state_->done = true;
+    }
     bool answered() const { return !state_ || state_->done; }
     // The request's id as JSON text (what a peer names in $/cancelRequest).
     std::string id_json() const { return state_ ? state_->id_json : std::string("null"); }

@@ -50,6 +50,8 @@ public:
     void operator()(const Result& result) const { r_->result(json::to_text(result)); }
     void error(int code, std::string_view message) const { r_->error(code, message); }
     void error(const RpcError& e) const { r_->error(e.code, e.message); }
+    // Nothing is sent for the request (Responder::withhold: the peer cancelled it, MCP).
+    void withhold() const { r_->withhold(); }
     // The request's id as JSON text (what the peer names in a cancel).
     std::string id_json() const { return r_->id_json(); }
 

@@ -355,19 +355,16 @@ void McpServer::dispatch(std::string_view method, const rapidjson::Value& params
                            "Missing required client capability: the tasks extension (io.modelcontextprotocol/tasks)",
                            R"({"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}})"));
     } else {
-        // The reply goes out through a switch: a request the client cancels gets none (MCP).
-        auto withheld = std::make_shared<bool>(false);
+        // A reply goes out while this server lives; one the client cancelled is withheld (MCP).
         Responder reply(
-            [this, alive = lifetime_.token(), withheld](std::string message) {
-                if (alive && !*withheld) rpc_.send_message(std::move(message));
+            [this, alive = lifetime_.token()](std::string message) {
+                if (alive) rpc_.send_message(std::move(message));
             },
             id);
         r = Responder{};
-        request_withheld_ = withheld;
         next(method, params, std::move(reply));
     }
     request_ = {};
-    request_withheld_.reset();
 }
 
 void McpServer::close() {
@@ -420,17 +417,16 @@ void McpServer::cancelled(const CancelledParams& p) {
     auto call = std::move(it->second);
     open_.erase(it);
     stop_ticking(p.request_id.json);
-    call->asked.cancel();
     // MCP: the receiver of a cancel does not reply to the request it names.
-    if (call->withheld) *call->withheld = true;
-    call->reply.error(rpc_error::request_cancelled, "cancelled by the client");  // goes nowhere
+    call->reply.withhold();
+    call->asked.cancel();
 }
 
 void McpServer::call_tool(const CallToolParams& p, Reply<json::RawJson> reply) {
     Caller caller = caller_of_request();
     if (p.name != kToolName && p.name != kToolAlias)
         return reply.error(rpc_error::invalid_params, "Unknown tool: " + p.name);
-    if (!p.request_state.empty()) return resume(p, reply, request_withheld_);
+    if (!p.request_state.empty()) return resume(p, reply);
     static const rapidjson::Value empty(rapidjson::kObjectType);
     const rapidjson::Value& args = p.arguments.value && !p.arguments.value->IsNull() ? *p.arguments.value : empty;
     auto parsed = parse_ask_input(args, Profile::Strict);
@@ -442,36 +438,34 @@ void McpServer::call_tool(const CallToolParams& p, Reply<json::RawJson> reply) {
         if (who == claude::ClaudeTranscripts::Caller::Subagent) {
             parsed = Refusal{"subagent", "subagent", kSubagentRefusal};
         } else if (who == claude::ClaudeTranscripts::Caller::Unknown && io_ && claude_transcripts->session_written()) {
-            return await_claude_caller(p.meta.claude_tool_use_id,
-                                       std::chrono::steady_clock::now() + claude_transcript_wait,
-                                       std::make_shared<Parsed<AskInput>>(std::move(parsed)), p.meta.progress_token,
-                                       reply, std::move(caller), request_withheld_);
+            return await_claude_caller(
+                p.meta.claude_tool_use_id, std::chrono::steady_clock::now() + claude_transcript_wait,
+                std::make_shared<Parsed<AskInput>>(std::move(parsed)), p.meta.progress_token, reply, std::move(caller));
         }
     }
-    answer_call(std::move(parsed), p.meta.progress_token, reply, caller, request_withheld_);
+    answer_call(std::move(parsed), p.meta.progress_token, reply, caller);
 }
 
 void McpServer::await_claude_caller(std::string tool_use_id, std::chrono::steady_clock::time_point deadline,
                                     const std::shared_ptr<Parsed<AskInput>>& parsed,
                                     std::optional<std::string> progress_token, Reply<json::RawJson> reply,
-                                    Caller caller, std::shared_ptr<bool> withheld) {
+                                    Caller caller) {
     auto timer = std::make_shared<boost::asio::steady_timer>(*io_, std::chrono::milliseconds(50));
     timer->async_wait([this, timer, alive = lifetime_.token(), id = std::move(tool_use_id), deadline, parsed,
-                       token = std::move(progress_token), reply, caller = std::move(caller),
-                       withheld = std::move(withheld)](const boost::system::error_code& ec) mutable {
+                       token = std::move(progress_token), reply,
+                       caller = std::move(caller)](const boost::system::error_code& ec) mutable {
         if (ec || !alive) return;
         const auto who = claude_transcripts->caller_of(id);
         if (who == claude::ClaudeTranscripts::Caller::Unknown && std::chrono::steady_clock::now() < deadline)
-            return await_claude_caller(std::move(id), deadline, parsed, std::move(token), reply, std::move(caller),
-                                       std::move(withheld));
+            return await_claude_caller(std::move(id), deadline, parsed, std::move(token), reply, std::move(caller));
         if (who == claude::ClaudeTranscripts::Caller::Subagent)
             *parsed = Refusal{"subagent", "subagent", kSubagentRefusal};
-        answer_call(std::move(*parsed), token, reply, caller, std::move(withheld));
+        answer_call(std::move(*parsed), token, reply, caller);
     });
 }
 
 void McpServer::answer_call(Parsed<AskInput> parsed, const std::optional<std::string>& progress_token,
-                            const Reply<json::RawJson>& reply, const Caller& caller, std::shared_ptr<bool> withheld) {
+                            const Reply<json::RawJson>& reply, const Caller& caller) {
     if (auto now = outcome_without_asking(parsed)) {
         if (now->kind == OutcomeKind::Refused && log_) log_("refused an ask_user_question call: " + now->error.message);
         const auto* asked = std::get_if<AskInput>(&parsed);
@@ -482,7 +476,7 @@ void McpServer::answer_call(Parsed<AskInput> parsed, const std::optional<std::st
     // A client of the tasks extension gets a task: the question may outlive this call.
     if (caller.tasks && io_ && !tasks_dir.empty() && start_task(ask, caller, reply)) return;
     const std::string id = reply.id_json();
-    auto call = std::make_shared<Call>(Call{reply, id, caller, ask.questions, {}, std::move(withheld)});
+    auto call = std::make_shared<Call>(Call{reply, id, caller, ask.questions, {}});
     open_[id] = call;
     asking_ = Asking{caller, id};
     call->asked.on_cancel(
@@ -504,7 +498,7 @@ void McpServer::answer_call(Parsed<AskInput> parsed, const std::optional<std::st
     }
 }
 
-void McpServer::resume(const CallToolParams& p, const Reply<json::RawJson>& reply, std::shared_ptr<bool> withheld) {
+void McpServer::resume(const CallToolParams& p, const Reply<json::RawJson>& reply) {
     auto it = parked_.find(p.request_state);
     if (it == parked_.end())
         return reply.error(rpc_error::invalid_params,
@@ -525,7 +519,6 @@ void McpServer::resume(const CallToolParams& p, const Reply<json::RawJson>& repl
     if (parked.expiry) parked.expiry->cancel();
     parked.call->reply = reply;
     parked.call->id = reply.id_json();
-    parked.call->withheld = std::move(withheld);
     open_[parked.call->id] = parked.call;
     parked.answer(outcome_from_elicitation(result, parked.ask));
 }

@@ -149,8 +149,7 @@ private:
         std::string id;  // the request waiting now (JSON)
         Caller caller;
         std::vector<Question> questions;
-        CallTicket asked;                // the question as the asker has it: its outcome once, withdrawn once
-        std::shared_ptr<bool> withheld;  // set: the client cancelled the request waiting now, no reply
+        CallTicket asked;  // the question as the asker has it: its outcome once, withdrawn once
     };
     struct Parked {
         std::shared_ptr<Call> call;
@@ -170,13 +169,13 @@ private:
                   const RpcEndpoint::OnRequest& next);
     // The call checked: refused, answered at once, or asked.
     void answer_call(Parsed<AskInput> parsed, const std::optional<std::string>& progress_token,
-                     const Reply<json::RawJson>& reply, const Caller& caller, std::shared_ptr<bool> withheld);
+                     const Reply<json::RawJson>& reply, const Caller& caller);
     // Looks for a Claude Code call's tool_use in its transcripts until found or `deadline`.
     void await_claude_caller(std::string tool_use_id, std::chrono::steady_clock::time_point deadline,
                              const std::shared_ptr<Parsed<AskInput>>& parsed, std::optional<std::string> progress_token,
-                             Reply<json::RawJson> reply, Caller caller, std::shared_ptr<bool> withheld);
+                             Reply<json::RawJson> reply, Caller caller);
     // A retry with a requestState: the parked question's answers.
-    void resume(const CallToolParams& p, const Reply<json::RawJson>& reply, std::shared_ptr<bool> withheld);
+    void resume(const CallToolParams& p, const Reply<json::RawJson>& reply);
     std::function<void()> park(const std::shared_ptr<Call>& open_call, const Ask& ask, OnOutcome answer);
     void cancelled(const CancelledParams& p);
     // The tasks extension.
@@ -207,7 +206,6 @@ private:
     std::string client_name_ = "mcp client";
     bool client_elicits_ = false;
     RequestMeta request_;                                // the request being dispatched
-    std::shared_ptr<bool> request_withheld_;             // and its reply's switch
     std::optional<Asking> asking_;                       // the question the asker is given now
     std::map<std::string, std::shared_ptr<Call>> open_;  // tools/call request id (JSON) -> call
     std::map<std::string, Parked> parked_;               // requestState -> question awaiting its retry

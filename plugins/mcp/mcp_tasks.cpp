@@ -2,12 +2,11 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <random>
-#include <sstream>
 
 #include <rapidjson/document.h>
 
+#include "core/proc_stat.hpp"
 #include "json/json_codec.hpp"
 #include "store/fs_util.hpp"
 #include "transport/jsonrpc.hpp"
@@ -99,18 +98,8 @@ std::string task_result_json(const TaskRecord& r, std::string_view result_type, 
 
 std::string process_start(long pid) {
     if (pid <= 0) return {};
-    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (!std::getline(in, line)) return {};
-    // Field 22, counted after the command's closing parenthesis (the command may hold spaces).
-    auto close = line.rfind(')');
-    if (close == std::string::npos) return {};
-    std::istringstream rest(line.substr(close + 1));
-    std::string field;
-    for (int i = 3; i <= 22 && rest >> field; ++i) {
-        if (i == 22) return field;
-    }
-    return {};
+    auto stat = read_proc_stat(static_cast<pid_t>(pid));
+    return stat ? std::to_string(stat->start_ticks) : std::string();
 }
 
 bool owner_alive(const TaskRecord& r) { return !r.owner_start.empty() && process_start(r.owner_pid) == r.owner_start; }

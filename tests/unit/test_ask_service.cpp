@@ -321,6 +321,32 @@ BOOST_AUTO_TEST_CASE(the_agents_own_form_comes_before_a_host_of_its_own_and_an_u
     BOOST_TEST(!got.has_value());
 }
 
+BOOST_AUTO_TEST_CASE(a_withdrawn_form_is_cancelled_once_and_its_late_reply_goes_nowhere) {
+    World w;
+    boost::asio::io_context io;
+    AskService service(io, options_for(w, Alone::Seek));
+    int cancels = 0;
+    std::function<void(Outcome)> form_reply;
+    ClientForm form{"client", [&](const Ask&, std::function<void(Outcome)> reply) {
+                        form_reply = std::move(reply);
+                        return std::function<void()>([&] { ++cancels; });
+                    }};
+    std::optional<Outcome> got;
+    auto asking = service.ask(
+        database_ask(), [&](Outcome o) { got = std::move(o); }, &form);
+    BOOST_REQUIRE(static_cast<int>(asking.where) == static_cast<int>(AskService::Asking::Where::Form));
+    asking.withdraw();
+    asking.withdraw();
+    BOOST_TEST(cancels == 1);
+    // A decline this soon would move a question still asked to a host of its own; this one is gone.
+    BOOST_REQUIRE(form_reply);
+    form_reply(Outcome::cancelled("declined"));
+    io.poll();
+    BOOST_TEST(!got.has_value());
+    BOOST_TEST(!find_host(w.workspace + "/sub", "", true).has_value());
+    BOOST_TEST(cancels == 1);
+}
+
 BOOST_AUTO_TEST_CASE(a_seeking_host_takes_the_answer_given_in_the_pending_file) {
     World w;
     boost::asio::io_context io;

@@ -1,7 +1,7 @@
-// Processes as core finds them: a program on PATH (search_path), the walk up a process's
-// ancestors (nearest_ancestor) and what their environment started as (start_environment_value),
-// the one of each that running an agent, --on-question, the hook's install, the tmux popup and the
-// ask service use.
+// Processes as core finds them: a program on PATH (search_path), what /proc says of one
+// (read_proc_stat), the walk up a process's ancestors (nearest_ancestor) and what their environment
+// started as (start_environment_value), the one of each that running an agent, --on-question, the
+// hook's install, the tmux popup and the ask service use.
 #define BOOST_TEST_MODULE processes
 #include <boost/test/unit_test.hpp>
 
@@ -116,6 +116,31 @@ BOOST_AUTO_TEST_CASE(search_path_finds_the_first_executable_file_as_execvp_does)
 BOOST_AUTO_TEST_CASE(search_path_without_path_looks_where_execvp_would) {
     const PathIs none(nullptr);
     BOOST_TEST(search_path("sh").rfind("/", 0) == 0);  // /usr/bin/sh or /bin/sh
+}
+
+// /proc/PID/stat is read in core alone: the tmux line's "is its holder alive" and askhost mcp's
+// task owner use it too.
+BOOST_AUTO_TEST_CASE(read_proc_stat_gives_the_parent_the_start_and_the_state) {
+    const auto self = read_proc_stat(::getpid());
+    BOOST_REQUIRE(self.has_value());
+    BOOST_TEST(self->ppid == ::getppid());
+    BOOST_TEST(self->state == 'R');  // it runs while it reads its own
+    BOOST_TEST(self->start_ticks > 0U);
+    const pid_t child = ::fork();
+    if (child == 0) ::_exit(0);
+    // Ended and not reaped yet: a zombie, with the start time it had.
+    std::optional<ProcStat> zombie;
+    for (int i = 0; i < 500; ++i) {
+        zombie = read_proc_stat(child);
+        if (zombie && zombie->state == 'Z') break;
+        ::usleep(10000);
+    }
+    BOOST_TEST_REQUIRE(zombie.has_value());
+    BOOST_TEST(zombie->state == 'Z');
+    BOOST_TEST(zombie->ppid == ::getpid());
+    BOOST_TEST(zombie->start_ticks >= self->start_ticks);
+    ::waitpid(child, nullptr, 0);
+    BOOST_TEST(!read_proc_stat(child).has_value());  // reaped: gone
 }
 
 BOOST_AUTO_TEST_CASE(nearest_ancestor_asks_this_process_then_its_parents) {

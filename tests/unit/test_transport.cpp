@@ -463,6 +463,24 @@ BOOST_AUTO_TEST_CASE(a_cancelled_typed_reply_dropped_is_request_cancelled) {
     BOOST_TEST(s.sent[0] == R"({"jsonrpc":"2.0","id":"c","error":{"code":-32800,"message":"request cancelled"}})");
 }
 
+// MCP's notifications/cancelled: the request it names gets no reply at all, not even when its
+// reply (a copy of it too) is used or dropped later.
+BOOST_AUTO_TEST_CASE(a_withheld_reply_sends_nothing_then_or_later) {
+    Server s;
+    s.rpc.receive(R"({"jsonrpc":"2.0","id":"w","method":"later"})");
+    BOOST_REQUIRE(s.held.has_value());
+    Reply<TResult> copy = *s.held;
+    s.held->withhold();
+    copy({"late", 1});
+    copy.error(-32800, "cancelled");
+    s.held.reset();
+    BOOST_TEST(s.sent.empty());
+    s.rpc.receive(R"({"jsonrpc":"2.0","id":"x","method":"later"})");
+    (*s.held)({"done", std::nullopt});  // the next request is answered as ever
+    BOOST_REQUIRE_EQUAL(s.sent.size(), 1u);
+    BOOST_TEST(s.sent[0] == R"({"jsonrpc":"2.0","id":"x","result":{"name":"done"}})");
+}
+
 // --- typed calls: the result read at "result", one error case ----------------------------------
 
 namespace {

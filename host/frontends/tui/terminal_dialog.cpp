@@ -1,6 +1,7 @@
 #include "frontends/tui/terminal_dialog.hpp"
 
 #include "core/fd_io.hpp"
+#include "core/lifetime.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -128,8 +129,8 @@ struct TerminalDialog::Impl {
     std::deque<Pending> queue;
     std::unique_ptr<Open> open;
     bool pumping = false;
-    // Handlers hold a weak copy: once the dialog is destroyed they must not touch it.
-    std::shared_ptr<int> alive = std::make_shared<int>(0);
+    // Handlers hold a token: once the dialog is destroyed they must not touch it.
+    Lifetime lifetime;
 
     Impl(boost::asio::io_context& io_, TerminalDialogOptions o) : io(io_), options(std::move(o)) {}
 
@@ -145,13 +146,13 @@ struct TerminalDialog::Impl {
     void pump() {
         if (pumping) return;
         pumping = true;
-        std::weak_ptr<int> token = alive;
+        const Lifetime::Token token = lifetime.token();
         while (!open && !queue.empty()) {
             Pending p = std::move(queue.front());
             queue.pop_front();
             if (!start(p)) {
                 p.done(Outcome::cancelled("no terminal"));
-                if (token.expired()) return;
+                if (!token) return;
             }
         }
         pumping = false;
@@ -221,20 +222,20 @@ struct TerminalDialog::Impl {
     }
 
     void arm_input() {
-        std::weak_ptr<int> token = alive;
+        const Lifetime::Token token = lifetime.token();
         Open* current = open.get();
         current->input->async_wait(boost::asio::posix::stream_descriptor::wait_read,
                                    [this, token, current](const boost::system::error_code& ec) {
-                                       if (ec || token.expired() || open.get() != current) return;
+                                       if (ec || !token || open.get() != current) return;
                                        on_readable();
                                    });
     }
 
     void arm_resize() {
-        std::weak_ptr<int> token = alive;
+        const Lifetime::Token token = lifetime.token();
         Open* current = open.get();
         current->winch->async_wait([this, token, current](const boost::system::error_code& ec, int) {
-            if (ec || token.expired() || open.get() != current) return;
+            if (ec || !token || open.get() != current) return;
             on_resize();
             if (open.get() == current) arm_resize();
         });
@@ -329,9 +330,9 @@ struct TerminalDialog::Impl {
         Done done = std::move(open->done);
         close_screen(&outcome, true);
         set_active(false);
-        std::weak_ptr<int> token = alive;
+        const Lifetime::Token token = lifetime.token();
         done(std::move(outcome));
-        if (token.expired()) return;
+        if (!token) return;
         pump();
     }
 
