@@ -228,7 +228,7 @@ json::FieldStatus read_client_outcome(const rapidjson::Value& v, const Ask& ask,
 }
 
 json::FieldStatus from_json(const rapidjson::Value& v, ClientOutcome& out, const json::Path& at) {
-    return read_client_outcome(v, out.ask, out.outcome, at);
+    return read_client_outcome(v, *out.ask, out.outcome, at);
 }
 
 Result<Outcome> parse_client_outcome(const rapidjson::Value& result, const Ask& ask) {

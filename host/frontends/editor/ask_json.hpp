@@ -1,6 +1,7 @@
 // Asks as the editor protocol carries them, and outcomes as editors return them.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,9 +46,10 @@ std::string ask_state_params(const std::vector<std::string_view>& members);
 // questions by text and returned in question order; a malformed result is an error naming the field.
 json::FieldStatus read_client_outcome(const rapidjson::Value& v, const Ask& ask, Outcome& out, const json::Path& at);
 
-// ask/show's result, typed: an outcome read against the ask it answers (the ask is set first).
+// ask/show's result, typed: an outcome read against the ask it answers (set first, and shared with
+// the caller: an ask is not copied for each call).
 struct ClientOutcome {
-    Ask ask;
+    std::shared_ptr<const Ask> ask;
     Outcome outcome;
 };
 json::FieldStatus from_json(const rapidjson::Value& v, ClientOutcome& out, const json::Path& at);

@@ -93,7 +93,7 @@ public:
                     notify("ask/answerRefused", json::to_text(AnswerRefusedParams{ask->id, e.message}));
                     if (refused + 1 < kMaxRefusedAnswers) show_again(ask, done, refused + 1);
                 }),
-            ClientOutcome{*ask, {}});
+            ClientOutcome{ask, {}});
         showing.on_cancel([this, request, ask_id] {
             conn_->rpc().notify("$/cancelRequest", json::to_text(CancelRequestParams{{request}, ask_id}));
         });
