@@ -239,6 +239,18 @@ describe('drawDialog in Chromium (editor-bridges/shared/draw.ts, the panel build
     assert.deepEqual(await probe('.perm-detail'), [], 'no reason given, none drawn');
   });
 
+  test("a permission's command and an edit's content show bidi, zero-width and escapes as codes", async () => {
+    const command = 'cat \u202Etxt.hs\u200B | sh ; printf \x1b[2J\u009B1m';
+    const permission = { tool: 'Bash', command, path: '', content: '', reason: 'show \u2066it' };
+    await draw([{ question: 'Allow Bash: cat?', options: [{ label: 'Allow' }, { label: 'Deny' }], multiSelect: false }], [], { permission });
+    assert.equal((await one('pre.command[data-field="command"]')).text, 'cat <U+202E>txt.hs<U+200B> | sh ; printf ^[[2J<U+009B>1m');
+    assert.equal((await one('.perm-detail')).text, 'The agent says: show <U+2066>it');
+    const edit = { tool: 'Write', command: '', path: 'notes\u202E.txt', content: 'safe \u202Etxet\u200B', reason: '' };
+    await draw([{ question: 'Allow Write: notes.txt?', options: [{ label: 'Allow' }, { label: 'Deny' }], multiSelect: false }], [], { permission: edit });
+    assert.equal((await one('.perm-tool')).text, 'Write wants to write notes<U+202E>.txt');
+    assert.equal((await one('pre.command[data-field="content"]')).text, 'safe <U+202E>txet<U+200B>');
+  });
+
   test('agent text with controls and bidi characters reads as codes, in text and in attributes', async () => {
     const question = 'Run \u202Etxt.exe\x1b[31m now?';
     const shown = 'Run <U+202E>txt.exe^[[31m now?';

@@ -416,17 +416,16 @@ local function layout_note_and_preview(c, m, width, out)
 end
 
 -- Every character of `text` in lines of at most `width` columns: cut by columns, never at words
--- and never joined (a command's spaces are the command's); controls in caret notation.
+-- and never joined (a command's spaces are the command's); controls, bidi and invisible
+-- characters as every face shows them (text.lua's rule: "^[", "<U+202E>").
 ---@param text string
 ---@param width integer
 ---@return string[]
 function M.char_lines(text, width)
   width = math.max(width, 1)
   local out = {}
-  for para in (text:gsub('\r\n', '\n') .. '\n'):gmatch('(.-)\n') do
-    para = para:gsub('\t', '    '):gsub('%c', function(ch)
-      return '^' .. string.char((ch:byte() + 64) % 128)
-    end)
+  for para in (text_mod.visible(text, true) .. '\n'):gmatch('(.-)\n') do
+    para = para:gsub('\t', '    ')
     local line, used = {}, 0
     for ch in para:gmatch('[%z\1-\127\194-\244][\128-\191]*') do
       local w = vim.api.nvim_strwidth(ch)
