@@ -233,6 +233,9 @@ int run_web(const std::vector<std::string>& args) {
     auto vapid = push::load_vapid_key(push::vapid_key_path(), o.new_token);
     push::SubscriptionStore subscriptions(push::subscriptions_path());
     if (o.new_token && !subscriptions.path().empty()) subscriptions.clear();
+    // So do the one-time sign-in links not used yet: the person may be replacing a token that got out.
+    if (o.new_token)
+        if (auto err = SignInCodes(sign_in_path()).clear()) return fail(*err);
 
     if (o.url_only || o.sign_in) {
         // Only a server that proves it holds the token is named with it: a port another user took
