@@ -192,6 +192,27 @@ def codex_approval_answered_in_the_editor(version):
 
 
 @on_each(CODEX)
+def codex_approval_refused_in_the_editor_in_the_persons_words(version):
+    """A refusal typed in the editor: Codex runs nothing, and what the model reads of the call
+    carries the person's words."""
+    wd = Workdir()
+    project = project_of(wd)
+    mock = Mock(wd, ["exec_command"], CODEX_ESCALATED)
+    ed = standing_editor(wd, project, env=shared_registry_env(wd))
+    with CodexTui(wd, mock, project, hooks=True, version=version, approval="on-request") as codex:
+        codex.prompt("Make the marker.")
+        show = ed.method("ask/show", timeout=TIMEOUT)
+        question = show["params"]["questions"][0]["question"]
+        ed.reply(show["id"], {"answered": True, "answers": [
+            {"question": question, "answer": "not in this folder, use /tmp", "wasCustom": True}]})
+        res = mock.tool_result()
+        check("not in this folder, use /tmp" in res["text"], "what the model read: " + res["text"])
+        codex.t.wait_screen("All set.", timeout=TIMEOUT)
+        check(not os.path.exists(os.path.join(project, "made-by-codex.txt")), "the command did not run")
+        finish(ed, mock)
+
+
+@on_each(CODEX)
 def codex_plan_mode_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane(version):
     """No editor, a tmux client looking at Codex's pane (Plan mode): both questions open in a popup
     over that pane, answered with keys; the model reads them keyed by their ids, and Codex's own
