@@ -213,6 +213,29 @@ def codex_approval_refused_in_the_editor_in_the_persons_words(version):
 
 
 @on_each(CODEX)
+def codex_approval_in_tmux_with_no_editor_asks_in_a_popup_with_the_whole_command(version):
+    """No editor, a tmux client looking at Codex's pane: Codex's approval opens in askhost's popup
+    over it, the whole command drawn from the typed permission; 1 (Allow) runs it, and Codex's own
+    prompt never drew."""
+    wd = Workdir()
+    wd.popups = True
+    project = project_of(wd)
+    mock = Mock(wd, ["exec_command"], CODEX_ESCALATED)
+    with CodexTui(wd, mock, project, hooks=True, version=version, approval="on-request") as codex:
+        codex.prompt("Make the marker.")
+        look = answer_in_a_popup(codex, [], own_dialog=("Would you like to run",))
+        screen = look.screen()
+        check("Bash wants to run:" in screen and "│ " + CODEX_COMMAND in screen,
+              "the whole command in the popup:\n" + screen)
+        time.sleep(0.5)  # the popup's key guard, then a person's pace
+        look.keys("1")
+        wait_for(lambda: os.path.exists(os.path.join(project, "made-by-codex.txt")), timeout=TIMEOUT,
+                 what="the command to run")
+        screen = codex.t.wait_screen("All set.", timeout=TIMEOUT)
+        check("Would you like to run" not in screen, "Codex's own prompt never drew:\n" + screen)
+
+
+@on_each(CODEX)
 def codex_plan_mode_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane(version):
     """No editor, a tmux client looking at Codex's pane (Plan mode): both questions open in a popup
     over that pane, answered with keys; the model reads them keyed by their ids, and Codex's own
