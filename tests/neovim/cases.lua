@@ -147,6 +147,21 @@ H.case('permission_command_shows_invisible_characters', function()
   H.wait_for(window_closed, 'the dialog to close')
 end)
 
+-- A file named without content (Read, Grep outside the project) may only be read: the heading does
+-- not say the tool writes it.
+H.case('permission_to_a_file_without_content_is_access', function()
+  local ask = permission_ask('req-1', 'unused')
+  ask.send.questions[1].question = 'Allow Read: /etc/hosts?'
+  ask.send.permission = { tool = 'Read', path = '/etc/hosts', options = ask.send.permission.options }
+  H.start({ ask, { recv = 1 } })
+  H.wait_dialog()
+  H.wait_text('Read wants to access /etc/hosts', 'the heading')
+  H.ok(not H.dialog_text():find('wants to write', 1, true), 'not said to write it')
+  H.keys('2')
+  H.wait_records(1)
+  H.wait_for(window_closed, 'the dialog to close')
+end)
+
 -- A command of more lines than the float has rows: the lines that fit, with a line saying how many
 -- are above and how many below (as the terminal dialog does), and PgUp/PgDn to scroll; nothing in
 -- the float's buffer is out of its view, so nothing is hidden without a word.

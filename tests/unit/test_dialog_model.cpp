@@ -1295,4 +1295,17 @@ BOOST_AUTO_TEST_CASE(invisible_characters_in_the_command_and_the_content_are_sho
     for (const std::string& raw : {rlo, zwsp}) BOOST_TEST(!contains(s, raw), s);
 }
 
+// A file named without content (Read, Grep outside the project) may only be read: the heading
+// does not say the tool writes it.
+BOOST_AUTO_TEST_CASE(a_file_without_content_is_accessed_not_written) {
+    Question q = choice("Allow Read: /etc/hosts?", "Permission", {"Allow", "Deny"});
+    Permission p;
+    p.tool = "Read";
+    p.path = "/etc/hosts";
+    p.options = {{"Allow", PermissionKind::AllowOnce}, {"Deny", PermissionKind::RejectOnce}};
+    const std::string s = screen(DialogModel({q}, p));
+    BOOST_TEST(contains(s, "Read wants to access /etc/hosts\n"), s);
+    BOOST_TEST(!contains(s, "wants to write"), s);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

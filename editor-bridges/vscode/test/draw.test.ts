@@ -239,6 +239,13 @@ describe('drawDialog in Chromium (editor-bridges/shared/draw.ts, the panel build
     assert.ok(box.scrollHeight <= box.clientHeight, `nothing scrolled out of the box: ${JSON.stringify(box)}`);
   });
 
+  test('a file named without content is accessed, not written (Read, Grep)', async () => {
+    const permission = { tool: 'Read', command: '', path: '/etc/hosts', content: '', reason: '' };
+    await draw([{ question: 'Allow Read: /etc/hosts?', options: [{ label: 'Allow' }, { label: 'Deny' }], multiSelect: false }], [], { permission });
+    assert.equal((await one('.perm-tool')).text, 'Read wants to access /etc/hosts');
+    assert.equal((await one('h2')).text, 'Allow Read to access this file?');
+  });
+
   test('a permission to write a file: its path and its whole content', async () => {
     const content = 'line 1\n'.repeat(50) + 'the end';
     const permission = { tool: 'Write', command: '', path: 'notes.txt', content, reason: '' };

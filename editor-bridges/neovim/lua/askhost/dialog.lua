@@ -474,7 +474,9 @@ end
 ---@return integer the command's lines, all of them
 local function layout_permission(c, p, width, window)
   local who = p.tool ~= '' and one_line(p.tool) or 'The agent'
-  local head = (p.command == '' and p.path ~= '') and (who .. ' wants to write ' .. one_line(p.path)) or (who .. ' wants to run')
+  -- With no content it may only read the file (Read, Grep): "access", which is never untrue.
+  local verb = p.content == '' and ' wants to access ' or ' wants to write '
+  local head = (p.command == '' and p.path ~= '') and (who .. verb .. one_line(p.path)) or (who .. ' wants to run')
   c:add_wrapped(head .. ':', width, ' ', ' ', 'AskHostQuestion')
   local text = permission_text(p, width)
   if window and window.rows < #text then
