@@ -156,10 +156,11 @@ export function actOnKey(
   return true;
 }
 
-/** The permission's heading: "Bash wants to run", "Write wants to write notes.txt". */
+/** The permission's heading: "Bash wants to run", "Write wants to write notes.txt", and with no
+ *  content (it may only read it: Read, Grep) "Read wants to access /etc/hosts". */
 export function permissionHeading(p: Permission): string {
   const who = p.tool || 'The agent';
-  if (!p.command && p.path) return `${who} wants to write ${p.path}`;
+  if (!p.command && p.path) return `${who} wants to ${p.content ? 'write' : 'access'} ${p.path}`;
   return `${who} wants to run`;
 }
 
@@ -171,7 +172,7 @@ export function permissionHeading(p: Permission): string {
 export function permissionQuestion(p: Permission): string {
   const who = p.tool || 'the agent';
   if (p.command) return `Allow ${who} to run this command?`;
-  if (p.path) return `Allow ${who} to change this file?`;
+  if (p.path) return p.content ? `Allow ${who} to change this file?` : `Allow ${who} to access this file?`;
   return `Allow ${who}?`;
 }
 

@@ -62,7 +62,9 @@ std::string shown(std::string_view s) { return sanitize_for_terminal(s); }
 void show_permission(std::ostream& out, const Permission& p, const std::string& indent) {
     const std::string who = p.tool.empty() ? std::string("The agent") : shown(p.tool);
     if (!p.command.empty()) out << who << " wants to run:\n";
-    else if (!p.path.empty()) out << who << " wants to write " << shown(p.path) << (p.content.empty() ? "\n" : ":\n");
+    else if (!p.path.empty())
+        out << who << (p.content.empty() ? " wants to access " : " wants to write ") << shown(p.path)
+            << (p.content.empty() ? "\n" : ":\n");
     else out << who << " wants to use a tool\n";
     auto block = [&](std::string_view text) {
         const std::string lines = sanitize_for_terminal(text, true);

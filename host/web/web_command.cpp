@@ -260,6 +260,9 @@ int run_web(const std::vector<std::string>& args) {
     auto vapid = push::load_vapid_key(push::vapid_key_path(), o.new_token);
     push::SubscriptionStore subscriptions(push::subscriptions_path());
     if (o.new_token && !subscriptions.path().empty()) subscriptions.clear();
+    // So do the one-time sign-in links not used yet: the person may be replacing a token that got out.
+    if (o.new_token)
+        if (auto err = SignInCodes(sign_in_path()).clear()) return fail(*err);
     TokenFile token(token_path());
     if (auto err = token.load(o.new_token)) return fail(*err);
 

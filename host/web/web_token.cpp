@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <filesystem>
 #include <vector>
 
 #include <fcntl.h>
@@ -252,6 +253,13 @@ Result<std::string> SignInCodes::add(std::int64_t now) const {
     codes.push_back({sha256_hex(*code), now + kLifetimeSeconds});
     if (auto err = write_codes(path_, codes)) return *err;
     return *code;
+}
+
+Status SignInCodes::clear() const {
+    if (path_.empty()) return {};
+    std::error_code ec;
+    if (!std::filesystem::exists(path_, ec)) return {};
+    return write_codes(path_, {});
 }
 
 bool SignInCodes::take(std::string_view code, std::int64_t now) const {

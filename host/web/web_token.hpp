@@ -83,6 +83,8 @@ public:
     Result<std::string> add(std::int64_t now) const;
     // Whether `code` is one not yet taken nor expired; it is taken (removed) if so.
     bool take(std::string_view code, std::int64_t now) const;
+    // Every code given so far stops opening anything (--new-token); else why not.
+    Status clear() const;
     const std::string& path() const { return path_; }
 
 private:

@@ -293,6 +293,13 @@ private:
             req->title = known->second.title;
         req->detail = permission_detail(call, req->title);
         if (const Value* raw = call.raw_input.value; raw && raw->IsObject()) fill_permission_fields(*req, *raw);
+        // An edit without rawInput (Gemini CLI): its file and what it writes from the call's diff.
+        for (const ToolCallContent& c : call.content)
+            if (c.type == "diff" && req->content.empty() && !c.path.empty() &&
+                (req->path.empty() || req->path == c.path)) {
+                req->path = c.path;
+                req->content = c.new_text;
+            }
         for (const ToolCallLocation& l : call.locations)
             if (req->path.empty()) req->path = l.path;
         // The agent's title is its own words for the call: the reason, unless it is the command.

@@ -94,7 +94,11 @@ json::FieldStatus from_json(const rapidjson::Value& v, ToolCallLocation& out, co
 }
 
 json::FieldStatus from_json(const rapidjson::Value& v, ToolCallContent& out, const Path& at) {
-    ObjectReader(v, at).lenient("content", out.content);
+    ObjectReader(v, at)
+        .lenient("type", out.type)
+        .lenient("content", out.content)
+        .lenient("path", out.path)
+        .lenient("newText", out.new_text);
     return {};
 }
 

@@ -95,9 +95,13 @@ struct ToolCallLocation {
 };
 json::FieldStatus from_json(const rapidjson::Value& v, ToolCallLocation& out, const json::Path& at);
 
-// One item of a tool call's content; its inner content block when it has one.
+// One item of a tool call's content: its inner content block when it has one ("content"), or a
+// file edit ("diff": the file's path and its new text, Gemini CLI's way of saying what an edit
+// writes when it sends no rawInput).
 struct ToolCallContent {
+    std::string type;
     ContentBlock content;
+    std::string path, new_text;
 };
 json::FieldStatus from_json(const rapidjson::Value& v, ToolCallContent& out, const json::Path& at);
 

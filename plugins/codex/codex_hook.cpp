@@ -7,6 +7,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "common/agent_watch.hpp"
 #include "common/question_record.hpp"
 #include "core/command_line.hpp"
 #include "core/fd_io.hpp"
@@ -14,6 +15,7 @@
 #include "json/json_access.hpp"
 #include "mcp/agent_hooks.hpp"
 #include "mcp/own_question_hook.hpp"
+#include "service/ask_and_wait.hpp"
 #include "store/fs_util.hpp"
 #include "store/session_summary.hpp"
 
@@ -170,6 +172,87 @@ int run_session_start(const rapidjson::Value& input) {
     return 0;
 }
 
+CodexPermission read_codex_permission(const rapidjson::Value& hook) {
+    static const rapidjson::Value empty(rapidjson::kObjectType);
+    const rapidjson::Value* in = json::member(hook, "tool_input");
+    const rapidjson::Value& input = in && json::is_object(*in) ? *in : empty;
+    CodexPermission p;
+    // As askhost hook reads Claude Code's (the same shape): what will run leads the wording, the
+    // model's justification after it; the typed fields whole.
+    PermissionRequest& r = p.request;
+    r.tool = json::string_of(hook, "tool_name");
+    r.title = describe_tool_input(input);
+    r.detail = json::string_of(input, "description");
+    if (r.title.empty()) std::swap(r.title, r.detail);
+    if (r.title.empty()) r.title = r.tool;
+    if (r.title == r.detail) r.detail.clear();
+    fill_permission_fields(r, input);
+    p.request.choices = {
+        {"allow", "Allow", PermissionKind::AllowOnce, "Run it this time"},
+        {"deny", "Deny", PermissionKind::RejectOnce, "Do not run it; Codex is told you refused"},
+    };
+    AskInput asked = permission_ask(p.request);
+    p.ask.questions = std::move(asked.questions);
+    p.ask.permission = std::move(asked.permission);
+    p.ask.metadata_json = std::move(asked.metadata_json);
+    p.ask.agent = "codex";
+    p.ask.route = "hook";
+    p.ask.profile = Profile::Strict;
+    p.ask.cwd = json::string_of(hook, "cwd");
+    return p;
+}
+
+std::string codex_permission_reply(const PermissionRequest& request, const Outcome& outcome) {
+    const PermissionDecision d = decide_permission(request, outcome);
+    if (d.cancelled()) return {};
+    const bool allow = d.choice->kind == PermissionKind::AllowOnce || d.choice->kind == PermissionKind::AllowAlways;
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    w.StartObject();
+    w.Key("hookSpecificOutput");
+    w.StartObject();
+    w.Key("hookEventName");
+    w.String("PermissionRequest");
+    w.Key("decision");
+    w.StartObject();
+    w.Key("behavior");
+    w.String(allow ? "allow" : "deny");
+    if (!allow) {
+        const std::string message = d.message.empty() ? std::string("The user refused it in askhost.") : d.message;
+        w.Key("message");
+        w.String(message.data(), static_cast<rapidjson::SizeType>(message.size()));
+    }
+    w.EndObject();
+    w.EndObject();
+    w.EndObject();
+    return std::string(buf.GetString(), buf.GetSize()) + "\n";
+}
+
+namespace {
+
+void note(std::string_view m) { write_all(2, "askhost codex-hook: " + std::string(m) + "\n"); }
+
+}  // namespace
+
+int run_permission_request(const rapidjson::Value& input) {
+    const OwnQuestions setting = own_questions_setting(note);
+    if (setting == OwnQuestions::Never) return 0;  // the person chose Codex's own prompt
+    CodexPermission p = read_codex_permission(input);
+    // Codex draws its own prompt only once the hook ends: with nowhere to show it, nothing is
+    // printed at once. The hook's time limit or Codex ending it: nothing printed, Codex asks.
+    const auto outcome = ask_and_wait(
+        std::move(p.ask), {.service = {.who = "askhost codex-hook",
+                                       .kind = "hook",
+                                       .socket_hint = socket_hint_from_env(true),
+                                       .alone = setting == OwnQuestions::Always ? Alone::Seek : Alone::SeekIfShown,
+                                       .log = note},
+                           .watch = [](boost::asio::io_context& io, EndWait end) {
+                               return std::make_shared<AgentWatch>(io, "Codex is gone", std::move(end));
+                           }});
+    if (outcome) write_all(1, codex_permission_reply(p.request, *outcome));
+    return 0;
+}
+
 namespace {
 
 constexpr cli::Option kCodexHookOptions[] = {
@@ -197,9 +280,17 @@ int install_codex_hooks(const cli::Args& args) {
                           .matcher = "request_user_input",
                           .command = {},
                           .timeout_seconds = 86400,
+                          .status_message = "askhost: asking where you are"},
+                         // Codex's approvals, asked in askhost with the whole command; Codex's own
+                         // prompt when askhost has nowhere to show it.
+                         {.event = "PermissionRequest",
+                          .matcher = "*",
+                          .command = {},
+                          .timeout_seconds = 86400,
                           .status_message = "askhost: asking where you are"}},
                .what = "\n(SessionStart after a compaction: the model reads the answers given earlier in the session;\n"
-                       "PreToolUse: request_user_input, Codex's own questions in Plan mode, asked in askhost).\n"
+                       "PreToolUse: request_user_input, Codex's own questions in Plan mode, asked in askhost;\n"
+                       "PermissionRequest: Codex's approvals of a command, asked in askhost with the whole command).\n"
                        "Codex runs a new hook only once you trust it: open codex, type /hooks and trust askhost's.\n"});
 }
 
@@ -213,9 +304,10 @@ const cli::Command kCodexHookCommand{
     .about =
         "Run by Codex with the hook's JSON on stdin. PreToolUse (request_user_input, Codex's own\n"
         "questions): asked in the askhost of the session's folder, or where askhost can show it; with\n"
-        "nowhere to show it, it prints nothing at once and Codex asks in its own dialog. SessionStart\n"
-        "(matcher compact): after Codex compacts a session, the questions askhost mcp asked in it and\n"
-        "the answers given are added to what the model reads next.",
+        "nowhere to show it, it prints nothing at once and Codex asks in its own dialog.\n"
+        "PermissionRequest (Codex's approval of a command): asked the same way, with the whole command.\n"
+        "SessionStart (matcher compact): after Codex compacts a session, the questions askhost mcp\n"
+        "asked in it and the answers given are added to what the model reads next.",
     .options = kCodexHookOptions,
     .operand = "install",
     .operand_help =
@@ -226,7 +318,9 @@ const cli::Command kCodexHookCommand{
 
 int run_codex_hook(const std::vector<std::string>& args) {
     return run_context_hook(args, kCodexHookCommand, install_codex_hooks,
-                            {{"SessionStart", run_session_start}, {"PreToolUse", run_codex_pre_tool_use}});
+                            {{"SessionStart", run_session_start},
+                             {"PreToolUse", run_codex_pre_tool_use},
+                             {"PermissionRequest", run_permission_request}});
 }
 
 }  // namespace askhost::mcp

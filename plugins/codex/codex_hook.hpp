@@ -14,6 +14,8 @@
 
 #include <rapidjson/document.h>
 
+#include "common/permission_question.hpp"
+#include "core/model/outcome.hpp"
 #include "store/journal.hpp"
 
 namespace askhost::mcp {
@@ -34,5 +36,21 @@ std::string additional_context_output(std::string_view event, std::string_view c
 // The SessionStart hook (source `compact`): reads the rollout the input names, prints Codex's
 // hook output with the context. Always 0: a failing hook must not trouble Codex's session.
 int run_session_start(const rapidjson::Value& input);
+
+// Codex's approval of a command (its PermissionRequest hook, in Claude Code's shape: tool_name
+// "Bash", tool_input {command, description}) as askhost asks it: the typed permission with the
+// whole command, and two options, Allow and Deny (Codex refuses a hook's "always" rules: the
+// person's "don't ask again" stays in Codex's own prompt).
+struct CodexPermission {
+    PermissionRequest request;
+    Ask ask;
+};
+CodexPermission read_codex_permission(const rapidjson::Value& hook);
+// The hook's output for the person's decision: allow, or deny with their words; "" (print nothing,
+// Codex's own prompt asks) for a cancel, a timeout or anything that decides nothing.
+std::string codex_permission_reply(const PermissionRequest& request, const Outcome& outcome);
+// The PermissionRequest hook: asked where askhost can show it, else (or `own-questions = never`)
+// nothing printed at once and Codex's own prompt asks. Always 0.
+int run_permission_request(const rapidjson::Value& input);
 
 }  // namespace askhost::mcp

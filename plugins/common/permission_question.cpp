@@ -2,7 +2,11 @@
 
 #include <set>
 
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
 #include "core/text/utf8.hpp"
+#include "json/json_access.hpp"
 
 namespace askhost {
 namespace {
@@ -95,6 +99,15 @@ void fill_permission_fields(PermissionRequest& request, const rapidjson::Value& 
         for (const char* key : {"url", "pattern", "query"})
             if (request.command.empty()) request.command = string_member(input, key);
     request.reason = string_member(input, "description");
+    // Nothing of it read (an MCP server's tool: {"sql": "DROP TABLE users"}): what it will run
+    // with is its whole input, shown as JSON, which no string in it can make look like another
+    // key. Without it the faces named the tool alone.
+    if (request.command.empty() && request.path.empty() && request.content.empty() && input.MemberCount() > 0) {
+        rapidjson::StringBuffer buf;
+        rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
+        w.SetIndent(' ', 2);
+        if (json::write(input, w)) request.command.assign(buf.GetString(), buf.GetSize());
+    }
 }
 
 namespace {

@@ -267,11 +267,11 @@ def with_askhost_on_path(env):
     return env
 
 
-def write_codex_config(wd, mock, mcp_extra="", extra="", features="", ask_server=None):
+def write_codex_config(wd, mock, mcp_extra="", extra="", features="", ask_server=None, approval="never"):
     """CODEX_HOME/config.toml for Codex offline against the mock, with `askhost mcp` as its MCP
     server `ask` (`mcp_extra`: more lines for that server's table; `ask_server`: the whole table
     instead, e.g. the documented snippet; `extra`: more tables; `features`: more lines for
-    [features])."""
+    [features]; `approval`: its approval_policy, "on-request" for a case that wants its approvals)."""
     home = wd.file("codex_home")
     os.makedirs(home, exist_ok=True)
     if ask_server is None:
@@ -280,7 +280,7 @@ def write_codex_config(wd, mock, mcp_extra="", extra="", features="", ask_server
     with open(os.path.join(home, "config.toml"), "w") as f:
         f.write(f'''model = "mock-model"
 model_provider = "mock"
-approval_policy = "never"
+approval_policy = "{approval}"
 sandbox_mode = "read-only"
 check_for_update_on_startup = false
 
@@ -529,12 +529,12 @@ class CodexTui(AgentTui):
     and what it starts get no XDG_RUNTIME_DIR (it passes its MCP servers none), so the case's
     hosts meet in the registry askhost picks without it (shared_registry_env); else the case's own."""
 
-    def __init__(self, wd, mock, project, hooks=False, shared_registry=True, version=None):
+    def __init__(self, wd, mock, project, hooks=False, shared_registry=True, version=None, approval="never"):
         if shared_registry:
             leave_the_shared_folder_as_found()
         codex = agent_bin(CODEX, "codex", version)
         write_codex_config(wd, mock, ask_server="" if hooks else doc_snippet("codex"),
-                           extra=f'[projects."{project}"]\ntrust_level = "trusted"\n')
+                           extra=f'[projects."{project}"]\ntrust_level = "trusted"\n', approval=approval)
         env = with_askhost_on_path(agent_env(wd, mock))
         env.setdefault("LANG", "C.UTF-8")
         if hooks:

@@ -154,6 +154,87 @@ def codex_plan_mode_question_answered_in_the_editor(version):
                                                      f"User was asked \"{NAME_Q}\" and answered 'order-service'."])
 
 
+# issue 45: a command the model runs with escalated permissions under approval_policy on-request,
+# which Codex asks to approve.
+CODEX_COMMAND = "echo 'ls? (list files)' ; touch made-by-codex.txt"
+CODEX_ESCALATED = {"cmd": CODEX_COMMAND, "sandbox_permissions": "require_escalated",
+                   "justification": "Make a marker file"}
+
+
+@on_each(CODEX)
+def codex_approval_answered_in_the_editor(version):
+    """Codex's approval of a command, through askhost codex-hook's PermissionRequest: the editor is
+    shown the typed permission with the whole command and the model's justification, Allow goes
+    back, Codex runs exactly that command, and its own prompt never draws."""
+    wd = Workdir()
+    project = project_of(wd)
+    mock = Mock(wd, ["exec_command"], CODEX_ESCALATED)
+    ed = standing_editor(wd, project, env=shared_registry_env(wd))
+    with CodexTui(wd, mock, project, hooks=True, version=version, approval="on-request") as codex:
+        codex.prompt("Make the marker.")
+        show = ed.method("ask/show", timeout=TIMEOUT)
+        p = show["params"]
+        equal((p["agent"], p["route"]), ("codex", "hook"), "Codex's, through its hook")
+        perm = p["permission"]
+        equal((perm["tool"], perm["command"], perm["reason"]), ("Bash", CODEX_COMMAND, "Make a marker file"),
+              "the typed permission: the whole command")
+        equal([o["label"] for o in perm["options"]], ["Allow", "Deny"], "Allow and Deny")
+        check("Would you like to run" not in codex.screen(), "Codex's own prompt waits:\n" + codex.screen())
+        question = p["questions"][0]["question"]
+        ed.reply(show["id"], {"answered": True, "answers": [
+            {"question": question, "answer": "Allow", "selectedOption": "Allow", "wasCustom": False}]})
+        mock.tool_result()
+        wait_for(lambda: os.path.exists(os.path.join(project, "made-by-codex.txt")), timeout=TIMEOUT,
+                 what="the command to run")
+        screen = codex.t.wait_screen("All set.", timeout=TIMEOUT)
+        check("Would you like to run" not in screen, "Codex's own prompt never drew:\n" + screen)
+        finish(ed, mock)
+
+
+@on_each(CODEX)
+def codex_approval_refused_in_the_editor_in_the_persons_words(version):
+    """A refusal typed in the editor: Codex runs nothing, and what the model reads of the call
+    carries the person's words."""
+    wd = Workdir()
+    project = project_of(wd)
+    mock = Mock(wd, ["exec_command"], CODEX_ESCALATED)
+    ed = standing_editor(wd, project, env=shared_registry_env(wd))
+    with CodexTui(wd, mock, project, hooks=True, version=version, approval="on-request") as codex:
+        codex.prompt("Make the marker.")
+        show = ed.method("ask/show", timeout=TIMEOUT)
+        question = show["params"]["questions"][0]["question"]
+        ed.reply(show["id"], {"answered": True, "answers": [
+            {"question": question, "answer": "not in this folder, use /tmp", "wasCustom": True}]})
+        res = mock.tool_result()
+        check("not in this folder, use /tmp" in res["text"], "what the model read: " + res["text"])
+        codex.t.wait_screen("All set.", timeout=TIMEOUT)
+        check(not os.path.exists(os.path.join(project, "made-by-codex.txt")), "the command did not run")
+        finish(ed, mock)
+
+
+@on_each(CODEX)
+def codex_approval_in_tmux_with_no_editor_asks_in_a_popup_with_the_whole_command(version):
+    """No editor, a tmux client looking at Codex's pane: Codex's approval opens in askhost's popup
+    over it, the whole command drawn from the typed permission; 1 (Allow) runs it, and Codex's own
+    prompt never drew."""
+    wd = Workdir()
+    wd.popups = True
+    project = project_of(wd)
+    mock = Mock(wd, ["exec_command"], CODEX_ESCALATED)
+    with CodexTui(wd, mock, project, hooks=True, version=version, approval="on-request") as codex:
+        codex.prompt("Make the marker.")
+        look = answer_in_a_popup(codex, [], own_dialog=("Would you like to run",))
+        screen = look.screen()
+        check("Bash wants to run:" in screen and "│ " + CODEX_COMMAND in screen,
+              "the whole command in the popup:\n" + screen)
+        time.sleep(0.5)  # the popup's key guard, then a person's pace
+        look.keys("1")
+        wait_for(lambda: os.path.exists(os.path.join(project, "made-by-codex.txt")), timeout=TIMEOUT,
+                 what="the command to run")
+        screen = codex.t.wait_screen("All set.", timeout=TIMEOUT)
+        check("Would you like to run" not in screen, "Codex's own prompt never drew:\n" + screen)
+
+
 @on_each(CODEX)
 def codex_plan_mode_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane(version):
     """No editor, a tmux client looking at Codex's pane (Plan mode): both questions open in a popup

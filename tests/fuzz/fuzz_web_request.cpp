@@ -1,8 +1,9 @@
 // A request as askhost web's edge reads it (any bytes from the network): Beast's parser with the
 // server's limits, then the policy's Host, Origin, target, token, sign-in code, nonce and cookie
-// readings and the log's quoting, and the same bytes as a push subscription's endpoint. Never a
-// crash; what the policy lets through is what it says it does. The first byte picks the public
-// names, whether the server speaks https and whether the tests' push stand-in is allowed.
+// readings, the session cookie's check and the log's quoting, and the same bytes as a push
+// subscription's endpoint. Never a crash; what the policy lets through is what it says it does.
+// The first byte picks the public names, whether the server speaks https and whether the tests'
+// push stand-in is allowed.
 #include <cctype>
 #include <cstdint>
 #include <string>
@@ -15,6 +16,7 @@
 #include "fuzz.hpp"
 #include "web/web_policy.hpp"
 #include "web/web_push_store.hpp"
+#include "web/web_token.hpp"
 
 using namespace askhost::web;
 namespace http = boost::beast::http;
@@ -91,9 +93,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         FUZZ_CHECK(!e->target.empty() && e->target.front() == '/');
     }
+    // The session cookie as the server reads it: one this run did not mint opens nothing,
+    // whatever expiry it names (a forgery would need the run's key); one it minted opens it until
+    // its expiry and not after. `now` from the request's bytes, within 32 bits.
+    static const Sessions run;
+    std::int64_t now = 0;
+    for (std::size_t i = 1; i < size && i < 5; ++i) now = now * 256 + data[i];
     if (auto cookie = cookie_value(field(http::field::cookie), "askhost_web")) {
         FUZZ_CHECK(cookie->find(';') == std::string::npos);
         FUZZ_CHECK(!same_secret(*cookie, *cookie + "x"));
+        FUZZ_CHECK(!run.valid(*cookie, now));
+        FUZZ_CHECK(!run.valid(*cookie, 0));
     }
+    const std::string minted = run.mint(now);
+    FUZZ_CHECK(run.valid(minted, now) && run.valid(minted, now + Sessions::kLifetimeSeconds - 1));
+    FUZZ_CHECK(!run.valid(minted, now + Sessions::kLifetimeSeconds));
     return 0;
 }

@@ -151,6 +151,25 @@ def the_permission_reaches_the_editor_typed_and_whole_and_a_disagreeing_answer_i
 
 
 @case
+def an_mcp_tools_permission_shows_the_input_it_runs_with():
+    """issue 45: an MCP server's tool names no command or file; the person saw its name and
+    nothing of its input. The typed permission's command is its whole input, as JSON."""
+    wd = Workdir()
+    ed = standing(wd)
+    tool_input = {"sql": "DROP TABLE users;", "database": "prod"}
+    p = start_hook(wd, hook_input(wd, "PermissionRequest", "mcp__db__query", tool_input))
+    show = ed.method("ask/show")
+    perm = show["params"]["permission"]
+    equal(perm["tool"], "mcp__db__query", "the tool")
+    equal(json.loads(perm["command"]), tool_input, "its whole input")
+    check("\n  \"sql\": \"DROP TABLE users;\"" in perm["command"], "indented, a key a line: " + perm["command"])
+    q = show["params"]["questions"][0]
+    reply(ed, show, [{"question": q["question"], "answer": "Deny", "selectedOption": "Deny", "wasCustom": False}])
+    out, _ = finish(p)
+    equal(out["hookSpecificOutput"]["decision"]["behavior"], "deny", "denied")
+
+
+@case
 def no_host_prints_nothing_and_claude_asks_itself():
     wd = Workdir()
     p = start_hook(wd, hook_input(wd, "PreToolUse", "AskUserQuestion", QUESTIONS))

@@ -270,6 +270,29 @@ def a_one_time_sign_in_link_signs_in_one_browser_once():
 
 
 @case
+def a_new_token_voids_the_sign_in_links_not_used_yet():
+    """issue 45: --new-token is what a person runs when a link got out; a one-time sign-in link
+    given before it (valid 10 minutes) opened the page after it all the same."""
+    wd = Workdir()
+    web = Web(wd)
+    try:
+        def link():
+            out = subprocess.run([ASKHOST, "web", "--sign-in-link"], env=wd.env(), cwd=wd.path, capture_output=True,
+                                 text=True, timeout=30)
+            equal(out.returncode, 0, "askhost web --sign-in-link: " + out.stderr)
+            return "/" + out.stdout.strip()[len(web.url.split("?")[0]):]
+        before = link()
+        out = subprocess.run([ASKHOST, "web", "--url", "--new-token"], env=wd.env(), cwd=wd.path,
+                             capture_output=True, text=True, timeout=30)
+        equal(out.returncode, 0, "askhost web --url --new-token: " + out.stderr)
+        refused(*web.get(before), 401, "a sign-in link from before the new token")
+        after = link()
+        equal(web.get(after)[0], 303, "a link given after it signs in")
+    finally:
+        web.stop()
+
+
+@case
 def an_answer_from_the_page_reaches_the_agent_and_closes_the_editor():
     wd = Workdir()
     ed, show = standing_host_with_agent(wd)

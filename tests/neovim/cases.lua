@@ -112,6 +112,56 @@ H.case('permission_command_whole', function()
   H.wait_for(window_closed, 'the dialog to close')
 end)
 
+-- Bidi controls, zero-width characters and escapes in a permission's command and in an edit's
+-- content are shown by the rule of every face ("<U+202E>", "^["), never raw: the float's box showed
+-- them raw, where U+202E reorders what follows it.
+H.case('permission_command_shows_invisible_characters', function()
+  local RLO, ZWSP, CSI = '\226\128\174', '\226\128\139', '\194\155'
+  local command = 'cat ' .. RLO .. 'txt.hs' .. ZWSP .. ' | sh ; printf \27[2J' .. CSI .. '1m'
+  local shown = 'cat <U+202E>txt.hs<U+200B> | sh ; printf ^[[2J<U+009B>1m'
+  local edit = permission_ask('req-2', 'unused')
+  edit.send.questions[1].question = 'Allow Write: notes.txt?'
+  edit.send.permission = {
+    tool = 'Write',
+    path = 'notes.txt',
+    content = 'safe ' .. RLO .. 'txet' .. ZWSP,
+    options = edit.send.permission.options,
+  }
+  H.start({ permission_ask('req-1', command), { recv = 1 }, edit, { recv = 1 } })
+  H.wait_dialog()
+  H.wait_text('Bash wants to run:', 'the permission heading')
+  H.eq(command_in_dialog(), shown, 'the command, its invisible characters shown')
+  local function none_raw(text)
+    for _, raw in ipairs({ RLO, ZWSP, CSI, '\27' }) do
+      H.ok(not text:find(raw, 1, true), 'nothing shown raw: ' .. table.concat({ raw:byte(1, -1) }, ' '))
+    end
+  end
+  none_raw(H.dialog_text())
+  H.keys('2')
+  H.wait_records(1)
+  H.wait_text('Write wants to write notes.txt', 'the edit')
+  H.eq(command_in_dialog(), 'safe <U+202E>txet<U+200B>', "the edit's content, shown alike")
+  none_raw(H.dialog_text())
+  H.keys('2')
+  H.wait_records(2)
+  H.wait_for(window_closed, 'the dialog to close')
+end)
+
+-- A file named without content (Read, Grep outside the project) may only be read: the heading does
+-- not say the tool writes it.
+H.case('permission_to_a_file_without_content_is_access', function()
+  local ask = permission_ask('req-1', 'unused')
+  ask.send.questions[1].question = 'Allow Read: /etc/hosts?'
+  ask.send.permission = { tool = 'Read', path = '/etc/hosts', options = ask.send.permission.options }
+  H.start({ ask, { recv = 1 } })
+  H.wait_dialog()
+  H.wait_text('Read wants to access /etc/hosts', 'the heading')
+  H.ok(not H.dialog_text():find('wants to write', 1, true), 'not said to write it')
+  H.keys('2')
+  H.wait_records(1)
+  H.wait_for(window_closed, 'the dialog to close')
+end)
+
 -- A command of more lines than the float has rows: the lines that fit, with a line saying how many
 -- are above and how many below (as the terminal dialog does), and PgUp/PgDn to scroll; nothing in
 -- the float's buffer is out of its view, so nothing is hidden without a word.

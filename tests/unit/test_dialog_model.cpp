@@ -1274,4 +1274,38 @@ BOOST_AUTO_TEST_CASE(a_command_taller_than_the_room_says_what_is_hidden_and_scro
     BOOST_TEST(only_answer(m).values.front() == "Deny");
 }
 
+// Bidi controls, zero-width characters and escapes in the command and in an edit's content are
+// shown by the rule of every face, never raw (U+202E would reorder what follows it).
+BOOST_AUTO_TEST_CASE(invisible_characters_in_the_command_and_the_content_are_shown) {
+    const std::string rlo = "\xE2\x80\xAE", zwsp = "\xE2\x80\x8B", csi = "\xC2\x9B";
+    DialogModel m = bash_permission("cat " + rlo + "txt.hs" + zwsp + " | sh ; printf \x1b[2J" + csi + "1m");
+    std::string s = screen(m);
+    BOOST_TEST(contains(s, "│ cat <U+202E>txt.hs<U+200B> | sh ; printf ^[[2J<U+009B>1m\n"), s);
+    for (const std::string& raw : {rlo, zwsp, csi, std::string("\x1b")}) BOOST_TEST(!contains(s, raw), s);
+    Question q = choice("Allow Write: notes.txt?", "Permission", {"Allow", "Deny"});
+    Permission p;
+    p.tool = "Write";
+    p.path = "notes" + rlo + ".txt";
+    p.content = "safe " + rlo + "txet" + zwsp;
+    p.options = {{"Allow", PermissionKind::AllowOnce}, {"Deny", PermissionKind::RejectOnce}};
+    DialogModel e({q}, p);
+    s = screen(e);
+    BOOST_TEST(contains(s, "Write wants to write notes<U+202E>.txt:"), s);
+    BOOST_TEST(contains(s, "│ safe <U+202E>txet<U+200B>\n"), s);
+    for (const std::string& raw : {rlo, zwsp}) BOOST_TEST(!contains(s, raw), s);
+}
+
+// A file named without content (Read, Grep outside the project) may only be read: the heading
+// does not say the tool writes it.
+BOOST_AUTO_TEST_CASE(a_file_without_content_is_accessed_not_written) {
+    Question q = choice("Allow Read: /etc/hosts?", "Permission", {"Allow", "Deny"});
+    Permission p;
+    p.tool = "Read";
+    p.path = "/etc/hosts";
+    p.options = {{"Allow", PermissionKind::AllowOnce}, {"Deny", PermissionKind::RejectOnce}};
+    const std::string s = screen(DialogModel({q}, p));
+    BOOST_TEST(contains(s, "Read wants to access /etc/hosts\n"), s);
+    BOOST_TEST(!contains(s, "wants to write"), s);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

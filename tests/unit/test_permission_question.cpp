@@ -150,6 +150,34 @@ BOOST_AUTO_TEST_CASE(tool_input_described_by_command_paths_and_url) {
     BOOST_TEST(describe_tool_input(d) == "");
 }
 
+// issue 45: an MCP server's tool names no command, file, URL or pattern; its faces showed the tool's
+// name and nothing of what it would run with. Its whole input is the command, as indented JSON
+// (a string that holds a line break and `"key":` stays inside its quotes).
+BOOST_AUTO_TEST_CASE(a_tool_input_of_no_known_field_is_shown_whole_as_json) {
+    rapidjson::Document d;
+    d.Parse(R"({"sql":"DROP TABLE users;\n\"limit\": 10","limit":10})");
+    PermissionRequest r{.tool = "mcp__db__query"};
+    fill_permission_fields(r, d);
+    BOOST_TEST(r.command == "{\n  \"sql\": \"DROP TABLE users;\\n\\\"limit\\\": 10\",\n  \"limit\": 10\n}");
+    BOOST_TEST(r.path.empty());
+    const AskInput ask = permission_ask(r);
+    BOOST_REQUIRE(ask.permission.has_value());
+    BOOST_TEST(ask.permission->command == r.command);
+    // A known field is shown as itself, and then nothing else is added.
+    PermissionRequest bash{.tool = "Bash"};
+    d.Parse(R"({"command":"ls","timeout":5})");
+    fill_permission_fields(bash, d);
+    BOOST_TEST(bash.command == "ls");
+    PermissionRequest read{.tool = "Read"};
+    d.Parse(R"({"file_path":"/w/a.txt","limit":5})");
+    fill_permission_fields(read, d);
+    BOOST_TEST((read.command.empty() && read.path == "/w/a.txt"));
+    PermissionRequest none{.tool = "mcp__x__ping"};
+    d.Parse(R"({})");
+    fill_permission_fields(none, d);
+    BOOST_TEST(none.command.empty());
+}
+
 BOOST_AUTO_TEST_CASE(policy_names_prefixes_and_star) {
     ToolPolicy p("Bash, mcp__ask__*,Edit");
     BOOST_TEST(p.allows("Bash"));

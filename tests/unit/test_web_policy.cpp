@@ -138,7 +138,14 @@ BOOST_AUTO_TEST_CASE(proofs_and_sign_in_codes) {
     std::ifstream in(file);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     BOOST_TEST(text.find(*second) == std::string::npos);  // its hash only
+    // --new-token: the codes not used yet open nothing.
+    auto third = codes.add(now);
+    BOOST_REQUIRE(third);
+    BOOST_TEST(!codes.clear());
+    BOOST_TEST(!codes.take(*third, now + 1));
     ::unlink(file.c_str());
+    BOOST_TEST(!codes.clear());  // no file: nothing to do
+    BOOST_TEST(::access(file.c_str(), F_OK) != 0);
     ::rmdir(dir);
 }
 

@@ -309,10 +309,12 @@ PermissionView permission_view(const Permission& p, std::size_t width) {
     const std::string tool = sanitize_for_terminal(p.tool);
     std::string what;
     if (!p.command.empty()) what = (tool.empty() ? std::string("The agent") : tool) + " wants to run:";
-    else if (!p.path.empty())
-        what = (tool.empty() ? std::string("The agent") : tool) + " wants to write " + sanitize_for_terminal(p.path) +
+    else if (!p.path.empty()) {
+        // With no content it may only read the file (Read, Grep): "access", which is never untrue.
+        what = (tool.empty() ? std::string("The agent") : tool) +
+               (p.content.empty() ? " wants to access " : " wants to write ") + sanitize_for_terminal(p.path) +
                (p.content.empty() ? "" : ":");
-    else what = tool.empty() ? std::string("The agent wants to use a tool") : tool + " wants to run";
+    } else what = tool.empty() ? std::string("The agent wants to use a tool") : tool + " wants to run";
     add_wrapped(v.head, what, width, "  ", "  ", AttrBold);
     if (!p.command.empty())
         add_wrapped(v.text, sanitize_for_terminal(p.command, true), width, "  │ ", "  │ ", AttrNone);

@@ -416,17 +416,16 @@ local function layout_note_and_preview(c, m, width, out)
 end
 
 -- Every character of `text` in lines of at most `width` columns: cut by columns, never at words
--- and never joined (a command's spaces are the command's); controls in caret notation.
+-- and never joined (a command's spaces are the command's); controls, bidi and invisible
+-- characters as every face shows them (text.lua's rule: "^[", "<U+202E>").
 ---@param text string
 ---@param width integer
 ---@return string[]
 function M.char_lines(text, width)
   width = math.max(width, 1)
   local out = {}
-  for para in (text:gsub('\r\n', '\n') .. '\n'):gmatch('(.-)\n') do
-    para = para:gsub('\t', '    '):gsub('%c', function(ch)
-      return '^' .. string.char((ch:byte() + 64) % 128)
-    end)
+  for para in (text_mod.visible(text, true) .. '\n'):gmatch('(.-)\n') do
+    para = para:gsub('\t', '    ')
     local line, used = {}, 0
     for ch in para:gmatch('[%z\1-\127\194-\244][\128-\191]*') do
       local w = vim.api.nvim_strwidth(ch)
@@ -475,7 +474,9 @@ end
 ---@return integer the command's lines, all of them
 local function layout_permission(c, p, width, window)
   local who = p.tool ~= '' and one_line(p.tool) or 'The agent'
-  local head = (p.command == '' and p.path ~= '') and (who .. ' wants to write ' .. one_line(p.path)) or (who .. ' wants to run')
+  -- With no content it may only read the file (Read, Grep): "access", which is never untrue.
+  local verb = p.content == '' and ' wants to access ' or ' wants to write '
+  local head = (p.command == '' and p.path ~= '') and (who .. verb .. one_line(p.path)) or (who .. ' wants to run')
   c:add_wrapped(head .. ':', width, ' ', ' ', 'AskHostQuestion')
   local text = permission_text(p, width)
   if window and window.rows < #text then

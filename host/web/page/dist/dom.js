@@ -128,11 +128,12 @@ export function actOnKey(ev, v, face) {
         face.key(act.key, act.text);
     return true;
 }
-/** The permission's heading: "Bash wants to run", "Write wants to write notes.txt". */
+/** The permission's heading: "Bash wants to run", "Write wants to write notes.txt", and with no
+ *  content (it may only read it: Read, Grep) "Read wants to access /etc/hosts". */
 export function permissionHeading(p) {
     const who = p.tool || 'The agent';
     if (!p.command && p.path)
-        return `${who} wants to write ${p.path}`;
+        return `${who} wants to ${p.content ? 'write' : 'access'} ${p.path}`;
     return `${who} wants to run`;
 }
 /**
@@ -145,7 +146,7 @@ export function permissionQuestion(p) {
     if (p.command)
         return `Allow ${who} to run this command?`;
     if (p.path)
-        return `Allow ${who} to change this file?`;
+        return p.content ? `Allow ${who} to change this file?` : `Allow ${who} to access this file?`;
     return `Allow ${who}?`;
 }
 /** A permission's box: the whole command (or the file and its content) in a wrapped, scrolling
