@@ -42,15 +42,7 @@ std::string input_with_answers(const std::string& original, const std::vector<An
 PermissionRequest tool_permission_request(const std::string& tool, const rapidjson::Value& input) {
     PermissionRequest req;
     req.tool = tool;
-    // What will run leads; the model's description of it is only its claim, so it comes after
-    // (a "List files" description on `rm -rf build` must not be what the person reads first).
-    req.title = describe_tool_input(input);
-    req.detail = json::string_of(input, "description");
-    if (req.title.empty()) {
-        req.title = req.detail.empty() ? tool : req.detail;
-        req.detail.clear();
-    }
-    if (req.title == req.detail) req.detail.clear();
+    describe_permission(req, input);
     req.choices = default_permission_choices(tool);
     fill_permission_fields(req, input);
     return req;

@@ -177,15 +177,10 @@ CodexPermission read_codex_permission(const rapidjson::Value& hook) {
     const rapidjson::Value* in = json::member(hook, "tool_input");
     const rapidjson::Value& input = in && json::is_object(*in) ? *in : empty;
     CodexPermission p;
-    // As askhost hook reads Claude Code's (the same shape): what will run leads the wording, the
-    // model's justification after it; the typed fields whole.
+    // As askhost hook reads Claude Code's (the same shape); the typed fields whole.
     PermissionRequest& r = p.request;
     r.tool = json::string_of(hook, "tool_name");
-    r.title = describe_tool_input(input);
-    r.detail = json::string_of(input, "description");
-    if (r.title.empty()) std::swap(r.title, r.detail);
-    if (r.title.empty()) r.title = r.tool;
-    if (r.title == r.detail) r.detail.clear();
+    describe_permission(r, input);
     fill_permission_fields(r, input);
     p.request.choices = {
         {"allow", "Allow", PermissionKind::AllowOnce, "Run it this time"},

@@ -88,6 +88,16 @@ std::string describe_tool_input(const rapidjson::Value& input) {
     return out;
 }
 
+void describe_permission(PermissionRequest& request, const rapidjson::Value& input) {
+    request.title = describe_tool_input(input);
+    request.detail = json::string_of(input, "description");
+    if (request.title.empty()) {
+        request.title = request.detail.empty() ? request.tool : request.detail;
+        request.detail.clear();
+    }
+    if (request.title == request.detail) request.detail.clear();
+}
+
 void fill_permission_fields(PermissionRequest& request, const rapidjson::Value& input) {
     if (!input.IsObject()) return;
     request.command = string_member(input, "command");

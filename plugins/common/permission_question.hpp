@@ -49,6 +49,13 @@ void fill_permission_fields(PermissionRequest& request, const rapidjson::Value& 
 // which claude-agent-acp forwards as rawInput too.
 std::string describe_tool_input(const rapidjson::Value& input);
 
+// A Claude-shaped tool call's wording (Claude Code's hook and can_use_tool, Codex's
+// PermissionRequest hook): what will run leads the title; the model's description of it is only
+// its claim, so it comes after as the detail (a "List files" description on `rm -rf build` must
+// not be what the person reads first). With nothing to describe, the description, else the tool
+// (request.tool, set first), is the title.
+void describe_permission(PermissionRequest& request, const rapidjson::Value& input);
+
 // One question, "Allow Bash: touch x? (Create a marker file)", header "Permission", one option
 // per choice in the agent's order, and the typed `permission` beside it (the whole command, the
 // meaning of each option) that every face shows instead of reading the wording. Labels are made
