@@ -302,6 +302,14 @@ private:
             }
         for (const ToolCallLocation& l : call.locations)
             if (req->path.empty()) req->path = l.path;
+        // A command without rawInput (Gemini CLI): the call's title is the command itself, whole,
+        // and a text block beside it says where it runs and why ("[in src] (Build the docs)").
+        // As a command it is shown whole in the faces' command box, not cut as a title line.
+        if (req->command.empty() && call.kind == "execute" && !call.raw_input.value && !req->title.empty()) {
+            req->command = req->title;
+            for (const ToolCallContent& c : call.content)
+                if (req->reason.empty() && c.type == "content" && c.content.type == "text") req->reason = c.content.text;
+        }
         // The agent's title is its own words for the call: the reason, unless it is the command.
         if (req->reason.empty() && req->title != req->command) req->reason = req->title;
 

@@ -227,8 +227,13 @@ GEMINI_Q = "Allow touch made-by-gemini.txt?"
 @case
 def gemini_permission_granted_once():
     with scenario(["run_shell_command"], GEMINI_SHELL, which=gemini_acp) as (mock, ed, project):
-        rid, qs = shown(ed)
+        rid, qs, perm = shown_with_permission(ed)
         equal(qs[0]["question"], GEMINI_Q, "permission question")
+        # Gemini CLI sends no rawInput: the command is the call's title, and where and why it runs
+        # a text block beside it; the typed permission carries both for the faces' command box.
+        check(perm is not None, "a typed permission beside the question")
+        equal(perm.get("command"), GEMINI_SHELL["command"], "the command, whole")
+        check(GEMINI_SHELL["description"] in perm.get("reason", ""), f"the agent's reason ({perm.get('reason')!r})")
         equal([o["label"] for o in qs[0]["options"]], ["Allow for this session", "Allow", "Reject"],
               "the agent's options")
         ed.reply(rid, {"answered": True, "answers": [{"question": GEMINI_Q, "answer": "Allow", "selectedOption": "Allow",

@@ -127,6 +127,38 @@ def permission_asked_and_the_chosen_option_goes_back():
     equal(shutdown(ed), 0, "exit code")
 
 
+# As Gemini CLI 0.61.0 asks for a shell command over ACP: no tool name and no rawInput; the title is
+# the command itself and a text block says where and why it runs (docs/acp.md).
+GEMINI_SCRIPT = "set -e\nmake docs\nrm -rf build/tmp"
+GEMINI_PERMISSION = {
+    "sessionId": "fake-session",
+    "toolCall": {"toolCallId": "call_1", "status": "pending", "title": GEMINI_SCRIPT, "kind": "execute",
+                 "locations": [],
+                 "content": [{"type": "content",
+                              "content": {"type": "text", "text": "[in docs] (Build the docs, then tidy up)"}}]},
+    "options": [{"optionId": "proceed_always", "name": "Allow for this session", "kind": "allow_always"},
+                {"optionId": "proceed_once", "name": "Allow", "kind": "allow_once"},
+                {"optionId": "cancel", "name": "Reject", "kind": "reject_once"}],
+}
+
+
+@case
+def a_command_without_raw_input_is_shown_as_the_command():
+    """issue 45: Gemini CLI's shell command reached the faces only as a title line, cut to one line;
+    it is the command, so the typed permission carries it whole, and the text beside it as the reason."""
+    wd = Workdir()
+    ed = editor(wd, [{"request": "session/request_permission", "params": GEMINI_PERMISSION}])
+    show = ed.method("ask/show")
+    perm = show["params"]["permission"]
+    equal(perm.get("command"), GEMINI_SCRIPT, "the whole script as the command")
+    equal(perm.get("reason"), "[in docs] (Build the docs, then tidy up)", "the agent's text as the reason")
+    q = show["params"]["questions"][0]
+    check(q["question"].startswith("Allow set -e"), f"question names the command: {q['question']!r}")
+    ed.reply(show["id"], pick(q["question"], "Reject"))
+    equal(response_to(wd, 0)["result"], {"outcome": {"outcome": "selected", "optionId": "cancel"}}, "refused")
+    shutdown(ed)
+
+
 @case
 def permission_refused_and_cancelled():
     wd = Workdir()
