@@ -308,7 +308,8 @@ private:
         if (req->command.empty() && call.kind == "execute" && !call.raw_input.value && !req->title.empty()) {
             req->command = req->title;
             for (const ToolCallContent& c : call.content)
-                if (req->reason.empty() && c.type == "content" && c.content.type == "text") req->reason = c.content.text;
+                if (req->reason.empty() && c.type == "content" && c.content.type == "text")
+                    req->reason = c.content.text;
         }
         // The agent's title is its own words for the call: the reason, unless it is the command.
         if (req->reason.empty() && req->title != req->command) req->reason = req->title;
