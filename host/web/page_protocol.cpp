@@ -16,6 +16,7 @@ constexpr const char* type_of(const AnswerResult*) { return "result"; }
 constexpr const char* type_of(const PushKey*) { return "push-key"; }
 constexpr const char* type_of(const PushSubscribed*) { return "push-subscribed"; }
 constexpr const char* type_of(const PushUnsubscribed*) { return "push-unsubscribed"; }
+constexpr const char* type_of(const PushDropped*) { return "push-dropped"; }
 constexpr const char* type_of(const Answer*) { return "answer"; }
 constexpr const char* type_of(const PushSubscribe*) { return "push-subscribe"; }
 constexpr const char* type_of(const PushUnsubscribe*) { return "push-unsubscribe"; }
@@ -117,6 +118,11 @@ json::FieldStatus from_json(const rapidjson::Value& v, PushUnsubscribed& out, co
     return read_verdict(o, out.error);
 }
 
+json::FieldStatus from_json(const rapidjson::Value& v, PushDropped& out, const Path& at) {
+    ObjectReader(v, at).lenient("reason", out.reason);
+    return {};
+}
+
 json::FieldStatus from_json(const rapidjson::Value& v, Answer& out, const Path& at) {
     return ObjectReader(v, at).lenient("key", out.key).optional("outcome", out.outcome).status();
 }
@@ -191,6 +197,12 @@ void to_json(const PushUnsubscribed& m, json::Writer& w) {
     ObjectWriter o(w);
     write_type<PushUnsubscribed>(o);
     write_verdict(o, m.error);
+}
+
+void to_json(const PushDropped& m, json::Writer& w) {
+    ObjectWriter o(w);
+    write_type<PushDropped>(o);
+    o.field("reason", m.reason);
 }
 
 void to_json(const Answer& m, json::Writer& w) {

@@ -69,7 +69,13 @@ struct PushSubscribed {
 struct PushUnsubscribed {
     std::optional<std::string> error;
 };
-using ServerMessage = std::variant<Snapshot, Added, Removed, AnswerResult, PushKey, PushSubscribed, PushUnsubscribed>;
+// Sent to the page that subscribed a device when its push service says the subscription is gone
+// (404, 410): askhost web has dropped it, and the page's "Phone alerts: on" is no longer true.
+struct PushDropped {
+    std::string reason;
+};
+using ServerMessage =
+    std::variant<Snapshot, Added, Removed, AnswerResult, PushKey, PushSubscribed, PushUnsubscribed, PushDropped>;
 
 // --- page -> server --------------------------------------------------------------------------
 
@@ -97,6 +103,7 @@ json::FieldStatus from_json(const rapidjson::Value& v, AnswerResult& out, const 
 json::FieldStatus from_json(const rapidjson::Value& v, PushKey& out, const json::Path& at);
 json::FieldStatus from_json(const rapidjson::Value& v, PushSubscribed& out, const json::Path& at);
 json::FieldStatus from_json(const rapidjson::Value& v, PushUnsubscribed& out, const json::Path& at);
+json::FieldStatus from_json(const rapidjson::Value& v, PushDropped& out, const json::Path& at);
 json::FieldStatus from_json(const rapidjson::Value& v, Answer& out, const json::Path& at);
 json::FieldStatus from_json(const rapidjson::Value& v, PushSubscribe& out, const json::Path& at);
 json::FieldStatus from_json(const rapidjson::Value& v, PushUnsubscribe& out, const json::Path& at);
@@ -114,6 +121,7 @@ void to_json(const AnswerResult& m, json::Writer& w);
 void to_json(const PushKey& m, json::Writer& w);
 void to_json(const PushSubscribed& m, json::Writer& w);
 void to_json(const PushUnsubscribed& m, json::Writer& w);
+void to_json(const PushDropped& m, json::Writer& w);
 void to_json(const ServerMessage& m, json::Writer& w);
 void to_json(const Answer& m, json::Writer& w);
 void to_json(const PushSubscribe& m, json::Writer& w);

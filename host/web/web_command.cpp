@@ -163,6 +163,9 @@ struct WebPush {
         push::PushService* p = service.get();
         p->on_log = log_line;
         p->server_id = [&server] { return server.server_id(); };
+        p->on_dropped = [&server](const std::string& endpoint, std::string_view why) {
+            server.push_dropped(endpoint, why);
+        };
         server.greeting = [p] { return p->hello(); };
         server.on_page_message = [p](std::string_view type, const rapidjson::Value& m) {
             return p->page_message(type, m);

@@ -172,6 +172,7 @@ void PushService::drop(const std::string& endpoint, std::string_view why) {
     store_.remove(endpoint);
     log("dropped a device's push subscription: " + std::string(why) + " (" + std::to_string(devices_.size()) +
         " left)");
+    if (on_dropped) on_dropped(endpoint, why);
 }
 
 void PushService::key_changed(std::string public_key) {

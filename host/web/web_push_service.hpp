@@ -63,6 +63,8 @@ public:
 
     std::function<std::string()> server_id;  // this run's name, checked by the service worker
     std::function<void(std::string_view)> on_log;
+    // A device was dropped because its push service says it is gone: its endpoint, and why.
+    std::function<void(const std::string& endpoint, std::string_view why)> on_dropped;
 
 private:
     struct Device;

@@ -189,6 +189,9 @@ public:
     virtual ~WsLink() = default;
     virtual void send(const std::shared_ptr<const std::string>& text) = 0;
     virtual void close() = 0;
+    // The push endpoint this page last subscribed its device with (push-subscribe), so that the
+    // page alone hears when askhost web drops it; empty after its push-unsubscribe.
+    std::string push_endpoint;
 };
 
 }  // namespace
@@ -358,6 +361,9 @@ private:
                                                               : std::optional<std::string>("outcome: missing");
             return send(message_text(AnswerResult{a->key, std::move(why)}));
         }
+        if (const auto* sub = known ? std::get_if<PushSubscribe>(&m) : nullptr)
+            push_endpoint = sub->subscription.value ? json::string_of(*sub->subscription.value, "endpoint") : "";
+        else if (known && std::holds_alternative<PushUnsubscribe>(m)) push_endpoint.clear();
         if (known && server_->page_fn)
             if (auto reply = server_->page_fn(json::string_of(doc, "type"), doc))
                 return send(std::make_shared<const std::string>(*reply));
@@ -790,6 +796,17 @@ std::uint16_t WebServer::port() const {
 bool WebServer::tls() const { return impl_->tls.has_value(); }
 
 const std::string& WebServer::server_id() const { return impl_->sessions.server_id(); }
+
+void WebServer::push_dropped(const std::string& endpoint, std::string_view reason) {
+    if (endpoint.empty()) return;
+    auto text = message_text(PushDropped{std::string(reason)});
+    const auto now = impl_->sockets;
+    for (WsLink* s : now)
+        if (s->push_endpoint == endpoint) {
+            s->push_endpoint.clear();
+            s->send(text);
+        }
+}
 
 void WebServer::token_changed() {
     impl_->sessions.replace();

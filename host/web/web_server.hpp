@@ -56,6 +56,9 @@ public:
     // The token file changed (askhost web --new-token): a new session key; the pages open with a
     // cookie of the old one lose their WebSocket, and then get 401.
     void token_changed();
+    // askhost web dropped the push subscription `endpoint` (its push service says it is gone): the
+    // pages that subscribed with it are told (push-dropped), so they stop saying alerts are on.
+    void push_dropped(const std::string& endpoint, std::string_view reason);
 
     std::function<void(std::string_view)> on_log;
     // A page's messages besides its answers (Web Push's push-subscribe and push-unsubscribe,

@@ -82,9 +82,9 @@ BOOST_AUTO_TEST_CASE(every_type_has_a_vector) {
     std::set<std::string> seen;
     for (const char* section : {"server", "page"})
         for (const auto& c : vectors()[section].GetArray()) seen.insert(json::string_of(c["message"], "type"));
-    const std::set<std::string> all{"snapshot",       "added",           "removed",           "result",
-                                    "push-key",       "push-subscribed", "push-unsubscribed", "answer",
-                                    "push-subscribe", "push-unsubscribe"};
+    const std::set<std::string> all{"snapshot", "added",           "removed",           "result",
+                                    "push-key", "push-subscribed", "push-unsubscribed", "push-dropped",
+                                    "answer",   "push-subscribe",  "push-unsubscribe"};
     BOOST_TEST(seen == all, "the vectors miss a type or name one the protocol has not");
     BOOST_TEST(std::variant_size_v<ServerMessage> + std::variant_size_v<PageMessage> == all.size());
 }

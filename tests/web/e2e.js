@@ -640,7 +640,9 @@ function androidNotifications() {
 function fakePushManager({ endpoint, keys }) {
   window.__push = { subscribed: 0, unsubscribed: 0 };
   let current = null;
-  const subscription = (key) => ({
+  // A browser's push service gives a new endpoint to each new subscription: the first is the
+  // stand-in's, the next ones the same with -2, -3 (the stand-in takes any path).
+  const subscription = (key, endpoint) => ({
     endpoint,
     expirationTime: null,
     options: { userVisibleOnly: true, applicationServerKey: key.buffer },
@@ -657,7 +659,8 @@ function fakePushManager({ endpoint, keys }) {
     window.__push.subscribed++;
     window.__push.key = btoa(String.fromCharCode(...key)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
     window.__push.userVisibleOnly = options.userVisibleOnly;
-    current = subscription(key);
+    current = subscription(key, window.__push.subscribed === 1 ? endpoint : `${endpoint}-${window.__push.subscribed}`);
+    window.__push.endpoint = current.endpoint;
     return Promise.resolve(current);
   };
 }
@@ -1272,11 +1275,32 @@ const scenarios = {
     plaintexts.push(s.pushService.decrypt(third.body));
     assert.equal(JSON.parse(plaintexts[2]).body, REAL_CACHE.question);
     await waitFor('the subscription dropped', () => !keptSubscriptions(s).includes(s.pushService.endpoint));
+    // The page hears it (push-dropped) and makes a new subscription by itself, once: the old one
+    // is gone at its push service. Its button says on only for what askhost web keeps.
+    const renewed = `${s.pushService.endpoint}-2`;
+    await waitFor('a new subscription kept', () => keptSubscriptions(s).includes(renewed));
+    const after = await s.page.evaluate(() => window.__push);
+    assert.deepEqual([after.subscribed, after.unsubscribed, after.endpoint], [2, 1, renewed], 'the gone one dropped, a new one made');
+    await s.page.locator('#push', { hasText: 'Phone alerts: on' }).waitFor();
     await s.tap(s.askButton(REAL_CACHE.question), 'the question');
     await s.tap(s.option('Redis'), 'Redis');
     await reply2;
     await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
-    assert.equal(s.pushService.messages.length, 3, 'nothing more to a device that is gone');
+    assert.equal(s.pushService.messages.length, 3, 'nothing more to a device that is gone, nor a closing message to one never told');
+
+    log('the new subscription is gone too (410): the page says alerts are off and makes no third by itself');
+    const reply3 = s.server.mcpAsk([REAL_DATABASE], 'codex-mcp-client');
+    const fourth = await pushMessage(s, 4);
+    assert.equal(fourth.path, '/push/phone-1-2');
+    await waitFor('the new one dropped', () => keptSubscriptions(s).length === 0);
+    await s.page.locator('#push', { hasText: 'Phone alerts: off' }).waitFor();
+    await s.read();
+    assert.equal((await s.page.evaluate(() => window.__push)).subscribed, 2, 'no subscription made by itself a second time');
+    assert.deepEqual(keptSubscriptions(s), [], 'askhost web keeps none');
+    await s.tap(s.askButton(REAL_DATABASE.question), 'the question');
+    await s.tap(s.option('SQLite'), 'SQLite');
+    await reply3;
+    await s.page.locator('.empty', { hasText: 'No question is waiting.' }).waitFor();
     noneOf(s, [token, cookie], plaintexts);
   },
 

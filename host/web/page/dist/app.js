@@ -245,6 +245,7 @@ function onMessage(sock, text) {
         case 'push-key':
         case 'push-subscribed':
         case 'push-unsubscribed':
+        case 'push-dropped':
             onPushMessage(m, send);
             return;
         default:

@@ -70,6 +70,8 @@ export function readServerMessage(text) {
             const v = readVerdict(m);
             return v && { type: m.type, ...v };
         }
+        case 'push-dropped':
+            return { type: 'push-dropped', reason: str(m.reason) };
         default:
             return undefined;
     }
@@ -93,5 +95,6 @@ export const SERVER_MESSAGE_TYPES = [
     'push-key',
     'push-subscribed',
     'push-unsubscribed',
+    'push-dropped',
 ];
 export const PAGE_MESSAGE_TYPES = ['answer', 'push-subscribe', 'push-unsubscribe'];

@@ -248,6 +248,7 @@ function onMessage(sock: WebSocket, text: string): void {
     case 'push-key':
     case 'push-subscribed':
     case 'push-unsubscribed':
+    case 'push-dropped':
       onPushMessage(m, send);
       return;
     default:

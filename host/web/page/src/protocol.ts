@@ -60,9 +60,22 @@ export interface PushKey {
 }
 export type PushSubscribed = { type: 'push-subscribed' } & Verdict;
 export type PushUnsubscribed = { type: 'push-unsubscribed' } & Verdict;
+/** This page's device was dropped: its push service says the subscription is gone. */
+export interface PushDropped {
+  type: 'push-dropped';
+  reason: string;
+}
 
-export type ServerMessage = Snapshot | Added | Removed | AnswerResult | PushKey | PushSubscribed | PushUnsubscribed;
-export type PushMessage = PushKey | PushSubscribed | PushUnsubscribed;
+export type ServerMessage =
+  | Snapshot
+  | Added
+  | Removed
+  | AnswerResult
+  | PushKey
+  | PushSubscribed
+  | PushUnsubscribed
+  | PushDropped;
+export type PushMessage = PushKey | PushSubscribed | PushUnsubscribed | PushDropped;
 
 // ------------------------------------------------------------------ page -> server
 
@@ -158,6 +171,8 @@ export function readServerMessage(text: string): ServerMessage | undefined {
       const v = readVerdict(m);
       return v && { type: m.type, ...v };
     }
+    case 'push-dropped':
+      return { type: 'push-dropped', reason: str(m.reason) };
     default:
       return undefined;
   }
@@ -184,5 +199,6 @@ export const SERVER_MESSAGE_TYPES: readonly ServerMessage['type'][] = [
   'push-key',
   'push-subscribed',
   'push-unsubscribed',
+  'push-dropped',
 ];
 export const PAGE_MESSAGE_TYPES: readonly PageMessage['type'][] = ['answer', 'push-subscribe', 'push-unsubscribe'];

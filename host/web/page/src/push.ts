@@ -17,6 +17,10 @@ let serverKey: string | undefined;
 let send: SendToServer | undefined;
 /** The endpoint this device is subscribed with, when the server took it. */
 let subscribed: string | undefined;
+/** Endpoints the server dropped (their push service said gone): never offered again. */
+const dropped = new Set<string>();
+/** A page subscribes afresh by itself once after a drop; after that, the button does it. */
+let renewedAfterDrop = false;
 
 function supported(): boolean {
   return 'serviceWorker' in navigator && 'PushManager' in window && window.isSecureContext && 'Notification' in window;
@@ -74,8 +78,17 @@ export async function subscribePush(): Promise<void> {
       await sub.unsubscribe();
       sub = null;
     }
+    // A subscription the server dropped is gone at its push service: a new one is needed.
+    if (sub && dropped.has(sub.endpoint)) {
+      await sub.unsubscribe();
+      sub = null;
+    }
     if (!sub) sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
-    if (send(pushSubscribeMessage(sub.toJSON()))) subscribed = sub.endpoint;
+    if (dropped.has(sub.endpoint)) {
+      console.warn('askhost: this browser gave again a push subscription that is gone; phone alerts stay off');
+    } else if (send(pushSubscribeMessage(sub.toJSON()))) {
+      subscribed = sub.endpoint;
+    }
   } catch (e) {
     console.warn(`askhost: no phone alerts on this device: ${String(e)}`);
   }
@@ -107,6 +120,17 @@ export function onPushMessage(m: PushMessage, to: SendToServer): void {
     serverKey = m.key;
     send = to;
     void subscribePush();
+  } else if (m.type === 'push-dropped') {
+    // askhost web dropped this device (its push service said the subscription is gone): alerts
+    // are off until a new subscription is made, once by itself, then by the button.
+    if (subscribed !== undefined) dropped.add(subscribed);
+    subscribed = undefined;
+    console.warn(`askhost: the push service dropped this device's phone alerts: ${m.reason}`);
+    updateButton();
+    if (!renewedAfterDrop) {
+      renewedAfterDrop = true;
+      void subscribePush();
+    }
   } else if (m.type === 'push-subscribed' && !m.ok) {
     subscribed = undefined;
     console.warn(`askhost: the server refused this device's phone alerts: ${String(m.error)}`);
