@@ -10,7 +10,8 @@ a unity build (meson's -Dunity=on: ./dev test's build/ in CI) the database names
 each is taken apart into the units it includes, each with the command, and the dependencies, a
 build of one file per unit would have had (the key below is then the same in both builds).
 
-A unit's result depends on nothing but clang-tidy's version, .clang-tidy, the compile command (less a
+A unit's result depends on nothing but clang-tidy's version (what `clang-tidy --version` prints, less
+its "Host CPU" line, which names the machine's processor and not the tool), .clang-tidy, the compile command (less a
 compiler launcher such as ccache, and less the optimisation, debug-information and colour flags), the file and every project header it includes (their contents,
 from ninja's dependency log), and the system headers it includes (their names, sizes and times, which
 dpkg sets from the package: the same on every machine with the same packages). A hash of all that is
@@ -137,11 +138,19 @@ def command_words(command):
 NOT_READ = re.compile(r'-O[0-9sgz]?|-g[0-9]?|-ggdb[0-9]?|-fdiagnostics-color(=.*)?')
 
 
+def tool_version(tool):
+    """clang-tidy's version as its --version says it, less the "Host CPU: znver3" line LLVM adds for
+    the processor it runs on: that line is "(unknown)" on another machine of the same packages, and
+    with it in the key a new machine checked every unit again (half an hour of a cold CI run)."""
+    text = subprocess.run([tool, '--version'], capture_output=True, text=True).stdout
+    return ''.join(line for line in text.splitlines(True) if not line.strip().startswith('Host CPU'))
+
+
 class Keys:
     """Each unit's key: a hash over all that its clang-tidy result depends on."""
 
     def __init__(self, tool, root, build):
-        version = subprocess.run([tool, '--version'], capture_output=True, text=True).stdout
+        version = tool_version(tool)
         with open(os.path.join(root, '.clang-tidy'), 'rb') as f:
             self.base = hashlib.sha256(version.encode() + f.read()).hexdigest()
         self.root = root
@@ -332,9 +341,9 @@ def self_test():
         said = []
         names = lambda todo: sorted(os.path.relpath(p, root) for p in todo)  # noqa: E731
 
-        def step(what, expect_rc, expect_checked, in_build=build, **kw):
+        def step(what, expect_rc, expect_checked, in_build=build, use=tool, **kw):
             said.clear()
-            rc, todo = run(tool, root, in_build, out=said.append, **kw)
+            rc, todo = run(use, root, in_build, out=said.append, **kw)
             ok = rc == expect_rc and names(todo) == expect_checked
             print(f"{'ok' if ok else 'FAILED'}: {what}: exit {rc}, checked {names(todo)}")
             if not ok:
@@ -344,6 +353,15 @@ def self_test():
         every = ['host/a.cpp', 'host/b.cpp', 'plugins/c.cpp']
         good = step('a full run records every unit', 0, every, check_all=True, record=True)
         good &= step('a new machine (no cache) with the record checks nothing', 0, [], cache_dir=None)
+        # The same packages on another processor: LLVM's --version names the host CPU.
+        other_cpu = os.path.join(tmp, 'clang-tidy-other-cpu')
+        with open(other_cpu, 'w') as f:
+            f.write('#!/bin/sh\n'
+                    f'if [ "$1" = --version ]; then {shlex.quote(tool)} --version | '
+                    "sed 's/Host CPU: .*/Host CPU: another-cpu/'; exit 0; fi\n"
+                    f'exec {shlex.quote(tool)} "$@"\n')
+        os.chmod(other_cpu, 0o755)
+        good &= step('a new machine with another processor checks nothing', 0, [], cache_dir=None, use=other_cpu)
         # A unity build (./dev test's in CI) of the same tree: its one unity file taken apart, each
         # unit with the key it has in a build of one file per unit.
         unity = os.path.join(root, 'build-unity')
