@@ -141,7 +141,7 @@ NOT_READ = re.compile(r'-O[0-9sgz]?|-g[0-9]?|-ggdb[0-9]?|-fdiagnostics-color(=.*
 def tool_version(tool):
     """clang-tidy's version as its --version says it, less the "Host CPU: znver3" line LLVM adds for
     the processor it runs on: that line is "(unknown)" on another machine of the same packages, and
-    with it in the key a new machine checked every unit again (half an hour of a cold CI run)."""
+    with it in the key a new machine checked every unit again (half an hour of a cold run)."""
     text = subprocess.run([tool, '--version'], capture_output=True, text=True).stdout
     return ''.join(line for line in text.splitlines(True) if not line.strip().startswith('Host CPU'))
 
