@@ -4,12 +4,19 @@
 // client goes away), then connects again, resumes the task and waits for its outcome. Each step is
 // one JSON line on stdout: {"event":"task",...}, {"event":"resumed"}, {"event":"done",...}.
 import { createRequire } from "module";
+import fs from "fs";
+import path from "path";
+import { pathToFileURL } from "url";
 
 const pkg = createRequire(process.env.MCP_TASKS_DIR + "/package.json");
 const { Client } = pkg("@modelcontextprotocol/client");
 const { StdioClientTransport } = pkg("@modelcontextprotocol/client/stdio");
+// The extension exports ./client for `import` only, which createRequire's resolve cannot see: its
+// file is read from the package's own exports map.
+const tasksDir = path.join(process.env.MCP_TASKS_DIR, "node_modules", "@modelcontextprotocol", "ext-tasks");
+const tasksExports = JSON.parse(fs.readFileSync(path.join(tasksDir, "package.json"), "utf8")).exports;
 const { createTaskSessionFromClient, resultFromTaskOutcome } = await import(
-  pkg.resolve("@modelcontextprotocol/ext-tasks/client"));
+  pathToFileURL(path.join(tasksDir, tasksExports["./client"].import)).href);
 
 const question = JSON.parse(process.env.QUESTION);
 const info = { name: "sdk-v2-tasks-client", version: "1.0.0" };
