@@ -1,8 +1,8 @@
 """Shared helpers for integration tests that drive the real askhost binary.
 
-A test file defines cases with @case and ends with `main()`. meson asks the file for its cases
-(`--list`) and registers one test per case; `python3 FILE CASE` runs one. Exit 0 = pass,
-1 = fail (with a message saying what differed), 77 = skipped.
+A test file defines cases with @case and ends with `main()`, which exits with the case's status.
+meson asks the file for its cases (`--list`) and registers one test per case; `python3 FILE CASE`
+runs one. Exit 0 = pass, 1 = fail (with a message saying what differed), 77 = skipped.
 
 A case leaves nothing behind: when it ends, `finish` ends every process still tied to one of its
 Workdirs (the agents' daemons too, e.g. Codex's app-server, which outlives its TUI with init as
@@ -303,6 +303,12 @@ def on_sigterm_finish():
 
 
 def main():
+    """Runs the case sys.argv names and exits with its status: a file that ends with a bare `main()`
+    fails when its case does (two files did so, and their failures passed)."""
+    raise SystemExit(_run())
+
+
+def _run():
     if len(sys.argv) > 1 and sys.argv[1] == "--list":
         print("\n".join(_cases))
         return 0

@@ -7,7 +7,6 @@ Gemini CLI: tests/e2e/test_compaction.py gemini_compression_keeps_the_answers.""
 import json
 import os
 import subprocess
-import sys
 
 from harness import ASKHOST, Workdir, case, check, equal, main
 
@@ -229,4 +228,4 @@ def install_merges_into_settings_json():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

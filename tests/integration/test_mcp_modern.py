@@ -7,7 +7,6 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import time
 
 from harness import (ASKHOST, DATABASE_Q, FEATURES_Q, Editor, McpClient, Skip, Workdir, answer_of, case, check, equal,
@@ -474,4 +473,4 @@ def the_sdk_v2_client_in_legacy_mode():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())
