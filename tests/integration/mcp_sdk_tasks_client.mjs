@@ -53,7 +53,13 @@ async function connect() {
 const first = await connect();
 const execution = await first.session.callTool("ask_user_question", { questions: [question] });
 let reference;
-if (execution.kind === "task") await execution.handoff((r) => { reference = r; });
+if (execution.kind === "task") {
+  await execution.handoff((r) => { reference = r; });
+  // The hand-off released the execution, but the session still counts it as its own until its
+  // local driving has wound down, and a session that closes before then cancels it (ext-tasks
+  // 0.2.2, whose detach() says it does not): wait for that, as its settled local result.
+  await execution.result().catch(() => {});
+}
 say({ event: "task", kind: execution.kind, taskId: reference && reference.taskId });
 await first.session.close();
 await first.client.close();
