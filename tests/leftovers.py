@@ -15,6 +15,13 @@ gone, after up to a second's poll and reap.py's grace, so the check first waits 
 failed tests' kept folders, and anything else a test left there). OUT.json gets {"passed",
 "failed", "failures"} for tests/summarize.py, so a left process counts in the run's closing
 `N passed, N failed` line.
+
+Outside RUN_TMP, in the user's own folders: ./dev test points XDG_STATE_HOME at RUN_TMP/state, so
+that an askhost a test started without a state folder of its own writes its journals and pending
+files there, where tests would share them; any askhost file there fails the check. So does a host's
+record left in the registry askhost uses without XDG_RUNTIME_DIR (/run/user/UID/askhost or
+/tmp/askhost-UID) that names a folder in RUN_TMP; a record whose host is gone is removed, with its
+socket.
 """
 import json
 import os
@@ -29,7 +36,8 @@ from harness import end_processes, processes_in  # noqa: E402
 
 TMP_VARS = ("TMPDIR", "TMP", "TEMP", "TEMPDIR", "TMUX_TMPDIR")
 # What ./dev test itself keeps in RUN_TMP (not the tests').
-OWN = ("phases.tsv", "installs.log", "test-cpu.tsv", "test-cpu-asan.tsv")
+OWN = ("phases.tsv", "installs.log", "test-cpu.tsv", "test-cpu-asan.tsv", "state")
+SHARED_REGISTRIES = ("/run/user/%d/askhost" % os.geteuid(), "/tmp/askhost-%d" % os.geteuid())
 
 
 GUARD_PATIENCE = 40.0  # reap.py's 20 s grace, its 5 + 5 s of SIGTERM and SIGKILL, tail's 1 s poll
@@ -93,6 +101,67 @@ def tmux_servers(root):
     return found
 
 
+def shared_state_files(root):
+    """askhost's files in the run's shared XDG_STATE_HOME (RUN_TMP/state), each with the agent of
+    its first journal line when it has one."""
+    base = os.path.join(root, "state", "askhost")
+    found = []
+    for dirpath, _, files in os.walk(base):
+        for name in sorted(files):
+            path = os.path.join(dirpath, name)
+            agent = ""
+            try:
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    agent = json.loads(f.readline()).get("agent", "")
+            except (OSError, ValueError, AttributeError):
+                pass
+            found.append(os.path.relpath(path, base) + (f" (agent {agent})" if agent else ""))
+    return found
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+
+
+def shared_registry_records(root, registries=SHARED_REGISTRIES):
+    """[(record path, pid, alive)] of the hosts' records in the shared registries that name a path
+    in root (a workspace folder, the socket); those of hosts that are gone are removed."""
+    found = []
+    for folder in registries:
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(folder, name)
+            if not name.endswith(".json"):
+                continue
+            try:
+                with open(path) as f:
+                    record = json.load(f)
+            except (OSError, ValueError):
+                continue
+            if not isinstance(record, dict) or root + os.sep not in json.dumps(record, ensure_ascii=False):
+                continue
+            pid = record.get("pid") if isinstance(record.get("pid"), int) else 0
+            live = pid > 0 and alive(pid)
+            found.append((path, pid, live))
+            if not live:
+                for gone in (path, record.get("socket")):
+                    if isinstance(gone, str) and os.path.dirname(gone) == folder:
+                        try:
+                            os.unlink(gone)
+                        except OSError:
+                            pass
+    return found
+
+
 def folder_report(root):
     entries = sorted(e for e in os.listdir(root) if e not in OWN) if os.path.isdir(root) else []
     size = 0
@@ -137,6 +206,15 @@ def main():
             failures.append(f"left running: the tmux server of {path}")
             print(f"left running after the tests: the tmux server of {path}: {sessions.strip()[:300]}")
             subprocess.run(["tmux", "-S", path, "kill-server"], capture_output=True)
+    state = shared_state_files(root)
+    if state:
+        failures.append(f"{len(state)} askhost files in the run's shared state folder")
+        print(f"written in the run's shared state folder ({root}/state, XDG_STATE_HOME) by an askhost a test "
+              f"started without a state folder of its own: {', '.join(state[:10])}{', ...' if len(state) > 10 else ''}")
+    for path, pid, live in shared_registry_records(root):
+        failures.append(f"a host's record left in {os.path.dirname(path)}")
+        print(f"left in the shared registry: {path} (pid {pid}, {'still running' if live else 'gone: removed'}),"
+              f" naming a folder in {root}")
     left = left or failures
     print(f"the run's temporary folder {root}: {folder_report(root)}")
     with open(out, "w") as f:

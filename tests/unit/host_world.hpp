@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 #include <unistd.h>
 
@@ -19,23 +21,32 @@
 
 namespace askhost::test {
 
-// A private runtime folder (the hosts' sockets and records) and a workspace, while it lives.
+// A private runtime folder (the hosts' sockets and records), state folder (their journals), config
+// folder and workspace, while it lives.
 struct HostWorld {
     std::filesystem::path root;
     std::string workspace;
-    std::optional<std::string> saved_runtime;
+    // The variables set for the world's hosts (their registry, journals and settings in root, not
+    // the user's folders), each with the value it had before, put back at the end.
+    std::vector<std::pair<const char*, std::optional<std::string>>> saved;
     explicit HostWorld(const std::string& prefix) {
         std::string tmpl = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
         root = ::mkdtemp(tmpl.data());
-        std::filesystem::create_directories(root / "run");
         std::filesystem::create_directories(root / "work");
         workspace = std::filesystem::canonical(root / "work").string();
-        if (const char* v = std::getenv("XDG_RUNTIME_DIR")) saved_runtime = v;
-        ::setenv("XDG_RUNTIME_DIR", (root / "run").c_str(), 1);
+        for (const auto& [var, sub] : {std::pair{"XDG_RUNTIME_DIR", "run"}, std::pair{"XDG_STATE_HOME", "state"},
+                                       std::pair{"XDG_CONFIG_HOME", "config"}}) {
+            const char* was = std::getenv(var);
+            saved.emplace_back(var, was ? std::optional<std::string>(was) : std::nullopt);
+            std::filesystem::create_directories(root / sub);
+            ::setenv(var, (root / sub).c_str(), 1);
+        }
     }
     ~HostWorld() {
-        if (saved_runtime) ::setenv("XDG_RUNTIME_DIR", saved_runtime->c_str(), 1);
-        else ::unsetenv("XDG_RUNTIME_DIR");
+        for (const auto& [var, was] : saved) {
+            if (was) ::setenv(var, was->c_str(), 1);
+            else ::unsetenv(var);
+        }
         std::error_code ec;
         std::filesystem::remove_all(root, ec);
     }

@@ -63,16 +63,17 @@ struct EnvVar {
 };
 
 // A private folder with the runtime folder (registry, sockets), the user's config (no tmux
-// popups) and the workspace in it; nothing of the machine's own: no tmux, no notifications, no
+// popups), the journals and the workspace in it; nothing of the machine's own: no tmux, no notifications, no
 // terminal dialog (the terminal is taken as an agent's).
 struct World {
     fs::path root;
     std::string workspace;
-    std::unique_ptr<EnvVar> env[8];
+    std::unique_ptr<EnvVar> env[9];
     World() {
         std::string tmpl = (fs::temp_directory_path() / "askhost-service-XXXXXX").string();
         root = ::mkdtemp(tmpl.data());
         fs::create_directories(root / "run");
+        fs::create_directories(root / "state");
         fs::create_directories(root / "config" / "askhost");
         fs::create_directories(root / "work" / "sub");
         std::ofstream(root / "config" / "askhost" / "config") << "tmux-popup = false\n";
@@ -86,6 +87,7 @@ struct World {
         env[5] = std::make_unique<EnvVar>("CLAUDE_CODE_ENTRYPOINT", "cli");
         env[6] = std::make_unique<EnvVar>("PATH", "/nonexistent");
         env[7] = std::make_unique<EnvVar>("TERM", "dumb");
+        env[8] = std::make_unique<EnvVar>("XDG_STATE_HOME", (root / "state").c_str());
     }
     ~World() {
         std::error_code ec;

@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -46,8 +47,17 @@ def node_ok():
 
 def run_unit(name, node):
     test = os.path.join(build_extension.OUT, "vscode", "test", f"{name}.test.js")
-    r = subprocess.run([node, "--test", "--test-reporter=spec", test], cwd=EXT,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # The askhost processes the extension starts keep their registry, journals and settings in
+    # folders of this run's own, removed after: not the user's (~/.local/state/askhost, the
+    # /tmp/askhost-UID fallback a host whose end was not clean leaves its record in). A test file
+    # that needs other folders sets them itself.
+    with tempfile.TemporaryDirectory(prefix=f"askhost-vscode-{name}-") as home:
+        env = dict(os.environ)
+        for var, sub in (("XDG_RUNTIME_DIR", "run"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")):
+            env[var] = os.path.join(home, sub)
+            os.makedirs(env[var], mode=0o700)
+        r = subprocess.run([node, "--test", "--test-reporter=spec", test], cwd=EXT, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     sys.stdout.write(r.stdout)
     counts = dict((k, int(v)) for k, v in re.findall(r"^[ℹ#] (tests|pass|fail) (\d+)$", r.stdout, re.M))
     total, failed = counts.get("tests", 0), counts.get("fail", 0)
