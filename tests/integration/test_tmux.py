@@ -69,10 +69,11 @@ class Scene:
             f.write(FAKE_TUI)
         env = wd.env()
         go = os.path.join(self.project, "go")
-        run = ("cd %s && env -u TMUX -u TMUX_PANE %sXDG_RUNTIME_DIR=%s HOME=%s ASKHOST=%s QUESTIONS=%s CAPS=%s GO=%s"
-               " %s %s; sleep 60") % (
+        # The case's own runtime and state folders and HOME (its config), whatever the tmux server has.
+        run = ("cd %s && env -u TMUX -u TMUX_PANE %sXDG_RUNTIME_DIR=%s XDG_STATE_HOME=%s HOME=%s ASKHOST=%s QUESTIONS=%s"
+               " CAPS=%s GO=%s %s %s; sleep 60") % (
             shlex_quote(self.project), "".join("-u %s " % name for name in unset), shlex_quote(env["XDG_RUNTIME_DIR"]),
-            shlex_quote(env.get("HOME", "/root")),
+            shlex_quote(env["XDG_STATE_HOME"]), shlex_quote(env.get("HOME", "/root")),
             shlex_quote(ASKHOST), shlex_quote(json.dumps(questions)), shlex_quote(json.dumps(caps or {})),
             shlex_quote(go), shlex_quote(sys.executable), shlex_quote(script))
         tm = ["tmux", "-f", "/dev/null"]
@@ -389,9 +390,10 @@ class Agents:
             project = wd.file("proj-" + name)
             os.makedirs(project)
             self.projects[name] = project
-            run = ("cd %s && env -u TMUX -u TMUX_PANE XDG_RUNTIME_DIR=%s HOME=%s ASKHOST=%s QUESTIONS=%s GO=%s %s %s;"
-                   " sleep 60") % (
-                shlex_quote(project), shlex_quote(env["XDG_RUNTIME_DIR"]), shlex_quote(env["HOME"]),
+            run = ("cd %s && env -u TMUX -u TMUX_PANE XDG_RUNTIME_DIR=%s XDG_STATE_HOME=%s HOME=%s ASKHOST=%s"
+                   " QUESTIONS=%s GO=%s %s %s; sleep 60") % (
+                shlex_quote(project), shlex_quote(env["XDG_RUNTIME_DIR"]), shlex_quote(env["XDG_STATE_HOME"]),
+                shlex_quote(env["HOME"]),
                 shlex_quote(ASKHOST), shlex_quote(json.dumps([strict(q) for q in questions])),
                 shlex_quote(os.path.join(project, "go")), shlex_quote(sys.executable), shlex_quote(script))
             if i == 0:
