@@ -144,15 +144,28 @@ FEATURES_Q = {
 }
 
 
-def wait_for(predicate, timeout=10.0, interval=0.05, what="condition"):
-    deadline = time.monotonic() + timeout
+def pauses(first=0.05, longest=0.2):
+    """A poll's pauses: `first`, then a fifth longer each time up to `longest` (in about a second;
+    a `first` longer than that stays). A check that starts a process, as reading a tmux screen
+    does, costs about 17 ms of CPU on this machine, most of it in the kernel: polled 20 times a
+    second through an agent's long start it takes a third of a core; a person's pace needs 5."""
+    pause = first
     while True:
+        yield pause
+        if pause < longest:
+            pause = min(longest, pause * 1.2)
+
+
+def wait_for(predicate, timeout=10.0, interval=0.05, what="condition"):
+    """predicate's first truthy value, polled (see pauses) until `timeout` seconds have passed."""
+    deadline = time.monotonic() + timeout
+    for pause in pauses(interval):
         value = predicate()
         if value:
             return value
         if time.monotonic() > deadline:
             raise Failure(f"timed out after {timeout}s waiting for {what}")
-        time.sleep(interval)
+        time.sleep(pause)
 
 
 def read_records(path):
@@ -551,13 +564,13 @@ class Tmux:
 
     def wait_screen(self, text, timeout=10.0):
         deadline = time.monotonic() + timeout
-        while True:
+        for pause in pauses():
             s = self.screen()
             if text in s:
                 return s
             if time.monotonic() > deadline:
                 raise Failure(f"screen never showed {text!r}; it shows:\n{s}")
-            time.sleep(0.05)
+            time.sleep(pause)
 
     def keys(self, *keys):
         subprocess.run(["tmux", "-L", self.name, "send-keys"] + list(keys), check=True)

@@ -95,8 +95,7 @@ class Scene:
                               text=True).stdout
 
     def wait_screen(self, text, timeout=10.0):
-        return wait_for(lambda: self.screen() if text in self.screen() else None, timeout=timeout,
-                        what=f"{text!r} on screen")
+        return wait_for(lambda: screen_with(self.screen(), text), timeout=timeout, what=f"{text!r} on screen")
 
     def keys(self, *keys):
         subprocess.run(["tmux", "-L", self.outer, "send-keys", "-t", "look"] + list(keys), check=True)
@@ -119,6 +118,11 @@ class Scene:
             pid = int(f.read())
         wait_for(lambda: not pid_lives(pid), what="askhost mcp to end")
         shutil.rmtree(self.wd.path)
+
+
+def screen_with(screen, text):
+    """The screen if it shows text (one capture a poll: each starts a tmux client)."""
+    return screen if text in screen else None
 
 
 def kill_servers(*names):
@@ -421,8 +425,7 @@ class Agents:
                               text=True).stdout
 
     def wait_screen(self, text, timeout=10.0):
-        return wait_for(lambda: self.screen() if text in self.screen() else None, timeout=timeout,
-                        what=f"{text!r} on screen")
+        return wait_for(lambda: screen_with(self.screen(), text), timeout=timeout, what=f"{text!r} on screen")
 
     def popups(self):
         return self.screen().count(POPUP_TOP)
