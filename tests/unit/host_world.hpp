@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
-#include <optional>
+#include <memory>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -18,6 +18,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "frontends/editor/host_core.hpp"
+#include "scratch.hpp"
 
 namespace askhost::test {
 
@@ -27,8 +28,8 @@ struct HostWorld {
     std::filesystem::path root;
     std::string workspace;
     // The variables set for the world's hosts (their registry, journals and settings in root, not
-    // the user's folders), each with the value it had before, put back at the end.
-    std::vector<std::pair<const char*, std::optional<std::string>>> saved;
+    // the user's folders), each put back as it was at the end.
+    std::vector<std::unique_ptr<EnvVar>> env;
     explicit HostWorld(const std::string& prefix) {
         std::string tmpl = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
         root = ::mkdtemp(tmpl.data());
@@ -36,17 +37,11 @@ struct HostWorld {
         workspace = std::filesystem::canonical(root / "work").string();
         for (const auto& [var, sub] : {std::pair{"XDG_RUNTIME_DIR", "run"}, std::pair{"XDG_STATE_HOME", "state"},
                                        std::pair{"XDG_CONFIG_HOME", "config"}}) {
-            const char* was = std::getenv(var);
-            saved.emplace_back(var, was ? std::optional<std::string>(was) : std::nullopt);
             std::filesystem::create_directories(root / sub);
-            ::setenv(var, (root / sub).c_str(), 1);
+            env.push_back(std::make_unique<EnvVar>(var, (root / sub).c_str()));
         }
     }
     ~HostWorld() {
-        for (const auto& [var, was] : saved) {
-            if (was) ::setenv(var, was->c_str(), 1);
-            else ::unsetenv(var);
-        }
         std::error_code ec;
         std::filesystem::remove_all(root, ec);
     }

@@ -45,22 +45,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Sets an environment variable (or unsets it: nullptr) while it lives.
-struct EnvVar {
-    std::string name;
-    std::optional<std::string> saved;
-    EnvVar(std::string n, const char* value) : name(std::move(n)) {
-        if (const char* v = std::getenv(name.c_str())) saved = v;
-        if (value) ::setenv(name.c_str(), value, 1);
-        else ::unsetenv(name.c_str());
-    }
-    ~EnvVar() {
-        if (saved) ::setenv(name.c_str(), saved->c_str(), 1);
-        else ::unsetenv(name.c_str());
-    }
-    EnvVar(const EnvVar&) = delete;
-    EnvVar& operator=(const EnvVar&) = delete;
-};
+using test::EnvVar;  // scratch.hpp
 
 // A private folder with the runtime folder (registry, sockets), the user's config (no tmux
 // popups), the journals and the workspace in it; nothing of the machine's own: no tmux, no notifications, no

@@ -22,22 +22,15 @@
 
 #include "core/proc_stat.hpp"
 #include "core/search_path.hpp"
+#include "scratch.hpp"
 
 using namespace askhost;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::string tmpl = (fs::temp_directory_path() / "askhost-processes-XXXXXX").string();
-        path = ::mkdtemp(tmpl.data());
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
+struct TempDir : test::ScratchDir {
+    TempDir() : ScratchDir("askhost-processes") {}
     std::string file(const std::string& rel, mode_t mode) const {
         const fs::path p = path / rel;
         fs::create_directories(p.parent_path());
@@ -48,17 +41,8 @@ struct TempDir {
 };
 
 // PATH set for one test, and put back after it.
-struct PathIs {
-    std::optional<std::string> old;
-    explicit PathIs(const char* path) {
-        if (const char* p = std::getenv("PATH")) old = p;
-        if (path) ::setenv("PATH", path, 1);
-        else ::unsetenv("PATH");
-    }
-    ~PathIs() {
-        if (old) ::setenv("PATH", old->c_str(), 1);
-        else ::unsetenv("PATH");
-    }
+struct PathIs : test::EnvVar {
+    explicit PathIs(const char* path) : EnvVar("PATH", path) {}
 };
 
 // `sleep` started with `env` as its whole environment, as user `uid` when one is given (root only);

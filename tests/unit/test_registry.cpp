@@ -3,7 +3,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,22 +11,15 @@
 
 #include "frontends/editor/registry.hpp"
 #include "frontends/editor/socket_listener.hpp"
+#include "scratch.hpp"
 
 using namespace askhost;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::string tmpl = (fs::temp_directory_path() / "askhost-registry-XXXXXX").string();
-        path = ::mkdtemp(tmpl.data());
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
+struct TempDir : test::ScratchDir {
+    TempDir() : ScratchDir("askhost-registry") {}
 };
 
 HostRecord host(long pid, std::int64_t start, std::vector<std::string> folders) {
@@ -144,15 +136,7 @@ BOOST_AUTO_TEST_SUITE(lookup_results)
 // $XDG_RUNTIME_DIR set to a fresh private folder while the object lives.
 struct RuntimeDir {
     TempDir dir;
-    std::optional<std::string> saved;
-    RuntimeDir() {
-        if (const char* v = std::getenv("XDG_RUNTIME_DIR")) saved = v;
-        ::setenv("XDG_RUNTIME_DIR", dir.path.c_str(), 1);
-    }
-    ~RuntimeDir() {
-        if (saved) ::setenv("XDG_RUNTIME_DIR", saved->c_str(), 1);
-        else ::unsetenv("XDG_RUNTIME_DIR");
-    }
+    test::EnvVar var{"XDG_RUNTIME_DIR", dir.path.c_str()};
 };
 
 BOOST_AUTO_TEST_CASE(socket_directory_is_made_private_under_the_runtime_folder) {

@@ -17,22 +17,15 @@
 #include "core/text/sanitize.hpp"
 #include "frontends/tmux_popup.hpp"
 #include "frontends/tmux_queue.hpp"
+#include "scratch.hpp"
 
 using namespace askhost;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::string tmpl = (fs::temp_directory_path() / "askhost-tmux-queue-XXXXXX").string();
-        path = ::mkdtemp(tmpl.data());
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
+struct TempDir : test::ScratchDir {
+    TempDir() : ScratchDir("askhost-tmux-queue") {}
 };
 
 // A ticket as a waiting askhost writes it; `age` seconds since it was last touched.

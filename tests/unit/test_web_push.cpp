@@ -16,6 +16,7 @@
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
 #include <rapidjson/document.h>
+#include "scratch.hpp"
 #include "web/web_push.hpp"
 
 using namespace askhost::web::push;
@@ -99,14 +100,8 @@ std::optional<std::string> verified_claims(const std::string& jwt, const std::st
     return from_base64url(jwt.substr(dot1 + 1, dot2 - dot1 - 1));
 }
 
-struct TempDir {
-    std::filesystem::path path;
-    TempDir() {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "askhost-push-XXXXXX").string();
-        BOOST_REQUIRE(::mkdtemp(tmpl.data()));
-        path = tmpl;
-    }
-    ~TempDir() { std::filesystem::remove_all(path); }
+struct TempDir : askhost::test::ScratchDir {
+    TempDir() : ScratchDir("askhost-push") {}
 };
 
 }  // namespace

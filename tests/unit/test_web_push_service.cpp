@@ -24,6 +24,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "scratch.hpp"
 #include "web/name_lookup.hpp"
 #include "web/web_hub.hpp"
 #include "web/web_push.hpp"
@@ -62,14 +63,8 @@ UserAgent new_user_agent(std::mt19937& rng) {
     return ua;
 }
 
-struct TempDir {
-    std::filesystem::path path;
-    TempDir() {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "askhost-push-XXXXXX").string();
-        BOOST_REQUIRE(::mkdtemp(tmpl.data()));
-        path = tmpl;
-    }
-    ~TempDir() { std::filesystem::remove_all(path); }
+struct TempDir : askhost::test::ScratchDir {
+    TempDir() : ScratchDir("askhost-push") {}
 };
 
 askhost::web::WaitingAsk waiting(const std::string& key, const std::string& question, std::vector<std::string> labels,
