@@ -44,11 +44,12 @@ def read_cpu(path):
                 seconds, _, rest = line.rstrip('\n').partition('\t')
                 kernel, _, command = rest.partition('\t')
                 try:
-                    was = cpu.setdefault(command, [0.0, 0.0])
-                    was[0] += float(seconds)
-                    was[1] += float(kernel)
+                    used = (float(seconds), float(kernel))
                 except ValueError:
-                    pass
+                    continue
+                was = cpu.setdefault(command, [0.0, 0.0])
+                was[0] += used[0]
+                was[1] += used[1]
     return cpu
 
 
