@@ -3,16 +3,12 @@
 #pragma once
 
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
-#include <system_error>
 #include <utility>
 #include <vector>
-
-#include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/test/unit_test.hpp>
@@ -25,14 +21,13 @@ namespace askhost::test {
 // A private runtime folder (the hosts' sockets and records), state folder (their journals), config
 // folder and workspace, while it lives.
 struct HostWorld {
+    ScratchDir scratch;  // first, so it is removed last, after the variables are put back
     std::filesystem::path root;
     std::string workspace;
     // The variables set for the world's hosts (their registry, journals and settings in root, not
     // the user's folders), each put back as it was at the end.
     std::vector<std::unique_ptr<EnvVar>> env;
-    explicit HostWorld(const std::string& prefix) {
-        std::string tmpl = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
-        root = ::mkdtemp(tmpl.data());
+    explicit HostWorld(const std::string& prefix) : scratch(prefix), root(scratch.path) {
         std::filesystem::create_directories(root / "work");
         workspace = std::filesystem::canonical(root / "work").string();
         for (const auto& [var, sub] : {std::pair{"XDG_RUNTIME_DIR", "run"}, std::pair{"XDG_STATE_HOME", "state"},
@@ -41,12 +36,6 @@ struct HostWorld {
             env.push_back(std::make_unique<EnvVar>(var, (root / sub).c_str()));
         }
     }
-    ~HostWorld() {
-        std::error_code ec;
-        std::filesystem::remove_all(root, ec);
-    }
-    HostWorld(const HostWorld&) = delete;
-    HostWorld& operator=(const HostWorld&) = delete;
 };
 
 // A host as an editor runs it, with nobody else to show its asks.

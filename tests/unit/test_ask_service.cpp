@@ -51,12 +51,11 @@ using test::EnvVar;  // scratch.hpp
 // popups), the journals and the workspace in it; nothing of the machine's own: no tmux, no notifications, no
 // terminal dialog (the terminal is taken as an agent's).
 struct World {
-    fs::path root;
+    test::ScratchDir scratch{"askhost-service"};  // first, so it is removed last
+    fs::path root = scratch.path;
     std::string workspace;
     std::unique_ptr<EnvVar> env[9];
     World() {
-        std::string tmpl = (fs::temp_directory_path() / "askhost-service-XXXXXX").string();
-        root = ::mkdtemp(tmpl.data());
         fs::create_directories(root / "run");
         fs::create_directories(root / "state");
         fs::create_directories(root / "config" / "askhost");
@@ -73,10 +72,6 @@ struct World {
         env[6] = std::make_unique<EnvVar>("PATH", "/nonexistent");
         env[7] = std::make_unique<EnvVar>("TERM", "dumb");
         env[8] = std::make_unique<EnvVar>("XDG_STATE_HOME", (root / "state").c_str());
-    }
-    ~World() {
-        std::error_code ec;
-        fs::remove_all(root, ec);
     }
     std::string pending_file() const { return (root / "work" / "pending.json").string(); }
 };
