@@ -17,7 +17,8 @@ import sys
 import time
 
 from e2e_common import (DB_Q, FEAT_Q, OPENCODE, OPENCODE_QUESTIONS as QUESTIONS, OPENCODE_TAIL as TAIL, TIMEOUT, Mock,
-                        OpencodeTui, agent_bin, answer_in_a_popup, on_each, project_of, run_cases, standing_editor)
+                        OpencodeTui, TmuxLook, agent_bin, answer_in_a_popup, on_each, project_of, run_cases,
+                        standing_editor)
 from harness import ASKHOST, ROOT, Workdir, case, check, equal, processes_in, wait_for
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -102,9 +103,10 @@ def opencode_tui_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane(version):
     wd.popups = True
     mock = Mock(wd, ["question"], QUESTIONS)
     with OpencodeTui(wd, mock, project_of(wd), version=version) as oc:
+        look = TmuxLook(oc)
         oc.prompt("Set up the project.")
         # SQLite; Authentication and REST API ticked, Enter takes the ticks; Enter on Submit.
-        answer_in_a_popup(oc, ["2", "1", "2", "Enter", "Enter"])
+        answer_in_a_popup(oc, ["2", "1", "2", "Enter", "Enter"], look=look)
         equal(mock.tool_result()["text"],
               f'User has answered your questions: "{DB_Q}"="SQLite", "{FEAT_Q}"="Authentication, REST API".' + TAIL,
               "what the model read")

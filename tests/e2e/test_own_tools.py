@@ -15,8 +15,8 @@ import sys
 import time
 
 from e2e_common import (CODEX, CODEX_DIALOG, CODEX_QUESTIONS, DB_Q, FEAT_Q, GEMINI, GEMINI_DIALOG, GEMINI_QUESTIONS,
-                        NAME_Q, TIMEOUT, CodexTui, GeminiTui, Mock, answer_in_a_popup, finish, on_each, project_of,
-                        run_cases, shared_registry_env, standing_editor)
+                        NAME_Q, TIMEOUT, CodexTui, GeminiTui, Mock, TmuxLook, answer_in_a_popup, finish, on_each,
+                        project_of, run_cases, shared_registry_env, standing_editor)
 from harness import ASKHOST, Workdir, check, equal, wait_for
 
 
@@ -119,8 +119,9 @@ def gemini_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane(version):
     project = project_of(wd)
     mock = Mock(wd, ["ask_user"], GEMINI_QUESTIONS)
     with GeminiTui(wd, mock, project, hooks=True, version=version) as gemini:
+        look = TmuxLook(gemini)  # Gemini asks on its own, once started
         # SQLite; Auth and Export ticked, Enter takes the ticks; Enter on Submit.
-        answer_in_a_popup(gemini, ["2", "1", "3", "Enter", "Enter"], own_dialog=GEMINI_DIALOG)
+        answer_in_a_popup(gemini, ["2", "1", "3", "Enter", "Enter"], own_dialog=GEMINI_DIALOG, look=look)
         res = mock.tool_result()
         check('"%s"="SQLite", "%s"="Auth, Export".' % (DB_Q, FEAT_Q) in res["text"], "what the model read: " + res["text"])
         gemini.t.wait_screen("All set.", timeout=TIMEOUT)
@@ -222,8 +223,9 @@ def codex_approval_in_tmux_with_no_editor_asks_in_a_popup_with_the_whole_command
     project = project_of(wd)
     mock = Mock(wd, ["exec_command"], CODEX_ESCALATED)
     with CodexTui(wd, mock, project, hooks=True, version=version, approval="on-request") as codex:
+        look = TmuxLook(codex)
         codex.prompt("Make the marker.")
-        look = answer_in_a_popup(codex, [], own_dialog=("Would you like to run",))
+        answer_in_a_popup(codex, [], own_dialog=("Would you like to run",), look=look)
         screen = look.screen()
         check("Bash wants to run:" in screen and "│ " + CODEX_COMMAND in screen,
               "the whole command in the popup:\n" + screen)
@@ -245,9 +247,11 @@ def codex_plan_mode_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane(version
     project = project_of(wd)
     mock = Mock(wd, ["request_user_input"], {"questions": CODEX_QUESTIONS})
     with CodexTui(wd, mock, project, hooks=True, version=version) as codex:
+        look = TmuxLook(codex)
         codex.prompt("Plan the project.", plan=True)
         # SQLite, then api; Enter on Submit.
-        answer_in_a_popup(codex, ["2", "2", "Enter"], own_dialog=CODEX_DIALOG, under=("Plan mode", "Working"))
+        answer_in_a_popup(codex, ["2", "2", "Enter"], own_dialog=CODEX_DIALOG, under=("Plan mode", "Working"),
+                          look=look)
         res = mock.tool_result()
         check('[database] "%s"="SQLite", [service_name] "%s"="api".' % (DB_Q, NAME_Q) in res["text"],
               "what the model read: " + res["text"])

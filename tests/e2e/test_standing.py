@@ -10,7 +10,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
 from harness import ASKHOST, Tmux, Workdir, case, check, equal, wait_for  # noqa: E402
-from e2e_common import (TIMEOUT, CodexTui, GeminiTui, Mock, answer_in_a_popup, project_of,  # noqa: E402
+from e2e_common import (TIMEOUT, CodexTui, GeminiTui, Mock, TmuxLook, answer_in_a_popup, project_of,  # noqa: E402
                         run_cases, shared_registry_env, standing_editor)
 
 DB_Q = "Which database should we use?"
@@ -78,8 +78,9 @@ def codex_tui_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane():
     project = project_of(wd)
     mock = Mock(wd, CODEX_TOOLS, [DATABASE])
     with CodexTui(wd, mock, project) as codex:  # the agent's session, on its own tmux server
+        look = TmuxLook(codex)
         codex.prompt("Set up the project.")
-        look = answer_in_a_popup(codex, ["2"], under=("Codex", "Working"))  # SQLite
+        answer_in_a_popup(codex, ["2"], under=("Codex", "Working"), look=look)  # SQLite
         res = mock.tool_result()
         check(res["text"].endswith('"answers":{"%s":"SQLite"}}' % DB_Q), "what the model read: " + res["text"])
         codex.t.wait_screen("All set.", timeout=TIMEOUT)
