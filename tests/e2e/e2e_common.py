@@ -477,15 +477,14 @@ class TmuxLook:
         kill_tmux_server(self.name)
 
 
-def answer_in_a_popup(tui, keys, own_dialog=(), under=(), look=None):
-    """No editor, a terminal looking at the agent's pane: the question opens in askhost's popup over
-    it (askhost's terminal dialog, with its Other row) and `keys` typed there at a person's pace
-    answer it; the agent's own dialog (its marks, `own_dialog`) is not on its pane meanwhile, and
-    the agent's screen shows under the popup (one of `under`). Returns the look, still open.
-    look: the terminal, made (TmuxLook) before the agent was asked to do what makes it ask: a popup
-    opens for a client looking when the question comes, so one that attaches after it gets none
-    (docs/tmux.md), and a fast agent asks within a second of its prompt."""
-    look = look or TmuxLook(tui)
+def answer_in_a_popup(tui, look, keys, own_dialog=(), under=()):
+    """No editor, `look` (a TmuxLook) looking at the agent's pane: the question opens in askhost's
+    popup over it (askhost's terminal dialog, with its Other row) and `keys` typed there at a
+    person's pace answer it; the agent's own dialog (its marks, `own_dialog`) is not on its pane
+    meanwhile, and the agent's screen shows under the popup (one of `under`). Make `look` before the
+    agent is asked to do what makes it ask: a popup opens for a client looking when the question
+    comes, so one that attaches after it gets none (docs/tmux.md), and a fast agent asks within a
+    second of its prompt."""
     try:
         wait_for(lambda: "Other (type your answer)" in look.screen() and "┌" in look.screen(), timeout=TIMEOUT,
                  what="askhost's popup over the agent's pane")
@@ -498,7 +497,6 @@ def answer_in_a_popup(tui, keys, own_dialog=(), under=(), look=None):
     for key in keys:
         time.sleep(0.5)  # the popup's key guard, then a person's pace
         look.keys(key)
-    return look
 
 
 # Codex's footer while in Plan mode. Its history also says "Model changed to ... for Plan mode"

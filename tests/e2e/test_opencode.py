@@ -106,7 +106,7 @@ def opencode_tui_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane(version):
         look = TmuxLook(oc)
         oc.prompt("Set up the project.")
         # SQLite; Authentication and REST API ticked, Enter takes the ticks; Enter on Submit.
-        answer_in_a_popup(oc, ["2", "1", "2", "Enter", "Enter"], look=look)
+        answer_in_a_popup(oc, look, ["2", "1", "2", "Enter", "Enter"])
         equal(mock.tool_result()["text"],
               f'User has answered your questions: "{DB_Q}"="SQLite", "{FEAT_Q}"="Authentication, REST API".' + TAIL,
               "what the model read")

@@ -121,7 +121,7 @@ def gemini_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane(version):
     with GeminiTui(wd, mock, project, hooks=True, version=version) as gemini:
         look = TmuxLook(gemini)  # Gemini asks on its own, once started
         # SQLite; Auth and Export ticked, Enter takes the ticks; Enter on Submit.
-        answer_in_a_popup(gemini, ["2", "1", "3", "Enter", "Enter"], own_dialog=GEMINI_DIALOG, look=look)
+        answer_in_a_popup(gemini, look, ["2", "1", "3", "Enter", "Enter"], own_dialog=GEMINI_DIALOG)
         res = mock.tool_result()
         check('"%s"="SQLite", "%s"="Auth, Export".' % (DB_Q, FEAT_Q) in res["text"], "what the model read: " + res["text"])
         gemini.t.wait_screen("All set.", timeout=TIMEOUT)
@@ -225,7 +225,7 @@ def codex_approval_in_tmux_with_no_editor_asks_in_a_popup_with_the_whole_command
     with CodexTui(wd, mock, project, hooks=True, version=version, approval="on-request") as codex:
         look = TmuxLook(codex)
         codex.prompt("Make the marker.")
-        answer_in_a_popup(codex, [], own_dialog=("Would you like to run",), look=look)
+        answer_in_a_popup(codex, look, [], own_dialog=("Would you like to run",))
         screen = look.screen()
         check("Bash wants to run:" in screen and "│ " + CODEX_COMMAND in screen,
               "the whole command in the popup:\n" + screen)
@@ -250,8 +250,7 @@ def codex_plan_mode_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane(version
         look = TmuxLook(codex)
         codex.prompt("Plan the project.", plan=True)
         # SQLite, then api; Enter on Submit.
-        answer_in_a_popup(codex, ["2", "2", "Enter"], own_dialog=CODEX_DIALOG, under=("Plan mode", "Working"),
-                          look=look)
+        answer_in_a_popup(codex, look, ["2", "2", "Enter"], own_dialog=CODEX_DIALOG, under=("Plan mode", "Working"))
         res = mock.tool_result()
         check('[database] "%s"="SQLite", [service_name] "%s"="api".' % (DB_Q, NAME_Q) in res["text"],
               "what the model read: " + res["text"])

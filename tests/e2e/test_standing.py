@@ -80,7 +80,7 @@ def codex_tui_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane():
     with CodexTui(wd, mock, project) as codex:  # the agent's session, on its own tmux server
         look = TmuxLook(codex)
         codex.prompt("Set up the project.")
-        answer_in_a_popup(codex, ["2"], under=("Codex", "Working"), look=look)  # SQLite
+        answer_in_a_popup(codex, look, ["2"], under=("Codex", "Working"))  # SQLite
         res = mock.tool_result()
         check(res["text"].endswith('"answers":{"%s":"SQLite"}}' % DB_Q), "what the model read: " + res["text"])
         codex.t.wait_screen("All set.", timeout=TIMEOUT)
