@@ -78,11 +78,14 @@ class Workdir:
         return [SCRIPTED_AGENT, script, self.file(record)]
 
     def records(self, record="record.jsonl"):
+        """What the scripted agent received, decoded ("EOF" stays a string); whole lines only, as
+        read_records."""
         try:
             with open(self.file(record)) as f:
-                lines = [l.rstrip("\n") for l in f if l.strip()]
+                text = f.read()
         except FileNotFoundError:
             return []
+        lines = [l for l in text.split("\n")[:-1] if l.strip()]
         return [l if l == "EOF" else json.loads(l) for l in lines]
 
     def env(self, **extra):

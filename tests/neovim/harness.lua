@@ -140,21 +140,23 @@ function H.ask(request_id, questions)
   return { send = { type = 'ask_user_request', requestId = request_id, questions = questions } }
 end
 
--- What the agent received, decoded ("EOF" stays a string).
+-- What the agent received, decoded ("EOF" stays a string). Only whole lines: the agent may be
+-- writing a long one as this reads, and its part before the newline is left for the next read.
 function H.records(record)
   local f = io.open(H.file(record or 'record.jsonl'))
   if not f then
     return {}
   end
+  local text = f:read('*a')
+  f:close()
   local out = {}
-  for line in f:lines() do
+  for line in text:gmatch('([^\n]*)\n') do
     if line == 'EOF' then
       out[#out + 1] = line
     elseif line ~= '' then
       out[#out + 1] = vim.json.decode(line)
     end
   end
-  f:close()
   return out
 end
 
