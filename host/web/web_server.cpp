@@ -1,6 +1,7 @@
 #include "web/web_server.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <deque>
 #include <list>
@@ -66,8 +67,99 @@ bool nonce_text(std::string_view s) {
 }
 
 using TlsStream = beast::ssl_stream<beast::tcp_stream>;
-template <class S>
-constexpr bool is_tls = std::is_same_v<S, TlsStream>;
+
+// The first few buffers of a sequence, as one type: a read or write may move fewer bytes than it
+// is offered, and the composed operations above it go on from where it stopped.
+template <class Buffer>
+class FirstBuffers {
+public:
+    template <class Sequence>
+    explicit FirstBuffers(const Sequence& sequence) {
+        auto it = boost::asio::buffer_sequence_begin(sequence);
+        const auto end = boost::asio::buffer_sequence_end(sequence);
+        for (; it != end && count_ < items_.size(); ++it) items_[count_++] = Buffer(*it);
+    }
+    const Buffer* begin() const { return items_.data(); }
+    const Buffer* end() const { return items_.data() + count_; }
+
+private:
+    std::array<Buffer, 16> items_{};
+    std::size_t count_ = 0;
+};
+
+// A completion handler of a read or write, as one move-only type.
+class IoDone {
+public:
+    template <class Handler>
+    static IoDone of(Handler&& h) {
+        return IoDone(std::make_unique<Held<std::decay_t<Handler>>>(std::forward<Handler>(h)));
+    }
+    void operator()(beast::error_code ec, std::size_t n) {
+        auto held = std::move(held_);
+        held->call(ec, n);
+    }
+
+private:
+    struct Base {
+        virtual ~Base() = default;
+        virtual void call(beast::error_code ec, std::size_t n) = 0;
+    };
+    template <class Handler>
+    struct Held final : Base {
+        explicit Held(Handler&& h) : handler(std::move(h)) {}
+        explicit Held(const Handler& h) : handler(h) {}
+        void call(beast::error_code ec, std::size_t n) override { std::move(handler)(ec, n); }
+        Handler handler;
+    };
+    explicit IoDone(std::unique_ptr<Base> held) : held_(std::move(held)) {}
+    std::unique_ptr<Base> held_;
+};
+
+// A connection with or without TLS, as one stream type: the sessions, Beast's HTTP reads and
+// writes and its WebSocket operations are each compiled once, not once per kind of connection
+// (web_server.cpp was the build's costliest unit: docs/hacking.md). Only the reads and writes of
+// the stream below are reached through a handler of one type (IoDone).
+class PageStream {
+public:
+    using executor_type = beast::tcp_stream::executor_type;
+
+    explicit PageStream(beast::tcp_stream&& plain) : plain_(std::move(plain)) {}
+    PageStream(beast::tcp_stream&& plain, ssl::context& ctx) : tls_(std::in_place, std::move(plain), ctx) {}
+
+    executor_type get_executor() { return tcp().get_executor(); }
+    beast::tcp_stream& tcp() { return tls_ ? beast::get_lowest_layer(*tls_) : *plain_; }
+    TlsStream* tls() { return tls_ ? &*tls_ : nullptr; }
+
+    template <class MutableBuffers, class Handler>
+    void async_read_some(const MutableBuffers& buffers, Handler&& handler) {
+        FirstBuffers<boost::asio::mutable_buffer> first(buffers);
+        auto done = IoDone::of(std::forward<Handler>(handler));
+        if (tls_) tls_->async_read_some(first, std::move(done));
+        else plain_->async_read_some(first, std::move(done));
+    }
+    template <class ConstBuffers, class Handler>
+    void async_write_some(const ConstBuffers& buffers, Handler&& handler) {
+        FirstBuffers<boost::asio::const_buffer> first(buffers);
+        auto done = IoDone::of(std::forward<Handler>(handler));
+        if (tls_) tls_->async_write_some(first, std::move(done));
+        else plain_->async_write_some(first, std::move(done));
+    }
+
+private:
+    std::optional<beast::tcp_stream> plain_;
+    std::optional<TlsStream> tls_;
+};
+
+// A WebSocket's timeout closes the connection; its close ends with a teardown (TLS's close
+// notify, or the TCP shutdown), as Beast does for each stream below. Found by argument lookup.
+void beast_close_socket(PageStream& s) { s.tcp().close(); }
+template <class Handler>
+void async_teardown(beast::role_type role, PageStream& s, Handler&& handler) {
+    using websocket::async_teardown;
+    if (TlsStream* tls = s.tls()) async_teardown(role, *tls, std::forward<Handler>(handler));
+    else async_teardown(role, s.tcp().socket(), std::forward<Handler>(handler));
+}
+
 using Request = http::request<http::string_body>;
 using Response = http::response<http::string_body>;
 
@@ -270,10 +362,9 @@ struct WebServer::Impl : std::enable_shared_from_this<Impl> {
 
 namespace {
 
-template <class Stream>
-class WsSession final : public WsLink, public std::enable_shared_from_this<WsSession<Stream>> {
+class WsSession final : public WsLink, public std::enable_shared_from_this<WsSession> {
 public:
-    WsSession(std::shared_ptr<WebServer::Impl> server, Stream&& stream, std::string peer)
+    WsSession(std::shared_ptr<WebServer::Impl> server, PageStream&& stream, std::string peer)
         : server_(std::move(server)), ws_(std::move(stream)), peer_(std::move(peer)) {
         ++server_->connections;
     }
@@ -285,7 +376,7 @@ public:
     void accept(Request req) {
         // Beast's own timeouts from here: a handshake must finish; a page that answers no ping
         // for a minute is gone (browsers answer pings by themselves).
-        beast::get_lowest_layer(ws_).expires_never();
+        ws_.next_layer().tcp().expires_never();
         websocket::stream_base::timeout t{};
         t.handshake_timeout = server_->opts.request_timeout;
         t.idle_timeout = std::chrono::seconds(60);
@@ -401,7 +492,7 @@ private:
     }
 
     std::shared_ptr<WebServer::Impl> server_;
-    websocket::stream<Stream> ws_;
+    websocket::stream<PageStream> ws_;
     std::string peer_;
     beast::flat_buffer buffer_;
     std::deque<std::shared_ptr<const std::string>> queue_;
@@ -409,10 +500,9 @@ private:
     bool open_ = false, writing_ = false, closing_ = false;
 };
 
-template <class Stream>
-class HttpSession final : public Unproven, public std::enable_shared_from_this<HttpSession<Stream>> {
+class HttpSession final : public Unproven, public std::enable_shared_from_this<HttpSession> {
 public:
-    HttpSession(std::shared_ptr<WebServer::Impl> server, Stream&& stream, std::string peer, bool peer_loopback)
+    HttpSession(std::shared_ptr<WebServer::Impl> server, PageStream&& stream, std::string peer, bool peer_loopback)
         : server_(std::move(server)),
           stream_(std::move(stream)),
           peer_(std::move(peer)),
@@ -444,8 +534,8 @@ public:
         // whole request_timeout.
         deadline_ = std::chrono::steady_clock::now() + server_->opts.unproven_timeout;
         lowest().expires_at(deadline_);
-        if constexpr (is_tls<Stream>) {
-            stream_.async_handshake(ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
+        if (TlsStream* tls = stream_.tls()) {
+            tls->async_handshake(ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
                 if (!ec) self->read();
             });
         } else {
@@ -454,7 +544,7 @@ public:
     }
 
 private:
-    beast::tcp_stream& lowest() { return beast::get_lowest_layer(stream_); }
+    beast::tcp_stream& lowest() { return stream_.tcp(); }
 
     void read() {
         parser_.emplace();
@@ -547,7 +637,7 @@ private:
                        printable(sv(req[http::field::origin])) + ")");
                 return reply_text(http::status::forbidden, "askhost web: not from this page (Origin)\n", false);
             }
-            auto ws = std::make_shared<WsSession<Stream>>(server_, std::move(stream_), peer_);
+            auto ws = std::make_shared<WsSession>(server_, std::move(stream_), peer_);
             return ws->accept(std::move(req));
         }
         const std::string_view name = path == "/" ? std::string_view("index.html") : path.substr(1);
@@ -646,17 +736,17 @@ private:
     }
 
     void close() {
-        if constexpr (is_tls<Stream>) {
+        if (TlsStream* tls = stream_.tls()) {
             lowest().expires_after(std::chrono::seconds(2));
-            stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) {});
+            tls->async_shutdown([self = this->shared_from_this()](beast::error_code) {});
         } else {
             beast::error_code ignored;
-            stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+            lowest().socket().shutdown(tcp::socket::shutdown_send, ignored);
         }
     }
 
     std::shared_ptr<WebServer::Impl> server_;
-    Stream stream_;
+    PageStream stream_;
     std::string peer_;
     bool peer_loopback_ = false;
     beast::flat_buffer buffer_;
@@ -718,11 +808,8 @@ void WebServer::Impl::serve(tcp::socket socket) {
     if (loopback)
         if (auto uid = local_peer_uid(socket.native_handle())) peer += " (uid " + std::to_string(*uid) + ")";
     beast::tcp_stream stream(std::move(socket));
-    auto self = shared_from_this();
-    if (tls)
-        std::make_shared<HttpSession<TlsStream>>(self, TlsStream(std::move(stream), *tls), std::move(peer), loopback)
-            ->start();
-    else std::make_shared<HttpSession<beast::tcp_stream>>(self, std::move(stream), std::move(peer), loopback)->start();
+    auto page = tls ? PageStream(std::move(stream), *tls) : PageStream(std::move(stream));
+    std::make_shared<HttpSession>(shared_from_this(), std::move(page), std::move(peer), loopback)->start();
 }
 
 WebServer::WebServer(boost::asio::io_context& io, WebHub& hub, TokenFile& token, ServerOptions options)
@@ -821,12 +908,12 @@ namespace askhost::web {
 namespace {
 
 // One GET of askhost web --url, on an io_context of its own, within a few seconds.
-template <class Stream>
-Result<std::string> get_once(boost::asio::io_context& io, Stream& stream, tcp::endpoint at, const Request& req) {
+Result<std::string> get_once(boost::asio::io_context& io, PageStream& stream, const tcp::endpoint& at,
+                             const Request& req) {
     beast::error_code result;
     Response res;
     beast::flat_buffer buffer;
-    auto& low = beast::get_lowest_layer(stream);
+    auto& low = stream.tcp();
     low.expires_after(std::chrono::seconds(5));
     low.async_connect(at, [&](beast::error_code ec) {
         if (ec) {
@@ -842,8 +929,8 @@ Result<std::string> get_once(boost::asio::io_context& io, Stream& stream, tcp::e
                 http::async_read(stream, buffer, res, [&](beast::error_code ec3, std::size_t) { result = ec3; });
             });
         };
-        if constexpr (is_tls<Stream>) {
-            stream.async_handshake(ssl::stream_base::client, [&, send](beast::error_code ec2) {
+        if (TlsStream* tls = stream.tls()) {
+            tls->async_handshake(ssl::stream_base::client, [&, send](beast::error_code ec2) {
                 if (ec2) result = ec2;
                 else send();
             });
@@ -874,10 +961,10 @@ Status WebServer::check_proof(const std::string& host, std::uint16_t port, bool 
     if (tls) {
         ssl::context ctx(ssl::context::tls_client);
         ctx.set_verify_mode(ssl::verify_none);  // what is checked is the proof, not the certificate
-        TlsStream stream(io, ctx);
+        PageStream stream(beast::tcp_stream(io), ctx);
         body = get_once(io, stream, at, req);
     } else {
-        beast::tcp_stream stream(io);
+        PageStream stream{beast::tcp_stream(io)};
         body = get_once(io, stream, at, req);
     }
     if (!body) return body.error();

@@ -834,6 +834,14 @@ def listening_beyond_loopback_needs_tls_or_a_proxy():
     equal(out.returncode, 2, "--tls-cert without --tls-key")
 
 
+def next_control_frame(ws):
+    """The next frame that is not a text message (a page is sent messages as they come)."""
+    while True:
+        f = ws.recv_frame(timeout=20)
+        if f is None or f[0] != 1:
+            return f
+
+
 @case
 def tls_with_a_certificate():
     wd = Workdir()
@@ -857,6 +865,24 @@ def tls_with_a_certificate():
         snap = ws.message()
         equal((snap["type"], snap["asks"]), ("snapshot", []), "the WebSocket over TLS")
         ws.close()
+        # A close from the page is answered with one, and the connection then ends (the server's
+        # teardown over TLS).
+        ws = WsClient(web, cookie)
+        equal(ws.message()["type"], "snapshot", "snapshot")
+        ws.s.sendall(ws.frame(8, struct.pack(">H", 1000)))
+        equal(next_control_frame(ws), (8, struct.pack(">H", 1000)), "the close answered over TLS")
+        equal(ws.recv_frame(timeout=20), None, "then the connection ends")
+        ws.close()
+        # A socket the server closes (a new token): a close frame over TLS.
+        ws = WsClient(web, cookie)
+        equal(ws.message()["type"], "snapshot", "snapshot")
+        out = subprocess.run([ASKHOST, "web", "--url", "--new-token"], env=wd.env(), cwd=wd.path,
+                             capture_output=True, text=True, timeout=30)
+        equal(out.returncode, 0, "askhost web --url --new-token over TLS: " + out.stderr)
+        equal(next_control_frame(ws)[0], 8, "the server closes the page's socket over TLS")
+        ws.close()
+        web.token = urllib.parse.parse_qs(urllib.parse.urlsplit(out.stdout.strip()).query)["token"][0]
+        cookie = web.login()
         w = WsClient(web, cookie, origin="http://127.0.0.1:%d" % web.port)
         refused(w.status, w.headers, w.body, 403, "an http:// Origin on an https server")
 
