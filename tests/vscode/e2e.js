@@ -73,10 +73,12 @@ function freePort() {
   });
 }
 
+// What the scripted agent received: whole lines only (it may be writing the last one as this reads).
 function received(record) {
   if (!fs.existsSync(record)) return [];
-  return fs
-    .readFileSync(record, 'utf8')
+  const text = fs.readFileSync(record, 'utf8');
+  return text
+    .slice(0, text.lastIndexOf('\n') + 1)
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => (l === 'EOF' ? 'EOF' : JSON.parse(l)));

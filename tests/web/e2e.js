@@ -227,10 +227,12 @@ class RealWeb {
     spawnSync('tmux', ['-S', this.tmuxSocket, 'send-keys', '-t', 'agent', ...keys]);
   }
 
-  /** The lines askhost sent the agent, as it recorded them. */
+  /** The lines askhost sent the agent, as it recorded them: whole lines only (it may be writing
+   *  the last one as this reads). */
   agentGot() {
     try {
-      return fs.readFileSync(this.agentRecord, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const text = fs.readFileSync(this.agentRecord, 'utf8');
+      return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter(Boolean).map((l) => JSON.parse(l));
     } catch {
       return [];
     }
