@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -209,12 +210,17 @@ private:
 
     // In tmux, with nobody else showing it: the dialog in a popup over the asking agent's pane
     // (docs/tmux.md); once per question, after the popups of questions asked before it on that
-    // client (any askhost's); a pane nobody looks at gets a message and the bell.
+    // client (any askhost's). A pane nobody looks at gets a message and the bell, once; the popup
+    // opens when a client comes to look while the question waits (watch() calls here each second:
+    // a look runs tmux, so after the first minute only every five seconds).
     void maybe_popup() {
         if (popups_.popup_open()) return;
         auto pending = core_.broker().pending();
         if (pending.empty() || !wants_popup(pending.front()->id)) return popups_.withdraw();
         const Ask& head = *pending.front();
+        const auto now = std::chrono::steady_clock::now();
+        const auto told = told_.find(head.id);
+        if (told != told_.end() && now < next_look_) return;
         auto pane = tmux::asking_pane();
         if (!pane) {
             popped_.insert(head.id);
@@ -223,8 +229,12 @@ private:
         }
         core_.set_tmux(pane->server, pane->pane_id);
         if (pane->client.empty()) {
-            popped_.insert(head.id);
             popups_.withdraw();
+            const bool recent = told == told_.end() || now - told->second < std::chrono::minutes(1);
+            // A little under the watch's second (or five), so that its next call looks.
+            next_look_ = now + (recent ? std::chrono::milliseconds(900) : std::chrono::milliseconds(4900));
+            if (told != told_.end()) return;
+            told_.emplace(head.id, now);
             tmux::notify_pane(*pane, "askhost: " + (head.agent.empty() ? std::string("an agent") : head.agent) +
                                          " asks a question: answer with askhost attach --next");
             tell(head);
@@ -282,7 +292,10 @@ private:
 #if ASKHOST_HAVE_TUI
     std::unique_ptr<TerminalDialog> dialog_;
 #endif
-    std::set<std::string> popped_;  // asks a popup was opened (or the person told) for
+    std::set<std::string> popped_;  // asks a popup was opened for (or, outside tmux, the person told)
+    // Asks whose pane nobody looked at, and when the person was told (maybe_popup); when to look again.
+    std::map<std::string, std::chrono::steady_clock::time_point> told_;
+    std::chrono::steady_clock::time_point next_look_{};
     tmux::PopupQueue popups_;
     Lifetime lifetime_;
 };

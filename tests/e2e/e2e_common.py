@@ -481,10 +481,10 @@ def answer_in_a_popup(tui, look, keys, own_dialog=(), under=()):
     """No editor, `look` (a TmuxLook) looking at the agent's pane: the question opens in askhost's
     popup over it (askhost's terminal dialog, with its Other row) and `keys` typed there at a
     person's pace answer it; the agent's own dialog (its marks, `own_dialog`) is not on its pane
-    meanwhile, and the agent's screen shows under the popup (one of `under`). Make `look` before the
-    agent is asked to do what makes it ask: a popup opens for a client looking when the question
-    comes, so one that attaches after it gets none (docs/tmux.md), and a fast agent asks within a
-    second of its prompt."""
+    meanwhile, and the agent's screen shows under the popup (one of `under`). `look` is made before
+    the agent is asked to do what makes it ask, as a person already looks at their agent: a client
+    that comes later gets the popup too, but askhost first tells the server's clients and rings the
+    pane's bell, and looks again only each second (docs/tmux.md)."""
     try:
         wait_for(lambda: "Other (type your answer)" in look.screen() and "┌" in look.screen(), timeout=TIMEOUT,
                  what="askhost's popup over the agent's pane")
