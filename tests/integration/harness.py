@@ -80,13 +80,7 @@ class Workdir:
     def records(self, record="record.jsonl"):
         """What the scripted agent received, decoded ("EOF" stays a string); whole lines only, as
         read_records."""
-        try:
-            with open(self.file(record)) as f:
-                text = f.read()
-        except FileNotFoundError:
-            return []
-        lines = [l for l in text.split("\n")[:-1] if l.strip()]
-        return [l if l == "EOF" else json.loads(l) for l in lines]
+        return [l if l == "EOF" else json.loads(l) for l in whole_lines(self.file(record))]
 
     def env(self, **extra):
         env = dict(os.environ)
@@ -171,15 +165,20 @@ def wait_for(predicate, timeout=10.0, interval=0.05, what="condition"):
         time.sleep(pause)
 
 
-def read_records(path):
-    """The JSON lines another process appends to PATH, each whole: a last line still being written
-    (no newline yet) is left for the next read. [] while the file does not exist."""
+def whole_lines(path):
+    """The lines another process appends to PATH, each whole and not blank: a last line still being
+    written (no newline yet) is left for the next read. [] while the file does not exist."""
     try:
         with open(path) as f:
             text = f.read()
     except FileNotFoundError:
         return []
-    return [json.loads(line) for line in text.split("\n")[:-1] if line.strip()]
+    return [line for line in text.split("\n")[:-1] if line.strip()]
+
+
+def read_records(path):
+    """The JSON lines another process appends to PATH (whole_lines), decoded."""
+    return [json.loads(line) for line in whole_lines(path)]
 
 
 def at_end(fn, after_processes=False):
