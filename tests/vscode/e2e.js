@@ -261,6 +261,22 @@ class Session {
     return f;
   }
 
+  /** The question panel once it shows `question` (as drawn): the next of an agent's questions
+   * may come into a panel that is still open, or open a new one. */
+  async panelWith(question, timeoutMs = 20000) {
+    const f = await waitFor(`the question panel with "${question}"`, async () => {
+      for (const f of this.page.frames()) {
+        if (f.isDetached()) continue;
+        const text = await f.locator('#app .question').first().textContent({ timeout: 1000 }).catch(() => undefined);
+        if (text === question) return f;
+      }
+      return undefined;
+    }, timeoutMs, 100);
+    log(`the panel shows "${question}"`);
+    await sleep(500);
+    return f;
+  }
+
   async panelGone(timeoutMs = 10000) {
     await waitFor('the question panel to close', async () => {
       for (const f of this.page.frames()) {
@@ -339,61 +355,26 @@ function groupAlive(pgid) {
 // ------------------------------------------------------------------ scenarios
 
 const scenarios = {
-  // The standing host: the extension starts askhost for the window's folder; an agent started
-  // outside VS Code (askhost mcp in a subfolder, as Codex runs it) asks, and a click answers.
-  async agent_outside_asks() {
-    const s = new Session('agent_outside_asks', { steps: [] });
+  // The standing host: the extension starts askhost for the window's folder, and an agent started
+  // outside VS Code (askhost mcp in a subfolder, as Codex runs it) asks through it.
+  // Issue 29: a person types a sentence with digits in an editor tab, at a person's pace, when that
+  // agent asks. The panel opens beside the editor without taking the keys: every character lands
+  // in the file and the question still waits. Then Show Pending Questions brings the panel forward
+  // with the focus, and "2" answers.
+  async typing_not_taken() {
+    const s = new Session('typing_not_taken', { steps: [], files: { 'notes.txt': 'Release notes\n\n' } });
     return run(s, async () => {
       const ws = fs.realpathSync(path.join(s.dir, 'ws'));
       const sub = path.join(ws, 'src', 'api');
       fs.mkdirSync(sub, { recursive: true });
       const env = { ...s.env(), PATH: process.env.PATH };
-      // The extension registered its standing host for the folder.
+      // The extension registered its standing host for the folder: found from the subfolder.
       await waitFor('the standing host in the registry', () => {
         const r = spawnSync(ASKHOST, ['hosts', '--json'], { cwd: sub, env, encoding: 'utf8' });
         return r.status === 0 && JSON.parse(r.stdout).chosen;
       }, 60000, 250);
-      const mcp = spawn(ASKHOST, ['mcp'], { cwd: sub, env, stdio: ['pipe', 'pipe', 'inherit'] });
-      let out = '';
-      mcp.stdout.on('data', (d) => (out += d));
-      const send = (m) => mcp.stdin.write(JSON.stringify(m) + '\n');
-      try {
-        send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'codex-mcp-client', version: '1' } } });
-        send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-        const strict = { ...DATABASE, options: DATABASE.options.map((o) => ({ label: o.label, description: o.description })) };
-        send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ask_user_question', arguments: { questions: [strict] } } });
-        const f = await s.panel(30000);
-        assert.equal(await f.locator('.meta').textContent(), 'codex · MCP asks');
-        await waitFor('the status bar item', () => s.page.locator('.statusbar-item', { hasText: '1 question waiting' }).count());
-        await s.screenshot('panel');
-        await f.locator('.option', { hasText: 'SQLite' }).click();
-        const result = await waitFor('the tool result', () => {
-          const line = out.split('\n').find((l) => l.includes('"id":2'));
-          return line && JSON.parse(line).result;
-        }, 15000);
-        assert.deepEqual(result.structuredContent.answers, { 'Which database should we use?': 'SQLite' });
-        await s.panelGone();
-      } finally {
-        mcp.kill();
-      }
-    });
-  },
-
-  // Issue 29: a person types a sentence with digits in an editor tab, at a person's pace, when an
-  // agent in its own terminal (askhost mcp, as Codex runs it) asks. The panel opens beside the
-  // editor without taking the keys: every character lands in the file and the question still
-  // waits. Then Show Pending Questions brings the panel forward with the focus, and "2" answers.
-  async typing_not_taken() {
-    const s = new Session('typing_not_taken', { steps: [], files: { 'notes.txt': 'Release notes\n\n' } });
-    return run(s, async () => {
-      const ws = fs.realpathSync(path.join(s.dir, 'ws'));
-      const env = { ...s.env(), PATH: process.env.PATH };
-      await waitFor('the standing host in the registry', () => {
-        const r = spawnSync(ASKHOST, ['hosts', '--json'], { cwd: ws, env, encoding: 'utf8' });
-        return r.status === 0 && JSON.parse(r.stdout).chosen;
-      }, 60000, 250);
       await s.openFile('notes.txt');
-      const mcp = spawn(ASKHOST, ['mcp'], { cwd: ws, env, stdio: ['pipe', 'pipe', 'inherit'] });
+      const mcp = spawn(ASKHOST, ['mcp'], { cwd: sub, env, stdio: ['pipe', 'pipe', 'inherit'] });
       let out = '';
       mcp.stdout.on('data', (d) => (out += d));
       const send = (m) => mcp.stdin.write(JSON.stringify(m) + '\n');
@@ -426,6 +407,7 @@ const scenarios = {
         const notified = waitFor('the notification', () =>
           s.page.locator('.notification-toast', { hasText: 'codex · MCP asks: Which database should we use?' }).count(), 150000, 100);
         for (const p of [panelUp, notified]) p.catch(() => undefined); // awaited below
+        notified.then(() => log(`the notification is up after ${typed.length} characters`), () => undefined);
         const rest = 'of 3 to the 4 teams; 1 more test, 5 docs and 6 notes for 7 reviewers. ';
         // A loaded machine can take many seconds to show it: the person types on meanwhile.
         const giveUp = Date.now() + 120000;
@@ -451,6 +433,7 @@ const scenarios = {
         const f = await s.panelNow();
         assert.ok(f, 'the panel still shows the question');
         assert.equal(await f.locator('.question').textContent(), DATABASE.question);
+        assert.equal(await f.locator('.meta').textContent(), 'codex · MCP asks');
         assert.equal(await f.evaluate(() => document.hasFocus()), false, 'the panel has no focus');
         await waitFor('the status bar item', () => s.page.locator('.statusbar-item', { hasText: '1 question waiting' }).count());
         await notified;
@@ -474,24 +457,109 @@ const scenarios = {
     });
   },
 
-  // One question: the panel opens beside the editor, the status bar says a question waits, a
-  // mouse click on an option answers it.
-  async click_option() {
-    const s = new Session('click_option', { theme: 'Default High Contrast', steps: [ask('req-1', [DATABASE]), { recv: 1 }, { sleep: 30 }] });
+
+  // One window, four questions in turn from one agent, as a person meets them in a session; the
+  // panel shows each in turn. In High Contrast, for the screenshot.
+  // - More than 6 options: 5 in view with "↓ N more...", as in the terminal; a click on it scrolls.
+  // - Issue 45: bidi controls, zero-width and other invisible characters and terminal escapes in
+  //   agent text are shown as tests/text's rule says in the panel (the header, the question,
+  //   labels, descriptions, the preview, an HTML one as its text) and its tab's title; the answer
+  //   is the agent's own label, byte for byte.
+  // - Text with line breaks put into the answer field (as a paste does) keeps them; Enter still
+  //   submits. An <input> dropped them, and the model turned them into spaces. Past the 100 000-byte
+  //   limit the panel says so (it cut at 20 000 characters silently).
+  // - The last: the status bar says a question waits, a mouse click on an option answers it, and
+  //   the panel and the status bar item go.
+  async questions_in_turn() {
+    const many = { question: 'Which region?', header: 'Region', options: Array.from({ length: 8 }, (_, i) => ({ label: `region ${i + 1}` })) };
+    const invisible = {
+      question: 'Allow \u202eexe.txt?',
+      header: 'Run\u200b',
+      options: [
+        { label: 'Yes\u{e0041}', description: 'r\u200bm -rf \u2066build\u2069', preview: 'Use <b>bold</b>\u00ad here' },
+        { label: 'No', description: 'bell\u0007 and \u001b[2J', preview: 'Run `ls\u202e` &#x202E;' },
+      ],
+    };
+    const s = new Session('questions_in_turn', {
+      theme: 'Default High Contrast',
+      steps: [
+        ask('req-1', [many]),
+        { recv: 1 },
+        ask('req-2', [invisible]),
+        { recv: 1 },
+        ask('req-3', [SERVICE]),
+        { recv: 1 },
+        ask('req-4', [DATABASE]),
+        { recv: 1 },
+        { sleep: 30 },
+      ],
+    });
     return run(s, async () => {
       await s.startAgent();
-      const f = await s.panel();
+
+      // Many options.
+      let f = await s.panelWith(many.question);
+      assert.deepEqual(await f.locator('.option .label').allTextContents(), ['region 1', 'region 2', 'region 3', 'region 4', 'region 5']);
+      assert.equal(await f.locator('.options .more').textContent(), '↓ 4 more...');
+      await f.locator('.options .more').click();
+      await waitFor('the window to scroll', async () => (await f.locator('.options .more').allTextContents()).join('|') === '↑ 1 more...|↓ 3 more...');
+      await f.locator('.option', { hasText: 'region 6' }).click();
+      let rs = await s.responses(1);
+      assert.deepEqual(rs[0].answers.map((a) => a.answer), ['region 6']);
+
+      // Invisible characters.
+      f = await s.panelWith('Allow <U+202E>exe.txt?');
+      assert.equal(await f.locator('.chip').textContent(), 'Run<U+200B>');
+      assert.deepEqual(await f.locator('.option .label').allTextContents(), ['Yes<U+E0041>', 'No', 'Other (type your answer)']);
+      assert.deepEqual(await f.locator('.option .description').allTextContents(), ['r<U+200B>m -rf <U+2066>build<U+2069>', 'bell^G and ^[[2J']);
+      assert.equal((await f.locator('aside.preview').innerText()).trim(), 'Use bold<U+00AD> here');
+      await s.page.locator('.tabs-container [role="tab"]', { hasText: 'asks: Run<U+200B>' }).waitFor();
+      await f.locator('#app').press('ArrowDown');
+      await waitFor('the second preview', async () => (await f.locator('aside.preview').innerText()).includes('ls<U+202E>'));
+      assert.equal((await f.locator('aside.preview').innerText()).trim(), 'Run ls<U+202E> <U+202E>');
+      const raw = await f.locator('body').evaluate((b) =>
+        b.innerText.match(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\u{e0000}-\u{e0fff}]/gu),
+      );
+      assert.equal(raw, null, 'invisible characters in the panel');
+      await s.screenshot('invisible');
+      await f.locator('.option', { hasText: 'Yes' }).click();
+      rs = await s.responses(2);
+      assert.deepEqual(rs[1].answers.map((a) => [a.question, a.answer, a.selectedOption]), [[invisible.question, invisible.options[0].label, invisible.options[0].label]]);
+
+      // A paste with line breaks, then past the limit.
+      f = await s.panelWith(SERVICE.question);
+      const field = f.locator('.free-text textarea.answer-input');
+      await waitFor('the answer field', async () => field.isVisible());
+      await field.focus();
+      await s.page.keyboard.insertText('line one\nline two');
+      await waitFor('the field to grow to two rows', async () => (await field.getAttribute('rows')) === '2');
+      // Past 100 000 bytes the rest is not kept, and the panel says so before anything is sent.
+      await s.page.keyboard.insertText('x'.repeat(100000));
+      await waitFor('the limit said', async () =>
+        (await f.locator('.notice').textContent()) === 'Answer is at its 100,000-byte limit: the rest was not kept');
+      await waitFor('the field cut to the limit', async () => (await field.inputValue()).length === 100000);
+      await s.page.keyboard.press('Enter');
+      await waitFor('the long-answer question', async () => (await f.locator('.confirm-text').textContent()) === 'Answer is long (100,000 chars). Continue anyway?');
+      await s.page.keyboard.press('y');
+      rs = await s.responses(3);
+      assert.equal(rs[2].answers[0].answer.length, 100000);
+      assert.ok(rs[2].answers[0].answer.startsWith('line one\nline two'), rs[2].answers[0].answer.slice(0, 40));
+
+      // A click on an option.
+      f = await s.panelWith(DATABASE.question);
       await waitFor('the status bar item', () => s.page.locator('.statusbar-item', { hasText: '1 question waiting' }).count());
       assert.equal(await f.locator('.chip').textContent(), 'Database');
       assert.equal(await f.locator('.option').count(), 4);
       await f.locator('.option', { hasText: 'SQLite' }).hover();
       await s.screenshot('panel');
       await f.locator('.option', { hasText: 'SQLite' }).click();
-      const [r] = await s.responses(1);
+      rs = await s.responses(4);
+      const r = rs[3];
       assert.equal(r.type, 'ask_user_response');
-      assert.equal(r.requestId, 'req-1');
+      assert.equal(r.requestId, 'req-4');
       assert.equal(r.answered, true);
       assert.deepEqual(r.answers.map((a) => [a.answer, a.selectedOption, a.wasCustom]), [['SQLite', 'SQLite', false]]);
+      assert.deepEqual(rs.map((x) => x.requestId), ['req-1', 'req-2', 'req-3', 'req-4'], 'one answer for each question, in turn');
       await s.panelGone();
       await waitFor('the status bar to stop waiting', async () => (await s.page.locator('.statusbar-item', { hasText: 'question waiting' }).count()) === 0);
     });
@@ -520,22 +588,6 @@ const scenarios = {
     });
   },
 
-  // More than 6 options: 5 in view with "↓ N more...", as in the terminal; a click on it scrolls.
-  async many_options() {
-    const many = { question: 'Which region?', header: 'Region', options: Array.from({ length: 8 }, (_, i) => ({ label: `region ${i + 1}` })) };
-    const s = new Session('many_options', { steps: [ask('req-1', [many]), { recv: 1 }, { sleep: 30 }] });
-    return run(s, async () => {
-      await s.startAgent();
-      const f = await s.panel();
-      assert.deepEqual(await f.locator('.option .label').allTextContents(), ['region 1', 'region 2', 'region 3', 'region 4', 'region 5']);
-      assert.equal(await f.locator('.options .more').textContent(), '↓ 4 more...');
-      await f.locator('.options .more').click();
-      await waitFor('the window to scroll', async () => (await f.locator('.options .more').allTextContents()).join('|') === '↑ 1 more...|↓ 3 more...');
-      await f.locator('.option', { hasText: 'region 6' }).click();
-      const [r] = await s.responses(1);
-      assert.deepEqual(r.answers.map((a) => a.answer), ['region 6']);
-    });
-  },
 
   // Issue 45: Claude Code's PermissionRequest hook (askhost hook, as Claude runs it beside its own
   // dialog) asks the window's standing host, and the panel draws the typed permission: the question
@@ -646,69 +698,7 @@ const scenarios = {
     });
   },
 
-  // Issue 45: bidi controls, zero-width and other invisible characters and terminal escapes in
-  // agent text are shown as tests/text's rule says in the panel (the header, the question, labels,
-  // descriptions, the preview, an HTML one as its text) and its tab's title; the answer is the
-  // agent's own label.
-  async invisible_text() {
-    const q = {
-      question: 'Allow \u202eexe.txt?',
-      header: 'Run\u200b',
-      options: [
-        { label: 'Yes\u{e0041}', description: 'r\u200bm -rf \u2066build\u2069', preview: 'Use <b>bold</b>\u00ad here' },
-        { label: 'No', description: 'bell\u0007 and \u001b[2J', preview: 'Run `ls\u202e` &#x202E;' },
-      ],
-    };
-    const s = new Session('invisible_text', { steps: [ask('req-1', [q]), { recv: 1 }, { sleep: 30 }] });
-    return run(s, async () => {
-      await s.startAgent();
-      const f = await s.panel();
-      assert.equal(await f.locator('h2.question').textContent(), 'Allow <U+202E>exe.txt?');
-      assert.equal(await f.locator('.chip').textContent(), 'Run<U+200B>');
-      assert.deepEqual(await f.locator('.option .label').allTextContents(), ['Yes<U+E0041>', 'No', 'Other (type your answer)']);
-      assert.deepEqual(await f.locator('.option .description').allTextContents(), ['r<U+200B>m -rf <U+2066>build<U+2069>', 'bell^G and ^[[2J']);
-      assert.equal((await f.locator('aside.preview').innerText()).trim(), 'Use bold<U+00AD> here');
-      await s.page.locator('.tabs-container [role="tab"]', { hasText: 'asks: Run<U+200B>' }).waitFor();
-      await f.locator('#app').press('ArrowDown');
-      await waitFor('the second preview', async () => (await f.locator('aside.preview').innerText()).includes('ls<U+202E>'));
-      assert.equal((await f.locator('aside.preview').innerText()).trim(), 'Run ls<U+202E> <U+202E>');
-      const raw = await f.locator('body').evaluate((b) =>
-        b.innerText.match(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\u{e0000}-\u{e0fff}]/gu),
-      );
-      assert.equal(raw, null, 'invisible characters in the panel');
-      await s.screenshot('panel');
-      await f.locator('.option', { hasText: 'Yes' }).click();
-      const [r] = await s.responses(1);
-      assert.deepEqual(r.answers.map((a) => [a.question, a.answer, a.selectedOption]), [[q.question, q.options[0].label, q.options[0].label]]);
-    });
-  },
 
-  // Text with line breaks put into the answer field (as a paste does) keeps them; Enter still
-  // submits. An <input> dropped them, and the model turned them into spaces. Past the 100 000-byte
-  // limit the panel says so (it cut at 20 000 characters silently).
-  async paste_line_breaks() {
-    const s = new Session('paste_line_breaks', { steps: [ask('req-1', [SERVICE]), { recv: 1 }, { sleep: 30 }] });
-    return run(s, async () => {
-      await s.startAgent();
-      const f = await s.panel();
-      const field = f.locator('.free-text textarea.answer-input');
-      await waitFor('the answer field', async () => field.isVisible());
-      await field.focus();
-      await s.page.keyboard.insertText('line one\nline two');
-      await waitFor('the field to grow to two rows', async () => (await field.getAttribute('rows')) === '2');
-      // Past 100 000 bytes the rest is not kept, and the panel says so before anything is sent.
-      await s.page.keyboard.insertText('x'.repeat(100000));
-      await waitFor('the limit said', async () =>
-        (await f.locator('.notice').textContent()) === 'Answer is at its 100,000-byte limit: the rest was not kept');
-      await waitFor('the field cut to the limit', async () => (await field.inputValue()).length === 100000);
-      await s.page.keyboard.press('Enter');
-      await waitFor('the long-answer question', async () => (await f.locator('.confirm-text').textContent()) === 'Answer is long (100,000 chars). Continue anyway?');
-      await s.page.keyboard.press('y');
-      const [r] = await s.responses(1);
-      assert.equal(r.answers[0].answer.length, 100000);
-      assert.ok(r.answers[0].answer.startsWith('line one\nline two'), r.answers[0].answer.slice(0, 40));
-    });
-  },
 
   // Three questions as tabs: an option with a preview chosen by key, "Other" typed, a free-text
   // answer, multi-select toggled by key and by click, notes, the Submit tab, then Enter.
