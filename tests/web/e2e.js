@@ -472,7 +472,8 @@ class Session {
       // A browser profile of its own (in the server's folder, removed with it): not incognito.
       this.context = await launchChromiumProfile(path.join(this.server.dir, 'chromium-profile'), device);
     } else {
-      this.browser = await launchChromium();
+      // A phone's notifications need the permission, which only the whole browser grants.
+      this.browser = await launchChromium({ notifications: android });
       this.context = await this.browser.newContext(device);
     }
     this.context.setDefaultTimeout(this.real ? 30000 : 15000);
