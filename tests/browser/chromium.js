@@ -45,9 +45,9 @@ async function launchChromium({ notifications = false } = {}) {
 /** A headless Chromium with a profile of its own in `dir` (playwright's BrowserContext, with
  *  `options` as newContext takes them); close the context when done. Unlike launchChromium's
  *  contexts it is not incognito, where Chromium takes no page as installable. */
-async function launchChromiumProfile(dir, options, { notifications = false } = {}) {
+async function launchChromiumProfile(dir, options) {
   const { chromium } = require(PLAYWRIGHT);
-  return chromium.launchPersistentContext(dir, { executablePath: executable(notifications), headless: true, args: ARGS, ...options });
+  return chromium.launchPersistentContext(dir, { executablePath: executable(false), headless: true, args: ARGS, ...options });
 }
 
 module.exports = { CHROMIUM, PLAYWRIGHT, launchChromium, launchChromiumProfile, missingBrowser };
