@@ -26,11 +26,24 @@ constexpr auto kRescanEvery = std::chrono::seconds(5);
 // A host that refused or closed our connection is not tried again at once.
 constexpr auto kRetryAfter = std::chrono::milliseconds(500);
 
+// A host's instance in its questions' keys: its start time (milliseconds, base 36), the same in
+// every run of askhost web; `serial` ("n" and this connection's number) when the record has none.
+std::string host_instance(const HostRecord& record, std::uint64_t serial) {
+    if (record.start_ms <= 0) return "n" + std::to_string(serial);
+    std::string out;
+    for (auto v = static_cast<std::uint64_t>(record.start_ms); v > 0; v /= 36)
+        out.insert(out.begin(), "0123456789abcdefghijklmnopqrstuvwxyz"[v % 36]);
+    return out;
+}
+
 }  // namespace
 
 struct WebHub::Host {
     HostRecord record;
-    std::uint64_t serial = 0;  // this connection's number in this run: a reused pid is another host
+    // Names this host among every host of that pid, and again to a later run of askhost web (its
+    // questions' keys stay those a phone's notifications and a page's address hold): its record's
+    // start time. For a record without one, this connection's number in this run.
+    std::string instance;
     std::unique_ptr<HostClient> client;
     std::map<std::string, std::string> asks;  // ask id -> key
     bool shown_any = false;
@@ -119,7 +132,7 @@ void WebHub::connect(const HostRecord& record) {
     const long pid = record.pid;
     auto host = std::make_unique<Host>();
     host->record = record;
-    host->serial = next_host_++;
+    host->instance = host_instance(record, next_host_++);
     host->client = std::make_unique<HostClient>(io_, record.socket, "askhost web");
     Host* raw = host.get();
     HostFace face;
@@ -177,10 +190,10 @@ void WebHub::ask_shown(Host& host, const AskShowParams& params, Reply<AskShowRes
     view.ask.questions = params.ask.questions;
     view.ask.permission = params.ask.permission;
     view.ask.agent = params.ask.agent;
-    // Unique in this run of the server, so that nothing said of one question (a notification's
-    // action, an answer sent late) reaches another: a host whose pid was another's before, or that
-    // we watch again after its socket closed, gets keys no earlier question had.
-    view.key = std::to_string(host.record.pid) + "." + std::to_string(host.serial) + ":" + id;
+    // Nothing said of one question (a notification's action, an answer sent late) reaches another:
+    // a host whose pid was another's before has another instance. The same host's question keeps
+    // its key when we watch it again, and in a later run of askhost web.
+    view.key = std::to_string(host.record.pid) + "." + host.instance + ":" + id;
     // The first question a host shows us may have waited before we came: the record says since when.
     const std::int64_t now = store::now_ms();
     view.since_ms =

@@ -1882,11 +1882,13 @@ const scenarios = {
 
   // askhost-web killed (kill -9) and started again on the same port: its cookies were of the run
   // that ended, so the page says it is signed out and stops; a one-time sign-in link
-  // (askhost web --sign-in-link) opens the new run, where the question still waits and a tap answers it.
+  // (askhost web --sign-in-link) opens the new run, where the question still waits under the key
+  // it had (a notification of the earlier run opens it: the page at #ask=KEY), and a tap answers it.
   async real_restart(s) {
     s.expect401 = true;
     const reply = s.server.mcpAsk([REAL_DATABASE], 'codex-mcp-client');
     await s.askButton(REAL_DATABASE.question).waitFor();
+    const key = await s.askButton(REAL_DATABASE.question).getAttribute('data-key');
     const cookie = async () => (await s.context.cookies()).find((c) => c.name === 'askhost_web');
     const before = await cookie();
     assert.ok(before, 'the page has its cookie');
@@ -1902,7 +1904,12 @@ const scenarios = {
     assert.notEqual((await cookie()).value, before.value, 'a cookie of the new run');
     const item = s.askButton(REAL_DATABASE.question);
     await item.waitFor();
-    await s.tap(item, 'the question, after the restart');
+    assert.equal(await item.getAttribute('data-key'), key, 'the question keeps its key in the new run');
+    log(`the page opened at #ask=${key}, as the earlier run's notification opens it`);
+    await s.page.goto('about:blank');
+    await s.page.goto(`${s.server.origin}/#ask=${encodeURIComponent(key)}`);
+    await s.page.locator('h2.question', { hasText: REAL_DATABASE.question }).waitFor();
+    await s.read();
     await s.tap(s.option('PostgreSQL'), 'PostgreSQL');
     const r = await reply;
     const text = r.result.content.map((c) => c.text).join('');
