@@ -24,11 +24,15 @@ function workerScope(maxActions, { WebSocket, pushManager } = {}) {
   const registration = {
     scope: 'https://127.0.0.1:8080/',
     pushManager,
+    // As a browser: a notification replaces the one on show with its tag.
     showNotification: async (title, options) => {
+      for (const n of shown) if (n.options.tag === options.tag) n.replaced = true;
       shown.push({ title, options, closed: false });
     },
-    getNotifications: async ({ tag }) =>
-      shown.filter((n) => n.options.tag === tag && !n.closed).map((n) => ({ close: () => (n.closed = true) })),
+    getNotifications: async ({ tag } = {}) =>
+      shown
+        .filter((n) => (tag === undefined || n.options.tag === tag) && !n.closed && !n.replaced)
+        .map((n) => ({ tag: n.options.tag, title: n.title, body: n.options.body, data: n.options.data, close: () => (n.closed = true) })),
   };
   const self = {
     registration,
@@ -209,6 +213,49 @@ describe('push message vectors (tests/web/push_messages.json) in the service wor
     server = serverSockets({ ok: false });
     w = workerScope(undefined, { WebSocket: server.ServerSocket });
     assert.equal(await w.subscriptionChange(null, subscription('https://push.example.net/new', key)), false);
+  });
+
+  test('a message that tells nothing new replaces its notification without a sound; one that does alerts', async () => {
+    const [question, permission] = vectors.push.map((c) => c.message);
+    const burst = vectors.push.find((c) => c.made === 'burst').message;
+    /** How the last notification shown was told: [tag, renotify, silent]. */
+    const told = (w) => {
+      const { options } = w.shown[w.shown.length - 1];
+      return [options.tag, options.renotify, options.silent];
+    };
+    const alerts = (tag) => [tag, true, false];
+    const quietly = (tag) => [tag, false, true];
+    let w = workerScope();
+    await w.push(question);
+    assert.deepEqual(told(w), alerts('4242:ask-1'));
+    // askhost web started again: the same question from a new run, the same words.
+    await w.push({ ...question, server: 'run-2' });
+    assert.deepEqual(told(w), quietly('4242:ask-1'));
+    assert.equal(w.shown.at(-1).options.data.server, 'run-2', 'the new run answers its actions');
+    // What it says changed (web-push set to who): it alerts again.
+    await w.push(vectors.push.find((c) => c.made === 'who').message);
+    assert.deepEqual(told(w), alerts('4242:ask-1'));
+    // A burst alerts while one of its questions has no notification on show...
+    await w.push(burst);
+    assert.deepEqual(told(w), alerts('askhost-burst'));
+    // ...not when each has, its own or the burst's that named it.
+    w = workerScope();
+    await w.push(question);
+    await w.push(permission);
+    await w.push(burst);
+    assert.deepEqual(told(w), quietly('askhost-burst'));
+    w = workerScope();
+    await w.push(burst);
+    assert.deepEqual(told(w), alerts('askhost-burst'));
+    await w.push({ ...burst, title: '1 question waiting', body: 'claude · hook: Bash: rm -rf build', keys: ['77:ask-3'] });
+    assert.deepEqual(told(w), quietly('askhost-burst'));
+    // A question closed and asked again (a new key each time in askhost, but the worker does not
+    // count on it): nothing of it is on show, so it alerts.
+    w = workerScope();
+    await w.push(question);
+    await w.push(vectors.push.find((c) => c.made === 'close').message);
+    await w.push(question);
+    assert.deepEqual(told(w), alerts('4242:ask-1'));
   });
 
   test('a refused message, or data that is no JSON, shows nothing', async () => {

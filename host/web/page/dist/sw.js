@@ -91,6 +91,27 @@ function fitActions(actions, max) {
             out.splice(i, 1);
     return out.length <= max ? out : [];
 }
+/** Whether all that ask `m` would show (titled `title`) is on show already, in `shown`: its
+ *  question's notification with the same words, or, for a burst, one for each of its questions
+ *  (each one's own, or a burst's that named it). askhost web tells each waiting question anew
+ *  when it starts again, and a push service may deliver a message twice: the device alerts once
+ *  for a question, and again only when what it says has changed (a burst that grew). */
+function onShow(m, title, shown) {
+    if (shown.some((n) => n.tag === m.tag && n.title === title && n.body === m.body))
+        return true;
+    if (!m.keys?.length)
+        return false;
+    const told = new Set();
+    for (const n of shown) {
+        told.add(n.tag);
+        const data = n.data;
+        const keys = isFields(data) && Array.isArray(data.keys) ? data.keys : [];
+        for (const k of keys)
+            if (typeof k === 'string')
+                told.add(k);
+    }
+    return m.keys.every((k) => told.has(k));
+}
 async function onPush(m) {
     if (!m)
         return;
@@ -99,20 +120,24 @@ async function onPush(m) {
             n.close();
         return;
     }
+    const title = m.title || 'askhost';
+    const quiet = onShow(m, title, await worker.registration.getNotifications());
     const actions = m.actions ?? [];
     const data = { key: m.tag, server: m.server, keys: m.keys, actions };
-    // `actions` and `renotify` are not in every lib's NotificationOptions yet.
+    // `actions` and `renotify` are not in every lib's NotificationOptions yet. A message that tells
+    // nothing new replaces its notification (for the new run's actions) without a sound.
     const options = {
         body: m.body,
         tag: m.tag,
-        renotify: true,
+        renotify: !quiet,
+        silent: quiet,
         requireInteraction: true,
         icon: 'icon-192.png',
         badge: 'icon-192.png',
         data,
         actions: fitActions(actions, maxActions()).map((a) => ({ action: a.action, title: a.title })),
     };
-    await worker.registration.showNotification(m.title || 'askhost', options);
+    await worker.registration.showNotification(title, options);
 }
 worker.addEventListener('push', (event) => {
     let m;
