@@ -22,6 +22,7 @@
 
 #include "json/json_access.hpp"
 #include "transport/jsonrpc.hpp"
+#include "web/forwarded.hpp"
 #include "web/page_protocol.hpp"
 #include "web/peer_owner.hpp"
 #include "web/web_assets.hpp"
@@ -505,7 +506,8 @@ public:
     HttpSession(std::shared_ptr<WebServer::Impl> server, PageStream&& stream, std::string peer, bool peer_loopback)
         : server_(std::move(server)),
           stream_(std::move(stream)),
-          peer_(std::move(peer)),
+          connection_peer_(std::move(peer)),
+          peer_(connection_peer_),
           peer_loopback_(peer_loopback),
           buffer_(kHeaderLimit + kBodyLimit),
           delay_(server_->io) {
@@ -577,6 +579,7 @@ private:
         WebServer::Impl& s = *server_;
         if (s.stopped) return;
         version_ = req.version();
+        peer_ = request_peer(req);
         const std::string host(sv(req[http::field::host]));
         // A loopback name from a peer elsewhere: a proxy passing its own Host on, or a client that
         // pretends; only this machine reaches the server as localhost.
@@ -702,6 +705,23 @@ private:
         drop();
     }
 
+    // Who sent `req`: the connection's peer, and behind a proxy the client the proxy forwards it
+    // for (a proxy may send several clients' requests on one connection), so that each client
+    // has a Backoff of its own and the log names it.
+    std::string request_peer(const Request& req) const {
+        if (!server_->opts.behind_proxy) return connection_peer_;
+        const auto joined = [&req](std::string_view name) {
+            std::string out;
+            for (auto [it, end] = req.equal_range(beast::string_view(name.data(), name.size())); it != end; ++it) {
+                if (!out.empty()) out += ", ";
+                out += sv(it->value());
+            }
+            return out;
+        };
+        auto client = forwarded_client(joined("X-Forwarded-For"), joined("Forwarded"));
+        return client ? connection_peer_ + " for " + *client : connection_peer_;
+    }
+
     // This connection showed a session: it holds a slot no newer connection takes.
     void prove() {
         if (slot_) server_->unproven.erase(*slot_);
@@ -747,7 +767,8 @@ private:
 
     std::shared_ptr<WebServer::Impl> server_;
     PageStream stream_;
-    std::string peer_;
+    std::string connection_peer_;
+    std::string peer_;  // of the request in hand (request_peer)
     bool peer_loopback_ = false;
     beast::flat_buffer buffer_;
     std::optional<http::request_parser<http::string_body>> parser_;

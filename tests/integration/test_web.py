@@ -688,6 +688,46 @@ def parallel_wrong_guesses_wait_in_line():
         web.stop()
 
 
+@case
+def behind_a_proxy_each_client_it_forwards_for_waits_its_own_turn():
+    """--behind-proxy: every request comes from the proxy's address, and the address the proxy
+    says it saw (X-Forwarded-For's last entry) names the client. 40 wrong tokens forwarded for one
+    client fill that client's line (what it wrote itself before the proxy's entry is not believed);
+    the person, forwarded for another address, signs in at once, while the guessing client's next
+    attempt, the right token now, is closed unheard."""
+    wd = Workdir()
+    web = Web(wd, ["--behind-proxy"])
+    web.tls = False  # its address says https: the proxy's; the test is the proxy, in plain HTTP
+    guesses = []
+
+    def via(client):
+        return {"X-Forwarded-For": "198.51.100.7, " + client}
+
+    try:
+        for i in range(40):
+            s = web.connect()
+            s.sendall(("GET /?token=%s HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: 198.51.100.7, 203.0.113.9"
+                       "\r\nConnection: close\r\n\r\n" % ("A%031d" % i)).encode())
+            guesses.append(s)
+        wait_for(lambda: "wait their turn already" in web.log(), timeout=20, what="the guesses to fill their line")
+        check("from 127.0.0.1 (uid %d) for 203.0.113.9" % os.geteuid() in web.log(),
+              "the guesses are the forwarded client's: " + web.log()[-500:])
+        check("198.51.100.7" not in web.log(), "the address the client wrote itself is not believed")
+        status, _, _ = web.get("/?token=" + web.token, headers=via("192.0.2.44"))
+        equal(status, 303, "the person's token, forwarded for another client, beside them")
+        # The guessing client, with the right token now, still waits its turn: its line is full.
+        s = web.connect()
+        s.sendall(("GET /?token=%s HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: 203.0.113.9\r\n"
+                   "Connection: close\r\n\r\n" % web.token).encode())
+        guesses.append(s)
+        equal(web_client.read_to_end(s, (ConnectionResetError, socket.timeout)), b"",
+              "the guessing client's next attempt is closed unheard")
+    finally:
+        for s in guesses:
+            s.close()
+        web.stop()
+
+
 # Another local user guessing: 40 wrong tokens at once, then it keeps its connections open.
 GUESSER = r"""
 import socket, sys

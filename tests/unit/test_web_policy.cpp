@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "web/forwarded.hpp"
 #include "web/web_policy.hpp"
 #include "web/web_token.hpp"
 
@@ -154,4 +155,33 @@ BOOST_AUTO_TEST_CASE(quoted_in_the_log) {
     BOOST_TEST(printable("a\x1b[31m\\\xe2\x80\xae\n") == "a\\x1b[31m\\\\\\xe2\\x80\\xae\\x0a");
     BOOST_TEST(printable(std::string(100, 'x'), 80) == std::string(80, 'x') + "...");
     BOOST_TEST(printable(std::string("\0\x7f", 2)) == "\\x00\\x7f");
+}
+
+// Behind a proxy (host/web/forwarded.hpp): the client the proxy says it saw, never one the client
+// wrote itself.
+BOOST_AUTO_TEST_CASE(the_client_a_proxy_forwards_for) {
+    BOOST_TEST(forwarded_client("203.0.113.9", "").value_or("none") == "203.0.113.9");
+    // The proxy appends the address it saw: what the client sent before it is not believed.
+    BOOST_TEST(forwarded_client("198.51.100.7, 203.0.113.9", "").value_or("none") == "203.0.113.9");
+    BOOST_TEST(forwarded_client("1.2.3.4,203.0.113.9 ", "").value_or("none") == "203.0.113.9");
+    // A port, brackets, an IPv4-mapped IPv6 address.
+    BOOST_TEST(forwarded_client("203.0.113.9:4711", "").value_or("none") == "203.0.113.9");
+    BOOST_TEST(forwarded_client("::ffff:203.0.113.9", "").value_or("none") == "203.0.113.9");
+    // IPv6 by its /64: a network hands its machines any address in it.
+    BOOST_TEST(forwarded_client("2001:db8:1:2::1", "").value_or("none") == "2001:db8:1:2::/64");
+    BOOST_TEST(forwarded_client("2001:db8:1:2:aaaa:bbbb:cccc:dddd", "").value_or("none") == "2001:db8:1:2::/64");
+    BOOST_TEST(forwarded_client("[2001:db8:1:3::5]:443", "").value_or("none") == "2001:db8:1:3::/64");
+    // RFC 7239's Forwarded, when there is no X-Forwarded-For: the last element's for=.
+    BOOST_TEST(forwarded_client("", "for=192.0.2.60;proto=https;by=203.0.113.43").value_or("none") == "192.0.2.60");
+    BOOST_TEST(forwarded_client("", "for=198.51.100.7, For=\"[2001:db8:cafe::17]:4711\"").value_or("none") ==
+               "2001:db8:cafe::/64");
+    BOOST_TEST(forwarded_client("", "proto=https; for=192.0.2.61").value_or("none") == "192.0.2.61");
+    BOOST_TEST(forwarded_client("203.0.113.9", "for=192.0.2.60").value_or("none") == "203.0.113.9");
+    // Nothing that is an address: the proxy's own peer stands alone.
+    for (std::string_view bad :
+         {"", " ", "unknown", "203.0.113.9, unknown", "ask.example", "999.1.1.1", "203.0.113.9 evil", "[2001:db8::1",
+          "[2001:db8::1]x", "1.2.3.4:5:6:x", "\x1b[31m", "203.0.113.9,"})
+        BOOST_TEST(!forwarded_client(bad, "").has_value(), bad);
+    for (std::string_view bad : {"", "for=unknown", "for=_hidden", "proto=https", "for=\"_x\";by=1.2.3.4"})
+        BOOST_TEST(!forwarded_client("", bad).has_value(), bad);
 }
