@@ -628,8 +628,12 @@ class OpencodeTui(AgentTui):
                 "OPENCODE_DISABLE_SHARE", "OPENCODE_MODELS_PATH")
         super().__init__(wd, mock, project, [opencode], env, keep, width=110)
 
-    def prompt(self, text):
-        self.t.wait_screen("Ask anything", timeout=TIMEOUT)
+    def prompt(self, text, after=None):
+        """`text` typed into OpenCode's prompt: a new session's (its placeholder, "Ask anything"), or
+        once the screen shows `after` (a turn's last words: the placeholder is then gone)."""
+        self.t.wait_screen(after or "Ask anything", timeout=TIMEOUT)
+        if after:
+            time.sleep(0.5)  # at a person's pace
         self.t.text(text)
         self.t.keys("Enter")
 

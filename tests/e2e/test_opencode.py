@@ -51,32 +51,6 @@ for _name in ("answers_go_to_opencodes_reply", "a_decline_is_opencodes_reject",
 
 
 @on_each(OPENCODE)
-def opencode_tui_questions_answered_in_the_editor(version):
-    """Two questions, one multi-select: the editor gets both intact, its answer reaches the model as
-    OpenCode's own result, and OpenCode's dialog goes."""
-    wd = Workdir()
-    mock = Mock(wd, ["question"], QUESTIONS)
-    with OpencodeTui(wd, mock, project_of(wd), version=version) as oc:
-        ed = standing_editor(wd, oc.project)
-        oc.prompt("Set up the project.")
-        show = ed.method("ask/show", timeout=TIMEOUT)
-        p = show["params"]
-        equal((p["agent"], p["route"]), ("opencode", "plugin"), "named as OpenCode's, through the plugin")
-        equal([(q["question"], q.get("header"), q.get("multiSelect", False), [o["label"] for o in q["options"]])
-               for q in p["questions"]],
-              [(q["question"], q["header"], q.get("multiple", False), [o["label"] for o in q["options"]])
-               for q in QUESTIONS], "both questions intact")
-        ed.reply(show["id"], {"answered": True, "answers": [
-            {"question": DB_Q, "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": False},
-            {"question": FEAT_Q, "answer": ["Authentication", "REST API"], "wasCustom": False}]})
-        equal(mock.tool_result()["text"],
-              f'User has answered your questions: "{DB_Q}"="SQLite", "{FEAT_Q}"="Authentication, REST API".' + TAIL,
-              "what the model read")
-        oc.t.wait_screen("All set.", timeout=TIMEOUT)
-        mock.check_offline()
-
-
-@on_each(OPENCODE)
 def opencode_tui_answered_in_its_own_dialog_withdraws_the_editors(version):
     """OpenCode's own dialog stays usable beside askhost's: answered there first, the editor's copy
     is withdrawn, and the model reads OpenCode's answer."""
@@ -141,13 +115,16 @@ def opencode_tui_with_nowhere_to_show_its_own_dialog_answers(version):
 
 
 @on_each(OPENCODE)
-def opencode_tui_permission_answered_in_the_editor(version):
+def opencode_tui_permission_answered_in_the_editor_then_in_its_own_prompt(version):
     """OpenCode asks before it runs a shell command (`"bash": "ask"`): the editor gets the prompt as
     a typed permission (the whole command, OpenCode's three replies), "Allow once" there runs the
-    command, and OpenCode's own prompt goes."""
+    command, and OpenCode's own prompt goes. The same command asked for again (a second prompt) is
+    answered first in OpenCode's own prompt (Enter on its first choice, allow once): the editor's
+    copy is withdrawn, and the command runs. One OpenCode start for both."""
     wd = Workdir()
     mock = Mock(wd, ["bash"], {"command": "touch marker.txt", "description": "Create a marker file"})
     with OpencodeTui(wd, mock, project_of(wd), permission={"bash": "ask"}, version=version) as oc:
+        marker = os.path.join(oc.project, "marker.txt")
         ed = standing_editor(wd, oc.project)
         oc.prompt("Make a marker.")
         show = ed.method("ask/show", timeout=TIMEOUT)
@@ -163,43 +140,50 @@ def opencode_tui_permission_answered_in_the_editor(version):
             {"question": p["questions"][0]["question"], "answer": label, "selectedOption": label, "wasCustom": False}]})
         res = mock.tool_result()
         check(not res["is_error"], "the command ran: %r" % res)
-        wait_for(lambda: os.path.exists(os.path.join(oc.project, "marker.txt")), timeout=TIMEOUT, what="the marker")
+        wait_for(lambda: os.path.exists(marker), timeout=TIMEOUT, what="the marker")
         oc.t.wait_screen("All set.", timeout=TIMEOUT)
-        mock.check_offline()
+        check("Permission required" not in oc.screen(), "OpenCode's prompt is gone:\n" + oc.screen())
 
-
-@on_each(OPENCODE)
-def opencode_tui_permission_answered_in_its_own_prompt_withdraws_the_editors(version):
-    """The same prompt answered first in OpenCode's own (Enter on its first choice, allow once): the
-    editor's copy is withdrawn, and the command runs."""
-    wd = Workdir()
-    mock = Mock(wd, ["bash"], {"command": "touch marker.txt", "description": "Create a marker file"})
-    with OpencodeTui(wd, mock, project_of(wd), permission={"bash": "ask"}, version=version) as oc:
-        ed = standing_editor(wd, oc.project)
-        oc.prompt("Make a marker.")
-        show = ed.method("ask/show", timeout=TIMEOUT)
+        os.remove(marker)
+        oc.prompt("Make it again.", after="All set.")
+        again = ed.method("ask/show", timeout=TIMEOUT)
+        check(again["id"] != show["id"], "a question of its own")
+        equal((again["params"].get("permission") or {}).get("command"), "touch marker.txt", "the same command")
         oc.t.wait_screen("Permission required", timeout=TIMEOUT)
         time.sleep(0.5)  # at a person's pace
         oc.t.keys("Enter")
         cancel = ed.method("$/cancelRequest", timeout=TIMEOUT)
-        equal(cancel["params"]["id"], show["id"], "the editor's copy is withdrawn")
-        wait_for(lambda: os.path.exists(os.path.join(oc.project, "marker.txt")), timeout=TIMEOUT, what="the marker")
+        equal(cancel["params"]["id"], again["id"], "the editor's copy is withdrawn")
+        wait_for(lambda: os.path.exists(marker), timeout=TIMEOUT, what="the marker, made again")
+        mock.check_offline()
 
 
 @on_each(OPENCODE)
-def opencode_compaction_keeps_the_answers(version):
-    """Two questions answered in the editor, then /compact: the summarisation request OpenCode sends
-    carries the answers in askhost history --summary's words (the plugin's compaction hook)."""
+def opencode_tui_questions_answered_in_the_editor_then_compacted(version):
+    """Two questions, one multi-select: the editor gets both intact, its answer reaches the model as
+    OpenCode's own result, and OpenCode's dialog goes. Then /compact: the summarisation request
+    OpenCode sends carries the answers in askhost history --summary's words (the plugin's
+    compaction hook). One OpenCode start for both (about 20 CPU-s each)."""
     wd = Workdir()
     mock = Mock(wd, ["question"], QUESTIONS)
     with OpencodeTui(wd, mock, project_of(wd), version=version) as oc:
         ed = standing_editor(wd, oc.project)
         oc.prompt("Set up the project.")
         show = ed.method("ask/show", timeout=TIMEOUT)
+        p = show["params"]
+        equal((p["agent"], p["route"]), ("opencode", "plugin"), "named as OpenCode's, through the plugin")
+        equal([(q["question"], q.get("header"), q.get("multiSelect", False), [o["label"] for o in q["options"]])
+               for q in p["questions"]],
+              [(q["question"], q["header"], q.get("multiple", False), [o["label"] for o in q["options"]])
+               for q in QUESTIONS], "both questions intact")
         ed.reply(show["id"], {"answered": True, "answers": [
             {"question": DB_Q, "answer": "SQLite", "selectedOption": "SQLite", "wasCustom": False},
             {"question": FEAT_Q, "answer": ["Authentication", "REST API"], "wasCustom": False}]})
+        equal(mock.tool_result()["text"],
+              f'User has answered your questions: "{DB_Q}"="SQLite", "{FEAT_Q}"="Authentication, REST API".' + TAIL,
+              "what the model read")
         oc.t.wait_screen("All set.", timeout=TIMEOUT)
+        check("1. PostgreSQL" not in oc.screen(), "OpenCode's dialog is gone:\n" + oc.screen())
         said = [json.dumps(f'User was asked "{DB_Q}" and chose SQLite.')[1:-1],
                 json.dumps(f'User was asked "{FEAT_Q}" and chose Authentication and REST API.')[1:-1]]
         check(not any(said[0] in json.dumps(r.get("body")) for r in mock.requests()), "not yet")
@@ -212,7 +196,6 @@ def opencode_compaction_keeps_the_answers(version):
                          timeout=TIMEOUT, what="the compaction's request with the answers")
         check("Keep in the summary what the user decided when asked" in json.dumps(found[0]["body"]), "askhost's words")
         mock.check_offline()
-
 
 if __name__ == "__main__":
     sys.exit(run_cases())
