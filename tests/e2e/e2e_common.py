@@ -125,9 +125,10 @@ class Mock:
     def requests(self):
         return read_records(self.record)
 
-    def tool_result(self, timeout=TIMEOUT):
-        found = wait_for(lambda: [r for r in self.requests() if "tool_result" in r], timeout=timeout,
-                         what="the tool result at the model API")
+    def tool_result(self, timeout=TIMEOUT, nth=0):
+        """The tool result the model API received `nth` (0: the first), once it has."""
+        found = wait_for(lambda: [r for r in self.requests() if "tool_result" in r][nth:], timeout=timeout,
+                         what="the tool result at the model API" + (" (number %d)" % (nth + 1) if nth else ""))
         return found[0]["tool_result"]
 
     def check_offline(self):

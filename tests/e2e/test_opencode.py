@@ -51,24 +51,6 @@ for _name in ("answers_go_to_opencodes_reply", "a_decline_is_opencodes_reject",
 
 
 @on_each(OPENCODE)
-def opencode_tui_answered_in_its_own_dialog_withdraws_the_editors(version):
-    """OpenCode's own dialog stays usable beside askhost's: answered there first, the editor's copy
-    is withdrawn, and the model reads OpenCode's answer."""
-    wd = Workdir()
-    mock = Mock(wd, ["question"], QUESTIONS)
-    with OpencodeTui(wd, mock, project_of(wd), version=version) as oc:
-        ed = standing_editor(wd, oc.project)
-        oc.prompt("Set up the project.")
-        show = ed.method("ask/show", timeout=TIMEOUT)
-        oc.answer_in_own_dialog()
-        cancel = ed.method("$/cancelRequest", timeout=TIMEOUT)
-        equal(cancel["params"]["id"], show["id"], "the editor's question is withdrawn")
-        equal(mock.tool_result()["text"],
-              f'User has answered your questions: "{DB_Q}"="PostgreSQL", "{FEAT_Q}"="Authentication".' + TAIL,
-              "what the model read")
-
-
-@on_each(OPENCODE)
 def opencode_tui_in_tmux_with_no_editor_asks_in_a_popup_over_its_pane(version):
     """No editor, a tmux client looking at OpenCode's pane: both questions open in askhost's popup
     over it, answered with keys; the model reads OpenCode's own result with them, and OpenCode's
@@ -95,11 +77,15 @@ def askhost_asks(wd):
 
 
 @on_each(OPENCODE)
-def opencode_tui_with_nowhere_to_show_its_own_dialog_answers(version):
+def opencode_tui_its_own_dialog_answers_with_nowhere_to_show_then_beside_the_editor(version):
     """No editor's host, no tmux client, no askhost web: askhost keeps nothing waiting (its ask ends
-    at once, nothing counted), OpenCode's own dialog asks, and its answer reaches the model."""
+    at once, nothing counted), OpenCode's own dialog asks, and its answer reaches the model. Then
+    an editor's host starts and the model asks again: OpenCode's own dialog stays usable beside
+    askhost's; answered there first, the editor's copy is withdrawn, and the model reads OpenCode's
+    answer. One OpenCode start for both."""
     wd = Workdir()
     mock = Mock(wd, ["question"], QUESTIONS)
+    answered = f'User has answered your questions: "{DB_Q}"="PostgreSQL", "{FEAT_Q}"="Authentication".' + TAIL
     with OpencodeTui(wd, mock, project_of(wd), version=version) as oc:
         oc.prompt("Set up the project.")
         oc.t.wait_screen("1. PostgreSQL", timeout=TIMEOUT)
@@ -107,10 +93,16 @@ def opencode_tui_with_nowhere_to_show_its_own_dialog_answers(version):
         status = subprocess.run([ASKHOST, "status", "--tmux"], env=wd.env(), capture_output=True, text=True, timeout=10)
         equal(status.stdout.strip(), "", "nothing waits in askhost")
         oc.answer_in_own_dialog()
-        equal(mock.tool_result()["text"],
-              f'User has answered your questions: "{DB_Q}"="PostgreSQL", "{FEAT_Q}"="Authentication".' + TAIL,
-              "what the model read")
+        equal(mock.tool_result()["text"], answered, "what the model read")
         oc.t.wait_screen("All set.", timeout=TIMEOUT)
+
+        ed = standing_editor(wd, oc.project)
+        oc.prompt("Once more.", after="All set.")
+        show = ed.method("ask/show", timeout=TIMEOUT)
+        oc.answer_in_own_dialog()
+        cancel = ed.method("$/cancelRequest", timeout=TIMEOUT)
+        equal(cancel["params"]["id"], show["id"], "the editor's question is withdrawn")
+        equal(mock.tool_result(nth=1)["text"], answered, "what the model read the second time")
         mock.check_offline()
 
 
