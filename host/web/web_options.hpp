@@ -18,7 +18,9 @@ inline constexpr cli::Option kWebOptions[] = {
              "web-public-name"},
     {.name = "tls-cert", .value = "FILE", .help = "serve HTTPS with this certificate (PEM chain)"},
     {.name = "tls-key", .value = "FILE", .help = "and this key (both or neither)"},
-    {.name = "behind-proxy", .help = "plain HTTP beyond loopback, for a proxy in front that terminates TLS"},
+    {.name = "behind-proxy",
+     .help = "plain HTTP beyond loopback, for a proxy in front that terminates TLS;\na client is the "
+             "address the proxy forwards for (X-Forwarded-For)"},
     {.name = "on-question",
      .value = "CMD",
      .help = "run CMD when a question starts waiting, with ASKHOST_WEB_URL (the\npage's address, "
