@@ -1,9 +1,10 @@
 #include "web/forwarded.hpp"
 
 #include <array>
-#include <cctype>
 
 #include <boost/asio/ip/address.hpp>
+
+#include "core/text/ascii.hpp"
 
 namespace askhost::web {
 
@@ -24,8 +25,7 @@ std::string_view last_item(std::string_view s, char sep) {
 bool equal_ignoring_case(std::string_view a, std::string_view b) {
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-            return false;
+        if (ascii::lower(a[i]) != ascii::lower(b[i])) return false;
     return true;
 }
 
