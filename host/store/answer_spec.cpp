@@ -5,35 +5,24 @@
 #include <set>
 #include <variant>
 
+#include "core/text/ascii.hpp"
 #include "core/text/utf8.hpp"
 
 namespace askhost::store {
 
 namespace {
 
-std::string lower_ascii(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return out;
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
-}
+// A typed answer's blanks: spaces, tabs and line ends.
+std::string_view trim(std::string_view s) { return ascii::trim(s, " \t\n\r"); }
 
 // The option label `text` names, exactly or ignoring case; "" when none; error when ambiguous.
 std::variant<std::string, std::monostate> match_label(const Question& q, std::string_view text) {
     for (const auto& o : q.options)
         if (o.label == text) return o.label;
-    const std::string want = lower_ascii(text);
+    const std::string want = ascii::lowered(text);
     const Option* found = nullptr;
     for (const auto& o : q.options) {
-        if (lower_ascii(o.label) != want) continue;
+        if (ascii::lowered(o.label) != want) continue;
         if (found) return std::monostate{};  // two labels differ only in case: take neither
         found = &o;
     }
@@ -215,7 +204,7 @@ std::vector<std::string> words_of(std::string_view s) {
         }
         std::size_t j = i;
         while (j < s.size() && word_char(s[j])) ++j;
-        std::string w = lower_ascii(s.substr(i, j - i));
+        std::string w = ascii::lowered(s.substr(i, j - i));
         while (!w.empty() && (w.back() == '.' || w.back() == '-')) w.pop_back();
         while (!w.empty() && (w.front() == '.' || w.front() == '-')) w.erase(0, 1);
         if (!w.empty()) out.push_back(std::move(w));
@@ -278,7 +267,7 @@ struct Part {
 
 bool joiner_at(std::string_view t, std::size_t i, std::string_view word) {
     if (i == 0 || !space(t[i - 1]) || t.size() - i < word.size()) return false;
-    if (lower_ascii(t.substr(i, word.size())) != word) return false;
+    if (ascii::lowered(t.substr(i, word.size())) != word) return false;
     return i + word.size() == t.size() || space(t[i + word.size()]);
 }
 

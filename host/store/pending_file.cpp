@@ -6,6 +6,7 @@
 
 #include <rapidjson/prettywriter.h>
 
+#include "core/text/ascii.hpp"
 #include "core/text/utf8.hpp"
 #include "json/json_access.hpp"
 #include "store/fs_util.hpp"
@@ -564,9 +565,7 @@ AnswerResult apply_answers(PendingFile& f, const rapidjson::Value& input) {
 
 AnswerResult apply_text(PendingFile& f, std::string_view text) {
     AnswerResult res;
-    std::string_view t = text;
-    while (!t.empty() && (t.front() == ' ' || t.front() == '\n' || t.front() == '\t')) t.remove_prefix(1);
-    while (!t.empty() && (t.back() == ' ' || t.back() == '\n' || t.back() == '\t')) t.remove_suffix(1);
+    const std::string_view t = ascii::trim(text, " \n\t");
     if (t.empty()) {
         res.errors.push_back("--text: the text is empty");
         return res;

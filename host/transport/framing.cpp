@@ -1,22 +1,16 @@
 #include "transport/framing.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <cstring>
 #include <string_view>
 #include <utility>
 
+#include "core/text/ascii.hpp"
+
 namespace askhost {
 
 namespace {
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
 
 // Peer bytes quoted in an error message: only printable ASCII, so the message is always valid
 // UTF-8 JSON (a raw 0xD9 in a header made the error reply itself invalid JSON).
@@ -27,11 +21,8 @@ std::string printable(std::string_view s) {
     return out;
 }
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-    return s;
-}
+// A header line's blanks, and the carriage return its line feed leaves.
+std::string_view trim(std::string_view s) { return ascii::trim(s, " \t\r"); }
 
 }  // namespace
 
@@ -79,7 +70,7 @@ bool FrameDecoder::parse_header(std::string_view block, const Sink& sink) {
             sink({false, {}, "malformed header line (no ':'): " + printable(line.substr(0, 80))});
             return false;
         }
-        if (lower(trim(line.substr(0, colon))) != "content-length") continue;  // e.g. Content-Type
+        if (!ascii::equal_ignoring_case(trim(line.substr(0, colon)), "content-length")) continue;  // e.g. Content-Type
         std::string_view v = trim(line.substr(colon + 1));
         auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), length);
         if (ec != std::errc() || p != v.data() + v.size()) {

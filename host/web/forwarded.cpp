@@ -10,23 +10,10 @@ namespace askhost::web {
 
 namespace {
 
-std::string_view without_blanks(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    return s;
-}
-
 // After the last `sep`, trimmed.
 std::string_view last_item(std::string_view s, char sep) {
     const auto at = s.rfind(sep);
-    return without_blanks(at == std::string_view::npos ? s : s.substr(at + 1));
-}
-
-bool equal_ignoring_case(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (ascii::lower(a[i]) != ascii::lower(b[i])) return false;
-    return true;
+    return ascii::trim(at == std::string_view::npos ? s : s.substr(at + 1));
 }
 
 // "192.0.2.7", "192.0.2.7:4711", "2001:db8::1", "[2001:db8::1]" or "[2001:db8::1]:4711", perhaps
@@ -61,10 +48,10 @@ std::string client_name(const boost::asio::ip::address& a) {
 std::optional<std::string_view> for_parameter(std::string_view element) {
     while (!element.empty()) {
         const auto semi = element.find(';');
-        const std::string_view pair = without_blanks(element.substr(0, semi));
+        const std::string_view pair = ascii::trim(element.substr(0, semi));
         const auto eq = pair.find('=');
-        if (eq != std::string_view::npos && equal_ignoring_case(without_blanks(pair.substr(0, eq)), "for"))
-            return without_blanks(pair.substr(eq + 1));
+        if (eq != std::string_view::npos && ascii::equal_ignoring_case(ascii::trim(pair.substr(0, eq)), "for"))
+            return ascii::trim(pair.substr(eq + 1));
         if (semi == std::string_view::npos) break;
         element.remove_prefix(semi + 1);
     }
@@ -75,7 +62,7 @@ std::optional<std::string_view> for_parameter(std::string_view element) {
 
 std::optional<std::string> forwarded_client(std::string_view x_forwarded_for, std::string_view forwarded) {
     std::optional<boost::asio::ip::address> a;
-    if (!without_blanks(x_forwarded_for).empty()) {
+    if (!ascii::trim(x_forwarded_for).empty()) {
         a = node_address(last_item(x_forwarded_for, ','));
     } else if (auto f = for_parameter(last_item(forwarded, ','))) {
         a = node_address(*f);

@@ -1,27 +1,16 @@
 #include "web/web_policy.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 
 #include <openssl/crypto.h>
 #include <boost/asio/ip/address.hpp>
 
+#include "core/text/ascii.hpp"
+
 namespace askhost::web {
 
 namespace {
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
-               return std::tolower(x) == std::tolower(y);
-           });
-}
 
 int hex_digit(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -61,7 +50,7 @@ Result<ListenAddress> parse_listen(std::string_view text) {
         return Error::usage("--listen " + shown + ": write an IPv6 address in brackets, e.g. [::1]:8765");
     ListenAddress out;
     out.port = static_cast<std::uint16_t>(port);
-    if (iequals(host, "localhost")) host = "127.0.0.1";
+    if (ascii::equal_ignoring_case(host, "localhost")) host = "127.0.0.1";
     boost::system::error_code bad;
     auto address = boost::asio::ip::make_address(std::string(host), bad);
     if (bad) return Error::usage("--listen " + shown + ": '" + std::string(host) + "' is not an IP address");
@@ -96,7 +85,7 @@ std::optional<std::string> host_name(std::string_view header) {
     for (unsigned char c : name)
         if (!(std::isalnum(c) || c == '.' || c == '-' || c == '_' || c == '[' || c == ']' || c == ':'))
             return std::nullopt;
-    return lower(name);
+    return ascii::lowered(name);
 }
 
 bool host_allowed(std::string_view header, const ListenAddress& listen, const std::vector<std::string>& public_names) {
@@ -105,7 +94,7 @@ bool host_allowed(std::string_view header, const ListenAddress& listen, const st
     if (*name == "localhost" || *name == "127.0.0.1" || *name == "[::1]") return true;
     const bool v6 = listen.host.find(':') != std::string::npos;
     const std::string listened = v6 ? "[" + listen.host + "]" : listen.host;
-    if (listen.host != "0.0.0.0" && listen.host != "::" && *name == lower(listened)) return true;
+    if (listen.host != "0.0.0.0" && listen.host != "::" && *name == ascii::lowered(listened)) return true;
     for (const auto& p : public_names) {
         auto allowed = host_name(p);
         if (allowed && *allowed == *name) return true;
@@ -121,8 +110,9 @@ bool loopback_name(std::string_view header) {
 bool origin_allowed(std::string_view origin, std::string_view host_header, bool https) {
     if (host_header.empty()) return false;
     const std::string_view scheme = https ? "https://" : "http://";
-    return origin.size() == scheme.size() + host_header.size() && iequals(origin.substr(0, scheme.size()), scheme) &&
-           iequals(origin.substr(scheme.size()), host_header);
+    return origin.size() == scheme.size() + host_header.size() &&
+           ascii::equal_ignoring_case(origin.substr(0, scheme.size()), scheme) &&
+           ascii::equal_ignoring_case(origin.substr(scheme.size()), host_header);
 }
 
 std::string_view target_path(std::string_view target) {

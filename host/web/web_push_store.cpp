@@ -10,6 +10,7 @@
 
 #include <boost/asio/ip/address.hpp>
 
+#include "core/text/ascii.hpp"
 #include "json/json_access.hpp"
 #include "store/fs_util.hpp"
 #include "store/journal.hpp"
@@ -137,8 +138,7 @@ Result<Endpoint> parse_endpoint(std::string_view url, bool allow_http) {
         if (colon != std::string_view::npos) port_text = authority.substr(colon + 1);
         if (e.host.empty() || e.host.size() > 253 || !std::all_of(e.host.begin(), e.host.end(), host_char))
             return Error::usage("not a host name");
-        std::transform(e.host.begin(), e.host.end(), e.host.begin(),
-                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        e.host = ascii::lowered(e.host);
     }
     if (!port_text.empty() || authority.ends_with(":")) {
         unsigned long port = 0;

@@ -17,6 +17,7 @@
 #include "common/permission_question.hpp"
 #include "core/adapter.hpp"
 #include "core/pending_asks.hpp"
+#include "core/text/ascii.hpp"
 #include "core/text/utf8.hpp"
 #include "elicitation.hpp"
 #include "json/json_access.hpp"
@@ -30,10 +31,7 @@ namespace {
 
 using Value = rapidjson::Value;
 
-std::string_view ltrim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-    return s;
-}
+std::string_view ltrim(std::string_view s) { return ascii::trim_start(s, " \t\r"); }
 
 // What a tool call looks like to the person, as the agent's updates arrive.
 struct ToolCallView {

@@ -12,16 +12,14 @@
 #include "common/tool_input.hpp"
 #include "core/adapter.hpp"
 #include "core/pending_asks.hpp"
+#include "core/text/ascii.hpp"
 #include "json/json_access.hpp"
 #include "native_protocol.hpp"
 
 namespace askhost {
 namespace {
 
-std::string_view ltrim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-    return s;
-}
+std::string_view ltrim(std::string_view s) { return ascii::trim_start(s, " \t\r"); }
 
 class NativeAdapter final : public AgentAdapter {
 public:

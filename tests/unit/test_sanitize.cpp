@@ -5,6 +5,7 @@
 
 #include "cases.hpp"
 #include "core/model/question.hpp"
+#include "core/text/ascii.hpp"
 #include "core/text/sanitize.hpp"
 #include "core/text/utf8.hpp"
 #include "json/json_text.hpp"
@@ -273,4 +274,21 @@ BOOST_AUTO_TEST_CASE(utf8_round_trip_and_one_replacement_per_bad_sequence) {
     // Overlongs and surrogates are refused as the validator refuses them.
     BOOST_TEST((utf8::to_u32("\xC0\xAF") == std::u32string{U'\uFFFD', U'\uFFFD'}));
     BOOST_TEST((utf8::to_u32("\xED\xA0\x80") == std::u32string{U'\uFFFD', U'\uFFFD', U'\uFFFD'}));
+}
+
+// The locale-free case and blank helpers the header, answer and URI parsers share: only ASCII
+// letters change case (a UTF-8 byte never matches a letter), and only the blanks named are cut.
+BOOST_AUTO_TEST_CASE(ascii_case_and_blanks) {
+    namespace ascii = askhost::ascii;
+    BOOST_TEST(ascii::lowered("Content-LENGTH: \xC3\x84") == "content-length: \xC3\x84");
+    BOOST_TEST(ascii::equal_ignoring_case("Content-Length", "content-length"));
+    BOOST_TEST(!ascii::equal_ignoring_case("\xC3\x84", "\xC3\xA4"));  // Ä and ä: not ASCII
+    BOOST_TEST(!ascii::equal_ignoring_case("for", "fo"));
+    BOOST_TEST(ascii::trim(" \t a b \t") == "a b");
+    BOOST_TEST(ascii::trim("\r\n x\r\n", " \t\n\r") == "x");
+    BOOST_TEST(ascii::trim("\rx\r") == "\rx\r");  // a carriage return is no blank unless named
+    BOOST_TEST(ascii::trim(" \t ").empty());
+    BOOST_TEST(ascii::trim("").empty());
+    BOOST_TEST(ascii::trim_start(" \t{x} ") == "{x} ");
+    BOOST_TEST(ascii::trim_start("  ").empty());
 }

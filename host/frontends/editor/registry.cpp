@@ -1,7 +1,6 @@
 #include "frontends/editor/registry.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -18,6 +17,7 @@
 #include "core/fd_io.hpp"
 #include "core/model/question.hpp"
 #include "core/proc_stat.hpp"
+#include "core/text/ascii.hpp"
 #include "frontends/editor/socket_listener.hpp"
 #include "json/json_access.hpp"
 #include "store/fs_util.hpp"
@@ -68,9 +68,7 @@ bool holds(const std::string& folder, const std::string& dir) {
 
 std::optional<std::string> path_from_file_uri(std::string_view uri) {
     constexpr std::string_view scheme = "file://";
-    if (uri.size() < scheme.size()) return std::nullopt;
-    for (std::size_t i = 0; i < scheme.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(uri[i])) != scheme[i]) return std::nullopt;
+    if (!ascii::equal_ignoring_case(uri.substr(0, scheme.size()), scheme)) return std::nullopt;
     std::string_view rest = uri.substr(scheme.size());
     // file://localhost/x and file:///x name the same folder; another host's does not count.
     if (rest.rfind("localhost/", 0) == 0) rest.remove_prefix(9);
