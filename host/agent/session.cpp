@@ -83,9 +83,7 @@ int Session::pid() const { return supervisor_->pid(); }
 AskTicket Session::ask(AskInput input, OnOutcome reply) {
     flush_output();  // what the agent printed before it asked comes first
     Ask ask;
-    ask.questions = std::move(input.questions);
-    ask.metadata_json = std::move(input.metadata_json);
-    ask.permission = std::move(input.permission);
+    ask.take_asked(std::move(input));
     ask.agent = agent_name_;
     ask.profile = profile_;
     if (hooks_.pre_answer)

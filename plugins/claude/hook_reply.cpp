@@ -92,15 +92,11 @@ HookRequest read_hook_request(const rapidjson::Value& hook) {
         }
         auto in = std::get<AskInput>(std::move(parsed));
         if (!in.preset_answers.empty()) return r;  // already answered: nothing to ask
-        r.ask.questions = std::move(in.questions);
-        r.ask.metadata_json = std::move(in.metadata_json);
+        r.ask.take_asked(std::move(in));
         r.kind = HookRequest::Kind::Question;
     } else {
         r.permission = tool_permission_request(tool, input);
-        AskInput asked = permission_ask(r.permission);
-        r.ask.questions = std::move(asked.questions);
-        r.ask.permission = std::move(asked.permission);
-        r.ask.metadata_json = std::move(asked.metadata_json);
+        r.ask.take_asked(permission_ask(r.permission));
         r.kind = HookRequest::Kind::Permission;
     }
     r.ask.agent = "claude";

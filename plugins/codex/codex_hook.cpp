@@ -186,10 +186,7 @@ CodexPermission read_codex_permission(const rapidjson::Value& hook) {
         {"allow", "Allow", PermissionKind::AllowOnce, "Run it this time"},
         {"deny", "Deny", PermissionKind::RejectOnce, "Do not run it; Codex is told you refused"},
     };
-    AskInput asked = permission_ask(p.request);
-    p.ask.questions = std::move(asked.questions);
-    p.ask.permission = std::move(asked.permission);
-    p.ask.metadata_json = std::move(asked.metadata_json);
+    p.ask.take_asked(permission_ask(p.request));
     p.ask.agent = "codex";
     p.ask.route = "hook";
     p.ask.profile = Profile::Strict;

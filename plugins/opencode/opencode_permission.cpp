@@ -61,10 +61,7 @@ PermissionAsk read_permission_request(const rapidjson::Value& request) {
          "OpenCode allows " + (always.empty() ? kind : always) + " without asking for the rest of this session"},
         {"reject", "Reject", PermissionKind::RejectOnce, "Do not do it; the model is told you refused"},
     };
-    AskInput asked = permission_ask(p);
-    r.ask.questions = std::move(asked.questions);
-    r.ask.permission = std::move(asked.permission);
-    r.ask.metadata_json = std::move(asked.metadata_json);
+    r.ask.take_asked(permission_ask(p));
     r.ask.agent = "opencode";
     r.ask.route = "plugin";
     r.ask.profile = Profile::Lenient;

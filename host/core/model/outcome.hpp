@@ -26,6 +26,14 @@ struct Ask {
     std::string cwd;                       // the asking agent's working directory, when known
     Profile profile = Profile::Lenient;    // the rules it was checked by; a strict result is capped
     std::optional<Permission> permission;  // a tool permission asked by its one question
+
+    // What `input` asks, taken into this ask: its questions, metadata and permission. Its preset
+    // answers are not asked (outcome_without_asking answers with them first).
+    void take_asked(AskInput&& input) {
+        questions = std::move(input.questions);
+        metadata_json = std::move(input.metadata_json);
+        permission = std::move(input.permission);
+    }
 };
 
 struct Answer {

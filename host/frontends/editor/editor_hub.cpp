@@ -210,9 +210,7 @@ private:
         if (auto now = outcome_without_asking(parsed)) return reply(*now);
         auto input = std::get<AskInput>(std::move(parsed));
         Ask ask;
-        ask.questions = std::move(input.questions);
-        ask.metadata_json = std::move(input.metadata_json);
-        ask.permission = std::move(input.permission);
+        ask.take_asked(std::move(input));
         ask.agent = p.agent.empty() ? client_name_ : p.agent;
         ask.client = p.client;
         ask.profile = p.profile;
