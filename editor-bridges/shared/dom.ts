@@ -156,11 +156,17 @@ export function actOnKey(
   return true;
 }
 
+/** An edit writes, even one that only deletes (a replaced text and no content); with neither it
+ *  may only read the file (Read, Grep). */
+function writes(p: Permission): boolean {
+  return Boolean(p.content || p.replaces);
+}
+
 /** The permission's heading: "Bash wants to run", "Write wants to write notes.txt", and with no
  *  content (it may only read it: Read, Grep) "Read wants to access /etc/hosts". */
 export function permissionHeading(p: Permission): string {
   const who = p.tool || 'The agent';
-  if (!p.command && p.path) return `${who} wants to ${p.content ? 'write' : 'access'} ${p.path}`;
+  if (!p.command && p.path) return `${who} wants to ${writes(p) ? 'write' : 'access'} ${p.path}`;
   return `${who} wants to run`;
 }
 
@@ -172,22 +178,29 @@ export function permissionHeading(p: Permission): string {
 export function permissionQuestion(p: Permission): string {
   const who = p.tool || 'the agent';
   if (p.command) return `Allow ${who} to run this command?`;
-  if (p.path) return p.content ? `Allow ${who} to change this file?` : `Allow ${who} to access this file?`;
+  if (p.path) return writes(p) ? `Allow ${who} to change this file?` : `Allow ${who} to access this file?`;
   return `Allow ${who}?`;
 }
 
-/** A permission's box: the whole command (or the file and its content) in a wrapped, scrolling
- *  block that is never cut, then the agent's reason, its own claim, last. */
+/** A permission's box: the whole command (with where it looks or writes), or the file, the text an
+ *  edit replaces and what replaces it, each in a wrapped, scrolling block that is never cut, then
+ *  the agent's reason, its own claim, last. */
 export function permissionBox(p: Permission): HTMLElement {
   const box = el('div', { class: 'permission-box' });
   box.appendChild(el('div', { class: 'perm-tool', text: permissionHeading(p) }));
   const block = (text: string, name: string) =>
     el('pre', { class: 'command', text, attrs: { 'data-field': name, tabindex: '0', 'aria-label': name } });
-  if (p.command) box.appendChild(block(p.command, 'command'));
-  if (p.content) {
-    if (p.command && p.path) box.appendChild(el('div', { class: 'perm-tool', text: `to ${p.path}` }));
-    box.appendChild(block(p.content, 'content'));
+  const label = (text: string) => box.appendChild(el('div', { class: 'perm-tool', text }));
+  if (p.command) {
+    box.appendChild(block(p.command, 'command'));
+    if (p.path) label(writes(p) ? `to ${p.path}` : `in ${p.path}`);
   }
+  if (p.replaces) {
+    label('replacing');
+    box.appendChild(block(p.replaces, 'replaces'));
+    label(p.content ? 'with' : 'with nothing (deleting it)');
+  }
+  if (p.content) box.appendChild(block(p.content, 'content'));
   if (p.reason) box.appendChild(el('p', { class: 'perm-detail', text: `The agent says: ${p.reason}` }));
   return box;
 }

@@ -51,7 +51,8 @@ function str(v: unknown): string | undefined {
 
 /**
  * A tool permission as askhost sends it beside its one question (docs/protocol.md, `permission`):
- * the whole command (or the file an edit writes and its content) and the agent's reason. Faces
+ * the whole command (or the file an edit writes, its content and the text it replaces) and the
+ * agent's reason. Faces
  * show these fields as they are; none reads them out of the question's wording.
  */
 export interface Permission {
@@ -59,6 +60,8 @@ export interface Permission {
   command: string;
   path: string;
   content: string;
+  /** The text an edit replaces (Edit's old text): `content` takes its place; none deletes it. */
+  replaces: string;
   reason: string;
 }
 
@@ -67,7 +70,14 @@ export function normalizePermission(raw: unknown): Permission | undefined {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
   const p = raw as Record<string, unknown>;
   const s = (v: unknown) => (typeof v === 'string' ? v : '');
-  return { tool: s(p.tool), command: s(p.command), path: s(p.path), content: s(p.content), reason: s(p.reason) };
+  return {
+    tool: s(p.tool),
+    command: s(p.command),
+    path: s(p.path),
+    content: s(p.content),
+    replaces: s(p.replaces),
+    reason: s(p.reason),
+  };
 }
 
 /** Questions as received on the wire (missing fields, nulls) turned into plain values. */

@@ -61,10 +61,12 @@ std::string shown(std::string_view s) { return sanitize_for_terminal(s); }
 // Never the question's wording, which cuts a long command short.
 void show_permission(std::ostream& out, const Permission& p, const std::string& indent) {
     const std::string who = p.tool.empty() ? std::string("The agent") : shown(p.tool);
+    // An edit writes, even one that only deletes (replaces without content); without either, the
+    // tool may only read the file (Read, Grep).
+    const bool writes = !p.content.empty() || !p.replaces.empty();
     if (!p.command.empty()) out << who << " wants to run:\n";
     else if (!p.path.empty())
-        out << who << (p.content.empty() ? " wants to access " : " wants to write ") << shown(p.path)
-            << (p.content.empty() ? "\n" : ":\n");
+        out << who << (writes ? " wants to write " : " wants to access ") << shown(p.path) << (writes ? ":\n" : "\n");
     else out << who << " wants to use a tool\n";
     auto block = [&](std::string_view text) {
         const std::string lines = sanitize_for_terminal(text, true);
@@ -76,11 +78,16 @@ void show_permission(std::ostream& out, const Permission& p, const std::string& 
             at = end + 1;
         }
     };
-    if (!p.command.empty()) block(p.command);
-    if (!p.content.empty()) {
-        if (!p.command.empty() && !p.path.empty()) out << indent << "to " << shown(p.path) << ":\n";
-        block(p.content);
+    if (!p.command.empty()) {
+        block(p.command);
+        if (!p.path.empty()) out << indent << (writes ? "to " : "in ") << shown(p.path) << (writes ? ":\n" : "\n");
     }
+    if (!p.replaces.empty()) {
+        out << indent << "replacing:\n";
+        block(p.replaces);
+        out << indent << (p.content.empty() ? "with nothing (deleting it)\n" : "with:\n");
+    }
+    if (!p.content.empty()) block(p.content);
     if (!p.reason.empty()) out << indent << "The agent says: " << shown(p.reason) << "\n";
 }
 

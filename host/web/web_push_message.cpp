@@ -32,7 +32,10 @@ std::string who(const WaitingAsk& a) {
 std::string words(const WaitingAsk& a) {
     if (a.ask.permission) {
         const Permission& p = *a.ask.permission;
-        const std::string what = !p.command.empty() ? p.command : !p.path.empty() ? p.path : p.tool;
+        std::string what = !p.command.empty() ? p.command : !p.path.empty() ? p.path : p.tool;
+        // A command with a path says where (Grep's folder), as the page's list does.
+        if (!p.command.empty() && !p.path.empty())
+            what += (p.content.empty() && p.replaces.empty() ? " in " : " to ") + p.path;
         return p.tool.empty() || what == p.tool ? what : p.tool + ": " + what;
     }
     if (a.ask.questions.empty()) return {};

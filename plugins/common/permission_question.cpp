@@ -105,14 +105,18 @@ void fill_permission_fields(PermissionRequest& request, const rapidjson::Value& 
         if (request.path.empty()) request.path = string_member(input, key);
     for (const char* key : {"content", "new_string", "new_source"})
         if (request.content.empty()) request.content = string_member(input, key);
-    if (request.command.empty() && request.path.empty())
+    // Edit's old text: what its new text replaces (an empty new text deletes it).
+    request.replaces = string_member(input, "old_string");
+    // A search names what it looks for beside where (Grep's pattern and path): both are shown.
+    if (request.command.empty())
         for (const char* key : {"url", "pattern", "query"})
             if (request.command.empty()) request.command = string_member(input, key);
     request.reason = string_member(input, "description");
     // Nothing of it read (an MCP server's tool: {"sql": "DROP TABLE users"}): what it will run
     // with is its whole input, shown as JSON, which no string in it can make look like another
     // key. Without it the faces named the tool alone.
-    if (request.command.empty() && request.path.empty() && request.content.empty() && input.MemberCount() > 0) {
+    if (request.command.empty() && request.path.empty() && request.content.empty() && request.replaces.empty() &&
+        input.MemberCount() > 0) {
         rapidjson::StringBuffer buf;
         rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
         w.SetIndent(' ', 2);
@@ -164,6 +168,7 @@ AskInput permission_ask(const PermissionRequest& request) {
     // Code points, each at most 4 bytes: within the model's Limits::max_text_bytes.
     typed.path = one_line(request.path, 1000);
     typed.content = capped(request.content);
+    typed.replaces = capped(request.replaces);
     typed.reason = one_line(
         request.reason.empty() && typed.command.empty() && typed.path.empty() ? request.title : request.reason, 1000);
     for (std::size_t i = 0; i < q.options.size(); ++i)

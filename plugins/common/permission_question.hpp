@@ -29,19 +29,19 @@ struct PermissionRequest {
     std::string detail{};  // the command or paths, when they add to the title
     std::vector<PermissionChoice> choices{};
     // What the faces show as data (core/model/permission.hpp), whole: the command that will run,
-    // or the file an edit writes and what it puts there, and the agent's reason. ({}: a designated
-    // initializer may leave them out.)
-    std::string command{}, path{}, content{}, reason{};
+    // or the file an edit writes, what it puts there and what that replaces, and the agent's
+    // reason. ({}: a designated initializer may leave them out.)
+    std::string command{}, path{}, content{}, replaces{}, reason{};
 };
 
 // Allow / Deny / Always allow this tool: for agents that offer no choices of their own (Claude
 // Code's can_use_tool). "Always" is remembered by the ToolPolicy, not by the agent.
 std::vector<PermissionChoice> default_permission_choices(std::string_view tool);
 
-// The typed fields of a tool's input: command (or, for a tool without one and without a path,
-// its URL, pattern or query; for a tool whose input names none of these, an MCP server's tool,
-// its whole input as indented JSON), path, content (Write's content, Edit's new_string), reason
-// (its description). Claude Code's tool inputs, which claude-agent-acp forwards as rawInput too.
+// The typed fields of a tool's input: command (or, for a tool without one, its URL, pattern or
+// query, so Grep's pattern beside its path; for a tool whose input names none of these, an MCP
+// server's tool, its whole input as indented JSON), path, content (Write's content, Edit's
+// new_string), replaces (Edit's old_string), reason (its description). Claude Code's tool inputs, which claude-agent-acp forwards as rawInput too.
 void fill_permission_fields(PermissionRequest& request, const rapidjson::Value& input);
 
 // The command, file paths, URL or pattern in a tool's input, joined readably ("" when none).

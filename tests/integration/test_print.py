@@ -318,6 +318,33 @@ def a_permission_waits_in_the_file_with_its_whole_command():
 
 
 @case
+def an_edit_waits_in_the_file_with_the_text_it_replaces():
+    """An edit's typed permission keeps what it replaces beside what replaces it in the pending
+    file, and askhost questions shows both, whole, under a heading that says it writes the file;
+    a search shows where it looks."""
+    wd = Workdir()
+    runs = Runs(wd)
+    options = [{"label": "Allow", "kind": "allow_once"}, {"label": "Deny", "kind": "reject_once"}]
+    q = {"question": "Allow Edit: auth.py?", "header": "Permission",
+         "options": [{"label": "Allow"}, {"label": "Deny"}]}
+    perm = {"tool": "Edit", "path": "auth.py", "replaces": "if not token:\n    raise Denied",
+            "content": "pass", "options": options}
+    _, (r,) = runs.ask([q], permission=perm)
+    equal(r.get("pendingFile"), PENDING, "pending")
+    equal(pending(wd)["questions"][0]["permission"].get("replaces"), perm["replaces"], "kept in the file")
+    grep_q = dict(q, question="Allow Grep: password?")
+    runs.ask([grep_q], permission={"tool": "Grep", "command": "password", "path": "/home/me/.ssh",
+                                   "options": options})
+    code, out, err = cli(wd, "questions")
+    equal(code, 0, err)
+    check("Permission: Edit wants to write auth.py:\n" in out, "a write: " + out)
+    check("replacing:\n     \u2502 if not token:\n     \u2502     raise Denied\n     with:\n     \u2502 pass\n"
+          in out, "the old text, then the new: " + out)
+    check("Permission: Grep wants to run:\n     \u2502 password\n     in /home/me/.ssh\n" in out,
+          "where the search looks: " + out)
+
+
+@case
 def answer_by_option_number_label_case_and_stdin():
     wd = Workdir()
     runs = Runs(wd)

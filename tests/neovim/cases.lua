@@ -162,6 +162,38 @@ H.case('permission_to_a_file_without_content_is_access', function()
   H.wait_for(window_closed, 'the dialog to close')
 end)
 
+-- A search shows what it looks for and where; an edit shows the text it replaces and what replaces
+-- it, and one that only deletes is still a write.
+H.case('permission_search_folder_and_edit_replaced_text', function()
+  local options = { { label = 'Allow', kind = 'allow_once' }, { label = 'Deny', kind = 'reject_once' } }
+  local grep = permission_ask('req-1', 'unused')
+  grep.send.questions[1].question = 'Allow Grep: password?'
+  grep.send.permission = { tool = 'Grep', command = 'password', path = '/home/me/.ssh', options = options }
+  local edit = permission_ask('req-2', 'unused')
+  edit.send.questions[1].question = 'Allow Edit: auth.py?'
+  edit.send.permission =
+    { tool = 'Edit', path = 'auth.py', replaces = 'if not token:\n    raise Denied', content = 'pass', options = options }
+  local delete = permission_ask('req-3', 'unused')
+  delete.send.questions[1].question = 'Allow Edit: auth.py?'
+  delete.send.permission = { tool = 'Edit', path = 'auth.py', replaces = 'raise Denied', options = options }
+  H.start({ grep, { recv = 1 }, edit, { recv = 1 }, delete, { recv = 1 } })
+  H.wait_dialog()
+  H.wait_text('Grep wants to run:', 'the search heading')
+  H.contains(H.dialog_text(), ' in /home/me/.ssh', 'where it looks')
+  H.eq(command_in_dialog(), 'password', 'what it looks for')
+  H.keys('2')
+  H.wait_records(1)
+  H.wait_text('Edit wants to write auth.py:', 'the edit heading')
+  H.contains(H.dialog_text(), ' replacing:\n │ if not token:\n │     raise Denied\n with:\n │ pass', 'old text, then new')
+  H.keys('2')
+  H.wait_records(2)
+  H.wait_text('with nothing (deleting it)', 'an edit that deletes')
+  H.contains(H.dialog_text(), 'Edit wants to write auth.py:', 'still a write')
+  H.keys('2')
+  H.wait_records(3)
+  H.wait_for(window_closed, 'the dialog to close')
+end)
+
 -- A command of more lines than the float has rows: the lines that fit, with a line saying how many
 -- are above and how many below (as the terminal dialog does), and PgUp/PgDn to scroll; nothing in
 -- the float's buffer is out of its view, so nothing is hidden without a word.

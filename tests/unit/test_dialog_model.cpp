@@ -1308,4 +1308,32 @@ BOOST_AUTO_TEST_CASE(a_file_without_content_is_accessed_not_written) {
     BOOST_TEST(!contains(s, "wants to write"), s);
 }
 
+// A search shows what it looks for and where; an edit shows what it replaces and with what, and
+// one that only deletes is still a write.
+BOOST_AUTO_TEST_CASE(a_searchs_folder_and_an_edits_replaced_text_are_shown) {
+    Question q = choice("Allow Grep: /home/me/.ssh, password?", "Permission", {"Allow", "Deny"});
+    Permission p;
+    p.tool = "Grep";
+    p.command = "password";
+    p.path = "/home/me/.ssh";
+    p.options = {{"Allow", PermissionKind::AllowOnce}, {"Deny", PermissionKind::RejectOnce}};
+    std::string s = screen(DialogModel({q}, p));
+    BOOST_TEST(contains(s, "Grep wants to run:\n"), s);
+    BOOST_TEST(contains(s, "│ password\n"), s);
+    BOOST_TEST(contains(s, "  in /home/me/.ssh\n"), s);
+    Permission e;
+    e.tool = "Edit";
+    e.path = "auth.py";
+    e.replaces = "if not token:\n    raise Denied";
+    e.content = "pass";
+    e.options = p.options;
+    s = screen(DialogModel({choice("Allow Edit: auth.py?", "Permission", {"Allow", "Deny"})}, e));
+    BOOST_TEST(contains(s, "Edit wants to write auth.py:\n"), s);
+    BOOST_TEST(contains(s, "replacing:\n  │ if not token:\n  │     raise Denied\n  with:\n  │ pass\n"), s);
+    e.content.clear();
+    s = screen(DialogModel({choice("Allow Edit: auth.py?", "Permission", {"Allow", "Deny"})}, e));
+    BOOST_TEST(contains(s, "Edit wants to write auth.py:\n"), s);
+    BOOST_TEST(contains(s, "│     raise Denied\n  with nothing (deleting it)\n"), s);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

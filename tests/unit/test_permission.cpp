@@ -104,6 +104,34 @@ BOOST_AUTO_TEST_CASE(a_permission_is_read_beside_its_question_and_keeps_the_comm
     }
 }
 
+// An edit's replaced text (Edit's old text) travels whole beside its new text, and is read back
+// from the editor protocol unchanged; a replaced text that is not a string is refused by name.
+BOOST_AUTO_TEST_CASE(an_edits_replaced_text_is_read_and_written_beside_its_content) {
+    const std::string input =
+        R"({"questions":[{"question":"Allow Edit: a.cpp?","header":"Permission","options":[{"label":"Allow"},{"label":"Deny"}]}],)"
+        R"("permission":{"tool":"Edit","path":"a.cpp","content":"return 2;","replaces":"return 1;\nreturn 3;",)"
+        R"("options":[{"label":"Allow","kind":"allow_once"},{"label":"Deny","kind":"reject_once"}]}})";
+    auto parsed = parse_ask_input(input, Profile::Strict);
+    BOOST_REQUIRE(std::holds_alternative<AskInput>(parsed));
+    const auto& in = std::get<AskInput>(parsed);
+    BOOST_REQUIRE(in.permission.has_value());
+    BOOST_TEST(in.permission->replaces == "return 1;\nreturn 3;");
+    BOOST_TEST(in.permission->content == "return 2;");
+    Ask ask;
+    ask.id = "ask-3";
+    ask.questions = in.questions;
+    ask.permission = in.permission;
+    auto params = parse(ask_show_params(ask, ClientAskCaps{}));
+    BOOST_TEST(params["permission"]["replaces"].GetString() == std::string("return 1;\nreturn 3;"));
+    // A permission without one writes none.
+    const Ask bash = permission_ask_of("ls");
+    BOOST_TEST(!parse(ask_show_params(bash, ClientAskCaps{}))["permission"].HasMember("replaces"));
+    BOOST_TEST(
+        refusal_of(
+            R"({"questions":[{"question":"Q?","options":[{"label":"A"}]}],"permission":{"replaces":["x"],"options":[{"label":"A","kind":"allow_once"}]}})") ==
+        "permission.replaces: expected a string");
+}
+
 BOOST_AUTO_TEST_CASE(a_permission_that_does_not_fit_its_question_is_refused_by_name) {
     BOOST_TEST(
         refusal_of(

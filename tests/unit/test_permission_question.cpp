@@ -178,6 +178,30 @@ BOOST_AUTO_TEST_CASE(a_tool_input_of_no_known_field_is_shown_whole_as_json) {
     BOOST_TEST(none.command.empty());
 }
 
+// A search names what it looks for beside where: Grep's pattern was dropped when it had a path,
+// so the person saw the folder alone. An edit's old text is what its new text replaces: it was
+// never read, so the person saw what went in and not what went out.
+BOOST_AUTO_TEST_CASE(a_searchs_pattern_beside_its_path_and_an_edits_old_text_are_shown) {
+    rapidjson::Document d;
+    PermissionRequest grep{.tool = "Grep"};
+    d.Parse(R"({"pattern":"password\\s*=","path":"/home/me/.ssh","output_mode":"content"})");
+    fill_permission_fields(grep, d);
+    BOOST_TEST(grep.command == "password\\s*=");
+    BOOST_TEST(grep.path == "/home/me/.ssh");
+    BOOST_TEST((grep.content.empty() && grep.replaces.empty()));
+    PermissionRequest edit{.tool = "Edit"};
+    d.Parse(R"({"file_path":"/w/auth.py","old_string":"if not token:\n    raise Denied","new_string":""})");
+    fill_permission_fields(edit, d);
+    BOOST_TEST(edit.path == "/w/auth.py");
+    BOOST_TEST(edit.replaces == "if not token:\n    raise Denied");
+    BOOST_TEST(edit.content.empty());
+    BOOST_TEST(edit.command.empty());  // nothing of it is shown as JSON: its fields are known
+    const AskInput ask = permission_ask(edit);
+    BOOST_REQUIRE(ask.permission.has_value());
+    BOOST_TEST(ask.permission->replaces == edit.replaces);
+    BOOST_TEST(ask.permission->path == "/w/auth.py");
+}
+
 BOOST_AUTO_TEST_CASE(policy_names_prefixes_and_star) {
     ToolPolicy p("Bash, mcp__ask__*,Edit");
     BOOST_TEST(p.allows("Bash"));

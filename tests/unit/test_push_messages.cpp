@@ -76,7 +76,7 @@ web::WaitingAsk waiting(const std::string& key, const std::string& who, const st
 
 web::WaitingAsk permission() {
     auto p = waiting("77:ask-3", "claude · hook", "Allow Bash: rm -rf build?", {"Allow", "Deny"});
-    p.ask.permission = Permission{"Bash", "rm -rf build", "", "", "", {}};
+    p.ask.permission = Permission{"Bash", "rm -rf build", "", "", "", "", {}};
     p.ask.permission->options = {{"Allow", PermissionKind::AllowOnce}, {"Deny", PermissionKind::RejectOnce}};
     return p;
 }
@@ -101,6 +101,15 @@ std::map<std::string, std::string> made() {
 BOOST_AUTO_TEST_CASE(messages_read_and_write_back_the_same) { replay("push"); }
 
 BOOST_AUTO_TEST_CASE(lenient_fields_read_as_the_vectors_say) { replay("lenient"); }
+
+// A search names where it looks, as the page's list does: "Grep: password" alone hid the folder.
+BOOST_AUTO_TEST_CASE(a_search_permission_says_where_it_looks) {
+    auto g = waiting("77:ask-4", "claude · hook", "Allow Grep: password?", {"Allow", "Deny"});
+    g.ask.permission = Permission{"Grep", "password", "/home/me/.ssh", "", "", "", {}};
+    g.ask.permission->options = {{"Allow", PermissionKind::AllowOnce}, {"Deny", PermissionKind::RejectOnce}};
+    const std::string m = ask_message(g, Content::Full, "k3Jd0Qx7");
+    BOOST_TEST(m.find(R"("body":"Grep: password in /home/me/.ssh")") != std::string::npos, m);
+}
 
 BOOST_AUTO_TEST_CASE(refused_messages_are_not_read) {
     for (const auto& c : vectors()["refused"].GetArray()) {

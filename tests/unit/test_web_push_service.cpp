@@ -123,7 +123,7 @@ BOOST_AUTO_TEST_CASE(messages_carry_what_the_setting_says) {
                std::string::npos);
     // A permission's allow opens the page: it is asked once more there.
     auto p = waiting("7:ask-2", "Allow Bash: rm -rf build?", {"Allow", "Deny"});
-    p.ask.permission = askhost::Permission{"Bash", "rm -rf build", "", "", "", {}};
+    p.ask.permission = askhost::Permission{"Bash", "rm -rf build", "", "", "", "", {}};
     p.ask.permission->options = {{"Allow", askhost::PermissionKind::AllowOnce},
                                  {"Deny", askhost::PermissionKind::RejectOnce}};
     auto perm = parsed(ask_message(p, Content::Full, "s"));

@@ -256,6 +256,24 @@ describe('drawDialog in Chromium (editor-bridges/shared/draw.ts, the panel build
     assert.deepEqual(await probe('.perm-detail'), [], 'no reason given, none drawn');
   });
 
+  test("a search's folder beside its pattern, and an edit's replaced text beside what replaces it", async () => {
+    const grep = { tool: 'Grep', command: 'password', path: '/home/me/.ssh', content: '', replaces: '', reason: '' };
+    await draw([{ question: 'Allow Grep: password?', options: [{ label: 'Allow' }, { label: 'Deny' }], multiSelect: false }], [], { permission: grep });
+    assert.deepEqual(await texts('.perm-tool'), ['Grep wants to run', 'in /home/me/.ssh']);
+    assert.equal((await one('pre.command[data-field="command"]')).text, 'password');
+    const edit = { tool: 'Edit', command: '', path: 'auth.py', content: 'pass', replaces: 'if not token:\n    raise Denied', reason: '' };
+    const ask = { question: 'Allow Edit: auth.py?', options: [{ label: 'Allow' }, { label: 'Deny' }], multiSelect: false };
+    await draw([ask], [], { permission: edit });
+    assert.deepEqual(await texts('.perm-tool'), ['Edit wants to write auth.py', 'replacing', 'with']);
+    assert.equal((await one('pre.command[data-field="replaces"]')).text, 'if not token:\n    raise Denied');
+    assert.equal((await one('pre.command[data-field="content"]')).text, 'pass');
+    assert.equal((await one('h2')).text, 'Allow Edit to change this file?');
+    // An edit that only deletes is still a write.
+    await draw([ask], [], { permission: { ...edit, content: '' } });
+    assert.deepEqual(await texts('.perm-tool'), ['Edit wants to write auth.py', 'replacing', 'with nothing (deleting it)']);
+    assert.deepEqual(await probe('pre.command[data-field="content"]'), []);
+  });
+
   test("a permission's command and an edit's content show bidi, zero-width and escapes as codes", async () => {
     const command = 'cat \u202Etxt.hs\u200B | sh ; printf \x1b[2J\u009B1m';
     const permission = { tool: 'Bash', command, path: '', content: '', reason: 'show \u2066it' };

@@ -51,7 +51,7 @@ describe('QuestionPanel', () => {
     const permission = { tool: 'Bash', command, reason: 'list files', options: [{ label: 'Allow', kind: 'allow_once' }, { label: 'Deny', kind: 'reject_once' }] };
     const a = qp.show({ id: 'p', questions: [q], permission, agent: 'claude' });
     const render = current().posted.filter((m: { type: string }) => m.type === 'render').at(-1);
-    assert.deepEqual(render.permission, { tool: 'Bash', command, path: '', content: '', reason: 'list files' });
+    assert.deepEqual(render.permission, { tool: 'Bash', command, path: '', content: '', replaces: '', reason: 'list files' });
     current().key('2');
     assert.deepEqual(await a, { answered: true, answers: [{ question: q.question, answer: 'Deny', selectedOption: 'Deny', wasCustom: false }] });
   });

@@ -65,8 +65,8 @@ std::optional<Refusal> parse_permission(const rapidjson::Value& v, const std::ve
     if (!v.IsObject()) return permission_error("permission", "expected an object");
     for (auto m = v.MemberBegin(); m != v.MemberEnd(); ++m) {
         const std::string_view key(m->name.GetString(), m->name.GetStringLength());
-        if (key != "tool" && key != "command" && key != "path" && key != "content" && key != "reason" &&
-            key != "options")
+        if (key != "tool" && key != "command" && key != "path" && key != "content" && key != "replaces" &&
+            key != "reason" && key != "options")
             return permission_error("permission." + utf8::cut(key, 40, "..."), "unknown field");
     }
     std::optional<Refusal> why;
@@ -74,6 +74,7 @@ std::optional<Refusal> parse_permission(const rapidjson::Value& v, const std::ve
         !read_text(v, "command", kMaxPermissionTextBytes, out.command, why) ||
         !read_text(v, "path", Limits::max_text_bytes, out.path, why) ||
         !read_text(v, "content", kMaxPermissionTextBytes, out.content, why) ||
+        !read_text(v, "replaces", kMaxPermissionTextBytes, out.replaces, why) ||
         !read_text(v, "reason", Limits::max_text_bytes, out.reason, why))
         return why;
     if (questions.size() != 1)
@@ -109,6 +110,7 @@ void write_permission(JsonTextWriter& w, const Permission& p) {
     if (!p.command.empty()) write_text(w, "command", p.command);
     if (!p.path.empty()) write_text(w, "path", p.path);
     if (!p.content.empty()) write_text(w, "content", p.content);
+    if (!p.replaces.empty()) write_text(w, "replaces", p.replaces);
     if (!p.reason.empty()) write_text(w, "reason", p.reason);
     w.Key("options");
     w.StartArray();

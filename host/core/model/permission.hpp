@@ -28,7 +28,10 @@ struct Permission {
     std::string command;  // what will run, whole; empty for an edit or a tool without one
     std::string path;     // the file an edit writes, when there is one
     std::string content;  // the edit's new content (or the text it puts in), whole
-    std::string reason;   // the agent's own words for the call: its claim, not what runs
+    // The text an edit replaces (Edit's old_string), whole, when the agent names it: `content` is
+    // then what takes its place, and an empty `content` deletes it.
+    std::string replaces;
+    std::string reason;  // the agent's own words for the call: its claim, not what runs
     // One per option of the permission's question, in its order: the option's label and meaning.
     struct Choice {
         std::string label;
@@ -37,14 +40,14 @@ struct Permission {
     std::vector<Choice> options;
 };
 
-inline constexpr std::size_t kMaxPermissionTextBytes = 262144;  // command, content: each
+inline constexpr std::size_t kMaxPermissionTextBytes = 262144;  // command, content, replaces: each
 
 // Reads the `permission` member of an ask against its questions: one question, whose options are
 // the permission's options in the same order. nullopt when it is valid; else why, naming the field.
 std::optional<Refusal> parse_permission(const rapidjson::Value& v, const std::vector<Question>& questions,
                                         Permission& out);
 
-// {tool, command?, path?, content?, reason?, options:[{label, kind}]} as a value.
+// {tool, command?, path?, content?, replaces?, reason?, options:[{label, kind}]} as a value.
 void write_permission(JsonTextWriter& w, const Permission& p);
 
 // The option a label names, or null.

@@ -307,22 +307,31 @@ struct PermissionView {
 PermissionView permission_view(const Permission& p, std::size_t width) {
     PermissionView v;
     const std::string tool = sanitize_for_terminal(p.tool);
+    const std::string who = tool.empty() ? std::string("The agent") : tool;
+    // An edit writes, even one that only deletes (replaces without content). Without either it
+    // may only read the file (Read, Grep): "access", which is never untrue.
+    const bool writes = !p.content.empty() || !p.replaces.empty();
     std::string what;
-    if (!p.command.empty()) what = (tool.empty() ? std::string("The agent") : tool) + " wants to run:";
-    else if (!p.path.empty()) {
-        // With no content it may only read the file (Read, Grep): "access", which is never untrue.
-        what = (tool.empty() ? std::string("The agent") : tool) +
-               (p.content.empty() ? " wants to access " : " wants to write ") + sanitize_for_terminal(p.path) +
-               (p.content.empty() ? "" : ":");
-    } else what = tool.empty() ? std::string("The agent wants to use a tool") : tool + " wants to run";
+    if (!p.command.empty()) what = who + " wants to run:";
+    else if (!p.path.empty())
+        what = who + (writes ? " wants to write " : " wants to access ") + sanitize_for_terminal(p.path) +
+               (writes ? ":" : "");
+    else what = tool.empty() ? std::string("The agent wants to use a tool") : tool + " wants to run";
     add_wrapped(v.head, what, width, "  ", "  ", AttrBold);
-    if (!p.command.empty())
-        add_wrapped(v.text, sanitize_for_terminal(p.command, true), width, "  │ ", "  │ ", AttrNone);
-    if (!p.content.empty()) {
-        if (!p.command.empty() && !p.path.empty())
-            add_wrapped(v.text, "to " + sanitize_for_terminal(p.path) + ":", width, "  ", "  ", AttrBold);
-        add_wrapped(v.text, sanitize_for_terminal(p.content, true), width, "  │ ", "  │ ", AttrNone);
+    auto label = [&](const std::string& text) { add_wrapped(v.text, text, width, "  ", "  ", AttrBold); };
+    auto block = [&](const std::string& text) {
+        add_wrapped(v.text, sanitize_for_terminal(text, true), width, "  │ ", "  │ ", AttrNone);
+    };
+    if (!p.command.empty()) {
+        block(p.command);
+        if (!p.path.empty()) label((writes ? "to " : "in ") + sanitize_for_terminal(p.path) + (writes ? ":" : ""));
     }
+    if (!p.replaces.empty()) {
+        label("replacing:");
+        block(p.replaces);
+        label(p.content.empty() ? "with nothing (deleting it)" : "with:");
+    }
+    if (!p.content.empty()) block(p.content);
     if (!p.reason.empty())
         add_wrapped(v.tail, "The agent says: " + sanitize_for_terminal(p.reason, true), width, "  ", "  ", AttrDim);
     return v;

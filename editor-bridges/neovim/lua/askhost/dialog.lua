@@ -441,7 +441,14 @@ function M.char_lines(text, width)
   return out
 end
 
--- The lines of a permission's command (and the file and content of an edit), each never cut.
+-- An edit writes, even one that only deletes (a replaced text and no content); with neither it may
+-- only read the file (Read, Grep): "access", which is never untrue.
+local function permission_writes(p)
+  return p.content ~= '' or p.replaces ~= ''
+end
+
+-- The lines of a permission's command (with where it looks or writes), or of an edit's replaced
+-- text and what replaces it, each never cut.
 ---@param p askhost.Permission
 ---@return askhost.Span[][]
 local function permission_text(p, width)
@@ -451,15 +458,24 @@ local function permission_text(p, width)
       out[#out + 1] = { { ' │ ', 'AskHostHint' }, { l } }
     end
   end
+  local function label(text)
+    for _, row in ipairs(M.wrap(text, math.max(width - 1, 1))) do
+      out[#out + 1] = { { ' ' }, { row, 'AskHostQuestion' } }
+    end
+  end
+  local writes = permission_writes(p)
   if p.command ~= '' then
     block(p.command)
+    if p.path ~= '' then
+      label(writes and ('to ' .. one_line(p.path) .. ':') or ('in ' .. one_line(p.path)))
+    end
+  end
+  if p.replaces ~= '' then
+    label('replacing:')
+    block(p.replaces)
+    label(p.content ~= '' and 'with:' or 'with nothing (deleting it)')
   end
   if p.content ~= '' then
-    if p.command ~= '' and p.path ~= '' then
-      for _, row in ipairs(M.wrap('to ' .. one_line(p.path) .. ':', math.max(width - 1, 1))) do
-        out[#out + 1] = { { ' ' }, { row, 'AskHostQuestion' } }
-      end
-    end
     block(p.content)
   end
   return out
@@ -474,8 +490,7 @@ end
 ---@return integer the command's lines, all of them
 local function layout_permission(c, p, width, window)
   local who = p.tool ~= '' and one_line(p.tool) or 'The agent'
-  -- With no content it may only read the file (Read, Grep): "access", which is never untrue.
-  local verb = p.content == '' and ' wants to access ' or ' wants to write '
+  local verb = permission_writes(p) and ' wants to write ' or ' wants to access '
   local head = (p.command == '' and p.path ~= '') and (who .. verb .. one_line(p.path)) or (who .. ' wants to run')
   c:add_wrapped(head .. ':', width, ' ', ' ', 'AskHostQuestion')
   local text = permission_text(p, width)

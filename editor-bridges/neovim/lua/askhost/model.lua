@@ -120,8 +120,9 @@ end
 ---@class askhost.Permission a tool permission, typed by askhost (docs/protocol.md: `permission`)
 ---@field tool string
 ---@field command string the whole command that will run
----@field path string the file an edit writes
+---@field path string the file an edit writes, or where a command looks (Grep's path)
 ---@field content string the edit's content
+---@field replaces string the text an edit replaces (Edit's old text): content takes its place
 ---@field reason string the agent's own words for the call
 
 -- An ask's `permission` as plain strings, or nil when it has none. Faces show these fields as
@@ -137,7 +138,14 @@ function M.normalize_permission(raw)
     v = denull(v)
     return type(v) == 'string' and v or ''
   end
-  return { tool = s(raw.tool), command = s(raw.command), path = s(raw.path), content = s(raw.content), reason = s(raw.reason) }
+  return {
+    tool = s(raw.tool),
+    command = s(raw.command),
+    path = s(raw.path),
+    content = s(raw.content),
+    replaces = s(raw.replaces),
+    reason = s(raw.reason),
+  }
 end
 
 -- Questions as received (JSON nulls, missing fields) turned into plain tables.

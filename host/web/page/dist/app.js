@@ -56,8 +56,11 @@ function age(since, now) {
 function permissionOf(e) {
     return e.model.questions.length === 1 ? normalizePermission(e.ask.permission) : undefined;
 }
-/** What a permission would do, in one phrase: its command, else the file it writes, else its tool. */
+/** What a permission would do, in one phrase: its command (with where: `password in ~/.ssh`),
+ *  else the file it writes, else its tool. */
 function permissionWhat(p) {
+    if (p.command && p.path)
+        return `${p.command} ${p.content || p.replaces ? 'to' : 'in'} ${p.path}`;
     return p.command || p.path || p.tool || 'a tool';
 }
 /** What the list shows of an ask: the command of a permission, else its first question. */

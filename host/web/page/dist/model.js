@@ -25,7 +25,14 @@ export function normalizePermission(raw) {
         return undefined;
     const p = raw;
     const s = (v) => (typeof v === 'string' ? v : '');
-    return { tool: s(p.tool), command: s(p.command), path: s(p.path), content: s(p.content), reason: s(p.reason) };
+    return {
+        tool: s(p.tool),
+        command: s(p.command),
+        path: s(p.path),
+        content: s(p.content),
+        replaces: s(p.replaces),
+        reason: s(p.reason),
+    };
 }
 /** Questions as received on the wire (missing fields, nulls) turned into plain values. */
 export function normalizeQuestions(raw) {

@@ -73,8 +73,10 @@ function permissionOf(e: Entry): Permission | undefined {
   return e.model.questions.length === 1 ? normalizePermission(e.ask.permission) : undefined;
 }
 
-/** What a permission would do, in one phrase: its command, else the file it writes, else its tool. */
+/** What a permission would do, in one phrase: its command (with where: `password in ~/.ssh`),
+ *  else the file it writes, else its tool. */
 function permissionWhat(p: Permission): string {
+  if (p.command && p.path) return `${p.command} ${p.content || p.replaces ? 'to' : 'in'} ${p.path}`;
   return p.command || p.path || p.tool || 'a tool';
 }
 
