@@ -6,11 +6,22 @@
 #include <string_view>
 #include <utility>
 
-#include "core/text/ascii.hpp"
-
 namespace askhost {
 
 namespace {
+
+// The header's name, whatever the case of its ASCII letters. Locale-free (<cctype>'s tolower
+// follows the locale a curses face sets), as core/text/ascii.hpp, which transport sits beside and
+// cannot include (tests/lint/layering.py).
+bool is_content_length(std::string_view name) {
+    constexpr std::string_view want = "content-length";
+    if (name.size() != want.size()) return false;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        const char c = name[i];
+        if ((c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c) != want[i]) return false;
+    }
+    return true;
+}
 
 // Peer bytes quoted in an error message: only printable ASCII, so the message is always valid
 // UTF-8 JSON (a raw 0xD9 in a header made the error reply itself invalid JSON).
@@ -21,8 +32,11 @@ std::string printable(std::string_view s) {
     return out;
 }
 
-// A header line's blanks, and the carriage return its line feed leaves.
-std::string_view trim(std::string_view s) { return ascii::trim(s, " \t\r"); }
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    return s;
+}
 
 }  // namespace
 
@@ -70,7 +84,7 @@ bool FrameDecoder::parse_header(std::string_view block, const Sink& sink) {
             sink({false, {}, "malformed header line (no ':'): " + printable(line.substr(0, 80))});
             return false;
         }
-        if (!ascii::equal_ignoring_case(trim(line.substr(0, colon)), "content-length")) continue;  // e.g. Content-Type
+        if (!is_content_length(trim(line.substr(0, colon)))) continue;  // e.g. Content-Type
         std::string_view v = trim(line.substr(colon + 1));
         auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), length);
         if (ec != std::errc() || p != v.data() + v.size()) {
