@@ -103,17 +103,19 @@ def agent_bin(package_dir_prefix, name, version=None):
 
 
 class Mock:
-    def __init__(self, wd, tools, input, final="All set.", subagent=None, wait_for_subagent=False, ask_once=False):
+    def __init__(self, wd, tools, input, final="All set.", subagent=None, wait_for_subagent=False, ask_once=False,
+                 calls=None):
         """subagent: {"prompt", "tools", "input"}, what a sub-agent started with that prompt does;
         wait_for_subagent: the main turn ends only after the sub-agent's tool result; ask_once: the
-        tool is called once in the mock's life, never again after a compaction (mock_llm.py)."""
+        tool is called once in the mock's life, never again after a compaction; calls: [{"tool",
+        "input"}] made one after another, each once the last has its result (Anthropic; mock_llm.py)."""
         self.wd = wd
         self.record = wd.file("model-api.jsonl")
         script = wd.file("model-script.json")
         with open(script, "w") as f:
             json.dump({"tools": tools, "input": {"questions": input} if isinstance(input, list) else input,
                        "final": final, "wait_for_subagent": wait_for_subagent, "ask_once": ask_once,
-                       **({"subagent": subagent} if subagent else {})}, f)
+                       **({"subagent": subagent} if subagent else {}), **({"calls": calls} if calls else {})}, f)
         portfile = wd.file("model-port")
         self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "mock_llm.py"), script, self.record,
                                       portfile], stderr=open(wd.file("mock-stderr.txt"), "wb"))
@@ -420,6 +422,9 @@ def project_of(wd):
 def standing_editor(wd, project, env=None):
     """An editor's standing host with the project open; the case answers as its editor."""
     ed = Editor(wd, env=env)
+    # Its end closes its pipes, as an editor that quits does: the host goes by itself, and the
+    # case's end finds nothing of it to end.
+    at_end(ed.close)
     ed.initialize(name="e2e-editor", folders=[project])
     return ed
 

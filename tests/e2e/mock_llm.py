@@ -20,6 +20,9 @@ true the main conversation's final reply waits (60 s at most) until the sub-agen
 has come, so an agent that ends with its main turn does not cut the sub-agent short. With
 "ask_once": true (Anthropic, Responses, Gemini) the tool is called once: a later main request without its result (the
 history was compacted, the result is gone from it) gets `final`, as a model that was told.
+With "calls": [{"tool", "input"}, ...] (Anthropic) a main request is answered with the first call
+whose result the conversation does not hold yet, in order (a Read before the Edit it allows), and
+`final` once every call has its result; `tools` still names what makes a request a main one.
 RECORD: one JSON line per request: {"api", "path", "main", "tool", "tool_result"?, "body"}, where
 tool_result is {"text": all text of the result, "is_error": bool, "raw": as received}.
 PORTFILE: the port, written (atomically) once the server listens.
@@ -118,6 +121,13 @@ def anthropic_result(body):
     return None
 
 
+def anthropic_results(body):
+    """How many results of the mock's own tool calls the conversation holds."""
+    return sum(1 for m in body.get("messages") or [] if m.get("role") == "user" and isinstance(m.get("content"), list)
+               for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_result" and
+               str(b.get("tool_use_id", "")).startswith("toolu_mock_"))
+
+
 def anthropic_reply(model, blocks, stop_reason):
     out = [sse("message_start", {"type": "message_start", "message": {
         "id": next_call_id("msg"), "type": "message", "role": "assistant", "model": model, "content": [],
@@ -152,6 +162,14 @@ def serve_anthropic(body, entry):
         entry["subagent"] = True
     if result is not None:
         entry["tool_result"] = result
+    if tool and script.get("calls"):
+        done = anthropic_results(body)
+        if done < len(script["calls"]):
+            call = script["calls"][done]
+            return anthropic_reply(model, [{"tool_use": {"id": next_call_id("toolu"), "name": call["tool"],
+                                                         "input": call["input"]}}], "tool_use")
+        return anthropic_reply(model, [{"text": final_text(script, entry)}], "end_turn")
+    if result is not None:
         return anthropic_reply(model, [{"text": final_text(script, entry)}], "end_turn")
     if tool and script is SCRIPT and SCRIPT.get("ask_once") and ASKED.is_set():
         return anthropic_reply(model, [{"text": final_text(script, entry)}], "end_turn")

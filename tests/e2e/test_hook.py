@@ -3,6 +3,7 @@ hook` in its settings: its AskUserQuestion and a Bash permission are answered fr
 client of a standing host that has the project open; with no host, Claude's own dialog appears
 and is answered with keys. The assertions are on what the model API received. Each case runs on the
 pinned Claude Code and again on each newer one ./dev installs (CASE@VERSION)."""
+import json
 import os
 import subprocess
 import sys
@@ -13,7 +14,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 
 from harness import ASKHOST, Tmux, Workdir, check, equal, wait_for  # noqa: E402
 from e2e_common import (CLAUDE_CHANGED_AFTER, TIMEOUT, ClaudeTui, Mock, on_each_claude, on_newer_claude,  # noqa: E402
-                        run_cases, standing_editor, version_key)
+                        project_of, run_cases, standing_editor, version_key)
 
 
 DB_Q = "Which database should we use?"
@@ -137,6 +138,35 @@ def claude_tui_bash_permission_from_the_editor(version):
         equal(res["is_error"], False, "the command ran: " + res["text"])
         wait_for(lambda: os.path.exists(os.path.join(c.project, "made-by-bash.txt")), timeout=TIMEOUT,
                  what="the file Bash made")
+
+
+@on_each_claude
+def claude_tui_edit_permission_carries_the_text_it_replaces(version):
+    """An Edit of a file Claude has read asks with the text it replaces beside its new text: the
+    editor's typed permission holds both, whole, and its Allow makes the edit."""
+    wd = Workdir()
+    target = os.path.join(project_of(wd), "auth.py")
+    with open(target, "w") as f:
+        f.write("def check(token):\n    if not token:\n        raise Denied\n    return True\n")
+    old, new = "    if not token:\n        raise Denied\n", "    if token is None:\n        raise Denied('no token')\n"
+    mock = Mock(wd, ["Read", "Edit"], None, calls=[
+        {"tool": "Read", "input": {"file_path": target}},
+        {"tool": "Edit", "input": {"file_path": target, "old_string": old, "new_string": new}}])
+    with ClaudeTui(wd, mock, version=version) as c:
+        ed = standing_editor(wd, c.project)
+        c.prompt("Tighten the token check.")
+        show = ed.method("ask/show", timeout=TIMEOUT)
+        perm = show["params"].get("permission") or {}
+        equal((perm.get("tool"), perm.get("path"), perm.get("replaces"), perm.get("content")),
+              ("Edit", target, old, new), "the edit, typed: " + json.dumps(perm))
+        q = show["params"]["questions"][0]
+        ed.reply(show["id"], {"answered": True, "answers": [
+            {"question": q["question"], "answer": "Allow", "selectedOption": "Allow", "wasCustom": False}]})
+        res = mock.tool_result(nth=1)
+        equal(res["is_error"], False, "the edit was made: " + res["text"])
+        with open(target) as f:
+            equal(f.read(), "def check(token):\n" + new + "    return True\n", "the file, edited")
+        c.t.wait_screen("All set.", timeout=TIMEOUT)
 
 
 @on_each_claude
