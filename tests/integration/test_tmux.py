@@ -186,6 +186,10 @@ def a_server_with_its_socket_in_a_folder_of_its_own_is_found_through_the_agents_
     sockets = wd.file("sockets")
     os.makedirs(sockets)
     os.environ["TMUX_TMPDIR"] = sockets
+    # askhost mcp, given no TMUX_TMPDIR, looks in the default folder, and the tmux it runs makes
+    # that folder when there is none: an empty one it made is taken away again at the end.
+    default = os.path.join("/tmp", "tmux-%d" % os.geteuid())
+    made_default = not os.path.exists(default)
     sc = Scene(wd, [strict(DATABASE_Q)], unset=("TMUX_TMPDIR",))
     try:
         check(os.path.exists(os.path.join(sockets, "tmux-%d" % os.geteuid(), sc.inner)),
@@ -202,6 +206,11 @@ def a_server_with_its_socket_in_a_folder_of_its_own_is_found_through_the_agents_
         sc.passed()
     finally:
         sc.kill()
+        if made_default:
+            try:
+                os.rmdir(default)  # only when empty: nothing of anyone else's
+            except OSError:
+                pass
 
 
 @case
