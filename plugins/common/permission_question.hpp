@@ -41,7 +41,8 @@ std::vector<PermissionChoice> default_permission_choices(std::string_view tool);
 // The typed fields of a tool's input: command (or, for a tool without one, its URL, pattern or
 // query, so Grep's pattern beside its path; for a tool whose input names none of these, an MCP
 // server's tool, its whole input as indented JSON), path, content (Write's content, Edit's
-// new_string), replaces (Edit's old_string), reason (its description). Claude Code's tool inputs, which claude-agent-acp forwards as rawInput too.
+// new_string), replaces (Edit's old_string), reason (its description). Claude Code's tool
+// inputs, which claude-agent-acp forwards as rawInput too.
 void fill_permission_fields(PermissionRequest& request, const rapidjson::Value& input);
 
 // The command, file paths, URL or pattern in a tool's input, joined readably ("" when none).
